@@ -1,0 +1,12 @@
+//! kifudex: a shogi game database.
+//!
+//! It walks directories of game records (kifu), reads them in every common format and
+//! encoding, replays every move through a rules engine, and stores games, moves and every
+//! position in one SQLite file that answers opening and position queries.
+//!
+//! The layers, each using only those before it:
+//! - [`shogi`]: squares, pieces, moves, positions, handicaps, the frozen position key.
+
+#![forbid(unsafe_code)]
+
+pub mod shogi;

@@ -1,0 +1,542 @@
+//! Validated positions: checked play, legal moves, check, mate and repetition.
+//!
+//! [`Position`] is a facade over the rules crate. It keeps its own copy of the board (a
+//! [`Setup`]) and its own [`PositionKey`], so everything the rest of kifudex reads (pieces,
+//! hands, SFEN, keys) is ours; the crate answers legality and move generation.
+//!
+//! Long games: the crate counts plies in 16 bits and keeps a state per ply, so the facade
+//! rebuilds its inner position every [`REBUILD_EVERY`] plies. Nothing outside notices: undo
+//! past a rebuild simply rebuilds again from the facade's own board.
+
+use rsshogi::{
+    board::{
+        MoveList, Position as Inner,
+        movegen::{LegalAll, generate_moves, generate_moves_to},
+    },
+    types as rs,
+};
+
+use super::{
+    Color, Handicap, IllegalMove, IllegalMoveKind, Move, Piece, PieceKind, PositionKey, Setup, Square,
+    rules::{self, Reach},
+    setup::STARTPOS_SFEN,
+};
+
+/// Plies between rebuilds of the inner position (see the module documentation).
+const REBUILD_EVERY: usize = 1024;
+
+/// Why a [`Setup`] is not a position that can be played from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("{0} has more than one king")]
+    TooManyKings(Color),
+    #[error("there are more {kind}s than a full set holds ({count} > {max})", kind = .kind.sfen())]
+    TooManyPieces { kind: PieceKind, count: u32, max: u8 },
+    #[error("二歩: {color} has two unpromoted pawns on file {file}")]
+    TwoPawns { color: Color, file: u8 },
+    #[error("the piece on {0} could never move again")]
+    DeadPiece(Square),
+    #[error("the side not to move is in check (its king could be taken)")]
+    OpponentInCheck,
+}
+
+/// One played move, with what undoing it needs.
+#[derive(Clone, Debug)]
+struct Played {
+    mv: Move,
+    key_before: PositionKey,
+    captured: Option<Piece>,
+    gave_check: bool,
+    /// The inner move, for undo while the inner position still holds this ply.
+    inner: rs::Move32,
+}
+
+/// What repetition (千日手) says about the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// The position has not occurred before.
+    None,
+    /// The position has occurred `times` times in all (2 or 3), this time included.
+    Repeated { times: u32 },
+    /// The fourth occurrence: 千日手, a draw.
+    Draw,
+    /// The fourth occurrence, every move of `loser` since the first occurrence having given
+    /// check: 連続王手の千日手, which `loser` loses.
+    PerpetualCheck { loser: Color },
+}
+
+/// A legal position with its history since the start.
+#[derive(Clone)]
+pub struct Position {
+    inner: Inner,
+    setup: Setup,
+    key: PositionKey,
+    history: Vec<Played>,
+    /// The ply at which the inner position was last built; it can undo back to here.
+    inner_base: usize,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position").field("sfen", &self.sfen()).field("key", &self.key).finish()
+    }
+}
+
+impl Default for Position {
+    /// The even-game start position.
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        Position::from_setup(STARTPOS_SFEN.parse().expect("the start position is valid SFEN"))
+            .expect("the start position is legal")
+    }
+
+    /// A standard start position (平手 or a handicap).
+    pub fn handicap(handicap: Handicap) -> Position {
+        Position::from_setup(handicap.setup()).expect("the standard start positions are legal")
+    }
+
+    /// Checks `setup` and makes it a position.
+    ///
+    /// Kings may be missing (tsume problems often have only one), but a side may not have two,
+    /// nor more pieces than a full set, two unpromoted pawns on a file, a piece that can never
+    /// move, or the opponent's king in check while it is not the opponent's turn.
+    ///
+    /// # Errors
+    ///
+    /// The first rule the setup breaks, as a [`PositionError`].
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        validate(&setup)?;
+        let key = PositionKey::of(&setup);
+        let inner = build_inner(&setup);
+        Ok(Position { inner, setup, key, history: Vec::new(), inner_base: 0 })
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.setup.turn
+    }
+
+    /// The piece on `sq`.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.setup.piece_at(sq)
+    }
+
+    /// The hand of `color`.
+    pub fn hand(&self, color: Color) -> &super::Hand {
+        self.setup.hand(color)
+    }
+
+    /// The current position as a [`Setup`] (its move number counts the plies played).
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The key of the current position.
+    pub fn key(&self) -> PositionKey {
+        self.key
+    }
+
+    /// The number of plies played since the position was made.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves played since the position was made.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.history.iter().map(|p| p.mv)
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|p| p.mv)
+    }
+
+    /// The current position as SFEN, with its move number.
+    pub fn sfen(&self) -> String {
+        self.setup.to_string()
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        to_inner(mv).is_some_and(|m| self.inner.is_legal_move(m))
+    }
+
+    /// Plays `mv` after checking it.
+    ///
+    /// # Errors
+    ///
+    /// An [`IllegalMove`] saying why, in the words players use; the position is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        match to_inner(mv) {
+            Some(m) if self.inner.is_legal_move(m) => {
+                self.apply(mv, m);
+                Ok(())
+            }
+            _ => Err(IllegalMove { mv, kind: self.explain(mv) }),
+        }
+    }
+
+    /// Checks `mv` without playing it.
+    ///
+    /// # Errors
+    ///
+    /// An [`IllegalMove`] saying why the move cannot be played.
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(mv) { Ok(()) } else { Err(IllegalMove { mv, kind: self.explain(mv) }) }
+    }
+
+    /// Plays `mv`, which must be legal here (it came from [`Position::legal_moves`] or was
+    /// checked with [`Position::is_legal`]).
+    ///
+    /// # Panics
+    ///
+    /// If `mv` is not legal. Moves read from files go through [`Position::play`].
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let m = to_inner(mv).expect("play_unchecked takes a legal move");
+        debug_assert!(self.inner.is_legal_move(m), "play_unchecked takes a legal move: {mv}");
+        self.apply(mv, m);
+    }
+
+    fn apply(&mut self, mv: Move, m: rs::Move) {
+        let key_before = self.key;
+        self.key = self.key.after(&self.setup, mv);
+        let captured = apply_to_setup(&mut self.setup, mv);
+        let m32 = self.inner.move32_from_move(m);
+        self.inner.apply_move32(m32);
+        let gave_check = self.inner.is_in_check();
+        self.history.push(Played { mv, key_before, captured, gave_check, inner: m32 });
+        if self.history.len() - self.inner_base >= REBUILD_EVERY {
+            self.rebuild_inner();
+        }
+    }
+
+    /// Takes back the last move. Returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let played = self.history.pop()?;
+        undo_on_setup(&mut self.setup, &played);
+        self.key = played.key_before;
+        if self.history.len() >= self.inner_base {
+            self.inner.undo_move32(played.inner).expect("the inner position holds the ply being undone");
+        } else {
+            self.rebuild_inner();
+        }
+        Some(played.mv)
+    }
+
+    fn rebuild_inner(&mut self) {
+        self.inner = build_inner(&self.setup);
+        self.inner_base = self.history.len();
+    }
+
+    /// Every legal move, unpromoted moves of pawns, lances, bishops and rooks included.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut list = MoveList::new();
+        generate_moves::<LegalAll>(&self.inner, &mut list);
+        list.iter().filter_map(|&m| from_inner(m)).collect()
+    }
+
+    /// The legal moves to `to`, drops included.
+    pub fn legal_moves_to(&self, to: Square) -> Vec<Move> {
+        let mut list = MoveList::new();
+        generate_moves_to::<LegalAll>(&self.inner, rs_square(to), &mut list);
+        let mut moves: Vec<Move> = list.iter().filter_map(|&m| from_inner(m)).collect();
+        for (kind, _) in self.hand(self.turn()).iter() {
+            let drop = Move::Drop { kind, to };
+            if self.is_legal(drop) {
+                moves.push(drop);
+            }
+        }
+        moves
+    }
+
+    /// The legal moves of a piece of `kind` to `to`: board moves of pieces of that kind, and
+    /// the drop when `kind` is in hand. This is what reading notation needs.
+    pub fn legal_moves_of_kind_to(&self, kind: PieceKind, to: Square) -> Vec<Move> {
+        let mut moves = self.legal_moves_to(to);
+        moves.retain(|&m| match m {
+            Move::Normal { from, .. } => self.piece_at(from).is_some_and(|p| p.kind == kind),
+            Move::Drop { kind: k, .. } => k == kind,
+        });
+        moves
+    }
+
+    /// The squares of the side to move's pieces of `kind` that could move to `to` if pins and
+    /// checks were ignored (see [`rules::movers_to`]).
+    pub fn movers_to(&self, kind: PieceKind, to: Square) -> Vec<Square> {
+        rules::movers_to(&self.setup, self.turn(), kind, to)
+    }
+
+    /// The piece a move would move (before any promotion), or the dropped kind.
+    pub fn moving_kind(&self, mv: Move) -> Option<PieceKind> {
+        match mv {
+            Move::Normal { from, .. } => self.piece_at(from).map(|p| p.kind),
+            Move::Drop { kind, .. } => Some(kind),
+        }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.inner.is_in_check()
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        !self.inner.is_mated()
+    }
+
+    /// Whether the side to move is checkmated: in check with no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether the move that led here gave check.
+    pub fn last_move_gave_check(&self) -> bool {
+        self.history.last().is_some_and(|p| p.gave_check)
+    }
+
+    /// Repetition (千日手) of the current position over the moves played since the start.
+    ///
+    /// Positions are compared by key. Perpetual check is judged over the moves since the first
+    /// occurrence of the position: if every move one side made in that stretch gave check,
+    /// that side loses.
+    pub fn repetition(&self) -> Repetition {
+        let n = self.history.len();
+        let mut times = 1;
+        let mut first = n;
+        // Only positions with the same side to move can be equal: step back two plies at a time.
+        let mut i = n;
+        while i >= 2 {
+            i -= 2;
+            if self.key_at(i) == self.key {
+                times += 1;
+                first = i;
+            }
+        }
+        match times {
+            1 => Repetition::None,
+            2 | 3 => Repetition::Repeated { times },
+            _ => {
+                // history[j] is the move played from position j; position j + 1 follows it.
+                let checking = |mover: Color| {
+                    (first..n).filter(|&j| self.mover_at(j) == mover).all(|j| self.history[j].gave_check)
+                };
+                match (checking(Color::Black), checking(Color::White)) {
+                    (true, false) => Repetition::PerpetualCheck { loser: Color::Black },
+                    (false, true) => Repetition::PerpetualCheck { loser: Color::White },
+                    _ => Repetition::Draw,
+                }
+            }
+        }
+    }
+
+    /// The key of the position after `ply` plies.
+    fn key_at(&self, ply: usize) -> PositionKey {
+        self.history.get(ply).map_or(self.key, |p| p.key_before)
+    }
+
+    /// The side that made the move played from position `ply`.
+    fn mover_at(&self, ply: usize) -> Color {
+        let start = if self.history.len() % 2 == 0 { self.turn() } else { self.turn().flip() };
+        if ply % 2 == 0 { start } else { start.flip() }
+    }
+
+    /// Why `mv` is illegal here. Only called for moves the rules refused.
+    fn explain(&self, mv: Move) -> IllegalMoveKind {
+        if let Some(kind) = rules::movement_error(&self.setup, mv) {
+            return kind;
+        }
+        let us = self.turn();
+        let mut after = self.setup.clone();
+        apply_to_setup(&mut after, mv);
+        if king_attacked(&after, us) {
+            return IllegalMoveKind::KingInCheck;
+        }
+        match mv {
+            Move::Drop { kind: PieceKind::Pawn, .. } => IllegalMoveKind::PawnDropMate,
+            _ => IllegalMoveKind::KingInCheck,
+        }
+    }
+}
+
+/// Moves the pieces of `setup` for `mv` (assumed playable) and flips the turn. Returns the
+/// captured piece.
+fn apply_to_setup(setup: &mut Setup, mv: Move) -> Option<Piece> {
+    let us = setup.turn;
+    let captured = match mv {
+        Move::Normal { from, to, promote } => {
+            let piece = setup.piece_at(from).expect("a playable board move starts on a piece");
+            let captured = setup.piece_at(to);
+            if let Some(c) = captured {
+                setup.hand_mut(us).add(c.kind);
+            }
+            let kind = if promote { piece.kind.promote().unwrap_or(piece.kind) } else { piece.kind };
+            setup.set(from, None);
+            setup.set(to, Some(Piece::new(us, kind)));
+            captured
+        }
+        Move::Drop { kind, to } => {
+            setup.hand_mut(us).remove(kind);
+            setup.set(to, Some(Piece::new(us, kind)));
+            None
+        }
+    };
+    setup.turn = us.flip();
+    setup.move_number += 1;
+    captured
+}
+
+fn undo_on_setup(setup: &mut Setup, played: &Played) {
+    let us = setup.turn.flip();
+    match played.mv {
+        Move::Normal { from, to, promote } => {
+            let moved = setup.piece_at(to).expect("the undone move's piece stands on its destination");
+            let kind = if promote { moved.kind.unpromote() } else { moved.kind };
+            setup.set(from, Some(Piece::new(us, kind)));
+            setup.set(to, played.captured);
+            if let Some(c) = played.captured {
+                setup.hand_mut(us).remove(c.kind.unpromote());
+            }
+        }
+        Move::Drop { kind, to } => {
+            setup.set(to, None);
+            setup.hand_mut(us).add(kind);
+        }
+    }
+    setup.turn = us;
+    setup.move_number -= 1;
+}
+
+/// Whether `color`'s king (if it has one) is attacked on `setup`'s board.
+fn king_attacked(setup: &Setup, color: Color) -> bool {
+    let Some(king) = Square::all().find(|&sq| setup.piece_at(sq) == Some(Piece::new(color, PieceKind::King)))
+    else {
+        return false;
+    };
+    let them = color.flip();
+    Square::all().any(|from| {
+        setup
+            .piece_at(from)
+            .is_some_and(|p| p.color == them && rules::reach(setup, them, p.kind, from, king) == Reach::Yes)
+    })
+}
+
+fn validate(setup: &Setup) -> Result<(), PositionError> {
+    let mut counts = [0u32; 14];
+    let mut kings = [0u32; 2];
+    let mut pawn_files = [[false; 9]; 2];
+    for sq in Square::all() {
+        let Some(p) = setup.piece_at(sq) else {
+            continue;
+        };
+        counts[p.kind.unpromote().index()] += 1;
+        match p.kind {
+            PieceKind::King => {
+                kings[p.color.index()] += 1;
+                if kings[p.color.index()] > 1 {
+                    return Err(PositionError::TooManyKings(p.color));
+                }
+            }
+            PieceKind::Pawn => {
+                let file = sq.file().get();
+                let seen = &mut pawn_files[p.color.index()][usize::from(file) - 1];
+                if *seen {
+                    return Err(PositionError::TwoPawns { color: p.color, file });
+                }
+                *seen = true;
+            }
+            _ => {}
+        }
+        if rules::is_dead(p.color, p.kind, sq) {
+            return Err(PositionError::DeadPiece(sq));
+        }
+    }
+    for color in Color::ALL {
+        for (kind, n) in setup.hand(color).iter() {
+            counts[kind.index()] += u32::from(n);
+        }
+    }
+    for kind in PieceKind::ALL.into_iter().filter(|k| !k.is_promoted() && *k != PieceKind::King) {
+        let (count, max) = (counts[kind.index()], kind.max_count());
+        if count > u32::from(max) {
+            return Err(PositionError::TooManyPieces { kind, count, max });
+        }
+    }
+    if king_attacked(setup, setup.turn.flip()) {
+        return Err(PositionError::OpponentInCheck);
+    }
+    Ok(())
+}
+
+fn build_inner(setup: &Setup) -> Inner {
+    let mut sfen_setup = setup.clone();
+    sfen_setup.move_number = 1;
+    Inner::from_sfen(&sfen_setup.to_string()).expect("a validated setup is SFEN the rules crate reads")
+}
+
+fn rs_square(sq: Square) -> rs::Square {
+    rs::Square::from_index(sq.index())
+}
+
+fn rs_kind(kind: PieceKind) -> rs::PieceType {
+    rs::PieceType::new(match kind {
+        PieceKind::Pawn => 1,
+        PieceKind::Lance => 2,
+        PieceKind::Knight => 3,
+        PieceKind::Silver => 4,
+        PieceKind::Bishop => 5,
+        PieceKind::Rook => 6,
+        PieceKind::Gold => 7,
+        PieceKind::King => 8,
+        PieceKind::ProPawn => 9,
+        PieceKind::ProLance => 10,
+        PieceKind::ProKnight => 11,
+        PieceKind::ProSilver => 12,
+        PieceKind::Horse => 13,
+        PieceKind::Dragon => 14,
+    })
+}
+
+/// The crate's move for `mv`; `None` for a drop of a kind that never is in hand.
+fn to_inner(mv: Move) -> Option<rs::Move> {
+    match mv {
+        Move::Normal { from, to, promote: false } => Some(rs::Move::normal(rs_square(from), rs_square(to))),
+        Move::Normal { from, to, promote: true } => Some(rs::Move::promotion(rs_square(from), rs_square(to))),
+        Move::Drop { kind, to } => kind.hand_index().map(|_| rs::Move::drop(rs_kind(kind), rs_square(to))),
+    }
+}
+
+fn from_inner(m: rs::Move) -> Option<Move> {
+    let to = Square::from_index(m.to_sq().to_index())?;
+    if m.is_drop() {
+        let kind = PieceKind::HAND.into_iter().find(|&k| Some(rs_kind(k)) == m.dropped_piece())?;
+        Some(Move::Drop { kind, to })
+    } else {
+        let from = Square::from_index(m.from_sq().to_index())?;
+        Some(Move::Normal { from, to, promote: m.is_promotion() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_match_the_rules_crate() {
+        for sq in Square::all() {
+            assert_eq!(rs_square(sq).to_usi(), sq.to_string());
+        }
+    }
+
+    #[test]
+    fn kinds_match_the_rules_crate() {
+        for kind in PieceKind::ALL {
+            assert_eq!(rs_kind(kind).to_string(), kind.sfen());
+        }
+    }
+}

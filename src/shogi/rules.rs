@@ -1,0 +1,221 @@
+//! How pieces move, and why a move is illegal, in the words players use.
+//!
+//! The rules crate behind [`Position`](super::Position) decides legality. This module explains
+//! a refusal and answers geometric questions that notation needs ("which pieces of this kind
+//! could reach this square if pins were ignored?").
+
+use std::fmt;
+
+use super::{Color, Move, PieceKind, Setup, Square};
+
+/// Why a move cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IllegalMoveKind {
+    /// No piece stands on the origin square.
+    NoPiece,
+    /// The piece on the origin square belongs to the opponent.
+    NotYourPiece,
+    /// The piece does not move that way.
+    CannotReach,
+    /// A piece stands in the way.
+    Blocked { at: Square },
+    /// The destination holds one of the mover's own pieces.
+    OwnPiece,
+    /// The mover holds no piece of that kind in hand (kings and promoted pieces never are).
+    NotInHand,
+    /// A drop onto an occupied square.
+    Occupied,
+    /// 二歩: a pawn dropped on a file that already holds an unpromoted pawn of the same side.
+    TwoPawns,
+    /// 打ち歩詰め: a pawn drop that gives checkmate.
+    PawnDropMate,
+    /// A piece dropped where it would never move again (行き所のない駒).
+    DeadPiece,
+    /// Promotion asked for where none is possible: a kind that does not promote, or a move
+    /// that neither starts nor ends in the promotion zone.
+    CannotPromote,
+    /// No promotion where it is forced: the piece would never move again.
+    MustPromote,
+    /// The move leaves (or puts) the mover's king in check.
+    KingInCheck,
+}
+
+impl fmt::Display for IllegalMoveKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMoveKind::NoPiece => f.write_str("no piece on the origin square"),
+            IllegalMoveKind::NotYourPiece => f.write_str("the piece on the origin square is the opponent's"),
+            IllegalMoveKind::CannotReach => f.write_str("the piece does not move that way"),
+            IllegalMoveKind::Blocked { at } => write!(f, "blocked path: a piece stands on {at}"),
+            IllegalMoveKind::OwnPiece => f.write_str("the destination holds one of the mover's own pieces"),
+            IllegalMoveKind::NotInHand => f.write_str("no such piece in hand"),
+            IllegalMoveKind::Occupied => f.write_str("a drop needs an empty square"),
+            IllegalMoveKind::TwoPawns => {
+                f.write_str("二歩 (two pawns): the file already holds an unpromoted pawn of the same side")
+            }
+            IllegalMoveKind::PawnDropMate => {
+                f.write_str("打ち歩詰め (pawn-drop mate): a dropped pawn may not give checkmate")
+            }
+            IllegalMoveKind::DeadPiece => f.write_str("the dropped piece would have no further move"),
+            IllegalMoveKind::CannotPromote => f.write_str("no promotion is possible for this move"),
+            IllegalMoveKind::MustPromote => {
+                f.write_str("the piece must promote: unpromoted it would have no further move")
+            }
+            IllegalMoveKind::KingInCheck => f.write_str("the king is left in check"),
+        }
+    }
+}
+
+/// A refused move and the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("illegal move {mv}: {kind}")]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub kind: IllegalMoveKind,
+}
+
+/// Whether a piece can get from one square to another by its own movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    Yes,
+    No,
+    /// The piece moves that way, but another piece is in between.
+    BlockedAt(Square),
+}
+
+/// Single steps of each kind, as Black sees them: `(files, ranks)` with ranks decreasing
+/// forward. White's steps are the same with the rank sign reversed.
+fn steps(kind: PieceKind) -> &'static [(i8, i8)] {
+    const KING: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+    const GOLD: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+    const SILVER: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
+    const KNIGHT: &[(i8, i8)] = &[(-1, -2), (1, -2)];
+    const PAWN: &[(i8, i8)] = &[(0, -1)];
+    const ORTHOGONAL: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0), (0, 1)];
+    const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
+    match kind {
+        PieceKind::Pawn => PAWN,
+        PieceKind::Knight => KNIGHT,
+        PieceKind::Silver => SILVER,
+        PieceKind::King => KING,
+        PieceKind::Horse => ORTHOGONAL,
+        PieceKind::Dragon => DIAGONAL,
+        PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook => &[],
+        _ => GOLD,
+    }
+}
+
+/// Sliding directions of each kind, as Black sees them.
+fn slides(kind: PieceKind) -> &'static [(i8, i8)] {
+    const FORWARD: &[(i8, i8)] = &[(0, -1)];
+    const ORTHOGONAL: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0), (0, 1)];
+    const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
+    match kind {
+        PieceKind::Lance => FORWARD,
+        PieceKind::Bishop | PieceKind::Horse => DIAGONAL,
+        PieceKind::Rook | PieceKind::Dragon => ORTHOGONAL,
+        _ => &[],
+    }
+}
+
+/// Whether a `kind` of `color` standing on `from` reaches `to` on `setup`'s board, blockers
+/// included. What stands on `to` is not looked at.
+pub fn reach(setup: &Setup, color: Color, kind: PieceKind, from: Square, to: Square) -> Reach {
+    let sign = if color == Color::Black { 1 } else { -1 };
+    for &(df, dr) in steps(kind) {
+        if from.offset(df, dr * sign) == Some(to) {
+            return Reach::Yes;
+        }
+    }
+    for &(df, dr) in slides(kind) {
+        let mut blocker = None;
+        let mut sq = from;
+        while let Some(next) = sq.offset(df, dr * sign) {
+            if next == to {
+                return blocker.map_or(Reach::Yes, Reach::BlockedAt);
+            }
+            if blocker.is_none() && setup.piece_at(next).is_some() {
+                blocker = Some(next);
+            }
+            sq = next;
+        }
+    }
+    Reach::No
+}
+
+/// The squares holding a `kind` of `color` that could move to `to`, ignoring pins and checks:
+/// what a reader of notation calls "the pieces that could go there".
+pub fn movers_to(setup: &Setup, color: Color, kind: PieceKind, to: Square) -> Vec<Square> {
+    Square::all()
+        .filter(|&from| {
+            setup.piece_at(from).is_some_and(|p| p.color == color && p.kind == kind)
+                && reach(setup, color, kind, from, to) == Reach::Yes
+        })
+        .collect()
+}
+
+/// Whether a move from `from` to `to` by `color` may promote: the piece must start or end in
+/// the promotion zone.
+pub fn in_promotion_zone(color: Color, from: Square, to: Square) -> bool {
+    from.rank().is_promotion_zone(color) || to.rank().is_promotion_zone(color)
+}
+
+/// Whether an unpromoted `kind` of `color` on `sq` would have no move left.
+pub fn is_dead(color: Color, kind: PieceKind, sq: Square) -> bool {
+    sq.rank().relative(color) <= kind.dead_ranks()
+}
+
+/// The reasons a move is illegal that can be told from the board alone, before asking
+/// whether it leaves the king in check or mates with a pawn. `None` means the move obeys
+/// every rule of movement, promotion and drops.
+pub fn movement_error(setup: &Setup, mv: Move) -> Option<IllegalMoveKind> {
+    let us = setup.turn;
+    match mv {
+        Move::Normal { from, to, promote } => {
+            let Some(piece) = setup.piece_at(from) else {
+                return Some(IllegalMoveKind::NoPiece);
+            };
+            if piece.color != us {
+                return Some(IllegalMoveKind::NotYourPiece);
+            }
+            if setup.piece_at(to).is_some_and(|p| p.color == us) {
+                return Some(IllegalMoveKind::OwnPiece);
+            }
+            match reach(setup, us, piece.kind, from, to) {
+                Reach::No => return Some(IllegalMoveKind::CannotReach),
+                Reach::BlockedAt(at) => return Some(IllegalMoveKind::Blocked { at }),
+                Reach::Yes => {}
+            }
+            if promote && (!piece.kind.can_promote() || !in_promotion_zone(us, from, to)) {
+                return Some(IllegalMoveKind::CannotPromote);
+            }
+            if !promote && is_dead(us, piece.kind, to) {
+                return Some(IllegalMoveKind::MustPromote);
+            }
+            None
+        }
+        Move::Drop { kind, to } => {
+            if kind.hand_index().is_none() || setup.hand(us).count(kind) == 0 {
+                return Some(IllegalMoveKind::NotInHand);
+            }
+            if setup.piece_at(to).is_some() {
+                return Some(IllegalMoveKind::Occupied);
+            }
+            if is_dead(us, kind, to) {
+                return Some(IllegalMoveKind::DeadPiece);
+            }
+            if kind == PieceKind::Pawn && has_pawn_on_file(setup, us, to) {
+                return Some(IllegalMoveKind::TwoPawns);
+            }
+            None
+        }
+    }
+}
+
+fn has_pawn_on_file(setup: &Setup, color: Color, on: Square) -> bool {
+    super::Rank::all().any(|rank| {
+        setup
+            .piece_at(Square::new(on.file(), rank))
+            .is_some_and(|p| p.color == color && p.kind == PieceKind::Pawn)
+    })
+}

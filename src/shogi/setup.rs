@@ -1,0 +1,312 @@
+//! Unvalidated positions and their SFEN text form.
+//!
+//! A [`Setup`] is what a record or a query says the position is: pieces on squares, hands,
+//! side to move. It may be impossible (two kings, two pawns on a file);
+//! [`Position::from_setup`](super::Position::from_setup) decides.
+
+use std::{fmt, str::FromStr};
+
+use super::{Color, Hand, Piece, PieceKind, Square};
+
+/// The SFEN of the even-game start position.
+pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// A position as written: board, hands, side to move and move number, not yet checked.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The piece on each square, by [`Square::index`].
+    pub board: [Option<Piece>; 81],
+    /// The hands, by [`Color::index`].
+    pub hands: [Hand; 2],
+    /// The side to move.
+    pub turn: Color,
+    /// The move number SFEN carries (1 at the start of a game; the ply number plus one).
+    pub move_number: u32,
+}
+
+impl Default for Setup {
+    /// An empty board, empty hands, Black to move.
+    fn default() -> Setup {
+        Setup { board: [None; 81], hands: [Hand::EMPTY; 2], turn: Color::Black, move_number: 1 }
+    }
+}
+
+impl Setup {
+    /// The piece on `sq`.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Puts `piece` on `sq` (or clears it).
+    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        self.board[sq.index()] = piece;
+    }
+
+    /// The hand of `color`.
+    pub fn hand(&self, color: Color) -> &Hand {
+        &self.hands[color.index()]
+    }
+
+    /// The hand of `color`, to change.
+    pub fn hand_mut(&mut self, color: Color) -> &mut Hand {
+        &mut self.hands[color.index()]
+    }
+
+    /// The SFEN without its move number: board, side to move and hands. Two setups with the
+    /// same position text are the same position.
+    pub fn position_text(&self) -> String {
+        let mut s = self.to_string();
+        if let Some(i) = s.rfind(' ') {
+            s.truncate(i);
+        }
+        s
+    }
+
+    fn write_board(&self, out: &mut String) {
+        for rank in 1..=9 {
+            if rank > 1 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for file in (1..=9).rev() {
+                let sq = Square::from_numbers(file, rank).expect("files and ranks 1-9");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(piece) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push_str(&piece.to_string());
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+        }
+    }
+
+    fn write_hands(&self, out: &mut String) {
+        let start = out.len();
+        for color in Color::ALL {
+            // SFEN lists hands rook first, in the order R B G S N L P.
+            for (kind, n) in self.hand(color).iter().rev() {
+                let piece = Piece::new(color, kind);
+                if n > 1 {
+                    out.push_str(&n.to_string());
+                }
+                out.push_str(&piece.to_string());
+            }
+        }
+        if out.len() == start {
+            out.push('-');
+        }
+    }
+}
+
+/// SFEN: `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`.
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(96);
+        self.write_board(&mut s);
+        s.push(' ');
+        s.push(self.turn.sfen_char());
+        s.push(' ');
+        self.write_hands(&mut s);
+        s.push(' ');
+        s.push_str(&self.move_number.to_string());
+        f.write_str(&s)
+    }
+}
+
+/// Why text is not an SFEN.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SfenError {
+    #[error("the board has {0} ranks; SFEN needs 9 separated by '/'")]
+    RankCount(usize),
+    #[error("rank {rank} covers {squares} squares; it must cover 9")]
+    RankWidth { rank: usize, squares: usize },
+    #[error("'{0}' is not a piece letter")]
+    BadPiece(char),
+    #[error("'+{0}' is not a piece that can be promoted")]
+    BadPromotion(char),
+    #[error("the side to move must be 'b' or 'w', not '{0}'")]
+    BadTurn(String),
+    #[error("the hands '{0}' are not SFEN hands (like '-' or 'RG2Pb')")]
+    BadHands(String),
+    #[error("the move number '{0}' is not a positive number")]
+    BadMoveNumber(String),
+    #[error("SFEN has board, side to move, hands and move number; '{0}' is extra")]
+    Extra(String),
+    #[error("SFEN is missing its {0}")]
+    Missing(&'static str),
+}
+
+impl FromStr for Setup {
+    type Err = SfenError;
+
+    /// Reads an SFEN. The move number may be left out (it is then 1); a leading `sfen` word is
+    /// accepted.
+    fn from_str(text: &str) -> Result<Setup, SfenError> {
+        let mut fields = text.split_ascii_whitespace().peekable();
+        if fields.peek() == Some(&"sfen") {
+            fields.next();
+        }
+        let board = fields.next().ok_or(SfenError::Missing("board"))?;
+        let turn = fields.next().ok_or(SfenError::Missing("side to move"))?;
+        let hands = fields.next().ok_or(SfenError::Missing("hands"))?;
+        let move_number = fields.next();
+        if let Some(extra) = fields.next() {
+            return Err(SfenError::Extra(extra.to_string()));
+        }
+        let mut setup = Setup::default();
+        parse_board(board, &mut setup)?;
+        setup.turn = match turn {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(SfenError::BadTurn(other.to_string())),
+        };
+        parse_hands(hands, &mut setup)?;
+        if let Some(n) = move_number {
+            setup.move_number = n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| SfenError::BadMoveNumber(n.to_string()))?;
+        }
+        Ok(setup)
+    }
+}
+
+fn parse_board(board: &str, setup: &mut Setup) -> Result<(), SfenError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 9 {
+        return Err(SfenError::RankCount(ranks.len()));
+    }
+    for (r, text) in ranks.iter().enumerate() {
+        let mut file: usize = 9;
+        let mut squares = 0usize;
+        let mut promoted = false;
+        for c in text.chars() {
+            if promoted && !c.is_ascii_alphabetic() {
+                return Err(SfenError::BadPromotion(c));
+            }
+            match c {
+                '1'..='9' => {
+                    squares += c as usize - '0' as usize;
+                    file = file.saturating_sub(c as usize - '0' as usize);
+                }
+                '+' => promoted = true,
+                _ => {
+                    let kind = PieceKind::from_letter(c).ok_or(SfenError::BadPiece(c))?;
+                    let kind =
+                        if promoted { kind.promote().ok_or(SfenError::BadPromotion(c))? } else { kind };
+                    promoted = false;
+                    squares += 1;
+                    if squares <= 9 {
+                        let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
+                        let sq = Square::from_numbers(file as u8, r as u8 + 1).expect("file 1-9");
+                        setup.set(sq, Some(Piece::new(color, kind)));
+                    }
+                    file = file.saturating_sub(1);
+                }
+            }
+        }
+        if promoted {
+            return Err(SfenError::BadPromotion('+'));
+        }
+        if squares != 9 {
+            return Err(SfenError::RankWidth { rank: r + 1, squares });
+        }
+    }
+    Ok(())
+}
+
+fn parse_hands(text: &str, setup: &mut Setup) -> Result<(), SfenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    let bad = || SfenError::BadHands(text.to_string());
+    let mut count: Option<u32> = None;
+    for c in text.chars() {
+        if let Some(d) = c.to_digit(10) {
+            let n = count.unwrap_or(0) * 10 + d;
+            if n > 99 {
+                return Err(bad());
+            }
+            count = Some(n);
+            continue;
+        }
+        let kind = PieceKind::from_letter(c).filter(|k| k.hand_index().is_some()).ok_or_else(bad)?;
+        let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
+        let n = count.take().unwrap_or(1);
+        if n == 0 {
+            return Err(bad());
+        }
+        let hand = setup.hand_mut(color);
+        let total = u32::from(hand.count(kind)) + n;
+        // Counts past a full set are refused later, by position validation; here they only
+        // need to fit.
+        hand.set(kind, u8::try_from(total).map_err(|_| bad())?);
+    }
+    if count.is_some() {
+        return Err(bad());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_round_trips() {
+        let setup: Setup = STARTPOS_SFEN.parse().unwrap();
+        assert_eq!(setup.to_string(), STARTPOS_SFEN);
+        let king = setup.piece_at(Square::from_numbers(5, 9).unwrap()).unwrap();
+        assert_eq!(king, Piece::new(Color::Black, PieceKind::King));
+        let rook = setup.piece_at(Square::from_numbers(8, 2).unwrap()).unwrap();
+        assert_eq!(rook, Piece::new(Color::White, PieceKind::Rook));
+    }
+
+    #[test]
+    fn hands_are_written_in_sfen_order() {
+        let setup: Setup = "4k4/9/9/9/9/9/9/9/4K4 w P2GRb10p 12".parse().unwrap();
+        assert_eq!(setup.to_string(), "4k4/9/9/9/9/9/9/9/4K4 w R2GPb10p 12");
+        assert_eq!(setup.hand(Color::White).count(PieceKind::Pawn), 10);
+        assert_eq!(setup.position_text(), "4k4/9/9/9/9/9/9/9/4K4 w R2GPb10p");
+    }
+
+    #[test]
+    fn move_number_is_optional_and_prefix_accepted() {
+        let a: Setup = "sfen 4k4/9/9/9/9/9/9/9/4K4 b -".parse().unwrap();
+        assert_eq!(a.move_number, 1);
+        let b: Setup = "+P3k4/9/9/9/9/9/9/9/4K4 b - 3".parse().unwrap();
+        let tokin = b.piece_at(Square::from_numbers(9, 1).unwrap()).unwrap();
+        assert_eq!(tokin.kind, PieceKind::ProPawn);
+    }
+
+    #[test]
+    fn malformed_sfens_are_refused() {
+        for bad in [
+            "",
+            "9/9/9/9/9/9/9/9 b -",
+            "10/9/9/9/9/9/9/9/9 b -",
+            "8/9/9/9/9/9/9/9/9 b -",
+            "9/9/9/9/9/9/9/9/9 x -",
+            "x8/9/9/9/9/9/9/9/9 b -",
+            "+G8/9/9/9/9/9/9/9/9 b -",
+            "+8/9/9/9/9/9/9/9/9 b -",
+            "9/9/9/9/9/9/9/9/9 b K",
+            "9/9/9/9/9/9/9/9/9 b 0P",
+            "9/9/9/9/9/9/9/9/9 b 2",
+            "9/9/9/9/9/9/9/9/9 b 999P",
+            "9/9/9/9/9/9/9/9/9 b - 0",
+            "9/9/9/9/9/9/9/9/9 b - 1 2",
+            "kkkkkkkkkk/9/9/9/9/9/9/9/9 b -",
+        ] {
+            assert!(bad.parse::<Setup>().is_err(), "{bad:?}");
+        }
+    }
+}

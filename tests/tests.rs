@@ -1,0 +1,6 @@
+//! The integration tests: one binary, one module per area.
+
+mod util;
+
+mod keys;
+mod rules;
