@@ -6,7 +6,13 @@
 //!
 //! The layers, each using only those before it:
 //! - [`shogi`]: squares, pieces, moves, positions, handicaps, the frozen position key.
+//! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
+//! - [`kifu`]: whole records: detection, decoding, readers and writers, the game model.
+//! - [`replay`]: a record's moves checked against the rules; keys, result and status.
 
 #![forbid(unsafe_code)]
 
+pub mod kifu;
+pub mod notation;
+pub mod replay;
 pub mod shogi;

@@ -1,0 +1,311 @@
+//! The game model every reader produces and every writer consumes.
+//!
+//! A [`Game`] is what a record *says*: headers, the start position, the moves as written
+//! (tokens, not yet checked against the rules), times, comments, variations and the ending.
+//! Nothing here has been replayed; [`crate::replay`] does that.
+
+use std::fmt;
+
+use crate::{
+    notation::MoveToken,
+    shogi::{Color, Handicap, Setup},
+};
+
+/// A record format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Kakinoki KIF (`.kif`, `.kifu`): a numbered move table.
+    Kif,
+    /// Kakinoki KI2 (`.ki2`, `.ki2u`): moves in Japanese notation, several per line.
+    Ki2,
+    /// CSA (`.csa`), V2.2 and V3, one game or several separated by `/`.
+    Csa,
+    /// JSON Kifu Format (`.jkf`, `.json`).
+    Jkf,
+    /// USI position lines and SFEN (`.usi`, `.sfen`): `position startpos moves …`.
+    Usi,
+    /// Western game text (`.psn`): tags, numbered Hodges or Hosking moves, comments.
+    Western,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 6] =
+        [Format::Kif, Format::Ki2, Format::Csa, Format::Jkf, Format::Usi, Format::Western];
+
+    /// The lowercase name used on the command line and in the database: `kif`, `ki2`, `csa`,
+    /// `jkf`, `usi`, `western`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Jkf => "jkf",
+            Format::Usi => "usi",
+            Format::Western => "western",
+        }
+    }
+
+    /// The format with this name (see [`Format::name`]); `psn` is accepted for Western.
+    pub fn from_name(name: &str) -> Option<Format> {
+        let name = name.trim().to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.name() == name).or(match name.as_str() {
+            "psn" => Some(Format::Western),
+            "kifu" => Some(Format::Kif),
+            "ki2u" => Some(Format::Ki2),
+            "sfen" => Some(Format::Usi),
+            "json" => Some(Format::Jkf),
+            _ => None,
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A header as the record wrote it: `開始日時：2013/11/29`, `N+Habu`, `[Event "…"]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub key: String,
+    pub value: String,
+}
+
+/// A date, or a date and time, as precise as the record gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DateTime {
+    pub year: i32,
+    pub month: Option<u8>,
+    pub day: Option<u8>,
+    /// Hours, minutes and seconds, when a time is given.
+    pub time: Option<(u8, u8, u8)>,
+}
+
+/// ISO 8601, as precise as known: `2013`, `2013-11`, `2013-11-29`, `2013-11-29T09:00:00`.
+impl fmt::Display for DateTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}", self.year)?;
+        if let Some(m) = self.month {
+            write!(f, "-{m:02}")?;
+            if let Some(d) = self.day {
+                write!(f, "-{d:02}")?;
+                if let Some((h, mi, s)) = self.time {
+                    write!(f, "T{h:02}:{mi:02}:{s:02}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A player as the record names them, split into the name and a title or rank written after
+/// it (`羽生善治 名人` → `羽生善治`, `名人`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Player {
+    /// The name as written, title included.
+    pub full: String,
+    /// The name without the title or rank.
+    pub name: String,
+    /// The title or rank (名人, 九段, 四段, 女流二段, アマ, …), if one was written.
+    pub title: Option<String>,
+}
+
+/// The headers every format can carry, normalized. The raw headers are kept beside them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// 棋戦, `$EVENT`, `[Event]`.
+    pub event: Option<String>,
+    /// 場所, `$SITE`, `[Site]`.
+    pub site: Option<String>,
+    /// 開始日時, `$START_TIME`, `[Date]`.
+    pub start: Option<DateTime>,
+    /// 終了日時, `$END_TIME`.
+    pub end: Option<DateTime>,
+    /// 持ち時間, `$TIME_LIMIT`, `[TimeControl]`, as written.
+    pub time_control: Option<String>,
+    /// 先手 (下手 in handicap games), `N+`, `[Sente]`/`[Black]`.
+    pub black: Option<Player>,
+    /// 後手 (上手 in handicap games), `N-`, `[Gote]`/`[White]`.
+    pub white: Option<Player>,
+    /// 戦型, `$OPENING`, `[Opening]`.
+    pub opening: Option<String>,
+}
+
+/// The position a game starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// One of the standard start positions (平手 or a handicap).
+    Standard(Handicap),
+    /// Any other position: a board diagram, a CSA `P1`…`P9` board, an SFEN.
+    Custom(Setup),
+}
+
+impl Start {
+    /// The start position as a setup.
+    pub fn setup(&self) -> Setup {
+        match self {
+            Start::Standard(h) => h.setup(),
+            Start::Custom(s) => s.clone(),
+        }
+    }
+
+    /// The start as a standard handicap when it is one, whichever way the record wrote it.
+    pub fn handicap(&self) -> Option<Handicap> {
+        match self {
+            Start::Standard(h) => Some(*h),
+            Start::Custom(s) => Handicap::find(s),
+        }
+    }
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start::Standard(Handicap::Even)
+    }
+}
+
+/// One move of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveEntry {
+    /// The move as read.
+    pub token: MoveToken,
+    /// The 1-based line it was read from.
+    pub line: u32,
+    /// The time spent on it, in seconds, when the record gives it.
+    pub seconds: Option<u32>,
+    /// Comments attached to the move (KIF `*` lines after it, CSA `'` comments, `{…}`).
+    pub comments: Vec<String>,
+}
+
+/// How a game ended. The record's word for it is kept in [`Ending::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// 投了, `%TORYO`: the side to move resigned.
+    Resign,
+    /// 詰み, `%TSUMI`: the side to move is checkmated.
+    Checkmate,
+    /// 切れ負け, 時間切れ, `%TIME_UP`: the side to move lost on time.
+    Timeout,
+    /// 反則勝ち, 反則負け, `%ILLEGAL_MOVE`, `%±ILLEGAL_ACTION`: a side lost by a foul.
+    IllegalMove,
+    /// 千日手, `%SENNICHITE`: a draw by repetition.
+    Repetition,
+    /// `%OUTE_SENNICHITE`: repetition by perpetual check, lost by the checking side.
+    PerpetualCheck,
+    /// 持将棋, `%JISHOGI`: an impasse.
+    Impasse,
+    /// 入玉勝ち, `%KACHI`: won by declaring the entering king.
+    EnteringKing,
+    /// 中断, `%CHUDAN`: interrupted.
+    Interrupted,
+    /// 封じ手: the game was adjourned with a sealed move.
+    Sealed,
+    /// 不戦勝, 不戦敗: decided without play.
+    Forfeit,
+    /// `%MAX_MOVES`: the move limit was reached.
+    MaxMoves,
+    /// 不詰, `%FUZUMI`: a tsume with no mate.
+    NoMate,
+    /// `%HIKIWAKE`: a draw agreed or declared.
+    Draw,
+    /// `%ERROR`: the server recorded an error.
+    Error,
+}
+
+impl Termination {
+    /// The lowercase name used in exports: `resign`, `checkmate`, `timeout`, ….
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Resign => "resign",
+            Termination::Checkmate => "checkmate",
+            Termination::Timeout => "timeout",
+            Termination::IllegalMove => "illegal_move",
+            Termination::Repetition => "repetition",
+            Termination::PerpetualCheck => "perpetual_check",
+            Termination::Impasse => "impasse",
+            Termination::EnteringKing => "entering_king",
+            Termination::Interrupted => "interrupted",
+            Termination::Sealed => "sealed",
+            Termination::Forfeit => "forfeit",
+            Termination::MaxMoves => "max_moves",
+            Termination::NoMate => "no_mate",
+            Termination::Draw => "draw",
+            Termination::Error => "error",
+        }
+    }
+}
+
+/// The outcome of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won.
+    Win(Color),
+    Draw,
+}
+
+/// How a game ended, as the record says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub termination: Termination,
+    /// The side the ending names, when the record names one: the side that lost by a foul
+    /// (`%-ILLEGAL_ACTION`, `先手 反則負け`), that made the ending move, or that the ending is
+    /// written for (KIF `反則勝ち` on the winner's turn).
+    pub side: Option<Color>,
+    /// The outcome the record states outright (`まで77手で先手の勝ち`, `[Result "1-0"]`),
+    /// when it does.
+    pub stated: Option<Outcome>,
+    /// The record's own words: `投了`, `%TORYO`, `まで77手で先手の勝ち`.
+    pub text: String,
+    /// The 1-based line of the ending.
+    pub line: u32,
+}
+
+/// A variation: other moves from some point of the main line (or of another variation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Variation {
+    /// The index, in the line it branches from, of the first move it replaces (0 replaces the
+    /// first move).
+    pub ply: usize,
+    pub moves: Vec<MoveEntry>,
+    pub ending: Option<Ending>,
+    /// Variations of this variation.
+    pub variations: Vec<Variation>,
+}
+
+/// Why reading a game stopped before its end; the game holds what came before.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct ReadProblem {
+    /// The 1-based line.
+    pub line: u32,
+    pub message: String,
+}
+
+/// One game as a record writes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    /// Every header, in file order, as written.
+    pub headers: Vec<Header>,
+    /// The headers that have a meaning, normalized.
+    pub info: Info,
+    pub start: Start,
+    /// The main line.
+    pub moves: Vec<MoveEntry>,
+    pub ending: Option<Ending>,
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    pub variations: Vec<Variation>,
+    /// The 1-based line where the game starts in its file.
+    pub line: u32,
+    /// Set when reading stopped early: the moves before the problem are kept.
+    pub problem: Option<ReadProblem>,
+}
+
+impl Game {
+    /// The first header with this key, if any.
+    pub fn header(&self, key: &str) -> Option<&str> {
+        self.headers.iter().find(|h| h.key == key).map(|h| h.value.as_str())
+    }
+}

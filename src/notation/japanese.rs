@@ -1,0 +1,442 @@
+//! Japanese move notation, KI2 style, and the KIF form with its origin in parentheses.
+//!
+//! A move is written `(side) destination piece (movement) (promotion)`:
+//! `▲７六歩`, `☖同　歩`, `2四同歩`, `７八金寄`, `5五龍入`, `8三銀引成`, `7三桂生`, `５五角打`,
+//! `２三歩合`, and in KIF `７六歩(77)`. This module reads the text into a [`JapaneseMove`]
+//! without looking at any position; resolving it to a [`Move`](crate::shogi::Move) is
+//! [`JapaneseMove::resolve`]'s work.
+//!
+//! Accepted forms, beyond the standard ones: full-width, half-width and kanji file numbers
+//! (７六, 76, 七六), 仝 for 同 and `-` (the handwritten shorthand), with or without a space
+//! after it; 兵 for 歩, 王 for 玉, 竜 for 龍, 杏 圭 全 for the promoted lance, knight and silver;
+//! 生 and 不成 for non-promotion; 行 and 入 for 上 (dragon and horse only); the handwritten
+//! shorthand symbols (フ 丶 ゝ ・ for 歩, キ 禾 ↑ for 香, 土 for 桂, ヨ for 銀, 人 for 金, ク for 角,
+//! ヒ 乙 for 飛, マ ウ for 馬, 立 リ for 龍, ○ for 玉, ナ for 成, フナ 不ナ for 不成); and 合 after a
+//! piece (a drop interposed against check) or in place of it (any interposed drop).
+
+use super::MoveSyntaxError;
+use crate::shogi::{Color, PieceKind, Square};
+
+/// Where a Japanese move goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Destination {
+    /// A square written out: `７六`.
+    Square(Square),
+    /// 同: the destination of the previous move.
+    Same,
+    /// A square followed by 同 (`2四同歩`): the previous move's destination, restated.
+    SquareSame(Square),
+}
+
+/// The vertical movement a Japanese move names: 上 (行, 入), 引 or 寄.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Motion {
+    /// 上: toward the opponent (行 and 入 for the dragon and horse).
+    Up,
+    /// 引: back toward the mover's side.
+    Down,
+    /// 寄: sideways, along the rank.
+    Sideways,
+}
+
+/// Which of several pieces a Japanese move names: 右, 左 or 直, as the mover sees the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relative {
+    /// 右: the piece on the mover's right.
+    Right,
+    /// 左: the piece on the mover's left.
+    Left,
+    /// 直: the piece straight behind the destination, moving straight up.
+    Straight,
+}
+
+/// A Japanese move as written, not yet resolved against a position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct JapaneseMove {
+    /// The side mark, when one was written (▲ ☗ ▼ for Black, △ ☖ ▽ for White).
+    pub color: Option<Color>,
+    pub destination: Destination,
+    /// The piece as written (before the move), or `None` for a bare 合: any interposed drop.
+    pub piece: Option<PieceKind>,
+    pub motion: Option<Motion>,
+    pub relative: Option<Relative>,
+    /// 打 (or 合): a drop.
+    pub drop: bool,
+    /// 成 is `Some(true)`, 不成 and 生 are `Some(false)`, nothing written is `None`.
+    pub promotion: Option<bool>,
+    /// The origin KIF writes in parentheses: `７六歩(77)`.
+    pub origin: Option<Square>,
+    /// The movement was written with 行 or 入 rather than 上.
+    pub motion_alias: bool,
+}
+
+/// A file or rank number in any of the forms records use: 1, １, 一.
+fn number(c: char) -> Option<u8> {
+    match c {
+        '1'..='9' => Some(c as u8 - b'0'),
+        '１'..='９' => Some((c as u32 - '１' as u32) as u8 + 1),
+        _ => "一二三四五六七八九".chars().position(|k| k == c).map(|i| i as u8 + 1),
+    }
+}
+
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '\u{3000}' || c == '\t'
+}
+
+/// Reads one Japanese move. Leading and trailing spaces are ignored; nothing else may follow
+/// the move.
+///
+/// # Errors
+///
+/// [`MoveSyntaxError`] when the text is not a Japanese move.
+pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
+    let err = |why| MoveSyntaxError::new(text, why);
+    let mut rest = text.trim_matches(is_space);
+    let mut color = None;
+    if let Some(c) = rest.chars().next() {
+        color = match c {
+            '▲' | '☗' | '▼' => Some(Color::Black),
+            '△' | '☖' | '▽' => Some(Color::White),
+            _ => None,
+        };
+        if color.is_some() {
+            rest = rest[c.len_utf8()..].trim_start_matches(is_space);
+        }
+    }
+
+    let destination;
+    let mut chars = rest.chars();
+    let first = chars.next().ok_or_else(|| err("empty move"))?;
+    if matches!(first, '同' | '仝' | '-') {
+        destination = Destination::Same;
+        rest = rest[first.len_utf8()..].trim_start_matches(is_space);
+    } else {
+        let second = chars.next().ok_or_else(|| err("expected a destination square"))?;
+        let (Some(file), Some(rank)) = (number(first), number(second)) else {
+            return Err(err("expected a destination square (like ７六) or 同"));
+        };
+        let sq = Square::from_numbers(file, rank).expect("numbers are 1 to 9");
+        rest = &rest[first.len_utf8() + second.len_utf8()..];
+        if let Some(after) = rest.strip_prefix('同').or_else(|| rest.strip_prefix('仝')) {
+            destination = Destination::SquareSame(sq);
+            rest = after.trim_start_matches(is_space);
+        } else {
+            destination = Destination::Square(sq);
+        }
+    }
+
+    let (piece, after) = piece(rest)
+        .ok_or_else(|| err("expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)"))?;
+    rest = after;
+
+    let mut mv = JapaneseMove {
+        color,
+        destination,
+        piece,
+        motion: None,
+        relative: None,
+        drop: piece.is_none(),
+        promotion: None,
+        origin: None,
+        motion_alias: false,
+    };
+    while let Some(c) = rest.chars().next() {
+        let mut len = c.len_utf8();
+        match c {
+            '上' | '行' | '入' if mv.motion.is_none() => {
+                mv.motion = Some(Motion::Up);
+                mv.motion_alias = c != '上';
+            }
+            '引' if mv.motion.is_none() => mv.motion = Some(Motion::Down),
+            '寄' if mv.motion.is_none() => mv.motion = Some(Motion::Sideways),
+            '右' if mv.relative.is_none() => mv.relative = Some(Relative::Right),
+            '左' if mv.relative.is_none() => mv.relative = Some(Relative::Left),
+            '直' if mv.relative.is_none() => mv.relative = Some(Relative::Straight),
+            '打' | '合' if !mv.drop => mv.drop = true,
+            '成' | 'ナ' if mv.promotion.is_none() => mv.promotion = Some(true),
+            '生' if mv.promotion.is_none() => mv.promotion = Some(false),
+            '不' | 'フ' if mv.promotion.is_none() => {
+                let next = rest[len..].chars().next();
+                if !matches!(next, Some('成' | 'ナ')) {
+                    return Err(err("不 must be followed by 成"));
+                }
+                len += next.map_or(0, char::len_utf8);
+                mv.promotion = Some(false);
+            }
+            '(' | '（' => {
+                let (origin, used) =
+                    origin(&rest[len..]).ok_or_else(|| err("expected an origin like (77)"))?;
+                mv.origin = origin;
+                len += used;
+                rest = &rest[len..];
+                if !rest.trim_matches(is_space).is_empty() {
+                    return Err(err("unexpected text after the origin"));
+                }
+                break;
+            }
+            _ if is_space(c) => {
+                if !rest.trim_matches(is_space).is_empty() {
+                    return Err(err("unexpected text after the move"));
+                }
+                break;
+            }
+            _ => return Err(err("unexpected character in the movement or promotion part")),
+        }
+        rest = &rest[len..];
+    }
+    Ok(mv)
+}
+
+/// Reads the piece at the start of `text`: `None` inside the result for a bare 合.
+fn piece(text: &str) -> Option<(Option<PieceKind>, &str)> {
+    const NAMES: &[(&str, PieceKind)] = &[
+        ("成香", PieceKind::ProLance),
+        ("成桂", PieceKind::ProKnight),
+        ("成銀", PieceKind::ProSilver),
+        ("ナ香", PieceKind::ProLance),
+        ("ナ桂", PieceKind::ProKnight),
+        ("ナ銀", PieceKind::ProSilver),
+        ("歩", PieceKind::Pawn),
+        ("兵", PieceKind::Pawn),
+        ("香", PieceKind::Lance),
+        ("桂", PieceKind::Knight),
+        ("銀", PieceKind::Silver),
+        ("金", PieceKind::Gold),
+        ("角", PieceKind::Bishop),
+        ("飛", PieceKind::Rook),
+        ("玉", PieceKind::King),
+        ("王", PieceKind::King),
+        ("と", PieceKind::ProPawn),
+        ("杏", PieceKind::ProLance),
+        ("圭", PieceKind::ProKnight),
+        ("全", PieceKind::ProSilver),
+        ("馬", PieceKind::Horse),
+        ("龍", PieceKind::Dragon),
+        ("竜", PieceKind::Dragon),
+        // Handwritten shorthand. フナ is 不成, so フ is a pawn only when ナ does not follow.
+        ("丶", PieceKind::Pawn),
+        ("ゝ", PieceKind::Pawn),
+        ("・", PieceKind::Pawn),
+        ("キ", PieceKind::Lance),
+        ("禾", PieceKind::Lance),
+        ("↑", PieceKind::Lance),
+        ("土", PieceKind::Knight),
+        ("ヨ", PieceKind::Silver),
+        ("人", PieceKind::Gold),
+        ("ク", PieceKind::Bishop),
+        ("ヒ", PieceKind::Rook),
+        ("乙", PieceKind::Rook),
+        ("マ", PieceKind::Horse),
+        ("ウ", PieceKind::Horse),
+        ("立", PieceKind::Dragon),
+        ("リ", PieceKind::Dragon),
+        ("○", PieceKind::King),
+    ];
+    if let Some(rest) = text.strip_prefix('フ') {
+        if !rest.starts_with('ナ') {
+            return Some((Some(PieceKind::Pawn), rest));
+        }
+    }
+    if let Some(rest) = text.strip_prefix('合') {
+        return Some((None, rest));
+    }
+    NAMES.iter().find_map(|&(name, kind)| text.strip_prefix(name).map(|rest| (Some(kind), rest)))
+}
+
+/// Reads `77)` or `77）` after an opening parenthesis: the origin square, or `None` for a
+/// drop written as `(00)`. Returns the bytes used.
+fn origin(text: &str) -> Option<(Option<Square>, usize)> {
+    let mut chars = text.char_indices();
+    let (_, f) = chars.next()?;
+    let (_, r) = chars.next()?;
+    let (i, close) = chars.next()?;
+    if !matches!(close, ')' | '）') {
+        return None;
+    }
+    let used = i + close.len_utf8();
+    if matches!((f, r), ('0', '0') | ('０', '０')) {
+        return Some((None, used));
+    }
+    Some((Some(Square::from_numbers(number(f)?, number(r)?)?), used))
+}
+
+/// The full-width digit for a file number, 1 to 9: `７`.
+pub fn file_char(n: u8) -> char {
+    char::from_u32('０' as u32 + u32::from(n)).expect("a digit")
+}
+
+/// The kanji for a rank number, 1 to 9: `六`.
+pub fn rank_char(n: u8) -> char {
+    "一二三四五六七八九".chars().nth(usize::from(n) - 1).expect("ranks are 1 to 9")
+}
+
+/// The kanji a record writes for a piece kind: 歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍.
+pub const fn piece_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::Pawn => "歩",
+        PieceKind::Lance => "香",
+        PieceKind::Knight => "桂",
+        PieceKind::Silver => "銀",
+        PieceKind::Gold => "金",
+        PieceKind::Bishop => "角",
+        PieceKind::Rook => "飛",
+        PieceKind::King => "玉",
+        PieceKind::ProPawn => "と",
+        PieceKind::ProLance => "成香",
+        PieceKind::ProKnight => "成桂",
+        PieceKind::ProSilver => "成銀",
+        PieceKind::Horse => "馬",
+        PieceKind::Dragon => "龍",
+    }
+}
+
+/// The square in Japanese: `７六`.
+pub fn square_text(sq: Square) -> String {
+    format!("{}{}", file_char(sq.file().get()), rank_char(sq.rank().get()))
+}
+
+/// Writes the move back in the standard forms: `▲７六歩`, `同　歩`, `５五龍行`, `７六歩(77)`.
+impl std::fmt::Display for JapaneseMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.color {
+            Some(Color::Black) => f.write_str("▲")?,
+            Some(Color::White) => f.write_str("△")?,
+            None => {}
+        }
+        match self.destination {
+            Destination::Square(sq) => f.write_str(&square_text(sq))?,
+            Destination::Same => f.write_str("同　")?,
+            Destination::SquareSame(sq) => write!(f, "{}同", square_text(sq))?,
+        }
+        match self.piece {
+            Some(kind) => f.write_str(piece_name(kind))?,
+            None => f.write_str("合")?,
+        }
+        match self.relative {
+            Some(Relative::Right) => f.write_str("右")?,
+            Some(Relative::Left) => f.write_str("左")?,
+            Some(Relative::Straight) => f.write_str("直")?,
+            None => {}
+        }
+        match self.motion {
+            Some(Motion::Up) if self.motion_alias => f.write_str("行")?,
+            Some(Motion::Up) => f.write_str("上")?,
+            Some(Motion::Down) => f.write_str("引")?,
+            Some(Motion::Sideways) => f.write_str("寄")?,
+            None => {}
+        }
+        if self.drop && self.piece.is_some() && self.origin.is_none() {
+            f.write_str("打")?;
+        }
+        match self.promotion {
+            Some(true) => f.write_str("成")?,
+            Some(false) => f.write_str("不成")?,
+            None => {}
+        }
+        if let Some(origin) = self.origin {
+            write!(f, "({}{})", origin.file().get(), origin.rank().get())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(f: u8, r: u8) -> Square {
+        Square::from_numbers(f, r).unwrap()
+    }
+
+    #[test]
+    fn plain_moves_in_every_coordinate_form() {
+        for text in ["７六歩", "76歩", "7六歩", "七六歩", "▲７六歩", "☗7六歩", "▼７六歩", " ７六歩 "]
+        {
+            let m = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(m.destination, Destination::Square(sq(7, 6)), "{text}");
+            assert_eq!(m.piece, Some(PieceKind::Pawn));
+        }
+        assert_eq!(parse("△３四歩").unwrap().color, Some(Color::White));
+        assert_eq!(parse("▽３四歩").unwrap().color, Some(Color::White));
+    }
+
+    #[test]
+    fn same_square_forms() {
+        for text in ["同歩", "同　歩", "同 歩", "仝歩", "☖同歩", "-フ"] {
+            assert_eq!(parse(text).unwrap().destination, Destination::Same, "{text}");
+        }
+        assert_eq!(parse("☖2四同歩").unwrap().destination, Destination::SquareSame(sq(2, 4)));
+    }
+
+    #[test]
+    fn movement_and_promotion() {
+        let m = parse("☗8三銀引成").unwrap();
+        assert_eq!(
+            (m.motion, m.promotion, m.piece),
+            (Some(Motion::Down), Some(true), Some(PieceKind::Silver))
+        );
+        let m = parse("5七銀右").unwrap();
+        assert_eq!(m.relative, Some(Relative::Right));
+        let m = parse("5五龍入").unwrap();
+        assert_eq!((m.motion, m.motion_alias), (Some(Motion::Up), true));
+        assert_eq!(parse("5五竜行").unwrap().piece, Some(PieceKind::Dragon));
+        assert_eq!(parse("7三桂生").unwrap().promotion, Some(false));
+        assert_eq!(parse("7三桂不成").unwrap().promotion, Some(false));
+        assert_eq!(parse("7三桂フナ").unwrap().promotion, Some(false));
+        assert_eq!(parse("7三桂ナ").unwrap().promotion, Some(true));
+        let m = parse("５二金左寄").unwrap();
+        assert_eq!((m.relative, m.motion), (Some(Relative::Left), Some(Motion::Sideways)));
+        assert!(parse("５五角打").unwrap().drop);
+        assert_eq!(parse("5五金直").unwrap().relative, Some(Relative::Straight));
+    }
+
+    #[test]
+    fn promoted_pieces_and_aliases() {
+        for (text, kind) in [
+            ("１二成香", PieceKind::ProLance),
+            ("１二杏", PieceKind::ProLance),
+            ("１二圭", PieceKind::ProKnight),
+            ("１二全", PieceKind::ProSilver),
+            ("１二と", PieceKind::ProPawn),
+            ("１二王", PieceKind::King),
+            ("１二兵", PieceKind::Pawn),
+            ("１二ウ", PieceKind::Horse),
+            ("１二ヒ", PieceKind::Rook),
+        ] {
+            assert_eq!(parse(text).unwrap().piece, Some(kind), "{text}");
+        }
+    }
+
+    #[test]
+    fn kif_origins_and_interpositions() {
+        let m = parse("７六歩(77)").unwrap();
+        assert_eq!(m.origin, Some(sq(7, 7)));
+        let m = parse("同　角成(88)").unwrap();
+        assert_eq!((m.destination, m.promotion, m.origin), (Destination::Same, Some(true), Some(sq(8, 8))));
+        assert!(parse("５五角打").unwrap().origin.is_none());
+        let m = parse("２三歩合").unwrap();
+        assert!(m.drop);
+        assert_eq!(m.piece, Some(PieceKind::Pawn));
+        let m = parse("２三合").unwrap();
+        assert_eq!((m.piece, m.drop), (None, true));
+    }
+
+    #[test]
+    fn not_japanese_moves() {
+        for text in [
+            "",
+            "７",
+            "７六",
+            "７六X",
+            "０六歩",
+            "７六歩(7)",
+            "７六歩(77",
+            "７六歩 x",
+            "７六歩不",
+            "７六歩成成",
+            "P-7f",
+        ] {
+            assert!(parse(text).is_err(), "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! One move in text, to and from a [`Move`]: Japanese (KI2 style and KIF), Western (Hodges,
+//! Hosking, 81Dojo letters), USI and CSA.
+//!
+//! Reading is two steps, so that "cannot read" and "cannot play" stay different errors:
+//! 1. [`MoveToken::parse`] (or a notation's own `parse`) reads the text alone and fails with a
+//!    [`MoveSyntaxError`];
+//! 2. [`MoveToken::resolve`] finds the move in a position (given the previous move's
+//!    destination, for 同 and short captures) and fails with a [`ResolveError`]: no such move,
+//!    or ambiguous, with the candidates.
+//!
+//! Record readers do step 1 while parsing; replay does step 2.
+
+pub mod csa;
+pub mod japanese;
+pub mod western;
+
+use std::fmt;
+
+pub use csa::CsaMove;
+pub use japanese::JapaneseMove;
+pub use western::WesternMove;
+
+use crate::shogi::{Color, IllegalMove, Move, Position, Square};
+
+/// Text that is not a move in the notation it was read as.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read move '{text}': {why}")]
+pub struct MoveSyntaxError {
+    /// The text, as given.
+    pub text: String,
+    /// What was expected or found instead.
+    pub why: &'static str,
+}
+
+impl MoveSyntaxError {
+    pub fn new(text: &str, why: &'static str) -> MoveSyntaxError {
+        MoveSyntaxError { text: text.to_string(), why }
+    }
+}
+
+/// A move read from text in some notation, not yet resolved against a position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveToken {
+    /// A USI move (`7g7f`): already exact.
+    Usi(Move),
+    Csa(CsaMove),
+    Japanese(JapaneseMove),
+    Western(WesternMove),
+}
+
+impl MoveToken {
+    /// Reads one move in whichever notation it is written in: USI, CSA, Japanese or Western.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveSyntaxError`] when the text is a move in none of them.
+    pub fn parse(text: &str) -> Result<MoveToken, MoveSyntaxError> {
+        let t = text.trim();
+        if let Ok(m) = t.parse::<Move>() {
+            return Ok(MoveToken::Usi(m));
+        }
+        let first = t.chars().next().ok_or_else(|| MoveSyntaxError::new(text, "empty move"))?;
+        if first.is_ascii() {
+            if matches!(first, '+' | '-' | '0'..='9') && t.len() >= 6 && t.len() <= 7 {
+                if let Ok(m) = csa::parse(t) {
+                    return Ok(MoveToken::Csa(m));
+                }
+            }
+            if first != '-' || t.len() > 1 {
+                if let Ok(m) = western::parse(t) {
+                    return Ok(MoveToken::Western(m));
+                }
+            }
+        }
+        japanese::parse(t).map(MoveToken::Japanese).map_err(|e| {
+            if first.is_ascii() && !first.is_ascii_digit() {
+                MoveSyntaxError::new(text, "not a move in USI, CSA, Western or Japanese notation")
+            } else {
+                e
+            }
+        })
+    }
+
+    /// The side the text says is moving, when it says so (▲△, `+`/`-`).
+    pub fn color(&self) -> Option<Color> {
+        match self {
+            MoveToken::Usi(_) | MoveToken::Western(_) => None,
+            MoveToken::Csa(m) => m.color,
+            MoveToken::Japanese(m) => m.color,
+        }
+    }
+}
+
+/// The move as it was written (normalized to its notation's standard form).
+impl fmt::Display for MoveToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveToken::Usi(m) => m.fmt(f),
+            MoveToken::Csa(m) => m.fmt(f),
+            MoveToken::Japanese(m) => m.fmt(f),
+            MoveToken::Western(m) => m.fmt(f),
+        }
+    }
+}
+
+/// Why a read move does not name exactly one legal move in the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// 同 or a short capture with no previous move to refer to.
+    #[error("同 (same square) needs a previous move")]
+    NoPreviousMove,
+    /// A square restated before 同 that is not the previous destination.
+    #[error("{written}同 names {written}, but the previous move went to {previous}")]
+    SameMismatch { written: Square, previous: Square },
+    /// The side mark names the side that is not to move.
+    #[error("the move is marked for {written}, but it is {to_move}'s turn")]
+    WrongSide { written: Color, to_move: Color },
+    /// No legal move fits. When the text names one move exactly (a USI or CSA move, a KIF
+    /// origin), the rules' reason comes with it.
+    #[error("no such move{}", .0.map(|e| format!(": {}", e.kind)).unwrap_or_default())]
+    NoSuchMove(Option<IllegalMove>),
+    /// Several legal moves fit the text.
+    #[error("ambiguous: it could be {}", list(.0))]
+    Ambiguous(Vec<Move>),
+}
+
+fn list(moves: &[Move]) -> String {
+    moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" or ")
+}
+
+/// The notations moves can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// KI2 style: `▲７六歩`, `△同　歩`, with minimal disambiguation.
+    Japanese,
+    /// Hodges: `P-7f`, `Bx2b+`, `B*4e`, `G7g-7h`, `N-7c=`.
+    Western,
+    /// Hosking: `P76`, `Bx22+`, `B'45`, `G77-78`.
+    Hosking,
+    /// USI: `7g7f`.
+    Usi,
+    /// CSA: `+7776FU`.
+    Csa,
+}
+
+impl fmt::Display for Style {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Style::Japanese => "japanese",
+            Style::Western => "western",
+            Style::Hosking => "hosking",
+            Style::Usi => "usi",
+            Style::Csa => "csa",
+        })
+    }
+}
+
+/// The destination of the previous move, which 同 and short captures refer to.
+pub type Previous = Option<Square>;
+
+/// Checks the side mark against the side to move.
+fn check_side(pos: &Position, color: Option<Color>) -> Result<(), ResolveError> {
+    match color {
+        Some(written) if written != pos.turn() => {
+            Err(ResolveError::WrongSide { written, to_move: pos.turn() })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A move named exactly: legal, or no such move with the rules' reason.
+fn exact(pos: &Position, mv: Move) -> Result<Move, ResolveError> {
+    pos.check_move(mv).map(|()| mv).map_err(|e| ResolveError::NoSuchMove(Some(e)))
+}
+
+impl MoveToken {
+    /// Finds the legal move the token names in `pos`; `previous` is the destination of the
+    /// move before, for 同 and short captures.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`]: no such move (with the reason when the text named one move
+    /// exactly), ambiguous (with the candidates), or a side mark for the wrong side.
+    pub fn resolve(&self, pos: &Position, previous: Previous) -> Result<Move, ResolveError> {
+        check_side(pos, self.color())?;
+        match self {
+            MoveToken::Usi(m) => exact(pos, *m),
+            MoveToken::Csa(m) => m.resolve(pos),
+            MoveToken::Japanese(m) => m.resolve(pos, previous),
+            MoveToken::Western(m) => m.resolve(pos, previous),
+        }
+    }
+}
+
+impl CsaMove {
+    /// The move this names in `pos`: a drop, or the piece on the origin moving, promoted when
+    /// the code after the move is the promoted form of the piece before it.
+    ///
+    /// # Errors
+    ///
+    /// [`ResolveError::NoSuchMove`] with the rules' reason.
+    pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
+        let mv = match self.from {
+            None => Move::Drop { kind: self.piece, to: self.to },
+            Some(from) => {
+                let before = pos.piece_at(from).map(|p| p.kind);
+                let promote = before.is_some_and(|k| k != self.piece && k.promote() == Some(self.piece));
+                if before.is_some_and(|k| k != self.piece && !promote) {
+                    return Err(ResolveError::NoSuchMove(None));
+                }
+                Move::Normal { from, to: self.to, promote }
+            }
+        };
+        exact(pos, mv)
+    }
+}
+
+impl JapaneseMove {
+    /// The move this names in `pos`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`].
+    pub fn resolve(&self, _pos: &Position, _previous: Previous) -> Result<Move, ResolveError> {
+        Err(ResolveError::NoSuchMove(None))
+    }
+}
+
+impl WesternMove {
+    /// The move this names in `pos`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`].
+    pub fn resolve(&self, _pos: &Position, _previous: Previous) -> Result<Move, ResolveError> {
+        Err(ResolveError::NoSuchMove(None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notations_are_told_apart() {
+        assert!(matches!(MoveToken::parse("7g7f"), Ok(MoveToken::Usi(_))));
+        assert!(matches!(MoveToken::parse("P*5e"), Ok(MoveToken::Usi(_))));
+        assert!(matches!(MoveToken::parse("+7776FU"), Ok(MoveToken::Csa(_))));
+        assert!(matches!(MoveToken::parse("-3334FU"), Ok(MoveToken::Csa(_))));
+        assert!(matches!(MoveToken::parse("P-7f"), Ok(MoveToken::Western(_))));
+        assert!(matches!(MoveToken::parse("P76"), Ok(MoveToken::Western(_))));
+        assert!(matches!(MoveToken::parse("+P-5c"), Ok(MoveToken::Western(_))));
+        assert!(matches!(MoveToken::parse("▲７六歩"), Ok(MoveToken::Japanese(_))));
+        assert!(matches!(MoveToken::parse("76歩"), Ok(MoveToken::Japanese(_))));
+        assert!(matches!(MoveToken::parse("同　歩"), Ok(MoveToken::Japanese(_))));
+        assert!(MoveToken::parse("hello").is_err());
+        assert!(MoveToken::parse("").is_err());
+    }
+
+    #[test]
+    fn usi_and_csa_resolve_exactly() {
+        let pos = Position::startpos();
+        let m: Move = "7g7f".parse().unwrap();
+        assert_eq!(MoveToken::parse("+7776FU").unwrap().resolve(&pos, None), Ok(m));
+        assert_eq!(MoveToken::parse("7g7f").unwrap().resolve(&pos, None), Ok(m));
+        assert!(matches!(
+            MoveToken::parse("-3334FU").unwrap().resolve(&pos, None),
+            Err(ResolveError::WrongSide { .. })
+        ));
+        assert!(matches!(
+            MoveToken::parse("+7775FU").unwrap().resolve(&pos, None),
+            Err(ResolveError::NoSuchMove(Some(_)))
+        ));
+    }
+}

@@ -1,0 +1,276 @@
+//! Replay: a [`Game`] as read becomes the legal move list, the key of every position, and the
+//! game's result and status.
+//!
+//! Replay never reads text: the record readers have already turned every move into a
+//! [`MoveToken`](crate::notation::MoveToken). A game whose move N cannot be played keeps its
+//! first N-1 moves and says why it stopped ([`Status::Stopped`]). A game that ended by a foul
+//! (反則) keeps its final illegal move as the ending, not as a failure.
+
+use std::fmt;
+
+use crate::{
+    kifu::{Ending, Game, MoveEntry, Outcome, ReadProblem, Termination, Variation},
+    notation::ResolveError,
+    shogi::{Color, Move, Position, PositionError, PositionKey, Repetition, Setup},
+};
+
+/// Why replay stopped before the end of the record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StopReason {
+    /// The record could not be read past this point.
+    #[error("unreadable: {0}")]
+    Read(ReadProblem),
+    /// A move was read but cannot be played.
+    #[error("line {line}: move {ply} ({text}): {error}")]
+    Move { ply: usize, line: u32, text: String, error: ResolveError },
+    /// The start position itself is impossible.
+    #[error("line {line}: impossible start position: {error}")]
+    Start { line: u32, error: PositionError },
+}
+
+impl StopReason {
+    /// A short stable code for the reason, for databases and CSV: `unreadable`, `no_such_move`,
+    /// `ambiguous`, `wrong_side`, `no_previous_move`, `same_mismatch`, `bad_start`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StopReason::Read(_) => "unreadable",
+            StopReason::Start { .. } => "bad_start",
+            StopReason::Move { error, .. } => match error {
+                ResolveError::NoPreviousMove => "no_previous_move",
+                ResolveError::SameMismatch { .. } => "same_mismatch",
+                ResolveError::WrongSide { .. } => "wrong_side",
+                ResolveError::NoSuchMove(_) => "no_such_move",
+                ResolveError::Ambiguous(_) => "ambiguous",
+            },
+        }
+    }
+
+    /// The 1-based line the reason points at.
+    pub fn line(&self) -> u32 {
+        match self {
+            StopReason::Read(p) => p.line,
+            StopReason::Move { line, .. } | StopReason::Start { line, .. } => *line,
+        }
+    }
+}
+
+/// Whether the whole record was replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Complete,
+    /// Replay stopped; the moves before the problem are kept.
+    Stopped(StopReason),
+}
+
+impl Status {
+    pub fn is_complete(&self) -> bool {
+        matches!(self, Status::Complete)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Complete => f.write_str("ok"),
+            Status::Stopped(reason) => reason.fmt(f),
+        }
+    }
+}
+
+/// A replayed variation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplayedVariation {
+    /// The index, in the line it branches from, of the first move it replaces.
+    pub ply: usize,
+    pub moves: Vec<Move>,
+    pub variations: Vec<ReplayedVariation>,
+    /// Set when the variation could not be replayed to its end.
+    pub stopped: Option<StopReason>,
+}
+
+/// A game after replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayedGame {
+    pub start: Setup,
+    /// The legal main line. `moves[i]` was read from the record's move `i`.
+    pub moves: Vec<Move>,
+    /// The key of every position: `keys[i]` before `moves[i]`, the last one after every move.
+    pub keys: Vec<PositionKey>,
+    /// The position after the last legal move.
+    pub end: Setup,
+    pub outcome: Option<Outcome>,
+    pub termination: Option<Termination>,
+    /// The foul that ended the game, when it ended by an illegal move that was written down:
+    /// the text of that move.
+    pub illegal_ending: Option<String>,
+    pub variations: Vec<ReplayedVariation>,
+    pub status: Status,
+}
+
+impl ReplayedGame {
+    /// The number of legal moves replayed.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+/// Replays `game`.
+pub fn replay(game: &Game) -> ReplayedGame {
+    let start = game.start.setup();
+    let mut pos = match Position::from_setup(start.clone()) {
+        Ok(pos) => pos,
+        Err(error) => {
+            return ReplayedGame {
+                keys: vec![PositionKey::of(&start)],
+                end: start.clone(),
+                start,
+                moves: Vec::new(),
+                outcome: None,
+                termination: game.ending.as_ref().map(|e| e.termination),
+                illegal_ending: None,
+                variations: Vec::new(),
+                status: Status::Stopped(StopReason::Start { line: game.line, error }),
+            };
+        }
+    };
+    let mut moves = Vec::with_capacity(game.moves.len());
+    let mut keys = Vec::with_capacity(game.moves.len() + 1);
+    keys.push(pos.key());
+    let mut status = Status::Complete;
+    let mut illegal_ending = None;
+    let ends_by_foul = game.ending.as_ref().is_some_and(|e| e.termination == Termination::IllegalMove);
+    for (i, entry) in game.moves.iter().enumerate() {
+        let previous = pos.last_move().map(Move::to);
+        match entry.token.resolve(&pos, previous) {
+            Ok(mv) => {
+                pos.play_unchecked(mv);
+                moves.push(mv);
+                keys.push(pos.key());
+            }
+            Err(error) => {
+                let last = i + 1 == game.moves.len();
+                if last && ends_by_foul && matches!(error, ResolveError::NoSuchMove(_)) {
+                    illegal_ending = Some(entry.token.to_string());
+                } else {
+                    status = Status::Stopped(StopReason::Move {
+                        ply: i + 1,
+                        line: entry.line,
+                        text: entry.token.to_string(),
+                        error,
+                    });
+                }
+                break;
+            }
+        }
+    }
+    if status.is_complete() {
+        if let Some(problem) = &game.problem {
+            status = Status::Stopped(StopReason::Read(problem.clone()));
+        }
+    }
+    let (termination, outcome) = judge(game.ending.as_ref(), &pos, illegal_ending.is_some(), &status);
+    let variations = match Position::from_setup(game.start.setup()) {
+        Ok(base) => replay_variations(&base, &game.moves, &game.variations),
+        Err(_) => Vec::new(),
+    };
+    ReplayedGame {
+        start,
+        end: pos.setup().clone(),
+        moves,
+        keys,
+        outcome,
+        termination,
+        illegal_ending,
+        variations,
+        status,
+    }
+}
+
+/// The termination and outcome, from the ending the record states and the final position.
+fn judge(
+    ending: Option<&Ending>,
+    pos: &Position,
+    foul_written: bool,
+    status: &Status,
+) -> (Option<Termination>, Option<Outcome>) {
+    let to_move = pos.turn();
+    let Some(ending) = ending else {
+        // No ending written: a final checkmate speaks for itself.
+        if status.is_complete() && pos.is_checkmate() {
+            return (Some(Termination::Checkmate), Some(Outcome::Win(to_move.flip())));
+        }
+        return (None, None);
+    };
+    let t = ending.termination;
+    if let Some(stated) = ending.stated {
+        return (Some(t), Some(stated));
+    }
+    let loser = |side: Option<Color>| Some(Outcome::Win(side.unwrap_or(to_move).flip()));
+    let outcome = match t {
+        Termination::Resign | Termination::Timeout | Termination::Checkmate => loser(ending.side),
+        // A written illegal move was made by the side to move, who loses; otherwise the record
+        // names the side that fouled, or the foul was the previous move's.
+        Termination::IllegalMove if foul_written => loser(None),
+        Termination::IllegalMove => loser(Some(ending.side.unwrap_or(to_move.flip()))),
+        Termination::PerpetualCheck => match pos.repetition() {
+            Repetition::PerpetualCheck { loser: l } => Some(Outcome::Win(l.flip())),
+            _ => ending.side.map(|s| Outcome::Win(s.flip())),
+        },
+        Termination::EnteringKing => Some(Outcome::Win(ending.side.unwrap_or(to_move))),
+        Termination::Repetition | Termination::Impasse | Termination::Draw | Termination::MaxMoves => {
+            Some(Outcome::Draw)
+        }
+        Termination::Forfeit => ending.side.map(|s| Outcome::Win(s.flip())),
+        Termination::Interrupted | Termination::Sealed | Termination::NoMate | Termination::Error => None,
+    };
+    (Some(t), outcome)
+}
+
+fn replay_variations(base: &Position, line: &[MoveEntry], vars: &[Variation]) -> Vec<ReplayedVariation> {
+    if vars.is_empty() {
+        return Vec::new();
+    }
+    let mut pos = base.clone();
+    let mut out = Vec::with_capacity(vars.len());
+    let mut played = 0;
+    let mut sorted: Vec<&Variation> = vars.iter().collect();
+    sorted.sort_by_key(|v| v.ply);
+    for var in sorted {
+        while played < var.ply {
+            let previous = pos.last_move().map(Move::to);
+            let Some(Ok(mv)) = line.get(played).map(|e| e.token.resolve(&pos, previous)) else {
+                return out;
+            };
+            pos.play_unchecked(mv);
+            played += 1;
+        }
+        out.push(replay_variation(&pos, var));
+    }
+    out
+}
+
+fn replay_variation(base: &Position, var: &Variation) -> ReplayedVariation {
+    let mut pos = base.clone();
+    let mut moves = Vec::new();
+    let mut stopped = None;
+    for (i, entry) in var.moves.iter().enumerate() {
+        let previous = pos.last_move().map(Move::to);
+        match entry.token.resolve(&pos, previous) {
+            Ok(mv) => {
+                pos.play_unchecked(mv);
+                moves.push(mv);
+            }
+            Err(error) => {
+                stopped = Some(StopReason::Move {
+                    ply: var.ply + i + 1,
+                    line: entry.line,
+                    text: entry.token.to_string(),
+                    error,
+                });
+                break;
+            }
+        }
+    }
+    let variations = replay_variations(base, &var.moves, &var.variations);
+    ReplayedVariation { ply: var.ply, moves, variations, stopped }
+}
