@@ -215,6 +215,26 @@ impl CsaMove {
     }
 }
 
+/// Writes `mv`, legal in `pos`, in `style`. `previous` is the destination of the move before
+/// (Japanese writes 同 when `mv` goes there).
+pub fn write(pos: &Position, mv: Move, previous: Previous, style: Style) -> String {
+    let _ = previous;
+    match style {
+        Style::Usi => mv.to_string(),
+        Style::Csa => {
+            let piece = match mv {
+                Move::Normal { from, promote, .. } => {
+                    let kind = pos.piece_at(from).map(|p| p.kind).expect("a legal move starts on a piece");
+                    if promote { kind.promote().unwrap_or(kind) } else { kind }
+                }
+                Move::Drop { kind, .. } => kind,
+            };
+            CsaMove { color: Some(pos.turn()), from: mv.from(), to: mv.to(), piece }.to_string()
+        }
+        Style::Japanese | Style::Western | Style::Hosking => mv.to_string(),
+    }
+}
+
 impl JapaneseMove {
     /// The move this names in `pos`.
     ///
