@@ -9,6 +9,7 @@
 //! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
 //! - [`kifu`]: whole records: detection, decoding, readers and writers, the game model.
 //! - [`replay`]: a record's moves checked against the rules; keys, result and status.
+//! - [`walk`]: finding record files under the paths given.
 
 #![forbid(unsafe_code)]
 
@@ -16,3 +17,4 @@ pub mod kifu;
 pub mod notation;
 pub mod replay;
 pub mod shogi;
+pub mod walk;
