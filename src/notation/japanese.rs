@@ -11,8 +11,15 @@
 //! after it; 兵 for 歩, 王 for 玉, 竜 for 龍, 杏 圭 全 for the promoted lance, knight and silver;
 //! 生 and 不成 for non-promotion; 行 and 入 for 上 (dragon and horse only); the handwritten
 //! shorthand symbols (フ 丶 ゝ ・ for 歩, キ 禾 ↑ for 香, 土 for 桂, ヨ for 銀, 人 for 金, ク for 角,
-//! ヒ 乙 for 飛, マ ウ for 馬, 立 リ for 龍, ○ for 玉, ナ for 成, フナ 不ナ for 不成); and 合 after a
-//! piece (a drop interposed against check) or in place of it (any interposed drop).
+//! ヒ 乙 for 飛, マ ウ for 馬, 立 リ for 龍, ○ for 玉, ナ for 成, フナ 不ナ for 不成); 合 after a
+//! piece (a drop interposed against check) or in place of it (any interposed drop); and the
+//! piece left out when a movement word follows (`5八右`, as diagram captions write).
+//!
+//! Refused: 行 or 入 after any piece but the dragon and horse (`5五金行`), and a drop (打, 合)
+//! with movement words, a promotion mark or an origin.
+//!
+//! [`parse_prefix`] reads a move at the start of a longer text and says where it ends, for moves
+//! written together (`▲７六歩△３四歩`).
 
 use super::MoveSyntaxError;
 use crate::shogi::{Color, PieceKind, Square};

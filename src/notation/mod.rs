@@ -8,7 +8,13 @@
 //!    destination, for 同 and short captures) and fails with a [`ResolveError`]: no such move,
 //!    or ambiguous, with the candidates.
 //!
-//! Record readers do step 1 while parsing; replay does step 2.
+//! Record readers do step 1 while parsing; replay does step 2. [`read_sequence`] does both for
+//! a whole line of moves, as typed on the command line.
+//!
+//! Writing is [`write()`]: a legal move in a position, in one [`Style`]. Every move written in
+//! every style reads back as the same move; the policies (which pieces need telling apart,
+//! what a missing promotion mark means) are in the `resolve` and `write` modules' documentation
+//! and in [`relative`].
 
 pub mod csa;
 pub mod japanese;

@@ -1,7 +1,7 @@
 //! The geometry behind the Japanese movement words: 上 引 寄 (how the piece moves) and 右 左 直
 //! (which of several pieces moves), as the player who moves sees the board.
 //!
-//! Writing and reading share one model, so that whatever [`markers`] writes, [`matches`]
+//! Writing and reading share one model, so that whatever [`markers`] writes, [`matches()`]
 //! reads back as the same piece:
 //! - 上 / 引 / 寄: the move goes toward the opponent, back, or along the rank.
 //! - 右 / 左: the piece stands furthest to the mover's right (left) among the pieces of its kind

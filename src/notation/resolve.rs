@@ -43,27 +43,21 @@ pub(super) fn exact(pos: &Position, mv: Move) -> Result<Move, ResolveError> {
     pos.check_move(mv).map(|()| mv).map_err(|e| ResolveError::NoSuchMove(Some(e)))
 }
 
-/// The legal board moves to `to` of the side to move's pieces of `kind` (of any kind when
-/// `None`).
-fn board_moves(pos: &Position, kind: Option<PieceKind>, to: Square) -> Vec<Move> {
-    let mut moves = pos.legal_moves_to(to);
-    moves.retain(|&m| match m {
-        Move::Normal { from, .. } => kind.is_none_or(|k| pos.piece_at(from).is_some_and(|p| p.kind == k)),
-        Move::Drop { .. } => false,
-    });
-    moves
-}
-
-/// Keeps the moves the promotion mark allows (see the module documentation).
-fn filter_promotion(moves: &mut Vec<Move>, mark: Option<bool>) {
-    match mark {
-        Some(promote) => moves.retain(|m| m.is_promotion() == promote),
-        None => {
-            let plain: Vec<Square> =
-                moves.iter().filter(|m| !m.is_promotion()).filter_map(|m| m.from()).collect();
-            moves.retain(|m| !m.is_promotion() || m.from().is_some_and(|f| !plain.contains(&f)));
-        }
+/// The legal moves of the pieces on `origins` to `to` that the promotion mark allows (see the
+/// module documentation): at most one per origin.
+fn legal_from(pos: &Position, origins: &[Square], to: Square, mark: Option<bool>) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(origins.len());
+    for &from in origins {
+        let plain = Move::Normal { from, to, promote: false };
+        let promoted = Move::Normal { from, to, promote: true };
+        let legal = |m: Move| pos.is_legal(m).then_some(m);
+        moves.extend(match mark {
+            Some(false) => legal(plain),
+            Some(true) => legal(promoted),
+            None => legal(plain).or_else(|| legal(promoted)),
+        });
     }
+    moves
 }
 
 /// One move left wins; none is no such move (with the reason `named` gives, if the text
@@ -85,15 +79,13 @@ fn from_origin(
     to: Square,
     promotion: Option<bool>,
 ) -> Result<Move, ResolveError> {
-    let us = pos.turn();
-    if let Some(Piece { color, kind: found }) = pos.piece_at(from) {
-        if color == us && found != kind {
+    let moves = match pos.piece_at(from) {
+        Some(Piece { color, kind: found }) if color == pos.turn() && found != kind => {
             return Err(ResolveError::PieceMismatch { at: from, written: kind, found });
         }
-    }
-    let mut moves = board_moves(pos, Some(kind), to);
-    moves.retain(|m| m.from() == Some(from));
-    filter_promotion(&mut moves, promotion);
+        Some(_) => legal_from(pos, &[from], to, promotion),
+        None => Vec::new(),
+    };
     conclude(pos, moves, Some(Move::Normal { from, to, promote: promotion == Some(true) }))
 }
 
@@ -101,7 +93,7 @@ impl JapaneseMove {
     /// The move this names in `pos`; `previous` is the previous move's destination, which 同
     /// refers to.
     ///
-    /// Movement words (上 引 寄 右 左 直 行 入) are read as [`relative`](super::relative)
+    /// Movement words (上 引 寄 右 左 直 行 入) are read as the [`relative`] module
     /// describes; a KIF origin (`(77)`) names the move exactly. Without 打, a drop is meant
     /// only when no piece on the board can legally make the move. A bare 合 is whichever drop
     /// the side can interpose (ambiguous when it holds several kinds). `2四同` with no previous
@@ -134,8 +126,7 @@ impl JapaneseMove {
             return from_origin(pos, kind, from, to, self.promotion);
         }
         let reference = pos.movers_to(kind, to);
-        let mut moves = board_moves(pos, Some(kind), to);
-        filter_promotion(&mut moves, self.promotion);
+        let mut moves = legal_from(pos, &reference, to, self.promotion);
         moves.retain(|&m| self.fits(pos.turn(), m, to, &reference));
         let worded = self.relative.is_some() || self.motion.is_some();
         let drop = Move::Drop { kind, to };
@@ -169,13 +160,14 @@ impl JapaneseMove {
     /// Only the movement written (`5八右`): any kind of piece the words fit. 右, 左 and 直 tell
     /// apart pieces of one kind, so they name a kind only when it has several that could go.
     fn any_piece(&self, pos: &Position, to: Square) -> Result<Move, ResolveError> {
-        let mut moves = board_moves(pos, None, to);
-        filter_promotion(&mut moves, self.promotion);
-        moves.retain(|&m| {
-            let kind = pos.moving_kind(m).expect("a legal board move starts on a piece");
+        let mut moves = Vec::new();
+        for kind in PieceKind::ALL {
             let reference = pos.movers_to(kind, to);
-            (self.relative.is_none() || reference.len() > 1) && self.fits(pos.turn(), m, to, &reference)
-        });
+            if self.relative.is_none() || reference.len() > 1 {
+                let legal = legal_from(pos, &reference, to, self.promotion);
+                moves.extend(legal.into_iter().filter(|&m| self.fits(pos.turn(), m, to, &reference)));
+            }
+        }
         conclude(pos, moves, None)
     }
 }
@@ -202,9 +194,8 @@ impl WesternMove {
             (Action::Drop, _) => return exact(pos, Move::Drop { kind: self.piece, to }),
             (_, Some(from)) => from_origin(pos, self.piece, from, to, self.promotion)?,
             (_, None) => {
-                let mut moves = board_moves(pos, Some(self.piece), to);
-                filter_promotion(&mut moves, self.promotion);
                 let reference = pos.movers_to(self.piece, to);
+                let moves = legal_from(pos, &reference, to, self.promotion);
                 let named = match reference.as_slice() {
                     &[from] => Some(Move::Normal { from, to, promote: self.promotion == Some(true) }),
                     _ => None,

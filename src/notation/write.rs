@@ -56,11 +56,6 @@ fn declined_promotion(pos: &Position, mv: Move) -> bool {
     }
 }
 
-/// The other pieces of `kind` that could reach `to`, `from` among them.
-fn candidates(pos: &Position, kind: PieceKind, to: Square) -> Vec<Square> {
-    pos.movers_to(kind, to)
-}
-
 fn japanese(pos: &Position, mv: Move, kind: PieceKind, previous: Previous) -> String {
     let us = pos.turn();
     let to = mv.to();
@@ -68,12 +63,12 @@ fn japanese(pos: &Position, mv: Move, kind: PieceKind, previous: Previous) -> St
     tail.push_str(piece_name(kind));
     match mv {
         Move::Drop { .. } => {
-            if !candidates(pos, kind, to).is_empty() {
+            if !pos.movers_to(kind, to).is_empty() {
                 tail.push('打');
             }
         }
         Move::Normal { from, promote, .. } => {
-            let (side, motion) = relative::markers(us, kind, from, to, &candidates(pos, kind, to));
+            let (side, motion) = relative::markers(us, kind, from, to, &pos.movers_to(kind, to));
             if let Some(side) = side {
                 tail.push(match side {
                     Relative::Right => '右',
@@ -121,7 +116,7 @@ fn western(pos: &Position, mv: Move, kind: PieceKind, hosking: bool) -> String {
     match mv {
         Move::Drop { .. } => text.push(if hosking { '\'' } else { '*' }),
         Move::Normal { from, .. } => {
-            let origin = candidates(pos, kind, to).len() > 1;
+            let origin = pos.movers_to(kind, to).len() > 1;
             if origin {
                 square(&mut text, from);
             }
