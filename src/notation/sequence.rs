@@ -5,7 +5,8 @@
 //! - move numbers, with or without dots: `1.P-76 P-34 2.P-26`, `1. P2g-2f`, `12 ▲２六歩`, and
 //!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`);
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
-//!   glyphs (`$2`) and result marks (`1-0`, `0-1`, `1/2-1/2`);
+//!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`) and the words that end a game
+//!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み);
 //! - nothing else: any other word is a move, or an error naming its place.
 //!
 //! Japanese moves may run together with no space between them (`▲７六歩△３四歩▲２六歩`, and
@@ -80,8 +81,10 @@ fn skip_number(text: &str) -> Option<&str> {
 
 /// Words that are not moves and carry nothing a move list needs.
 fn is_noise(word: &str) -> bool {
-    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
-        || word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    matches!(
+        word,
+        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "投了" | "千日手" | "持将棋" | "反則手" | "中断" | "詰み"
+    ) || word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The end of the word at the start of `text`: a separator, or a side mark after the first

@@ -2,7 +2,7 @@
 //! `kifudex moves`.
 
 mod cli;
-mod oracle;
+pub mod oracle;
 mod props;
 mod resolve;
 pub mod round_trip;

@@ -1,4 +1,5 @@
-//! Every example of the notation sources (tests/../seeds), read and written.
+//! Every example of the notation sources kifudex started from (its seed documents), read and
+//! written.
 //!
 //! The sources' diagrams were lost; each test builds a position that makes its example mean
 //! what the text says. Expected moves are worked out by hand from the text.
@@ -325,4 +326,12 @@ fn shorthand_symbols() {
     game.play("3c3d".parse().unwrap()).unwrap();
     game.play("8h2b+".parse().unwrap()).unwrap();
     assert_eq!(read_usi(&game, "-ヨ", Some(sq("2b"))), "3a2b");
+}
+
+#[test]
+fn game_end_words_are_not_moves() {
+    let start = Position::startpos();
+    for end in ["投了", "千日手", "持将棋", "反則手"] {
+        assert_eq!(sequence_usi(&start, &format!("▲７六歩 △３四歩 {end}")), ["7g7f", "3c3d"], "{end}");
+    }
 }
