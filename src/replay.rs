@@ -30,7 +30,8 @@ pub enum StopReason {
 
 impl StopReason {
     /// A short stable code for the reason, for databases and CSV: `unreadable`, `no_such_move`,
-    /// `ambiguous`, `wrong_side`, `no_previous_move`, `same_mismatch`, `bad_start`.
+    /// `ambiguous`, `wrong_side`, `no_previous_move`, `same_mismatch`, `piece_mismatch`,
+    /// `nothing_to_capture`, `bad_start`.
     pub fn code(&self) -> &'static str {
         match self {
             StopReason::Read(_) => "unreadable",
@@ -41,6 +42,8 @@ impl StopReason {
                 ResolveError::WrongSide { .. } => "wrong_side",
                 ResolveError::NoSuchMove(_) => "no_such_move",
                 ResolveError::Ambiguous(_) => "ambiguous",
+                ResolveError::PieceMismatch { .. } => "piece_mismatch",
+                ResolveError::NothingToCapture(_) => "nothing_to_capture",
             },
         }
     }

@@ -7,14 +7,24 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod moves;
+
 /// Index directories of shogi game records (kifu) into one SQLite database, then query them by
 /// opening or position.
 #[derive(Debug, Parser)]
 #[command(name = "kifudex", version, about, long_about = None)]
-struct Cli {}
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    Moves(moves::MovesArgs),
+}
 
 pub fn main() -> ExitCode {
-    let _cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -22,5 +32,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    ExitCode::SUCCESS
+    let result = match &cli.command {
+        Command::Moves(args) => moves::run(args),
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("kifudex: {e:#}");
+        ExitCode::from(2)
+    })
 }

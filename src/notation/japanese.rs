@@ -11,8 +11,15 @@
 //! after it; 兵 for 歩, 王 for 玉, 竜 for 龍, 杏 圭 全 for the promoted lance, knight and silver;
 //! 生 and 不成 for non-promotion; 行 and 入 for 上 (dragon and horse only); the handwritten
 //! shorthand symbols (フ 丶 ゝ ・ for 歩, キ 禾 ↑ for 香, 土 for 桂, ヨ for 銀, 人 for 金, ク for 角,
-//! ヒ 乙 for 飛, マ ウ for 馬, 立 リ for 龍, ○ for 玉, ナ for 成, フナ 不ナ for 不成); and 合 after a
-//! piece (a drop interposed against check) or in place of it (any interposed drop).
+//! ヒ 乙 for 飛, マ ウ for 馬, 立 リ for 龍, ○ for 玉, ナ for 成, フナ 不ナ for 不成); 合 after a
+//! piece (a drop interposed against check) or in place of it (any interposed drop); and the
+//! piece left out when a movement word follows (`5八右`, as diagram captions write).
+//!
+//! Refused: 行 or 入 after any piece but the dragon and horse (`5五金行`), and a drop (打, 合)
+//! with movement words, a promotion mark or an origin.
+//!
+//! [`parse_prefix`] reads a move at the start of a longer text and says where it ends, for moves
+//! written together (`▲７六歩△３四歩`).
 
 use super::MoveSyntaxError;
 use crate::shogi::{Color, PieceKind, Square};
@@ -56,7 +63,8 @@ pub struct JapaneseMove {
     /// The side mark, when one was written (▲ ☗ ▼ for Black, △ ☖ ▽ for White).
     pub color: Option<Color>,
     pub destination: Destination,
-    /// The piece as written (before the move), or `None` for a bare 合: any interposed drop.
+    /// The piece as written (before the move). `None` for a bare 合 (any interposed drop,
+    /// with `drop` set), or when only the movement was written (`5八右`, with `drop` unset).
     pub piece: Option<PieceKind>,
     pub motion: Option<Motion>,
     pub relative: Option<Relative>,
@@ -90,8 +98,25 @@ fn is_space(c: char) -> bool {
 ///
 /// [`MoveSyntaxError`] when the text is not a Japanese move.
 pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
+    let (mv, used) = parse_prefix(text)?;
+    if text[used..].trim_matches(is_space).is_empty() {
+        Ok(mv)
+    } else {
+        Err(MoveSyntaxError::new(text, "unexpected text after the move"))
+    }
+}
+
+/// Reads the Japanese move at the start of `text` and returns it with the number of bytes it
+/// took (spaces before it included). Reading stops at the first character that cannot
+/// continue the move, so moves written together (`▲７六歩△３四歩`, `７六歩３四歩`) are read one
+/// at a time.
+///
+/// # Errors
+///
+/// [`MoveSyntaxError`] when `text` does not start with a Japanese move.
+pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError> {
     let err = |why| MoveSyntaxError::new(text, why);
-    let mut rest = text.trim_matches(is_space);
+    let mut rest = text.trim_start_matches(is_space);
     let mut color = None;
     if let Some(c) = rest.chars().next() {
         color = match c {
@@ -115,7 +140,7 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
         let (Some(file), Some(rank)) = (number(first), number(second)) else {
             return Err(err("expected a destination square (like ７六) or 同"));
         };
-        let sq = Square::from_numbers(file, rank).expect("numbers are 1 to 9");
+        let sq = Square::from_numbers(file, rank).ok_or_else(|| err("files and ranks run from 1 to 9"))?;
         rest = &rest[first.len_utf8() + second.len_utf8()..];
         if let Some(after) = rest.strip_prefix('同').or_else(|| rest.strip_prefix('仝')) {
             destination = Destination::SquareSame(sq);
@@ -125,8 +150,13 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
         }
     }
 
-    let (piece, after) = piece(rest)
-        .ok_or_else(|| err("expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)"))?;
+    let (piece, after) = match piece(rest) {
+        Some(found) => found,
+        // The piece may be left out when the movement names it: `5八右` in a diagram caption.
+        None if rest.starts_with(['上', '引', '寄', '右', '左', '直']) => (None, rest),
+        None => return Err(err("expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")),
+    };
+    let bare_interposition = piece.is_none() && after.len() < rest.len();
     rest = after;
 
     let mut mv = JapaneseMove {
@@ -135,7 +165,7 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
         piece,
         motion: None,
         relative: None,
-        drop: piece.is_none(),
+        drop: bare_interposition,
         promotion: None,
         origin: None,
         motion_alias: false,
@@ -158,6 +188,10 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
             '不' | 'フ' if mv.promotion.is_none() => {
                 let next = rest[len..].chars().next();
                 if !matches!(next, Some('成' | 'ナ')) {
+                    if c == 'フ' {
+                        // フ alone is the shorthand pawn: the start of another move, not 不成.
+                        break;
+                    }
                     return Err(err("不 must be followed by 成"));
                 }
                 len += next.map_or(0, char::len_utf8);
@@ -166,25 +200,40 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
             '(' | '（' => {
                 let (origin, used) =
                     origin(&rest[len..]).ok_or_else(|| err("expected an origin like (77)"))?;
-                mv.origin = origin;
+                match origin {
+                    Some(sq) => mv.origin = Some(sq),
+                    None => mv.drop = true,
+                }
                 len += used;
                 rest = &rest[len..];
-                if !rest.trim_matches(is_space).is_empty() {
-                    return Err(err("unexpected text after the origin"));
-                }
                 break;
             }
-            _ if is_space(c) => {
-                if !rest.trim_matches(is_space).is_empty() {
-                    return Err(err("unexpected text after the move"));
-                }
-                break;
-            }
-            _ => return Err(err("unexpected character in the movement or promotion part")),
+            _ => break,
         }
         rest = &rest[len..];
     }
-    Ok(mv)
+    check(&mv).map_err(err)?;
+    Ok((mv, text.len() - rest.len()))
+}
+
+/// The combinations of parts that no move can have.
+fn check(mv: &JapaneseMove) -> Result<(), &'static str> {
+    if mv.motion_alias && !matches!(mv.piece, Some(PieceKind::Dragon | PieceKind::Horse)) {
+        return Err("行 and 入 (for 上) are written for the dragon and the horse only");
+    }
+    if mv.drop && (mv.motion.is_some() || mv.relative.is_some()) {
+        return Err("a drop (打) has no movement (上 引 寄 右 左 直)");
+    }
+    if mv.drop && mv.promotion.is_some() {
+        return Err("a drop (打) cannot promote");
+    }
+    if mv.drop && mv.origin.is_some() {
+        return Err("a drop (打) has no origin");
+    }
+    if mv.piece.is_none() && !mv.drop && mv.motion.is_none() && mv.relative.is_none() {
+        return Err("expected a piece");
+    }
+    Ok(())
 }
 
 /// Reads the piece at the start of `text`: `None` inside the result for a bare 合.
@@ -310,7 +359,8 @@ impl std::fmt::Display for JapaneseMove {
         }
         match self.piece {
             Some(kind) => f.write_str(piece_name(kind))?,
-            None => f.write_str("合")?,
+            None if self.drop => f.write_str("合")?,
+            None => {}
         }
         match self.relative {
             Some(Relative::Right) => f.write_str("右")?,

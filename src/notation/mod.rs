@@ -8,19 +8,31 @@
 //!    destination, for 同 and short captures) and fails with a [`ResolveError`]: no such move,
 //!    or ambiguous, with the candidates.
 //!
-//! Record readers do step 1 while parsing; replay does step 2.
+//! Record readers do step 1 while parsing; replay does step 2. [`read_sequence`] does both for
+//! a whole line of moves, as typed on the command line.
+//!
+//! Writing is [`write()`]: a legal move in a position, in one [`Style`]. Every move written in
+//! every style reads back as the same move; the policies (which pieces need telling apart,
+//! what a missing promotion mark means) are in the `resolve` and `write` modules' documentation
+//! and in [`relative`].
 
 pub mod csa;
 pub mod japanese;
+pub mod relative;
+mod resolve;
+pub mod sequence;
 pub mod western;
+mod write;
 
 use std::fmt;
 
 pub use csa::CsaMove;
 pub use japanese::JapaneseMove;
+pub use sequence::{MoveTokens, SequenceError, SequenceErrorKind, read_sequence};
 pub use western::WesternMove;
+pub use write::write;
 
-use crate::shogi::{Color, IllegalMove, Move, Position, Square};
+use crate::shogi::{Color, IllegalMove, Move, PieceKind, Position, Square};
 
 /// Text that is not a move in the notation it was read as.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -107,7 +119,7 @@ impl fmt::Display for MoveToken {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// 同 or a short capture with no previous move to refer to.
-    #[error("同 (same square) needs a previous move")]
+    #[error("同 (or a short capture like Px) refers to the previous move, and there is none")]
     NoPreviousMove,
     /// A square restated before 同 that is not the previous destination.
     #[error("{written}同 names {written}, but the previous move went to {previous}")]
@@ -122,6 +134,12 @@ pub enum ResolveError {
     /// Several legal moves fit the text.
     #[error("ambiguous: it could be {}", list(.0))]
     Ambiguous(Vec<Move>),
+    /// The origin the text names holds one of the mover's pieces, but not the one written.
+    #[error("the piece on {at} is a {found}, not a {written}", found = .found.sfen(), written = .written.sfen())]
+    PieceMismatch { at: Square, written: PieceKind, found: PieceKind },
+    /// `x` (a capture) onto an empty square.
+    #[error("x marks a capture, but {0} is empty")]
+    NothingToCapture(Square),
 }
 
 fn list(moves: &[Move]) -> String {
@@ -158,21 +176,6 @@ impl fmt::Display for Style {
 /// The destination of the previous move, which 同 and short captures refer to.
 pub type Previous = Option<Square>;
 
-/// Checks the side mark against the side to move.
-fn check_side(pos: &Position, color: Option<Color>) -> Result<(), ResolveError> {
-    match color {
-        Some(written) if written != pos.turn() => {
-            Err(ResolveError::WrongSide { written, to_move: pos.turn() })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// A move named exactly: legal, or no such move with the rules' reason.
-fn exact(pos: &Position, mv: Move) -> Result<Move, ResolveError> {
-    pos.check_move(mv).map(|()| mv).map_err(|e| ResolveError::NoSuchMove(Some(e)))
-}
-
 impl MoveToken {
     /// Finds the legal move the token names in `pos`; `previous` is the destination of the
     /// move before, for 同 and short captures.
@@ -182,9 +185,8 @@ impl MoveToken {
     /// A [`ResolveError`]: no such move (with the reason when the text named one move
     /// exactly), ambiguous (with the candidates), or a side mark for the wrong side.
     pub fn resolve(&self, pos: &Position, previous: Previous) -> Result<Move, ResolveError> {
-        check_side(pos, self.color())?;
         match self {
-            MoveToken::Usi(m) => exact(pos, *m),
+            MoveToken::Usi(m) => resolve::exact(pos, *m),
             MoveToken::Csa(m) => m.resolve(pos),
             MoveToken::Japanese(m) => m.resolve(pos, previous),
             MoveToken::Western(m) => m.resolve(pos, previous),
@@ -200,6 +202,7 @@ impl CsaMove {
     ///
     /// [`ResolveError::NoSuchMove`] with the rules' reason.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
+        resolve::check_side(pos, self.color)?;
         let mv = match self.from {
             None => Move::Drop { kind: self.piece, to: self.to },
             Some(from) => {
@@ -211,49 +214,7 @@ impl CsaMove {
                 Move::Normal { from, to: self.to, promote }
             }
         };
-        exact(pos, mv)
-    }
-}
-
-/// Writes `mv`, legal in `pos`, in `style`. `previous` is the destination of the move before
-/// (Japanese writes 同 when `mv` goes there).
-pub fn write(pos: &Position, mv: Move, previous: Previous, style: Style) -> String {
-    let _ = previous;
-    match style {
-        Style::Usi => mv.to_string(),
-        Style::Csa => {
-            let piece = match mv {
-                Move::Normal { from, promote, .. } => {
-                    let kind = pos.piece_at(from).map(|p| p.kind).expect("a legal move starts on a piece");
-                    if promote { kind.promote().unwrap_or(kind) } else { kind }
-                }
-                Move::Drop { kind, .. } => kind,
-            };
-            CsaMove { color: Some(pos.turn()), from: mv.from(), to: mv.to(), piece }.to_string()
-        }
-        Style::Japanese | Style::Western | Style::Hosking => mv.to_string(),
-    }
-}
-
-impl JapaneseMove {
-    /// The move this names in `pos`.
-    ///
-    /// # Errors
-    ///
-    /// A [`ResolveError`].
-    pub fn resolve(&self, _pos: &Position, _previous: Previous) -> Result<Move, ResolveError> {
-        Err(ResolveError::NoSuchMove(None))
-    }
-}
-
-impl WesternMove {
-    /// The move this names in `pos`.
-    ///
-    /// # Errors
-    ///
-    /// A [`ResolveError`].
-    pub fn resolve(&self, _pos: &Position, _previous: Previous) -> Result<Move, ResolveError> {
-        Err(ResolveError::NoSuchMove(None))
+        resolve::exact(pos, mv)
     }
 }
 

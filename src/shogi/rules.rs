@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::{Color, Move, PieceKind, Setup, Square};
+use super::{Color, Move, Piece, PieceKind, Setup, Square};
 
 /// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -144,14 +144,35 @@ pub fn reach(setup: &Setup, color: Color, kind: PieceKind, from: Square, to: Squ
 }
 
 /// The squares holding a `kind` of `color` that could move to `to`, ignoring pins and checks:
-/// what a reader of notation calls "the pieces that could go there".
+/// what a reader of notation calls "the pieces that could go there". In square order.
+///
+/// It looks back from `to` along the kind's moves rather than at every square, since reading
+/// notation asks this for nearly every move.
 pub fn movers_to(setup: &Setup, color: Color, kind: PieceKind, to: Square) -> Vec<Square> {
-    Square::all()
-        .filter(|&from| {
-            setup.piece_at(from).is_some_and(|p| p.color == color && p.kind == kind)
-                && reach(setup, color, kind, from, to) == Reach::Yes
-        })
-        .collect()
+    let sign = if color == Color::Black { 1 } else { -1 };
+    let mover = Some(Piece::new(color, kind));
+    let mut found = Vec::new();
+    for &(df, dr) in steps(kind) {
+        if let Some(from) = to.offset(-df, -dr * sign).filter(|&from| setup.piece_at(from) == mover) {
+            found.push(from);
+        }
+    }
+    for &(df, dr) in slides(kind) {
+        let mut sq = to;
+        while let Some(from) = sq.offset(-df, -dr * sign) {
+            match setup.piece_at(from) {
+                None => sq = from,
+                Some(piece) => {
+                    if Some(piece) == mover {
+                        found.push(from);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found
 }
 
 /// Whether a move from `from` to `to` by `color` may promote: the piece must start or end in
@@ -218,4 +239,48 @@ fn has_pawn_on_file(setup: &Setup, color: Color, on: Square) -> bool {
             .piece_at(Square::new(on.file(), rank))
             .is_some_and(|p| p.color == color && p.kind == PieceKind::Pawn)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every square whose piece reaches `to`: the definition `movers_to` must agree with.
+    fn movers_by_scan(setup: &Setup, color: Color, kind: PieceKind, to: Square) -> Vec<Square> {
+        Square::all()
+            .filter(|&from| {
+                setup.piece_at(from) == Some(Piece::new(color, kind))
+                    && reach(setup, color, kind, from, to) == Reach::Yes
+            })
+            .collect()
+    }
+
+    #[test]
+    fn movers_to_agrees_with_a_scan_of_every_square() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..500 {
+            let mut setup = Setup::default();
+            for _ in 0..next(30) {
+                let sq = Square::from_index(next(81)).expect("an index below 81");
+                let color = Color::ALL[next(2)];
+                setup.set(sq, Some(Piece::new(color, PieceKind::ALL[next(14)])));
+            }
+            for to in Square::all() {
+                for color in Color::ALL {
+                    for kind in PieceKind::ALL {
+                        assert_eq!(
+                            movers_to(&setup, color, kind, to),
+                            movers_by_scan(&setup, color, kind, to)
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,91 @@
+//! `kifudex moves`: read a move sequence in any notation and print it in one.
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use anyhow::Context;
+use kifudex::{
+    notation::{Style, read_sequence, write},
+    shogi::{Handicap, Move, Position, Setup},
+};
+
+/// Read a move sequence in any notation (USI, CSA, Japanese, Western; mixed, with move
+/// numbers, ▲△☗☖ marks and !? annotations) and print it on one line in one notation.
+#[derive(Debug, clap::Args)]
+pub struct MovesArgs {
+    /// The moves, e.g. "1.P-76 P-34 2.P-26" or "▲７六歩△３四歩" (several arguments are joined).
+    #[arg(required = true, value_name = "TEXT")]
+    text: Vec<String>,
+    /// Where the moves start: an SFEN, `startpos`, or a handicap name (香落ち, 2-piece, …).
+    #[arg(long, default_value = "startpos", value_name = "SFEN|startpos|HANDICAP")]
+    start: String,
+    /// The notation to print the moves in.
+    #[arg(long, value_enum, default_value_t = To::Usi)]
+    to: To,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum To {
+    Usi,
+    Japanese,
+    /// Hodges: P-7f, Bx2b+, G7g-7h.
+    Western,
+    /// Hosking: P76, Bx22+, G77-78.
+    Hosking,
+    Csa,
+}
+
+impl From<To> for Style {
+    fn from(to: To) -> Style {
+        match to {
+            To::Usi => Style::Usi,
+            To::Japanese => Style::Japanese,
+            To::Western => Style::Western,
+            To::Hosking => Style::Hosking,
+            To::Csa => Style::Csa,
+        }
+    }
+}
+
+fn start_position(start: &str) -> anyhow::Result<Position> {
+    let start = start.trim();
+    if start.is_empty() || start == "startpos" {
+        return Ok(Position::startpos());
+    }
+    if let Some(handicap) = Handicap::from_name(start) {
+        return Ok(Position::handicap(handicap));
+    }
+    let setup: Setup =
+        start.parse().with_context(|| format!("--start '{start}' is no SFEN, startpos or handicap name"))?;
+    Position::from_setup(setup).with_context(|| format!("--start '{start}' is not a legal position"))
+}
+
+/// The moves written in `style`, each against the position before it.
+fn render(start: &Position, moves: &[Move], style: Style) -> String {
+    let mut pos = start.clone();
+    let mut previous = start.last_move().map(Move::to);
+    let mut line = String::new();
+    for &mv in moves {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&write(&pos, mv, previous, style));
+        pos.play_unchecked(mv);
+        previous = Some(mv.to());
+    }
+    line
+}
+
+/// Runs the command. Errors are fatal (exit 2); a closed stdout is success.
+pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
+    let start = start_position(&args.start)?;
+    let moves = read_sequence(&start, &args.text.join(" "))?;
+    let line = render(&start, &moves, args.to.into());
+    let mut out = io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}

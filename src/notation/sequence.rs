@@ -1,0 +1,229 @@
+//! Reading a whole sequence of moves, as people type them and texts print them.
+//!
+//! The moves may be in any notation, mixed (`7g7f △３四歩 P-26`), separated by spaces (ASCII or
+//! full-width), newlines or commas. Around them the reader skips:
+//! - move numbers, with or without dots: `1.P-76 P-34 2.P-26`, `1. P2g-2f`, `12 ▲２六歩`, and
+//!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`);
+//! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
+//!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`) and the words that end a game
+//!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み);
+//! - nothing else: any other word is a move, or an error naming its place.
+//!
+//! Japanese moves may run together with no space between them (`▲７六歩△３四歩▲２六歩`, and
+//! even `７六歩３四歩`): each is read as far as it goes, and the next starts after it.
+//!
+//! Places count moves from 1, in the order they are written.
+
+use std::fmt;
+
+use super::{
+    MoveSyntaxError, MoveToken, Previous, ResolveError, Style, japanese, western::strip_annotations, write,
+};
+use crate::shogi::{Color, Move, Position};
+
+/// The moves in a text, one at a time, with the text each was read from.
+///
+/// A word that is not a move comes out as a [`MoveSyntaxError`] in its turn; reading goes on
+/// after it.
+#[derive(Clone, Debug)]
+pub struct MoveTokens<'a> {
+    rest: &'a str,
+}
+
+impl<'a> MoveTokens<'a> {
+    /// The moves written in `text`.
+    pub fn new(text: &'a str) -> MoveTokens<'a> {
+        MoveTokens { rest: text }
+    }
+}
+
+fn is_side_mark(c: char) -> bool {
+    matches!(c, '▲' | '△' | '☗' | '☖' | '▼' | '▽')
+}
+
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == ','
+}
+
+fn is_kanji_number(c: char) -> bool {
+    "一二三四五六七八九".contains(c)
+}
+
+/// Whether the text starts like a Japanese move: a side mark, 同, a full-width or kanji
+/// number, or ASCII digits followed by Japanese (`7六`, `76歩`, `24同`).
+fn starts_japanese(text: &str) -> bool {
+    let mut chars = text.chars();
+    let (a, b, c) = (chars.next(), chars.next(), chars.next());
+    match a {
+        Some(a) if is_side_mark(a) || matches!(a, '同' | '仝' | '１'..='９') || is_kanji_number(a) => {
+            true
+        }
+        Some('1'..='9') => match b {
+            Some(b) if is_kanji_number(b) || matches!(b, '１'..='９') => true,
+            Some('1'..='9') => c.is_some_and(|c| !c.is_ascii() && !c.is_whitespace()),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The text after a move number or ellipsis at the start of `text`, if there is one.
+fn skip_number(text: &str) -> Option<&str> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let after = &text[digits..];
+    let dotted = after.trim_start_matches(['.', '…']);
+    if dotted.len() < after.len() || (digits > 0 && (after.is_empty() || after.starts_with(is_separator))) {
+        Some(dotted)
+    } else {
+        None
+    }
+}
+
+/// Words that are not moves and carry nothing a move list needs.
+fn is_noise(word: &str) -> bool {
+    matches!(
+        word,
+        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "投了" | "千日手" | "持将棋" | "反則手" | "中断" | "詰み"
+    ) || word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The end of the word at the start of `text`: a separator, or a side mark after the first
+/// character (the start of the next Japanese move).
+fn word_end(text: &str) -> usize {
+    text.char_indices()
+        .find(|&(i, c)| is_separator(c) || (i > 0 && is_side_mark(c)))
+        .map_or(text.len(), |(i, _)| i)
+}
+
+impl<'a> Iterator for MoveTokens<'a> {
+    type Item = (&'a str, Result<MoveToken, MoveSyntaxError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            self.rest = self.rest.trim_start_matches(is_separator);
+            if self.rest.is_empty() {
+                return None;
+            }
+            if let Some(after) = skip_number(self.rest) {
+                self.rest = after;
+                continue;
+            }
+            let end = word_end(self.rest);
+            let word = &self.rest[..end];
+            if is_noise(word) {
+                self.rest = &self.rest[end..];
+                continue;
+            }
+            if starts_japanese(self.rest) {
+                if let Ok((mv, used)) = japanese::parse_prefix(self.rest) {
+                    let text = &self.rest[..used];
+                    self.rest = self.rest[used..].trim_start_matches(['!', '?', '#']);
+                    return Some((text, Ok(MoveToken::Japanese(mv))));
+                }
+            }
+            self.rest = &self.rest[end..];
+            let token =
+                MoveToken::parse(strip_annotations(word)).map_err(|e| MoveSyntaxError::new(word, e.why));
+            return Some((word, token));
+        }
+    }
+}
+
+/// A move of a sequence that cannot be read or played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {place} ({text}, {turn} to move): {kind}")]
+pub struct SequenceError {
+    /// The move's place in the sequence, from 1.
+    pub place: usize,
+    /// The move as written.
+    pub text: String,
+    /// The side to move when the move was read.
+    pub turn: Color,
+    pub kind: SequenceErrorKind,
+}
+
+/// Why a move of a sequence failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SequenceErrorKind {
+    /// The text is not a move in any notation.
+    Unreadable(MoveSyntaxError),
+    /// The move does not name exactly one legal move. `candidates` holds, for an ambiguous
+    /// move, each candidate written in the move's own notation (and USI).
+    Unplayable { error: ResolveError, candidates: Vec<String> },
+}
+
+impl fmt::Display for SequenceErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SequenceErrorKind::Unreadable(e) => f.write_str(e.why),
+            SequenceErrorKind::Unplayable { candidates, .. } if !candidates.is_empty() => {
+                write!(f, "ambiguous: it could be {}", candidates.join(" or "))
+            }
+            SequenceErrorKind::Unplayable { error, .. } => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SequenceErrorKind {}
+
+/// The notation a token was written in, for writing its alternatives.
+fn style_of(token: &MoveToken) -> Style {
+    match token {
+        MoveToken::Usi(_) => Style::Usi,
+        MoveToken::Csa(_) => Style::Csa,
+        MoveToken::Japanese(_) => Style::Japanese,
+        MoveToken::Western(_) => Style::Western,
+    }
+}
+
+fn unplayable(
+    pos: &Position,
+    token: &MoveToken,
+    previous: Previous,
+    error: ResolveError,
+) -> SequenceErrorKind {
+    let candidates = match &error {
+        ResolveError::Ambiguous(moves) => {
+            let style = style_of(token);
+            moves
+                .iter()
+                .map(|&m| match style {
+                    Style::Usi => m.to_string(),
+                    _ => format!("{} ({m})", write(pos, m, previous, style)),
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    SequenceErrorKind::Unplayable { error, candidates }
+}
+
+/// Reads a sequence of moves from `start` (see the module documentation for what it accepts)
+/// and returns them as legal moves.
+///
+/// ```
+/// use kifudex::{notation::read_sequence, shogi::Position};
+///
+/// let moves = read_sequence(&Position::startpos(), "1.P-76 △３四歩 2g2f").unwrap();
+/// let usi: Vec<String> = moves.iter().map(ToString::to_string).collect();
+/// assert_eq!(usi, ["7g7f", "3c3d", "2g2f"]);
+/// ```
+///
+/// # Errors
+///
+/// The first move that cannot be read or played, with its place, its text and why.
+pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, SequenceError> {
+    let mut pos = start.clone();
+    let mut previous = start.last_move().map(Move::to);
+    let mut moves = Vec::new();
+    for (i, (word, token)) in MoveTokens::new(text).enumerate() {
+        let fail =
+            |kind| SequenceError { place: i + 1, text: word.trim().to_string(), turn: pos.turn(), kind };
+        let token = token.map_err(|e| fail(SequenceErrorKind::Unreadable(e)))?;
+        let mv = token.resolve(&pos, previous).map_err(|e| fail(unplayable(&pos, &token, previous, e)))?;
+        pos.play_unchecked(mv);
+        previous = Some(mv.to());
+        moves.push(mv);
+    }
+    Ok(moves)
+}
