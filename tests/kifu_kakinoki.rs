@@ -1,0 +1,5 @@
+//! The Kakinoki formats: decoding, KIF, KI2, board diagrams, header normalization, writers.
+
+mod corpus;
+mod resolve;
+mod round_trip;
