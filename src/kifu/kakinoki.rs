@@ -478,10 +478,11 @@ impl Tree {
 
     /// Starts a variation for move `n` (see the module documentation).
     pub fn variation(&mut self, n: u32) {
+        // A variation's line must have a move `n` after its first; the main line may also be
+        // extended or have its ending replaced.
         while self.stack.len() > 1 {
             let line = self.current();
-            let last = line.first as usize + line.moves.len();
-            if line.first < n && n as usize <= last {
+            if line.first < n && (n as usize) < line.first as usize + line.moves.len() {
                 break;
             }
             self.stack.pop();
