@@ -24,6 +24,7 @@
 
 use std::fmt::Write as _;
 
+use super::kakinoki::ascii_digit;
 use crate::shogi::{Color, Hand, Piece, PieceKind, Setup, Square};
 
 /// Why a diagram cannot be read. The messages leave the line out; [`BodError::line`] has it.
@@ -239,11 +240,7 @@ fn turn_line(t: &str) -> Option<Color> {
 
 /// A file number in a column line: `９` or `9`.
 fn file_number(c: char) -> Option<u8> {
-    match c {
-        '1'..='9' => Some(c as u8 - b'0'),
-        '１'..='９' => Some((c as u32 - '１' as u32) as u8 + 1),
-        _ => None,
-    }
+    ascii_digit(c).to_digit(10).filter(|&d| d > 0).map(|d| d as u8)
 }
 
 /// The first square (`７六`, `76`) in `text`.

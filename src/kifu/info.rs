@@ -8,7 +8,7 @@
 //! count as absent. Dates are kept as precise as they are written ([`parse_date`]); player
 //! names keep their full text beside the split into name and title ([`parse_player`]).
 
-use super::{DateTime, Header, Info, Player};
+use super::{DateTime, Header, Info, Player, kakinoki::ascii_digit};
 
 /// A normalized header field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -266,7 +266,7 @@ fn parse_time(rest: &str) -> Option<(u8, u8, u8)> {
 /// Full-width digits, colons and slashes as ASCII; 元 (an era's first year) as 1.
 fn ascii_form(c: char) -> char {
     match c {
-        '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+        '０'..='９' => ascii_digit(c),
         '：' => ':',
         '／' => '/',
         '元' => '1',

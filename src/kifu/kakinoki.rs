@@ -19,7 +19,10 @@
 //! numbers written.
 
 use super::{
-    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, bod::Bod, info,
+    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation,
+    bod::Bod,
+    encoding::{Lines, lines},
+    info,
 };
 use crate::{
     notation::{MoveToken, japanese::Destination},
@@ -31,7 +34,8 @@ pub(crate) fn strip_remark(line: &str) -> &str {
     line.find('#').map_or(line, |i| &line[..i])
 }
 
-fn is_space(c: char) -> bool {
+/// White space, the full-width space included.
+pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace() || c == '\u{3000}'
 }
 
@@ -45,7 +49,43 @@ pub(crate) struct Preamble {
     problem: Option<ReadProblem>,
 }
 
+/// Where the header section ends, as a format sees a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Boundary {
+    /// Still the header section.
+    Header,
+    /// A line that closes the header section and belongs to neither (KIF's `手数----指手--`).
+    Closing,
+    /// The first line of the move section.
+    Body,
+}
+
 impl Preamble {
+    /// Reads the header section of `text`, which ends where `boundary` says; returns it with
+    /// the lines after it, or `None` for text that is blank.
+    pub fn read(text: &str, boundary: impl Fn(&str) -> Boundary) -> Option<(Preamble, Lines<'_>)> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let mut preamble = Preamble::default();
+        let mut rest = lines(text);
+        loop {
+            let before = rest.clone();
+            let Some((n, line)) = rest.next() else { break };
+            match boundary(line) {
+                Boundary::Header => {
+                    preamble.feed(n, line);
+                }
+                Boundary::Closing => break,
+                Boundary::Body => {
+                    rest = before;
+                    break;
+                }
+            }
+        }
+        Some((preamble, rest))
+    }
+
     /// Offers a line of the header section. Returns `false` for a line that is none of the
     /// header section's kinds, leaving it to the caller.
     pub fn feed(&mut self, n: u32, line: &str) -> bool {

@@ -21,7 +21,7 @@
 use super::{
     Game, MoveEntry,
     encoding::lines,
-    kakinoki::{Preamble, Tree, shared_body_line, start_turn, terminal, variation_start},
+    kakinoki::{Boundary, Preamble, Tree, is_space, shared_body_line, start_turn, terminal, variation_start},
 };
 use crate::{
     notation::{MoveToken, japanese},
@@ -35,10 +35,6 @@ fn mark(c: char) -> Option<Color> {
         '△' | '☖' | '▽' => Some(Color::White),
         _ => None,
     }
-}
-
-fn is_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{3000}'
 }
 
 /// Whether a line is a move line: it starts with a side mark.
@@ -75,21 +71,16 @@ pub fn looks_like(text: &str) -> bool {
 /// Reads a KI2 record: one game (the `Vec` is for uniformity with the other formats; it is
 /// empty only for text with nothing in it).
 pub fn read(text: &str) -> Vec<Game> {
-    if text.trim().is_empty() {
-        return Vec::new();
-    }
-    let mut preamble = Preamble::default();
-    let mut body = lines(text);
-    loop {
-        let before = body.clone();
-        let Some((n, line)) = body.next() else { break };
+    let Some((preamble, body)) = Preamble::read(text, |line| {
         let t = line.trim_matches(is_space);
         if is_move_line(line) || variation_start(t).is_some() || t.starts_with("まで") {
-            body = before;
-            break;
+            Boundary::Body
+        } else {
+            Boundary::Header
         }
-        preamble.feed(n, line);
-    }
+    }) else {
+        return Vec::new();
+    };
     let first_turn =
         body.clone().find_map(|(_, l)| is_move_line(l).then(|| tokens(l).next().map(|(c, _)| c))?);
     let (mut game, previous) = preamble.finish(None, first_turn);

@@ -29,7 +29,8 @@ use super::{
     Game, MoveEntry,
     encoding::lines,
     kakinoki::{
-        Preamble, Tree, ascii_digit, shared_body_line, start_turn, strip_remark, terminal, variation_start,
+        Boundary, Preamble, Tree, ascii_digit, is_space, shared_body_line, start_turn, strip_remark,
+        terminal, variation_start,
     },
 };
 use crate::notation::{
@@ -52,23 +53,17 @@ pub fn looks_like(text: &str) -> bool {
 /// Reads a KIF record. A KIF file holds one game; the `Vec` is for uniformity with the other
 /// formats (it is empty only for text with nothing in it).
 pub fn read(text: &str) -> Vec<Game> {
-    if text.trim().is_empty() {
-        return Vec::new();
-    }
-    let mut preamble = Preamble::default();
-    let mut body = lines(text);
-    loop {
-        let before = body.clone();
-        let Some((n, line)) = body.next() else { break };
+    let Some((preamble, body)) = Preamble::read(text, |line| {
         if line.trim_start_matches(is_space).starts_with("手数--") {
-            break;
+            Boundary::Closing
+        } else if row(line).is_some() || variation_start(line).is_some() {
+            Boundary::Body
+        } else {
+            Boundary::Header
         }
-        if row(line).is_some() || variation_start(line).is_some() {
-            body = before;
-            break;
-        }
-        preamble.feed(n, line);
-    }
+    }) else {
+        return Vec::new();
+    };
     let first = body.clone().map_while(|(_, l)| (variation_start(l).is_none()).then_some(l)).find_map(row);
     let (mut game, previous) = preamble.finish(first.map(|r| r.number), None);
     if game.problem.is_some() {
@@ -112,10 +107,6 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
         }
         Err(e) => tree.fail(n, format!("move {}: {e}", r.number)),
     }
-}
-
-fn is_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{3000}'
 }
 
 /// A move row: its number, the move text and the time spent.

@@ -4,13 +4,12 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
-use kifudex::{
-    kifu::{Outcome, encoding, ki2, kif},
-    replay::{Status, StopReason},
-    shogi::Color,
-};
+use kifudex::kifu::{encoding, ki2, kif};
 
-use super::{resolve, round_trip};
+use super::{
+    fixtures::{status_text, winner},
+    resolve, round_trip,
+};
 
 /// The corpus directory (`../shared/corpus`, or `$KIFUDEX_CORPUS`), or `None` (after saying
 /// why) when the test must skip.
@@ -60,15 +59,6 @@ const ELSEWHERE: &[(&str, &str)] = &[
     ("9fu.ki", "start position with 二歩 refused by Position::from_setup"),
 ];
 
-fn winner(outcome: Option<Outcome>) -> &'static str {
-    match outcome {
-        Some(Outcome::Win(Color::Black)) => "b",
-        Some(Outcome::Win(Color::White)) => "w",
-        Some(Outcome::Draw) => "d",
-        None => "-",
-    }
-}
-
 #[test]
 fn corpus_kakinoki_files_read_replay_and_round_trip() {
     let Some(root) = corpus_root() else { return };
@@ -100,11 +90,7 @@ fn corpus_kakinoki_files_read_replay_and_round_trip() {
             continue;
         };
         let (_, r) = resolve::replay(game);
-        let status = match &r.status {
-            Status::Complete => "ok".to_string(),
-            Status::Stopped(StopReason::Move { ply, .. }) => format!("stop:{ply}"),
-            Status::Stopped(_) => format!("stop:{}", r.plies() + 1),
-        };
+        let status = status_text(&r);
         let got = [
             r.plies().to_string(),
             r.end.position_text(),
@@ -149,4 +135,25 @@ fn corpus_kakinoki_files_read_replay_and_round_trip() {
     }
     eprintln!("KIF/KI2 corpus: {full} read in full, {partial} in part, {trips} round trips\n{report}");
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn corpus_files_all_decode() {
+    let Some(root) = corpus_root() else { return };
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.expect("readable corpus");
+        if !entry.file_type().is_file() || entry.file_name() == "SOURCES.md" {
+            continue;
+        }
+        let bytes = std::fs::read(entry.path()).expect("readable corpus file");
+        let d = encoding::decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
+        *counts.entry(d.encoding.name()).or_default() += 1;
+        if entry.file_name() == "2005_YAMADA_GPS.csa" {
+            assert_eq!(d.encoding.name(), "euc-jp");
+            assert!(d.text.contains("山田将棋"));
+        }
+    }
+    eprintln!("corpus encodings: {counts:?}");
+    assert_eq!(counts.get("euc-jp"), Some(&1));
 }

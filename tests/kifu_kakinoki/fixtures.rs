@@ -24,7 +24,8 @@ pub fn load(name: &str) -> Game {
     games.into_iter().next().expect("one game")
 }
 
-fn winner(outcome: Option<Outcome>) -> &'static str {
+/// The oracle file's winner column: `b`, `w`, `d` or `-`.
+pub fn winner(outcome: Option<Outcome>) -> &'static str {
     match outcome {
         Some(Outcome::Win(Color::Black)) => "b",
         Some(Outcome::Win(Color::White)) => "w",
@@ -46,17 +47,22 @@ fn expect(
 ) -> (Game, ReplayedGame) {
     let game = load(name);
     let (_, r) = resolve::replay(&game);
-    let got_status = match &r.status {
-        Status::Complete => "ok".to_string(),
-        Status::Stopped(StopReason::Move { ply, .. }) => format!("stop:{ply}"),
-        Status::Stopped(other) => format!("stop:{other}"),
-    };
+    let got_status = status_text(&r);
     let got =
         (r.plies(), r.end.position_text(), winner(r.outcome), r.termination.map_or("none", |t| t.name()));
     assert_eq!(got, (plies, sfen.to_string(), win, termination), "{name}: {}", r.status);
     assert_eq!(got_status, status, "{name}");
     round_trip::check(&game, name.contains(".ki2")).unwrap_or_else(|e| panic!("{name}: {e}"));
     (game, r)
+}
+
+/// The oracle file's status column: `ok`, or `stop:N` for a game that stops at move N.
+pub fn status_text(r: &ReplayedGame) -> String {
+    match &r.status {
+        Status::Complete => "ok".to_string(),
+        Status::Stopped(StopReason::Move { ply, .. }) => format!("stop:{ply}"),
+        Status::Stopped(_) => format!("stop:{}", r.plies() + 1),
+    }
 }
 
 fn usi(moves: &[kifudex::shogi::Move]) -> String {

@@ -155,7 +155,7 @@ fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
         if wanted(i) {
             branch_points.push((i, pos.clone()));
         }
-        sink.play(&pos, mv, line.number + i as u32, line.entries.get(i), wanted(i));
+        sink.play(&pos, mv, number_at(line.number, i), line.entries.get(i), wanted(i));
         pos.play_unchecked(mv);
     }
     let mut played = line.moves.len();
@@ -164,16 +164,16 @@ fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
     }
     let mut turn = pos.turn();
     if let Some(text) = &line.foul {
-        sink.foul(text, line.number + played as u32, turn, line.entries.get(played));
+        sink.foul(text, number_at(line.number, played), turn, line.entries.get(played));
         played += 1;
         turn = turn.flip();
     }
     if let Some(ending) = line.ending {
-        sink.ending(ending, line.number + played as u32, turn, line.outcome);
+        sink.ending(ending, number_at(line.number, played), turn, line.outcome);
     }
     for (var, rvar) in line.variations {
         let Some((_, base)) = branch_points.iter().find(|(i, _)| *i == var.ply) else { continue };
-        let number = line.number + var.ply as u32;
+        let number = number_at(line.number, var.ply);
         sink.variation(number);
         let sub = LineOut {
             number,
@@ -186,6 +186,11 @@ fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
         };
         walk_line(base.clone(), sub, sink);
     }
+}
+
+/// The number of the move `i` moves after one numbered `first`.
+fn number_at(first: u32, i: usize) -> u32 {
+    first.saturating_add(u32::try_from(i).unwrap_or(u32::MAX))
 }
 
 /// The text of a written foul in Japanese notation, without a side mark: `同　玉(28)` (with
