@@ -110,6 +110,9 @@ impl Preamble {
             return true;
         }
         // `先手: 先手 / 後手: 後手`: half-width colons, several headers on a line.
+        if !t.contains(':') {
+            return false;
+        }
         let pairs: Option<Vec<(&str, &str)>> = t
             .split(" / ")
             .map(|part| part.split_once(':').filter(|(k, _)| !k.is_empty() && !k.is_ascii()))
@@ -330,7 +333,8 @@ pub(crate) fn summary(line: &str) -> Option<Summary> {
 /// The move number a `変化：N手` line names (also `変化：   3手`, `変化：3手目` and the broken
 /// `変化：変化：3手`).
 pub(crate) fn variation_start(line: &str) -> Option<u32> {
-    let mut rest = strip_remark(line).trim_matches(is_space).strip_prefix("変化")?;
+    let mut rest = line.trim_start_matches(is_space).strip_prefix("変化")?;
+    rest = strip_remark(rest).trim_end_matches(is_space);
     while let Some(r) = rest.strip_prefix(['：', ':']) {
         rest = r.trim_start_matches(is_space);
         rest = rest.strip_prefix("変化").unwrap_or(rest);

@@ -787,3 +787,45 @@ fn ki2_without_ending() {
     assert_eq!(r.plies(), 167);
     assert_eq!(game.ending, None);
 }
+
+#[test]
+fn kif_every_standard_handicap_name() {
+    for h in Handicap::ALL {
+        for name in [h.japanese(), h.japanese().trim_end_matches('ち')] {
+            let game = &kif::read(&format!("手合割：{name}\n手数----指手---------消費時間--\n"))[0];
+            assert_eq!(game.start, Start::Standard(h), "{name}");
+        }
+    }
+}
+
+#[test]
+fn kif_unreadable_move_stops_the_main_line() {
+    let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六X(27)\n   4 ８四歩(83)\n   5 投了\n\n変化：2手\n   2 ８四歩(83)\n";
+    let game = &kif::read(text)[0];
+    assert_eq!(game.moves.len(), 2);
+    let problem = game.problem.as_ref().unwrap();
+    assert_eq!(problem.line, 5);
+    assert!(problem.message.starts_with("move 3:"), "{problem}");
+    assert_eq!(game.ending, None);
+    // The variations after the problem are still read.
+    assert_eq!(game.variations.len(), 1);
+    let (_, r) = resolve::replay(game);
+    assert!(matches!(&r.status, Status::Stopped(StopReason::Read(p)) if p.line == 5));
+}
+
+#[test]
+fn ki2_unreadable_move_stops_the_main_line() {
+    let game = &ki2::read("▲７六歩 △３四歩 ▲２六X △８四歩\n▲２五歩\nまで5手で中断\n")[0];
+    assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (2, Some(1)));
+    assert_eq!(game.ending, None);
+}
+
+#[test]
+fn kif_malformed_diagram_is_a_problem_of_the_game() {
+    let text = "後手の持駒：なし\n+---+\n| ・x|一\n+---+\n手数----指手--\n   1 １一玉打\n";
+    let game = &kif::read(text)[0];
+    assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (0, Some(3)));
+    let text = "手合割：その他\n手数----指手--\n   1 ７六歩(77)\n";
+    let game = &kif::read(text)[0];
+    assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (0, Some(1)));
+}
