@@ -811,6 +811,9 @@ fn kif_unreadable_move_stops_the_main_line() {
     assert_eq!(game.variations.len(), 1);
     let (_, r) = resolve::replay(game);
     assert!(matches!(&r.status, Status::Stopped(StopReason::Read(p)) if p.line == 5));
+    // A row cut short after its number.
+    let game = &kif::read("手数----指手--\n   1 ７六歩(77)\n   2")[0];
+    assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (1, Some(3)));
 }
 
 #[test]
