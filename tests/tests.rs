@@ -3,5 +3,6 @@
 mod util;
 
 mod keys;
+mod kifu_kakinoki;
 mod notation;
 mod rules;

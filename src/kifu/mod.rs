@@ -5,7 +5,14 @@
 //! read to the end keeps what came before and says where and why it stopped
 //! ([`Game::problem`]).
 
+pub mod bod;
+pub mod encoding;
 mod game;
+pub mod info;
+mod kakinoki;
+pub mod ki2;
+pub mod kif;
+pub mod write;
 
 pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,

@@ -1,0 +1,268 @@
+//! Bytes to text and back: the encodings game records come in, and the lines of the text.
+//!
+//! Policy: the encoding is decided by the bytes, never by the file name.
+//! 1. A UTF-8 byte order mark means UTF-8 (the mark is dropped).
+//! 2. Bytes that are valid UTF-8 are UTF-8 (pure ASCII included). Japanese text in CP932 or
+//!    EUC-JP is practically never valid UTF-8, so this is safe even when a file declares
+//!    another encoding (real files lie: `#KIF version=2.0 encoding=UTF-8` heads CP932 files).
+//! 3. Otherwise CP932 (Windows Shift_JIS) and EUC-JP are both tried without replacement. When
+//!    only one decodes, it is the one. When both do, the declaration (`#KIF … encoding=…`,
+//!    `'CSA encoding=…`, `'encoding=…`) decides if it names one of them, else the decoding
+//!    that reads as more plausible Japanese (EUC-JP bytes read as CP932 turn into half-width
+//!    katakana and rare symbols).
+//! 4. Bytes that decode in none of them are a [`DecodeError`] naming the line and byte;
+//!    replacement characters are never produced.
+//!
+//! [`lines`] splits text at CRLF, LF or a lone CR, with or without a final line break, for
+//! every reader.
+
+use std::borrow::Cow;
+
+use encoding_rs::{DecoderResult, EUC_JP, EncoderResult, SHIFT_JIS};
+
+/// An encoding records are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// UTF-8 without a byte order mark (plain ASCII included).
+    Utf8,
+    /// UTF-8 with a byte order mark.
+    Utf8Bom,
+    /// Windows Shift_JIS (CP932, Windows-31J).
+    ShiftJis,
+    /// EUC-JP.
+    EucJp,
+}
+
+impl Encoding {
+    /// The name stored in the database: `utf-8`, `utf-8-bom`, `cp932`, `euc-jp`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::Utf8Bom => "utf-8-bom",
+            Encoding::ShiftJis => "cp932",
+            Encoding::EucJp => "euc-jp",
+        }
+    }
+}
+
+/// Decoded text and the encoding it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded<'a> {
+    /// The text, borrowed from the bytes when they were UTF-8 already.
+    pub text: Cow<'a, str>,
+    pub encoding: Encoding,
+}
+
+/// Bytes that are text in none of the supported encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not text in UTF-8, \
+     CP932 (Shift_JIS) or EUC-JP"
+)]
+pub struct DecodeError {
+    /// The byte offset of the first undecodable byte, in the encoding that read furthest.
+    pub offset: usize,
+    /// Its 1-based line.
+    pub line: u32,
+    /// Its 1-based byte column in that line.
+    pub column: usize,
+    /// The byte itself.
+    pub byte: u8,
+}
+
+impl DecodeError {
+    fn at(bytes: &[u8], offset: usize) -> DecodeError {
+        let offset = offset.min(bytes.len().saturating_sub(1));
+        let before = &bytes[..offset];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        DecodeError {
+            offset,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: offset - line_start + 1,
+            byte: bytes.get(offset).copied().unwrap_or(0),
+        }
+    }
+}
+
+/// Decodes a record's bytes (see the module documentation for the policy).
+///
+/// # Errors
+///
+/// [`DecodeError`] when the bytes are valid in none of UTF-8, CP932 and EUC-JP.
+///
+/// ```
+/// use kifudex::kifu::encoding::{decode, Encoding};
+/// // ７六歩 in CP932.
+/// let d = decode(&[0x82, 0x56, 0x98, 0x5A, 0x95, 0xE0]).unwrap();
+/// assert_eq!((d.text.as_ref(), d.encoding), ("７六歩", Encoding::ShiftJis));
+/// ```
+pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return match std::str::from_utf8(rest) {
+            Ok(text) => Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8Bom }),
+            Err(e) => Err(DecodeError::at(bytes, e.valid_up_to() + 3)),
+        };
+    }
+    let utf8_error = match std::str::from_utf8(bytes) {
+        Ok(text) => return Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8 }),
+        Err(e) => e.valid_up_to(),
+    };
+    let sjis = strict(SHIFT_JIS, bytes);
+    let euc = strict(EUC_JP, bytes);
+    let (text, encoding) = match (sjis, euc) {
+        (Ok(s), Err(_)) => (s, Encoding::ShiftJis),
+        (Err(_), Ok(e)) => (e, Encoding::EucJp),
+        (Ok(s), Ok(e)) => match declared(bytes) {
+            Some(Encoding::EucJp) => (e, Encoding::EucJp),
+            Some(Encoding::ShiftJis) => (s, Encoding::ShiftJis),
+            _ if plausibility(&e) > plausibility(&s) => (e, Encoding::EucJp),
+            _ => (s, Encoding::ShiftJis),
+        },
+        (Err(a), Err(b)) => return Err(DecodeError::at(bytes, utf8_error.max(a).max(b))),
+    };
+    Ok(Decoded { text: Cow::Owned(text), encoding })
+}
+
+/// Decodes without replacement; on failure, the offset of the first bad byte.
+fn strict(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<String, usize> {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let capacity = decoder.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap_or(bytes.len() * 3);
+    let mut out = String::with_capacity(capacity);
+    let (result, read) = decoder.decode_to_string_without_replacement(bytes, &mut out, true);
+    match result {
+        DecoderResult::InputEmpty => Ok(out),
+        DecoderResult::Malformed(bad, after) => {
+            Err(read.saturating_sub(usize::from(bad) + usize::from(after)))
+        }
+        // The buffer was sized for the worst case; treat the impossible as an error at the end.
+        DecoderResult::OutputFull => Err(read),
+    }
+}
+
+/// The encoding a file declares in its first lines, if any.
+fn declared(bytes: &[u8]) -> Option<Encoding> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let head: String = head.iter().map(|&b| if b.is_ascii() { b as char } else { ' ' }).collect();
+    let lower = head.to_ascii_lowercase();
+    let at = lower.find("encoding=")? + "encoding=".len();
+    let name: String =
+        lower[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || "-_".contains(*c)).collect();
+    match name.replace('_', "-").as_str() {
+        "shift-jis" | "sjis" | "cp932" | "windows-31j" | "ms932" | "x-sjis" => Some(Encoding::ShiftJis),
+        "euc-jp" | "eucjp" | "x-euc-jp" => Some(Encoding::EucJp),
+        "utf-8" | "utf8" => Some(Encoding::Utf8),
+        _ => None,
+    }
+}
+
+/// How much a decoding looks like Japanese record text: common characters count for it,
+/// half-width katakana and rare symbols (what the other encoding's bytes turn into) against.
+fn plausibility(text: &str) -> i64 {
+    text.chars()
+        .map(|c| match c {
+            '\u{20}'..='\u{7E}' | '\n' | '\r' | '\t' => 1,
+            '\u{3000}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF01}'..='\u{FF5E}' => 2,
+            '▲' | '△' | '▽' | '▼' | '☗' | '☖' => 2,
+            '\u{FF61}'..='\u{FF9F}' => -2,
+            _ => -1,
+        })
+        .sum()
+}
+
+/// A character CP932 cannot represent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: '{ch}' (U+{code:04X}) cannot be written in CP932", code = u32::from(*ch))]
+pub struct EncodeError {
+    /// The 1-based line of the character.
+    pub line: u32,
+    pub ch: char,
+}
+
+/// Encodes text as CP932 (for `.kif` and `.ki2` files), refusing rather than replacing
+/// characters CP932 lacks.
+///
+/// # Errors
+///
+/// [`EncodeError`] with the first character CP932 cannot represent.
+pub fn encode_cp932(text: &str) -> Result<Vec<u8>, EncodeError> {
+    let mut encoder = SHIFT_JIS.new_encoder();
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let needed =
+            encoder.max_buffer_length_from_utf8_without_replacement(rest.len()).unwrap_or(rest.len() * 4);
+        out.reserve(needed);
+        let (result, read) = encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
+        match result {
+            EncoderResult::InputEmpty => return Ok(out),
+            EncoderResult::OutputFull => rest = &rest[read..],
+            EncoderResult::Unmappable(ch) => {
+                let done = &text[..text.len() - rest.len() + read];
+                let line = done.matches('\n').count() + 1;
+                return Err(EncodeError { line: u32::try_from(line).unwrap_or(u32::MAX), ch });
+            }
+        }
+    }
+}
+
+/// The lines of `text` with their 1-based numbers, split at CRLF, LF or a lone CR. A final
+/// line without a line break is a line; the empty string after a final break is not. A
+/// leading byte order mark is dropped.
+pub fn lines(text: &str) -> Lines<'_> {
+    Lines { rest: text.strip_prefix('\u{FEFF}').unwrap_or(text), number: 0 }
+}
+
+/// The iterator [`lines`] returns.
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    rest: &'a str,
+    number: u32,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (u32, &'a str);
+
+    fn next(&mut self) -> Option<(u32, &'a str)> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        self.number = self.number.saturating_add(1);
+        let bytes = self.rest.as_bytes();
+        let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            let line = self.rest;
+            self.rest = "";
+            return Some((self.number, line));
+        };
+        let line = &self.rest[..end];
+        let skip = if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        self.rest = &self.rest[end + skip..];
+        Some((self.number, line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_endings_of_every_kind() {
+        let got: Vec<_> = lines("a\r\nb\rc\nd").collect();
+        assert_eq!(got, [(1, "a"), (2, "b"), (3, "c"), (4, "d")]);
+        let got: Vec<_> = lines("a\n\nb\n").collect();
+        assert_eq!(got, [(1, "a"), (2, ""), (3, "b")]);
+        // CR CR LF: a line, then an empty one.
+        let got: Vec<_> = lines("a\r\r\nb").collect();
+        assert_eq!(got, [(1, "a"), (2, ""), (3, "b")]);
+        assert_eq!(lines("").count(), 0);
+        assert_eq!(lines("\u{FEFF}x").next(), Some((1, "x")));
+    }
+
+    #[test]
+    fn declarations_are_read() {
+        assert_eq!(declared(b"#KIF version=2.0 encoding=Shift_JIS\n"), Some(Encoding::ShiftJis));
+        assert_eq!(declared(b"'CSA encoding=UTF-8\n"), Some(Encoding::Utf8));
+        assert_eq!(declared(b"'encoding=EUC-JP\n"), Some(Encoding::EucJp));
+        assert_eq!(declared(b"hello"), None);
+    }
+}

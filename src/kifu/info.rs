@@ -1,0 +1,508 @@
+//! The headers every format carries, normalized into [`Info`]: event, site, dates, time
+//! control, players, opening.
+//!
+//! Policy: the raw headers stay in [`Game::headers`](super::Game::headers); normalization only
+//! reads them. Keys are recognized from every format (`棋戦`, `$EVENT`, `[Event]`, …: see
+//! [`Field::of`]); when several keys name the same field, the more specific one wins (`棋戦`
+//! over `表題`, `開始日時` over `対局日`), and otherwise the first in file order. Empty values
+//! count as absent. Dates are kept as precise as they are written ([`parse_date`]); player
+//! names keep their full text beside the split into name and title ([`parse_player`]).
+
+use super::{DateTime, Header, Info, Player, kakinoki::ascii_digit};
+
+/// A normalized header field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Event,
+    Site,
+    Start,
+    End,
+    TimeControl,
+    Black,
+    White,
+    Opening,
+    /// A grade written apart from the name (`[SenteGrade "3dan"]`): the title when the name
+    /// has none.
+    BlackGrade,
+    WhiteGrade,
+}
+
+impl Field {
+    /// The field a header key names in any format, with its rank (0 wins over 1). Keys are
+    /// matched after trimming, without a leading `$` and ignoring ASCII case.
+    pub fn of(key: &str) -> Option<(Field, u8)> {
+        let key = key.trim().trim_start_matches('$').trim_start_matches('[');
+        let lower = key.to_ascii_lowercase();
+        let field = match key {
+            "棋戦" | "棋戦名" => (Field::Event, 0),
+            "表題" | "大会" => (Field::Event, 1),
+            "場所" => (Field::Site, 0),
+            "開始日時" | "対局日時" => (Field::Start, 0),
+            "対局日" | "開始日" => (Field::Start, 1),
+            "終了日時" => (Field::End, 0),
+            "持ち時間" | "持時間" => (Field::TimeControl, 0),
+            "先手" | "下手" | "N+" | "+" => (Field::Black, 0),
+            "後手" | "上手" | "N-" | "-" => (Field::White, 0),
+            "戦型" | "戦法" => (Field::Opening, 0),
+            _ => match lower.as_str() {
+                "event" => (Field::Event, 0),
+                "site" => (Field::Site, 0),
+                "venue" => (Field::Site, 1),
+                "start_time" | "start" | "date" => (Field::Start, 0),
+                "utcdate" => (Field::Start, 1),
+                "end_time" => (Field::End, 0),
+                "time_limit" | "timecontrol" => (Field::TimeControl, 0),
+                "time" => (Field::TimeControl, 1),
+                "sente" | "black" => (Field::Black, 0),
+                "gote" | "white" => (Field::White, 0),
+                "opening" => (Field::Opening, 0),
+                "sentegrade" | "blackgrade" => (Field::BlackGrade, 0),
+                "gotegrade" | "whitegrade" => (Field::WhiteGrade, 0),
+                _ => return None,
+            },
+        };
+        Some(field)
+    }
+
+    /// The key a KIF or KI2 file writes for the field; `handicap` selects 下手/上手 for the
+    /// players. `None` for the grades, which KIF writes inside the name.
+    pub const fn kif_key(self, handicap: bool) -> Option<&'static str> {
+        Some(match self {
+            Field::Event => "棋戦",
+            Field::Site => "場所",
+            Field::Start => "開始日時",
+            Field::End => "終了日時",
+            Field::TimeControl => "持ち時間",
+            Field::Black if handicap => "下手",
+            Field::Black => "先手",
+            Field::White if handicap => "上手",
+            Field::White => "後手",
+            Field::Opening => "戦型",
+            Field::BlackGrade | Field::WhiteGrade => return None,
+        })
+    }
+}
+
+/// Normalizes the headers of a game (see the module documentation).
+pub fn normalize(headers: &[Header]) -> Info {
+    let mut ranked: Vec<(u8, Field, &str)> = headers
+        .iter()
+        .filter_map(|h| Field::of(&h.key).map(|(f, rank)| (rank, f, h.value.as_str())))
+        .collect();
+    // Stable: equal ranks keep file order, and the first value of a field wins.
+    ranked.sort_by_key(|&(rank, ..)| rank);
+    let mut info = Info::default();
+    let mut grades = [None, None];
+    for (_, field, value) in ranked {
+        let value = clean(value);
+        if value.is_empty() {
+            continue;
+        }
+        match field {
+            Field::BlackGrade => grades[0] = grades[0].or(Some(value)),
+            Field::WhiteGrade => grades[1] = grades[1].or(Some(value)),
+            _ => apply(&mut info, field, value),
+        }
+    }
+    for (player, grade) in [(&mut info.black, grades[0]), (&mut info.white, grades[1])] {
+        if let (Some(p), Some(g)) = (player.as_mut(), grade) {
+            if p.title.is_none() {
+                p.title = Some(g.to_string());
+            }
+        }
+    }
+    info
+}
+
+/// Sets `field` from `value` unless it is set already. A date that cannot be read leaves the
+/// field unset (the raw header keeps the text).
+pub fn apply(info: &mut Info, field: Field, value: &str) {
+    let value = clean(value);
+    if value.is_empty() {
+        return;
+    }
+    let text = || Some(value.to_string());
+    match field {
+        Field::Event => info.event = info.event.take().or_else(text),
+        Field::Site => info.site = info.site.take().or_else(text),
+        Field::TimeControl => info.time_control = info.time_control.take().or_else(text),
+        Field::Opening => info.opening = info.opening.take().or_else(text),
+        Field::Start => info.start = info.start.or_else(|| parse_date(value)),
+        Field::End => info.end = info.end.or_else(|| parse_date(value)),
+        Field::Black => info.black = info.black.take().or_else(|| Some(parse_player(value))),
+        Field::White => info.white = info.white.take().or_else(|| Some(parse_player(value))),
+        Field::BlackGrade | Field::WhiteGrade => {}
+    }
+}
+
+/// A value without surrounding spaces (full-width ones too) or a trailing `#` remark.
+fn clean(value: &str) -> &str {
+    let value = match value.find('#') {
+        Some(i) if !value[..i].contains("://") => &value[..i],
+        _ => value,
+    };
+    value.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}')
+}
+
+/// Reads a date, or a date and time, in the forms records use: `2013/11/29 09:00:00`,
+/// `2013/11/29(金) 9:00`, `2013年11月29日`, `2017-03-22T01:00:00.000Z`, `19970822`,
+/// `12/30/2018 10:29:48 PM`, `平成25年11月29日`, full-width digits and colons, and partial
+/// dates (`2013/11`, `2004年4月`, `2013`). A time is kept only with a full date.
+///
+/// ```
+/// use kifudex::kifu::info::parse_date;
+/// assert_eq!(parse_date("2013/11/29(金) 9:00").unwrap().to_string(), "2013-11-29T09:00:00");
+/// assert_eq!(parse_date("2004年4月").unwrap().to_string(), "2004-04");
+/// assert_eq!(parse_date("慶応2年9月"), None);
+/// ```
+pub fn parse_date(text: &str) -> Option<DateTime> {
+    let text: String = text.trim().chars().map(ascii_form).collect();
+    let nums = numbers(&text);
+    let first = nums.first()?;
+    let era = era_offset(&text[..first.start]);
+    let (year, month, day, used) = if let Some(offset) = era {
+        let year = offset + i32::try_from(first.value).ok()?;
+        let (m, d) = (nums.get(1).map(|n| n.value), nums.get(2).map(|n| n.value));
+        (year, m, d.filter(|_| m.is_some()), 1 + usize::from(m.is_some()) + usize::from(d.is_some()))
+    } else if first.len == 8 && (nums.len() == 1 || text[first.end..].starts_with('T')) {
+        let v = first.value;
+        (i32::try_from(v / 10000).ok()?, Some(v / 100 % 100), Some(v % 100), 1)
+    } else if first.len == 4 {
+        let mut m = None;
+        let mut d = None;
+        let mut used = 1;
+        if let Some(n) = nums.get(1).filter(|n| date_separator(&text[first.end..n.start])) {
+            m = Some(n.value);
+            used = 2;
+            if let Some(n2) = nums.get(2).filter(|n2| date_separator(&text[n.end..n2.start])) {
+                d = Some(n2.value);
+                used = 3;
+            }
+        }
+        (i32::try_from(first.value).ok()?, m, d, used)
+    } else if nums.len() >= 3
+        && nums[2].len == 4
+        && text[first.end..nums[1].start] == *"/"
+        && text[nums[1].end..nums[2].start] == *"/"
+    {
+        (i32::try_from(nums[2].value).ok()?, Some(first.value), Some(nums[1].value), 3)
+    } else {
+        return None;
+    };
+    if !(1..=9999).contains(&year) {
+        return None;
+    }
+    let month = match month {
+        Some(m) if (1..=12).contains(&m) => Some(m as u8),
+        Some(_) => return None,
+        None => None,
+    };
+    let day = match day {
+        Some(d) if (1..=31).contains(&d) => Some(d as u8),
+        Some(_) => return None,
+        None => None,
+    };
+    let rest_start = nums.get(used - 1).map_or(0, |n| n.end);
+    let time = day.and_then(|_| parse_time(&text[rest_start..]));
+    Some(DateTime { year, month, day, time })
+}
+
+/// A run of ASCII digits in a string.
+struct Number {
+    value: u32,
+    len: usize,
+    start: usize,
+    end: usize,
+}
+
+fn numbers(text: &str) -> Vec<Number> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits = &text[start..i];
+            let value = digits.parse().unwrap_or(u32::MAX);
+            out.push(Number { value, len: i - start, start, end: i });
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn date_separator(between: &str) -> bool {
+    matches!(between.trim(), "/" | "-" | "." | "年" | "月")
+}
+
+/// The year before year 1 of a Japanese era named at the end of `prefix`.
+fn era_offset(prefix: &str) -> Option<i32> {
+    let prefix = prefix.trim_end();
+    [("明治", 1867), ("大正", 1911), ("昭和", 1925), ("平成", 1988), ("令和", 2018)]
+        .into_iter()
+        .find(|(name, _)| prefix.ends_with(name))
+        .map(|(_, offset)| offset)
+}
+
+/// `H:M[:S]` somewhere in `rest`, with an optional AM/PM after it.
+fn parse_time(rest: &str) -> Option<(u8, u8, u8)> {
+    let nums = numbers(rest);
+    let i = nums.windows(2).position(|w| &rest[w[0].end..w[1].start] == ":")?;
+    let (h, m) = (nums[i].value, nums[i + 1].value);
+    let s = nums.get(i + 2).filter(|n| &rest[nums[i + 1].end..n.start] == ":").map_or(0, |n| n.value);
+    let upper = rest.to_ascii_uppercase();
+    let h = match (upper.contains("PM"), upper.contains("AM")) {
+        (true, _) if h < 12 => h + 12,
+        (_, true) if h == 12 => 0,
+        _ => h,
+    };
+    (h <= 24 && m < 60 && s <= 60).then_some((h as u8, m as u8, s as u8))
+}
+
+/// Full-width digits, colons and slashes as ASCII; 元 (an era's first year) as 1.
+fn ascii_form(c: char) -> char {
+    match c {
+        '０'..='９' => ascii_digit(c),
+        '：' => ':',
+        '／' => '/',
+        '元' => '1',
+        _ => c,
+    }
+}
+
+/// Splits a player's name from a title or rank written after it: `羽生善治 名人`,
+/// `渡辺明竜王`, `藤井聡太七段`, `羽生 善治竜王`, `里見香奈女流名人`, `藤井聡太竜王・名人`,
+/// `surokiti0510 初段`, `稲葉聡アマ`, `Hosking 3dan`. The full text is always kept.
+///
+/// ```
+/// use kifudex::kifu::info::parse_player;
+/// let p = parse_player("羽生 善治竜王");
+/// assert_eq!((p.name.as_str(), p.title.as_deref()), ("羽生 善治", Some("竜王")));
+/// assert_eq!(parse_player("加藤一二三").title, None);
+/// ```
+pub fn parse_player(text: &str) -> Player {
+    let full = clean(text);
+    let mut end = full.len();
+    loop {
+        let head = full[..end].trim_end_matches(is_space);
+        let Some(start) = title_start(head) else { break };
+        let before = head[..start].trim_end_matches(is_space);
+        let before = before.strip_suffix(['・', '、']).unwrap_or(before);
+        if before.trim_end_matches(is_space).is_empty() {
+            break;
+        }
+        end = before.len();
+    }
+    let name = full[..end].trim_end_matches(is_space);
+    if end == full.len() || name.is_empty() {
+        return Player { full: full.to_string(), name: full.to_string(), title: None };
+    }
+    let title = full[end..].trim_matches(is_space);
+    let title = title.strip_prefix(['・', '、']).unwrap_or(title).trim_start_matches(is_space);
+    Player { full: full.to_string(), name: name.to_string(), title: Some(title.to_string()) }
+}
+
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '\u{3000}' || c == '\t'
+}
+
+const TITLES: &[&str] = &[
+    "女流名人",
+    "女流王将",
+    "女流王位",
+    "女流王座",
+    "倉敷藤花",
+    "女王",
+    "清麗",
+    "白玲",
+    "名人",
+    "竜王",
+    "龍王",
+    "王位",
+    "王座",
+    "棋王",
+    "王将",
+    "棋聖",
+    "叡王",
+    "アマ",
+];
+
+const KANJI_DIGITS: &str = "一二三四五六七八九十";
+
+/// Where a title or rank at the end of `text` starts, if one is there.
+fn title_start(text: &str) -> Option<usize> {
+    if let Some(start) = rank_start(text) {
+        return Some(start);
+    }
+    if let Some(head) = text.strip_suffix('冠') {
+        let start = head
+            .char_indices()
+            .next_back()
+            .filter(|&(_, c)| KANJI_DIGITS.contains(c) || c.is_ascii_digit())?
+            .0;
+        return Some(start);
+    }
+    let title = TITLES.iter().find(|t| text.ends_with(*t))?;
+    let start = text.len() - title.len();
+    // Lifetime and honorary forms: 永世竜王, 名誉王座, 十七世名人; former holders: 前名人.
+    let head = &text[..start];
+    for prefix in ["永世", "名誉", "前", "元"] {
+        if let Some(h) = head.strip_suffix(prefix) {
+            return Some(h.len());
+        }
+    }
+    if let Some(h) = head.strip_suffix('世') {
+        let digits =
+            h.chars().rev().take_while(|&c| KANJI_DIGITS.contains(c)).map(char::len_utf8).sum::<usize>();
+        if digits > 0 {
+            return Some(h.len() - digits);
+        }
+    }
+    Some(start)
+}
+
+/// Where a rank (`七段`, `初段`, `1級`, `十五級`, `女流二段`, `アマ四段`, `3dan`) at the end of
+/// `text` starts.
+fn rank_start(text: &str) -> Option<usize> {
+    let lower = text.to_ascii_lowercase();
+    for unit in ["dan", "kyu"] {
+        if let Some(head) = lower.strip_suffix(unit) {
+            let head = head.trim_end_matches(['-', ' ']);
+            let digits = head.bytes().rev().take_while(u8::is_ascii_digit).count();
+            let start = head.len() - digits;
+            let boundary = head[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            if (1..=2).contains(&digits) && boundary {
+                return Some(start);
+            }
+        }
+    }
+    let head = text.strip_suffix('段').or_else(|| text.strip_suffix('級'))?;
+    let mut chars = head.char_indices().rev();
+    let (mut start, last) = chars.next()?;
+    if last.is_ascii_digit() || ('０'..='９').contains(&last) {
+        if let Some((i, _)) = chars.next().filter(|&(_, c)| c.is_ascii_digit() || ('０'..='９').contains(&c))
+        {
+            start = i;
+        }
+    } else if last == '初' || KANJI_DIGITS.contains(last) {
+        if let Some((i, '十')) = chars.next() {
+            if last != '十' && text.ends_with('級') {
+                start = i;
+            }
+        }
+    } else {
+        return None;
+    }
+    let head = &head[..start];
+    for prefix in ["女流", "アマ", "奨励会"] {
+        if let Some(h) = head.strip_suffix(prefix) {
+            return Some(h.len());
+        }
+    }
+    Some(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(text: &str) -> String {
+        parse_date(text).map_or_else(|| "-".to_string(), |d| d.to_string())
+    }
+
+    #[test]
+    fn dates_in_every_form_seen() {
+        assert_eq!(date("2013/11/29 09:00:00"), "2013-11-29T09:00:00");
+        assert_eq!(date("2013/11/29(金) 9:00"), "2013-11-29T09:00:00");
+        assert_eq!(date("2013年11月29日"), "2013-11-29");
+        assert_eq!(date("2022年01月09日(日) 14:48:46"), "2022-01-09T14:48:46");
+        assert_eq!(date("2017-03-22T01:00:00.000Z"), "2017-03-22T01:00:00");
+        assert_eq!(date("2014/09/13 14：59"), "2014-09-13T14:59:00");
+        assert_eq!(date("２０１４／０９／１３"), "2014-09-13");
+        assert_eq!(date("2005/11/29･30日"), "2005-11-29");
+        assert_eq!(date("12/30/2018 10:29:48 PM"), "2018-12-30T22:29:48");
+        assert_eq!(date("12/30/2018 12:05:00 AM"), "2018-12-30T00:05:00");
+        assert_eq!(date("2020/08/04 0:25:37"), "2020-08-04T00:25:37");
+        assert_eq!(date("19970822"), "1997-08-22");
+        assert_eq!(date("1997.08.22"), "1997-08-22");
+        assert_eq!(date("平成25年11月29日"), "2013-11-29");
+        assert_eq!(date("令和元年5月1日"), "2019-05-01");
+        assert_eq!(date("2013/11"), "2013-11");
+        assert_eq!(date("1967年2月号"), "1967-02");
+        assert_eq!(date("2013"), "2013");
+        for bad in ["", "?", " 15:35:06", "慶応2年9月", "2013/13/01", "2013/12/32", "hello"] {
+            assert_eq!(date(bad), "-", "{bad:?}");
+        }
+    }
+
+    fn split(text: &str) -> (String, Option<String>) {
+        let p = parse_player(text);
+        assert_eq!(p.full, text.split('#').next().unwrap().trim());
+        (p.name, p.title)
+    }
+
+    #[test]
+    fn players_split_into_name_and_title() {
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("羽生善治 名人", "羽生善治", Some("名人")),
+            ("渡辺明竜王", "渡辺明", Some("竜王")),
+            ("藤井聡太七段", "藤井聡太", Some("七段")),
+            ("羽生 善治竜王", "羽生 善治", Some("竜王")),
+            ("西尾　明五段", "西尾　明", Some("五段")),
+            ("深浦康市 九段", "深浦康市", Some("九段")),
+            ("加藤一二三九段", "加藤一二三", Some("九段")),
+            ("加藤一二三", "加藤一二三", None),
+            ("里見香奈女流名人", "里見香奈", Some("女流名人")),
+            ("中井広恵女流六段", "中井広恵", Some("女流六段")),
+            ("藤井聡太竜王・名人", "藤井聡太", Some("竜王・名人")),
+            ("羽生善治永世竜王", "羽生善治", Some("永世竜王")),
+            ("中原誠十六世名人", "中原誠", Some("十六世名人")),
+            ("藤井聡太七冠", "藤井聡太", Some("七冠")),
+            ("稲葉聡アマ", "稲葉聡", Some("アマ")),
+            ("山田太郎アマ四段", "山田太郎", Some("アマ四段")),
+            ("surokiti0510 初段", "surokiti0510", Some("初段")),
+            ("muzudho 1級", "muzudho", Some("1級")),
+            ("田中十五級", "田中", Some("十五級")),
+            ("bob 十段", "bob", Some("十段")),
+            ("Hosking Tony 3dan", "Hosking Tony", Some("3dan")),
+            ("名人", "名人", None),
+            ("alice(414)", "alice(414)", None),
+            ("Mate in 13", "Mate in 13", None),
+            ("先手", "先手", None),
+            ("Sente-san#コメント3", "Sente-san", None),
+        ];
+        for &(text, name, title) in cases {
+            let (n, t) = split(text);
+            assert_eq!((n.as_str(), t.as_deref()), (name, title), "{text}");
+        }
+    }
+
+    #[test]
+    fn headers_normalize_with_priorities() {
+        let h = |k: &str, v: &str| Header { key: k.to_string(), value: v.to_string() };
+        let info = normalize(&[
+            h("表題", "竜王戦"),
+            h("棋戦", "第２７期竜王戦"),
+            h("開始日時", "2014/09/02 10:00"),
+            h("先手", "糸谷哲郎"),
+            h("後手", ""),
+            h("上手", "森内俊之竜王"),
+            h("戦型", "　"),
+            h("持ち時間", "各５時間"),
+            h("場所", "東京"),
+        ]);
+        assert_eq!(info.event.as_deref(), Some("第２７期竜王戦"));
+        assert_eq!(info.start.unwrap().to_string(), "2014-09-02T10:00:00");
+        assert_eq!(info.black.unwrap().name, "糸谷哲郎");
+        assert_eq!(info.white.unwrap().title.as_deref(), Some("竜王"));
+        assert_eq!(info.opening, None);
+        assert_eq!(info.time_control.as_deref(), Some("各５時間"));
+        let info = normalize(&[h("$EVENT", "floodgate"), h("N+", "alice"), h("Sentegrade", "3dan")]);
+        assert_eq!(info.event.as_deref(), Some("floodgate"));
+        assert_eq!(info.black.unwrap().title.as_deref(), Some("3dan"));
+    }
+}

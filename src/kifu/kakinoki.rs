@@ -1,0 +1,684 @@
+//! What the two Kakinoki formats (KIF and KI2) share: the header section, the words that end
+//! a game, the `まで…` summary line, `変化：N手` lines, and the tree of variations.
+//!
+//! Header section policy: `key：value` lines become headers, raw and in file order (the value
+//! is everything after the first full-width colon); board diagram lines go to [`Bod`];
+//! `*` lines are comments on the start position; `#` and `&` lines (remarks, bookmarks) and
+//! blank lines are skipped. The start is the diagram when there is one (it overrides
+//! 手合割), else the 手合割 handicap, else the even game; an unknown 手合割 name is read as
+//! the even game (the raw header keeps it).
+//!
+//! Variation policy: `変化：N手` starts an alternative to move N of the nearest line, in file
+//! order, that has a move N after its own first move (the writers of these files list
+//! variations depth first, latest branch first). A variation that fits no line is dropped.
+//!
+//! Ending policy: the first terminal word of a line ends it (a second is ignored); a `まで`
+//! line adds the outcome it states, and is the ending when no terminal word was written. A
+//! line with neither whose last move carries a comment about a foul (`*反則手にて終局`) ended
+//! by that foul. The side of an ending is worked out from the moves counted, not from the
+//! numbers written.
+
+use super::{
+    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation,
+    bod::Bod,
+    encoding::{Lines, lines},
+    info,
+};
+use crate::{
+    notation::{MoveToken, japanese::Destination},
+    shogi::{Color, Handicap, Square},
+};
+
+/// The part of a line before a trailing `#` remark (a dialect some tools write).
+pub(crate) fn strip_remark(line: &str) -> &str {
+    line.find('#').map_or(line, |i| &line[..i])
+}
+
+/// White space, the full-width space included.
+pub(crate) fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{3000}'
+}
+
+/// The header section of a KIF or KI2 file.
+#[derive(Debug, Default)]
+pub(crate) struct Preamble {
+    pub headers: Vec<Header>,
+    pub comments: Vec<String>,
+    bod: Bod,
+    handicap: Option<(u32, String)>,
+    problem: Option<ReadProblem>,
+}
+
+/// Where the header section ends, as a format sees a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Boundary {
+    /// Still the header section.
+    Header,
+    /// A line that closes the header section and belongs to neither (KIF's `手数----指手--`).
+    Closing,
+    /// The first line of the move section.
+    Body,
+}
+
+impl Preamble {
+    /// Reads the header section of `text`, which ends where `boundary` says; returns it with
+    /// the lines after it, or `None` for text that is blank.
+    pub fn read(text: &str, boundary: impl Fn(&str) -> Boundary) -> Option<(Preamble, Lines<'_>)> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let mut preamble = Preamble::default();
+        let mut rest = lines(text);
+        loop {
+            let before = rest.clone();
+            let Some((n, line)) = rest.next() else { break };
+            match boundary(line) {
+                Boundary::Header => {
+                    preamble.feed(n, line);
+                }
+                Boundary::Closing => break,
+                Boundary::Body => {
+                    rest = before;
+                    break;
+                }
+            }
+        }
+        Some((preamble, rest))
+    }
+
+    /// Offers a line of the header section. Returns `false` for a line that is none of the
+    /// header section's kinds, leaving it to the caller.
+    pub fn feed(&mut self, n: u32, line: &str) -> bool {
+        let t = line.trim_matches(is_space);
+        if t.is_empty() || t.starts_with(['#', '&']) {
+            return true;
+        }
+        if let Some(comment) = t.strip_prefix('*') {
+            self.comments.push(comment.to_string());
+            return true;
+        }
+        match self.bod.feed(n, line) {
+            Ok(true) => return true,
+            Ok(false) => {}
+            Err(e) => {
+                self.problem.get_or_insert(ReadProblem { line: n, message: e.to_string() });
+                return true;
+            }
+        }
+        if let Some((key, value)) = line.split_once('：') {
+            self.header(n, key.trim_matches(is_space), value);
+            return true;
+        }
+        // `先手: 先手 / 後手: 後手`: half-width colons, several headers on a line.
+        if !t.contains(':') {
+            return false;
+        }
+        let pairs: Option<Vec<(&str, &str)>> = t
+            .split(" / ")
+            .map(|part| part.split_once(':').filter(|(k, _)| !k.is_empty() && !k.is_ascii()))
+            .collect();
+        match pairs {
+            Some(pairs) if !pairs.is_empty() => {
+                for (key, value) in pairs {
+                    self.header(n, key.trim(), value.trim());
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn header(&mut self, n: u32, key: &str, value: &str) {
+        if key == "手合割" {
+            self.handicap = Some((n, value.to_string()));
+        }
+        self.headers.push(Header { key: key.to_string(), value: value.to_string() });
+    }
+
+    /// The game so far: headers, normalized info, start position and comments.
+    ///
+    /// A diagram without a side-to-move line takes the side from the moves: `first_turn`
+    /// when the first move says who makes it (KI2's ▲△), else the number of the first move
+    /// row (`first_number`: even means White, as in a diagram after one move), else the
+    /// diagram's `手数＝N` (odd N means White), else Black. Also returns the square a
+    /// first-move 同 refers to, when the diagram says.
+    pub fn finish(self, first_number: Option<u32>, first_turn: Option<Color>) -> (Game, Option<Square>) {
+        let mut game = Game { info: info::normalize(&self.headers), line: 1, ..Game::default() };
+        let mut problem = self.problem;
+        let mut previous = None;
+        if self.bod.has_board() {
+            let explicit_turn = self.bod.turn();
+            previous = self.bod.previous_destination();
+            match self.bod.finish() {
+                Ok(mut setup) => {
+                    if let Some(first) = first_number {
+                        setup.move_number = first.max(1);
+                    }
+                    if explicit_turn.is_none() {
+                        let by_number = if setup.move_number % 2 == 0 { Color::White } else { Color::Black };
+                        setup.turn = first_turn.unwrap_or(by_number);
+                    }
+                    game.start = Start::Custom(setup);
+                }
+                Err(e) => {
+                    problem
+                        .get_or_insert(ReadProblem { line: e.line().unwrap_or(1), message: e.to_string() });
+                }
+            }
+        } else if let Some((line, value)) = &self.handicap {
+            let name = strip_remark(value).trim_matches(is_space);
+            match handicap_of_name(name) {
+                Some(Some(h)) => game.start = Start::Standard(h),
+                Some(None) => {
+                    problem.get_or_insert(ReadProblem {
+                        line: *line,
+                        message: format!("手合割 {name} needs a board diagram, and there is none"),
+                    });
+                }
+                None => {}
+            }
+        }
+        game.headers = self.headers;
+        game.comments = self.comments;
+        game.problem = problem;
+        (game, previous)
+    }
+}
+
+/// The side to move and the move number at a game's start.
+pub(crate) fn start_turn(start: &Start) -> (Color, u32) {
+    match start {
+        Start::Custom(s) => (s.turn, s.move_number),
+        Start::Standard(Handicap::Even) => (Color::Black, 1),
+        Start::Standard(_) => (Color::White, 1),
+    }
+}
+
+/// The start a 手合割 value gives: `Some(Some(h))` for a standard one, `Some(None)` for a
+/// custom start (その他), `None` for a name nobody defines (read as the even game). Spaces
+/// and a trailing `#` remark are ignored.
+pub(crate) fn handicap_of_name(value: &str) -> Option<Option<Handicap>> {
+    let name = strip_remark(value).trim_matches(is_space);
+    if name.is_empty() {
+        return None;
+    }
+    if name.starts_with("その他") {
+        return Some(None);
+    }
+    let alias = match name.trim_end_matches('ち').trim_end_matches('落') {
+        "飛" => Some(Handicap::Rook),
+        "左香" => Some(Handicap::Lance),
+        _ => None,
+    };
+    alias.or_else(|| Handicap::from_name(name)).map(Some)
+}
+
+/// Who the `side` of an ending is, relative to the side the word is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SideRule {
+    /// The side the word is about: the one who resigned, lost on time, fouled, declared.
+    Actor,
+    /// Its opponent: the word is a win (`反則勝ち`, `不戦勝`), `side` names the loser.
+    Opponent,
+}
+
+/// A word that ends a game, as a KIF move row or a KI2 token writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Terminal {
+    pub termination: Termination,
+    pub rule: SideRule,
+    /// The side written before the word (`先手 反則負け`); otherwise the side to move.
+    pub named: Option<Color>,
+}
+
+/// The side a `先手`/`後手`/`下手`/`上手` prefix names, and the rest.
+fn side_prefix(text: &str) -> Option<(Color, &str)> {
+    for (word, color) in
+        [("先手", Color::Black), ("下手", Color::Black), ("後手", Color::White), ("上手", Color::White)]
+    {
+        if let Some(rest) = text.strip_prefix(word) {
+            return Some((color, rest));
+        }
+    }
+    None
+}
+
+/// The terminal a word is: `投了`, `詰み`, `先手 反則負け`, `Time-up`, ….
+pub(crate) fn terminal(text: &str) -> Option<Terminal> {
+    let text = text.trim_matches(is_space);
+    let (named, word) = match side_prefix(text) {
+        Some((color, rest)) => (Some(color), rest.trim_start_matches(is_space).trim_start_matches('の')),
+        None => (None, text),
+    };
+    let (termination, rule) = match word {
+        "投了" => (Termination::Resign, SideRule::Actor),
+        "詰み" | "詰" => (Termination::Checkmate, SideRule::Actor),
+        "中断" => (Termination::Interrupted, SideRule::Actor),
+        "千日手" => (Termination::Repetition, SideRule::Actor),
+        "持将棋" => (Termination::Impasse, SideRule::Actor),
+        "切れ負け" | "時間切れ" | "時間切れ負け" | "Time-up" | "Time-Up" => {
+            (Termination::Timeout, SideRule::Actor)
+        }
+        "反則負け" => (Termination::IllegalMove, SideRule::Actor),
+        "反則勝ち" => (Termination::IllegalMove, SideRule::Opponent),
+        "入玉勝ち" | "宣言勝ち" | "入玉宣言" => (Termination::EnteringKing, SideRule::Actor),
+        "封じ手" => (Termination::Sealed, SideRule::Actor),
+        "不戦勝" => (Termination::Forfeit, SideRule::Opponent),
+        "不戦敗" => (Termination::Forfeit, SideRule::Actor),
+        "不詰" => (Termination::NoMate, SideRule::Actor),
+        "引き分け" => (Termination::Draw, SideRule::Actor),
+        "連続王手の千日手" => (Termination::PerpetualCheck, SideRule::Actor),
+        "最大手数" => (Termination::MaxMoves, SideRule::Actor),
+        _ => return None,
+    };
+    Some(Terminal { termination, rule, named })
+}
+
+/// A `まで…` summary line, read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Summary {
+    pub terminal: Terminal,
+    pub stated: Option<Outcome>,
+}
+
+/// Reads `まで77手で先手の勝ち`, `まで3手で時間切れにより先手の勝ち`, `まで2手で先手の反則負け`,
+/// `まで25手で中断`, `まで61手詰`, …. The move count is not trusted (records get it wrong).
+pub(crate) fn summary(line: &str) -> Option<Summary> {
+    let rest = strip_remark(line).trim_matches(is_space).strip_prefix("まで")?;
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
+    let rest = rest.strip_prefix('手')?;
+    let rest = rest.strip_prefix('で').unwrap_or(rest).trim_matches(is_space);
+    if rest.is_empty() || rest.starts_with('詰') {
+        let terminal = Terminal { termination: Termination::Checkmate, rule: SideRule::Actor, named: None };
+        return Some(Summary { terminal, stated: None });
+    }
+    let (timeout, rest) = match rest.strip_prefix("時間切れにより") {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    if let Some((winner_or_actor, word)) = side_prefix(rest) {
+        let word = word.strip_prefix('の').unwrap_or(word);
+        let (termination, rule) = match word {
+            "勝ち" if timeout => (Termination::Timeout, SideRule::Opponent),
+            "勝ち" => (Termination::Resign, SideRule::Opponent),
+            "負け" => (Termination::Resign, SideRule::Actor),
+            _ => {
+                let t = terminal(word)?;
+                (t.termination, t.rule)
+            }
+        };
+        let winner = match (termination, rule) {
+            (Termination::EnteringKing, _) | (_, SideRule::Opponent) => Some(winner_or_actor),
+            (
+                Termination::Resign
+                | Termination::Timeout
+                | Termination::IllegalMove
+                | Termination::Forfeit
+                | Termination::Checkmate,
+                SideRule::Actor,
+            ) => Some(winner_or_actor.flip()),
+            _ => None,
+        };
+        let terminal = Terminal { termination, rule, named: Some(winner_or_actor) };
+        return Some(Summary { terminal, stated: winner.map(Outcome::Win) });
+    }
+    let terminal = terminal(rest)?;
+    let stated = match terminal.termination {
+        Termination::Repetition | Termination::Impasse | Termination::Draw => Some(Outcome::Draw),
+        _ => None,
+    };
+    Some(Summary { terminal, stated })
+}
+
+/// The move number a `変化：N手` line names (also `変化：   3手`, `変化：3手目` and the broken
+/// `変化：変化：3手`).
+pub(crate) fn variation_start(line: &str) -> Option<u32> {
+    let mut rest = line.trim_start_matches(is_space).strip_prefix("変化")?;
+    rest = strip_remark(rest).trim_end_matches(is_space);
+    while let Some(r) = rest.strip_prefix(['：', ':']) {
+        rest = r.trim_start_matches(is_space);
+        rest = rest.strip_prefix("変化").unwrap_or(rest);
+    }
+    let digits = rest.trim_end_matches(is_space).trim_end_matches('目').trim_end_matches('手');
+    let digits: String = digits.trim_matches(is_space).chars().map(ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// A full-width digit as its ASCII form; other characters unchanged.
+pub(crate) fn ascii_digit(c: char) -> char {
+    match c {
+        '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+        _ => c,
+    }
+}
+
+/// Reads the lines both formats have in their move section: `*` comments, `#` remarks, `&`
+/// bookmarks, blank lines, `変化：N手` and `まで…`. Returns `false` for any other line.
+pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
+    let t = line.trim_matches(is_space);
+    if t.starts_with('*') {
+        let raw = line.trim_start_matches(is_space);
+        tree.comment(&raw[1..]);
+        return true;
+    }
+    if t.is_empty() || t.starts_with(['#', '&']) {
+        return true;
+    }
+    if let Some(number) = variation_start(t) {
+        tree.variation(number);
+        return true;
+    }
+    if t.starts_with("まで") {
+        if let Some(s) = summary(t) {
+            tree.summary(s, n, strip_remark(t).trim_matches(is_space));
+        }
+        return true;
+    }
+    false
+}
+
+/// One line of play (the main line or a variation) while it is being read.
+#[derive(Debug)]
+struct Line {
+    /// The index, in the parent, of the move this line replaces.
+    at: usize,
+    /// Plies from the game's start to this line's first move.
+    abs: usize,
+    /// The number of this line's first move as the record numbers moves.
+    first: u32,
+    moves: Vec<MoveEntry>,
+    ending: Option<Ending>,
+    summary: Option<(Summary, u32, String)>,
+    /// Comments read before this line's first move.
+    pending: Vec<String>,
+    children: Vec<usize>,
+    /// No more moves are taken: the line ended, or could not be read further.
+    closed: bool,
+    /// The line fits no other line and is dropped at the end.
+    detached: bool,
+}
+
+impl Line {
+    fn new(at: usize, abs: usize, first: u32) -> Line {
+        Line {
+            at,
+            abs,
+            first,
+            moves: Vec::new(),
+            ending: None,
+            summary: None,
+            pending: Vec::new(),
+            children: Vec::new(),
+            closed: false,
+            detached: false,
+        }
+    }
+}
+
+/// The moves, endings and variations of a game, built as the lines come.
+#[derive(Debug)]
+pub(crate) struct Tree {
+    lines: Vec<Line>,
+    stack: Vec<usize>,
+    start_turn: Color,
+    /// The destination of the move before the start position, which a first-move 同 means.
+    previous: Option<Square>,
+    problem: Option<ReadProblem>,
+}
+
+impl Tree {
+    /// A tree whose main line starts with move number `first`, `turn` to move; `previous` is
+    /// the destination of the move that led to the start position, when the record says.
+    pub fn new(turn: Color, first: u32, previous: Option<Square>) -> Tree {
+        Tree {
+            lines: vec![Line::new(0, 0, first)],
+            stack: vec![0],
+            start_turn: turn,
+            previous,
+            problem: None,
+        }
+    }
+
+    fn current(&mut self) -> &mut Line {
+        let i = *self.stack.last().expect("the main line is never popped");
+        &mut self.lines[i]
+    }
+
+    /// The side to move after the current line's moves so far.
+    pub fn to_move(&self) -> Color {
+        let line = &self.lines[*self.stack.last().expect("the main line is never popped")];
+        if (line.abs + line.moves.len()) % 2 == 0 { self.start_turn } else { self.start_turn.flip() }
+    }
+
+    /// Whether the current line takes no more moves.
+    pub fn closed(&self) -> bool {
+        self.lines[*self.stack.last().expect("the main line is never popped")].closed
+    }
+
+    /// Adds a move to the current line. A move after the line's end stops the line there. A
+    /// 同 as the game's first move is given the square it refers to, when the record says.
+    pub fn push(&mut self, mut entry: MoveEntry) {
+        let previous = self.previous;
+        let in_variation = self.stack.len() > 1;
+        let line = self.current();
+        if let (MoveToken::Japanese(m), Some(sq)) = (&mut entry.token, previous) {
+            if m.destination == Destination::Same && line.abs + line.moves.len() == 0 {
+                m.destination = Destination::Square(sq);
+            }
+        }
+        if line.closed {
+            return;
+        }
+        if line.ending.is_some() {
+            let at = entry.line;
+            self.fail(at, "a move after the end of the game".to_string());
+            return;
+        }
+        if in_variation && line.moves.is_empty() && !line.pending.is_empty() {
+            let mut comments = std::mem::take(&mut line.pending);
+            comments.append(&mut entry.comments);
+            entry.comments = comments;
+        }
+        line.moves.push(entry);
+    }
+
+    /// Attaches a comment to the last move of the current line (before its first move: to
+    /// the start position for the main line, to the first move for a variation).
+    pub fn comment(&mut self, text: &str) {
+        let line = self.current();
+        match line.moves.last_mut() {
+            Some(m) => m.comments.push(text.to_string()),
+            None => line.pending.push(text.to_string()),
+        }
+    }
+
+    /// Ends the current line with a terminal word; a second end is ignored (the first wins).
+    pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32) {
+        let to_move = self.to_move();
+        let line = self.current();
+        if line.ending.is_some() || line.closed {
+            return;
+        }
+        line.ending = Some(ending(terminal, to_move, text, line_no));
+    }
+
+    /// Records the current line's `まで` summary (the first one counts).
+    pub fn summary(&mut self, summary: Summary, line_no: u32, text: &str) {
+        let line = self.current();
+        if line.summary.is_none() {
+            line.summary = Some((summary, line_no, text.to_string()));
+        }
+    }
+
+    /// Stops the current line: the main line's problem becomes the game's; a variation is
+    /// cut where it could not be read.
+    pub fn fail(&mut self, line_no: u32, message: String) {
+        let is_main = self.stack.len() == 1;
+        self.current().closed = true;
+        if is_main && self.problem.is_none() {
+            self.problem = Some(ReadProblem { line: line_no, message });
+        }
+    }
+
+    /// Starts a variation for move `n` (see the module documentation).
+    pub fn variation(&mut self, n: u32) {
+        // A variation's line must have a move `n` after its first; the main line may also be
+        // extended or have its ending replaced.
+        while self.stack.len() > 1 {
+            let line = self.current();
+            if line.first < n && (n as usize) < line.first as usize + line.moves.len() {
+                break;
+            }
+            self.stack.pop();
+        }
+        let parent = *self.stack.last().expect("the main line is never popped");
+        let p = &self.lines[parent];
+        let fits = n >= p.first && (n - p.first) as usize <= p.moves.len() && !p.detached;
+        let at = n.saturating_sub(p.first) as usize;
+        let mut line = Line::new(at, p.abs + at, n);
+        line.detached = !fits;
+        let index = self.lines.len();
+        self.lines.push(line);
+        if fits {
+            self.lines[parent].children.push(index);
+        }
+        self.stack.push(index);
+    }
+
+    /// The main line, its ending, its variations and the read problem, into `game`.
+    pub fn finish(mut self, game: &mut Game) {
+        for i in 0..self.lines.len() {
+            let line = &mut self.lines[i];
+            let turn =
+                if (line.abs + line.moves.len()) % 2 == 0 { self.start_turn } else { self.start_turn.flip() };
+            if let Some((summary, line_no, text)) = line.summary.take() {
+                match &mut line.ending {
+                    Some(e) => e.stated = e.stated.or(summary.stated),
+                    None if !line.closed => {
+                        let mut e = ending(summary.terminal, turn, &text, line_no);
+                        e.stated = summary.stated;
+                        line.ending = Some(e);
+                    }
+                    None => {}
+                }
+            }
+            if line.ending.is_none() && !line.closed {
+                line.ending = foul_comment(&line.moves, turn);
+            }
+            if i > 0 && !line.pending.is_empty() && line.moves.is_empty() {
+                line.pending.clear();
+            }
+        }
+        let main = std::mem::replace(&mut self.lines[0], Line::new(0, 0, 1));
+        game.comments.extend(main.pending);
+        game.moves = main.moves;
+        game.ending = main.ending;
+        game.variations = main.children.iter().map(|&c| take_variation(&mut self.lines, c)).collect();
+        if game.problem.is_none() {
+            game.problem = self.problem;
+        }
+    }
+}
+
+/// An ending for a line that states none but whose last move carries a comment about a foul
+/// (`*反則手にて終局`): the last move was the foul, made by the side not to move now.
+fn foul_comment(moves: &[MoveEntry], to_move: Color) -> Option<Ending> {
+    let last = moves.last()?;
+    let comment = last.comments.iter().find(|c| c.contains("反則"))?;
+    let terminal = Terminal { termination: Termination::IllegalMove, rule: SideRule::Opponent, named: None };
+    Some(ending(terminal, to_move, comment.trim_matches(is_space), last.line))
+}
+
+fn take_variation(lines: &mut [Line], i: usize) -> Variation {
+    let moves = std::mem::take(&mut lines[i].moves);
+    let ending = lines[i].ending.take();
+    let children = std::mem::take(&mut lines[i].children);
+    let variations = children.iter().map(|&c| take_variation(lines, c)).collect();
+    Variation { ply: lines[i].at, moves, ending, variations }
+}
+
+/// The ending a terminal word makes, `to_move` being the side to move when it is written.
+fn ending(terminal: Terminal, to_move: Color, text: &str, line: u32) -> Ending {
+    let actor = terminal.named.unwrap_or(to_move);
+    let side = match terminal.rule {
+        SideRule::Actor => actor,
+        SideRule::Opponent => actor.flip(),
+    };
+    Ending { termination: terminal.termination, side: Some(side), stated: None, text: text.to_string(), line }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn win(c: Color) -> Option<Outcome> {
+        Some(Outcome::Win(c))
+    }
+
+    #[test]
+    fn summaries_in_every_form_seen() {
+        use Termination::*;
+        let cases = [
+            ("まで77手で先手の勝ち", Resign, Some(Color::White), win(Color::Black)),
+            ("まで142手で下手の勝ち", Resign, Some(Color::White), win(Color::Black)),
+            ("まで117手で上手の勝ち", Resign, Some(Color::Black), win(Color::White)),
+            ("まで3手で時間切れにより先手の勝ち", Timeout, Some(Color::White), win(Color::Black)),
+            ("まで2手で先手の反則負け", IllegalMove, Some(Color::Black), win(Color::White)),
+            ("まで3手で後手の反則勝ち", IllegalMove, Some(Color::Black), win(Color::White)),
+            ("まで3手で先手の反則負け#コメント11", IllegalMove, Some(Color::Black), win(Color::White)),
+            ("まで0手で後手の入玉勝ち", EnteringKing, Some(Color::White), win(Color::White)),
+            ("まで96手で千日手", Repetition, None, Some(Outcome::Draw)),
+            ("まで258手で持将棋", Impasse, None, Some(Outcome::Draw)),
+            ("まで25手で中断", Interrupted, None, None),
+            ("まで52手で封じ手", Sealed, None, None),
+            ("まで3手で不詰", NoMate, None, None),
+            ("まで7手で詰み", Checkmate, None, None),
+            ("まで3手で詰", Checkmate, None, None),
+            ("まで61手詰", Checkmate, None, None),
+        ];
+        for (text, termination, side, stated) in cases {
+            let s = summary(text).unwrap_or_else(|| panic!("{text}"));
+            let e = ending(s.terminal, Color::Black, text, 1);
+            let side = side.or(Some(Color::Black));
+            assert_eq!((s.terminal.termination, e.side, s.stated), (termination, side, stated), "{text}");
+        }
+        assert_eq!(summary("まで"), None);
+        assert_eq!(summary("までもない"), None);
+        assert_eq!(summary("まで3手で何か"), None);
+    }
+
+    #[test]
+    fn terminal_words_name_their_side() {
+        let t = terminal("先手 反則負け").unwrap();
+        assert_eq!(
+            (t.termination, t.named, t.rule),
+            (Termination::IllegalMove, Some(Color::Black), SideRule::Actor)
+        );
+        let e = ending(terminal("反則勝ち").unwrap(), Color::White, "反則勝ち", 1);
+        assert_eq!(e.side, Some(Color::Black));
+        assert_eq!(terminal("Time-up").unwrap().termination, Termination::Timeout);
+        assert_eq!(terminal("７六歩"), None);
+    }
+
+    #[test]
+    fn variation_lines() {
+        assert_eq!(variation_start("変化：3手"), Some(3));
+        assert_eq!(variation_start("変化：   3手"), Some(3));
+        assert_eq!(variation_start("変化：3手目"), Some(3));
+        assert_eq!(variation_start("変化：変化：5手"), Some(5));
+        assert_eq!(variation_start("変化：1手#コメント13"), Some(1));
+        assert_eq!(variation_start("変化：１２手"), Some(12));
+        assert_eq!(variation_start("変化：x手"), None);
+    }
+
+    #[test]
+    fn handicap_names() {
+        assert_eq!(handicap_of_name("平手　　"), Some(Some(Handicap::Even)));
+        assert_eq!(handicap_of_name("平手#コメント2"), Some(Some(Handicap::Even)));
+        assert_eq!(handicap_of_name("香落"), Some(Some(Handicap::Lance)));
+        assert_eq!(handicap_of_name("飛落ち"), Some(Some(Handicap::Rook)));
+        assert_eq!(handicap_of_name("左七枚落ち"), Some(Some(Handicap::LeftSevenPieces)));
+        assert_eq!(handicap_of_name("その他　"), Some(None));
+        assert_eq!(handicap_of_name("handicap"), None);
+    }
+}

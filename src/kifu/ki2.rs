@@ -1,0 +1,154 @@
+//! The KI2 reader (`.ki2`, `.ki2u`): Kakinoki's moves in Japanese notation, several a line.
+//!
+//! ```text
+//! 手合割：平手
+//! 先手：羽生善治
+//!
+//! ▲７六歩    △３四歩    ▲２六歩    △８四歩
+//! ▲２五歩△８五歩▲７八金
+//! *a comment on ▲７八金
+//! まで7手で中断
+//! ```
+//!
+//! Flow: the header section is the same as KIF's (see [`kif`](super::kif)) and runs up to the
+//! first line that starts with a side mark (▲ △ ▽ ▼ ☗ ☖). A move line is cut into
+//! moves at every side mark, whatever the spacing (none, half- or full-width spaces); each
+//! move is read by [`japanese::parse`], 同 with or without the space. A mark followed by a word
+//! that ends the game (`△投了`) ends it. `*` comments, `まで…` and `変化：N手` are read as in
+//! KIF; other lines (a tool's footer) are skipped. A move that cannot be read stops its line
+//! there ([`Game::problem`] for the main line).
+
+use super::{
+    Game, MoveEntry,
+    encoding::lines,
+    kakinoki::{Boundary, Preamble, Tree, is_space, shared_body_line, start_turn, terminal, variation_start},
+};
+use crate::{
+    notation::{MoveToken, japanese},
+    shogi::Color,
+};
+
+/// The side a mark names: ▲ ☗ ▼ for Black, △ ☖ ▽ for White.
+fn mark(c: char) -> Option<Color> {
+    match c {
+        '▲' | '☗' | '▼' => Some(Color::Black),
+        '△' | '☖' | '▽' => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// Whether a line is a move line: it starts with a side mark.
+fn is_move_line(line: &str) -> bool {
+    line.trim_start_matches(is_space).chars().next().is_some_and(|c| mark(c).is_some())
+}
+
+/// The moves of a move line, each with its side mark: `▲７六歩△同　歩` gives `▲７六歩`,
+/// `△同　歩`.
+fn tokens(line: &str) -> impl Iterator<Item = (Color, &str)> {
+    let t = line.trim_matches(is_space);
+    let mut starts = t.char_indices().filter(|&(_, c)| mark(c).is_some()).map(|(i, _)| i).peekable();
+    std::iter::from_fn(move || {
+        let start = starts.next()?;
+        let end = starts.peek().copied().unwrap_or(t.len());
+        let token = t[start..end].trim_end_matches(is_space);
+        let color = token.chars().next().and_then(mark).expect("a token starts with its mark");
+        Some((color, token))
+    })
+}
+
+/// Whether `text` looks like a KI2 record: move lines with side marks, and no KIF move table.
+pub fn looks_like(text: &str) -> bool {
+    let mut found = false;
+    for (_, line) in lines(text).take(400) {
+        if line.trim_start_matches(is_space).starts_with("手数--") {
+            return false;
+        }
+        found |= is_move_line(line) && tokens(line).any(|(_, t)| japanese::parse(t).is_ok());
+    }
+    found
+}
+
+/// Reads a KI2 record: one game (the `Vec` is for uniformity with the other formats; it is
+/// empty only for text with nothing in it).
+pub fn read(text: &str) -> Vec<Game> {
+    let Some((preamble, body)) = Preamble::read(text, |line| {
+        let t = line.trim_matches(is_space);
+        if is_move_line(line) || variation_start(t).is_some() || t.starts_with("まで") {
+            Boundary::Body
+        } else {
+            Boundary::Header
+        }
+    }) else {
+        return Vec::new();
+    };
+    let first_turn =
+        body.clone().find_map(|(_, l)| is_move_line(l).then(|| tokens(l).next().map(|(c, _)| c))?);
+    let (mut game, previous) = preamble.finish(None, first_turn);
+    if game.problem.is_some() {
+        return vec![game];
+    }
+    let (turn, first_number) = start_turn(&game.start);
+    let mut tree = Tree::new(turn, first_number, previous);
+    for (n, line) in body {
+        if shared_body_line(&mut tree, n, line) || !is_move_line(line) {
+            continue;
+        }
+        for (color, token) in tokens(line) {
+            let body = token[token.chars().next().map_or(0, char::len_utf8)..].trim_matches(is_space);
+            if body.is_empty() {
+                continue;
+            }
+            if let Some(mut end) = terminal(body) {
+                end.named = end.named.or(Some(color));
+                tree.end(end, body, n);
+                break;
+            }
+            if tree.closed() {
+                break;
+            }
+            match japanese::parse(token) {
+                Ok(m) => {
+                    let entry = MoveEntry {
+                        token: MoveToken::Japanese(m),
+                        line: n,
+                        seconds: None,
+                        comments: Vec::new(),
+                    };
+                    tree.push(entry);
+                }
+                Err(e) => {
+                    tree.fail(n, e.to_string());
+                    break;
+                }
+            }
+        }
+    }
+    tree.finish(&mut game);
+    vec![game]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_lines_split_at_every_mark() {
+        let got: Vec<_> = tokens("▲７六歩    △同　歩    ▲同　飛  ").map(|(_, t)| t).collect();
+        assert_eq!(got, ["▲７六歩", "△同　歩", "▲同　飛"]);
+        let got: Vec<_> = tokens("▲７三桂不成△５一玉▽３四歩").collect();
+        assert_eq!(
+            got,
+            [(Color::Black, "▲７三桂不成"), (Color::White, "△５一玉"), (Color::White, "▽３四歩")]
+        );
+        assert!(is_move_line("  ▲７六歩"));
+        assert!(!is_move_line("*▲７六歩"));
+        assert!(!is_move_line("消費時間：▲4時間39分△4時間01分"));
+    }
+
+    #[test]
+    fn ki2_is_told_from_other_text() {
+        assert!(looks_like("手合割：平手\n▲７六歩 △３四歩\n"));
+        assert!(!looks_like("手数----指手--\n   1 ７六歩(77)\n*▲７六歩\n"));
+        assert!(!looks_like("position startpos moves 7g7f\n"));
+    }
+}

@@ -1,0 +1,219 @@
+//! The KIF reader (`.kif`, `.kifu`): Kakinoki's numbered move table.
+//!
+//! ```text
+//! 手合割：平手
+//! 先手：羽生善治
+//! 手数----指手---------消費時間--
+//!    1 ７六歩(77)   ( 0:01/00:00:01)
+//! *a comment on 1.７六歩
+//!    2 同　歩(23)   ( 0:02/00:00:02)+
+//!    3 投了
+//! まで2手で後手の勝ち
+//!
+//! 変化：2手
+//!    2 ３四歩(33)
+//! ```
+//!
+//! Flow: the header section (`key：value` headers, kept raw and in order; 手合割; a board
+//! diagram, see [`bod`](super::bod), which overrides 手合割; `*` comments on the start) runs up
+//! to the `手数----指手--` line or the first move row; then every row is `number move [time] [+]`,
+//! where the move is a Japanese move with its origin in parentheses (read by
+//! [`japanese::parse`]) or a word that ends the game (`投了`, `先手 反則負け`, …). Move numbers
+//! are not trusted: moves are counted. `*` lines are comments on the move before them, `#` and
+//! `&` lines are skipped, `まで…` gives the stated result and `変化：N手` starts a variation.
+//! A row whose move cannot be read stops its line there ([`Game::problem`] for the main line);
+//! a number with no move after it does the same; other unrecognized lines are skipped. KIF
+//! writes the origin of every board move, so a move without origin, 打 or 同 (`12金`, as
+//! Kakinoki's own tsume files write drops) is a drop.
+
+use super::{
+    Game, MoveEntry,
+    encoding::lines,
+    kakinoki::{
+        Boundary, Preamble, Tree, ascii_digit, is_space, shared_body_line, start_turn, strip_remark,
+        terminal, variation_start,
+    },
+};
+use crate::notation::{
+    MoveToken,
+    japanese::{self, Destination},
+};
+
+/// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.
+pub fn looks_like(text: &str) -> bool {
+    lines(text).take(400).any(|(_, line)| {
+        let t = line.trim_start();
+        t.starts_with("手数--")
+            || row(line).is_some_and(|r| {
+                terminal(r.text).is_some()
+                    || japanese::parse(r.text).is_ok_and(|m| m.origin.is_some() || m.drop)
+            })
+    })
+}
+
+/// Reads a KIF record. A KIF file holds one game; the `Vec` is for uniformity with the other
+/// formats (it is empty only for text with nothing in it).
+pub fn read(text: &str) -> Vec<Game> {
+    let Some((preamble, body)) = Preamble::read(text, |line| {
+        if line.trim_start_matches(is_space).starts_with("手数--") {
+            Boundary::Closing
+        } else if row(line).is_some() || variation_start(line).is_some() {
+            Boundary::Body
+        } else {
+            Boundary::Header
+        }
+    }) else {
+        return Vec::new();
+    };
+    let first = body.clone().map_while(|(_, l)| (variation_start(l).is_none()).then_some(l)).find_map(row);
+    let (mut game, previous) = preamble.finish(first.map(|r| r.number), None);
+    if game.problem.is_some() {
+        return vec![game];
+    }
+    let (turn, first_number) = start_turn(&game.start);
+    let mut tree = Tree::new(turn, first.map_or(first_number, |r| r.number), previous);
+    for (n, line) in body {
+        body_line(&mut tree, n, line);
+    }
+    tree.finish(&mut game);
+    vec![game]
+}
+
+/// Reads one line of the move section into the tree.
+fn body_line(tree: &mut Tree, n: u32, line: &str) {
+    if shared_body_line(tree, n, line) {
+        return;
+    }
+    let Some(r) = row(line) else {
+        // A number with nothing readable after it (a row cut short) stops the line; other
+        // lines (a tool's stray text) are skipped.
+        let t = line.trim_start_matches(is_space);
+        if t.starts_with(|c: char| c.is_ascii_digit()) && !tree.closed() {
+            let number = t.split(|c: char| !c.is_ascii_digit()).next().unwrap_or_default();
+            tree.fail(n, format!("move {number}: a move row without a move"));
+        }
+        return;
+    };
+    if let Some(end) = terminal(r.text) {
+        tree.end(end, r.text, n);
+        return;
+    }
+    if tree.closed() {
+        return;
+    }
+    match japanese::parse(r.text) {
+        Ok(mut m) => {
+            // KIF gives every board move its origin: a move with neither origin nor 同 is a
+            // drop even when 打 is left out (`12金` in Kakinoki's own tsume files).
+            if m.origin.is_none()
+                && m.destination != Destination::Same
+                && m.piece.is_some()
+                && m.promotion.is_none()
+            {
+                m.drop = true;
+            }
+            let token = MoveToken::Japanese(m);
+            tree.push(MoveEntry { token, line: n, seconds: r.seconds, comments: Vec::new() });
+        }
+        Err(e) => tree.fail(n, format!("move {}: {e}", r.number)),
+    }
+}
+
+/// A move row: its number, the move text and the time spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row<'a> {
+    number: u32,
+    text: &'a str,
+    seconds: Option<u32>,
+}
+
+/// Splits `  12 ７六歩(77)   ( 0:01/00:00:01)+#remark` into its parts.
+fn row(line: &str) -> Option<Row<'_>> {
+    let t = line.trim_start_matches(is_space);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let rest = &t[digits..];
+    if !rest.starts_with(is_space) {
+        return None;
+    }
+    let number = t[..digits].parse().ok()?;
+    let rest = strip_remark(rest).trim_matches(is_space);
+    let rest = rest.strip_suffix('+').unwrap_or(rest).trim_end_matches(is_space);
+    if rest.is_empty() {
+        return None;
+    }
+    // The time is the first parenthesized part with ':' or '/' in it; `(77)` is the origin.
+    let time_at = rest.match_indices(['(', '（']).map(|(i, _)| i).find(|&i| {
+        let inside = &rest[i..];
+        let inside = inside.find([')', '）']).map_or(inside, |j| &inside[..j]);
+        inside.contains([':', '/', '：', '／'])
+    });
+    let (text, seconds) = match time_at {
+        Some(i) => {
+            let inside = rest[i..].trim_start_matches(['(', '（']);
+            let inside = inside.find([')', '）']).map_or(inside, |j| &inside[..j]);
+            (rest[..i].trim_end_matches(is_space), time_spent(inside))
+        }
+        None => (rest, None),
+    };
+    Some(Row { number, text, seconds })
+}
+
+/// The seconds of a time block's first part: `m:ss`, `h:mm:ss`, with or without padding.
+fn time_spent(block: &str) -> Option<u32> {
+    let used = block.split(['/', '／']).next()?.trim_matches(is_space);
+    let mut total: u32 = 0;
+    let mut parts = 0;
+    for part in used.split([':', '：']) {
+        let digits: String = part.trim_matches(is_space).chars().map(ascii_digit).collect();
+        total = total.checked_mul(60)?.checked_add(digits.parse::<u32>().ok()?)?;
+        parts += 1;
+    }
+    (2..=3).contains(&parts).then_some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_in_every_layout_seen() {
+        let r = row("   1 ７六歩(77)   ( 0:01/00:00:01)").unwrap();
+        assert_eq!((r.number, r.text, r.seconds), (1, "７六歩(77)", Some(1)));
+        let r = row("1 ７六歩(77)    ( 0:01/00:00:01)+").unwrap();
+        assert_eq!((r.text, r.seconds), ("７六歩(77)", Some(1)));
+        let r = row("  21 ２五歩(26)   (17:00/00:40:00)").unwrap();
+        assert_eq!(r.seconds, Some(1020));
+        let r = row(" 169 投了          (00:01 / 01:21:06)").unwrap();
+        assert_eq!((r.text, r.seconds), ("投了", Some(1)));
+        let r = row("   2 ８四歩(83)   ( 0:7/)").unwrap();
+        assert_eq!(r.seconds, Some(7));
+        let r = row("36   ４三金(42)   (1:47/0:7:45)").unwrap();
+        assert_eq!((r.text, r.seconds), ("４三金(42)", Some(107)));
+        let r = row("   1 ８四歩(83)( 0:01/00:00:01)").unwrap();
+        assert_eq!(r.text, "８四歩(83)");
+        let r = row("   1 ７六歩(77)   +").unwrap();
+        assert_eq!((r.text, r.seconds), ("７六歩(77)", None));
+        let r = row("   1 ８六歩(87)    (00:00 / 00:00:00)#コメント7").unwrap();
+        assert_eq!(r.text, "８六歩(87)");
+        let r = row("2 先手 反則負け ( 0:22/00:04:53)").unwrap();
+        assert_eq!((r.text, r.seconds), ("先手 反則負け", Some(22)));
+        assert_eq!(row("   1 12金").unwrap().text, "12金");
+        let r = row("   3 ２六歩(27)   ( 0:01/00:00:0").unwrap();
+        assert_eq!((r.text, r.seconds), ("２六歩(27)", Some(1)));
+        assert_eq!(row("手数----指手--"), None);
+        assert_eq!(row("  ９ ８ ７"), None);
+        assert_eq!(row("12"), None);
+        assert_eq!(row("12金"), None);
+    }
+
+    #[test]
+    fn kif_is_told_from_other_text() {
+        assert!(looks_like("手合割：平手\n手数----指手---------消費時間--\n"));
+        assert!(looks_like("1 ７六歩(77)\n2 ３四歩(33)\n"));
+        assert!(!looks_like("▲７六歩 △３四歩\n"));
+        assert!(!looks_like("position startpos moves 7g7f\n"));
+    }
+}

@@ -1,0 +1,328 @@
+//! Writers for the Kakinoki formats: [`kif`] (the numbered move table) and [`ki2`] (Japanese
+//! notation, several moves a line).
+//!
+//! Both write what a replayed game holds: the legal moves replay found (a written foul that
+//! ended the game included), so a game read back is the same game. What they share lives
+//! here: the header block, the walk over the main line and its variations, and the words for
+//! endings.
+//!
+//! Header policy: every raw header is written back as `key：value`, in order; a key from
+//! another format that names a known field (`$EVENT`, `N+`, `[Sente]`) is written under its
+//! KIF key (`棋戦`, `先手`) unless the game has that KIF key already; a `手合割` that would not
+//! read back as the game's standard start is replaced by the start's name, and one is added
+//! when missing; a custom start is written as a board diagram. Line breaks inside values
+//! become a literal `\n`, as Kifu for Windows writes them. Normalized fields that no header
+//! carries are added under their KIF keys.
+//!
+//! Variation order: after a line, its variations latest branch first, each followed by its
+//! own; this is the order readers (ours included) attach `変化：N手` blocks by.
+
+pub mod ki2;
+pub mod kif;
+
+use std::{cmp::Reverse, fmt::Write as _};
+
+use super::{
+    Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod, info::Field,
+    kakinoki::handicap_of_name,
+};
+use crate::{
+    notation::MoveToken,
+    replay::{ReplayedGame, ReplayedVariation},
+    shogi::{Color, Handicap, Move, PieceKind, Position, Setup},
+};
+
+/// Whether the players are named 下手/上手 (a standard handicap start).
+fn is_handicap(game: &Game) -> bool {
+    matches!(game.start, Start::Standard(h) if h != Handicap::Even)
+}
+
+/// A value on one line: line breaks become a literal `\n`.
+fn one_line(value: &str) -> String {
+    value.replace("\r\n", "\\n").replace(['\n', '\r'], "\\n")
+}
+
+/// The header block and, for a custom start, the board diagram.
+fn write_headers(game: &Game, out: &mut String) {
+    let handicap = is_handicap(game);
+    let has_key = |key: &str| game.headers.iter().any(|h| h.key == key);
+    let mut fields = Vec::new();
+    let mut wrote_handicap = false;
+    for Header { key, value } in &game.headers {
+        let field = Field::of(key).map(|(f, _)| f);
+        fields.extend(field);
+        let kif_key = field.and_then(|f| f.kif_key(handicap)).filter(|k| key.is_ascii() && !has_key(k));
+        let key = kif_key.unwrap_or(key.as_str()).replace('：', ":");
+        let mut value = one_line(value);
+        if key == "手合割" {
+            wrote_handicap = true;
+            if let Start::Standard(h) = game.start {
+                if handicap_of_name(&value) != Some(Some(h)) {
+                    value = h.japanese().to_string();
+                }
+            }
+        }
+        let _ = writeln!(out, "{key}：{value}");
+    }
+    let info = &game.info;
+    let extra: [(Field, Option<String>); 8] = [
+        (Field::Event, info.event.clone()),
+        (Field::Site, info.site.clone()),
+        (Field::Start, info.start.map(|d| d.to_string())),
+        (Field::End, info.end.map(|d| d.to_string())),
+        (Field::TimeControl, info.time_control.clone()),
+        (Field::Black, info.black.as_ref().map(|p| p.full.clone())),
+        (Field::White, info.white.as_ref().map(|p| p.full.clone())),
+        (Field::Opening, info.opening.clone()),
+    ];
+    for (field, value) in extra {
+        if let (Some(value), Some(key)) = (value, field.kif_key(handicap)) {
+            if !fields.contains(&field) {
+                let _ = writeln!(out, "{key}：{}", one_line(&value));
+            }
+        }
+    }
+    match &game.start {
+        Start::Standard(h) if !wrote_handicap => {
+            let _ = writeln!(out, "手合割：{}", h.japanese());
+        }
+        Start::Standard(_) => {}
+        Start::Custom(setup) => out.push_str(&bod::write_bod(setup)),
+    }
+}
+
+/// What a format does with each part of a game, in writing order.
+trait Sink {
+    /// A move of the current line; `pos` is the position before it, `number` its move number,
+    /// `branches` whether a variation replaces it.
+    fn play(&mut self, pos: &Position, mv: Move, number: u32, entry: Option<&MoveEntry>, branches: bool);
+    /// The final move of a game that ended by it being a foul, as the record wrote it.
+    fn foul(&mut self, text: &str, number: u32, turn: Color, entry: Option<&MoveEntry>);
+    /// The ending of the current line; `turn` is the side to move then.
+    fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>);
+    /// The start of a variation replacing move `number`.
+    fn variation(&mut self, number: u32);
+}
+
+/// One line of play to write.
+struct LineOut<'a> {
+    number: u32,
+    entries: &'a [MoveEntry],
+    moves: &'a [Move],
+    ending: Option<&'a Ending>,
+    foul: Option<String>,
+    outcome: Option<Outcome>,
+    variations: Vec<(&'a Variation, &'a ReplayedVariation)>,
+}
+
+/// The variations of a line paired with their replays (replay keeps them sorted by their
+/// branch point and drops those it cannot reach), latest branch first.
+fn pair<'a>(
+    vars: &'a [Variation],
+    replayed: &'a [ReplayedVariation],
+) -> Vec<(&'a Variation, &'a ReplayedVariation)> {
+    let mut sorted: Vec<&Variation> = vars.iter().collect();
+    sorted.sort_by_key(|v| v.ply);
+    let mut pairs: Vec<_> = sorted.into_iter().zip(replayed).collect();
+    pairs.sort_by_key(|(v, _)| Reverse(v.ply));
+    pairs
+}
+
+/// Walks a replayed game in writing order.
+fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
+    let Ok(pos) = Position::from_setup(replayed.start.clone()) else { return };
+    let foul = replayed
+        .illegal_ending
+        .as_ref()
+        .and_then(|_| game.moves.get(replayed.moves.len()))
+        .and_then(|e| foul_text(&e.token, &replayed.end));
+    let line = LineOut {
+        number: replayed.start.move_number.max(1),
+        entries: &game.moves,
+        moves: &replayed.moves,
+        ending: game.ending.as_ref(),
+        foul,
+        outcome: replayed.outcome,
+        variations: pair(&game.variations, &replayed.variations),
+    };
+    walk_line(pos, line, sink);
+}
+
+fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
+    let mut branch_points: Vec<(usize, Position)> = Vec::new();
+    let wanted = |i: usize| line.variations.iter().any(|(v, _)| v.ply == i);
+    for (i, &mv) in line.moves.iter().enumerate() {
+        if wanted(i) {
+            branch_points.push((i, pos.clone()));
+        }
+        sink.play(&pos, mv, number_at(line.number, i), line.entries.get(i), wanted(i));
+        pos.play_unchecked(mv);
+    }
+    let mut played = line.moves.len();
+    if wanted(played) {
+        branch_points.push((played, pos.clone()));
+    }
+    let mut turn = pos.turn();
+    if let Some(text) = &line.foul {
+        sink.foul(text, number_at(line.number, played), turn, line.entries.get(played));
+        played += 1;
+        turn = turn.flip();
+    }
+    if let Some(ending) = line.ending {
+        sink.ending(ending, number_at(line.number, played), turn, line.outcome);
+    }
+    for (var, rvar) in line.variations {
+        let Some((_, base)) = branch_points.iter().find(|(i, _)| *i == var.ply) else { continue };
+        let number = number_at(line.number, var.ply);
+        sink.variation(number);
+        let sub = LineOut {
+            number,
+            entries: &var.moves,
+            moves: &rvar.moves,
+            ending: var.ending.as_ref(),
+            foul: None,
+            outcome: var.ending.as_ref().and_then(|e| e.stated),
+            variations: pair(&var.variations, &rvar.variations),
+        };
+        walk_line(base.clone(), sub, sink);
+    }
+}
+
+/// The number of the move `i` moves after one numbered `first`.
+fn number_at(first: u32, i: usize) -> u32 {
+    first.saturating_add(u32::try_from(i).unwrap_or(u32::MAX))
+}
+
+/// The text of a written foul in Japanese notation, without a side mark: `同　玉(28)` (with
+/// the origin, which KIF needs and KI2 readers accept). `before` is the position it was
+/// played in.
+fn foul_text(token: &MoveToken, before: &Setup) -> Option<String> {
+    let kind_at = |sq| before.piece_at(sq).map(|p| p.kind);
+    let (from, to, kind, promote) = match token {
+        MoveToken::Japanese(m) => {
+            let mut m = m.clone();
+            m.color = None;
+            return Some(m.to_string());
+        }
+        MoveToken::Usi(Move::Normal { from, to, promote }) => (Some(*from), *to, kind_at(*from)?, *promote),
+        MoveToken::Usi(Move::Drop { kind, to }) => (None, *to, *kind, false),
+        MoveToken::Csa(c) => match c.from {
+            Some(from) => {
+                let before_kind = kind_at(from).unwrap_or(c.piece);
+                (Some(from), c.to, before_kind, before_kind != c.piece)
+            }
+            None => (None, c.to, c.piece, false),
+        },
+        MoveToken::Western(_) => return None,
+    };
+    let mut text = format!("{}{}", crate::notation::japanese::square_text(to), piece_name(kind));
+    match from {
+        Some(f) => {
+            if promote {
+                text.push('成');
+            }
+            let _ = write!(text, "({}{})", f.file().get(), f.rank().get());
+        }
+        None => text.push('打'),
+    }
+    Some(text)
+}
+
+fn piece_name(kind: PieceKind) -> &'static str {
+    crate::notation::japanese::piece_name(kind)
+}
+
+/// The name records give a side: 先手/後手, or 下手/上手 in handicap games.
+fn side_name(color: Color, handicap: bool) -> &'static str {
+    match (color, handicap) {
+        (Color::Black, false) => "先手",
+        (Color::White, false) => "後手",
+        (Color::Black, true) => "下手",
+        (Color::White, true) => "上手",
+    }
+}
+
+/// The word a KIF move row ends a game with, and whether the word is about the side named
+/// in [`Ending::side`] (`true`) or its opponent (`反則勝ち`, `不戦勝`).
+fn ending_word(ending: &Ending, turn: Color) -> (&'static str, bool) {
+    let about_side = |win: &'static str, lose: &'static str| match ending.side {
+        Some(s) if s != turn => (win, false),
+        _ => (lose, true),
+    };
+    match ending.termination {
+        Termination::Resign => ("投了", true),
+        Termination::Checkmate => ("詰み", true),
+        Termination::Timeout => ("切れ負け", true),
+        Termination::IllegalMove => match ending.side {
+            None => ("反則勝ち", false),
+            _ => about_side("反則勝ち", "反則負け"),
+        },
+        Termination::Repetition => ("千日手", true),
+        Termination::PerpetualCheck => ("連続王手の千日手", true),
+        Termination::Impasse => ("持将棋", true),
+        Termination::EnteringKing => ("入玉勝ち", true),
+        Termination::Interrupted | Termination::Error => ("中断", true),
+        Termination::Sealed => ("封じ手", true),
+        Termination::Forfeit => about_side("不戦勝", "不戦敗"),
+        Termination::MaxMoves => ("最大手数", true),
+        Termination::NoMate => ("不詰", true),
+        Termination::Draw => ("引き分け", true),
+    }
+}
+
+/// The terminal row text: the word, with the side written before it when the side the word
+/// is about is not the side to move (`先手 反則負け`).
+fn ending_row(ending: &Ending, turn: Color, handicap: bool) -> String {
+    let (word, about_side) = ending_word(ending, turn);
+    let actor = ending.side.map(|s| if about_side { s } else { s.flip() });
+    match actor {
+        Some(a) if a != turn => format!("{} {word}", side_name(a, handicap)),
+        _ => word.to_string(),
+    }
+}
+
+/// The `まで…` line for a line of `plies` moves that ended so, `outcome` being the result when
+/// known (the replay's, or the one the record stated).
+fn summary_line(
+    plies: u32,
+    ending: &Ending,
+    turn: Color,
+    outcome: Option<Outcome>,
+    handicap: bool,
+) -> String {
+    let winner = match outcome.or(ending.stated) {
+        Some(Outcome::Win(c)) => Some(c),
+        _ => None,
+    };
+    let name = |c: Color| side_name(c, handicap);
+    let rest = match (ending.termination, winner) {
+        (Termination::Checkmate, _) => "詰み".to_string(),
+        (Termination::Timeout, Some(w)) => format!("時間切れにより{}の勝ち", name(w)),
+        (Termination::IllegalMove, Some(w)) => format!("{}の反則負け", name(w.flip())),
+        (Termination::EnteringKing, Some(w)) => format!("{}の入玉勝ち", name(w)),
+        (Termination::Forfeit, Some(w)) => format!("{}の不戦勝", name(w)),
+        (Termination::Resign, Some(w)) => format!("{}の勝ち", name(w)),
+        _ => ending_row(ending, turn, handicap).replace(' ', "の"),
+    };
+    format!("まで{plies}手で{rest}")
+}
+
+/// The width, in half-width columns, of text as fixed-width fonts show it.
+fn columns(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// Pads `text` with spaces to `width` columns.
+fn pad(out: &mut String, text: &str, width: usize) {
+    out.push_str(text);
+    for _ in columns(text)..width {
+        out.push(' ');
+    }
+}
+
+/// Writes comments as `*` lines.
+fn write_comments(out: &mut String, comments: &[String]) {
+    for c in comments {
+        let _ = writeln!(out, "*{}", one_line(c));
+    }
+}

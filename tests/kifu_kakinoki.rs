@@ -1,0 +1,9 @@
+//! The Kakinoki formats: decoding, KIF, KI2, board diagrams, header normalization, writers.
+
+mod corpus;
+mod decoding;
+mod fixtures;
+mod resolve;
+mod robustness;
+mod round_trip;
+mod writers;

@@ -1,0 +1,96 @@
+//! Decoding and encoding on bytes built by hand (the encodings were produced with Python's
+//! `codecs`, an independent implementation), and line endings of every kind through the
+//! readers.
+
+use std::borrow::Cow;
+
+use kifudex::kifu::{
+    encoding::{DecodeError, Encoding, decode, encode_cp932, lines},
+    ki2, kif,
+};
+
+const TEXT: &str = "手合割：平手\n先手：羽生善治\n";
+const CP932: &[u8] = &[
+    0x8E, 0xE8, 0x8D, 0x87, 0x8A, 0x84, 0x81, 0x46, 0x95, 0xBD, 0x8E, 0xE8, 0x0A, 0x90, 0xE6, 0x8E, 0xE8,
+    0x81, 0x46, 0x89, 0x48, 0x90, 0xB6, 0x91, 0x50, 0x8E, 0xA1, 0x0A,
+];
+const EUC_JP: &[u8] = &[
+    0xBC, 0xEA, 0xB9, 0xE7, 0xB3, 0xE4, 0xA1, 0xA7, 0xCA, 0xBF, 0xBC, 0xEA, 0x0A, 0xC0, 0xE8, 0xBC, 0xEA,
+    0xA1, 0xA7, 0xB1, 0xA9, 0xC0, 0xB8, 0xC1, 0xB1, 0xBC, 0xA3, 0x0A,
+];
+
+#[test]
+fn utf8_is_borrowed_and_a_bom_is_dropped() {
+    let d = decode(TEXT.as_bytes()).unwrap();
+    assert_eq!(d.encoding, Encoding::Utf8);
+    assert!(matches!(d.text, Cow::Borrowed(TEXT)));
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(TEXT.as_bytes());
+    let d = decode(&bom).unwrap();
+    assert_eq!((d.text.as_ref(), d.encoding, d.encoding.name()), (TEXT, Encoding::Utf8Bom, "utf-8-bom"));
+}
+
+#[test]
+fn cp932_and_euc_jp_are_told_apart() {
+    let d = decode(CP932).unwrap();
+    assert_eq!((d.text.as_ref(), d.encoding.name()), (TEXT, "cp932"));
+    let d = decode(EUC_JP).unwrap();
+    assert_eq!((d.text.as_ref(), d.encoding.name()), (TEXT, "euc-jp"));
+}
+
+#[test]
+fn bytes_valid_in_both_read_as_the_plausible_one_unless_declared() {
+    // 王将 and 中断 in EUC-JP are also valid CP932 (as half-width katakana).
+    let euc = [0xB2, 0xA6, 0xBE, 0xAD, 0x0A, 0xC3, 0xE6, 0xC3, 0xC7, 0x0A];
+    let d = decode(&euc).unwrap();
+    assert_eq!((d.text.as_ref(), d.encoding), ("王将\n中断\n", Encoding::EucJp));
+    let mut declared = b"#KIF version=2.0 encoding=Shift_JIS\n".to_vec();
+    declared.extend_from_slice(&euc);
+    assert_eq!(decode(&declared).unwrap().encoding, Encoding::ShiftJis);
+}
+
+#[test]
+fn a_wrong_declaration_does_not_override_the_bytes() {
+    let mut bytes = b"#KIF version=2.0 encoding=UTF-8\n".to_vec();
+    bytes.extend_from_slice(CP932);
+    assert_eq!(decode(&bytes).unwrap().encoding, Encoding::ShiftJis);
+}
+
+#[test]
+fn undecodable_bytes_are_an_error_with_their_place() {
+    let err = decode(b"ok\nab\xFF\xFE\xFD\xFC").unwrap_err();
+    assert_eq!(err, DecodeError { offset: 5, line: 2, column: 3, byte: 0xFF });
+    assert!(err.to_string().starts_with("line 2, column 3"));
+    let mut bom = b"\xEF\xBB\xBFx\n".to_vec();
+    bom.push(0x82);
+    assert_eq!(decode(&bom).unwrap_err().line, 2);
+    // Truncated CP932: a lead byte at the very end, reported where CP932 stopped.
+    let cut = &CP932[..CP932.len() - 2];
+    assert_eq!(decode(cut).unwrap_err(), DecodeError { offset: 25, line: 2, column: 13, byte: 0x8E });
+}
+
+#[test]
+fn cp932_encoding_round_trips_and_refuses_what_it_lacks() {
+    assert_eq!(encode_cp932(TEXT).unwrap(), CP932);
+    let err = encode_cp932("手合割：平手\n先手：😀\n").unwrap_err();
+    assert_eq!((err.line, err.ch), (2, '😀'));
+}
+
+#[test]
+fn line_endings_of_every_kind_read_the_same() {
+    let lf = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    let want = kif::read(lf);
+    for eol in ["\r\n", "\r"] {
+        let text = lf.replace('\n', eol);
+        let got = kif::read(&text);
+        assert_eq!(got[0].moves.len(), 2, "{eol:?}");
+        assert_eq!(
+            got[0].ending.as_ref().map(|e| e.termination),
+            want[0].ending.as_ref().map(|e| e.termination)
+        );
+    }
+    let mixed = "手合割：平手\r\n▲７六歩\r△３四歩\n▲２六歩";
+    let game = &ki2::read(mixed)[0];
+    assert_eq!(game.moves.len(), 3);
+    assert_eq!(lines(mixed).count(), 4);
+}

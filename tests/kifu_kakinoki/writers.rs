@@ -1,0 +1,188 @@
+//! The KIF and KI2 writers: the exact text of small games (written by hand in Kifu for
+//! Windows' layout), headers from other formats, custom starts, written fouls, CP932.
+
+use kifudex::{
+    kifu::{Ending, Game, Header, MoveEntry, Start, Termination, bod, encoding, info, kif, write},
+    notation::MoveToken,
+    shogi::{Color, Handicap},
+};
+
+use super::{fixtures::load, resolve, round_trip};
+
+fn kif_text(game: &Game) -> String {
+    let (_, replayed) = resolve::replay(game);
+    write::kif::write(game, &replayed)
+}
+
+#[test]
+fn kif_layout_of_a_small_game() {
+    let want = "\
+開始日時：2014/10/12 14:46:51
+終了日時：2014/10/12 14:47:55
+手合割：平手　　
+先手：sente
+後手：gote
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:02/00:00:02)
+   2 ３四歩(33)   ( 0:05/00:00:05)
+   3 ２二角成(88) ( 0:06/00:00:08)
+   4 中断
+まで3手で中断
+";
+    assert_eq!(kif_text(&load("chudan.kif")), want);
+}
+
+#[test]
+fn kif_layout_of_variations() {
+    let want = "\
+開始日時：2017/10/03 01:12:24
+終了日時：2017/10/03 01:12:54
+手合割：平手　　
+先手：
+後手：
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:00/00:00:00)
+   2 ３四歩(33)   ( 0:00/00:00:00)
+   3 ２六歩(27)   ( 0:00/00:00:00)+
+   4 中断
+まで3手で中断
+
+変化：3手
+   3 ２二角成(88) ( 0:00/00:00:00)
+   4 同　銀(31)   ( 0:00/00:00:00)+
+   5 中断
+まで4手で中断
+
+変化：4手
+   4 同　飛(82)   ( 0:00/00:00:00)
+   5 中断
+まで4手で中断
+";
+    assert_eq!(kif_text(&load("doh_branch.kifu")), want);
+}
+
+#[test]
+fn kif_custom_start_keeps_its_move_number_and_side() {
+    let text = kif_text(&load("bio-KIF_2手目から始まる.kif"));
+    let tail = "\
+先手の持駒：なし
+手数＝1
+後手番
+手数----指手---------消費時間--
+   2 ５四歩(53)
+   3 ３六歩(37)
+   4 投了
+まで3手で先手の勝ち
+";
+    assert!(text.ends_with(tail), "{text}");
+    assert!(text.starts_with(
+        "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n|v香v桂v銀"
+    ));
+}
+
+fn entry(usi: &str) -> MoveEntry {
+    MoveEntry { token: MoveToken::Usi(usi.parse().unwrap()), line: 1, seconds: None, comments: Vec::new() }
+}
+
+#[test]
+fn kif_headers_from_other_formats_and_a_handicap_start() {
+    let h = |k: &str, v: &str| Header { key: k.to_string(), value: v.to_string() };
+    let headers = vec![
+        h("$EVENT", "floodgate"),
+        h("N+", "alice"),
+        h("N-", "bob 3dan"),
+        h("$START_TIME", "2021/12/13 13:43:40"),
+    ];
+    let game = Game {
+        info: info::normalize(&headers),
+        headers,
+        start: Start::Standard(Handicap::Lance),
+        moves: vec![entry("5a4b"), entry("7g7f")],
+        ending: Some(Ending {
+            termination: Termination::Resign,
+            side: Some(Color::White),
+            stated: None,
+            text: "%TORYO".into(),
+            line: 9,
+        }),
+        ..Game::default()
+    };
+    let want = "\
+棋戦：floodgate
+下手：alice
+上手：bob 3dan
+開始日時：2021/12/13 13:43:40
+手合割：香落ち
+手数----指手---------消費時間--
+   1 ４二玉(51)
+   2 ７六歩(77)
+   3 投了
+まで2手で下手の勝ち
+";
+    let text = kif_text(&game);
+    assert_eq!(text, want);
+    let again = &kif::read(&text)[0];
+    assert_eq!(again.info, game.info);
+    assert_eq!(again.start, game.start);
+}
+
+#[test]
+fn kif_a_written_foul_from_another_notation() {
+    // 2b8h is no move for White's bishop with the pawn on 3c in the way: the foul that ended
+    // the game.
+    let game = Game {
+        moves: vec![entry("7g7f"), entry("2b8h")],
+        ending: Some(Ending {
+            termination: Termination::IllegalMove,
+            side: None,
+            stated: None,
+            text: "%ILLEGAL_MOVE".into(),
+            line: 3,
+        }),
+        ..Game::default()
+    };
+    let (_, replayed) = resolve::replay(&game);
+    assert!(replayed.illegal_ending.is_some());
+    let text = write::kif::write(&game, &replayed);
+    assert!(text.contains("   2 ８八角(22)\n   3 反則勝ち\nまで2手で後手の反則負け\n"), "{text}");
+    let (_, again) = resolve::replay(&kif::read(&text)[0]);
+    assert_eq!((again.outcome, again.illegal_ending.is_some()), (replayed.outcome, true));
+}
+
+#[test]
+fn kif_text_encodes_to_cp932_and_back() {
+    let text = kif_text(&load("jt201409130101.kif"));
+    let bytes = encoding::encode_cp932(&text).unwrap();
+    let d = encoding::decode(&bytes).unwrap();
+    assert_eq!((d.text.as_ref(), d.encoding), (text.as_str(), encoding::Encoding::ShiftJis));
+}
+
+#[test]
+fn ki2_layout_six_moves_a_line_and_summary() {
+    let game = load("8mai.kif");
+    let (_, replayed) = resolve::replay(&game);
+    let text = write::ki2::write(&game, &replayed);
+    let move_lines: Vec<&str> = text.lines().filter(|l| l.starts_with(['▲', '△'])).collect();
+    let counts: Vec<usize> = move_lines.iter().map(|l| l.matches(['▲', '△']).count()).collect();
+    assert_eq!(counts, [6, 6, 6, 6, 1]);
+    assert!(move_lines[0].starts_with('△'), "上手 moves first");
+    assert!(text.ends_with("まで25手で中断\n"), "{text}");
+    assert!(
+        text.starts_with("開始日時：2014/10/13 18:51:20\n終了日時：2014/10/13 18:53:37\n手合割：八枚落ち\n")
+    );
+    if round_trip::japanese_available() {
+        assert!(text.contains("△７二金"), "{text}");
+    }
+}
+
+#[test]
+fn board_diagrams_round_trip() {
+    for sfen in [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "8k/9/8G/9/9/9/9/9/9 w RB2G3S4N4L18Prb2g 7",
+        "+P+L+N+S+B+R3/9/9/9/9/9/9/9/3+p+l+n+s+b+r w - 1",
+    ] {
+        let setup = sfen.parse().unwrap();
+        assert_eq!(bod::parse_bod(bod::write_bod(&setup).lines()), Ok(setup), "{sfen}");
+    }
+}
