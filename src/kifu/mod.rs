@@ -5,7 +5,13 @@
 //! read to the end keeps what came before and says where and why it stopped
 //! ([`Game::problem`]).
 
+pub mod csa;
 mod game;
+mod interim;
+pub mod jkf;
+mod support;
+pub mod usi;
+pub mod western;
 
 pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
