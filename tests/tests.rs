@@ -3,4 +3,5 @@
 mod util;
 
 mod keys;
+mod kifu_others;
 mod rules;
