@@ -256,6 +256,91 @@ fn csa_resyncs_after_junk() {
     assert_eq!(games[0].problem.as_ref().map(|p| p.line), Some(1));
     assert_eq!(games[1].moves.len(), 1);
     // A position statement after the first move is an error at its line.
+    let game = csa::read("PI\n+\n+7776FU,/\n").remove(0);
+    assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(3)));
     let game = csa::read("PI\n+\n+7776FU\nP1 *  *  *  *  *  *  *  *  * \n").remove(0);
     assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(4)));
+}
+
+#[test]
+fn csa_engine_pv_comments_and_kachi() {
+    // 電竜戦: `'**` evaluation and PV lines after every move, then `%KACHI`.
+    let game = only_game(Format::Csa, "csa/dr1_engine_pv_kachi.csa");
+    assert_eq!(game.moves[0].comments[0], "** 130 7g7f 8c8d 7i6h 3c3d");
+    assert_eq!(game.moves[0].seconds, Some(10));
+    expect(
+        &replay(&game),
+        400,
+        "+S+P1+B1G3/K1pGP+PPP1/+Pp7/9/6k2/5l3/1n1+p1+l+p+pp/4+pg1+p1/1+p+p6 b 2RBG3S3N2L2P",
+        "b",
+        "entering_king",
+    );
+}
+
+#[test]
+fn csa_no_final_newline() {
+    let game = only_game(Format::Csa, "csa/noeol.csa");
+    assert_eq!(game.moves[1].comments, ["---------------------------------------------------------"]);
+    expect(
+        &replay(&game),
+        2,
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL b -",
+        "-",
+        "interrupted",
+    );
+}
+
+#[test]
+fn csa_trailing_dot_rows_and_empty_piece_lines() {
+    // `P2 * -HI *  *  *  *  * -KA *.`, empty `P+` and `P-` lines, `%JISHOGI,T1`.
+    let game = only_game(Format::Csa, "csa/trailing_dot_rows_jishogi.csa");
+    assert_eq!(game.start, Start::Standard(Handicap::Even));
+    expect(
+        &replay(&game),
+        258,
+        "3+P1G1+R+B/2+N1K4/1+P1+SGG1+L1/2+R6/P2S5/2G+n1+p+p2/7+p1/3+p+p4/5k3 b B2S2N3L10P",
+        "d",
+        "impasse",
+    );
+}
+
+#[test]
+fn csa_comma_times_and_tsumi() {
+    // 将棋ウォーズ: 六枚落ち board, `,T` times on the move lines, `%TSUMI`.
+    let game = only_game(Format::Csa, "csa/wars_six_piece_tsumi.csa");
+    assert_eq!(game.start, Start::Standard(Handicap::SixPieces));
+    assert_eq!(game.comments, [" 手合割:六枚落ち"]);
+    assert_eq!(game.moves[..3].iter().map(|m| m.seconds).collect::<Vec<_>>(), [Some(1), Some(2), Some(2)]);
+    assert_eq!(
+        game.info.black.as_ref().map(|p| (p.name.as_str(), p.title.as_deref())),
+        Some(("alice", Some("2級")))
+    );
+    expect(
+        &replay(&game),
+        89,
+        "9/9/p2p+S2+L1/2g2p+R2/1p2p1P2/2pP1ks2/PP2P+p3/1BGKs4/LN1g5 b GSN6P",
+        "w",
+        "checkmate",
+    );
+}
+
+#[test]
+fn csa_hand_lines_and_quirky_comments() {
+    // `P+00KI` … one piece per line, `P-00GI00GI`, comments around the header.
+    let game = only_game(Format::Csa, "csa/kinoa_hand_lines.csa");
+    let start = game.start.setup();
+    let counts = |color| PieceKind::HAND.iter().map(|&k| start.hand(color).count(k)).collect::<Vec<_>>();
+    assert_eq!(counts(Color::Black), [1, 1, 1, 1, 1, 0, 0]);
+    assert_eq!(counts(Color::White), [0, 0, 1, 2, 1, 0, 0]);
+    assert_eq!(
+        game.comments[..3],
+        ["-- syougi kifu --".to_string(), "format=csa_v2".into(), "make=QinoaSyougiConverter".into()]
+    );
+    expect(
+        &replay(&game),
+        14,
+        "k8/2+P6/+P+P+P6/7g1/3b1P1K1/4P1PPP/4+b4/5+r3/8L b RG3SNL2P2gsn",
+        "w",
+        "resign",
+    );
 }

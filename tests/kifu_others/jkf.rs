@@ -47,7 +47,7 @@ fn jkf_forks_and_presets() {
 #[test]
 fn jkf_matches_its_csa_sibling() {
     // shogi-kifu-converter's JSON files are its expected conversions of the CSA files.
-    for name in ["v22", "initial_2", "initial_ky", "tsumeshogi_00al"] {
+    for name in ["v22", "initial_2", "initial_ky", "tsumeshogi_00al", "floodgate"] {
         let from_csa = only_game(Format::Csa, &format!("jkf/{name}.csa"));
         let from_jkf = only_game(Format::Jkf, &format!("jkf/{name}.json"));
         assert_eq!(from_jkf.start.setup(), from_csa.start.setup(), "{name}");
@@ -57,6 +57,14 @@ fn jkf_matches_its_csa_sibling() {
         assert_eq!((&a.moves, a.termination, a.outcome), (&b.moves, b.termination, b.outcome), "{name}");
         let seconds = |g: &kifudex::kifu::Game| g.moves.iter().map(|m| m.seconds).collect::<Vec<_>>();
         assert_eq!(seconds(&from_jkf), seconds(&from_csa), "{name}");
+        // Engine lines and the board dump after the ending stay with their moves.
+        let comments = |g: &kifudex::kifu::Game| {
+            g.moves
+                .iter()
+                .map(|m| m.comments.iter().map(|c| c.trim_end().to_string()).collect())
+                .collect::<Vec<Vec<_>>>()
+        };
+        assert_eq!(comments(&from_jkf), comments(&from_csa), "{name}");
     }
 }
 

@@ -69,3 +69,50 @@ proptest! {
         exercise(&String::from_utf8_lossy(&bytes));
     }
 }
+
+/// Inputs built to trip a reader into quadratic work: each is about a megabyte and must read
+/// in well under the time a quadratic scan would take (minutes).
+#[test]
+fn pathological_inputs_read_quickly() {
+    let inputs = [
+        "[Key \"value\"\n".repeat(80_000),
+        format!("P-7f{}", "ch".repeat(500_000)),
+        "{".repeat(1_000_000),
+        "'comment,'".repeat(100_000),
+        "+7776FU,T1,".repeat(100_000),
+        "(P-7f ".repeat(150_000),
+        "P-7f (".repeat(150_000),
+        deep_forks(5_000),
+        format!("position startpos moves {}", "7g7f 7f7g ".repeat(100_000)),
+        "[".repeat(1_000_000),
+        "{\"moves\": [".to_string() + &"{}, ".repeat(250_000) + "{}]}",
+    ];
+    let start = std::time::Instant::now();
+    for text in &inputs {
+        for format in FORMATS {
+            let _ = read(format, text);
+        }
+    }
+    let elapsed = start.elapsed();
+    assert!(elapsed.as_secs() < 20, "took {elapsed:?}");
+}
+
+#[test]
+fn forks_nest_only_so_deep() {
+    let game = read(Format::Jkf, &deep_forks(40)).remove(0);
+    assert!(game.problem.as_ref().is_some_and(|p| p.message.contains("nested")), "{:?}", game.problem);
+    assert_eq!(read(Format::Jkf, &deep_forks(20))[0].problem, None);
+}
+
+/// A JKF text whose forks nest `depth` deep.
+fn deep_forks(depth: usize) -> String {
+    let mv = "{\"move\": {\"from\": {\"x\": 7, \"y\": 7}, \"to\": {\"x\": 7, \"y\": 6}, \"piece\": \"FU\", \"color\": 0}";
+    let mut text = String::from("{\"moves\": [{}, ");
+    for _ in 0..depth {
+        text.push_str(mv);
+        text.push_str(", \"forks\": [[");
+    }
+    text.push_str(&"]]}".repeat(depth));
+    text.push_str("]}");
+    text
+}

@@ -228,21 +228,32 @@ fn corpus_round_trips_through_every_writer() {
     assert!(found.is_empty(), "{}", found.join("\n\n"));
 }
 
+/// The formats whose `looks_like` says yes to `text`.
+fn detected(text: &str) -> Vec<Format> {
+    FORMATS
+        .into_iter()
+        .filter(|&f| match f {
+            Format::Csa => kifudex::kifu::csa::looks_like(text),
+            Format::Jkf => kifudex::kifu::jkf::looks_like(text),
+            Format::Usi => kifudex::kifu::usi::looks_like(text),
+            _ => kifudex::kifu::western::looks_like(text),
+        })
+        .collect()
+}
+
 #[test]
-fn written_text_reads_in_its_own_format_only() {
+fn formats_are_told_apart() {
+    let mut files = Vec::new();
+    collect(&data(), &mut files);
+    for path in files {
+        let Some(format) = format_of(&path) else { continue };
+        let text = decode(&std::fs::read(&path).expect("a readable file"));
+        assert_eq!(detected(&text), [format], "{}", path.display());
+    }
     let game = &read(Format::Csa, &super::fixture("csa/example.csa"))[0];
     let r = replay(game);
     for format in FORMATS {
         let text = write(format, game, &r);
-        let detected: Vec<Format> = FORMATS
-            .into_iter()
-            .filter(|&f| match f {
-                Format::Csa => kifudex::kifu::csa::looks_like(&text),
-                Format::Jkf => kifudex::kifu::jkf::looks_like(&text),
-                Format::Usi => kifudex::kifu::usi::looks_like(&text),
-                _ => kifudex::kifu::western::looks_like(&text),
-            })
-            .collect();
-        assert_eq!(detected, [format], "{text}");
+        assert_eq!(detected(&text), [format], "{text}");
     }
 }

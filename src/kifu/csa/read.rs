@@ -7,7 +7,7 @@ use super::{
 use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start,
-        support::{Lines, normalize, turn_after},
+        support::{Lines, excerpt, normalize, turn_after},
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup},
@@ -28,6 +28,8 @@ enum CsaError {
     TooMany(&'static str),
     #[error("unknown ending '%{0}'")]
     UnknownEnding(String),
+    #[error("a game separator '/' must stand on a line of its own")]
+    Separator,
 }
 
 /// Reads every game of a CSA text. Games are separated by lines holding only `/`; a game that
@@ -133,7 +135,8 @@ impl GameReader {
                     self.told = EndingWord::parse(word).map(|w| self.ending(w, format!("#{message}"), line));
                 }
             }
-            Statement::Separator => unreachable!("separators are handled by the caller"),
+            // A `/` on a line of its own is handled by the caller; after a `,` it is junk.
+            Statement::Separator => return Err(CsaError::Separator),
         }
         Ok(())
     }
@@ -235,7 +238,7 @@ impl GameReader {
 
     fn push_move(&mut self, mv: CsaMove, text: &str, line: u32) -> Result<(), CsaError> {
         if self.ended {
-            return Err(CsaError::AfterEnd(text.to_string()));
+            return Err(CsaError::AfterEnd(excerpt(text)));
         }
         self.start(mv.color);
         self.game.moves.push(MoveEntry {
@@ -252,7 +255,7 @@ impl GameReader {
             // A second ending (a server's echo): the first one stands.
             return Ok(());
         }
-        let parsed = EndingWord::parse(word).ok_or_else(|| CsaError::UnknownEnding(word.to_string()))?;
+        let parsed = EndingWord::parse(word).ok_or_else(|| CsaError::UnknownEnding(excerpt(word)))?;
         self.start(None);
         self.game.ending = Some(self.ending(parsed, format!("%{word}"), line));
         self.ended = true;

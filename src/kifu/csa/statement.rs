@@ -3,6 +3,7 @@
 //! Classifying a statement has no effect on any game, so detection can use it too.
 
 use crate::{
+    kifu::support::excerpt,
     notation::{
         MoveSyntaxError,
         csa::{self, CsaMove, piece_from_code},
@@ -68,12 +69,14 @@ pub(super) enum Statement<'a> {
 
 /// Reads one statement, already trimmed and not empty.
 pub(super) fn parse(text: &str) -> Result<Statement<'_>, StatementError> {
-    let unknown = || StatementError::Unknown(text.to_string());
+    let unknown = || StatementError::Unknown(excerpt(text));
     let first = text.as_bytes()[0];
     Ok(match first {
         b'\'' => Statement::Comment(&text[1..]),
         b'/' if text == "/" => Statement::Separator,
-        b'V' => Statement::Version(&text[1..]),
+        b'V' if text.len() > 1 && text[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+            Statement::Version(&text[1..])
+        }
         b'N' => match text.as_bytes().get(1) {
             Some(b'+') => Statement::Name(Color::Black, &text[2..]),
             Some(b'-') => Statement::Name(Color::White, &text[2..]),
@@ -94,7 +97,11 @@ pub(super) fn parse(text: &str) -> Result<Statement<'_>, StatementError> {
         }
         b'+' | b'-' => Statement::Move(csa::parse(text)?),
         b'T' => Statement::Time(time(text)?),
-        b'%' if text.len() > 1 => Statement::End(&text[1..]),
+        b'%' if text.len() > 1
+            && text[1..].bytes().all(|b| b.is_ascii_uppercase() || b"_+-".contains(&b)) =>
+        {
+            Statement::End(&text[1..])
+        }
         b'#' => Statement::Server(&text[1..]),
         _ => return Err(unknown()),
     })
@@ -103,7 +110,7 @@ pub(super) fn parse(text: &str) -> Result<Statement<'_>, StatementError> {
 /// `T12`, or `T12.345` (CSA V3 writes fractions of a second; they are dropped).
 fn time(text: &str) -> Result<u32, StatementError> {
     let digits = text[1..].split_once('.').map_or(&text[1..], |(whole, _)| whole);
-    digits.parse().map_err(|_| StatementError::Time(text.to_string()))
+    digits.parse().map_err(|_| StatementError::Time(excerpt(text)))
 }
 
 fn position(text: &str) -> Result<Statement<'_>, StatementError> {
@@ -113,7 +120,7 @@ fn position(text: &str) -> Result<Statement<'_>, StatementError> {
         Some(b'+') => Ok(Statement::Pieces(Color::Black, groups(&rest[1..])?)),
         Some(b'-') => Ok(Statement::Pieces(Color::White, groups(&rest[1..])?)),
         Some(&r @ b'1'..=b'9') => Ok(Statement::Row(r - b'0', row(r - b'0', &rest[1..])?)),
-        _ => Err(StatementError::Unknown(text.to_string())),
+        _ => Err(StatementError::Unknown(excerpt(text))),
     }
 }
 
@@ -163,7 +170,7 @@ fn groups(text: &str) -> Result<Vec<Place>, StatementError> {
     let mut places = Vec::with_capacity(text.len() / 4);
     let mut rest = text;
     while !rest.is_empty() {
-        let group = rest.get(..4).ok_or_else(|| StatementError::Group(rest.to_string()))?;
+        let group = rest.get(..4).ok_or_else(|| StatementError::Group(excerpt(rest)))?;
         let bad = || StatementError::Group(group.to_string());
         let b = group.as_bytes();
         if !b[0].is_ascii_digit() || !b[1].is_ascii_digit() {
@@ -243,7 +250,7 @@ mod tests {
         assert_eq!(parse("%TORYO"), Ok(Statement::End("TORYO")));
         assert_eq!(parse("/"), Ok(Statement::Separator));
         assert!(matches!(parse("+7776FU"), Ok(Statement::Move(_))));
-        for bad in ["X", "+7776", "T", "Tx", "P0", "P-7f", "N", "$:x", "P1 * *"] {
+        for bad in ["X", "+7776", "T", "Tx", "P0", "P-7f", "N", "$:x", "P1 * *", "Very", "% off"] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }

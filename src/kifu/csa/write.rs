@@ -18,6 +18,13 @@ use crate::{
 /// the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
 /// word for it. Headers CSA has no key for are kept as `'key:value` comments, except `$`
 /// headers read from CSA, which are written back as they were.
+///
+/// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
+/// legal ones, and the result is the one replay judged.
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(256 + replayed.moves.len() * 16);
     out.push_str("V2.2\n");

@@ -8,7 +8,7 @@ use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation,
         csa::EndingWord,
-        support::{normalize, turn_after},
+        support::{MAX_DEPTH, excerpt, normalize, turn_after},
     },
     notation::{MoveToken, csa::CsaMove, csa::piece_from_code},
     shogi::{Color, Handicap, Piece, Setup, Square},
@@ -43,6 +43,8 @@ enum JkfError {
     Special(String),
     #[error("a move after the end of the game")]
     AfterEnd,
+    #[error("forks nested more than {MAX_DEPTH} deep")]
+    TooDeep,
 }
 
 #[derive(Deserialize)]
@@ -168,9 +170,7 @@ fn initial(raw: &RawValue) -> Result<Start, JkfError> {
     let initial: Initial = serde_json::from_str(raw.get()).map_err(|e| JkfError::Json(e.to_string()))?;
     let preset = initial.preset.as_deref().unwrap_or("HIRATE");
     if preset != "OTHER" {
-        return preset_handicap(preset)
-            .map(Start::Standard)
-            .ok_or_else(|| JkfError::Preset(preset.to_string()));
+        return preset_handicap(preset).map(Start::Standard).ok_or_else(|| JkfError::Preset(excerpt(preset)));
     }
     let data = initial.data.ok_or(JkfError::NoData)?;
     if data.board.len() != 9 || data.board.iter().any(|column| column.len() != 9) {
@@ -180,7 +180,7 @@ fn initial(raw: &RawValue) -> Result<Start, JkfError> {
     for (x, column) in data.board.iter().enumerate() {
         for (y, cell) in column.iter().enumerate() {
             let (Some(color), Some(kind)) = (cell.color, cell.kind.as_deref()) else { continue };
-            let kind = piece_from_code(kind).ok_or_else(|| JkfError::Piece(kind.to_string()))?;
+            let kind = piece_from_code(kind).ok_or_else(|| JkfError::Piece(excerpt(kind)))?;
             let sq = Square::from_numbers(x as u8 + 1, y as u8 + 1).expect("9x9 checked above");
             setup.set(sq, Some(Piece::new(color_of(color)?, kind)));
         }
@@ -190,7 +190,7 @@ fn initial(raw: &RawValue) -> Result<Start, JkfError> {
         for (code, count) in hand {
             let kind = piece_from_code(code)
                 .filter(|k| k.hand_index().is_some())
-                .ok_or_else(|| JkfError::Piece(code.clone()))?;
+                .ok_or_else(|| JkfError::Piece(excerpt(code)))?;
             let n = count.as_u64().unwrap_or(0).min(u64::from(kind.max_count()));
             setup.hand_mut(color).set(kind, n as u8);
         }
@@ -227,12 +227,12 @@ fn token(m: &JkfMove) -> Result<CsaMove, JkfError> {
         _ => None,
     };
     let code = m.piece.as_deref().ok_or(JkfError::NoPiece)?;
-    let mut piece = piece_from_code(code).ok_or_else(|| JkfError::Piece(code.to_string()))?;
+    let mut piece = piece_from_code(code).ok_or_else(|| JkfError::Piece(excerpt(code)))?;
     if from.is_none() && (piece.hand_index().is_none() || m.promote == Some(true)) {
-        return Err(JkfError::Drop(code.to_string()));
+        return Err(JkfError::Drop(excerpt(code)));
     }
     if m.promote == Some(true) && !piece.is_promoted() {
-        piece = piece.promote().ok_or_else(|| JkfError::Promotion(code.to_string()))?;
+        piece = piece.promote().ok_or_else(|| JkfError::Promotion(excerpt(code)))?;
     }
     let color = m.color.map(color_of).transpose()?;
     Ok(CsaMove { color, from, to, piece })
@@ -243,6 +243,8 @@ struct Line {
     start_turn: Color,
     /// Plies played before the line's first move.
     base: usize,
+    /// How many forks this line is inside.
+    depth: usize,
     comments: Vec<String>,
     moves: Vec<MoveEntry>,
     ending: Option<Ending>,
@@ -254,6 +256,7 @@ impl Line {
         Line {
             start_turn,
             base,
+            depth: 0,
             comments: Vec::new(),
             moves: Vec::new(),
             ending: None,
@@ -306,8 +309,12 @@ impl Reader<'_> {
                     comments: entry.comments,
                 });
                 let ply = line.moves.len() - 1;
+                if !entry.forks.is_empty() && line.depth >= MAX_DEPTH {
+                    return Some(self.problem(raw, JkfError::TooDeep));
+                }
                 for fork in &entry.forks {
                     let mut branch = Line::new(line.start_turn, line.base + ply);
+                    branch.depth = line.depth + 1;
                     let problem = self.line(fork, &mut branch);
                     line.variations.push(Variation {
                         ply,
@@ -327,7 +334,7 @@ impl Reader<'_> {
             }
             if let Some(special) = &entry.special {
                 let Some(word) = EndingWord::parse(special) else {
-                    return Some(self.problem(raw, JkfError::Special(special.clone())));
+                    return Some(self.problem(raw, JkfError::Special(excerpt(special))));
                 };
                 if line.ending.is_none() {
                     let to_move = turn_after(line.start_turn, line.base + line.moves.len());

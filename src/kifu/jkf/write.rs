@@ -18,6 +18,13 @@ use crate::{
 /// under KIF's keys and every other raw header, the start as a preset or a board, the
 /// replayed moves with `same`, `capture` and `promote` filled in, their times and comments,
 /// the variations as `forks`, and the ending as `special` when it has a word.
+///
+/// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
+/// legal ones, and the result is the one replay judged.
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut root = Map::new();
     root.insert("header".into(), Value::Object(header(game)));

@@ -16,7 +16,10 @@ mod write;
 pub use write::write;
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, support::Lines},
+    kifu::{
+        Ending, Game, MoveEntry, ReadProblem, Start, Termination,
+        support::{Lines, excerpt},
+    },
     notation::MoveToken,
     shogi::{Handicap, Move, Setup, SfenError},
 };
@@ -103,14 +106,14 @@ fn read_into(line: &str, number: u32, game: &mut Game) -> Result<(), UsiError> {
     tokens.next_if_eq(&"moves");
     for token in tokens {
         if game.ending.is_some() {
-            return Err(UsiError::AfterEnd(token.to_string()));
+            return Err(UsiError::AfterEnd(excerpt(token)));
         }
         let termination = match token {
             "resign" => Termination::Resign,
             "win" => Termination::EnteringKing,
             "draw" => Termination::Draw,
             _ => {
-                let mv = token.parse::<Move>().map_err(|_| UsiError::Move(token.to_string()))?;
+                let mv = token.parse::<Move>().map_err(|_| UsiError::Move(excerpt(token)))?;
                 game.moves.push(MoveEntry {
                     token: MoveToken::Usi(mv),
                     line: number,

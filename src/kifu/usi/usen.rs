@@ -15,7 +15,7 @@
 //! The last `.final` section may be left out (the files written by some tools do).
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation},
+    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation, support::excerpt},
     notation::MoveToken,
     shogi::{Handicap, Move, PieceKind, Setup, Square},
 };
@@ -63,7 +63,7 @@ fn read_into(text: &str, line: u32, game: &mut Game) -> Result<(), UsenError> {
                 c => c,
             })
             .collect();
-        let setup: Setup = sfen.parse().map_err(|_| UsenError::Start(start.to_string()))?;
+        let setup: Setup = sfen.parse().map_err(|_| UsenError::Start(excerpt(start)))?;
         game.start = match Handicap::find(&setup) {
             Some(h) => Start::Standard(h),
             None => Start::Custom(setup),
@@ -90,7 +90,7 @@ fn branch(
 ) -> Result<usize, UsenError> {
     let mut parts = text.splitn(3, '.');
     let offset_text = parts.next().unwrap_or_default();
-    let offset = offset_text.parse().map_err(|_| UsenError::Offset(offset_text.to_string()))?;
+    let offset = offset_text.parse().map_err(|_| UsenError::Offset(excerpt(offset_text)))?;
     let entry = |mv| MoveEntry { token: MoveToken::Usi(mv), line, seconds: None, comments: Vec::new() };
     let codes = parts.next().unwrap_or_default();
     for i in (0..codes.len()).step_by(3) {
@@ -105,11 +105,11 @@ fn branch(
         Some("p") => Termination::Interrupted,
         Some("j") => Termination::EnteringKing,
         Some("i") => {
-            let mv = decode(&last[1..]).ok_or_else(|| UsenError::Move(last[1..].to_string()))?;
+            let mv = decode(&last[1..]).ok_or_else(|| UsenError::Move(excerpt(&last[1..])))?;
             moves.push(entry(mv));
             Termination::IllegalMove
         }
-        Some(_) => return Err(UsenError::Final(last.to_string())),
+        Some(_) => return Err(UsenError::Final(excerpt(last))),
     };
     *ending = Some(Ending { termination, side: None, stated: None, text: last.to_string(), line });
     Ok(offset)

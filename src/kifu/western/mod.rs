@@ -29,7 +29,8 @@ use tokens::{Token, Tokens};
 use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation,
-        interim::parse_date, support::normalize,
+        interim::parse_date,
+        support::{MAX_DEPTH, excerpt, normalize},
     },
     notation::{MoveToken, western},
     shogi::{Color, Handicap, Setup, SfenError},
@@ -46,8 +47,12 @@ enum WesternError {
     Sfen(#[from] SfenError),
     #[error("unknown handicap '{0}'")]
     Handicap(String),
+    #[error("'{0}' is not a move")]
+    Word(String),
     #[error("a variation with no move before it to replace")]
     Variation,
+    #[error("variations nested more than {MAX_DEPTH} deep")]
+    TooDeep,
     #[error("a ')' with no variation open")]
     Close,
 }
@@ -166,7 +171,7 @@ fn start(headers: &[Header]) -> Result<Start, WesternError> {
     }
     match tag("Handicap") {
         Some(name) => {
-            handicap(name).map(Start::Standard).ok_or_else(|| WesternError::Handicap(name.to_string()))
+            handicap(name).map(Start::Standard).ok_or_else(|| WesternError::Handicap(excerpt(name)))
         }
         None => Ok(Start::default()),
     }
@@ -221,15 +226,12 @@ struct GameReader {
 
 impl GameReader {
     fn token(&mut self, line: u32, token: Token<'_>) -> Result<(), WesternError> {
-        match token {
-            Token::Tag(key, value) => {
-                self.game.headers.push(Header { key: key.to_string(), value });
-                return Ok(());
-            }
-            Token::BadTag(text) => return Err(WesternError::Tag(text.to_string())),
-            _ => self.in_moves = true,
+        if !matches!(token, Token::Tag(..) | Token::BadTag(_)) {
+            self.in_moves = true;
         }
         match token {
+            Token::Tag(key, value) => self.game.headers.push(Header { key: key.to_string(), value }),
+            Token::BadTag(text) => return Err(WesternError::Tag(excerpt(text))),
             Token::Comment(text) => {
                 let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
                 if let Some(entry) = self.moves().last_mut() {
@@ -242,6 +244,9 @@ impl GameReader {
                 }
             }
             Token::Open => {
+                if self.open.len() >= MAX_DEPTH {
+                    return Err(WesternError::TooDeep);
+                }
                 let ply = self.moves().len().checked_sub(1).ok_or(WesternError::Variation)?;
                 self.open.push(Branch { ply, ..Branch::default() });
             }
@@ -261,12 +266,15 @@ impl GameReader {
                     }
                     return Ok(());
                 }
+                // No move is long; a huge word is junk, and is not worth parsing.
+                if word.len() > 32 {
+                    return Err(WesternError::Word(excerpt(word)));
+                }
                 let mv = western::parse(word)?;
                 let comments =
                     self.open.last_mut().map(|b| std::mem::take(&mut b.leading)).unwrap_or_default();
                 self.moves().push(MoveEntry { token: MoveToken::Western(mv), line, seconds: None, comments });
             }
-            Token::Tag(..) | Token::BadTag(_) => unreachable!("tags are handled above"),
         }
         Ok(())
     }

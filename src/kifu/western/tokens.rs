@@ -56,12 +56,13 @@ impl<'a> Tokens<'a> {
                 (_, c) => value.push(c),
             }
         };
-        let tail = &quoted[close + 1..];
-        let end_in_tail = tail.find(']').filter(|&i| tail[..i].trim().is_empty())?;
-        let consumed = rest.len() - tail.len() + end_in_tail + 1;
-        if key.is_empty() {
+        // Only spaces may stand between the value and the `]`: look no further, so that a
+        // text full of broken tags still reads in linear time.
+        let tail = quoted[close + 1..].trim_start();
+        if key.is_empty() || !tail.starts_with(']') {
             return None;
         }
+        let consumed = rest.len() - tail.len() + 1;
         Some((Token::Tag(key, value), consumed))
     }
 }

@@ -20,6 +20,13 @@ const WIDTH: usize = 80;
 /// raw header, `Result` and `Termination`; then the numbered moves in Hodges notation
 /// (`1. P-7f P-3d 2. …`, `1... ` when White moves first), comments in braces with `~` between
 /// their lines, variations in parentheses, and the result.
+///
+/// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
+/// legal ones, and the result is the one replay judged.
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(512 + replayed.moves.len() * 8);
     let info = &game.info;
