@@ -148,8 +148,9 @@ fn psn_problems_keep_what_came_before() {
     assert_eq!(tokens(&games[0]), ["P-7f", "P-3d"]);
     assert_eq!(games[0].problem.as_ref().map(|p| p.line), Some(3));
     assert_eq!((games[1].problem.as_ref(), tokens(&games[1]).len()), (None, 1));
-    let game = &western::read("[Handicap \"queen\"]\nP-7f")[0];
-    assert!(game.problem.is_some() && game.moves.is_empty());
+    let game = &western::read("[Event \"x\"]\n[Handicap \"queen\"]\nP-7f")[0];
+    assert!(game.moves.is_empty());
+    assert_eq!(game.problem.as_ref().map(|p| p.line), Some(2));
     let game = &western::read(&"P-7f (".repeat(40))[0];
     assert!(game.problem.as_ref().is_some_and(|p| p.message.contains("nested")), "{:?}", game.problem);
 }

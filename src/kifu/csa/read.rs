@@ -10,7 +10,7 @@ use crate::{
         support::{Lines, excerpt, normalize, turn_after},
     },
     notation::{MoveToken, csa::CsaMove},
-    shogi::{Color, Handicap, Piece, PieceKind, Setup},
+    shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
 };
 
 /// Why a game stopped being read.
@@ -84,6 +84,8 @@ struct GameReader {
     turn: Option<Color>,
     /// The start was settled (by the first move, or the end).
     started: bool,
+    /// The side to move at the start, once settled.
+    start_turn: Option<Color>,
     ended: bool,
     failed: bool,
     /// Something other than comments was read: this is a game.
@@ -108,7 +110,7 @@ impl GameReader {
             Statement::Row(rank, cells) => {
                 let board = self.board()?;
                 for (i, cell) in cells.into_iter().enumerate() {
-                    let sq = crate::shogi::Square::from_numbers(9 - i as u8, rank).expect("files 1-9");
+                    let sq = Square::from_numbers(9 - i as u8, rank).expect("files 1-9");
                     board.set(sq, cell);
                 }
             }
@@ -221,18 +223,16 @@ impl GameReader {
         self.started = true;
         let mut setup = self.board.take().unwrap_or_else(|| Handicap::Even.setup());
         setup.turn = self.turn.or(first_mover).unwrap_or(setup.turn);
+        self.start_turn = Some(setup.turn);
         self.game.start = match Handicap::find(&setup) {
             Some(h) => Start::Standard(h),
             None => Start::Custom(setup),
         };
     }
 
+    /// The side to move after the moves read so far.
     fn to_move(&self) -> Color {
-        let start = match &self.game.start {
-            _ if !self.started => self.turn.unwrap_or(Color::Black),
-            Start::Standard(h) => h.setup().turn,
-            Start::Custom(s) => s.turn,
-        };
+        let start = self.start_turn.or(self.turn).unwrap_or(Color::Black);
         turn_after(start, self.game.moves.len())
     }
 

@@ -119,9 +119,16 @@ struct Clock {
     s: u32,
 }
 
+impl Clock {
+    fn seconds(&self) -> u32 {
+        self.h.saturating_mul(3600).saturating_add(self.m.saturating_mul(60)).saturating_add(self.s)
+    }
+}
+
 /// Reads the game of a JKF text. A text that is not JKF gives one game holding only the
 /// problem; a move or fork that cannot be read stops its line there.
 pub fn read(text: &str) -> Vec<Game> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let reader = Reader { text, newlines: text.match_indices('\n').map(|(i, _)| i).collect() };
     let mut game = Game { line: 1, ..Game::default() };
     let record: Record = match serde_json::from_str(text) {
@@ -300,8 +307,7 @@ impl Reader<'_> {
                     Ok(t) => t,
                     Err(error) => return Some(self.problem(raw, error)),
                 };
-                let seconds =
-                    entry.time.as_ref().and_then(|t| t.now.as_ref()).map(|c| c.h * 3600 + c.m * 60 + c.s);
+                let seconds = entry.time.as_ref().and_then(|t| t.now.as_ref()).map(Clock::seconds);
                 line.moves.push(MoveEntry {
                     token: MoveToken::Csa(token),
                     line: number,

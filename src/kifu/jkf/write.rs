@@ -128,7 +128,7 @@ fn line(
         let mover = step.pos.turn();
         if let Some(seconds) = step.entry.and_then(|e| e.seconds) {
             let total = &mut totals[mover.index()];
-            *total += seconds;
+            *total = total.saturating_add(seconds);
             entry.insert("time".into(), time(seconds, *total));
         }
         entry.insert("move".into(), move_object(step.pos, step.mv, step.previous));

@@ -117,7 +117,7 @@ fn branch(
 
 /// The move three base-36 digits encode.
 fn decode(code: &str) -> Option<Move> {
-    if code.len() != 3 {
+    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
     let value = u32::from_str_radix(code, 36).ok()?;
@@ -153,6 +153,7 @@ mod tests {
         assert_eq!(decode("bfq"), Some("P*5e".parse().unwrap()));
         assert_eq!(decode("zzz"), None);
         assert_eq!(decode("7k"), None);
+        assert_eq!(decode("+7k"), None);
     }
 
     #[test]

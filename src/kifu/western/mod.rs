@@ -82,9 +82,11 @@ pub fn read(text: &str) -> Vec<Game> {
 }
 
 /// Whether `text` looks like Western game text: it starts with a tag, or with a move in
-/// Western notation (a move number before it allowed).
+/// Western notation (comments and a move number before it allowed).
 pub fn looks_like(text: &str) -> bool {
-    let mut words = Tokens::new(text).filter(|(_, t)| !matches!(t, Token::Word(w) if is_move_number(w)));
+    let mut words = Tokens::new(text).filter(|(_, t)| {
+        !matches!(t, Token::Comment(_)) && !matches!(t, Token::Word(w) if is_move_number(w))
+    });
     match words.next() {
         Some((_, Token::Tag(..))) => true,
         Some((_, Token::Word(w))) => western::parse(w).is_ok(),
@@ -222,6 +224,8 @@ struct GameReader {
     /// The outcome of the result word, when one was read (`Some(None)` for `*`).
     result: Option<Option<Outcome>>,
     result_line: u32,
+    /// The line of each tag, by the tag's index in the headers.
+    tag_lines: Vec<u32>,
 }
 
 impl GameReader {
@@ -230,7 +234,10 @@ impl GameReader {
             self.in_moves = true;
         }
         match token {
-            Token::Tag(key, value) => self.game.headers.push(Header { key: key.to_string(), value }),
+            Token::Tag(key, value) => {
+                self.game.headers.push(Header { key: key.to_string(), value });
+                self.tag_lines.push(line);
+            }
             Token::BadTag(text) => return Err(WesternError::Tag(excerpt(text))),
             Token::Comment(text) => {
                 let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
@@ -296,6 +303,14 @@ impl GameReader {
         }
     }
 
+    /// The line of the first of these tags the game has, else the game's first line.
+    fn tag_line(&self, keys: &[&str]) -> u32 {
+        keys.iter()
+            .find_map(|k| self.game.headers.iter().position(|h| h.key == *k))
+            .and_then(|i| self.tag_lines.get(i).copied())
+            .unwrap_or(self.game.line)
+    }
+
     fn finish(mut self) -> Option<Game> {
         if self.game.line == 0 {
             return None;
@@ -308,7 +323,7 @@ impl GameReader {
             Ok(start) => self.game.start = start,
             // The moves cannot be placed without their start: keep none of them.
             Err(error) => {
-                let line = self.game.line;
+                let line = self.tag_line(&["SFEN", "FEN", "Handicap"]);
                 self.game.moves.clear();
                 self.game.variations.clear();
                 self.game.problem = Some(ReadProblem { line, message: error.to_string() });
@@ -317,7 +332,11 @@ impl GameReader {
         let tag = |key: &str| self.game.header(key).map(str::to_string);
         let (outcome, text, line) = match self.result {
             Some(outcome) => (outcome, None, self.result_line),
-            None => (tag("Result").as_deref().and_then(result).flatten(), tag("Result"), self.game.line),
+            None => (
+                tag("Result").as_deref().and_then(result).flatten(),
+                tag("Result"),
+                self.tag_line(&["Result"]),
+            ),
         };
         let how = tag("Termination").as_deref().and_then(termination);
         let termination = how.or(match outcome {

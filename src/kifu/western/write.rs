@@ -31,8 +31,12 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(512 + replayed.moves.len() * 8);
     let info = &game.info;
     let mut tag = |key: &str, value: &str| {
-        let key: String =
+        // A tag name is one word; an empty one would not read back.
+        let mut key: String =
             key.chars().map(|c| if c.is_whitespace() || "\"[]{}".contains(c) { '_' } else { c }).collect();
+        if key.is_empty() {
+            key.push('_');
+        }
         let value = value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\r', '\n'], " ");
         out.push_str(&format!("[{key} \"{value}\"]\n"));
     };
