@@ -69,9 +69,13 @@ fn csa_per_piece_board_lines() {
     // Only `P-11OU21FU…29FU`, `P+00HI00HI00KY…` and `P-00GI…00KE` lines: counted by hand,
     // White's king on 1a and pawns down file 2, Black holding two rooks and four lances,
     // White four silvers and four knights; Black to move.
+    // 9fu.csa gives the same position as P1–P9 rows with the same hand lines.
+    for name in ["csa/9fu_komabetsu.csa", "csa/9fu.csa"] {
+        let game = only_game(Format::Csa, name);
+        let Start::Custom(setup) = &game.start else { panic!("a custom start") };
+        assert_eq!(setup.to_string(), "7pk/7p1/7p1/7p1/7p1/7p1/7p1/7p1/7p1 b 2R4L4s4n 1", "{name}");
+    }
     let game = only_game(Format::Csa, "csa/9fu_komabetsu.csa");
-    let Start::Custom(setup) = &game.start else { panic!("a custom start") };
-    assert_eq!(setup.to_string(), "7pk/7p1/7p1/7p1/7p1/7p1/7p1/7p1/7p1 b 2R4L4s4n 1");
     assert_eq!(game.moves.len(), 61);
     assert_eq!(game.moves[0].token.to_string(), "+0013KY");
     assert_eq!(game.ending.as_ref().map(|e| e.termination), Some(Termination::Checkmate));
@@ -208,6 +212,20 @@ fn csa_summary_comment_gives_a_missing_ending() {
     let game = only_game(Format::Csa, "csa/summary_max_moves.csa");
     let r = replay(&game);
     assert_eq!((r.termination, r.outcome), (Some(Termination::MaxMoves), Some(Outcome::Draw)));
+}
+
+#[test]
+fn csa_floodgate_summary_gives_a_missing_ending() {
+    // The game stopped at the move limit without a `%` line; its trailer comment reads
+    // `'summary:max_moves:Titanda_L draw:SILENT_MAJORITY_sf170225_6950XEE draw`.
+    let game = only_game(Format::Csa, "csa/floodgate_max_moves.csa");
+    expect(
+        &replay(&game),
+        256,
+        "4K4/1+B2+N+NSp1/1+P2+P4/p8/3g4p/2+r2p3/6+n2/5S2+l/1+r4G1k b GNL6Pbg2s2l6p",
+        "d",
+        "max_moves",
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@ use kifudex::{
     replay::replay,
     shogi::{Color, Handicap, PieceKind},
 };
+use serde_json::Value;
 
 use super::{BRIDGE_GAME_END, expect, only_game, tokens};
 
@@ -122,4 +123,38 @@ fn jkf_problems_name_their_line() {
     assert!(problem.message.contains("XX"), "{problem}");
     let game = jkf::read("{\"initial\": {\"preset\": \"9\"}, \"moves\": []}").remove(0);
     assert!(game.problem.is_some());
+}
+
+#[test]
+fn jkf_writer_matches_the_shipped_conversions() {
+    // shogi-kifu-converter's JSON is its conversion of the CSA file: the JKF writer, given the
+    // CSA game, must say the same. Comments after the ending are the one known difference
+    // (kifudex keeps them with the last move), and `relative` is compared once the KI2 form
+    // of moves is written.
+    for name in ["floodgate", "v22", "tsumeshogi_00al", "initial_2"] {
+        let game = only_game(Format::Csa, &format!("jkf/{name}.csa"));
+        let ours: Value = serde_json::from_str(&jkf::write(&game, &replay(&game))).expect("JSON");
+        let theirs: Value = serde_json::from_str(&super::fixture(&format!("jkf/{name}.json"))).expect("JSON");
+        assert_eq!(ours["header"], theirs["header"], "{name}");
+        assert_eq!(ours["initial"], theirs["initial"], "{name}");
+        let (ours, theirs) =
+            (ours["moves"].as_array().expect("moves"), theirs["moves"].as_array().expect("moves"));
+        assert_eq!(ours.len(), theirs.len(), "{name}");
+        let last_move = ours.len().saturating_sub(2);
+        for (i, (a, b)) in ours.iter().zip(theirs).enumerate().skip(1) {
+            assert_eq!((&a["time"], &a["special"]), (&b["time"], &b["special"]), "{name} {i}");
+            if i < last_move {
+                assert_eq!(a["comments"], b["comments"], "{name} {i}");
+            }
+            let (Some(a), Some(b)) = (a["move"].as_object(), b["move"].as_object()) else { continue };
+            for key in ["color", "from", "to", "piece", "same", "capture"] {
+                assert_eq!(a.get(key), b.get(key), "{name} {i} {key}");
+            }
+            let promote = |m: &serde_json::Map<String, Value>| m.get("promote") == Some(&Value::Bool(true));
+            assert_eq!(promote(a), promote(b), "{name} {i}");
+            if a.contains_key("relative") {
+                assert_eq!(a.get("relative"), b.get("relative"), "{name} {i}");
+            }
+        }
+    }
 }

@@ -9,14 +9,15 @@ use crate::{
         csa::word_for,
         support::{other_headers, paired_variations, slash_date, start_position, turn_after, walk},
     },
-    notation::csa::piece_code,
+    notation::{self, Style, csa::piece_code},
     replay::{ReplayedGame, ReplayedVariation},
     shogi::{Color, Handicap, Move, Position, Setup, Square},
 };
 
 /// Writes `game` (replayed as `replayed`) as JKF, pretty-printed: the normalized headers
 /// under KIF's keys and every other raw header, the start as a preset or a board, the
-/// replayed moves with `same`, `capture` and `promote` filled in, their times and comments,
+/// replayed moves with `same`, `capture`, `promote` and `relative` filled in (`relative` from
+/// the KI2 form of the move), their times and comments,
 /// the variations as `forks`, and the ending as `special` when it has a word.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
@@ -199,5 +200,42 @@ fn move_object(pos: &Position, mv: Move, previous: Option<Square>) -> Value {
             m.insert("piece".into(), json!(piece_code(kind)));
         }
     }
+    let relative = relative(&notation::write(pos, mv, previous, Style::Japanese));
+    if !relative.is_empty() {
+        m.insert("relative".into(), json!(relative));
+    }
     Value::Object(m)
+}
+
+/// JKF's `relative`, from the words a KI2 move adds to tell pieces apart: 左 L, 直 C, 右 R,
+/// 上 (行, 入) U, 寄 M, 引 D, and 打 H for a drop that a board move could be taken for.
+fn relative(japanese: &str) -> String {
+    japanese
+        .chars()
+        .filter_map(|c| match c {
+            '左' => Some('L'),
+            '直' => Some('C'),
+            '右' => Some('R'),
+            '上' | '行' | '入' => Some('U'),
+            '寄' => Some('M'),
+            '引' => Some('D'),
+            '打' => Some('H'),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_from_ki2_words() {
+        assert_eq!(relative("▲５八金左"), "L");
+        assert_eq!(relative("△６三と左上"), "LU");
+        assert_eq!(relative("▲２二龍入"), "U");
+        assert_eq!(relative("▲５五角打"), "H");
+        assert_eq!(relative("▲７六歩"), "");
+        assert_eq!(relative("△同　成銀"), "");
+    }
 }
