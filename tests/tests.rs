@@ -4,5 +4,6 @@ mod util;
 
 mod keys;
 mod kifu_kakinoki;
+mod kifu_others;
 mod notation;
 mod rules;

@@ -31,6 +31,11 @@ impl Field {
     /// The field a header key names in any format, with its rank (0 wins over 1). Keys are
     /// matched after trimming, without a leading `$` and ignoring ASCII case.
     pub fn of(key: &str) -> Option<(Field, u8)> {
+        // A Western `Time` tag is the start time that completes `Date`; CSA's `$TIME` is a
+        // time control.
+        if key.trim() == "Time" {
+            return Some((Field::Start, 2));
+        }
         let key = key.trim().trim_start_matches('$').trim_start_matches('[');
         let lower = key.to_ascii_lowercase();
         let field = match key {

@@ -6,20 +6,25 @@
 //! ([`Game::problem`]).
 
 pub mod bod;
+pub mod csa;
 pub mod encoding;
 mod game;
 pub mod info;
+pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+mod support;
+pub mod usi;
+pub mod western;
 pub mod write;
+
+use std::path::Path;
 
 pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
     Termination, Variation,
 };
-
-use std::path::Path;
 
 /// A record file read into games.
 #[derive(Clone, Debug)]

@@ -1,0 +1,31 @@
+//! CSA records (V2, V2.2 and V3.0): reading, detection and writing.
+//!
+//! A file holds one game or several separated by lines of a single `/`. Each game is read
+//! statement by statement: `V` version, `N+`/`N-` names, `$KEY:value` headers (every one kept
+//! raw, the known ones normalized), `'` comments, the start position (`PI` with removals,
+//! `P1`–`P9` rows, `P+`/`P-` pieces with `00` for the hand and `00AL` for every remaining
+//! piece, then `+`/`-` for the side to move), moves with `T` times, and the `%` ending.
+//! Moves, times and endings may share a line, separated by `,`.
+//!
+//! Policy:
+//! - A start that equals a standard one (平手 or a handicap) is read as that standard start.
+//! - Comments attach to the move before them; those before the first move belong to the game.
+//!   Comments after the ending go with the last move (the model has no place after it).
+//! - `'CSA encoding=…` and `'encoding=…` lines describe the bytes, which decoding has already
+//!   handled; they are dropped.
+//! - Server lines (`#RESIGN`, `#TIME_UP` …) are kept as comments. When no `%` line ends the
+//!   game, a server line or a floodgate `'summary:` comment supplies the ending.
+//! - The first statement that is not CSA, a move after the ending, or a position statement
+//!   after the first move stops the game there ([`Game::problem`](crate::kifu::Game)); reading
+//!   resumes with the next game.
+//! - A `T` time after the ending (the time spent resigning) has no place in the model and is
+//!   dropped.
+
+mod ending;
+mod read;
+mod statement;
+mod write;
+
+pub(crate) use ending::{EndingWord, word_for};
+pub use read::{looks_like, read};
+pub use write::write;

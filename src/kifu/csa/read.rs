@@ -1,0 +1,283 @@
+//! Reading CSA text into games.
+
+use super::{
+    ending::{EndingWord, summary_ending},
+    statement::{self, Place, Statement, StatementError},
+};
+use crate::{
+    kifu::{
+        Ending, Game, Header, MoveEntry, ReadProblem, Start,
+        encoding::lines,
+        info,
+        support::{excerpt, turn_after},
+    },
+    notation::{MoveToken, csa::CsaMove},
+    shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
+};
+
+/// Why a game stopped being read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum CsaError {
+    #[error(transparent)]
+    Statement(#[from] StatementError),
+    #[error("the position is set after the moves began")]
+    LatePosition,
+    #[error("a move after the end of the game ({0})")]
+    AfterEnd(String),
+    #[error("PI removes {0}, which the start position does not have there")]
+    BadRemoval(String),
+    #[error("{0} in hand is more than a full set holds")]
+    TooMany(&'static str),
+    #[error("unknown ending '%{0}'")]
+    UnknownEnding(String),
+    #[error("a game separator '/' must stand on a line of its own")]
+    Separator,
+}
+
+/// Reads every game of a CSA text. Games are separated by lines holding only `/`; a game that
+/// cannot be read to its end keeps what came before the bad line, and reading goes on with
+/// the next game.
+pub fn read(text: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    let mut reader = GameReader::default();
+    for (number, line) in lines(text) {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line == "/" {
+            games.extend(std::mem::take(&mut reader).finish());
+            continue;
+        }
+        if reader.failed {
+            continue;
+        }
+        if reader.game.line == 0 {
+            reader.game.line = number;
+        }
+        for part in statement::split(line) {
+            if let Err(error) = reader.statement(part, number) {
+                reader.game.problem = Some(ReadProblem { line: number, message: error.to_string() });
+                reader.failed = true;
+                reader.any = true;
+                break;
+            }
+        }
+    }
+    games.extend(reader.finish());
+    games
+}
+
+/// Whether `text` looks like CSA: its first statement (comments and blank lines aside) is one.
+pub fn looks_like(text: &str) -> bool {
+    lines(text)
+        .take(200)
+        .map(|(_, line)| line.trim())
+        .find(|line| !line.is_empty() && !line.starts_with(['\'', '#']))
+        .and_then(|line| statement::split(line).next().map(statement::parse))
+        .is_some_and(|s| !matches!(s, Ok(Statement::Turn(_)) | Ok(Statement::Separator) | Err(_)))
+}
+
+#[derive(Default)]
+struct GameReader {
+    game: Game,
+    /// The board the position statements build, once one was seen.
+    board: Option<Setup>,
+    turn: Option<Color>,
+    /// The start was settled (by the first move, or the end).
+    started: bool,
+    /// The side to move at the start, once settled.
+    start_turn: Option<Color>,
+    ended: bool,
+    failed: bool,
+    /// Something other than comments was read: this is a game.
+    any: bool,
+    /// An ending told by a server line or a summary comment, used when no `%` line says it.
+    told: Option<Ending>,
+}
+
+impl GameReader {
+    fn statement(&mut self, text: &str, line: u32) -> Result<(), CsaError> {
+        let statement = statement::parse(text)?;
+        if !matches!(statement, Statement::Comment(_) | Statement::Server(_)) {
+            self.any = true;
+        }
+        match statement {
+            Statement::Comment(c) => self.comment(c, line),
+            Statement::Version(v) => self.header("V", v),
+            Statement::Name(Color::Black, name) => self.header("N+", name),
+            Statement::Name(Color::White, name) => self.header("N-", name),
+            Statement::Info(key, value) => self.header(&format!("${key}"), value),
+            Statement::Even(removals) => self.even(&removals, text)?,
+            Statement::Row(rank, cells) => {
+                let board = self.board()?;
+                for (i, cell) in cells.into_iter().enumerate() {
+                    let sq = Square::from_numbers(9 - i as u8, rank).expect("files 1-9");
+                    board.set(sq, cell);
+                }
+            }
+            Statement::Pieces(color, places) => self.pieces(color, &places)?,
+            Statement::Turn(color) => {
+                if self.started {
+                    return Err(CsaError::LatePosition);
+                }
+                self.turn = Some(color);
+            }
+            Statement::Move(mv) => self.push_move(mv, text, line)?,
+            Statement::Time(seconds) => {
+                if !self.ended {
+                    if let Some(last) = self.game.moves.last_mut() {
+                        last.seconds = Some(seconds);
+                    }
+                }
+            }
+            Statement::End(word) => self.end(word, line)?,
+            Statement::Server(message) => {
+                self.add_comment(format!("#{message}"));
+                if !self.ended && self.told.is_none() {
+                    let word = if message == "RESIGN" { "TORYO" } else { message };
+                    self.told = EndingWord::parse(word).map(|w| self.ending(w, format!("#{message}"), line));
+                }
+            }
+            // A `/` on a line of its own is handled by the caller; after a `,` it is junk.
+            Statement::Separator => return Err(CsaError::Separator),
+        }
+        Ok(())
+    }
+
+    fn header(&mut self, key: &str, value: &str) {
+        self.game.headers.push(Header { key: key.to_string(), value: value.to_string() });
+    }
+
+    fn comment(&mut self, text: &str, line: u32) {
+        // The encoding the bytes were in, which decoding has already dealt with.
+        let declaration = text.starts_with("CSA encoding=") || text.starts_with("encoding=");
+        if declaration && !self.started {
+            return;
+        }
+        if let Some(summary) = text.strip_prefix("summary:") {
+            if self.told.is_none() {
+                let to_move = self.to_move();
+                self.told = summary_ending(summary, &self.game.headers, to_move, line);
+            }
+        }
+        self.add_comment(text.trim_end().to_string());
+    }
+
+    /// Comments go with the move before them, or before the first move with the game.
+    fn add_comment(&mut self, text: String) {
+        match self.game.moves.last_mut() {
+            Some(entry) => entry.comments.push(text),
+            None => self.game.comments.push(text),
+        }
+    }
+
+    fn board(&mut self) -> Result<&mut Setup, CsaError> {
+        if self.started {
+            return Err(CsaError::LatePosition);
+        }
+        Ok(self.board.get_or_insert_with(Setup::default))
+    }
+
+    fn even(&mut self, removals: &[Place], text: &str) -> Result<(), CsaError> {
+        let board = self.board()?;
+        *board = Handicap::Even.setup();
+        for (i, place) in removals.iter().enumerate() {
+            let group = || text.get(2 + 4 * i..6 + 4 * i).unwrap_or(text).to_string();
+            let &Place::Board(sq, kind) = place else { return Err(CsaError::BadRemoval(group())) };
+            if board.piece_at(sq).map(|p| p.kind) != Some(kind) {
+                return Err(CsaError::BadRemoval(group()));
+            }
+            board.set(sq, None);
+        }
+        Ok(())
+    }
+
+    fn pieces(&mut self, color: Color, places: &[Place]) -> Result<(), CsaError> {
+        let board = self.board()?;
+        for &place in places {
+            match place {
+                Place::Board(sq, kind) => board.set(sq, Some(Piece::new(color, kind))),
+                Place::Hand(kind) => {
+                    board.hand_mut(color).add(kind).ok_or(CsaError::TooMany(kind.sfen()))?;
+                }
+                Place::Rest => {
+                    for kind in PieceKind::HAND {
+                        let on_board =
+                            board.board.iter().flatten().filter(|p| p.kind.unpromote() == kind).count();
+                        let in_hands = board.hands.iter().map(|h| usize::from(h.count(kind))).sum::<usize>();
+                        let rest = usize::from(kind.max_count()).saturating_sub(on_board + in_hands);
+                        let hand = board.hand_mut(color);
+                        hand.set(kind, hand.count(kind) + rest as u8);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Settles the start position: the board the statements built (the even game when there
+    /// were none) with the side to move the `+`/`-` line gives, else the first move's sign.
+    fn start(&mut self, first_mover: Option<Color>) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        let mut setup = self.board.take().unwrap_or_else(|| Handicap::Even.setup());
+        setup.turn = self.turn.or(first_mover).unwrap_or(setup.turn);
+        self.start_turn = Some(setup.turn);
+        self.game.start = match Handicap::find(&setup) {
+            Some(h) => Start::Standard(h),
+            None => Start::Custom(setup),
+        };
+    }
+
+    /// The side to move after the moves read so far.
+    fn to_move(&self) -> Color {
+        let start = self.start_turn.or(self.turn).unwrap_or(Color::Black);
+        turn_after(start, self.game.moves.len())
+    }
+
+    fn push_move(&mut self, mv: CsaMove, text: &str, line: u32) -> Result<(), CsaError> {
+        if self.ended {
+            return Err(CsaError::AfterEnd(excerpt(text)));
+        }
+        self.start(mv.color);
+        self.game.moves.push(MoveEntry {
+            token: MoveToken::Csa(mv),
+            line,
+            seconds: None,
+            comments: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn end(&mut self, word: &str, line: u32) -> Result<(), CsaError> {
+        if self.ended {
+            // A second ending (a server's echo): the first one stands.
+            return Ok(());
+        }
+        let parsed = EndingWord::parse(word).ok_or_else(|| CsaError::UnknownEnding(excerpt(word)))?;
+        self.start(None);
+        self.game.ending = Some(self.ending(parsed, format!("%{word}"), line));
+        self.ended = true;
+        Ok(())
+    }
+
+    fn ending(&self, word: EndingWord, text: String, line: u32) -> Ending {
+        let to_move = self.to_move();
+        Ending { termination: word.termination, side: word.side(to_move), stated: None, text, line }
+    }
+
+    fn finish(mut self) -> Option<Game> {
+        if !self.any {
+            return None;
+        }
+        self.start(None);
+        if self.game.ending.is_none() {
+            self.game.ending = self.told.take();
+        }
+        self.game.info = info::normalize(&self.game.headers);
+        Some(self.game)
+    }
+}

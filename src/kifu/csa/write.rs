@@ -1,0 +1,160 @@
+//! Writing a game as CSA V2.2.
+
+use std::fmt::Write as _;
+
+use super::ending::word_for;
+use crate::{
+    kifu::{
+        Game,
+        support::{comment_lines, other_headers, slash_date, start_position, walk},
+    },
+    notation::{self, Style, csa::piece_code},
+    replay::ReplayedGame,
+    shogi::{Color, Handicap, Setup, Square},
+};
+
+/// The name CSA writes: the full name, with a title that was given apart from it (a Western
+/// grade tag) added, since CSA has only the one field.
+fn name_with_title(p: &crate::kifu::Player) -> String {
+    match &p.title {
+        Some(t) if !p.full.ends_with(t.as_str()) => format!("{} {t}", p.full),
+        _ => p.full.clone(),
+    }
+}
+
+/// Writes `game` (replayed as `replayed`) as CSA V2.2: names, the `$` headers CSA knows, the
+/// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
+/// the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
+/// word for it. Headers CSA has no key for are kept as `'key:value` comments, except `$`
+/// headers read from CSA, which are written back as they were.
+///
+/// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
+/// legal ones, and the result is the one replay judged.
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
+pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
+    let mut out = String::with_capacity(256 + replayed.moves.len() * 16);
+    out.push_str("V2.2\n");
+    let info = &game.info;
+    let mut line = |prefix: &str, value: &str| {
+        out.push_str(prefix);
+        out.push_str(&one_line(value));
+        out.push('\n');
+    };
+    if let Some(p) = &info.black {
+        line("N+", &name_with_title(p));
+    }
+    if let Some(p) = &info.white {
+        line("N-", &name_with_title(p));
+    }
+    let dates = [("$START_TIME:", info.start), ("$END_TIME:", info.end)];
+    for (key, date) in dates {
+        if let Some(date) = date {
+            line(key, &slash_date(&date));
+        }
+    }
+    let texts = [
+        ("$EVENT:", &info.event),
+        ("$SITE:", &info.site),
+        ("$TIME_LIMIT:", &info.time_control),
+        ("$OPENING:", &info.opening),
+    ];
+    for (key, value) in texts {
+        if let Some(value) = value {
+            line(key, value);
+        }
+    }
+    for h in other_headers(game) {
+        if h.key.starts_with('$') {
+            line(&format!("{}:", h.key), &h.value);
+        } else {
+            line("'", &format!("{}:{}", h.key, h.value));
+        }
+    }
+    for c in comment_lines(&game.comments) {
+        line("'", c);
+    }
+    write_start(&mut out, &replayed.start);
+    if let Some(mut pos) = start_position(replayed) {
+        walk(&mut pos, &replayed.moves, &game.moves, |step| {
+            out.push_str(&notation::write(step.pos, step.mv, step.previous, Style::Csa));
+            out.push('\n');
+            if let Some(entry) = step.entry {
+                if let Some(t) = entry.seconds {
+                    let _ = writeln!(out, "T{t}");
+                }
+                for c in comment_lines(&entry.comments) {
+                    let _ = writeln!(out, "'{c}");
+                }
+            }
+        });
+    }
+    if let Some(text) = &replayed.illegal_ending {
+        let _ = writeln!(out, "'illegal move: {text}");
+    }
+    if let Some(word) = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn)) {
+        let _ = writeln!(out, "%{word}");
+    }
+    out
+}
+
+/// Header values and comments are one line each in CSA.
+fn one_line(text: &str) -> String {
+    text.replace(['\r', '\n'], " ")
+}
+
+fn write_start(out: &mut String, start: &Setup) {
+    match Handicap::find(start) {
+        // A standard start is the even game less the pieces the handicap removes.
+        Some(_) => {
+            out.push_str("PI");
+            let even = Handicap::Even.setup();
+            for sq in Square::all() {
+                if let (Some(piece), None) = (even.piece_at(sq), start.piece_at(sq)) {
+                    let _ = write!(out, "{}{}{}", sq.file().get(), sq.rank().get(), piece_code(piece.kind));
+                }
+            }
+            out.push('\n');
+        }
+        None => {
+            for rank in 1..=9 {
+                let _ = write!(out, "P{rank}");
+                for file in (1..=9).rev() {
+                    let sq = Square::from_numbers(file, rank).expect("files and ranks 1-9");
+                    match start.piece_at(sq) {
+                        None => out.push_str(" * "),
+                        Some(p) => {
+                            out.push(sign(p.color));
+                            out.push_str(piece_code(p.kind));
+                        }
+                    }
+                }
+                out.push('\n');
+            }
+            for color in Color::ALL {
+                let hand = start.hand(color);
+                if hand.is_empty() {
+                    continue;
+                }
+                let _ = write!(out, "P{}", sign(color));
+                for (kind, n) in hand.iter() {
+                    for _ in 0..n {
+                        let _ = write!(out, "00{}", piece_code(kind));
+                    }
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out.push(sign(start.turn));
+    out.push('\n');
+}
+
+fn sign(color: Color) -> char {
+    match color {
+        Color::Black => '+',
+        Color::White => '-',
+    }
+}

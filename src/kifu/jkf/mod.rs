@@ -1,0 +1,39 @@
+//! JKF (JSON Kifu Format): reading, detection and writing.
+//!
+//! A JKF text is one JSON object: `header` (a map of KIF header keys to values, kept raw in
+//! file order and normalized like KIF's), `initial` (a `preset` such as `HIRATE`, `KY` or
+//! `2`, or `OTHER` with a 9×9 `board` indexed `[x-1][y-1]`, the side to move and the hands),
+//! and `moves`: the first entry holds the start's comments, each later one a `move` with its
+//! `time` and `comments`, or a `special` ending (`TORYO` …, the CSA words without `%`).
+//! `forks` on an entry are alternatives to its move and become variations.
+//!
+//! Policy:
+//! - A JKF move is exact (color, origin or none for a drop, destination, piece, promotion),
+//!   so it is read as a CSA move token, which carries exactly that; replay then checks the
+//!   piece and the side as well as the move. `same`, `capture` and `relative` only repeat
+//!   what the move says and are not read; the writer fills them in.
+//! - Drops written with `"from": null` are drops.
+//! - Lines are those of the entry in the JSON text, for problems and moves alike.
+
+mod read;
+mod write;
+
+pub use read::{looks_like, read};
+pub use write::write;
+
+use crate::shogi::Handicap;
+
+/// The JKF preset names, in [`Handicap::ALL`] order.
+const PRESETS: [&str; 16] =
+    ["HIRATE", "KY", "KY_R", "KA", "HI", "HIKY", "2", "3", "4", "5", "5_L", "6", "7_L", "7_R", "8", "10"];
+
+/// The standard start a preset names (`OTHER` is none).
+fn preset_handicap(preset: &str) -> Option<Handicap> {
+    PRESETS.iter().position(|&p| p == preset).map(|i| Handicap::ALL[i])
+}
+
+/// The preset that names a standard start.
+fn preset_name(handicap: Handicap) -> &'static str {
+    let i = Handicap::ALL.iter().position(|&h| h == handicap).expect("every handicap is in ALL");
+    PRESETS[i]
+}

@@ -1,0 +1,241 @@
+//! Writing a game as JKF.
+
+use serde_json::{Map, Value, json};
+
+use super::preset_name;
+use crate::{
+    kifu::{
+        Game, MoveEntry, Variation,
+        csa::word_for,
+        support::{other_headers, paired_variations, slash_date, start_position, turn_after, walk},
+    },
+    notation::{self, Style, csa::piece_code},
+    replay::{ReplayedGame, ReplayedVariation},
+    shogi::{Color, Handicap, Move, Position, Setup, Square},
+};
+
+/// Writes `game` (replayed as `replayed`) as JKF, pretty-printed: the normalized headers
+/// under KIF's keys and every other raw header, the start as a preset or a board, the
+/// replayed moves with `same`, `capture`, `promote` and `relative` filled in (`relative` from
+/// the KI2 form of the move), their times and comments,
+/// the variations as `forks`, and the ending as `special` when it has a word.
+///
+/// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
+/// legal ones, and the result is the one replay judged.
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
+pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
+    let mut root = Map::new();
+    root.insert("header".into(), Value::Object(header(game)));
+    root.insert("initial".into(), initial(&replayed.start));
+    let mut moves = vec![comments_entry(&game.comments)];
+    if let Some(mut pos) = start_position(replayed) {
+        let pairs = paired_variations(&game.variations, &replayed.variations);
+        moves.extend(line(&mut pos, &replayed.moves, &game.moves, &pairs, [0, 0]));
+    }
+    let word = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
+    if word.is_some() || replayed.illegal_ending.is_some() {
+        let mut special = Map::new();
+        if let Some(text) = &replayed.illegal_ending {
+            special.insert("comments".into(), json!([format!("illegal move: {text}")]));
+        }
+        if let Some(word) = word {
+            special.insert("special".into(), json!(word));
+        }
+        moves.push(Value::Object(special));
+    }
+    root.insert("moves".into(), Value::Array(moves));
+    let mut out = serde_json::to_string_pretty(&Value::Object(root)).expect("a JSON value always serializes");
+    out.push('\n');
+    out
+}
+
+fn header(game: &Game) -> Map<String, Value> {
+    let info = &game.info;
+    let mut map = Map::new();
+    let mut put = |key: &str, value: Option<String>| {
+        if let Some(v) = value {
+            map.insert(key.to_string(), Value::String(v));
+        }
+    };
+    put("開始日時", info.start.as_ref().map(slash_date));
+    put("終了日時", info.end.as_ref().map(slash_date));
+    put("棋戦", info.event.clone());
+    put("場所", info.site.clone());
+    put("持ち時間", info.time_control.clone());
+    put("先手", info.black.as_ref().map(|p| p.full.clone()));
+    put("後手", info.white.as_ref().map(|p| p.full.clone()));
+    put("戦型", info.opening.clone());
+    for h in other_headers(game) {
+        map.entry(h.key.clone()).or_insert_with(|| Value::String(h.value.clone()));
+    }
+    map
+}
+
+fn initial(start: &Setup) -> Value {
+    if let Some(handicap) = Handicap::find(start) {
+        return json!({ "preset": preset_name(handicap) });
+    }
+    let board: Vec<Value> = (1..=9)
+        .map(|x| {
+            let column: Vec<Value> = (1..=9)
+                .map(|y| {
+                    let sq = Square::from_numbers(x, y).expect("files and ranks 1-9");
+                    match start.piece_at(sq) {
+                        Some(p) => json!({ "color": color(p.color), "kind": piece_code(p.kind) }),
+                        None => json!({}),
+                    }
+                })
+                .collect();
+            Value::Array(column)
+        })
+        .collect();
+    let hands: Vec<Value> = Color::ALL
+        .iter()
+        .map(|&c| {
+            let hand = start.hand(c);
+            let counts: Map<String, Value> = crate::shogi::PieceKind::HAND
+                .iter()
+                .map(|&k| (piece_code(k).to_string(), json!(hand.count(k))))
+                .collect();
+            Value::Object(counts)
+        })
+        .collect();
+    json!({ "preset": "OTHER", "data": { "board": board, "color": color(start.turn), "hands": hands } })
+}
+
+fn color(c: Color) -> u8 {
+    c.index() as u8
+}
+
+fn comments_entry(comments: &[String]) -> Value {
+    if comments.is_empty() { json!({}) } else { json!({ "comments": comments }) }
+}
+
+/// The entries of a line of moves played from `pos`, with the forks that branch from it.
+/// `totals` is the time each side had spent before the line.
+fn line(
+    pos: &mut Position,
+    moves: &[Move],
+    entries: &[MoveEntry],
+    forks: &[(&Variation, &ReplayedVariation)],
+    mut totals: [u32; 2],
+) -> Vec<Value> {
+    let mut out = Vec::with_capacity(moves.len());
+    walk(pos, moves, entries, |step| {
+        let mut entry = Map::new();
+        let mover = step.pos.turn();
+        if let Some(seconds) = step.entry.and_then(|e| e.seconds) {
+            let total = &mut totals[mover.index()];
+            *total = total.saturating_add(seconds);
+            entry.insert("time".into(), time(seconds, *total));
+        }
+        entry.insert("move".into(), move_object(step.pos, step.mv, step.previous));
+        if let Some(e) = step.entry.filter(|e| !e.comments.is_empty()) {
+            entry.insert("comments".into(), json!(e.comments));
+        }
+        let ply = out.len();
+        let branches: Vec<Value> = forks
+            .iter()
+            .filter(|(read, replayed)| read.ply == ply && !replayed.moves.is_empty())
+            .map(|(read, replayed)| Value::Array(fork(step.pos, read, replayed, totals)))
+            .collect();
+        if !branches.is_empty() {
+            entry.insert("forks".into(), Value::Array(branches));
+        }
+        out.push(Value::Object(entry));
+    });
+    out
+}
+
+/// A fork: the variation's moves from the position before the move it replaces, its nested
+/// forks, and its ending when it was replayed to its end.
+fn fork(pos: &Position, read: &Variation, replayed: &ReplayedVariation, totals: [u32; 2]) -> Vec<Value> {
+    let mut branch = pos.clone();
+    let nested = paired_variations(&read.variations, &replayed.variations);
+    let mut out = line(&mut branch, &replayed.moves, &read.moves, &nested, totals);
+    let ended = replayed.stopped.is_none();
+    if let Some(word) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
+        let to_move = turn_after(pos.turn(), replayed.moves.len());
+        word_for(e.termination, None, to_move)
+    }) {
+        out.push(json!({ "special": word }));
+    }
+    out
+}
+
+fn time(seconds: u32, total: u32) -> Value {
+    json!({
+        "now": { "m": seconds / 60, "s": seconds % 60 },
+        "total": { "h": total / 3600, "m": total / 60 % 60, "s": total % 60 },
+    })
+}
+
+fn move_object(pos: &Position, mv: Move, previous: Option<Square>) -> Value {
+    let mover = pos.turn();
+    let xy = |sq: Square| json!({ "x": sq.file().get(), "y": sq.rank().get() });
+    let mut m = Map::new();
+    m.insert("color".into(), json!(color(mover)));
+    match mv {
+        Move::Normal { from, to, promote } => {
+            let kind = pos.piece_at(from).map(|p| p.kind).expect("a legal move starts on a piece");
+            m.insert("from".into(), xy(from));
+            m.insert("to".into(), xy(to));
+            m.insert("piece".into(), json!(piece_code(kind)));
+            if previous == Some(to) {
+                m.insert("same".into(), json!(true));
+            }
+            let zone = from.rank().is_promotion_zone(mover) || to.rank().is_promotion_zone(mover);
+            if kind.can_promote() && zone {
+                m.insert("promote".into(), json!(promote));
+            }
+            if let Some(captured) = pos.piece_at(to) {
+                m.insert("capture".into(), json!(piece_code(captured.kind)));
+            }
+        }
+        Move::Drop { kind, to } => {
+            m.insert("to".into(), xy(to));
+            m.insert("piece".into(), json!(piece_code(kind)));
+        }
+    }
+    let relative = relative(&notation::write(pos, mv, previous, Style::Japanese));
+    if !relative.is_empty() {
+        m.insert("relative".into(), json!(relative));
+    }
+    Value::Object(m)
+}
+
+/// JKF's `relative`, from the words a KI2 move adds to tell pieces apart: 左 L, 直 C, 右 R,
+/// 上 (行, 入) U, 寄 M, 引 D, and 打 H for a drop that a board move could be taken for.
+fn relative(japanese: &str) -> String {
+    japanese
+        .chars()
+        .filter_map(|c| match c {
+            '左' => Some('L'),
+            '直' => Some('C'),
+            '右' => Some('R'),
+            '上' | '行' | '入' => Some('U'),
+            '寄' => Some('M'),
+            '引' => Some('D'),
+            '打' => Some('H'),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_from_ki2_words() {
+        assert_eq!(relative("▲５八金左"), "L");
+        assert_eq!(relative("△６三と左上"), "LU");
+        assert_eq!(relative("▲２二龍入"), "U");
+        assert_eq!(relative("▲５五角打"), "H");
+        assert_eq!(relative("▲７六歩"), "");
+        assert_eq!(relative("△同　成銀"), "");
+    }
+}

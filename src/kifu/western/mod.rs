@@ -1,0 +1,416 @@
+//! Western game text (PSN, the PGN of shogi): reading, detection and writing.
+//!
+//! A game is `[Tag "value"]` lines, then the moves in Western notation (Hodges `P-7f`,
+//! `S7bx8c+`, `B*4e`, or Hosking `P76`, `B'45`, read by [`crate::notation::western`]), with
+//! `{comments}` (`~` inside one is a line break) or `;` comments, variations in parentheses,
+//! and a result (`1-0`, `0-1`, `1/2-1/2`, `*`). A file may hold several games: a tag after
+//! moves starts the next one.
+//!
+//! Policy:
+//! - Move numbers are skipped, not trusted (`61.` followed by `52.` occurs), and so are NAGs
+//!   (`$2`) and lone annotation marks.
+//! - The start comes from `[SFEN]` (or `[FEN]`), which may give the board alone: the side to
+//!   move is then White when the board is a handicap's, else Black; otherwise from
+//!   `[Handicap]` (`2-piece`, `Two piece`, `二枚落ち` …); otherwise the even game.
+//! - The result token, else the `[Result]` tag, is the stated outcome; `[Termination]` (one of
+//!   kifudex's termination names, or PGN's `time forfeit`, `rules infraction`, `abandoned`)
+//!   says how the game ended. A decided game without it is read as a resignation, a drawn one
+//!   as a draw.
+//! - A word that is no move stops the game there (the moves before it are kept); reading goes
+//!   on with the next game.
+
+mod tokens;
+mod write;
+
+use tokens::{Token, Tokens};
+pub use write::write;
+
+use crate::{
+    kifu::{
+        Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, info,
+        support::{MAX_DEPTH, excerpt},
+    },
+    notation::{MoveToken, western},
+    shogi::{Color, Handicap, Setup, SfenError},
+};
+
+/// Why a Western game stopped being read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum WesternError {
+    #[error("'{0}' is not a tag like [Event \"…\"]")]
+    Tag(String),
+    #[error(transparent)]
+    Move(#[from] crate::notation::MoveSyntaxError),
+    #[error("bad SFEN tag: {0}")]
+    Sfen(#[from] SfenError),
+    #[error("unknown handicap '{0}'")]
+    Handicap(String),
+    #[error("'{0}' is not a move")]
+    Word(String),
+    #[error("a variation with no move before it to replace")]
+    Variation,
+    #[error("variations nested more than {MAX_DEPTH} deep")]
+    TooDeep,
+    #[error("a ')' with no variation open")]
+    Close,
+}
+
+/// Reads every game of a Western text.
+pub fn read(text: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    let mut reader = GameReader::default();
+    for (line, token) in Tokens::new(text) {
+        let starts_game = matches!(token, Token::Tag(..) | Token::BadTag(_)) && reader.in_moves;
+        if starts_game || (reader.done && matches!(token, Token::Word(_))) {
+            games.extend(std::mem::take(&mut reader).finish());
+        }
+        if reader.game.line == 0 {
+            reader.game.line = line;
+        }
+        if reader.failed {
+            continue;
+        }
+        if let Err(error) = reader.token(line, token) {
+            reader.game.problem = Some(ReadProblem { line, message: error.to_string() });
+            reader.failed = true;
+        }
+    }
+    games.extend(reader.finish());
+    games
+}
+
+/// Whether `text` looks like Western game text: it starts with a tag, or with a move in
+/// Western notation (comments and a move number before it allowed).
+pub fn looks_like(text: &str) -> bool {
+    let mut words = Tokens::new(text).filter(|(_, t)| {
+        !matches!(t, Token::Comment(_)) && !matches!(t, Token::Word(w) if is_move_number(w))
+    });
+    match words.next() {
+        Some((_, Token::Tag(..))) => true,
+        Some((_, Token::Word(w))) => western::parse(w).is_ok(),
+        _ => false,
+    }
+}
+
+/// `12.`, `3...`, `…`, `...`: a move number or the ellipsis for White's move.
+fn is_move_number(word: &str) -> bool {
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    !rest.is_empty() && rest.chars().all(|c| c == '.' || c == '…')
+}
+
+/// The outcome a result word states; `Some(None)` for `*` (no result).
+fn result(word: &str) -> Option<Option<Outcome>> {
+    Some(match word {
+        "1-0" => Some(Outcome::Win(Color::Black)),
+        "0-1" => Some(Outcome::Win(Color::White)),
+        "1/2-1/2" | "½-½" | "1/2" => Some(Outcome::Draw),
+        "*" => None,
+        _ => return None,
+    })
+}
+
+/// The termination a `[Termination]` tag names.
+fn termination(value: &str) -> Option<Termination> {
+    const ALL: [Termination; 15] = [
+        Termination::Resign,
+        Termination::Checkmate,
+        Termination::Timeout,
+        Termination::IllegalMove,
+        Termination::Repetition,
+        Termination::PerpetualCheck,
+        Termination::Impasse,
+        Termination::EnteringKing,
+        Termination::Interrupted,
+        Termination::Sealed,
+        Termination::Forfeit,
+        Termination::MaxMoves,
+        Termination::NoMate,
+        Termination::Draw,
+        Termination::Error,
+    ];
+    let value = value.trim().to_ascii_lowercase();
+    ALL.into_iter().find(|t| t.name() == value).or(match value.as_str() {
+        "time forfeit" => Some(Termination::Timeout),
+        "rules infraction" => Some(Termination::IllegalMove),
+        "abandoned" | "unterminated" => Some(Termination::Interrupted),
+        _ => None,
+    })
+}
+
+/// The normalized headers of a Western game: as every format's, except that a `Time` tag
+/// completes the `Date` tag's day.
+fn info(headers: &[Header]) -> Info {
+    let mut info = info::normalize(headers);
+    let tag = |key: &str| headers.iter().find(|h| h.key == key).map(|h| h.value.trim());
+    if let (Some(date), Some(time)) = (tag("Date"), tag("Time")) {
+        info.start = info::parse_date(&format!("{date} {time}")).or(info.start);
+    }
+    info
+}
+
+/// The start the tags give.
+fn start(headers: &[Header]) -> Result<Start, WesternError> {
+    let tag =
+        |key: &str| headers.iter().find(|h| h.key == key).map(|h| h.value.trim()).filter(|v| !v.is_empty());
+    if let Some(sfen) = tag("SFEN").or_else(|| tag("FEN")) {
+        let fields = sfen.split_ascii_whitespace().count();
+        let setup: Setup = match fields {
+            1 => {
+                let board_only: Setup = format!("{sfen} b -").parse()?;
+                let handicap = Handicap::ALL.into_iter().find(|h| h.setup().board == board_only.board);
+                let turn = handicap.map_or(Color::Black, |h| h.setup().turn);
+                Setup { turn, ..board_only }
+            }
+            2 => format!("{sfen} -").parse()?,
+            _ => sfen.parse()?,
+        };
+        return Ok(match Handicap::find(&setup) {
+            Some(h) => Start::Standard(h),
+            None => Start::Custom(setup),
+        });
+    }
+    match tag("Handicap") {
+        Some(name) => {
+            handicap(name).map(Start::Standard).ok_or_else(|| WesternError::Handicap(excerpt(name)))
+        }
+        None => Ok(Start::default()),
+    }
+}
+
+/// A handicap by name: kifudex's own (`2-piece`), Japanese (`二枚落ち`), or English as
+/// Western texts write it (`Two piece`, `8 piece`, `Rook+Lance`, `Left lance`).
+fn handicap(name: &str) -> Option<Handicap> {
+    if let Some(h) = Handicap::from_name(name) {
+        return Some(h);
+    }
+    let mut slug = name.trim().to_ascii_lowercase().replace([' ', '_', '+'], "-");
+    for (word, digit) in [("two", "2"), ("three", "3"), ("four", "4"), ("five", "5"), ("six", "6")] {
+        slug = slug.replace(word, digit);
+    }
+    for (word, digit) in [("seven", "7"), ("eight", "8"), ("ten", "10")] {
+        slug = slug.replace(word, digit);
+    }
+    let slug = slug.replace("-and-", "-").replace("-handicap", "").replace("pieces", "piece");
+    match slug.as_str() {
+        "none" | "even" | "" => Some(Handicap::Even),
+        "left-lance" => Some(Handicap::Lance),
+        other => Handicap::from_name(other),
+    }
+}
+
+/// A line of moves being read: the main line or a variation.
+#[derive(Default)]
+struct Branch {
+    /// The index, in the line it branches from, of the move it replaces.
+    ply: usize,
+    moves: Vec<MoveEntry>,
+    variations: Vec<Variation>,
+    /// Comments read before the variation's first move.
+    leading: Vec<String>,
+}
+
+#[derive(Default)]
+struct GameReader {
+    game: Game,
+    /// Open variations, innermost last.
+    open: Vec<Branch>,
+    /// A move, comment or result was read: a tag now starts another game.
+    in_moves: bool,
+    /// The result was read: a move now starts another game.
+    done: bool,
+    failed: bool,
+    /// The outcome of the result word, when one was read (`Some(None)` for `*`).
+    result: Option<Option<Outcome>>,
+    result_line: u32,
+    /// The line of each tag, by the tag's index in the headers.
+    tag_lines: Vec<u32>,
+}
+
+impl GameReader {
+    fn token(&mut self, line: u32, token: Token<'_>) -> Result<(), WesternError> {
+        if !matches!(token, Token::Tag(..) | Token::BadTag(_)) {
+            self.in_moves = true;
+        }
+        match token {
+            Token::Tag(key, value) => {
+                self.game.headers.push(Header { key: key.to_string(), value });
+                self.tag_lines.push(line);
+            }
+            Token::BadTag(text) => return Err(WesternError::Tag(excerpt(text))),
+            Token::Comment(text) => {
+                let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
+                if let Some(entry) = self.moves().last_mut() {
+                    entry.comments.extend(comments);
+                } else if let Some(branch) = self.open.last_mut() {
+                    // Before a variation's first move: it goes with that move.
+                    branch.leading.extend(comments);
+                } else {
+                    self.game.comments.extend(comments);
+                }
+            }
+            Token::Open => {
+                if self.open.len() >= MAX_DEPTH {
+                    return Err(WesternError::TooDeep);
+                }
+                let ply = self.moves().len().checked_sub(1).ok_or(WesternError::Variation)?;
+                self.open.push(Branch { ply, ..Branch::default() });
+            }
+            Token::Close => {
+                let branch = self.open.pop().ok_or(WesternError::Close)?;
+                self.close(branch);
+            }
+            Token::Word(word) => {
+                if is_move_number(word) || is_annotation(word) {
+                    return Ok(());
+                }
+                if let Some(outcome) = result(word) {
+                    if self.open.is_empty() && !self.done {
+                        self.result = Some(outcome);
+                        self.result_line = line;
+                        self.done = true;
+                    }
+                    return Ok(());
+                }
+                // No move is long; a huge word is junk, and is not worth parsing.
+                if word.len() > 32 {
+                    return Err(WesternError::Word(excerpt(word)));
+                }
+                let mv = western::parse(word)?;
+                let comments =
+                    self.open.last_mut().map(|b| std::mem::take(&mut b.leading)).unwrap_or_default();
+                self.moves().push(MoveEntry { token: MoveToken::Western(mv), line, seconds: None, comments });
+            }
+        }
+        Ok(())
+    }
+
+    /// The moves of the line being read.
+    fn moves(&mut self) -> &mut Vec<MoveEntry> {
+        match self.open.last_mut() {
+            Some(branch) => &mut branch.moves,
+            None => &mut self.game.moves,
+        }
+    }
+
+    fn close(&mut self, branch: Branch) {
+        let var =
+            Variation { ply: branch.ply, moves: branch.moves, ending: None, variations: branch.variations };
+        match self.open.last_mut() {
+            Some(parent) => parent.variations.push(var),
+            None => self.game.variations.push(var),
+        }
+    }
+
+    /// The line of the first of these tags the game has, else the game's first line.
+    fn tag_line(&self, keys: &[&str]) -> u32 {
+        keys.iter()
+            .find_map(|k| self.game.headers.iter().position(|h| h.key == *k))
+            .and_then(|i| self.tag_lines.get(i).copied())
+            .unwrap_or(self.game.line)
+    }
+
+    fn finish(mut self) -> Option<Game> {
+        if self.game.line == 0 {
+            return None;
+        }
+        while let Some(branch) = self.open.pop() {
+            self.close(branch);
+        }
+        self.game.info = info(&self.game.headers);
+        match start(&self.game.headers) {
+            Ok(start) => self.game.start = start,
+            // The moves cannot be placed without their start: keep none of them.
+            Err(error) => {
+                let line = self.tag_line(&["SFEN", "FEN", "Handicap"]);
+                self.game.moves.clear();
+                self.game.variations.clear();
+                self.game.problem = Some(ReadProblem { line, message: error.to_string() });
+            }
+        }
+        let tag = |key: &str| self.game.header(key).map(str::to_string);
+        let (outcome, text, line) = match self.result {
+            Some(outcome) => (outcome, None, self.result_line),
+            None => (
+                tag("Result").as_deref().and_then(result).flatten(),
+                tag("Result"),
+                self.tag_line(&["Result"]),
+            ),
+        };
+        let how = tag("Termination").as_deref().and_then(termination);
+        let termination = how.or(match outcome {
+            Some(Outcome::Win(_)) => Some(Termination::Resign),
+            Some(Outcome::Draw) => Some(Termination::Draw),
+            None => None,
+        });
+        if let Some(termination) = termination {
+            let text = text.unwrap_or_else(|| result_word(outcome).to_string());
+            self.game.ending = Some(Ending { termination, side: None, stated: outcome, text, line });
+        }
+        Some(self.game)
+    }
+}
+
+/// `!`, `?!` and the like standing alone.
+fn is_annotation(word: &str) -> bool {
+    word.chars().all(|c| matches!(c, '!' | '?'))
+        || (word.starts_with('$') && word.len() > 1 && word[1..].bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The result word for an outcome.
+fn result_word(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        Some(Outcome::Win(Color::Black)) => "1-0",
+        Some(Outcome::Win(Color::White)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handicap_names() {
+        assert_eq!(handicap("2-piece"), Some(Handicap::TwoPieces));
+        assert_eq!(handicap("Two piece"), Some(Handicap::TwoPieces));
+        assert_eq!(handicap("8 piece"), Some(Handicap::EightPieces));
+        assert_eq!(handicap("Rook+Lance"), Some(Handicap::RookLance));
+        assert_eq!(handicap("Left lance"), Some(Handicap::Lance));
+        assert_eq!(handicap("二枚落ち"), Some(Handicap::TwoPieces));
+        assert_eq!(handicap("queen odds"), None);
+    }
+
+    #[test]
+    fn numbers_annotations_and_results() {
+        assert!(is_move_number("61.") && is_move_number("1...") && is_move_number("..."));
+        assert!(!is_move_number("61") && !is_move_number("P-7f"));
+        assert!(is_annotation("$18") && is_annotation("!?") && !is_annotation("$"));
+        assert_eq!(result("0-1"), Some(Some(Outcome::Win(Color::White))));
+        assert_eq!(result("*"), Some(None));
+        assert_eq!(termination("time forfeit"), Some(Termination::Timeout));
+        assert_eq!(termination("perpetual_check"), Some(Termination::PerpetualCheck));
+    }
+
+    #[test]
+    fn games_split_at_tags_and_after_results() {
+        let games = read("[Event \"a\"]\nP-7f P-3d 1-0\n[Event \"b\"]\nP-2f *\n\nP-7f 0-1\nP-7f");
+        assert_eq!(games.len(), 4);
+        assert_eq!(games.iter().map(|g| g.moves.len()).collect::<Vec<_>>(), [2, 1, 1, 1]);
+        assert_eq!(games[1].ending, None);
+        assert_eq!(games[2].line, 6);
+    }
+
+    #[test]
+    fn variations_and_comments() {
+        let game = &read("{start} 1. P-7f {good~very} 2. P-3d (2... P-8d {alt} (2... P-5d)) 3. P-2f")[0];
+        assert_eq!(game.comments, ["start"]);
+        assert_eq!(game.moves[0].comments, ["good", "very"]);
+        assert_eq!(game.variations.len(), 1);
+        let var = &game.variations[0];
+        assert_eq!((var.ply, var.moves.len()), (1, 1));
+        assert_eq!(var.moves[0].comments, ["alt"]);
+        assert_eq!(var.variations[0].ply, 0);
+        assert_eq!(game.moves.len(), 3);
+    }
+}

@@ -1,0 +1,143 @@
+//! The tokens of Western game text: tags, comments, variation brackets and words.
+
+/// One token, with the 1-based line it starts on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Token<'a> {
+    /// `[Key "value"]`, the value unescaped.
+    Tag(&'a str, String),
+    /// `{…}` (with line breaks inside read as spaces) or `;…` to the end of the line.
+    Comment(&'a str),
+    Open,
+    Close,
+    /// Anything else between spaces: a move, a move number, a NAG, a result.
+    Word(&'a str),
+    /// A `[` that does not start a well-formed tag.
+    BadTag(&'a str),
+}
+
+/// Splits Western game text into tokens.
+pub(super) struct Tokens<'a> {
+    text: &'a str,
+    pos: usize,
+    line: u32,
+}
+
+impl<'a> Tokens<'a> {
+    pub(super) fn new(text: &'a str) -> Tokens<'a> {
+        Tokens { text, pos: 0, line: 1 }
+    }
+
+    /// Moves past `n` bytes, counting the line breaks they hold.
+    fn advance(&mut self, n: usize) {
+        let end = (self.pos + n).min(self.text.len());
+        let skipped = &self.text.as_bytes()[self.pos..end];
+        for (i, &b) in skipped.iter().enumerate() {
+            let lone_cr = b == b'\r' && skipped.get(i + 1).or(self.text.as_bytes().get(end)) != Some(&b'\n');
+            if b == b'\n' || lone_cr {
+                self.line = self.line.saturating_add(1);
+            }
+        }
+        self.pos = end;
+    }
+
+    fn tag(&self, rest: &'a str) -> Option<(Token<'a>, usize)> {
+        let inner = rest[1..].trim_start();
+        let key_len = inner.find(|c: char| c.is_whitespace() || c == '"' || c == ']')?;
+        let key = &inner[..key_len];
+        let after_key = inner[key_len..].trim_start();
+        let quoted = after_key.strip_prefix('"')?;
+        let mut value = String::new();
+        let mut chars = quoted.char_indices();
+        let close = loop {
+            match chars.next()? {
+                (_, '\\') => value.extend(chars.next().map(|(_, c)| c)),
+                (i, '"') => break i,
+                (_, '\n' | '\r') => return None,
+                (_, c) => value.push(c),
+            }
+        };
+        // Only spaces may stand between the value and the `]`: look no further, so that a
+        // text full of broken tags still reads in linear time.
+        let tail = quoted[close + 1..].trim_start();
+        if key.is_empty() || !tail.starts_with(']') {
+            return None;
+        }
+        let consumed = rest.len() - tail.len() + 1;
+        Some((Token::Tag(key, value), consumed))
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (u32, Token<'a>);
+
+    fn next(&mut self) -> Option<(u32, Token<'a>)> {
+        let rest = &self.text[self.pos..];
+        let skip = rest.len() - rest.trim_start().len();
+        self.advance(skip);
+        let rest = &self.text[self.pos..];
+        let line = self.line;
+        let first = rest.chars().next()?;
+        let (token, len) = match first {
+            '[' => match self.tag(rest) {
+                Some(found) => found,
+                None => {
+                    let len = rest.find(['\n', '\r']).unwrap_or(rest.len());
+                    (Token::BadTag(&rest[..len]), len)
+                }
+            },
+            '{' => match rest.find('}') {
+                Some(end) => (Token::Comment(&rest[1..end]), end + 1),
+                None => (Token::Comment(&rest[1..]), rest.len()),
+            },
+            ';' => {
+                let len = rest.find(['\n', '\r']).unwrap_or(rest.len());
+                (Token::Comment(&rest[1..len]), len)
+            }
+            '(' => (Token::Open, 1),
+            ')' => (Token::Close, 1),
+            _ => {
+                let len =
+                    rest.find(|c: char| c.is_whitespace() || "{}()[];".contains(c)).unwrap_or(rest.len());
+                // A stray `}` or `]` is a word of its own, so that nothing stalls.
+                let len = len.max(first.len_utf8());
+                (Token::Word(&rest[..len]), len)
+            }
+        };
+        self.advance(len);
+        Some((line, token))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_with_lines() {
+        let text = "[Event \"A \\\"big\\\" one\"]\n\n1. P-7f {a\ncomment} ( P-2f ) ; rest\n1-0";
+        let tokens: Vec<_> = Tokens::new(text).collect();
+        assert_eq!(
+            tokens,
+            [
+                (1, Token::Tag("Event", "A \"big\" one".into())),
+                (3, Token::Word("1.")),
+                (3, Token::Word("P-7f")),
+                (3, Token::Comment("a\ncomment")),
+                (4, Token::Open),
+                (4, Token::Word("P-2f")),
+                (4, Token::Close),
+                (4, Token::Comment(" rest")),
+                (5, Token::Word("1-0")),
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_input_still_tokenizes() {
+        let tokens: Vec<_> = Tokens::new("[Event \"x\n} ] {open").map(|(_, t)| t).collect();
+        assert_eq!(
+            tokens,
+            [Token::BadTag("[Event \"x"), Token::Word("}"), Token::Word("]"), Token::Comment("open")]
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! Writing a game as Western game text.
+
+use super::result_word;
+use crate::{
+    kifu::{
+        Game, MoveEntry, Variation,
+        support::{other_headers, paired_variations, start_position, walk},
+    },
+    notation::{self, Style},
+    replay::{ReplayedGame, ReplayedVariation},
+    shogi::{Color, Handicap, Move, Position},
+};
+
+/// Lines of move text are wrapped before this width.
+const WIDTH: usize = 80;
+
+/// Writes `game` (replayed as `replayed`) as Western game text: tags for the normalized
+/// headers (`Event`, `Site`, `Date` and `Time`, `Sente`, `Gote`, `TimeControl`, `Opening`),
+/// the start (`Handicap` for a standard handicap, `SFEN` for any other position), every other
+/// raw header, `Result` and `Termination`; then the numbered moves in Hodges notation
+/// (`1. P-7f P-3d 2. …`, `1... ` when White moves first), comments in braces with `~` between
+/// their lines, variations in parentheses, and the result.
+///
+/// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
+/// legal ones, and the result is the one replay judged.
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
+pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
+    let mut out = String::with_capacity(512 + replayed.moves.len() * 8);
+    let info = &game.info;
+    let mut tag = |key: &str, value: &str| {
+        // A tag name is one word; an empty one would not read back.
+        let mut key: String =
+            key.chars().map(|c| if c.is_whitespace() || "\"[]{}".contains(c) { '_' } else { c }).collect();
+        if key.is_empty() {
+            key.push('_');
+        }
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\r', '\n'], " ");
+        out.push_str(&format!("[{key} \"{value}\"]\n"));
+    };
+    if let Some(v) = &info.event {
+        tag("Event", v);
+    }
+    if let Some(v) = &info.site {
+        tag("Site", v);
+    }
+    if let Some(date) = &info.start {
+        let part = |n: Option<u8>| n.map_or("??".to_string(), |n| format!("{n:02}"));
+        tag("Date", &format!("{:04}.{}.{}", date.year, part(date.month), part(date.day)));
+        if let Some((h, m, s)) = date.time {
+            tag("Time", &format!("{h:02}:{m:02}:{s:02}"));
+        }
+    }
+    if let Some(p) = &info.black {
+        tag("Sente", &p.full);
+    }
+    if let Some(p) = &info.white {
+        tag("Gote", &p.full);
+    }
+    if let Some(v) = &info.time_control {
+        tag("TimeControl", v);
+    }
+    if let Some(v) = &info.opening {
+        tag("Opening", v);
+    }
+    match Handicap::find(&replayed.start) {
+        Some(Handicap::Even) => {}
+        Some(h) => tag("Handicap", h.slug()),
+        None => tag("SFEN", &replayed.start.to_string()),
+    }
+    for h in other_headers(game) {
+        tag(&h.key, &h.value);
+    }
+    tag("Result", result_word(replayed.outcome));
+    if let Some(t) = replayed.termination {
+        tag("Termination", t.name());
+    }
+    out.push('\n');
+
+    let mut text = Movetext { out, column: 0, glue: false };
+    if !game.comments.is_empty() {
+        text.push(&comment(&game.comments));
+    }
+    if let Some(mut pos) = start_position(replayed) {
+        let first = Numbering { white_first: replayed.start.turn == Color::White, ply: 0 };
+        let pairs = paired_variations(&game.variations, &replayed.variations);
+        text.line(&mut pos, first, &replayed.moves, &game.moves, &pairs);
+    }
+    if let Some(illegal) = &replayed.illegal_ending {
+        text.push(&format!("{{illegal move: {illegal}}}"));
+    }
+    text.push(result_word(replayed.outcome));
+    let mut out = text.out;
+    out.push('\n');
+    out
+}
+
+/// A comment in braces; its lines are joined by `~`.
+fn comment(lines: &[String]) -> String {
+    format!("{{{}}}", lines.join("~").replace('}', ")").replace(['\r', '\n'], " "))
+}
+
+/// Where a line's numbering starts.
+#[derive(Clone, Copy)]
+struct Numbering {
+    /// White moved first in the game.
+    white_first: bool,
+    /// The ply, from the start of the game, of the line's first move.
+    ply: usize,
+}
+
+impl Numbering {
+    /// The move number of ply `ply` of the game: Black's and White's moves share one.
+    fn number(self, ply: usize) -> usize {
+        (ply + usize::from(self.white_first)) / 2 + 1
+    }
+}
+
+struct Movetext {
+    out: String,
+    column: usize,
+    /// The next token follows the last one without a space (after an opening parenthesis).
+    glue: bool,
+}
+
+impl Movetext {
+    /// Adds a token, wrapping the line before it when it would pass [`WIDTH`].
+    fn push(&mut self, token: &str) {
+        let width = token.chars().count();
+        if self.column > 0 && self.column + 1 + width > WIDTH {
+            self.out.push('\n');
+            self.column = 0;
+        } else if self.column > 0 && !self.glue {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.glue = false;
+        self.out.push_str(token);
+        self.column += width;
+    }
+
+    /// Adds a closing parenthesis right after the last token.
+    fn close(&mut self) {
+        self.out.push(')');
+        self.column += 1;
+    }
+
+    fn line(
+        &mut self,
+        pos: &mut Position,
+        numbering: Numbering,
+        moves: &[Move],
+        entries: &[MoveEntry],
+        variations: &[(&Variation, &ReplayedVariation)],
+    ) {
+        let mut numbered = false;
+        let mut i = 0;
+        walk(pos, moves, entries, |step| {
+            let ply = numbering.ply + i;
+            let n = numbering.number(ply);
+            let mv = notation::write(step.pos, step.mv, step.previous, Style::Western);
+            // A number stays on the line of its move.
+            if step.pos.turn() == Color::Black {
+                self.push(&format!("{n}. {mv}"));
+            } else if !numbered {
+                self.push(&format!("{n}... {mv}"));
+            } else {
+                self.push(&mv);
+            }
+            numbered = true;
+            if let Some(entry) = step.entry.filter(|e| !e.comments.is_empty()) {
+                self.push(&comment(&entry.comments));
+                numbered = false;
+            }
+            for (read, replayed) in variations.iter().filter(|(read, r)| read.ply == i && !r.moves.is_empty())
+            {
+                let mut branch = step.pos.clone();
+                let nested = paired_variations(&read.variations, &replayed.variations);
+                self.push("(");
+                self.glue = true;
+                self.line(&mut branch, Numbering { ply, ..numbering }, &replayed.moves, &read.moves, &nested);
+                self.close();
+                numbered = false;
+            }
+            i += 1;
+        });
+    }
+}

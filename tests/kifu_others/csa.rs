@@ -1,0 +1,364 @@
+//! CSA: the corpus's hard cases, each on a copied fixture.
+
+use kifudex::{
+    kifu::{Format, Outcome, Start, Termination, csa},
+    replay::replay,
+    shogi::{Color, Handicap, PieceKind},
+};
+
+use super::{BRIDGE_GAME_END, expect, fixture, only_game, tokens};
+
+#[test]
+fn csa_multi_game_file() {
+    // Three games separated by `/`: shogihome's src04.csa, a game broken at its sixth line,
+    // and ShogiBoardQ's test_basic.csa.
+    let games = csa::read(&fixture("csa/multi_game.csa"));
+    assert_eq!(games.len(), 3);
+    assert_eq!(games.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 12, 21]);
+    expect(
+        &replay(&games[0]),
+        6,
+        "ln1gkgsnl/1r1s3b1/p1pppp1pp/1p4p2/9/2P1P4/PP1P1PPPP/1B2R4/LNSGKGSNL b -",
+        "-",
+        "none",
+    );
+    // The broken game keeps the two moves before `XYZ` (line 18) and says where it stopped.
+    let broken = &games[1];
+    assert_eq!(tokens(broken), ["+7776FU", "-3334FU"]);
+    let problem = broken.problem.as_ref().expect("the bad line is reported");
+    assert_eq!(problem.line, 18);
+    assert!(problem.message.contains("XYZ"), "{problem}");
+    assert_eq!(broken.header("N+"), Some("first"));
+    // Reading resumed with the next game.
+    assert_eq!(games[2].problem, None);
+    expect(
+        &replay(&games[2]),
+        7,
+        "lnsgkgsnl/1r5b1/p1pppp1pp/6p2/1p5P1/2P6/PP1PPPP1P/1BG4R1/LNS1KGSNL w -",
+        "-",
+        "none",
+    );
+    assert_eq!(games[2].info.black.as_ref().map(|p| p.full.as_str()), Some("テスト先手"));
+}
+
+#[test]
+fn csa_euc_jp_padded_moves() {
+    // EUC-JP, moves padded with spaces and followed on the same line by `,T` and `,'`
+    // comments: `+7776FU  ,T0       ,'T0      ,'7776   ,'   1手目  ▲7六歩`.
+    let bytes = std::fs::read(super::data().join("csa/2005_YAMADA_GPS.csa")).expect("fixture");
+    let (text, _, bad) = encoding_rs::EUC_JP.decode(&bytes);
+    assert!(!bad);
+    let game = csa::read(&text).remove(0);
+    assert_eq!(game.problem, None);
+    assert_eq!(game.info.white.as_ref().map(|p| p.full.as_str()), Some("山田将棋 Version 2.18 (LEVEL5)"));
+    let first = &game.moves[0];
+    assert_eq!((first.token.to_string(), first.seconds), ("+7776FU".to_string(), Some(0)));
+    assert_eq!(first.comments, ["T0", "7776", "   1手目  ▲7六歩"]);
+    assert_eq!(game.moves[12].seconds, Some(16));
+    expect(
+        &replay(&game),
+        107,
+        "ln1g4l/1Rs3+P2/k1p2p1pp/p1N+B5/1N2P+S3/1PPPGs3/P4P1P1/1pK1G1b2/L1S4RL w N3Pgp",
+        "b",
+        "resign",
+    );
+}
+
+#[test]
+fn csa_per_piece_board_lines() {
+    // Only `P-11OU21FU…29FU`, `P+00HI00HI00KY…` and `P-00GI…00KE` lines: counted by hand,
+    // White's king on 1a and pawns down file 2, Black holding two rooks and four lances,
+    // White four silvers and four knights; Black to move.
+    // 9fu.csa gives the same position as P1–P9 rows with the same hand lines.
+    for name in ["csa/9fu_komabetsu.csa", "csa/9fu.csa"] {
+        let game = only_game(Format::Csa, name);
+        let Start::Custom(setup) = &game.start else { panic!("a custom start") };
+        assert_eq!(setup.to_string(), "7pk/7p1/7p1/7p1/7p1/7p1/7p1/7p1/7p1 b 2R4L4s4n 1", "{name}");
+    }
+    let game = only_game(Format::Csa, "csa/9fu_komabetsu.csa");
+    assert_eq!(game.moves.len(), 61);
+    assert_eq!(game.moves[0].token.to_string(), "+0013KY");
+    assert_eq!(game.ending.as_ref().map(|e| e.termination), Some(Termination::Checkmate));
+}
+
+#[test]
+fn csa_remaining_pieces_00al() {
+    // `P-00AL`: every piece not on the board, kings excepted, goes to White's hand
+    // (4G 4S 4N 3L 14P by hand count; tsumeshogi.json, the shipped conversion, agrees).
+    let game = only_game(Format::Csa, "csa/tsumeshogi_00al.csa");
+    let setup = game.start.setup();
+    let white = setup.hand(Color::White);
+    let counts: Vec<u8> = PieceKind::HAND.iter().map(|&k| white.count(k)).collect();
+    assert_eq!(counts, [14, 3, 4, 4, 4, 0, 0]);
+    assert!(setup.hand(Color::Black).is_empty());
+    expect(&replay(&game), 3, "9/2+L6/2+Rpp4/+r2k1p3/4+p4/1n7/B8/B8/9 w 4g4s3n3l14p", "b", "checkmate");
+}
+
+#[test]
+fn csa_short_board_rows() {
+    // `P2 * * * * * * * * *`: two-character cells. The board is 二枚落ち's, White to move.
+    let game = only_game(Format::Csa, "csa/test_handicap_2piece.csa");
+    assert_eq!(game.start, Start::Standard(Handicap::TwoPieces));
+    expect(&replay(&game), 2, "lnsgkgsnl/9/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -", "-", "none");
+}
+
+#[test]
+fn csa_illegal_action_endings() {
+    // %-ILLEGAL_ACTION: White fouled, Black wins.
+    let win = only_game(Format::Csa, "csa/illegal_win.csa");
+    let end = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -";
+    expect(&replay(&win), 2, end, "b", "illegal_move");
+    // %ILLEGAL_MOVE: the side to move (Black) fouled.
+    let lose = only_game(Format::Csa, "csa/illegal_lose.csa");
+    expect(&replay(&lose), 2, end, "w", "illegal_move");
+    // The same after 52 moves, with the time of the foul on the next line (`T24`).
+    let wcsc = only_game(Format::Csa, "csa/wcsc31_illegal_move.csa");
+    assert_eq!(wcsc.info.white.as_ref().map(|p| p.full.as_str()), Some("きふわらべ"));
+    expect(
+        &replay(&wcsc),
+        52,
+        "1n4kn1/1rs2s1bl/l1p1gpp1p/pp1pg2p1/7P1/2PP1PG1P/P1B1p1P1N/2GR4L/LNS1K1S2 b Pp",
+        "w",
+        "illegal_move",
+    );
+}
+
+#[test]
+fn csa_illegal_move_written_then_ended() {
+    // test_various_pieces.csa ends with `+8855KA`, a bishop jumping over the knight on 7g,
+    // and no ending: replay stops at move 11.
+    let game = only_game(Format::Csa, "csa/test_various_pieces.csa");
+    let r = replay(&game);
+    expect(&r, 10, "lns3snl/1r2gkgb1/p1ppppppp/9/1p7/2P4PP/PPNPPPP2/LB5R1/2SGKGSNL b -", "-", "none");
+    assert_eq!(r.status.to_string().split(':').next(), Some("line 14"));
+    // With a written ending, the same illegal move is the foul that ended the game.
+    let mut text = fixture("csa/test_various_pieces.csa");
+    text.push_str("%ILLEGAL_MOVE\n");
+    let r = replay(&csa::read(&text)[0]);
+    assert_eq!((r.plies(), r.illegal_ending.as_deref()), (10, Some("+8855KA")));
+    assert_eq!(
+        (r.termination, r.outcome),
+        (Some(Termination::IllegalMove), Some(Outcome::Win(Color::White)))
+    );
+}
+
+#[test]
+fn csa_pi_with_removals() {
+    // `PI11KY21KE22KA31GI71GI81KE82HI91KY`: 八枚落ち.
+    let game = only_game(Format::Csa, "csa/8mai_hirate.csa");
+    assert_eq!(game.start, Start::Standard(Handicap::EightPieces));
+    assert_eq!(game.moves[0].seconds, Some(3));
+    expect(
+        &replay(&game),
+        25,
+        "9/6g2/ppp1p1p1p/4gpkS1/3p5/2P6/PP1PPPP1P/1B5R1/LNSGKG1NL b Pp",
+        "-",
+        "interrupted",
+    );
+}
+
+#[test]
+fn csa_headers_and_comments() {
+    // The CSA specification's example: every `$` header, comments everywhere.
+    let game = only_game(Format::Csa, "csa/example.csa");
+    let info = &game.info;
+    assert_eq!(info.event.as_deref(), Some("13th World Computer Shogi Championship"));
+    assert_eq!(info.site.as_deref(), Some("KAZUSA ARC"));
+    assert_eq!(info.start.map(|d| d.to_string()).as_deref(), Some("2003-05-03T10:30:00"));
+    assert_eq!(info.end.map(|d| d.to_string()).as_deref(), Some("2003-05-03T11:11:05"));
+    assert_eq!(info.time_control.as_deref(), Some("00:25+00"));
+    assert_eq!(info.opening.as_deref(), Some("YAGURA"));
+    assert_eq!(info.black.as_ref().map(|p| p.name.as_str()), Some("NAKAHARA"));
+    assert_eq!(game.header("V"), Some("2.2"));
+    assert_eq!(game.header("$OPENING"), Some("YAGURA"));
+    assert_eq!(
+        game.comments.first().map(String::as_str),
+        Some("----------棋譜ファイルの例\"example.csa\"-----------------")
+    );
+    assert_eq!(game.comments.last().map(String::as_str), Some("指し手と消費時間"));
+    // The comment after the ending has nowhere else to go than the last move.
+    assert_eq!(game.moves[1].comments, ["---------------------------------------------------------"]);
+    assert_eq!(game.moves.iter().map(|m| m.seconds).collect::<Vec<_>>(), [Some(12), Some(6)]);
+}
+
+#[test]
+fn csa_engine_comments_and_time_after_the_end() {
+    let game = only_game(Format::Csa, "csa/engine_comments.csa");
+    assert_eq!(game.moves[1].comments[..2], ["*互角".to_string(), "**評価値=-35".to_string()]);
+    // `$START_TIME: 15:35:06` has no date; `$END_TIME:` is empty. Both stay raw.
+    assert_eq!(game.info.start, None);
+    assert_eq!(game.header("$END_TIME"), Some(""));
+    assert_eq!(game.info.time_control.as_deref(), Some("30+0+5"));
+    expect(&replay(&game), 6, BRIDGE_GAME_END, "w", "resign");
+}
+
+#[test]
+fn csa_v3_encoding_line() {
+    let game = only_game(Format::Csa, "csa/v3_encoding_line.csa");
+    assert_eq!(game.header("V"), Some("3.0"));
+    assert!(game.comments.is_empty(), "the encoding declaration is not a comment: {:?}", game.comments);
+    expect(
+        &replay(&game),
+        6,
+        "lnsgk1snl/1r4gb1/p1ppppppp/9/1p5P1/9/PPPPPPP1P/1BG4R1/LNS1KGSNL b -",
+        "w",
+        "resign",
+    );
+}
+
+#[test]
+fn csa_summary_comment_gives_a_missing_ending() {
+    // No `%` line; floodgate's trailer says the move limit drew the game.
+    let game = only_game(Format::Csa, "csa/summary_max_moves.csa");
+    let r = replay(&game);
+    assert_eq!((r.termination, r.outcome), (Some(Termination::MaxMoves), Some(Outcome::Draw)));
+}
+
+#[test]
+fn csa_floodgate_summary_gives_a_missing_ending() {
+    // The game stopped at the move limit without a `%` line; its trailer comment reads
+    // `'summary:max_moves:Titanda_L draw:SILENT_MAJORITY_sf170225_6950XEE draw`.
+    let game = only_game(Format::Csa, "csa/floodgate_max_moves.csa");
+    expect(
+        &replay(&game),
+        256,
+        "4K4/1+B2+N+NSp1/1+P2+P4/p8/3g4p/2+r2p3/6+n2/5S2+l/1+r4G1k b GNL6Pbg2s2l6p",
+        "d",
+        "max_moves",
+    );
+}
+
+#[test]
+fn csa_every_ending_word() {
+    // After +7776FU -3334FU, Black is to move. Each word's meaning, from the protocol.
+    let black = Some(Outcome::Win(Color::Black));
+    let white = Some(Outcome::Win(Color::White));
+    let cases = [
+        ("%TORYO", Termination::Resign, white),
+        ("%TSUMI", Termination::Checkmate, white),
+        ("%TIME_UP", Termination::Timeout, white),
+        ("%ILLEGAL_MOVE", Termination::IllegalMove, white),
+        ("%+ILLEGAL_ACTION", Termination::IllegalMove, white),
+        ("%-ILLEGAL_ACTION", Termination::IllegalMove, black),
+        ("%KACHI", Termination::EnteringKing, black),
+        ("%SENNICHITE", Termination::Repetition, Some(Outcome::Draw)),
+        ("%JISHOGI", Termination::Impasse, Some(Outcome::Draw)),
+        ("%HIKIWAKE", Termination::Draw, Some(Outcome::Draw)),
+        ("%MAX_MOVES", Termination::MaxMoves, Some(Outcome::Draw)),
+        ("%CHUDAN", Termination::Interrupted, None),
+        ("%FUZUMI", Termination::NoMate, None),
+        ("%ERROR", Termination::Error, None),
+        // Not a repetition on the board, so the word's side stands: the last mover (White)
+        // gave the checks and loses.
+        ("%OUTE_SENNICHITE", Termination::PerpetualCheck, black),
+        ("#RESIGN", Termination::Resign, white),
+    ];
+    for (word, termination, outcome) in cases {
+        let text = format!("V2.2\nPI\n+\n+7776FU\n-3334FU\n{word}\nT3\n");
+        let game = csa::read(&text).remove(0);
+        assert_eq!(game.problem, None, "{word}");
+        let r = replay(&game);
+        assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{word}");
+    }
+    let game = csa::read("PI\n+\n+7776FU\n%MATTA\n").remove(0);
+    assert_eq!(game.problem.map(|p| p.line), Some(4));
+}
+
+#[test]
+fn csa_resyncs_after_junk() {
+    for text in ["", "\n\n", "'only a comment\n"] {
+        assert!(csa::read(text).is_empty(), "{text:?}");
+    }
+    let games = csa::read("garbage\n/\nPI\n+\n+7776FU\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].problem.as_ref().map(|p| p.line), Some(1));
+    assert_eq!(games[1].moves.len(), 1);
+    // A position statement after the first move is an error at its line.
+    let game = csa::read("PI\n+\n+7776FU,/\n").remove(0);
+    assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(3)));
+    let game = csa::read("PI\n+\n+7776FU\nP1 *  *  *  *  *  *  *  *  * \n").remove(0);
+    assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(4)));
+}
+
+#[test]
+fn csa_engine_pv_comments_and_kachi() {
+    // 電竜戦: `'**` evaluation and PV lines after every move, then `%KACHI`.
+    let game = only_game(Format::Csa, "csa/dr1_engine_pv_kachi.csa");
+    assert_eq!(game.moves[0].comments[0], "** 130 7g7f 8c8d 7i6h 3c3d");
+    assert_eq!(game.moves[0].seconds, Some(10));
+    expect(
+        &replay(&game),
+        400,
+        "+S+P1+B1G3/K1pGP+PPP1/+Pp7/9/6k2/5l3/1n1+p1+l+p+pp/4+pg1+p1/1+p+p6 b 2RBG3S3N2L2P",
+        "b",
+        "entering_king",
+    );
+}
+
+#[test]
+fn csa_no_final_newline() {
+    let game = only_game(Format::Csa, "csa/noeol.csa");
+    assert_eq!(game.moves[1].comments, ["---------------------------------------------------------"]);
+    expect(
+        &replay(&game),
+        2,
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL b -",
+        "-",
+        "interrupted",
+    );
+}
+
+#[test]
+fn csa_trailing_dot_rows_and_empty_piece_lines() {
+    // `P2 * -HI *  *  *  *  * -KA *.`, empty `P+` and `P-` lines, `%JISHOGI,T1`.
+    let game = only_game(Format::Csa, "csa/trailing_dot_rows_jishogi.csa");
+    assert_eq!(game.start, Start::Standard(Handicap::Even));
+    expect(
+        &replay(&game),
+        258,
+        "3+P1G1+R+B/2+N1K4/1+P1+SGG1+L1/2+R6/P2S5/2G+n1+p+p2/7+p1/3+p+p4/5k3 b B2S2N3L10P",
+        "d",
+        "impasse",
+    );
+}
+
+#[test]
+fn csa_comma_times_and_tsumi() {
+    // 将棋ウォーズ: 六枚落ち board, `,T` times on the move lines, `%TSUMI`.
+    let game = only_game(Format::Csa, "csa/wars_six_piece_tsumi.csa");
+    assert_eq!(game.start, Start::Standard(Handicap::SixPieces));
+    assert_eq!(game.comments, [" 手合割:六枚落ち"]);
+    assert_eq!(game.moves[..3].iter().map(|m| m.seconds).collect::<Vec<_>>(), [Some(1), Some(2), Some(2)]);
+    assert_eq!(
+        game.info.black.as_ref().map(|p| (p.name.as_str(), p.title.as_deref())),
+        Some(("alice", Some("2級")))
+    );
+    expect(
+        &replay(&game),
+        89,
+        "9/9/p2p+S2+L1/2g2p+R2/1p2p1P2/2pP1ks2/PP2P+p3/1BGKs4/LN1g5 b GSN6P",
+        "w",
+        "checkmate",
+    );
+}
+
+#[test]
+fn csa_hand_lines_and_quirky_comments() {
+    // `P+00KI` … one piece per line, `P-00GI00GI`, comments around the header.
+    let game = only_game(Format::Csa, "csa/kinoa_hand_lines.csa");
+    let start = game.start.setup();
+    let counts = |color| PieceKind::HAND.iter().map(|&k| start.hand(color).count(k)).collect::<Vec<_>>();
+    assert_eq!(counts(Color::Black), [1, 1, 1, 1, 1, 0, 0]);
+    assert_eq!(counts(Color::White), [0, 0, 1, 2, 1, 0, 0]);
+    assert_eq!(
+        game.comments[..3],
+        ["-- syougi kifu --".to_string(), "format=csa_v2".into(), "make=QinoaSyougiConverter".into()]
+    );
+    expect(
+        &replay(&game),
+        14,
+        "k8/2+P6/+P+P+P6/7g1/3b1P1K1/4P1PPP/4+b4/5+r3/8L b RG3SNL2P2gsn",
+        "w",
+        "resign",
+    );
+}
