@@ -206,6 +206,20 @@ fn judge(
     };
     let t = ending.termination;
     if let Some(stated) = ending.stated {
+        // An outcome stated without the way it came about: the final position tells whether
+        // the loser was mated or, being to move, resigned.
+        let t = match (t, stated) {
+            (Termination::Unknown, Outcome::Win(winner))
+                if to_move == winner.flip() && status.is_complete() =>
+            {
+                if pos.is_checkmate() {
+                    Termination::Checkmate
+                } else {
+                    Termination::Resign
+                }
+            }
+            _ => t,
+        };
         return (Some(t), Some(stated));
     }
     let loser = |side: Option<Color>| Some(Outcome::Win(side.unwrap_or(to_move).flip()));
@@ -224,7 +238,11 @@ fn judge(
             Some(Outcome::Draw)
         }
         Termination::Forfeit => ending.side.map(|s| Outcome::Win(s.flip())),
-        Termination::Interrupted | Termination::Sealed | Termination::NoMate | Termination::Error => None,
+        Termination::Interrupted
+        | Termination::Sealed
+        | Termination::NoMate
+        | Termination::Error
+        | Termination::Unknown => None,
     };
     (Some(t), outcome)
 }

@@ -20,9 +20,13 @@ use kifudex::{
     shogi::Color,
 };
 
-/// The corpus directory, or `None` (after saying why) when the test must skip.
+/// The corpus directory (`../shared/corpus`, or `$KIFUDEX_CORPUS`), or `None` (after saying
+/// why) when a test over it must skip.
 pub fn corpus_root() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = match std::env::var_os("KIFUDEX_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    };
     if root.is_dir() {
         return Some(root);
     }
@@ -31,7 +35,7 @@ pub fn corpus_root() -> Option<PathBuf> {
         "CI=true but the corpus is missing at {}",
         root.display()
     );
-    eprintln!("skipping the corpus test: {} is not present (it is required when CI=true)", root.display());
+    eprintln!("skipping a corpus test: {} is not present (it is required when CI=true)", root.display());
     None
 }
 
@@ -154,5 +158,10 @@ fn corpus_games_read_and_replay_as_the_oracles_say() {
         let _ = writeln!(table, "{source:<22} {files:>6} {full:>5} {stopped:>8} {wrong:>6}");
     }
     eprintln!("{table}");
-    assert!(failures.is_empty(), "{} corpus games differ from expected.tsv:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} corpus games differ from expected.tsv:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

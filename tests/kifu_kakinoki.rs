@@ -3,7 +3,6 @@
 mod corpus;
 mod decoding;
 mod fixtures;
-mod resolve;
 mod robustness;
 mod round_trip;
 mod writers;

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod corpus;
 mod keys;
 mod kifu_kakinoki;
 mod kifu_others;

@@ -212,6 +212,10 @@ pub enum Termination {
     Draw,
     /// `%ERROR`: the server recorded an error.
     Error,
+    /// The record states the outcome (`まで77手で先手の勝ち`, `[Result "1-0"]`) but not how
+    /// the game ended. Replay makes it checkmate or resignation when the final position says
+    /// which.
+    Unknown,
 }
 
 impl Termination {
@@ -233,6 +237,7 @@ impl Termination {
             Termination::NoMate => "no_mate",
             Termination::Draw => "draw",
             Termination::Error => "error",
+            Termination::Unknown => "unknown",
         }
     }
 }

@@ -300,8 +300,8 @@ pub(crate) fn summary(line: &str) -> Option<Summary> {
         let word = word.strip_prefix('の').unwrap_or(word);
         let (termination, rule) = match word {
             "勝ち" if timeout => (Termination::Timeout, SideRule::Opponent),
-            "勝ち" => (Termination::Resign, SideRule::Opponent),
-            "負け" => (Termination::Resign, SideRule::Actor),
+            "勝ち" => (Termination::Unknown, SideRule::Opponent),
+            "負け" => (Termination::Unknown, SideRule::Actor),
             _ => {
                 let t = terminal(word)?;
                 (t.termination, t.rule)
@@ -311,6 +311,7 @@ pub(crate) fn summary(line: &str) -> Option<Summary> {
             (Termination::EnteringKing, _) | (_, SideRule::Opponent) => Some(winner_or_actor),
             (
                 Termination::Resign
+                | Termination::Unknown
                 | Termination::Timeout
                 | Termination::IllegalMove
                 | Termination::Forfeit
@@ -619,9 +620,9 @@ mod tests {
     fn summaries_in_every_form_seen() {
         use Termination::*;
         let cases = [
-            ("まで77手で先手の勝ち", Resign, Some(Color::White), win(Color::Black)),
-            ("まで142手で下手の勝ち", Resign, Some(Color::White), win(Color::Black)),
-            ("まで117手で上手の勝ち", Resign, Some(Color::Black), win(Color::White)),
+            ("まで77手で先手の勝ち", Unknown, Some(Color::White), win(Color::Black)),
+            ("まで142手で下手の勝ち", Unknown, Some(Color::White), win(Color::Black)),
+            ("まで117手で上手の勝ち", Unknown, Some(Color::Black), win(Color::White)),
             ("まで3手で時間切れにより先手の勝ち", Timeout, Some(Color::White), win(Color::Black)),
             ("まで2手で先手の反則負け", IllegalMove, Some(Color::Black), win(Color::White)),
             ("まで3手で後手の反則勝ち", IllegalMove, Some(Color::Black), win(Color::White)),

@@ -41,14 +41,32 @@ use crate::notation::{
 
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.
 pub fn looks_like(text: &str) -> bool {
-    lines(text).take(400).any(|(_, line)| {
+    let has_moves = lines(text).take(400).any(|(_, line)| {
         let t = line.trim_start();
         t.starts_with("手数--")
             || row(line).is_some_and(|r| {
                 terminal(r.text).is_some()
                     || japanese::parse(r.text).is_ok_and(|m| m.origin.is_some() || m.drop)
             })
-    })
+    });
+    has_moves || only_headers(text)
+}
+
+/// Whether every line is a Kakinoki header (`key：value`), a `#` remark or blank, with at
+/// least one header: a record that names a game but holds no move yet.
+fn only_headers(text: &str) -> bool {
+    let mut headers = 0;
+    for (_, line) in lines(text).take(400) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match t.split_once('：') {
+            Some((key, _)) if !key.is_empty() && !key.contains(' ') => headers += 1,
+            _ => return false,
+        }
+    }
+    headers > 0
 }
 
 /// Reads a KIF record. A KIF file holds one game; the `Vec` is for uniformity with the other

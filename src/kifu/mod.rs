@@ -69,10 +69,51 @@ impl FileError {
 /// A [`FileError`] when the file yields no game at all. Games that are broken part-way are
 /// returned with [`Game::problem`] set, not as errors.
 pub fn read_file(path: Option<&Path>, bytes: &[u8]) -> Result<ParsedFile, FileError> {
-    let _ = path;
-    let text = std::str::from_utf8(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
+    let decoded = encoding::decode(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
+    let text: &str = &decoded.text;
     if text.trim().is_empty() {
         return Err(FileError::Empty);
     }
-    Err(FileError::UnknownFormat)
+    let format = detect(path, text).ok_or(FileError::UnknownFormat)?;
+    let games = read(format, text);
+    if games.is_empty() {
+        return Err(FileError::UnknownFormat);
+    }
+    Ok(ParsedFile { format, encoding: decoded.encoding.name(), games })
+}
+
+/// The format of `text`, decided by its content. The extension of `path` breaks ties: when the
+/// content fits the format the extension names, that format wins; otherwise the first format
+/// whose reader recognizes the content, in the order of [`Format::ALL`].
+pub fn detect(path: Option<&Path>, text: &str) -> Option<Format> {
+    let hinted = path
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .and_then(Format::from_name)
+        .filter(|&f| looks_like(f, text));
+    hinted.or_else(|| Format::ALL.into_iter().find(|&f| looks_like(f, text)))
+}
+
+/// Whether `text` looks like a record in `format`.
+pub fn looks_like(format: Format, text: &str) -> bool {
+    match format {
+        Format::Kif => kif::looks_like(text),
+        Format::Ki2 => ki2::looks_like(text),
+        Format::Csa => csa::looks_like(text),
+        Format::Jkf => jkf::looks_like(text),
+        Format::Usi => usi::looks_like(text),
+        Format::Western => western::looks_like(text),
+    }
+}
+
+/// Reads every game of `text` as `format`.
+pub fn read(format: Format, text: &str) -> Vec<Game> {
+    match format {
+        Format::Kif => kif::read(text),
+        Format::Ki2 => ki2::read(text),
+        Format::Csa => csa::read(text),
+        Format::Jkf => jkf::read(text),
+        Format::Usi => usi::read(text),
+        Format::Western => western::read(text),
+    }
 }

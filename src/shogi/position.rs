@@ -32,10 +32,6 @@ pub enum PositionError {
     TooManyKings(Color),
     #[error("there are more {kind}s than a full set holds ({count} > {max})", kind = .kind.sfen())]
     TooManyPieces { kind: PieceKind, count: u32, max: u8 },
-    #[error("二歩: {color} has two unpromoted pawns on file {file}")]
-    TwoPawns { color: Color, file: u8 },
-    #[error("the piece on {0} could never move again")]
-    DeadPiece(Square),
     #[error("the side not to move is in check (its king could be taken)")]
     OpponentInCheck,
 }
@@ -104,8 +100,10 @@ impl Position {
     /// Checks `setup` and makes it a position.
     ///
     /// Kings may be missing (tsume problems often have only one), but a side may not have two,
-    /// nor more pieces than a full set, two unpromoted pawns on a file, a piece that can never
-    /// move, or the opponent's king in check while it is not the opponent's turn.
+    /// nor more pieces than a full set, nor the opponent's king in check while it is not the
+    /// opponent's turn. A start position may hold what no game can reach, as composed problems
+    /// do: two unpromoted pawns of a side on one file, or a piece on a rank where it has no
+    /// move. The rules still refuse to create either (二歩, a piece with no further move).
     ///
     /// # Errors
     ///
@@ -429,7 +427,6 @@ fn king_attacked(setup: &Setup, color: Color) -> bool {
 fn validate(setup: &Setup) -> Result<(), PositionError> {
     let mut counts = [0u32; 14];
     let mut kings = [0u32; 2];
-    let mut pawn_files = [[false; 9]; 2];
     for sq in Square::all() {
         let Some(p) = setup.piece_at(sq) else {
             continue;
@@ -442,18 +439,7 @@ fn validate(setup: &Setup) -> Result<(), PositionError> {
                     return Err(PositionError::TooManyKings(p.color));
                 }
             }
-            PieceKind::Pawn => {
-                let file = sq.file().get();
-                let seen = &mut pawn_files[p.color.index()][usize::from(file) - 1];
-                if *seen {
-                    return Err(PositionError::TwoPawns { color: p.color, file });
-                }
-                *seen = true;
-            }
             _ => {}
-        }
-        if rules::is_dead(p.color, p.kind, sq) {
-            return Err(PositionError::DeadPiece(sq));
         }
     }
     for color in Color::ALL {

@@ -12,7 +12,7 @@ use kifudex::{
     shogi::{Color, Handicap},
 };
 
-use super::{resolve, round_trip};
+use super::round_trip;
 
 /// Reads a fixture with the reader its extension names.
 pub fn load(name: &str) -> Game {
@@ -46,7 +46,7 @@ fn expect(
     status: &str,
 ) -> (Game, ReplayedGame) {
     let game = load(name);
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     let got_status = status_text(&r);
     let got =
         (r.plies(), r.end.position_text(), winner(r.outcome), r.termination.map_or("none", |t| t.name()));
@@ -234,7 +234,7 @@ fn kif_move_count_header_is_not_a_move() {
 #[test]
 fn kif_tsume_without_black_king() {
     let game = load("kanju-kemuri.kif");
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     assert_eq!(
         (r.plies(), r.end.position_text().as_str()),
         (117, "7k1/7+B1/7+P1/9/9/9/9/9/9 w 2rb4g4s4n4l17p")
@@ -580,7 +580,7 @@ fn kif_variations_repeating_the_main_line() {
 #[test]
 fn kif_board_diagram_without_turn_line() {
     let game = load("mog-007.kif");
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     assert_eq!(
         (r.plies(), r.end.position_text().as_str()),
         (13, "6sk+L/9/6+B2/7rP/9/9/9/9/6K2 w rb4g3s4n3l17p")
@@ -611,7 +611,7 @@ fn kif_us_date_in_cp932_with_crlf() {
 #[test]
 fn kif_abbreviated_promoted_pieces() {
     let game = load("mog-016.kif");
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     let sfen = "2k+R+L+S2+B/1sg4+N1/lgnppp1pp/1pp3p2/p8/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B";
     assert_eq!((r.plies(), r.end.position_text().as_str()), (37, sfen));
     let sfen = "ln6l/3+R5/1pppp2+r1/p5g1p/1kS3p2/PPP5P/2SPPpPp1/2G1K1S2/LN3PGNL w P2bgsn";
@@ -741,7 +741,7 @@ fn kif_partial_tsume_board() {
     let game = load("bio-柿木将棋_KIF_詰将棋なのに上手下手表記.kif");
     let Start::Custom(setup) = &game.start else { panic!("a diagram start") };
     assert_eq!(setup.to_string(), "8k/9/8G/9/9/9/9/9/9 b G 1");
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     assert_eq!((r.plies(), r.end.position_text().as_str()), (1, "8k/8G/8G/9/9/9/9/9/9 w -"));
     assert_eq!(game.ending, None);
 }
@@ -771,7 +771,7 @@ fn ki2_clipboard_export_with_half_width_headers() {
 #[test]
 fn ki2_summary_line_alone_states_the_winner() {
     let game = load("4.ki2");
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     let sfen = "1n5+S1/4S+B1G1/p1g2p2p/1p1pp1p1n/2P2S1k1/P1p3P1R/1PGP2N1P/3S1G3/5K2L w L3Pnp";
     assert_eq!(
         (r.plies(), r.end.position_text().as_str(), r.outcome),
@@ -783,7 +783,7 @@ fn ki2_summary_line_alone_states_the_winner() {
 #[test]
 fn ki2_without_ending() {
     let game = load("simple.ki2");
-    let (_, r) = resolve::replay(&game);
+    let r = kifudex::replay::replay(&game);
     assert_eq!(r.plies(), 167);
     assert_eq!(game.ending, None);
 }
@@ -809,7 +809,7 @@ fn kif_unreadable_move_stops_the_main_line() {
     assert_eq!(game.ending, None);
     // The variations after the problem are still read.
     assert_eq!(game.variations.len(), 1);
-    let (_, r) = resolve::replay(game);
+    let r = kifudex::replay::replay(game);
     assert!(matches!(&r.status, Status::Stopped(StopReason::Read(p)) if p.line == 5));
     // A row cut short after its number.
     let game = &kif::read("手数----指手--\n   1 ７六歩(77)\n   2")[0];

@@ -5,8 +5,6 @@
 use kifudex::kifu::{Game, bod, encoding, ki2, kif, write};
 use proptest::prelude::*;
 
-use super::resolve;
-
 const SEEDS: &[&str] = &[
     include_str!("../data/kifu/utf8.kif"),
     include_str!("../data/kifu/doh_branch.kifu"),
@@ -88,7 +86,7 @@ fn exercise(text: &str) {
 }
 
 fn write_back(game: &Game) {
-    let (_, replayed) = resolve::replay(game);
+    let replayed = kifudex::replay::replay(game);
     let kif_text = write::kif::write(game, &replayed);
     let _ = write::ki2::write(game, &replayed);
     let _ = kif::read(&kif_text);

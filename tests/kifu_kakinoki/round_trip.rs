@@ -4,32 +4,20 @@
 
 use kifudex::{
     kifu::{Game, Header, MoveEntry, Variation, ki2, kif, write},
-    notation::{self, Style},
     replay::{ReplayedGame, ReplayedVariation},
-    shogi::{Move, Position},
 };
-
-use super::resolve;
-
-/// Whether the notation layer writes Japanese moves yet (until it does, KI2 output cannot be
-/// read back, and the KI2 round trip is skipped).
-pub fn japanese_available() -> bool {
-    let pos = Position::startpos();
-    let mv: Move = "7g7f".parse().expect("a USI move");
-    notation::write(&pos, mv, None, Style::Japanese).contains('六')
-}
 
 /// Writes `game` as KIF (and KI2 when possible), reads it back and compares. Only games that
 /// replay to their end are compared (the writers write what replay found legal): `Ok(false)`
 /// for the others.
 pub fn check(game: &Game, also_ki2: bool) -> Result<bool, String> {
-    let (_, before) = resolve::replay(game);
+    let before = kifudex::replay::replay(game);
     if !before.status.is_complete() {
         return Ok(false);
     }
     let text = write::kif::write(game, &before);
     compare(game, &before, &text, kif::read, true).map_err(|e| format!("KIF: {e}\n{text}"))?;
-    if also_ki2 && japanese_available() {
+    if also_ki2 {
         let text = write::ki2::write(game, &before);
         compare(game, &before, &text, ki2::read, false).map_err(|e| format!("KI2: {e}\n{text}"))?;
     }
@@ -48,7 +36,7 @@ fn compare(
     if let Some(p) = &again.problem {
         return Err(format!("read back with a problem: {p}"));
     }
-    let (_, after) = resolve::replay(again);
+    let after = kifudex::replay::replay(again);
     let same =
         |what: &str, a: String, b: String| if a == b { Ok(()) } else { Err(format!("{what}: {a} != {b}")) };
     same("start", before.start.to_string(), after.start.to_string())?;

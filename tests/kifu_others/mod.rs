@@ -16,9 +16,8 @@ use std::path::{Path, PathBuf};
 
 use kifudex::{
     kifu::{self, Format, Game, Outcome},
-    notation::{self, MoveToken, Style},
     replay::ReplayedGame,
-    shogi::{Color, Move, Position},
+    shogi::Color,
 };
 
 /// The final position of shogihome's usi-csa-bridge game, written as CSA and as JKF.
@@ -103,13 +102,4 @@ fn expect(r: &ReplayedGame, plies: usize, end: &str, winner: &str, termination: 
 /// The moves' text as read.
 fn tokens(game: &Game) -> Vec<String> {
     game.moves.iter().map(|m| m.token.to_string()).collect()
-}
-
-/// Whether Western moves can be written and resolved yet (both are being completed in the
-/// notation layer). Tests that need them check this and say when they skip.
-pub fn western_ready() -> bool {
-    let pos = Position::startpos();
-    let mv: Move = "7g7f".parse().expect("a USI move");
-    notation::write(&pos, mv, None, Style::Western) == "P-7f"
-        && MoveToken::parse("P-7f").is_ok_and(|t| t.resolve(&pos, None) == Ok(mv))
 }

@@ -76,7 +76,7 @@ impl EndingWord {
 }
 
 /// The word that writes an ending, given how replay judged it and who was to move at the end.
-/// `None` when CSA has no word for it (a sealed move, a forfeit).
+/// `None` when CSA has no word for it (a sealed move, a forfeit, an unknown cause).
 pub(crate) fn word_for(
     termination: Termination,
     outcome: Option<Outcome>,
@@ -105,7 +105,7 @@ pub(crate) fn word_for(
         Termination::NoMate => "FUZUMI",
         Termination::Draw => "HIKIWAKE",
         Termination::Error => "ERROR",
-        Termination::Sealed | Termination::Forfeit => return None,
+        Termination::Sealed | Termination::Forfeit | Termination::Unknown => return None,
     })
 }
 

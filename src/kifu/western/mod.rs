@@ -338,7 +338,7 @@ impl GameReader {
         };
         let how = tag("Termination").as_deref().and_then(termination);
         let termination = how.or(match outcome {
-            Some(Outcome::Win(_)) => Some(Termination::Resign),
+            Some(Outcome::Win(_)) => Some(Termination::Unknown),
             Some(Outcome::Draw) => Some(Termination::Draw),
             None => None,
         });

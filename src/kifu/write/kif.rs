@@ -98,7 +98,9 @@ impl Sink for KifSink {
     }
 
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>) {
-        let _ = writeln!(self.out, "{number:>4} {}", ending_row(ending, turn, self.handicap));
+        if let Some(row) = ending_row(ending, turn, self.handicap) {
+            let _ = writeln!(self.out, "{number:>4} {row}");
+        }
         let plies = number.saturating_sub(1);
         let _ = writeln!(self.out, "{}", summary_line(plies, ending, turn, outcome, self.handicap));
     }

@@ -243,13 +243,15 @@ fn side_name(color: Color, handicap: bool) -> &'static str {
 }
 
 /// The word a KIF move row ends a game with, and whether the word is about the side named
-/// in [`Ending::side`] (`true`) or its opponent (`反則勝ち`, `不戦勝`).
-fn ending_word(ending: &Ending, turn: Color) -> (&'static str, bool) {
+/// in [`Ending::side`] (`true`) or its opponent (`反則勝ち`, `不戦勝`). `None` for an outcome
+/// stated without its cause, which only the `まで…` line carries.
+fn ending_word(ending: &Ending, turn: Color) -> Option<(&'static str, bool)> {
     let about_side = |win: &'static str, lose: &'static str| match ending.side {
         Some(s) if s != turn => (win, false),
         _ => (lose, true),
     };
-    match ending.termination {
+    Some(match ending.termination {
+        Termination::Unknown => return None,
         Termination::Resign => ("投了", true),
         Termination::Checkmate => ("詰み", true),
         Termination::Timeout => ("切れ負け", true),
@@ -267,18 +269,18 @@ fn ending_word(ending: &Ending, turn: Color) -> (&'static str, bool) {
         Termination::MaxMoves => ("最大手数", true),
         Termination::NoMate => ("不詰", true),
         Termination::Draw => ("引き分け", true),
-    }
+    })
 }
 
 /// The terminal row text: the word, with the side written before it when the side the word
 /// is about is not the side to move (`先手 反則負け`).
-fn ending_row(ending: &Ending, turn: Color, handicap: bool) -> String {
-    let (word, about_side) = ending_word(ending, turn);
+fn ending_row(ending: &Ending, turn: Color, handicap: bool) -> Option<String> {
+    let (word, about_side) = ending_word(ending, turn)?;
     let actor = ending.side.map(|s| if about_side { s } else { s.flip() });
-    match actor {
+    Some(match actor {
         Some(a) if a != turn => format!("{} {word}", side_name(a, handicap)),
         _ => word.to_string(),
-    }
+    })
 }
 
 /// The `まで…` line for a line of `plies` moves that ended so, `outcome` being the result when
@@ -301,8 +303,8 @@ fn summary_line(
         (Termination::IllegalMove, Some(w)) => format!("{}の反則負け", name(w.flip())),
         (Termination::EnteringKing, Some(w)) => format!("{}の入玉勝ち", name(w)),
         (Termination::Forfeit, Some(w)) => format!("{}の不戦勝", name(w)),
-        (Termination::Resign, Some(w)) => format!("{}の勝ち", name(w)),
-        _ => ending_row(ending, turn, handicap).replace(' ', "の"),
+        (Termination::Resign | Termination::Unknown, Some(w)) => format!("{}の勝ち", name(w)),
+        _ => ending_row(ending, turn, handicap).unwrap_or_default().replace(' ', "の"),
     };
     format!("まで{plies}手で{rest}")
 }

@@ -1264,6 +1264,15 @@ def check_view(check: str, path: Path, fmt: str, text: str, cs, rs, jg):
     return r["plies"], r["final"]
 
 
+def settle_unwritten_mate(row: dict) -> None:
+    """A record that writes no ending but whose last position is checkmate (cshogi says so)
+    ended by that mate: the mated side to move lost. The rules decide this, not the text."""
+    if row["status"] == "ok" and row["termination"] == "none" and is_mate(row["final_sfen"]):
+        row["termination"] = "checkmate"
+        row["winner"] = OPP[side_to_move(row["final_sfen"])]
+        row["note"] += "; no ending is written and the final position is checkmate (cshogi)"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -1322,6 +1331,8 @@ def main(argv=None) -> int:
                                     f"({rs.get('terminal_raw')!r})")
             rows.append(dict(path=rel, game=gi, **row))
 
+    for row in rows:
+        settle_unwritten_mate(row)
     if args.dump_oracles:
         with open(args.dump_oracles, "w", encoding="utf-8") as f:
             for d in dump:
