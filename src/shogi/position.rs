@@ -432,14 +432,11 @@ fn validate(setup: &Setup) -> Result<(), PositionError> {
             continue;
         };
         counts[p.kind.unpromote().index()] += 1;
-        match p.kind {
-            PieceKind::King => {
-                kings[p.color.index()] += 1;
-                if kings[p.color.index()] > 1 {
-                    return Err(PositionError::TooManyKings(p.color));
-                }
+        if p.kind == PieceKind::King {
+            kings[p.color.index()] += 1;
+            if kings[p.color.index()] > 1 {
+                return Err(PositionError::TooManyKings(p.color));
             }
-            _ => {}
         }
     }
     for color in Color::ALL {
