@@ -3,18 +3,31 @@
 //! Exit codes: 0 success; 1 finished, but some input was rejected or nothing matched; 2 usage
 //! or fatal error. A closed pipe on stdout exits 0. Data goes to stdout; messages to stderr.
 
+mod db;
+mod export;
+mod index;
+
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 /// Index directories of shogi game records (kifu) into one SQLite database, then query them by
 /// opening or position.
 #[derive(Debug, Parser)]
 #[command(name = "kifudex", version, about, long_about = None)]
-struct Cli {}
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Index(index::IndexArgs),
+    Export(export::ExportArgs),
+}
 
 pub fn main() -> ExitCode {
-    let _cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -22,5 +35,23 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    ExitCode::SUCCESS
+    let result = match cli.command {
+        Command::Index(args) => index::run(args),
+        Command::Export(args) => export::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kifudex: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Whether the error is a write to a closed pipe (the reader of our output went away).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

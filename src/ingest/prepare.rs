@@ -1,0 +1,157 @@
+//! The work done for one file on a worker thread: decide whether it changed, read it,
+//! replay its games, and prepare them for the writer.
+
+use std::{fs, path::Path};
+
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::ReadFn;
+use crate::{
+    db::{FileState, NewGame, NewReject},
+    replay::{ReplayedGame, Status, StopReason, replay},
+    walk::SourceFile,
+};
+
+/// What became of a file.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    /// Same size and modification time as when it was indexed: not read.
+    Unchanged { state: FileState },
+    /// Read, but the content is the one indexed: only the size and time are new.
+    Touched { path: String, size: u64, mtime_ns: i64, state: FileState },
+    /// It could not be read.
+    Unreadable { path: String, reject: NewReject },
+    /// Read and parsed (possibly into no game at all).
+    Read(FileWork),
+}
+
+/// A file read and parsed, ready for the writer.
+#[derive(Debug)]
+pub(super) struct FileWork {
+    pub path: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: [u8; 16],
+    pub format: Option<&'static str>,
+    pub encoding: Option<&'static str>,
+    /// The reject code when the file yields no game.
+    pub error: Option<&'static str>,
+    pub games: Vec<NewGame>,
+    pub rejects: Vec<NewReject>,
+}
+
+/// The text form of a path, as the database stores it.
+pub(super) fn path_text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Does the work for `file`, whose recorded state is `state`. Never panics: a reader that
+/// does becomes a reject.
+pub(super) fn prepare(file: &SourceFile, state: Option<FileState>, read: ReadFn) -> Outcome {
+    let path = path_text(&file.path);
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prepare_file(file, &path, state, read))) {
+        Ok(outcome) => outcome,
+        Err(_) => Outcome::Unreadable {
+            path,
+            reject: NewReject {
+                game_index: None,
+                line: None,
+                ply: None,
+                code: "internal_error",
+                message: "kifudex failed while reading this file (a bug: please report it)".to_string(),
+            },
+        },
+    }
+}
+
+fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: ReadFn) -> Outcome {
+    if let Some(state) = state.as_ref().filter(|s| s.size == file.size && s.mtime_ns == file.mtime_ns) {
+        return Outcome::Unchanged { state: state.clone() };
+    }
+    let bytes = match fs::read(&file.path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Outcome::Unreadable {
+                path: path.to_string(),
+                reject: NewReject {
+                    game_index: None,
+                    line: None,
+                    ply: None,
+                    code: "unreadable",
+                    message: e.to_string(),
+                },
+            };
+        }
+    };
+    let hash = xxh3_128(&bytes).to_le_bytes();
+    let size = bytes.len() as u64;
+    if let Some(state) = state.filter(|s| s.hash == hash) {
+        return Outcome::Touched { path: path.to_string(), size, mtime_ns: file.mtime_ns, state };
+    }
+    let mut work = FileWork {
+        path: path.to_string(),
+        size,
+        mtime_ns: file.mtime_ns,
+        hash,
+        format: None,
+        encoding: None,
+        error: None,
+        games: Vec::new(),
+        rejects: Vec::new(),
+    };
+    let parsed = match read(Some(&file.path), &bytes) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            work.error = Some(e.code());
+            work.rejects.push(NewReject {
+                game_index: None,
+                line: None,
+                ply: None,
+                code: e.code(),
+                message: e.to_string(),
+            });
+            return Outcome::Read(work);
+        }
+    };
+    drop(bytes);
+    work.format = Some(parsed.format.name());
+    work.encoding = Some(parsed.encoding);
+    if parsed.games.is_empty() {
+        work.error = Some("no_games");
+        work.rejects.push(NewReject {
+            game_index: None,
+            line: None,
+            ply: None,
+            code: "no_games",
+            message: "the file holds no game".to_string(),
+        });
+    }
+    for (index, game) in parsed.games.iter().enumerate() {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        let replayed = replay(game);
+        if let Some(reject) = stop_reject(&replayed, index) {
+            work.rejects.push(reject);
+        }
+        work.games.push(NewGame::new(game, replayed, index));
+    }
+    Outcome::Read(work)
+}
+
+/// The reject row for a game that stopped early.
+fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
+    let Status::Stopped(reason) = &replayed.status else {
+        return None;
+    };
+    let ply = match reason {
+        StopReason::Move { ply, .. } => *ply as u32,
+        StopReason::Read(_) => replayed.plies() as u32 + 1,
+        StopReason::Start { .. } => 0,
+    };
+    Some(NewReject {
+        game_index: Some(index),
+        line: Some(reason.line()),
+        ply: Some(ply),
+        code: reason.code(),
+        message: reason.to_string(),
+    })
+}
