@@ -58,8 +58,7 @@ fn main() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
-    let options =
-        Options { roots: vec![dir.clone()], db: db.clone(), jobs, prune: false, follow_links: false };
+    let options = Options { jobs, ..Options::new(vec![dir.clone()], db.clone()) };
     let started = Instant::now();
     let s = ingest::run(&options, reader, &Quiet).expect("the ingest runs");
     let seconds = started.elapsed().as_secs_f64();

@@ -103,11 +103,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let options = ingest::Options {
-        roots: roots.clone(),
-        db: args.db.path(),
         jobs,
         prune: args.prune,
         follow_links: args.follow_links,
+        ..ingest::Options::new(roots.clone(), args.db.path())
     };
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
     let bar = if show_bar { ProgressBar::new(0) } else { ProgressBar::hidden() };

@@ -53,7 +53,7 @@ pub use self::{
     migrate::VERSION,
     read::{FileState, GameFilter, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame},
     tree::{MoveStats, Occurrence, PositionStats},
-    write::{FileRecord, NewGame, NewReject, PlayerName, WriteCounts, Writer},
+    write::{FileRecord, NewGame, NewReject, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
 };
 #[cfg(doc)]
 use crate::shogi::Move;
@@ -177,9 +177,14 @@ fn open(path: &Path, create: bool) -> Result<Connection> {
     }
     let mut conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
     conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_error)?;
-    // auto_vacuum only takes effect before the first table exists; later it is a no-op.
-    let settings = "PRAGMA auto_vacuum = INCREMENTAL;
-                    PRAGMA journal_mode = WAL;
+    // auto_vacuum must be chosen before the first table exists; setting it later would
+    // take the write lock for nothing, and block while a writer works.
+    let empty: bool =
+        conn.query_row("PRAGMA page_count", [], |r| r.get::<_, i64>(0)).map_err(open_error)? == 0;
+    if create && empty {
+        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL").map_err(open_error)?;
+    }
+    let settings = "PRAGMA journal_mode = WAL;
                     PRAGMA synchronous = NORMAL;
                     PRAGMA cache_size = -65536;
                     PRAGMA foreign_keys = OFF;";

@@ -80,6 +80,7 @@ pub struct Writer {
     players: HashMap<String, i64>,
     events: HashMap<String, i64>,
     vacuum: bool,
+    run_postings: usize,
 }
 
 impl Writer {
@@ -104,10 +105,17 @@ impl Writer {
             players: HashMap::new(),
             events: HashMap::new(),
             vacuum: false,
+            run_postings: RUN_POSTINGS,
         };
         w.recover()?;
         w.keypos_complete = w.conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
         Ok(w)
+    }
+
+    /// Sets the number of postings buffered before a run is written ([`RUN_POSTINGS`] by
+    /// default; at least 1).
+    pub fn set_run_postings(&mut self, n: usize) {
+        self.run_postings = n.max(1);
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -308,7 +316,7 @@ impl Writer {
                     "INSERT INTO sources(file, idx, game, line, status) VALUES (?1, ?2, ?3, ?4, ?5)",
                 )?
                 .execute(params![file_id, g.index, id, g.line, g.status])?;
-            if self.postings.len() >= RUN_POSTINGS {
+            if self.postings.len() >= self.run_postings {
                 self.flush_run()?;
             }
         }

@@ -75,6 +75,24 @@ pub struct Options {
     pub prune: bool,
     /// Follow symbolic links while walking.
     pub follow_links: bool,
+    /// Positions buffered in memory before they are written as a run (memory against the
+    /// number of runs; [`db::RUN_POSTINGS`] by default).
+    pub run_postings: usize,
+}
+
+impl Options {
+    /// Indexing `roots` into `db` with the defaults: one worker per CPU, no pruning, links
+    /// not followed.
+    pub fn new(roots: Vec<PathBuf>, db: PathBuf) -> Options {
+        Options {
+            roots,
+            db,
+            jobs: thread::available_parallelism().map_or(2, |n| n.get()),
+            prune: false,
+            follow_links: false,
+            run_postings: db::RUN_POSTINGS,
+        }
+    }
 }
 
 /// What a run did.
@@ -158,7 +176,8 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
     let roots = absolute_roots(&options.roots)?;
     let walked = walk::walk(&roots, WalkOptions { follow_links: options.follow_links });
     observer.start(walked.files.len() as u64);
-    let writer = Writer::open(&options.db)?;
+    let mut writer = Writer::open(&options.db)?;
+    writer.set_run_postings(options.run_postings);
     let reader = Reader::open(&options.db)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
