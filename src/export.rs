@@ -67,18 +67,41 @@ fn number(v: Option<u32>) -> String {
     v.map(|n| n.to_string()).unwrap_or_default()
 }
 
+/// A CSV table being written: the header row first, then the rows, counted.
+struct Table<W: Write> {
+    csv: csv::Writer<W>,
+    rows: u64,
+}
+
+impl<W: Write> Table<W> {
+    fn new(out: W, columns: &[&str]) -> Result<Table<W>, Error> {
+        let mut csv = csv::Writer::from_writer(out);
+        csv.write_record(columns)?;
+        Ok(Table { csv, rows: 0 })
+    }
+
+    fn row<const N: usize>(&mut self, fields: [&str; N]) -> Result<(), Error> {
+        self.csv.write_record(fields)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<u64, Error> {
+        self.csv.flush()?;
+        Ok(self.rows)
+    }
+}
+
 /// Writes the games export to `out`. Returns the rows written.
 ///
 /// # Errors
 ///
 /// A database failure or a write error.
 pub fn games(snapshot: &Snapshot<'_>, out: impl Write) -> Result<u64, Error> {
-    let mut csv = csv::Writer::from_writer(out);
-    csv.write_record(GAME_COLUMNS)?;
-    let mut rows = 0;
+    let mut table = Table::new(out, &GAME_COLUMNS)?;
     snapshot.for_each_occurrence(|r| -> Result<(), Error> {
         let handicap = r.handicap.map(|h| h.japanese()).unwrap_or("");
-        csv.write_record([
+        table.row([
             r.game.to_string().as_str(),
             &r.path,
             &r.index.to_string(),
@@ -96,12 +119,9 @@ pub fn games(snapshot: &Snapshot<'_>, out: impl Write) -> Result<u64, Error> {
             text(&r.termination),
             r.status.as_deref().unwrap_or("ok"),
             &r.duplicate_of.map(|g| g.to_string()).unwrap_or_default(),
-        ])?;
-        rows += 1;
-        Ok(())
+        ])
     })?;
-    csv.flush()?;
-    Ok(rows)
+    table.finish()
 }
 
 /// Writes the rejects whose path `keep` accepts to `out`. Returns the rows written.
@@ -110,24 +130,19 @@ pub fn games(snapshot: &Snapshot<'_>, out: impl Write) -> Result<u64, Error> {
 ///
 /// A database failure or a write error.
 pub fn rejects(snapshot: &Snapshot<'_>, out: impl Write, keep: impl Fn(&str) -> bool) -> Result<u64, Error> {
-    let mut csv = csv::Writer::from_writer(out);
-    csv.write_record(REJECT_COLUMNS)?;
-    let mut rows = 0;
+    let mut table = Table::new(out, &REJECT_COLUMNS)?;
     snapshot.for_each_reject(|r| -> Result<(), Error> {
         if !keep(&r.path) {
             return Ok(());
         }
-        csv.write_record([
+        table.row([
             r.path.as_str(),
             &number(r.game_index),
             &number(r.line),
             &number(r.ply),
             &r.code,
             &r.message,
-        ])?;
-        rows += 1;
-        Ok(())
+        ])
     })?;
-    csv.flush()?;
-    Ok(rows)
+    table.finish()
 }

@@ -449,9 +449,8 @@ fn a_run_that_died_before_writing_its_positions_is_completed_by_the_next() {
             let parsed = usi_lines::read(None, spec.usi().as_bytes()).unwrap();
             let game = &parsed.games[0];
             let new = kifudex::db::NewGame::new(game, kifudex::replay::replay(game), 0);
-            let path = format!("/nowhere/{i}.usi");
             let file = kifudex::db::FileRecord {
-                path: &path,
+                path: format!("/nowhere/{i}.usi"),
                 size: 1,
                 mtime_ns: 1,
                 hash: [0; 16],

@@ -30,16 +30,18 @@ pub const COMMIT_EVERY: Duration = Duration::from_secs(1);
 const CACHE_LIMIT: usize = 200_000;
 
 /// A file as the writer records it.
-#[derive(Clone, Copy, Debug)]
-pub struct FileRecord<'a> {
-    pub path: &'a str,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRecord {
+    /// The path, as the walk gave it (absolute).
+    pub path: String,
     pub size: u64,
     pub mtime_ns: i64,
+    /// The xxh3-128 hash of the content.
     pub hash: [u8; 16],
-    pub format: Option<&'a str>,
-    pub encoding: Option<&'a str>,
+    pub format: Option<&'static str>,
+    pub encoding: Option<&'static str>,
     /// The reject code when the file yields no game.
-    pub error: Option<&'a str>,
+    pub error: Option<&'static str>,
 }
 
 /// Input that could not be used, as a rejects row.
@@ -255,17 +257,13 @@ impl Writer {
     /// Any database failure.
     pub fn write_file(
         &mut self,
-        file: &FileRecord<'_>,
+        file: &FileRecord,
         games: &[NewGame],
         rejects: &[NewReject],
     ) -> Result<WriteCounts> {
         self.begin()?;
         let stopped = games.iter().filter(|g| g.status.is_some()).count() as i64;
-        let existing: Option<i64> = self
-            .conn
-            .prepare_cached("SELECT id FROM files WHERE path = ?1")?
-            .query_row([file.path], |r| r.get(0))
-            .optional()?;
+        let existing = self.file_id(&file.path)?;
         let values = params![
             file.path,
             file.size as i64,
@@ -298,9 +296,9 @@ impl Writer {
                 self.conn.last_insert_rowid()
             }
         };
-        self.conn.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([file.path])?;
+        self.conn.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
         for r in rejects {
-            self.insert_reject(file.path, Some(file_id), r)?;
+            self.insert_reject(&file.path, Some(file_id), r)?;
         }
         let mut counts = WriteCounts::default();
         for g in games {
@@ -522,6 +520,14 @@ impl Writer {
         Ok(())
     }
 
+    fn file_id(&self, path: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM files WHERE path = ?1")?
+            .query_row([path], |r| r.get(0))
+            .optional()?)
+    }
+
     /// Removes a file and its games (for files that are gone). Returns whether it was there.
     ///
     /// # Errors
@@ -529,12 +535,7 @@ impl Writer {
     /// Any database failure.
     pub fn remove_file(&mut self, path: &str) -> Result<bool> {
         self.begin()?;
-        let id: Option<i64> = self
-            .conn
-            .prepare_cached("SELECT id FROM files WHERE path = ?1")?
-            .query_row([path], |r| r.get(0))
-            .optional()?;
-        let Some(id) = id else {
+        let Some(id) = self.file_id(path)? else {
             return Ok(false);
         };
         self.remove_games_of(id)?;

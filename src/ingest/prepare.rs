@@ -7,7 +7,7 @@ use xxhash_rust::xxh3::xxh3_128;
 
 use super::ReadFn;
 use crate::{
-    db::{FileState, NewGame, NewReject},
+    db::{FileRecord, FileState, NewGame, NewReject},
     replay::{ReplayedGame, Status, StopReason, replay},
     walk::SourceFile,
 };
@@ -28,14 +28,7 @@ pub(super) enum Outcome {
 /// A file read and parsed, ready for the writer.
 #[derive(Debug)]
 pub(super) struct FileWork {
-    pub path: String,
-    pub size: u64,
-    pub mtime_ns: i64,
-    pub hash: [u8; 16],
-    pub format: Option<&'static str>,
-    pub encoding: Option<&'static str>,
-    /// The reject code when the file yields no game.
-    pub error: Option<&'static str>,
+    pub file: FileRecord,
     pub games: Vec<NewGame>,
     pub rejects: Vec<NewReject>,
 }
@@ -89,20 +82,22 @@ fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: R
         return Outcome::Touched { path: path.to_string(), size, mtime_ns: file.mtime_ns, state };
     }
     let mut work = FileWork {
-        path: path.to_string(),
-        size,
-        mtime_ns: file.mtime_ns,
-        hash,
-        format: None,
-        encoding: None,
-        error: None,
+        file: FileRecord {
+            path: path.to_string(),
+            size,
+            mtime_ns: file.mtime_ns,
+            hash,
+            format: None,
+            encoding: None,
+            error: None,
+        },
         games: Vec::new(),
         rejects: Vec::new(),
     };
     let parsed = match read(Some(&file.path), &bytes) {
         Ok(parsed) => parsed,
         Err(e) => {
-            work.error = Some(e.code());
+            work.file.error = Some(e.code());
             work.rejects.push(NewReject {
                 game_index: None,
                 line: None,
@@ -114,10 +109,10 @@ fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: R
         }
     };
     drop(bytes);
-    work.format = Some(parsed.format.name());
-    work.encoding = Some(parsed.encoding);
+    work.file.format = Some(parsed.format.name());
+    work.file.encoding = Some(parsed.encoding);
     if parsed.games.is_empty() {
-        work.error = Some("no_games");
+        work.file.error = Some("no_games");
         work.rejects.push(NewReject {
             game_index: None,
             line: None,

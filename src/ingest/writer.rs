@@ -6,7 +6,7 @@ use crossbeam_channel::Receiver;
 
 use super::{Error, Observer, Summary, prepare::Outcome};
 use crate::{
-    db::{FileRecord, NewReject, Writer},
+    db::{NewReject, Writer},
     walk::Walked,
 };
 
@@ -90,21 +90,12 @@ fn write_one(
             s.files_rejected += 1;
         }
         Outcome::Read(work) => {
-            let file = FileRecord {
-                path: &work.path,
-                size: work.size,
-                mtime_ns: work.mtime_ns,
-                hash: work.hash,
-                format: work.format,
-                encoding: work.encoding,
-                error: work.error,
-            };
-            let counts = writer.write_file(&file, &work.games, &work.rejects)?;
+            let counts = writer.write_file(&work.file, &work.games, &work.rejects)?;
             for reject in &work.rejects {
-                observer.reject(&work.path, reject);
+                observer.reject(&work.file.path, reject);
             }
             s.files_indexed += 1;
-            s.files_rejected += u64::from(work.error.is_some());
+            s.files_rejected += u64::from(work.file.error.is_some());
             s.games_rejected += work.games.iter().filter(|g| g.status.is_some()).count() as u64;
             s.games_added += counts.added;
             s.games_duplicate += counts.duplicate;
