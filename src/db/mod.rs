@@ -62,6 +62,9 @@ use crate::shogi::Move;
 /// `meta` table as `keypos_max_ply`).
 pub const KEYPOS_MAX_PLY: u32 = 16;
 
+/// The page size of new databases.
+const PAGE_SIZE: usize = 16_384;
+
 /// Data in the database that does not decode: a damaged file or a bug.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("corrupt data in the database: {0}")]
@@ -182,7 +185,8 @@ fn open(path: &Path, create: bool) -> Result<Connection> {
     let empty: bool =
         conn.query_row("PRAGMA page_count", [], |r| r.get::<_, i64>(0)).map_err(open_error)? == 0;
     if create && empty {
-        conn.execute_batch("PRAGMA auto_vacuum = INCREMENTAL").map_err(open_error)?;
+        conn.execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE}; PRAGMA auto_vacuum = INCREMENTAL"))
+            .map_err(open_error)?;
     }
     let settings = "PRAGMA journal_mode = WAL;
                     PRAGMA synchronous = NORMAL;

@@ -11,6 +11,7 @@
 
 use std::{
     collections::{HashMap, HashSet},
+    hash::{BuildHasherDefault, Hasher},
     path::Path,
     time::{Duration, Instant},
 };
@@ -23,9 +24,13 @@ use super::{GameId, GameResult, KEYPOS_MAX_PLY, Result, codec::Posting, runs, tr
 /// Postings held in memory before they are written as a run (about 48 MiB).
 pub const RUN_POSTINGS: usize = 2_000_000;
 /// Games per transaction, at most.
-pub const COMMIT_GAMES: usize = 4_000;
+pub const COMMIT_GAMES: usize = 10_000;
 /// Time between commits, at most (so readers see progress and the WAL stays small).
-pub const COMMIT_EVERY: Duration = Duration::from_secs(1);
+pub const COMMIT_EVERY: Duration = Duration::from_secs(2);
+/// WAL pages before SQLite copies them into the database. Larger than SQLite's default
+/// (1,000) because index pages rewritten by every transaction are then copied once per
+/// checkpoint instead of once per transaction.
+const WAL_AUTOCHECKPOINT: u32 = 16_384;
 /// Entries kept in each in-memory cache before it is emptied.
 const CACHE_LIMIT: usize = 200_000;
 
@@ -73,7 +78,7 @@ pub struct Writer {
     tx_started: Instant,
     postings: Vec<Posting>,
     deleted: HashSet<u32>,
-    keypos: HashMap<i64, Box<[u8]>>,
+    keypos: HashMap<i64, Box<[u8]>, BuildHasherDefault<KeyHasher>>,
     /// Whether `keypos` (the cache) holds every row of the table, so a miss needs no lookup:
     /// true while the table was empty at open and the cache was never emptied.
     keypos_complete: bool,
@@ -94,6 +99,7 @@ impl Writer {
     /// Any database failure.
     pub fn open(path: &Path) -> Result<Writer> {
         let conn = super::open(path, true)?;
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
         let mut w = Writer {
             conn,
             in_tx: false,
@@ -101,7 +107,7 @@ impl Writer {
             tx_started: Instant::now(),
             postings: Vec::new(),
             deleted: HashSet::new(),
-            keypos: HashMap::new(),
+            keypos: HashMap::default(),
             keypos_complete: false,
             last_game: 0,
             players: HashMap::new(),
@@ -187,7 +193,10 @@ impl Writer {
             let deleted = &self.deleted;
             self.postings.retain(|p| !deleted.contains(&p.game));
         }
-        self.postings.sort_unstable();
+        // Postings are pushed in (game, ply) order, games in increasing id order, so a
+        // stable sort by key gives the (key, game, ply) order of runs.
+        debug_assert!(self.postings.windows(2).all(|w| (w[0].game, w[0].ply) < (w[1].game, w[1].ply)));
+        self.postings.sort_by_key(|p| p.key);
         runs::write(&self.conn, &self.postings)?;
         self.conn
             .prepare_cached(
@@ -598,6 +607,26 @@ impl Writer {
         self.conn.execute_batch("PRAGMA optimize")?;
         self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(merged)
+    }
+}
+
+/// Hashes position keys, which are already uniformly distributed, as themselves.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.0 = v as u64;
     }
 }
 

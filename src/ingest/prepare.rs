@@ -61,7 +61,7 @@ fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: R
     if let Some(state) = state.as_ref().filter(|s| s.size == file.size && s.mtime_ns == file.mtime_ns) {
         return Outcome::Unchanged { state: state.clone() };
     }
-    let bytes = match fs::read(&file.path) {
+    let bytes = match read_bytes(&file.path, file.size) {
         Ok(bytes) => bytes,
         Err(e) => {
             return Outcome::Unreadable {
@@ -130,6 +130,15 @@ fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: R
         work.games.push(NewGame::new(game, replayed, index));
     }
     Outcome::Read(work)
+}
+
+/// The content of the file at `path`, whose size the walk saw as `size`. (Unlike
+/// `fs::read`, this asks the file system for nothing but the bytes.)
+fn read_bytes(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
+    let file = fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    std::io::Read::read_to_end(&mut std::io::Read::take(&file, u64::MAX), &mut bytes)?;
+    Ok(bytes)
 }
 
 /// The reject row for a game that stopped early.
