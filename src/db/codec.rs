@@ -218,26 +218,30 @@ pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
             out.extend(PieceKind::HAND.iter().map(|&k| hand.count(k)));
         }
     }
-    let mut occupied = [0u8; 11];
+    // One pass: the occupancy bitmap, and the pieces five bits each (40 pieces at most on a
+    // legal board, 81 in any case, so 51 bytes at most).
+    let mut occupied = 0u128;
+    let mut pieces = [0u8; 51];
+    let (mut bits, mut n, mut len) = (0u32, 0, 0);
     for (i, piece) in setup.board.iter().enumerate() {
-        if piece.is_some() {
-            occupied[i / 8] |= 1 << (i % 8);
-        }
-    }
-    out.extend_from_slice(&occupied);
-    let (mut bits, mut n) = (0u32, 0);
-    for piece in setup.board.iter().flatten() {
-        bits |= (piece.index() as u32) << n;
-        n += 5;
-        if n >= 8 {
-            out.push(bits as u8);
-            bits >>= 8;
-            n -= 8;
+        if let Some(p) = piece {
+            occupied |= 1 << i;
+            bits |= (p.index() as u32) << n;
+            n += 5;
+            if n >= 8 {
+                pieces[len] = bits as u8;
+                len += 1;
+                bits >>= 8;
+                n -= 8;
+            }
         }
     }
     if n > 0 {
-        out.push(bits as u8);
+        pieces[len] = bits as u8;
+        len += 1;
     }
+    out.extend_from_slice(&occupied.to_le_bytes()[..11]);
+    out.extend_from_slice(&pieces[..len]);
 }
 
 /// The move list as stored: two little-endian bytes per move.

@@ -27,10 +27,11 @@ pub const RUN_POSTINGS: usize = 2_000_000;
 pub const COMMIT_GAMES: usize = 10_000;
 /// Time between commits, at most (so readers see progress and the WAL stays small).
 pub const COMMIT_EVERY: Duration = Duration::from_secs(2);
-/// WAL pages before SQLite copies them into the database. Larger than SQLite's default
-/// (1,000) because index pages rewritten by every transaction are then copied once per
-/// checkpoint instead of once per transaction.
-const WAL_AUTOCHECKPOINT: u32 = 16_384;
+/// WAL pages (64 MiB of 16 KiB pages) before SQLite copies them into the database. Larger
+/// than SQLite's default (1,000 pages) because index pages rewritten by every transaction
+/// are then copied once per checkpoint instead of once per transaction; not much larger,
+/// because pages evicted from the cache while still in the WAL are read back from it.
+const WAL_AUTOCHECKPOINT: u32 = 4_096;
 /// Entries kept in each in-memory cache before it is emptied.
 const CACHE_LIMIT: usize = 200_000;
 

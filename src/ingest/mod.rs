@@ -59,8 +59,9 @@ pub type ReadFn = fn(Option<&Path>, &[u8]) -> Result<ParsedFile, FileError>;
 const CHUNK_FILES: usize = 512;
 /// Bytes per chunk, at most (a chunk has at least one file).
 const CHUNK_BYTES: u64 = 32 << 20;
-/// Chunks waiting for the writer, at most.
-const CHANNEL_CHUNKS: usize = 2;
+/// Chunks waiting for the writer, at most (a few MiB each), so the workers go on while the
+/// writer sorts and writes a run.
+const CHANNEL_CHUNKS: usize = 8;
 
 /// What to index and how.
 #[derive(Clone, Debug)]
