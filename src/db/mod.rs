@@ -33,6 +33,7 @@
 //! WAL journal, `synchronous=NORMAL`, a 64 MiB page cache and a busy timeout are set at
 //! open; readers can query while a writer writes.
 
+mod buffer;
 pub mod codec;
 mod migrate;
 mod new_game;

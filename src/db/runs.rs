@@ -31,19 +31,20 @@ pub(super) struct Run {
     pub postings: i64,
 }
 
-/// Writes `postings` (sorted) as a new run. Returns its id, or `None` when there is nothing
-/// to write.
-pub(super) fn write(conn: &Connection, postings: &[Posting]) -> Result<Option<i64>> {
-    let (Some(min), Some(max)) =
-        (postings.iter().map(|p| p.game).min(), postings.iter().map(|p| p.game).max())
-    else {
-        return Ok(None);
-    };
-    conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (?1, ?2, ?3)")?
-        .execute(params![postings.len() as i64, min, max])?;
+/// Writes `count` postings (sorted, of games `min` to `max`) as a new run. Returns its id.
+pub(super) fn write(
+    conn: &Connection,
+    postings: impl Iterator<Item = Posting>,
+    count: usize,
+    min: u32,
+    max: u32,
+) -> Result<i64> {
+    conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (?1, ?2, ?3)")?.execute(
+        params![count as i64, min, max],
+    )?;
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::default();
-    for &p in postings {
+    for p in postings {
         if let Some(block) = builder.push(p) {
             insert_block(conn, run, &block)?;
         }
@@ -51,7 +52,7 @@ pub(super) fn write(conn: &Connection, postings: &[Posting]) -> Result<Option<i6
     for block in builder.finish() {
         insert_block(conn, run, &block)?;
     }
-    Ok(Some(run))
+    Ok(run)
 }
 
 fn insert_block(conn: &Connection, run: i64, block: &Block) -> Result<()> {

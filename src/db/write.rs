@@ -19,7 +19,7 @@ use std::{
 use rusqlite::{Connection, OptionalExtension, params};
 
 pub use super::new_game::{NewGame, PlayerName};
-use super::{GameId, GameResult, KEYPOS_MAX_PLY, Result, codec::Posting, runs, tree::replay_stored};
+use super::{GameId, GameResult, KEYPOS_MAX_PLY, Result, buffer::PostingBuffer, runs, tree::replay_stored};
 
 /// Postings held in memory before they are written as a run (about 48 MiB).
 pub const RUN_POSTINGS: usize = 2_000_000;
@@ -32,6 +32,8 @@ pub const COMMIT_EVERY: Duration = Duration::from_secs(2);
 /// are then copied once per checkpoint instead of once per transaction; not much larger,
 /// because pages evicted from the cache while still in the WAL are read back from it.
 const WAL_AUTOCHECKPOINT: u32 = 4_096;
+/// Room for the postings of the game that fills a run, beyond the run itself.
+const RESERVE_SLACK: usize = 1 << 16;
 /// Entries kept in each in-memory cache before it is emptied.
 const CACHE_LIMIT: usize = 200_000;
 
@@ -77,7 +79,7 @@ pub struct Writer {
     in_tx: bool,
     tx_games: usize,
     tx_started: Instant,
-    postings: Vec<Posting>,
+    postings: PostingBuffer,
     deleted: HashSet<u32>,
     keypos: HashMap<i64, Box<[u8]>, BuildHasherDefault<KeyHasher>>,
     /// Whether `keypos` (the cache) holds every row of the table, so a miss needs no lookup:
@@ -106,7 +108,7 @@ impl Writer {
             in_tx: false,
             tx_games: 0,
             tx_started: Instant::now(),
-            postings: Vec::new(),
+            postings: PostingBuffer::default(),
             deleted: HashSet::new(),
             keypos: HashMap::default(),
             keypos_complete: false,
@@ -125,6 +127,11 @@ impl Writer {
     /// default; at least 1).
     pub fn set_run_postings(&mut self, n: usize) {
         self.run_postings = n.max(1);
+    }
+
+    /// Makes room for a full run at once, so the buffer never grows by copying.
+    fn reserve_run(&mut self) {
+        self.postings.reserve(self.run_postings.saturating_add(RESERVE_SLACK).min(RUN_POSTINGS + RESERVE_SLACK));
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -171,17 +178,12 @@ impl Writer {
                 .conn
                 .prepare_cached("SELECT start, moves, result FROM games WHERE id = ?1")?
                 .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            let game = posting_game(id)?;
-            replay_stored(start.as_deref(), &moves, usize::MAX, |ply, pos, next| {
-                self.postings.push(Posting {
-                    key: pos.key().to_i64(),
-                    game,
-                    ply: ply as u32,
-                    mv: next.map_or(0, |m| m.code()),
-                    result: result.code(),
-                });
+            let mut positions = Vec::new();
+            replay_stored(start.as_deref(), &moves, usize::MAX, |_, pos, next| {
+                positions.push((pos.key().to_i64(), next.map_or(0, |m| m.code())));
                 true
             })?;
+            self.postings.push_game(posting_game(id)?, result.code(), positions.into_iter());
         }
         self.last_game = last;
         self.flush_run()?;
@@ -190,21 +192,15 @@ impl Writer {
 
     /// Writes the postings buffer as a run, inside the current transaction.
     fn flush_run(&mut self) -> Result<()> {
-        if !self.deleted.is_empty() {
-            let deleted = &self.deleted;
-            self.postings.retain(|p| !deleted.contains(&p.game));
+        if let Some((min, max)) = self.postings.sort(&self.deleted) {
+            runs::write(&self.conn, self.postings.postings(), self.postings.len(), min, max)?;
         }
-        // Postings are pushed in (game, ply) order, games in increasing id order, so a
-        // stable sort by key gives the (key, game, ply) order of runs.
-        debug_assert!(self.postings.windows(2).all(|w| (w[0].game, w[0].ply) < (w[1].game, w[1].ply)));
-        self.postings.sort_by_key(|p| p.key);
-        runs::write(&self.conn, &self.postings)?;
+        self.postings.clear();
         self.conn
             .prepare_cached(
                 "UPDATE meta SET value = ?1 WHERE key = 'indexed_through' AND CAST(value AS INTEGER) < ?1",
             )?
             .execute([self.last_game.to_string()])?;
-        self.postings.clear();
         Ok(())
     }
 
@@ -396,17 +392,11 @@ impl Writer {
             ])?;
         let id = self.conn.last_insert_rowid();
         self.last_game = id;
-        let game = posting_game(id)?;
-        for (ply, key) in g.keys.iter().enumerate() {
-            let mv = g.moves.get(2 * ply..2 * ply + 2).map_or(0, |b| u16::from_le_bytes([b[0], b[1]]));
-            self.postings.push(Posting {
-                key: key.to_i64(),
-                game,
-                ply: ply as u32,
-                mv,
-                result: g.result.code(),
-            });
+        if self.postings.len() == 0 {
+            self.reserve_run();
         }
+        let codes = g.moves.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).chain(std::iter::once(0));
+        self.postings.push_game(posting_game(id)?, g.result.code(), g.keys.iter().map(|k| k.to_i64()).zip(codes));
         for ply in 0..=(g.plies.min(KEYPOS_MAX_PLY) as usize) {
             if let (Some(key), Some(position)) = (g.keys.get(ply), g.early_position(ply)) {
                 self.check_early(key.to_i64(), position, id, ply as u32)?;
