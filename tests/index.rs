@@ -364,6 +364,13 @@ fn position_answers_match_an_independent_replay() {
     let current: Vec<Spec> = (0..specs.len())
         .map(|i| if i % 7 == 0 && i / 7 < 10 { specs[200 + i / 7].clone() } else { specs[i].clone() })
         .collect();
+    // The merges and replacements left no free pages behind.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0)).unwrap();
+    let runs: i64 = conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).unwrap();
+    assert_eq!(free, 0);
+    assert!(runs < 8, "{runs} runs are left unmerged");
+    drop(conn);
     let id_of: HashMap<String, GameId> = game_rows(&db)
         .into_iter()
         .map(|r| (r["source_path"].clone(), GameId(r["game_id"].parse().unwrap())))

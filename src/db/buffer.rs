@@ -94,8 +94,12 @@ mod tests {
         b.push_game(9, 3, [(40, 0)].into_iter());
         assert_eq!(b.len(), 6);
         assert_eq!(b.sort(&HashSet::from([9])), Some((5, 8)));
-        let got: Vec<(i64, u32, u32, u16, u8)> = b.postings().map(|p| (p.key, p.game, p.ply, p.mv, p.result)).collect();
-        assert_eq!(got, [(10, 5, 1, 8, 1), (10, 8, 0, 9, 2), (20, 8, 1, 0, 2), (30, 5, 0, 7, 1), (30, 5, 2, 0, 1)]);
+        let got: Vec<(i64, u32, u32, u16, u8)> =
+            b.postings().map(|p| (p.key, p.game, p.ply, p.mv, p.result)).collect();
+        assert_eq!(
+            got,
+            [(10, 5, 1, 8, 1), (10, 8, 0, 9, 2), (20, 8, 1, 0, 2), (30, 5, 0, 7, 1), (30, 5, 2, 0, 1)]
+        );
         b.clear();
         assert_eq!(b.len(), 0);
         assert_eq!(b.sort(&HashSet::new()), None);

@@ -39,9 +39,8 @@ pub(super) fn write(
     min: u32,
     max: u32,
 ) -> Result<i64> {
-    conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (?1, ?2, ?3)")?.execute(
-        params![count as i64, min, max],
-    )?;
+    conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (?1, ?2, ?3)")?
+        .execute(params![count as i64, min, max])?;
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::default();
     for p in postings {

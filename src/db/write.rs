@@ -131,7 +131,8 @@ impl Writer {
 
     /// Makes room for a full run at once, so the buffer never grows by copying.
     fn reserve_run(&mut self) {
-        self.postings.reserve(self.run_postings.saturating_add(RESERVE_SLACK).min(RUN_POSTINGS + RESERVE_SLACK));
+        self.postings
+            .reserve(self.run_postings.saturating_add(RESERVE_SLACK).min(RUN_POSTINGS + RESERVE_SLACK));
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -395,8 +396,13 @@ impl Writer {
         if self.postings.len() == 0 {
             self.reserve_run();
         }
-        let codes = g.moves.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).chain(std::iter::once(0));
-        self.postings.push_game(posting_game(id)?, g.result.code(), g.keys.iter().map(|k| k.to_i64()).zip(codes));
+        let codes =
+            g.moves.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).chain(std::iter::once(0));
+        self.postings.push_game(
+            posting_game(id)?,
+            g.result.code(),
+            g.keys.iter().map(|k| k.to_i64()).zip(codes),
+        );
         for ply in 0..=(g.plies.min(KEYPOS_MAX_PLY) as usize) {
             if let (Some(key), Some(position)) = (g.keys.get(ply), g.early_position(ply)) {
                 self.check_early(key.to_i64(), position, id, ply as u32)?;
@@ -593,7 +599,10 @@ impl Writer {
             self.vacuum = true;
         }
         if self.vacuum {
-            self.conn.execute_batch("PRAGMA incremental_vacuum")?;
+            // Each step of this pragma frees one page, so it must be stepped to the end.
+            let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
+            let mut steps = vacuum.query([])?;
+            while steps.next()?.is_some() {}
         }
         self.conn.execute_batch("PRAGMA optimize")?;
         self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
