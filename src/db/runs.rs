@@ -109,35 +109,41 @@ pub(super) fn plan(runs: &[Run], dead_postings: i64) -> Option<Vec<Run>> {
     })
 }
 
-/// One run being read block by block during a merge.
+/// One run being read block by block during a merge. A block is deleted as soon as it has
+/// been read, so the pages it frees take the merged blocks written after it, and the file
+/// does not grow by the size of the merge (all in the merge's one transaction, so readers
+/// see the old runs until it commits).
 struct Cursor {
     run: i64,
-    last_lo: Option<i64>,
+    last: Option<(i64, i64)>,
     block: Vec<Posting>,
     at: usize,
 }
 
 impl Cursor {
-    /// Loads the run's next block; false when there is none.
+    /// Loads the run's next block, deleting the one before; false when there is none.
     fn advance(&mut self, conn: &Connection) -> Result<bool> {
-        let block: Option<(i64, Vec<u8>)> = match self.last_lo {
+        let next = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?));
+        let block: Option<(i64, i64, Vec<u8>)> = match self.last {
             None => conn
-                .prepare_cached("SELECT lo, data FROM pblocks WHERE run = ?1 ORDER BY lo LIMIT 1")?
-                .query_row([self.run], |r| Ok((r.get(0)?, r.get(1)?)))
+                .prepare_cached("SELECT id, lo, data FROM pblocks WHERE run = ?1 ORDER BY lo LIMIT 1")?
+                .query_row([self.run], next)
                 .optional()?,
-            Some(last) => conn
-                .prepare_cached(
-                    "SELECT lo, data FROM pblocks WHERE run = ?1 AND lo > ?2 ORDER BY lo LIMIT 1",
+            Some((id, lo)) => {
+                conn.prepare_cached("DELETE FROM pblocks WHERE id = ?1")?.execute([id])?;
+                conn.prepare_cached(
+                    "SELECT id, lo, data FROM pblocks WHERE run = ?1 AND lo > ?2 ORDER BY lo LIMIT 1",
                 )?
-                .query_row(params![self.run, last], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?,
+                .query_row(params![self.run, lo], next)
+                .optional()?
+            }
         };
         self.block.clear();
         self.at = 0;
-        let Some((lo, data)) = block else {
+        let Some((id, lo, data)) = block else {
             return Ok(false);
         };
-        self.last_lo = Some(lo);
+        self.last = Some((id, lo));
         decode_block(lo, &data, None, &mut self.block)?;
         Ok(!self.block.is_empty())
     }
@@ -150,7 +156,7 @@ pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> boo
     let mut cursors = Vec::with_capacity(merged.len());
     let mut heap = BinaryHeap::new();
     for run in merged {
-        let mut c = Cursor { run: run.id, last_lo: None, block: Vec::new(), at: 0 };
+        let mut c = Cursor { run: run.id, last: None, block: Vec::new(), at: 0 };
         if c.advance(conn)? {
             heap.push(Reverse((c.block[0], cursors.len())));
         }
