@@ -181,10 +181,14 @@ fn open(path: &Path, create: bool) -> Result<Connection> {
     }
     let mut conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
     conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_error)?;
-    // auto_vacuum must be chosen before the first table exists; setting it later would
-    // take the write lock for nothing, and block while a writer works.
-    let empty: bool =
-        conn.query_row("PRAGMA page_count", [], |r| r.get::<_, i64>(0)).map_err(open_error)? == 0;
+    // The page size and auto_vacuum must be chosen before the first table exists (and the
+    // page size before WAL mode is on, so a file left by a run killed before its schema keeps
+    // SQLite's default); setting them later would take the write lock for nothing, and block
+    // while a writer works.
+    let empty: bool = conn
+        .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0))
+        .map_err(open_error)?
+        == 0;
     if create && empty {
         conn.execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE}; PRAGMA auto_vacuum = INCREMENTAL"))
             .map_err(open_error)?;
