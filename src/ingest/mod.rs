@@ -44,12 +44,12 @@ use std::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-use self::prepare::{Outcome, path_text, prepare};
+use self::prepare::{Fetched, Outcome, fetch, path_text, process};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
     kifu::{FileError, ParsedFile},
-    walk::{self, WalkOptions},
+    walk::{self, SourceFile, WalkOptions},
 };
 
 /// The function that reads a file into games: [`crate::kifu::read_file`] in the command.
@@ -62,6 +62,10 @@ const CHUNK_BYTES: u64 = 32 << 20;
 /// Chunks waiting for the writer, at most (a few MiB each), so the workers go on while the
 /// writer sorts and writes a run.
 const CHANNEL_CHUNKS: usize = 8;
+/// Chunks read ahead of the workers, at most.
+const FETCHED_CHUNKS: usize = 2;
+/// Threads reading files.
+const IO_THREADS: usize = 4;
 
 /// What to index and how.
 #[derive(Clone, Debug)]
@@ -162,8 +166,10 @@ pub enum Error {
     Db(#[from] db::Error),
     #[error("cannot start the worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
-    #[error("the writer thread stopped unexpectedly")]
-    WriterPanicked,
+    #[error("a thread of the pipeline stopped unexpectedly")]
+    ThreadPanicked,
+    #[error("cannot start a thread: {source}")]
+    Thread { source: std::io::Error },
 }
 
 /// Indexes `options.roots` into `options.db`, reading files with `read`.
@@ -179,42 +185,62 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
     observer.start(walked.files.len() as u64);
     let mut writer = Writer::open(&options.db)?;
     writer.set_run_postings(options.run_postings);
-    let reader = Reader::open(&options.db)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .thread_name(|i| format!("kifudex-worker-{i}"))
         .build()?;
+    let io_pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(IO_THREADS)
+        .thread_name(|i| format!("kifudex-io-{i}"))
+        .build()?;
     let root_texts: Vec<String> = roots.iter().map(|r| path_text(r)).collect();
     let (tx, rx) = crossbeam_channel::bounded::<Vec<Outcome>>(CHANNEL_CHUNKS);
+    let (fetched_tx, fetched_rx) =
+        crossbeam_channel::bounded::<(&[SourceFile], Vec<Fetched>)>(FETCHED_CHUNKS);
 
     thread::scope(|scope| {
         let walked = &walked;
         let root_texts = &root_texts;
-        let handle = thread::Builder::new()
+        let spawn_error = |source| Error::Thread { source };
+        let writer = thread::Builder::new()
             .name("kifudex-writer".to_string())
             .spawn_scoped(scope, move || {
                 writer::write_all(writer, rx, walked, root_texts, options.prune, observer)
             })
-            .map_err(|e| Error::Path { path: options.db.clone(), source: e })?;
-        let produced = (|| -> Result<(), Error> {
-            for chunk in chunks(&walked.files) {
-                let states = chunk
-                    .iter()
-                    .map(|f| reader.file_state(&path_text(&f.path)))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let outcomes: Vec<Outcome> = pool.install(|| {
-                    chunk.par_iter().zip(states).map(|(file, state)| prepare(file, state, read)).collect()
-                });
-                if tx.send(outcomes).is_err() {
-                    break; // the writer stopped: its error is reported below
+            .map_err(spawn_error)?;
+        // Reading runs a chunk ahead of parsing, on more threads than there are cores: files
+        // that are not in the page cache keep a thread waiting on the disk.
+        let fetcher = thread::Builder::new()
+            .name("kifudex-fetch".to_string())
+            .spawn_scoped(scope, move || -> Result<(), Error> {
+                let reader = Reader::open(&options.db)?;
+                for chunk in chunks(&walked.files) {
+                    let states = chunk
+                        .iter()
+                        .map(|f| reader.file_state(&path_text(&f.path)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let fetched = io_pool.install(|| {
+                        chunk.par_iter().zip(states).map(|(file, state)| fetch(file, state)).collect()
+                    });
+                    if fetched_tx.send((chunk, fetched)).is_err() {
+                        break; // the pipeline stopped: its error is reported below
+                    }
                 }
+                Ok(())
+            })
+            .map_err(spawn_error)?;
+        for (chunk, fetched) in fetched_rx {
+            let outcomes: Vec<Outcome> = pool.install(|| {
+                chunk.par_iter().zip(fetched).map(|(file, fetched)| process(file, fetched, read)).collect()
+            });
+            if tx.send(outcomes).is_err() {
+                break; // the writer stopped: its error is reported below
             }
-            Ok(())
-        })();
+        }
         drop(tx);
-        let written = handle.join().map_err(|_| Error::WriterPanicked)?;
+        let written = writer.join().map_err(|_| Error::ThreadPanicked)?;
         let mut summary = written?;
-        produced?;
+        fetcher.join().map_err(|_| Error::ThreadPanicked)??;
         summary.seconds = started.elapsed().as_secs_f64();
         Ok(summary)
     })

@@ -38,52 +38,62 @@ pub(super) fn path_text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// Does the work for `file`, whose recorded state is `state`. Never panics: a reader that
-/// does becomes a reject.
-pub(super) fn prepare(file: &SourceFile, state: Option<FileState>, read: ReadFn) -> Outcome {
+/// A file after the I/O step: settled already, or read and in need of parsing.
+#[derive(Debug)]
+pub(super) enum Fetched {
+    Settled(Outcome),
+    Read { path: String, bytes: Vec<u8>, hash: [u8; 16] },
+}
+
+fn unreadable(path: String, code: &'static str, message: String) -> Outcome {
+    Outcome::Unreadable { path, reject: NewReject { game_index: None, line: None, ply: None, code, message } }
+}
+
+/// The I/O step for `file`, whose recorded state is `state`: decides from the size and time
+/// whether it changed, and if it may have, reads and hashes it.
+pub(super) fn fetch(file: &SourceFile, state: Option<FileState>) -> Fetched {
+    if let Some(state) = state.as_ref().filter(|s| s.size == file.size && s.mtime_ns == file.mtime_ns) {
+        return Fetched::Settled(Outcome::Unchanged { state: state.clone() });
+    }
     let path = path_text(&file.path);
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| prepare_file(file, &path, state, read))) {
-        Ok(outcome) => outcome,
-        Err(_) => Outcome::Unreadable {
+    let bytes = match read_bytes(&file.path, file.size) {
+        Ok(bytes) => bytes,
+        Err(e) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
+    };
+    let hash = xxh3_128(&bytes).to_le_bytes();
+    match state.filter(|s| s.hash == hash) {
+        Some(state) => Fetched::Settled(Outcome::Touched {
             path,
-            reject: NewReject {
-                game_index: None,
-                line: None,
-                ply: None,
-                code: "internal_error",
-                message: "kifudex failed while reading this file (a bug: please report it)".to_string(),
-            },
-        },
+            size: bytes.len() as u64,
+            mtime_ns: file.mtime_ns,
+            state,
+        }),
+        None => Fetched::Read { path, bytes, hash },
     }
 }
 
-fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: ReadFn) -> Outcome {
-    if let Some(state) = state.as_ref().filter(|s| s.size == file.size && s.mtime_ns == file.mtime_ns) {
-        return Outcome::Unchanged { state: state.clone() };
-    }
-    let bytes = match read_bytes(&file.path, file.size) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            return Outcome::Unreadable {
-                path: path.to_string(),
-                reject: NewReject {
-                    game_index: None,
-                    line: None,
-                    ply: None,
-                    code: "unreadable",
-                    message: e.to_string(),
-                },
-            };
-        }
+/// The CPU step: parses and replays a file that was read. Never panics: a reader that does
+/// becomes a reject.
+pub(super) fn process(file: &SourceFile, fetched: Fetched, read: ReadFn) -> Outcome {
+    let (path, bytes, hash) = match fetched {
+        Fetched::Settled(outcome) => return outcome,
+        Fetched::Read { path, bytes, hash } => (path, bytes, hash),
     };
-    let hash = xxh3_128(&bytes).to_le_bytes();
+    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash, read));
+    std::panic::catch_unwind(parse).unwrap_or_else(|_| {
+        unreadable(
+            path,
+            "internal_error",
+            "kifudex failed while reading this file (a bug: please report it)".to_string(),
+        )
+    })
+}
+
+fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], read: ReadFn) -> Outcome {
     let size = bytes.len() as u64;
-    if let Some(state) = state.filter(|s| s.hash == hash) {
-        return Outcome::Touched { path: path.to_string(), size, mtime_ns: file.mtime_ns, state };
-    }
     let mut work = FileWork {
         file: FileRecord {
-            path: path.to_string(),
+            path,
             size,
             mtime_ns: file.mtime_ns,
             hash,
@@ -94,7 +104,7 @@ fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: R
         games: Vec::new(),
         rejects: Vec::new(),
     };
-    let parsed = match read(Some(&file.path), &bytes) {
+    let parsed = match read(Some(&file.path), bytes) {
         Ok(parsed) => parsed,
         Err(e) => {
             work.file.error = Some(e.code());
@@ -108,7 +118,6 @@ fn prepare_file(file: &SourceFile, path: &str, state: Option<FileState>, read: R
             return Outcome::Read(work);
         }
     };
-    drop(bytes);
     work.file.format = Some(parsed.format.name());
     work.file.encoding = Some(parsed.encoding);
     if parsed.games.is_empty() {
