@@ -10,9 +10,15 @@
 //! - [`kifu`]: whole records: detection, decoding, readers and writers, the game model.
 //! - [`replay`]: a record's moves checked against the rules; keys, result and status.
 //! - [`walk`]: finding record files under the paths given.
+//! - [`db`]: the SQLite database: schema, migrations, the typed writer and reader.
+//! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
+//! - [`export`]: CSV exports of the database.
 
 #![forbid(unsafe_code)]
 
+pub mod db;
+pub mod export;
+pub mod ingest;
 pub mod kifu;
 pub mod notation;
 pub mod replay;

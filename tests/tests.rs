@@ -1,8 +1,10 @@
 //! The integration tests: one binary, one module per area.
 
+mod usi_lines;
 mod util;
 
 mod corpus;
+mod index;
 mod keys;
 mod kifu_kakinoki;
 mod kifu_others;

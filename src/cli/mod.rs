@@ -3,11 +3,14 @@
 //! Exit codes: 0 success; 1 finished, but some input was rejected or nothing matched; 2 usage
 //! or fatal error. A closed pipe on stdout exits 0. Data goes to stdout; messages to stderr.
 
+mod db;
+mod export;
+mod index;
+mod moves;
+
 use std::process::ExitCode;
 
-use clap::Parser;
-
-mod moves;
+use clap::{Parser, Subcommand};
 
 /// Index directories of shogi game records (kifu) into one SQLite database, then query them by
 /// opening or position.
@@ -18,8 +21,10 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Debug, clap::Subcommand)]
+#[derive(Debug, Subcommand)]
 enum Command {
+    Index(index::IndexArgs),
+    Export(export::ExportArgs),
     Moves(moves::MovesArgs),
 }
 
@@ -32,11 +37,24 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let result = match &cli.command {
-        Command::Moves(args) => moves::run(args),
+    let result = match cli.command {
+        Command::Index(args) => index::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Moves(args) => moves::run(&args),
     };
-    result.unwrap_or_else(|e| {
-        eprintln!("kifudex: {e:#}");
-        ExitCode::from(2)
+    match result {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kifudex: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Whether the error is a write to a closed pipe (the reader of our output went away).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }

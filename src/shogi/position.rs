@@ -362,6 +362,19 @@ impl Position {
     }
 }
 
+impl Setup {
+    /// Plays `mv` on the board alone, without any check: the piece moves (promoting when the
+    /// move says so), a captured piece goes to the mover's hand, and the turn passes. For
+    /// moves already known to be legal here, such as replayed ones. Returns the captured piece.
+    ///
+    /// # Panics
+    ///
+    /// If `mv` is a board move from an empty square.
+    pub fn play_legal(&mut self, mv: Move) -> Option<Piece> {
+        apply_to_setup(self, mv)
+    }
+}
+
 /// Moves the pieces of `setup` for `mv` (assumed playable) and flips the turn. Returns the
 /// captured piece.
 fn apply_to_setup(setup: &mut Setup, mv: Move) -> Option<Piece> {

@@ -1,0 +1,162 @@
+//! End-to-end ingest benchmark: indexes a directory into a fresh database and prints
+//! games/s, bytes per game and peak memory.
+//!
+//! ```text
+//! cargo bench --bench ingest -- DIR [--reader kifu|usi] [--jobs N] [--db FILE]
+//! ```
+//!
+//! `--reader kifu` (the default) reads records with kifudex's own readers, as the command
+//! does; `--reader usi` reads one-game-per-line USI files (`position … moves …` with
+//! `# key: value` headers), which measures replay and the writer alone. Without DIR, a
+//! synthetic corpus of 2,000 random games is generated in a temporary directory first.
+//! For the side-by-side comparison with the peer pipeline, see `scripts/bench.sh`.
+
+use std::{path::PathBuf, time::Instant};
+
+use kifudex::{
+    ingest::{self, Options, Quiet, ReadFn},
+    kifu,
+    shogi::{Move, Position},
+};
+
+#[path = "../tests/usi_lines.rs"]
+#[allow(dead_code)]
+mod usi_lines;
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
+    let mut dir: Option<PathBuf> = None;
+    let mut reader: ReadFn = kifu::read_file;
+    let mut jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let mut db = tmp.path().join("bench.sqlite");
+    let mut stages = false;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--reader" => {
+                reader = match args.next().as_deref() {
+                    Some("usi") => usi_lines::read,
+                    Some("kifu") => kifu::read_file,
+                    other => panic!("--reader takes kifu or usi, not {other:?}"),
+                }
+            }
+            "--jobs" => jobs = args.next().and_then(|j| j.parse().ok()).expect("--jobs N"),
+            "--db" => db = PathBuf::from(args.next().expect("--db FILE")),
+            "--stages" => stages = true,
+            _ => dir = Some(PathBuf::from(arg)),
+        }
+    }
+    let dir = dir.unwrap_or_else(|| {
+        reader = usi_lines::read;
+        let dir = tmp.path().join("games");
+        synthetic(&dir, 2_000);
+        dir
+    });
+    if stages {
+        return measure_stages(&dir, reader);
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let options = Options { jobs, ..Options::new(vec![dir.clone()], db.clone()) };
+    let started = Instant::now();
+    let s = ingest::run(&options, reader, &Quiet).expect("the ingest runs");
+    let seconds = started.elapsed().as_secs_f64();
+    let bytes = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+    let games = s.games_added.max(1);
+    println!(
+        "ingest dir={} jobs={jobs} files={} games={} duplicate={} rejected={} positions={} seconds={seconds:.2} \
+         games_per_s={:.0} db_bytes={bytes} bytes_per_game={:.0} peak_rss_mb={:.1}",
+        dir.display(),
+        s.files_seen,
+        s.games_added,
+        s.games_duplicate,
+        s.games_rejected,
+        s.positions,
+        (s.games_added + s.games_duplicate) as f64 / seconds,
+        bytes as f64 / games as f64,
+        peak_rss_kb() as f64 / 1024.0,
+    );
+}
+
+/// Times each stage of the worker side on one thread: read the bytes, parse, replay,
+/// prepare for the writer.
+fn measure_stages(dir: &std::path::Path, reader: ReadFn) {
+    let walked = kifudex::walk::walk(&[dir.to_path_buf()], kifudex::walk::WalkOptions::default());
+    let (mut t_read, mut t_parse, mut t_replay, mut t_prepare) = (0f64, 0f64, 0f64, 0f64);
+    let (mut games, mut plies) = (0u64, 0u64);
+    for file in &walked.files {
+        let t = Instant::now();
+        let bytes = std::fs::read(&file.path).expect("a readable file");
+        let t1 = Instant::now();
+        let Ok(parsed) = reader(Some(&file.path), &bytes) else { continue };
+        let t2 = Instant::now();
+        let replayed: Vec<_> = parsed.games.iter().map(kifudex::replay::replay).collect();
+        let t3 = Instant::now();
+        for (i, (g, r)) in parsed.games.iter().zip(replayed).enumerate() {
+            let prepared = kifudex::db::NewGame::new(g, r, i as u32);
+            plies += u64::from(prepared.plies);
+            games += 1;
+        }
+        let t4 = Instant::now();
+        t_read += (t1 - t).as_secs_f64();
+        t_parse += (t2 - t1).as_secs_f64();
+        t_replay += (t3 - t2).as_secs_f64();
+        t_prepare += (t4 - t3).as_secs_f64();
+    }
+    let us = |t: f64| t * 1e6 / games.max(1) as f64;
+    println!(
+        "stages games={games} plies={plies} per game (µs): read {:.1} parse {:.1} replay {:.1} prepare {:.1}; \
+         replay {:.0} ns/ply",
+        us(t_read),
+        us(t_parse),
+        us(t_replay),
+        us(t_prepare),
+        t_replay * 1e9 / plies.max(1) as f64
+    );
+}
+
+/// The process's peak resident memory (VmHWM), in KiB.
+fn peak_rss_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Writes `n` random legal games of 60 to 160 plies as USI files, 100 per directory.
+fn synthetic(dir: &std::path::Path, n: usize) {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for g in 0..n {
+        let mut pos = Position::startpos();
+        let mut moves: Vec<Move> = Vec::new();
+        let plies = 60 + (next() % 100) as usize;
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[(next() % legal.len() as u64) as usize];
+            pos.play(mv).expect("a generated move is legal");
+            moves.push(mv);
+        }
+        let sub = dir.join(format!("d{:03}", g / 100));
+        std::fs::create_dir_all(&sub).expect("a corpus directory");
+        let text: Vec<String> = moves.iter().map(Move::to_string).collect();
+        let body = format!(
+            "# black: P{}\n# white: P{}\nposition startpos moves {}\n",
+            g % 97,
+            g % 89,
+            text.join(" ")
+        );
+        std::fs::write(sub.join(format!("g{g:05}.usi")), body).expect("a corpus file");
+    }
+}

@@ -1,0 +1,164 @@
+//! `kifudex index [PATH]...`: progress bar, reject messages, summary and exit code.
+
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Instant,
+};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::db::DbOpt;
+use kifudex::{
+    db::{NewReject, Reader},
+    export, ingest, kifu,
+};
+
+/// Index files and directories of game records into the database.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Files and directories to index [default: samples/ in the current directory]
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    db: DbOpt,
+    /// Worker threads reading and replaying games [default: one per CPU]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Remove the games of files under PATH that no longer exist
+    #[arg(long)]
+    prune: bool,
+    /// Write the rejects under PATH as CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    rejects: Option<PathBuf>,
+    /// No progress bar, reject messages or summary on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Print the summary as one JSON object on stdout
+    #[arg(long)]
+    json: bool,
+    /// Follow symbolic links (a link back to an ancestor is reported, never followed)
+    #[arg(long)]
+    follow_links: bool,
+}
+
+/// Progress and messages on stderr.
+struct Console {
+    bar: ProgressBar,
+    quiet: bool,
+    started: Instant,
+}
+
+impl ingest::Observer for Console {
+    fn start(&self, files: u64) {
+        self.bar.set_length(files);
+    }
+
+    fn progress(&self, done: u64, s: &ingest::Summary) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let games = s.games_added + s.games_duplicate;
+        let rate = games as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+        self.bar.set_position(done);
+        self.bar.set_message(format!("{games} games, {rate:.0} games/s"));
+    }
+
+    fn reject(&self, path: &str, r: &NewReject) {
+        if self.quiet {
+            return;
+        }
+        let mut place = String::new();
+        if let Some(i) = r.game_index {
+            place.push_str(&format!(" game {i}"));
+        }
+        if let Some(ply) = r.ply {
+            place.push_str(&format!(" ply {ply}"));
+        }
+        let message = format!("kifudex: rejected {path}{place} [{}]: {}", r.code, r.message);
+        self.bar.suspend(|| eprintln!("{message}"));
+    }
+}
+
+pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
+    let roots = if args.paths.is_empty() {
+        let samples = PathBuf::from("samples");
+        if !samples.is_dir() {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            bail!(
+                "no PATH given, and there is no samples/ directory in {} to index by default; \
+                 give the files or directories to index",
+                cwd.display()
+            );
+        }
+        vec![samples]
+    } else {
+        args.paths.clone()
+    };
+    let jobs = args
+        .jobs
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let options = ingest::Options {
+        jobs,
+        prune: args.prune,
+        follow_links: args.follow_links,
+        ..ingest::Options::new(roots.clone(), args.db.path())
+    };
+    let show_bar = !args.quiet && std::io::stderr().is_terminal();
+    let bar = if show_bar { ProgressBar::new(0) } else { ProgressBar::hidden() };
+    if show_bar {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} {wide_bar} {pos}/{len} files, {msg}, ETA {eta}")
+                .expect("the progress template is valid"),
+        );
+    }
+    let console = Console { bar, quiet: args.quiet, started: Instant::now() };
+    let summary = ingest::run(&options, kifu::read_file, &console)
+        .with_context(|| format!("indexing into {} failed", options.db.display()))?;
+    console.bar.finish_and_clear();
+    if let Some(file) = &args.rejects {
+        write_rejects(&options.db, &roots, file)?;
+    }
+    if !args.quiet {
+        eprintln!(
+            "kifudex: {} files ({} indexed, {} unchanged, {} rejected), {} games added, {} duplicate, \
+             {} rejected, {} positions, {:.2} s",
+            summary.files_seen,
+            summary.files_indexed,
+            summary.files_unchanged,
+            summary.files_rejected,
+            summary.games_added,
+            summary.games_duplicate,
+            summary.games_rejected,
+            summary.positions,
+            summary.seconds
+        );
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
+    }
+    Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Writes the rejects recorded for `roots` (and under them) to `file`.
+fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()> {
+    let roots: Vec<String> =
+        ingest::absolute_roots(roots)?.iter().map(|r| r.to_string_lossy().into_owned()).collect();
+    let under = |path: &str| {
+        roots.iter().any(|r| {
+            path == r
+                || path.strip_prefix(r.as_str()).is_some_and(|rest| rest.starts_with('/') || r.ends_with('/'))
+        })
+    };
+    let out = std::fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?;
+    let mut reader = Reader::open(db)?;
+    let snapshot = reader.snapshot()?;
+    export::rejects(&snapshot, std::io::BufWriter::new(out), under)
+        .with_context(|| format!("cannot write the rejects to {}", file.display()))?;
+    Ok(())
+}

@@ -1,0 +1,218 @@
+//! Runs of posting blocks: writing a sorted run, looking a key up, and merging runs.
+//!
+//! Runs are immutable. A run is written in the transaction that empties the postings
+//! buffer; a merge writes one new run from several, dropping the postings of dead games, and
+//! deletes the old ones, all in one transaction.
+//!
+//! Merge policy (size-tiered): a run's tier grows by one for every factor of
+//! [`TIER_FACTOR`] in its size past [`TIER_BASE`] postings. When a tier holds
+//! [`TIER_FACTOR`] runs they are merged into one of the next tier; when dead games account
+//! for more than a fifth of all postings, every run is merged. A lookup therefore reads at
+//! most `TIER_FACTOR - 1` runs per tier, and each posting is rewritten about once per tier.
+
+use std::{cmp::Reverse, collections::BinaryHeap};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{
+    Result,
+    codec::{Block, BlockBuilder, Posting, decode_block},
+};
+
+/// Runs smaller than this many postings are all in the first tier.
+const TIER_BASE: i64 = 1 << 16;
+/// Runs per tier before they are merged, and the size ratio between tiers.
+const TIER_FACTOR: usize = 8;
+
+/// A live run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Run {
+    pub id: i64,
+    pub postings: i64,
+}
+
+/// Writes `count` postings (sorted, of games `min` to `max`) as a new run. Returns its id.
+pub(super) fn write(
+    conn: &Connection,
+    postings: impl Iterator<Item = Posting>,
+    count: usize,
+    min: u32,
+    max: u32,
+) -> Result<i64> {
+    conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (?1, ?2, ?3)")?
+        .execute(params![count as i64, min, max])?;
+    let run = conn.last_insert_rowid();
+    let mut builder = BlockBuilder::default();
+    for p in postings {
+        if let Some(block) = builder.push(p) {
+            insert_block(conn, run, &block)?;
+        }
+    }
+    for block in builder.finish() {
+        insert_block(conn, run, &block)?;
+    }
+    Ok(run)
+}
+
+fn insert_block(conn: &Connection, run: i64, block: &Block) -> Result<()> {
+    conn.prepare_cached("INSERT INTO pblocks(run, lo, n, data) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![run, block.lo, block.n, block.data])?;
+    Ok(())
+}
+
+/// The live runs, oldest first.
+pub(super) fn live(conn: &Connection) -> Result<Vec<Run>> {
+    let mut stmt = conn.prepare_cached("SELECT id, postings FROM runs ORDER BY id")?;
+    let runs = stmt.query_map([], |r| Ok(Run { id: r.get(0)?, postings: r.get(1)? }))?;
+    Ok(runs.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Appends the postings of `key` in every run of `runs` to `out` (run by run; each run's
+/// postings sorted by game and ply).
+pub(super) fn lookup(conn: &Connection, runs: &[Run], key: i64, out: &mut Vec<Posting>) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT lo, data FROM pblocks WHERE run = ?1 AND lo <= ?2 ORDER BY lo DESC LIMIT 1",
+    )?;
+    for run in runs {
+        let block: Option<(i64, Vec<u8>)> =
+            stmt.query_row(params![run.id, key], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+        if let Some((lo, data)) = block {
+            decode_block(lo, &data, Some(key), out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The tier of a run of `postings` postings.
+fn tier(postings: i64) -> u32 {
+    let mut t = 0;
+    let mut size = postings / TIER_BASE;
+    while size >= TIER_FACTOR as i64 {
+        size /= TIER_FACTOR as i64;
+        t += 1;
+    }
+    t
+}
+
+/// The runs to merge next, if any (see the module documentation).
+pub(super) fn plan(runs: &[Run], dead_postings: i64) -> Option<Vec<Run>> {
+    let total: i64 = runs.iter().map(|r| r.postings).sum();
+    if runs.len() > 1 && dead_postings * 5 > total {
+        return Some(runs.to_vec());
+    }
+    let mut tiers: Vec<u32> = runs.iter().map(|r| tier(r.postings)).collect();
+    tiers.sort_unstable();
+    tiers.dedup();
+    tiers.into_iter().find_map(|t| {
+        let members: Vec<Run> = runs.iter().copied().filter(|r| tier(r.postings) == t).collect();
+        (members.len() >= TIER_FACTOR).then_some(members)
+    })
+}
+
+/// One run being read block by block during a merge. A block is deleted as soon as it has
+/// been read, so the pages it frees take the merged blocks written after it, and the file
+/// does not grow by the size of the merge (all in the merge's one transaction, so readers
+/// see the old runs until it commits).
+struct Cursor {
+    run: i64,
+    last: Option<(i64, i64)>,
+    block: Vec<Posting>,
+    at: usize,
+}
+
+impl Cursor {
+    /// Loads the run's next block, deleting the one before; false when there is none.
+    fn advance(&mut self, conn: &Connection) -> Result<bool> {
+        let next = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?));
+        let block: Option<(i64, i64, Vec<u8>)> = match self.last {
+            None => conn
+                .prepare_cached("SELECT id, lo, data FROM pblocks WHERE run = ?1 ORDER BY lo LIMIT 1")?
+                .query_row([self.run], next)
+                .optional()?,
+            Some((id, lo)) => {
+                conn.prepare_cached("DELETE FROM pblocks WHERE id = ?1")?.execute([id])?;
+                conn.prepare_cached(
+                    "SELECT id, lo, data FROM pblocks WHERE run = ?1 AND lo > ?2 ORDER BY lo LIMIT 1",
+                )?
+                .query_row(params![self.run, lo], next)
+                .optional()?
+            }
+        };
+        self.block.clear();
+        self.at = 0;
+        let Some((id, lo, data)) = block else {
+            return Ok(false);
+        };
+        self.last = Some((id, lo));
+        decode_block(lo, &data, None, &mut self.block)?;
+        Ok(!self.block.is_empty())
+    }
+}
+
+/// Merges `merged` into one new run, leaving out the postings of games for which `dead`
+/// is true, and deletes the old runs. Must run inside a transaction. Returns the postings
+/// written.
+pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> bool) -> Result<i64> {
+    let mut cursors = Vec::with_capacity(merged.len());
+    let mut heap = BinaryHeap::new();
+    for run in merged {
+        let mut c = Cursor { run: run.id, last: None, block: Vec::new(), at: 0 };
+        if c.advance(conn)? {
+            heap.push(Reverse((c.block[0], cursors.len())));
+        }
+        cursors.push(c);
+    }
+    conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
+    let run = conn.last_insert_rowid();
+    let mut builder = BlockBuilder::default();
+    let (mut written, mut min, mut max) = (0i64, u32::MAX, 0u32);
+    while let Some(Reverse((p, i))) = heap.pop() {
+        if !dead(p.game) {
+            written += 1;
+            min = min.min(p.game);
+            max = max.max(p.game);
+            if let Some(block) = builder.push(p) {
+                insert_block(conn, run, &block)?;
+            }
+        }
+        let c = &mut cursors[i];
+        c.at += 1;
+        if c.at < c.block.len() || c.advance(conn)? {
+            heap.push(Reverse((c.block[c.at], i)));
+        }
+    }
+    for block in builder.finish() {
+        insert_block(conn, run, &block)?;
+    }
+    for old in merged {
+        conn.prepare_cached("DELETE FROM pblocks WHERE run = ?1")?.execute([old.id])?;
+        conn.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([old.id])?;
+    }
+    if written == 0 {
+        conn.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([run])?;
+    } else {
+        conn.prepare_cached("UPDATE runs SET postings = ?2, min_game = ?3, max_game = ?4 WHERE id = ?1")?
+            .execute(params![run, written, min, max])?;
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(sizes: &[i64]) -> Vec<Run> {
+        sizes.iter().enumerate().map(|(i, &postings)| Run { id: i as i64 + 1, postings }).collect()
+    }
+
+    #[test]
+    fn tiers_merge_when_full() {
+        assert_eq!(plan(&runs(&[2_000_000; 5]), 0), None);
+        assert_eq!(plan(&runs(&[100; 7]), 0), None);
+        let small = plan(&runs(&[2_000_000, 2_000_000, 100, 100, 100, 100, 100, 100, 100, 100]), 0).unwrap();
+        assert_eq!(small.len(), 8);
+        assert!(small.iter().all(|r| r.postings == 100));
+        assert_eq!(plan(&runs(&[1_000, 1_000]), 500).map(|r| r.len()), Some(2));
+        assert_eq!(plan(&runs(&[1_000]), 900), None);
+    }
+}

@@ -1,0 +1,264 @@
+//! Position lookups on a snapshot: the occurrences of a position, made exact, and the
+//! next-move tree with played and reached counts and results.
+//!
+//! Exactness: postings are found by key, and two positions may share a key. An occurrence
+//! is kept only when its position is the one asked for:
+//! - an occurrence at a ply up to the snapshot's `keypos` limit is trusted when the position
+//!   stored for its key is the one asked for and the occurrence is not listed as a
+//!   collision (every such occurrence was compared with that position when indexed);
+//! - any other is checked by replaying its game. Occurrences are grouped by start and move
+//!   prefix, because the same start and the same moves make the same position, so one
+//!   replay decides a whole group.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{
+    GameId, GameResult, Result,
+    codec::{Posting, decode_moves, pack_position},
+    read::{Snapshot, start_setup},
+    runs,
+};
+use crate::shogi::{Move, Position, PositionKey, Setup};
+
+/// One occurrence of a position in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Occurrence {
+    pub game: GameId,
+    pub ply: u32,
+    /// The move played from the position, `None` when the game ends there.
+    pub next: Option<Move>,
+    pub result: GameResult,
+}
+
+/// Counts for one move from a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveStats {
+    pub mv: Move,
+    /// Games that played this move from the position.
+    pub played: u64,
+    /// Games that reached the resulting position, by any move order.
+    pub reached: u64,
+    /// Results of the games that played it.
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+}
+
+/// A position's games and next moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionStats {
+    /// Games that reach the position.
+    pub games: u64,
+    /// Times it occurs (a game may reach it more than once).
+    pub occurrences: u64,
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    /// The moves played from it, most played first (then by move code).
+    pub moves: Vec<MoveStats>,
+}
+
+/// Replays stored moves from a stored start, calling `each(ply, position, next move)` for
+/// plies 0 up to `upto` (or the end); `each` returns false to stop.
+///
+/// # Errors
+///
+/// [`super::Corrupt`] when the start or a move does not replay.
+pub(super) fn replay_stored(
+    start: Option<&str>,
+    moves: &[u8],
+    upto: usize,
+    mut each: impl FnMut(usize, &Position, Option<Move>) -> bool,
+) -> Result<()> {
+    let mut pos = Position::from_setup(start_setup(start)?)
+        .map_err(|_| super::Corrupt("a stored start is not a legal position"))?;
+    let moves = decode_moves(moves)?;
+    for ply in 0..=moves.len() {
+        let next = moves.get(ply).copied();
+        if !each(ply, &pos, next) || ply >= upto {
+            return Ok(());
+        }
+        if let Some(mv) = next {
+            pos.play(mv).map_err(|_| super::Corrupt("a stored move is illegal"))?;
+        }
+    }
+    Ok(())
+}
+
+impl Snapshot<'_> {
+    /// Every occurrence indexed under `key`, dead games left out, sorted by game and ply.
+    /// Not exact: another position with the same key would be among them (see
+    /// [`Snapshot::exact_occurrences`]).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
+        let mut postings: Vec<Posting> = Vec::new();
+        runs::lookup(&self.tx, &self.runs, key.to_i64(), &mut postings)?;
+        let mut out: Vec<Occurrence> = postings
+            .into_iter()
+            .filter(|p| !self.dead.contains(&p.game))
+            .map(|p| Occurrence {
+                game: GameId(i64::from(p.game)),
+                ply: p.ply,
+                next: if p.mv == 0 { None } else { Move::from_code(p.mv) },
+                result: GameResult::from_code(p.result),
+            })
+            .collect();
+        if self.runs.len() > 1 {
+            out.sort_unstable();
+        }
+        Ok(out)
+    }
+
+    /// The occurrences of exactly `position` (board, hands and side to move), optionally
+    /// only in the games of `games`.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`super::Corrupt`] when a game to check does not replay.
+    pub fn exact_occurrences(
+        &self,
+        position: &Setup,
+        games: Option<&HashSet<GameId>>,
+    ) -> Result<Vec<Occurrence>> {
+        let key = PositionKey::of(position);
+        let mut occ = self.occurrences(key)?;
+        if let Some(set) = games {
+            occ.retain(|o| set.contains(&o.game));
+        }
+        if occ.is_empty() {
+            return Ok(occ);
+        }
+        let mut packed = Vec::with_capacity(64);
+        pack_position(position, &mut packed);
+        let stored: Option<Vec<u8>> = self
+            .tx
+            .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+            .query_row([key.to_i64()], |r| r.get(0))
+            .optional()?;
+        let early_trusted = stored.as_deref() == Some(packed.as_slice());
+        let collisions: HashSet<(GameId, u32)> = {
+            let mut stmt = self.tx.prepare_cached("SELECT game, ply FROM collisions WHERE key = ?1")?;
+            let rows = stmt.query_map(params![key.to_i64()], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let trusted = |o: &Occurrence| {
+            early_trusted && o.ply <= self.early_max && !collisions.contains(&(o.game, o.ply))
+        };
+        if occ.iter().all(trusted) {
+            return Ok(occ);
+        }
+        // Check the others by replay, one replay per distinct start and move prefix.
+        let mut scratch = Vec::with_capacity(64);
+        let mut verdicts: HashMap<(Option<String>, Vec<u8>), bool> = HashMap::new();
+        let mut stmt = self.tx.prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?;
+        let mut keep = Vec::with_capacity(occ.len());
+        for o in occ {
+            if trusted(&o) {
+                keep.push(o);
+                continue;
+            }
+            let row: Option<(Option<String>, Vec<u8>)> =
+                stmt.query_row([o.game], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+            let Some((start, mut moves)) = row else {
+                continue;
+            };
+            moves.truncate(2 * o.ply as usize);
+            let group = (start, moves);
+            let same = match verdicts.get(&group) {
+                Some(&v) => v,
+                None => {
+                    let mut same = false;
+                    replay_stored(group.0.as_deref(), &group.1, o.ply as usize, |ply, pos, _| {
+                        if ply == o.ply as usize {
+                            scratch.clear();
+                            pack_position(pos.setup(), &mut scratch);
+                            same = scratch == packed;
+                        }
+                        true
+                    })?;
+                    verdicts.insert(group, same);
+                    same
+                }
+            };
+            if same {
+                keep.push(o);
+            }
+        }
+        Ok(keep)
+    }
+
+    /// The games that reach `position` and the moves played from it, with their counts,
+    /// optionally only over the games of `games`.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`super::Corrupt`] when a game does not replay.
+    pub fn position_stats(&self, position: &Setup, games: Option<&HashSet<GameId>>) -> Result<PositionStats> {
+        let occ = self.exact_occurrences(position, games)?;
+        let mut stats = PositionStats { occurrences: occ.len() as u64, ..PositionStats::default() };
+        let mut moves: HashMap<Move, MoveStats> = HashMap::new();
+        let mut credited: Vec<Move> = Vec::new();
+        let mut current = None;
+        for o in &occ {
+            if current != Some(o.game) {
+                current = Some(o.game);
+                credited.clear();
+                stats.games += 1;
+                tally(o.result, &mut stats.black_wins, &mut stats.white_wins, &mut stats.draws);
+            }
+            let Some(mv) = o.next else {
+                continue;
+            };
+            if credited.contains(&mv) {
+                continue;
+            }
+            credited.push(mv);
+            let m = moves.entry(mv).or_insert(MoveStats {
+                mv,
+                played: 0,
+                reached: 0,
+                black_wins: 0,
+                white_wins: 0,
+                draws: 0,
+            });
+            m.played += 1;
+            tally(o.result, &mut m.black_wins, &mut m.white_wins, &mut m.draws);
+        }
+        for m in moves.values_mut() {
+            let mut child = position.clone();
+            child.play_legal(m.mv);
+            let reached = self.exact_occurrences(&child, games)?;
+            m.reached = distinct_games(&reached);
+        }
+        stats.moves = moves.into_values().collect();
+        stats.moves.sort_by(|a, b| b.played.cmp(&a.played).then(a.mv.code().cmp(&b.mv.code())));
+        Ok(stats)
+    }
+}
+
+fn tally(result: GameResult, black: &mut u64, white: &mut u64, draws: &mut u64) {
+    match result {
+        GameResult::BlackWin => *black += 1,
+        GameResult::WhiteWin => *white += 1,
+        GameResult::Draw => *draws += 1,
+        GameResult::Unknown => {}
+    }
+}
+
+/// The number of distinct games among occurrences sorted by game.
+pub fn distinct_games(occ: &[Occurrence]) -> u64 {
+    let mut n = 0;
+    let mut last = None;
+    for o in occ {
+        if last != Some(o.game) {
+            last = Some(o.game);
+            n += 1;
+        }
+    }
+    n
+}

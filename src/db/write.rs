@@ -1,0 +1,649 @@
+//! The writer: one connection, owned by one thread, in batched transactions.
+//!
+//! A file is written whole inside the current transaction: its old games (if it was indexed
+//! before) are removed, its `files` row, games, sources and rejects are written. The
+//! transaction is committed every [`COMMIT_GAMES`] games or [`COMMIT_EVERY`], so a crash
+//! loses at most the files since the last commit, and never part of a file.
+//!
+//! Postings are buffered in memory and written as a run when the buffer holds
+//! [`RUN_POSTINGS`] (so memory stays bounded whatever the corpus size), and at
+//! [`Writer::finish`], which then merges runs as the policy in [`runs`] says.
+
+use std::{
+    collections::{HashMap, HashSet},
+    hash::{BuildHasherDefault, Hasher},
+    path::Path,
+    time::{Duration, Instant},
+};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+pub use super::new_game::{NewGame, PlayerName};
+use super::{GameId, GameResult, KEYPOS_MAX_PLY, Result, buffer::PostingBuffer, runs, tree::replay_stored};
+
+/// Postings held in memory before they are written as a run (about 48 MiB).
+pub const RUN_POSTINGS: usize = 2_000_000;
+/// Games per transaction, at most.
+pub const COMMIT_GAMES: usize = 10_000;
+/// Time between commits, at most (so readers see progress and the WAL stays small).
+pub const COMMIT_EVERY: Duration = Duration::from_secs(2);
+/// WAL pages (64 MiB of 16 KiB pages) before SQLite copies them into the database. Larger
+/// than SQLite's default (1,000 pages) because index pages rewritten by every transaction
+/// are then copied once per checkpoint instead of once per transaction; not much larger,
+/// because pages evicted from the cache while still in the WAL are read back from it.
+const WAL_AUTOCHECKPOINT: u32 = 4_096;
+/// Room for the postings of the game that fills a run, beyond the run itself.
+const RESERVE_SLACK: usize = 1 << 16;
+/// Entries kept in each in-memory cache before it is emptied.
+const CACHE_LIMIT: usize = 200_000;
+
+/// A file as the writer records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRecord {
+    /// The path, as the walk gave it (absolute).
+    pub path: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// The xxh3-128 hash of the content.
+    pub hash: [u8; 16],
+    pub format: Option<&'static str>,
+    pub encoding: Option<&'static str>,
+    /// The reject code when the file yields no game.
+    pub error: Option<&'static str>,
+}
+
+/// Input that could not be used, as a rejects row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewReject {
+    pub game_index: Option<u32>,
+    pub line: Option<u32>,
+    pub ply: Option<u32>,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// What writing a file did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteCounts {
+    /// Games stored as new games.
+    pub added: u64,
+    /// Games that were already stored (from another file or format), linked to this file.
+    pub duplicate: u64,
+    /// Postings of the new games.
+    pub positions: u64,
+}
+
+/// The single writer.
+pub struct Writer {
+    conn: Connection,
+    in_tx: bool,
+    tx_games: usize,
+    tx_started: Instant,
+    postings: PostingBuffer,
+    deleted: HashSet<u32>,
+    keypos: HashMap<i64, Box<[u8]>, BuildHasherDefault<KeyHasher>>,
+    /// Whether `keypos` (the cache) holds every row of the table, so a miss needs no lookup:
+    /// true while the table was empty at open and the cache was never emptied.
+    keypos_complete: bool,
+    /// The highest game id inserted so far.
+    last_game: i64,
+    players: HashMap<String, i64>,
+    events: HashMap<String, i64>,
+    vacuum: bool,
+    run_postings: usize,
+}
+
+impl Writer {
+    /// Opens (creating it if needed) the database at `path`, migrates it, and rebuilds the
+    /// postings of games a crashed run left pending.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn open(path: &Path) -> Result<Writer> {
+        let conn = super::open(path, true)?;
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
+        let mut w = Writer {
+            conn,
+            in_tx: false,
+            tx_games: 0,
+            tx_started: Instant::now(),
+            postings: PostingBuffer::default(),
+            deleted: HashSet::new(),
+            keypos: HashMap::default(),
+            keypos_complete: false,
+            last_game: 0,
+            players: HashMap::new(),
+            events: HashMap::new(),
+            vacuum: false,
+            run_postings: RUN_POSTINGS,
+        };
+        w.recover()?;
+        w.keypos_complete = w.conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
+        Ok(w)
+    }
+
+    /// Sets the number of postings buffered before a run is written ([`RUN_POSTINGS`] by
+    /// default; at least 1).
+    pub fn set_run_postings(&mut self, n: usize) {
+        self.run_postings = n.max(1);
+    }
+
+    /// Makes room for a full run at once, so the buffer never grows by copying.
+    fn reserve_run(&mut self) {
+        self.postings
+            .reserve(self.run_postings.saturating_add(RESERVE_SLACK).min(RUN_POSTINGS + RESERVE_SLACK));
+    }
+
+    fn begin(&mut self) -> Result<()> {
+        if !self.in_tx {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            self.in_tx = true;
+            self.tx_games = 0;
+            self.tx_started = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// Commits the current transaction, if one is open.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure (the transaction is then rolled back when the writer drops).
+    pub fn commit(&mut self) -> Result<()> {
+        if self.in_tx {
+            self.conn.execute_batch("COMMIT")?;
+            self.in_tx = false;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the postings of the games a crashed run left out of the runs.
+    fn recover(&mut self) -> Result<()> {
+        let through: i64 = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'indexed_through'", [], |r| r.get::<_, String>(0))?
+            .parse()
+            .map_err(|_| super::Corrupt("meta.indexed_through is not a number"))?;
+        let ids: Vec<i64> = self
+            .conn
+            .prepare("SELECT id FROM games WHERE id > ?1 ORDER BY id")?
+            .query_map([through], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let Some(&last) = ids.last() else {
+            return Ok(());
+        };
+        self.begin()?;
+        for id in ids {
+            let (start, moves, result): (Option<String>, Vec<u8>, GameResult) = self
+                .conn
+                .prepare_cached("SELECT start, moves, result FROM games WHERE id = ?1")?
+                .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            let mut positions = Vec::new();
+            replay_stored(start.as_deref(), &moves, usize::MAX, |_, pos, next| {
+                positions.push((pos.key().to_i64(), next.map_or(0, |m| m.code())));
+                true
+            })?;
+            self.postings.push_game(posting_game(id)?, result.code(), positions.into_iter());
+        }
+        self.last_game = last;
+        self.flush_run()?;
+        self.commit()
+    }
+
+    /// Writes the postings buffer as a run, inside the current transaction.
+    fn flush_run(&mut self) -> Result<()> {
+        if let Some((min, max)) = self.postings.sort(&self.deleted) {
+            runs::write(&self.conn, self.postings.postings(), self.postings.len(), min, max)?;
+        }
+        self.postings.clear();
+        self.conn
+            .prepare_cached(
+                "UPDATE meta SET value = ?1 WHERE key = 'indexed_through' AND CAST(value AS INTEGER) < ?1",
+            )?
+            .execute([self.last_game.to_string()])?;
+        Ok(())
+    }
+
+    /// Removes the rejects recorded without a file (unreadable entries) for `root` and
+    /// everything under it; a new walk records those that remain.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn clear_entry_rejects(&mut self, root: &str) -> Result<()> {
+        self.begin()?;
+        let (lo, hi) = under(root);
+        self.conn
+            .prepare_cached(
+                "DELETE FROM rejects WHERE file IS NULL AND (path = ?1 OR (path > ?2 AND path < ?3))",
+            )?
+            .execute(params![root, lo, hi])?;
+        Ok(())
+    }
+
+    /// Records a reject for an entry that has no file row (it could not be read).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn reject_entry(&mut self, path: &str, reject: &NewReject) -> Result<()> {
+        self.begin()?;
+        self.conn.prepare_cached("DELETE FROM rejects WHERE file IS NULL AND path = ?1")?.execute([path])?;
+        self.insert_reject(path, None, reject)
+    }
+
+    fn insert_reject(&mut self, path: &str, file: Option<i64>, r: &NewReject) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO rejects(path, file, game_index, line, ply, code, message)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![path, file, r.game_index, r.line, r.ply, r.code, r.message])?;
+        Ok(())
+    }
+
+    /// Records that the file at `path`, whose content is unchanged, now has this size and
+    /// modification time.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn touch_file(&mut self, path: &str, size: u64, mtime_ns: i64) -> Result<()> {
+        self.begin()?;
+        self.conn
+            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1")?
+            .execute(params![path, size as i64, mtime_ns])?;
+        Ok(())
+    }
+
+    /// Writes a file and its games, replacing whatever an earlier version of it held.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn write_file(
+        &mut self,
+        file: &FileRecord,
+        games: &[NewGame],
+        rejects: &[NewReject],
+    ) -> Result<WriteCounts> {
+        self.begin()?;
+        let stopped = games.iter().filter(|g| g.status.is_some()).count() as i64;
+        let existing = self.file_id(&file.path)?;
+        let values = params![
+            file.path,
+            file.size as i64,
+            file.mtime_ns,
+            &file.hash[..],
+            file.format,
+            file.encoding,
+            games.len() as i64,
+            stopped,
+            file.error
+        ];
+        let file_id = match existing {
+            Some(id) => {
+                self.remove_games_of(id)?;
+                self.conn
+                    .prepare_cached(
+                        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
+                         games = ?7, stopped = ?8, error = ?9 WHERE path = ?1",
+                    )?
+                    .execute(values)?;
+                id
+            }
+            None => {
+                self.conn
+                    .prepare_cached(
+                        "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    )?
+                    .execute(values)?;
+                self.conn.last_insert_rowid()
+            }
+        };
+        self.conn.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
+        for r in rejects {
+            self.insert_reject(&file.path, Some(file_id), r)?;
+        }
+        let mut counts = WriteCounts::default();
+        for g in games {
+            let (id, new) = self.store_game(g)?;
+            if new {
+                counts.added += 1;
+                counts.positions += g.keys.len() as u64;
+            } else {
+                counts.duplicate += 1;
+            }
+            self.conn
+                .prepare_cached(
+                    "INSERT INTO sources(file, idx, game, line, status) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![file_id, g.index, id, g.line, g.status])?;
+            if self.postings.len() >= self.run_postings {
+                self.flush_run()?;
+            }
+        }
+        self.tx_games += games.len();
+        Ok(counts)
+    }
+
+    /// Commits when the transaction is due (see the module documentation). Call between
+    /// files.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn end_file(&mut self) -> Result<()> {
+        if self.in_tx && (self.tx_games >= COMMIT_GAMES || self.tx_started.elapsed() >= COMMIT_EVERY) {
+            self.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The stored game with the same start and moves, or a new one. Returns its id and
+    /// whether it is new.
+    fn store_game(&mut self, g: &NewGame) -> Result<(GameId, bool)> {
+        {
+            let mut probe =
+                self.conn.prepare_cached("SELECT id, start, moves FROM games WHERE movehash = ?1")?;
+            let mut rows = probe.query([g.movehash])?;
+            while let Some(row) = rows.next()? {
+                let start = row.get_ref(1)?.as_str_or_null()?;
+                let moves = row.get_ref(2)?.as_blob()?;
+                if start == g.start.as_deref() && moves == g.moves.as_slice() {
+                    return Ok((row.get(0)?, false));
+                }
+            }
+        }
+        let black = g.black.as_ref().map(|p| self.name_id(Names::Players, &p.name)).transpose()?;
+        let white = g.white.as_ref().map(|p| self.name_id(Names::Players, &p.name)).transpose()?;
+        let event = g.event.as_deref().map(|e| self.name_id(Names::Events, e)).transpose()?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO games(movehash, start, handicap, plies, moves, times, end_sfen, result, termination,
+                   black, black_title, white, white_title, event, site, date, end_date, time_control, opening,
+                   headers, comments)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+                   ?20, ?21)",
+            )?
+            .execute(params![
+                g.movehash,
+                g.start,
+                g.handicap,
+                g.plies,
+                g.moves,
+                g.times,
+                g.end_sfen,
+                g.result,
+                g.termination,
+                black,
+                g.black.as_ref().and_then(|p| p.title.as_deref()),
+                white,
+                g.white.as_ref().and_then(|p| p.title.as_deref()),
+                event,
+                g.site,
+                g.date,
+                g.end_date,
+                g.time_control,
+                g.opening,
+                g.headers,
+                g.comments,
+            ])?;
+        let id = self.conn.last_insert_rowid();
+        self.last_game = id;
+        if self.postings.len() == 0 {
+            self.reserve_run();
+        }
+        let codes =
+            g.moves.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).chain(std::iter::once(0));
+        self.postings.push_game(
+            posting_game(id)?,
+            g.result.code(),
+            g.keys.iter().map(|k| k.to_i64()).zip(codes),
+        );
+        for ply in 0..=(g.plies.min(KEYPOS_MAX_PLY) as usize) {
+            if let (Some(key), Some(position)) = (g.keys.get(ply), g.early_position(ply)) {
+                self.check_early(key.to_i64(), position, id, ply as u32)?;
+            }
+        }
+        Ok((GameId(id), true))
+    }
+
+    /// Compares an early occurrence with the position stored for its key; records the key's
+    /// position when it is new, and a collision when it differs.
+    fn check_early(&mut self, key: i64, position: &[u8], game: i64, ply: u32) -> Result<()> {
+        let stored = match self.keypos.get(&key) {
+            Some(p) => Some(p.as_ref() == position),
+            None if self.keypos_complete => None,
+            None => {
+                let found: Option<Vec<u8>> = self
+                    .conn
+                    .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+                    .query_row([key], |r| r.get(0))
+                    .optional()?;
+                match found {
+                    Some(p) => {
+                        let same = p == position;
+                        self.remember(key, p.into_boxed_slice());
+                        Some(same)
+                    }
+                    None => None,
+                }
+            }
+        };
+        match stored {
+            Some(true) => {}
+            Some(false) => {
+                self.conn
+                    .prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
+                    .execute(params![key, game, ply])?;
+            }
+            None => {
+                self.conn
+                    .prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2)")?
+                    .execute(params![key, position])?;
+                self.remember(key, position.into());
+            }
+        }
+        Ok(())
+    }
+
+    fn remember(&mut self, key: i64, position: Box<[u8]>) {
+        if self.keypos.len() >= CACHE_LIMIT {
+            self.keypos.clear();
+            self.keypos_complete = false;
+        }
+        self.keypos.insert(key, position);
+    }
+
+    fn name_id(&mut self, table: Names, name: &str) -> Result<i64> {
+        let cache = match table {
+            Names::Players => &mut self.players,
+            Names::Events => &mut self.events,
+        };
+        if let Some(&id) = cache.get(name) {
+            return Ok(id);
+        }
+        let (select, insert) = match table {
+            Names::Players => {
+                ("SELECT id FROM players WHERE name = ?1", "INSERT INTO players(name) VALUES (?1)")
+            }
+            Names::Events => {
+                ("SELECT id FROM events WHERE name = ?1", "INSERT INTO events(name) VALUES (?1)")
+            }
+        };
+        let id = match self.conn.prepare_cached(select)?.query_row([name], |r| r.get(0)).optional()? {
+            Some(id) => id,
+            None => {
+                self.conn.prepare_cached(insert)?.execute([name])?;
+                self.conn.last_insert_rowid()
+            }
+        };
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// Unlinks the games of a file; a game no other file holds is deleted and its postings
+    /// become dead.
+    fn remove_games_of(&mut self, file: i64) -> Result<()> {
+        let mut games: Vec<i64> = self
+            .conn
+            .prepare_cached("SELECT game FROM sources WHERE file = ?1")?
+            .query_map([file], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        games.sort_unstable();
+        games.dedup();
+        self.conn.prepare_cached("DELETE FROM sources WHERE file = ?1")?.execute([file])?;
+        self.conn.prepare_cached("DELETE FROM rejects WHERE file = ?1")?.execute([file])?;
+        for game in games {
+            let shared: bool = self
+                .conn
+                .prepare_cached("SELECT EXISTS(SELECT 1 FROM sources WHERE game = ?1)")?
+                .query_row([game], |r| r.get(0))?;
+            if shared {
+                continue;
+            }
+            let plies: Option<i64> = self
+                .conn
+                .prepare_cached("DELETE FROM games WHERE id = ?1 RETURNING plies")?
+                .query_row([game], |r| r.get(0))
+                .optional()?;
+            let Some(plies) = plies else {
+                continue;
+            };
+            self.conn
+                .prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
+                .execute(params![game, plies + 1])?;
+            self.conn.prepare_cached("DELETE FROM collisions WHERE game = ?1")?.execute([game])?;
+            self.deleted.insert(posting_game(game)?);
+        }
+        self.vacuum = true;
+        Ok(())
+    }
+
+    fn file_id(&self, path: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM files WHERE path = ?1")?
+            .query_row([path], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Removes a file and its games (for files that are gone). Returns whether it was there.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn remove_file(&mut self, path: &str) -> Result<bool> {
+        self.begin()?;
+        let Some(id) = self.file_id(path)? else {
+            return Ok(false);
+        };
+        self.remove_games_of(id)?;
+        self.conn.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([path])?;
+        self.conn.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
+        Ok(true)
+    }
+
+    /// The paths of the files recorded at `root` or under it, sorted.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn files_under(&self, root: &str) -> Result<Vec<String>> {
+        let (lo, hi) = under(root);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT path FROM files WHERE path = ?1 OR (path > ?2 AND path < ?3) ORDER BY path",
+        )?;
+        let paths = stmt.query_map(params![root, lo, hi], |r| r.get(0))?;
+        Ok(paths.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Writes the remaining postings, merges runs as the policy says, and leaves the
+    /// database checkpointed. Returns the number of runs merged.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn finish(mut self) -> Result<usize> {
+        self.begin()?;
+        self.flush_run()?;
+        self.commit()?;
+        let mut merged = 0;
+        loop {
+            let live = runs::live(&self.conn)?;
+            let dead_postings: i64 =
+                self.conn.query_row("SELECT coalesce(sum(postings), 0) FROM dead", [], |r| r.get(0))?;
+            let Some(plan) = runs::plan(&live, dead_postings) else {
+                break;
+            };
+            self.begin()?;
+            let dead: HashSet<u32> = {
+                let mut stmt = self.conn.prepare("SELECT game FROM dead")?;
+                let ids = stmt.query_map([], |r| r.get::<_, i64>(0))?;
+                ids.filter_map(|id| id.ok().and_then(|id| u32::try_from(id).ok())).collect()
+            };
+            runs::merge(&self.conn, &plan, |g| dead.contains(&g))?;
+            self.conn.execute(
+                "DELETE FROM dead WHERE NOT EXISTS
+                   (SELECT 1 FROM runs WHERE dead.game BETWEEN runs.min_game AND runs.max_game)",
+                [],
+            )?;
+            self.commit()?;
+            merged += plan.len();
+            self.vacuum = true;
+        }
+        if self.vacuum {
+            // Each step of this pragma frees one page, so it must be stepped to the end.
+            let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
+            let mut steps = vacuum.query([])?;
+            while steps.next()?.is_some() {}
+        }
+        self.conn.execute_batch("PRAGMA optimize")?;
+        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(merged)
+    }
+}
+
+/// Hashes position keys, which are already uniformly distributed, as themselves.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.0 = v as u64;
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Names {
+    Players,
+    Events,
+}
+
+/// The game id as postings store it (32 bits).
+fn posting_game(id: i64) -> Result<u32> {
+    u32::try_from(id).map_err(|_| super::Corrupt("game id past 32 bits").into())
+}
+
+/// The bounds of the paths strictly under directory `root`: after `root/` and before
+/// `root0` ('0' follows '/').
+fn under(root: &str) -> (String, String) {
+    let base = root.strip_suffix('/').unwrap_or(root);
+    (format!("{base}/"), format!("{base}0"))
+}

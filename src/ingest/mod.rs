@@ -1,0 +1,284 @@
+//! Indexing: from paths on disk to games and positions in the database.
+//!
+//! # Flow
+//!
+//! 1. The paths are made absolute and walked ([`crate::walk`]): a sorted list of files.
+//! 2. The list is cut into chunks. For each chunk, the rayon workers (`jobs` of them) decide
+//!    whether each file changed (size and modification time, then the content hash), read
+//!    and replay the changed ones, and prepare their games; the chunk's results are collected
+//!    in path order.
+//! 3. Chunks go through a bounded channel to one writer thread, the only owner of the
+//!    database connection, which writes them in order in batched transactions.
+//!
+//! Because the writer takes files in path order and games in file order, game ids never
+//! depend on the number of threads or on timing.
+//!
+//! # Rejects
+//!
+//! - An entry that cannot be read (permissions, a symbolic link loop, an I/O error) and a file
+//!   that holds no record (not text, no known format, empty) are *rejected files*: a reject
+//!   row each, no games.
+//! - A game that stops early (unreadable past some point, an illegal move, an impossible
+//!   start) is stored up to the stop, *and* is a *rejected game*: a reject row with its
+//!   index, line, ply and reason. It counts in `games_added` or `games_duplicate` like any
+//!   game, and in `games_rejected` too.
+//! - Files the walk does not consider records (by extension) are ignored, not rejected.
+//!
+//! The counts of rejected files and games cover every file seen, including unchanged files
+//! whose rejects were recorded by an earlier run, so a re-run reports what the inputs hold.
+//!
+//! # Incremental runs
+//!
+//! An unchanged file is not read again. A changed file's games are replaced (a game that
+//! another file also holds stays). With `prune`, files recorded under the given paths that
+//! the walk no longer finds are removed with their games.
+
+mod prepare;
+mod writer;
+
+use std::{
+    path::{Path, PathBuf},
+    thread,
+};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use self::prepare::{Fetched, Outcome, fetch, path_text, process};
+pub use crate::db::NewReject;
+use crate::{
+    db::{self, Reader, Writer},
+    kifu::{FileError, ParsedFile},
+    walk::{self, SourceFile, WalkOptions},
+};
+
+/// The function that reads a file into games: [`crate::kifu::read_file`] in the command.
+pub type ReadFn = fn(Option<&Path>, &[u8]) -> Result<ParsedFile, FileError>;
+
+/// Files per chunk handed to the workers at once, at most.
+const CHUNK_FILES: usize = 512;
+/// Bytes per chunk, at most (a chunk has at least one file).
+const CHUNK_BYTES: u64 = 32 << 20;
+/// Chunks waiting for the writer, at most (a few MiB each), so the workers go on while the
+/// writer sorts and writes a run.
+const CHANNEL_CHUNKS: usize = 8;
+/// Chunks read ahead of the workers, at most.
+const FETCHED_CHUNKS: usize = 2;
+/// Threads reading files.
+const IO_THREADS: usize = 4;
+
+/// What to index and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Files and directories to index.
+    pub roots: Vec<PathBuf>,
+    /// The database file.
+    pub db: PathBuf,
+    /// Worker threads for reading and replaying.
+    pub jobs: usize,
+    /// Remove the games of files under `roots` that are gone.
+    pub prune: bool,
+    /// Follow symbolic links while walking.
+    pub follow_links: bool,
+    /// Positions buffered in memory before they are written as a run (memory against the
+    /// number of runs; [`db::RUN_POSTINGS`] by default).
+    pub run_postings: usize,
+}
+
+impl Options {
+    /// Indexing `roots` into `db` with the defaults: one worker per CPU, no pruning, links
+    /// not followed.
+    pub fn new(roots: Vec<PathBuf>, db: PathBuf) -> Options {
+        Options {
+            roots,
+            db,
+            jobs: thread::available_parallelism().map_or(2, |n| n.get()),
+            prune: false,
+            follow_links: false,
+            run_postings: db::RUN_POSTINGS,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Candidate record files and unreadable entries found by the walk.
+    pub files_seen: u64,
+    /// Files read in this run (new or changed).
+    pub files_indexed: u64,
+    /// Files skipped because they had not changed.
+    pub files_unchanged: u64,
+    /// Files (and entries) that yield no game.
+    pub files_rejected: u64,
+    /// Files removed because they are gone (with `prune`).
+    pub files_pruned: u64,
+    /// Games stored as new games.
+    pub games_added: u64,
+    /// Games read that were already stored (from another file or format).
+    pub games_duplicate: u64,
+    /// Games that stopped early (stored up to the stop).
+    pub games_rejected: u64,
+    /// Positions indexed for the new games.
+    pub positions: u64,
+    /// Position runs merged at the end.
+    pub runs_merged: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Summary {
+    /// Whether some input was rejected.
+    pub fn has_rejects(&self) -> bool {
+        self.files_rejected > 0 || self.games_rejected > 0
+    }
+}
+
+/// Progress reports and reject notices, called from the writer thread in path order.
+pub trait Observer: Sync {
+    /// The walk is done: `files` files will be looked at.
+    fn start(&self, files: u64) {
+        let _ = files;
+    }
+    /// `done` files are done; `summary` holds the counts so far.
+    fn progress(&self, done: u64, summary: &Summary) {
+        let _ = (done, summary);
+    }
+    /// Input at `path` was rejected.
+    fn reject(&self, path: &str, reject: &NewReject) {
+        let _ = (path, reject);
+    }
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+
+impl Observer for Quiet {}
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: no such file or directory", .0.display())]
+    MissingPath(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Path { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Db(#[from] db::Error),
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error("a thread of the pipeline stopped unexpectedly")]
+    ThreadPanicked,
+    #[error("cannot start a thread: {source}")]
+    Thread { source: std::io::Error },
+}
+
+/// Indexes `options.roots` into `options.db`, reading files with `read`.
+///
+/// # Errors
+///
+/// A missing path, or any database failure (fatal: the run stops, and everything committed
+/// before stays consistent).
+pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<Summary, Error> {
+    let started = std::time::Instant::now();
+    let roots = absolute_roots(&options.roots)?;
+    let walked = walk::walk(&roots, WalkOptions { follow_links: options.follow_links });
+    observer.start(walked.files.len() as u64);
+    let mut writer = Writer::open(&options.db)?;
+    writer.set_run_postings(options.run_postings);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .thread_name(|i| format!("kifudex-worker-{i}"))
+        .build()?;
+    let io_pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(IO_THREADS)
+        .thread_name(|i| format!("kifudex-io-{i}"))
+        .build()?;
+    let root_texts: Vec<String> = roots.iter().map(|r| path_text(r)).collect();
+    let (tx, rx) = crossbeam_channel::bounded::<Vec<Outcome>>(CHANNEL_CHUNKS);
+    let (fetched_tx, fetched_rx) =
+        crossbeam_channel::bounded::<(&[SourceFile], Vec<Fetched>)>(FETCHED_CHUNKS);
+
+    thread::scope(|scope| {
+        let walked = &walked;
+        let root_texts = &root_texts;
+        let spawn_error = |source| Error::Thread { source };
+        let writer = thread::Builder::new()
+            .name("kifudex-writer".to_string())
+            .spawn_scoped(scope, move || {
+                writer::write_all(writer, rx, walked, root_texts, options.prune, observer)
+            })
+            .map_err(spawn_error)?;
+        // Reading runs a chunk ahead of parsing, on more threads than there are cores: files
+        // that are not in the page cache keep a thread waiting on the disk.
+        let fetcher = thread::Builder::new()
+            .name("kifudex-fetch".to_string())
+            .spawn_scoped(scope, move || -> Result<(), Error> {
+                let reader = Reader::open(&options.db)?;
+                for chunk in chunks(&walked.files) {
+                    let states = chunk
+                        .iter()
+                        .map(|f| reader.file_state(&path_text(&f.path)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let fetched = io_pool.install(|| {
+                        chunk.par_iter().zip(states).map(|(file, state)| fetch(file, state)).collect()
+                    });
+                    if fetched_tx.send((chunk, fetched)).is_err() {
+                        break; // the pipeline stopped: its error is reported below
+                    }
+                }
+                Ok(())
+            })
+            .map_err(spawn_error)?;
+        for (chunk, fetched) in fetched_rx {
+            let outcomes: Vec<Outcome> = pool.install(|| {
+                chunk.par_iter().zip(fetched).map(|(file, fetched)| process(file, fetched, read)).collect()
+            });
+            if tx.send(outcomes).is_err() {
+                break; // the writer stopped: its error is reported below
+            }
+        }
+        drop(tx);
+        let written = writer.join().map_err(|_| Error::ThreadPanicked)?;
+        let mut summary = written?;
+        fetcher.join().map_err(|_| Error::ThreadPanicked)??;
+        summary.seconds = started.elapsed().as_secs_f64();
+        Ok(summary)
+    })
+}
+
+/// The walk's files cut into chunks of at most [`CHUNK_FILES`] files and about
+/// [`CHUNK_BYTES`] bytes.
+fn chunks(files: &[walk::SourceFile]) -> impl Iterator<Item = &[walk::SourceFile]> {
+    let mut rest = files;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0;
+        let mut n = 0;
+        while n < rest.len() && n < CHUNK_FILES && (n == 0 || bytes + rest[n].size <= CHUNK_BYTES) {
+            bytes += rest[n].size;
+            n += 1;
+        }
+        let (chunk, tail) = rest.split_at(n);
+        rest = tail;
+        Some(chunk)
+    })
+}
+
+/// The roots as absolute paths without symbolic links, so a file has one path whatever
+/// directory the command runs from. These are the paths the database records.
+///
+/// # Errors
+///
+/// [`Error::MissingPath`] for a path that does not exist.
+pub fn absolute_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    roots
+        .iter()
+        .map(|r| match std::fs::canonicalize(r) {
+            Ok(p) => Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::MissingPath(r.clone())),
+            Err(source) => Err(Error::Path { path: r.clone(), source }),
+        })
+        .collect()
+}

@@ -1,0 +1,170 @@
+//! The work done for one file on a worker thread: decide whether it changed, read it,
+//! replay its games, and prepare them for the writer.
+
+use std::{fs, path::Path};
+
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::ReadFn;
+use crate::{
+    db::{FileRecord, FileState, NewGame, NewReject},
+    replay::{ReplayedGame, Status, StopReason, replay},
+    walk::SourceFile,
+};
+
+/// What became of a file.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    /// Same size and modification time as when it was indexed: not read.
+    Unchanged { state: FileState },
+    /// Read, but the content is the one indexed: only the size and time are new.
+    Touched { path: String, size: u64, mtime_ns: i64, state: FileState },
+    /// It could not be read.
+    Unreadable { path: String, reject: NewReject },
+    /// Read and parsed (possibly into no game at all).
+    Read(FileWork),
+}
+
+/// A file read and parsed, ready for the writer.
+#[derive(Debug)]
+pub(super) struct FileWork {
+    pub file: FileRecord,
+    pub games: Vec<NewGame>,
+    pub rejects: Vec<NewReject>,
+}
+
+/// The text form of a path, as the database stores it.
+pub(super) fn path_text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// A file after the I/O step: settled already, or read and in need of parsing.
+#[derive(Debug)]
+pub(super) enum Fetched {
+    Settled(Outcome),
+    Read { path: String, bytes: Vec<u8>, hash: [u8; 16] },
+}
+
+fn unreadable(path: String, code: &'static str, message: String) -> Outcome {
+    Outcome::Unreadable { path, reject: NewReject { game_index: None, line: None, ply: None, code, message } }
+}
+
+/// The I/O step for `file`, whose recorded state is `state`: decides from the size and time
+/// whether it changed, and if it may have, reads and hashes it.
+pub(super) fn fetch(file: &SourceFile, state: Option<FileState>) -> Fetched {
+    if let Some(state) = state.as_ref().filter(|s| s.size == file.size && s.mtime_ns == file.mtime_ns) {
+        return Fetched::Settled(Outcome::Unchanged { state: state.clone() });
+    }
+    let path = path_text(&file.path);
+    let bytes = match read_bytes(&file.path, file.size) {
+        Ok(bytes) => bytes,
+        Err(e) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
+    };
+    let hash = xxh3_128(&bytes).to_le_bytes();
+    match state.filter(|s| s.hash == hash) {
+        Some(state) => Fetched::Settled(Outcome::Touched {
+            path,
+            size: bytes.len() as u64,
+            mtime_ns: file.mtime_ns,
+            state,
+        }),
+        None => Fetched::Read { path, bytes, hash },
+    }
+}
+
+/// The CPU step: parses and replays a file that was read. Never panics: a reader that does
+/// becomes a reject.
+pub(super) fn process(file: &SourceFile, fetched: Fetched, read: ReadFn) -> Outcome {
+    let (path, bytes, hash) = match fetched {
+        Fetched::Settled(outcome) => return outcome,
+        Fetched::Read { path, bytes, hash } => (path, bytes, hash),
+    };
+    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash, read));
+    std::panic::catch_unwind(parse).unwrap_or_else(|_| {
+        unreadable(
+            path,
+            "internal_error",
+            "kifudex failed while reading this file (a bug: please report it)".to_string(),
+        )
+    })
+}
+
+fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], read: ReadFn) -> Outcome {
+    let size = bytes.len() as u64;
+    let mut work = FileWork {
+        file: FileRecord {
+            path,
+            size,
+            mtime_ns: file.mtime_ns,
+            hash,
+            format: None,
+            encoding: None,
+            error: None,
+        },
+        games: Vec::new(),
+        rejects: Vec::new(),
+    };
+    let parsed = match read(Some(&file.path), bytes) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            work.file.error = Some(e.code());
+            work.rejects.push(NewReject {
+                game_index: None,
+                line: None,
+                ply: None,
+                code: e.code(),
+                message: e.to_string(),
+            });
+            return Outcome::Read(work);
+        }
+    };
+    work.file.format = Some(parsed.format.name());
+    work.file.encoding = Some(parsed.encoding);
+    if parsed.games.is_empty() {
+        work.file.error = Some("no_games");
+        work.rejects.push(NewReject {
+            game_index: None,
+            line: None,
+            ply: None,
+            code: "no_games",
+            message: "the file holds no game".to_string(),
+        });
+    }
+    for (index, game) in parsed.games.iter().enumerate() {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        let replayed = replay(game);
+        if let Some(reject) = stop_reject(&replayed, index) {
+            work.rejects.push(reject);
+        }
+        work.games.push(NewGame::new(game, replayed, index));
+    }
+    Outcome::Read(work)
+}
+
+/// The content of the file at `path`, whose size the walk saw as `size`. (Unlike
+/// `fs::read`, this asks the file system for nothing but the bytes.)
+fn read_bytes(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
+    let file = fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    std::io::Read::read_to_end(&mut std::io::Read::take(&file, u64::MAX), &mut bytes)?;
+    Ok(bytes)
+}
+
+/// The reject row for a game that stopped early.
+fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
+    let Status::Stopped(reason) = &replayed.status else {
+        return None;
+    };
+    let ply = match reason {
+        StopReason::Move { ply, .. } => *ply as u32,
+        StopReason::Read(_) => replayed.plies() as u32 + 1,
+        StopReason::Start { .. } => 0,
+    };
+    Some(NewReject {
+        game_index: Some(index),
+        line: Some(reason.line()),
+        ply: Some(ply),
+        code: reason.code(),
+        message: reason.to_string(),
+    })
+}

@@ -1,0 +1,781 @@
+//! The index: incremental runs, duplicates, rejects, determinism, exact position answers,
+//! crash recovery, and the `index` and `export` commands.
+//!
+//! Until the record readers exist, games are written as USI lines and read with the
+//! stand-in reader of `usi_lines.rs`, through the library's pipeline; the commands are run
+//! as processes for what needs no reader (rejects, exit codes, exports).
+
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap},
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+    sync::OnceLock,
+};
+
+use kifudex::{
+    db::{GameFilter, GameId, GameResult, Reader},
+    export,
+    ingest::{self, Options, Quiet, Summary},
+    shogi::{Handicap, Move, Position, Setup},
+};
+
+use crate::{
+    usi_lines,
+    util::{Rng, random_playout},
+};
+
+/// A generated game.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub start: Handicap,
+    pub moves: Vec<Move>,
+    pub result: GameResult,
+    pub black: String,
+    pub white: String,
+    pub event: String,
+    pub date: String,
+}
+
+impl Spec {
+    /// The game as USI lines with headers.
+    pub fn usi(&self) -> String {
+        let start = match self.start {
+            Handicap::Even => "startpos".to_string(),
+            h => format!("sfen {}", h.sfen()),
+        };
+        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        format!(
+            "# black: {}\n# white: {}\n# event: {}\n# date: {}\n# result: {}\nposition {start} moves {}\n",
+            self.black,
+            self.white,
+            self.event,
+            self.date,
+            self.result.name(),
+            moves.join(" ")
+        )
+    }
+
+    /// The setup after each ply, 0 to the end.
+    fn setups(&self) -> Vec<Setup> {
+        let mut pos = Position::handicap(self.start);
+        let mut out = vec![pos.setup().clone()];
+        for &mv in &self.moves {
+            pos.play(mv).expect("generated moves are legal");
+            out.push(pos.setup().clone());
+        }
+        out
+    }
+}
+
+/// Openings that transpose into each other, so positions are reached by several orders.
+const OPENINGS: &[&str] = &[
+    "7g7f 3c3d 2g2f 8c8d",
+    "2g2f 8c8d 7g7f 3c3d",
+    "2g2f 3c3d 7g7f 8c8d",
+    "7g7f 8c8d 2g2f 3c3d",
+    "7g7f 3c3d 6g6f 8c8d",
+    "5g5f 3c3d 7g7f 8c8d",
+    "",
+];
+
+/// `n` generated games: even games from the openings above, and one game in ten from a
+/// handicap, each continued by random legal moves.
+pub fn generate(n: usize, seed: u64) -> Vec<Spec> {
+    let mut rng = Rng::new(seed);
+    let handicaps = [Handicap::Lance, Handicap::TwoPieces, Handicap::Bishop];
+    (0..n)
+        .map(|i| {
+            let start = if i % 10 == 9 { handicaps[rng.below(handicaps.len())] } else { Handicap::Even };
+            let mut pos = Position::handicap(start);
+            let mut moves = Vec::new();
+            if start == Handicap::Even {
+                for m in OPENINGS[rng.below(OPENINGS.len())].split_whitespace() {
+                    let mv: Move = m.parse().expect("opening moves are USI");
+                    pos.play(mv).expect("opening moves are legal");
+                    moves.push(mv);
+                }
+            }
+            let plies = 20 + rng.below(50);
+            random_playout(&mut pos, &mut rng, plies, |_, mv| moves.push(mv));
+            let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw][rng.below(3)];
+            Spec {
+                start,
+                moves,
+                result,
+                black: format!("Player {}", rng.below(12)),
+                white: format!("Player {}", rng.below(12)),
+                event: format!("Cup {}", rng.below(4)),
+                date: format!(
+                    "20{:02}/{:02}/{:02}",
+                    10 + rng.below(15),
+                    1 + rng.below(12),
+                    1 + rng.below(28)
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The games most tests share.
+fn corpus() -> &'static [Spec] {
+    static CORPUS: OnceLock<Vec<Spec>> = OnceLock::new();
+    CORPUS.get_or_init(|| generate(400, 7))
+}
+
+/// Writes each game to its own file, `d<i/50>/g<i>.usi`. Returns the paths.
+pub fn write_games(dir: &Path, specs: &[Spec]) -> Vec<PathBuf> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let path = dir.join(format!("d{:02}", i / 50)).join(format!("g{i:04}.usi"));
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, spec.usi()).unwrap();
+            path
+        })
+        .collect()
+}
+
+pub fn options(dir: &Path, db: &Path, jobs: usize) -> Options {
+    Options { jobs, ..Options::new(vec![dir.to_path_buf()], db.to_path_buf()) }
+}
+
+pub fn index_with(options: &Options) -> Summary {
+    ingest::run(options, usi_lines::read, &Quiet).expect("the index run succeeds")
+}
+
+fn index(dir: &Path, db: &Path, jobs: usize) -> Summary {
+    index_with(&options(dir, db, jobs))
+}
+
+pub fn export_games(db: &Path) -> String {
+    let mut reader = Reader::open(db).unwrap();
+    let snapshot = reader.snapshot().unwrap();
+    let mut out = Vec::new();
+    export::games(&snapshot, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn export_rejects(db: &Path) -> String {
+    let mut reader = Reader::open(db).unwrap();
+    let snapshot = reader.snapshot().unwrap();
+    let mut out = Vec::new();
+    export::rejects(&snapshot, &mut out, |_| true).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The games export as records keyed by column name.
+fn game_rows(db: &Path) -> Vec<HashMap<String, String>> {
+    let text = export_games(db);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| headers.iter().zip(r.unwrap().iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect())
+        .collect()
+}
+
+#[test]
+fn a_second_run_parses_nothing_and_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    write_games(&dir, &corpus()[..120]);
+    let first = index(&dir, &db, 2);
+    assert_eq!((first.files_seen, first.files_indexed, first.games_added), (120, 120, 120));
+    let plies: u64 = corpus()[..120].iter().map(|s| s.moves.len() as u64 + 1).sum();
+    assert_eq!(first.positions, plies);
+    let before = export_games(&db);
+    let second = index(&dir, &db, 2);
+    assert_eq!((second.files_unchanged, second.files_indexed, second.games_added), (120, 0, 0));
+    assert_eq!(second.positions, 0);
+    assert_eq!(export_games(&db), before);
+    // A newer modification time with the same content is noticed and costs no parse.
+    let f = dir.join("d00/g0003.usi");
+    let text = fs::read(&f).unwrap();
+    fs::write(&f, text).unwrap();
+    let third = index(&dir, &db, 2);
+    assert_eq!((third.files_unchanged, third.files_indexed), (120, 0));
+    assert_eq!(export_games(&db), before);
+}
+
+#[test]
+fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let paths = write_games(&dir, &corpus()[..60]);
+    index(&dir, &db, 2);
+    // g0005 now holds game 70 instead of game 5.
+    fs::write(&paths[5], corpus()[70].usi()).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.files_indexed, s.files_unchanged, s.games_added), (1, 59, 1));
+    let rows = game_rows(&db);
+    let row = rows.iter().find(|r| r["source_path"].ends_with("g0005.usi")).unwrap();
+    assert_eq!(row["plies"], corpus()[70].moves.len().to_string());
+    assert_eq!(row["game_id"], "61", "a replaced game gets a new id");
+    assert!(!rows.iter().any(|r| r["game_id"] == "6"), "the old game is gone");
+    // Without --prune a vanished file keeps its games; with it they go.
+    fs::remove_file(&paths[7]).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!(s.files_pruned, 0);
+    assert_eq!(game_rows(&db).len(), 60);
+    let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    assert_eq!(s.files_pruned, 1);
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 59);
+    assert!(!rows.iter().any(|r| r["source_path"].ends_with("g0007.usi")));
+    // The pruned game's positions are gone from the answers too.
+    let mut reader = Reader::open(&db).unwrap();
+    let snap = reader.snapshot().unwrap();
+    let end = corpus()[7].setups().pop().unwrap();
+    let gone = snap.exact_occurrences(&end, None).unwrap();
+    assert!(gone.is_empty(), "{gone:?}");
+}
+
+#[test]
+fn the_same_game_from_two_files_is_stored_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let spec = &corpus()[11];
+    fs::create_dir_all(dir.join("b")).unwrap();
+    // The same game written differently: other headers, the start as an SFEN, in a
+    // multi-game file after another game.
+    fs::write(dir.join("a.usi"), spec.usi()).unwrap();
+    let moves: Vec<String> = spec.moves.iter().map(Move::to_string).collect();
+    let other = format!(
+        "{}# black: someone else\nposition sfen {} moves {}\n",
+        corpus()[12].usi(),
+        spec.start.sfen(),
+        moves.join(" ")
+    );
+    fs::write(dir.join("b/c.usi"), other).unwrap();
+    fs::copy(dir.join("a.usi"), dir.join("b/renamed copy.usi")).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_added, s.games_duplicate), (2, 2));
+    let rows = game_rows(&db);
+    let at = |name: &str, idx: &str| {
+        rows.iter().find(|r| r["source_path"].ends_with(name) && r["game_index"] == idx).unwrap().clone()
+    };
+    let (a, c1, copy) = (at("/a.usi", "0"), at("b/c.usi", "1"), at("renamed copy.usi", "0"));
+    assert_eq!(a["duplicate_of"], "");
+    assert_eq!(c1["game_id"], a["game_id"]);
+    assert_eq!(c1["duplicate_of"], a["game_id"]);
+    assert_eq!(copy["duplicate_of"], a["game_id"]);
+    assert_eq!(at("b/c.usi", "0")["duplicate_of"], "");
+    // The game's positions count it once.
+    let mut reader = Reader::open(&db).unwrap();
+    let snap = reader.snapshot().unwrap();
+    let end = spec.setups().pop().unwrap();
+    assert_eq!(snap.position_stats(&end, None).unwrap().games, 1);
+    // Removing the first file keeps the game for the others.
+    fs::remove_file(dir.join("a.usi")).unwrap();
+    index_with(&Options { prune: true, ..options(&dir, &db, 1) });
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().any(|r| r["game_id"] == a["game_id"] && r["duplicate_of"].is_empty()));
+}
+
+#[test]
+fn a_game_that_stops_is_stored_up_to_the_stop_and_rejected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&dir).unwrap();
+    // Ply 5 (3c3d again, from a square now empty) is illegal; an unreadable token stops the
+    // next game at ply 3.
+    fs::write(dir.join("bad.usi"), "position startpos moves 7g7f 3c3d 2g2f 8c8d 3c3d 6c6d\n").unwrap();
+    fs::write(dir.join("worse.usi"), "# event: x\n\nposition startpos moves 7g7f 3c3d zz 8c8d\n").unwrap();
+    fs::write(dir.join("empty.usi"), "").unwrap();
+    fs::write(dir.join("prose.usi"), "not a record\n").unwrap();
+    fs::write(dir.join("notes.md"), "ignored: not a record extension\n").unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.files_seen, s.files_rejected, s.games_added, s.games_rejected), (4, 2, 2, 2));
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 2);
+    let bad = rows.iter().find(|r| r["source_path"].ends_with("bad.usi")).unwrap();
+    assert_eq!((bad["plies"].as_str(), bad["status"].as_str()), ("4", "no_such_move"));
+    let worse = rows.iter().find(|r| r["source_path"].ends_with("worse.usi")).unwrap();
+    assert_eq!((worse["plies"].as_str(), worse["status"].as_str()), ("2", "unreadable"));
+    let rejects = export_rejects(&db);
+    let lines: Vec<&str> = rejects.lines().collect();
+    assert_eq!(lines[0], "path,game_index,line,ply,code,message");
+    assert_eq!(lines.len(), 5, "{rejects}");
+    assert!(lines[1].contains("bad.usi,0,1,5,no_such_move,"), "{rejects}");
+    assert!(lines[2].contains("empty.usi,,,,empty,"), "{rejects}");
+    assert!(lines[3].contains("prose.usi,,,,unknown_format,"), "{rejects}");
+    assert!(lines[4].contains("worse.usi,0,3,3,unreadable,"), "{rejects}");
+    // A re-run parses nothing and still reports the same rejects.
+    let again = index(&dir, &db, 2);
+    assert_eq!((again.files_unchanged, again.files_rejected, again.games_rejected), (4, 2, 2));
+    assert_eq!(export_rejects(&db), rejects);
+    // Fixing a file clears its rejects.
+    fs::write(dir.join("bad.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
+    let fixed = index(&dir, &db, 2);
+    assert_eq!(fixed.games_rejected, 1);
+    assert!(!export_rejects(&db).contains("bad.usi"));
+}
+
+#[test]
+fn one_and_two_workers_give_identical_databases() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    write_games(&dir, &corpus()[..200]);
+    fs::write(dir.join("d00/zz-broken.usi"), "position startpos moves 7g7f 7g7f\n").unwrap();
+    let (one, two) = (tmp.path().join("one.sqlite"), tmp.path().join("two.sqlite"));
+    index_with(&Options { run_postings: 1_000, ..options(&dir, &one, 1) });
+    index_with(&Options { run_postings: 1_000, ..options(&dir, &two, 2) });
+    assert_eq!(export_games(&one), export_games(&two));
+    assert_eq!(export_rejects(&one), export_rejects(&two));
+    let start = Handicap::Even.setup();
+    let stats =
+        |db: &Path| Reader::open(db).unwrap().snapshot().unwrap().position_stats(&start, None).unwrap();
+    assert_eq!(stats(&one), stats(&two));
+}
+
+/// Every position of the games, found by replaying them here: position text → occurrences
+/// (game index, ply, next move).
+type Truth = HashMap<String, Vec<(usize, usize, Option<Move>)>>;
+
+fn truth(specs: &[Spec]) -> (Truth, HashMap<String, Setup>) {
+    let mut occ: Truth = HashMap::new();
+    let mut setups = HashMap::new();
+    for (g, spec) in specs.iter().enumerate() {
+        for (ply, setup) in spec.setups().into_iter().enumerate() {
+            let text = setup.position_text();
+            occ.entry(text.clone()).or_default().push((g, ply, spec.moves.get(ply).copied()));
+            setups.entry(text).or_insert(setup);
+        }
+    }
+    (occ, setups)
+}
+
+#[test]
+fn position_answers_match_an_independent_replay() {
+    let specs = corpus();
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let paths = write_games(&dir, specs);
+    // Small runs, so that answers come from several runs and merged ones.
+    index_with(&Options { run_postings: 2_000, ..options(&dir, &db, 2) });
+    // Replace ten games, so that dead postings are in the runs too.
+    for i in 0..10 {
+        fs::write(&paths[i * 7], specs[200 + i].usi()).unwrap();
+    }
+    index_with(&Options { run_postings: 2_000, ..options(&dir, &db, 2) });
+    let current: Vec<Spec> = (0..specs.len())
+        .map(|i| if i % 7 == 0 && i / 7 < 10 { specs[200 + i / 7].clone() } else { specs[i].clone() })
+        .collect();
+    // The merges and replacements left no free pages behind.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0)).unwrap();
+    let runs: i64 = conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).unwrap();
+    assert_eq!(free, 0);
+    assert!(runs < 8, "{runs} runs are left unmerged");
+    drop(conn);
+    let id_of: HashMap<String, GameId> = game_rows(&db)
+        .into_iter()
+        .map(|r| (r["source_path"].clone(), GameId(r["game_id"].parse().unwrap())))
+        .collect();
+    let ids: Vec<GameId> =
+        paths.iter().map(|p| id_of[&fs::canonicalize(p).unwrap().to_string_lossy().to_string()]).collect();
+    let (occ, setups) = truth(&current);
+
+    // Positions to ask: those reached by several games (transpositions among them), handicap
+    // starts, and late positions of single games.
+    let mut asked: BTreeSet<String> =
+        occ.iter().filter(|(_, o)| o.len() > 1).map(|(t, _)| t.clone()).take(120).collect();
+    for spec in current.iter().step_by(9) {
+        let s = spec.setups();
+        asked.insert(s[0].position_text());
+        asked.insert(s[s.len() / 2].position_text());
+        asked.insert(s[s.len() - 1].position_text());
+    }
+    assert!(asked.len() >= 150, "{}", asked.len());
+    let transposed = asked
+        .iter()
+        .filter(|t| {
+            let o = &occ[*t];
+            o.iter().any(|a| o.iter().any(|b| current[a.0].moves[..a.1] != current[b.0].moves[..b.1]))
+        })
+        .count();
+    assert!(transposed >= 5, "{transposed}");
+
+    let mut reader = Reader::open(&db).unwrap();
+    let snap = reader.snapshot().unwrap();
+    let blacks = snap
+        .filter_games(&GameFilter { result: Some(GameResult::BlackWin), ..GameFilter::default() })
+        .unwrap();
+    let blacks = blacks.unwrap();
+    for text in &asked {
+        let setup = &setups[text];
+        for filter in [None, Some(&blacks)] {
+            let keep = |g: usize| filter.is_none_or(|f| f.contains(&ids[g]));
+            let o: Vec<_> = occ[text].iter().filter(|o| keep(o.0)).collect();
+            let games: BTreeSet<GameId> = o.iter().map(|o| ids[o.0]).collect();
+            let mut played: BTreeMap<u16, BTreeSet<GameId>> = BTreeMap::new();
+            for &&(g, _, next) in &o {
+                if let Some(mv) = next {
+                    played.entry(mv.code()).or_default().insert(ids[g]);
+                }
+            }
+            let stats = snap.position_stats(setup, filter).unwrap();
+            assert_eq!(stats.games, games.len() as u64, "{text}");
+            let got_ids: BTreeSet<GameId> =
+                snap.exact_occurrences(setup, filter).unwrap().iter().map(|o| o.game).collect();
+            assert_eq!(got_ids, games, "{text}");
+            let winners: BTreeSet<GameId> =
+                o.iter().filter(|o| current[o.0].result == GameResult::BlackWin).map(|o| ids[o.0]).collect();
+            let wins = winners.len() as u64;
+            assert_eq!(stats.black_wins, wins, "{text}");
+            assert_eq!(stats.moves.len(), played.len(), "{text}");
+            for m in &stats.moves {
+                assert_eq!(m.played, played[&m.mv.code()].len() as u64, "{text} {}", m.mv);
+                let mut child = setup.clone();
+                child.play_legal(m.mv);
+                let reached: BTreeSet<GameId> = occ[&child.position_text()]
+                    .iter()
+                    .map(|o| o.0)
+                    .filter(|&g| keep(g))
+                    .map(|g| ids[g])
+                    .collect();
+                assert_eq!(m.reached, reached.len() as u64, "{text} {}", m.mv);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_run_that_died_before_writing_its_positions_is_completed_by_the_next() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    write_games(&dir, &corpus()[..30]);
+    // Index without letting the writer finish: the games are committed, their postings
+    // were only in memory.
+    {
+        let mut writer = kifudex::db::Writer::open(&db).unwrap();
+        for (i, spec) in corpus()[..30].iter().enumerate() {
+            let parsed = usi_lines::read(None, spec.usi().as_bytes()).unwrap();
+            let game = &parsed.games[0];
+            let new = kifudex::db::NewGame::new(game, kifudex::replay::replay(game), 0);
+            let file = kifudex::db::FileRecord {
+                path: format!("/nowhere/{i}.usi"),
+                size: 1,
+                mtime_ns: 1,
+                hash: [0; 16],
+                format: Some("usi"),
+                encoding: Some("utf-8"),
+                error: None,
+            };
+            writer.write_file(&file, std::slice::from_ref(&new), &[]).unwrap();
+        }
+        writer.commit().unwrap();
+        // dropped here without finish()
+    }
+    let start = Handicap::Even.setup();
+    let games_at_start =
+        |db: &Path| Reader::open(db).unwrap().snapshot().unwrap().position_stats(&start, None).unwrap().games;
+    assert_eq!(games_at_start(&db), 0, "no run was written");
+    kifudex::db::Writer::open(&db).unwrap().finish().unwrap();
+    let even = corpus()[..30].iter().filter(|s| s.start == Handicap::Even).count() as u64;
+    assert_eq!(games_at_start(&db), even);
+}
+
+/// The child side of the kill test: an index run, when the parent asks for one.
+#[test]
+#[ignore = "started as a child process by a_killed_run_leaves_a_sound_database"]
+fn child_index_process() {
+    let (Some(dir), Some(db)) = (std::env::var_os("KIFUDEX_TEST_DIR"), std::env::var_os("KIFUDEX_TEST_DB"))
+    else {
+        return;
+    };
+    index_with(&Options { run_postings: 30_000, ..options(Path::new(&dir), Path::new(&db), 2) });
+}
+
+/// What must hold whenever no writer is running: SQLite's own check, and no partial game.
+fn assert_sound(db: &Path) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    if version == 0 {
+        return; // killed before the schema was created: an empty database
+    }
+    let partial: i64 = conn
+        .query_row(
+            "SELECT (SELECT count(*) FROM games g WHERE length(g.moves) != 2 * g.plies
+                       OR NOT EXISTS (SELECT 1 FROM sources s WHERE s.game = g.id))
+                  + (SELECT count(*) FROM files f WHERE f.games != (SELECT count(*) FROM sources s WHERE s.file = f.id))
+                  + (SELECT count(*) FROM sources s WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.id = s.game))",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(partial, 0, "a game or file was written in part");
+}
+
+/// Starts an index run of `dir` into `db` in a child process.
+fn spawn_index(dir: &Path, db: &Path) -> std::process::Child {
+    Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "index::child_index_process", "--ignored", "--test-threads=1"])
+        .env("KIFUDEX_TEST_DIR", dir)
+        .env("KIFUDEX_TEST_DB", db)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Lets the child run for `ms` milliseconds, querying the database meanwhile, then kills
+/// it (SIGKILL). Returns whether it was still running.
+fn kill_after(mut child: std::process::Child, db: &Path, ms: u64) -> bool {
+    let start = Handicap::Even.setup();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+    while std::time::Instant::now() < deadline {
+        // Queries work while the run writes.
+        if let Ok(mut reader) = Reader::open(db) {
+            let snap = reader.snapshot().expect("a snapshot while the writer runs");
+            snap.game_count().expect("a count while the writer runs");
+            snap.position_stats(&start, None).expect("a lookup while the writer runs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    running
+}
+
+#[test]
+fn a_killed_run_leaves_a_sound_database_and_a_rerun_completes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    let mut specs = corpus().to_vec();
+    specs.extend(generate(2_600, 99));
+    write_games(&dir, &specs);
+    let reference = tmp.path().join("reference.sqlite");
+    let started = std::time::Instant::now();
+    assert!(spawn_index(&dir, &reference).wait().unwrap().success());
+    let full = started.elapsed().as_millis() as u64;
+    let expected = export_games(&reference);
+    let start = Handicap::Even.setup();
+    let stats =
+        |db: &Path| Reader::open(db).unwrap().snapshot().unwrap().position_stats(&start, None).unwrap();
+    let late = specs[3].setups()[30].clone();
+    let occ =
+        |db: &Path| Reader::open(db).unwrap().snapshot().unwrap().exact_occurrences(&late, None).unwrap();
+
+    let mut killed_mid_run = 0;
+    for (i, percent) in [5, 15, 30, 50, 75].into_iter().enumerate() {
+        let db = tmp.path().join(format!("killed{i}.sqlite"));
+        // A kill, then a kill of the run that resumes, then a run to the end.
+        for ms in [full * percent / 100, full * percent / 200] {
+            killed_mid_run += usize::from(kill_after(spawn_index(&dir, &db), &db, ms));
+            if db.exists() {
+                assert_sound(&db);
+            }
+        }
+        index_with(&Options { run_postings: 30_000, ..options(&dir, &db, 1) });
+        assert_sound(&db);
+        assert_eq!(export_games(&db), expected, "killed at {percent}%");
+        assert_eq!(stats(&db), stats(&reference));
+        assert_eq!(occ(&db), occ(&reference));
+    }
+    // Timing varies with the machine's load; most kills land during a run, some must.
+    assert!(killed_mid_run >= 3, "only {killed_mid_run} of 10 kills landed during a run");
+}
+
+/// Runs the `kifudex` command in `cwd`.
+fn kifudex(cwd: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("KIFUDEX_DB")
+        .output()
+        .expect("kifudex runs")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn index_needs_a_path_or_samples_and_existing_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = kifudex(tmp.path(), &["index"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("samples/"), "{}", stderr(&out));
+    let out = kifudex(tmp.path(), &["index", "no/such/dir"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no/such/dir"), "{}", stderr(&out));
+    // An empty samples/ directory indexes nothing, successfully, into ./kifudex.sqlite.
+    fs::create_dir(tmp.path().join("samples")).unwrap();
+    let out = kifudex(tmp.path(), &["index", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(tmp.path().join("kifudex.sqlite").exists());
+    let out = kifudex(tmp.path(), &["index", "--jobs", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bad_inputs_are_rejected_and_others_ignored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    fs::create_dir_all(dir.join("loop")).unwrap();
+    fs::write(dir.join("empty.kif"), "").unwrap();
+    fs::write(dir.join("blank.csa"), "\n  \n").unwrap();
+    let mut rng = Rng::new(5);
+    let junk: Vec<u8> = (0..50 << 20).map(|_| rng.next() as u8).collect();
+    fs::write(dir.join("junk.kif"), junk).unwrap();
+    fs::write(dir.join("notes.md"), "# not a record").unwrap();
+    fs::write(dir.join("image.png"), [0x89, b'P', b'N', b'G']).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("loop"), dir.join("loop/back")).unwrap();
+        std::os::unix::fs::symlink(dir.join("nowhere.kif"), dir.join("dangling.kif")).unwrap();
+    }
+    // An unreadable file; root reads anything, so the check is skipped there.
+    let locked = dir.join("locked.kif");
+    fs::write(&locked, "x").unwrap();
+    #[cfg(unix)]
+    let can_lock = {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        fs::read(&locked).is_err()
+    };
+    #[cfg(not(unix))]
+    let can_lock = true;
+    if !can_lock {
+        eprintln!("running as root: a file without permissions is still readable, so it is skipped");
+        fs::remove_file(&locked).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    let rejects = tmp.path().join("rejects.csv");
+    let dir_s = dir.to_str().unwrap();
+    let out = kifudex(
+        tmp.path(),
+        &[
+            "index",
+            dir_s,
+            "--db",
+            db.to_str().unwrap(),
+            "--json",
+            "--follow-links",
+            "--rejects",
+            "rejects.csv",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for field in [
+        "files_seen",
+        "files_indexed",
+        "files_unchanged",
+        "files_rejected",
+        "games_added",
+        "games_duplicate",
+        "games_rejected",
+        "positions",
+        "seconds",
+    ] {
+        assert!(summary.get(field).is_some(), "{field} missing from {summary}");
+    }
+    let expected_rejects = 5 + u64::from(can_lock); // empty, blank, junk, loop, dangling
+    assert_eq!(summary["files_rejected"], expected_rejects, "{summary}");
+    assert_eq!(summary["games_added"], 0);
+    let csv = fs::read_to_string(&rejects).unwrap();
+    let codes: BTreeSet<&str> = csv.lines().skip(1).filter_map(|l| l.split(',').nth(4)).collect();
+    assert!(
+        codes.contains("empty") && codes.contains("symlink_loop") && codes.contains("unreadable"),
+        "{csv}"
+    );
+    assert!(csv.contains("junk.kif") && !csv.contains("notes.md") && !csv.contains("image.png"), "{csv}");
+    assert!(stderr(&out).contains("rejected"), "{}", stderr(&out));
+    // Without following links there is no loop to report, and nothing hangs.
+    let db2 = tmp.path().join("k2.sqlite");
+    let out = kifudex(tmp.path(), &["index", dir_s, "--db", db2.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty(), "--quiet prints nothing: {}", stderr(&out));
+    // The rejects stay until the files change; a re-run reports them again.
+    let out =
+        kifudex(tmp.path(), &["index", dir_s, "--db", db.to_str().unwrap(), "--json", "--follow-links"]);
+    assert_eq!(out.status.code(), Some(1));
+    let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again["files_rejected"], expected_rejects);
+    assert_eq!(again["files_indexed"], 0, "{again}");
+}
+
+#[test]
+fn exports_stream_csv_and_a_closed_pipe_is_not_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    write_games(&dir, corpus());
+    fs::write(dir.join("zz.usi"), "position startpos moves 7g7f 7g7f\n").unwrap();
+    index(&dir, &db, 2);
+    let db_s = db.to_str().unwrap();
+    let out = kifudex(tmp.path(), &["export", "games", "--db", db_s, "--out", "games.csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+    assert_eq!(written, export_games(&db));
+    assert_eq!(written.lines().next().unwrap(), kifudex::export::GAME_COLUMNS.join(","));
+    assert_eq!(written.lines().count(), corpus().len() + 2);
+    // KIFUDEX_DB names the database when --db does not.
+    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["export", "rejects"])
+        .current_dir(tmp.path())
+        .env("KIFUDEX_DB", &db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), export_rejects(&db));
+    // A reader that stops early.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["export", "games", "--db", db_s])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_broken_or_missing_database_is_fatal_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    fs::create_dir(&dir).unwrap();
+    let junk = tmp.path().join("junk.sqlite");
+    fs::write(&junk, vec![7u8; 10_000]).unwrap();
+    let out = kifudex(tmp.path(), &["index", "in", "--db", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("junk.sqlite"), "{}", stderr(&out));
+    assert_eq!(fs::read(&junk).unwrap(), vec![7u8; 10_000]);
+    let out = kifudex(tmp.path(), &["index", "in", "--db", "no/such/dir/k.sqlite"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = kifudex(tmp.path(), &["export", "games", "--db", "absent.sqlite"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no database"), "{}", stderr(&out));
+    assert!(!tmp.path().join("absent.sqlite").exists());
+    let out = kifudex(tmp.path(), &["export", "everything"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_same_game_in_kif_and_csa_is_stored_once() {
+    // A generated KIF game (CP932) and the same moves written as CSA by another program.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/index");
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(tmp.path(), &["index", data.to_str().unwrap(), "--db", db.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(1)));
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0]["format"].as_str(), rows[1]["format"].as_str()), ("kif", "csa"));
+    assert_eq!(rows[0]["plies"], "125");
+    assert_eq!(rows[0]["duplicate_of"], "");
+    assert_eq!(rows[1]["duplicate_of"], rows[0]["game_id"]);
+}
