@@ -3,6 +3,7 @@
 //! Exit codes: 0 success; 1 finished, but some input was rejected or nothing matched; 2 usage
 //! or fatal error. A closed pipe on stdout exits 0. Data goes to stdout; messages to stderr.
 
+mod convert;
 mod db;
 mod export;
 mod index;
@@ -26,6 +27,7 @@ enum Command {
     Index(index::IndexArgs),
     Export(export::ExportArgs),
     Moves(moves::MovesArgs),
+    Convert(convert::ConvertArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -41,6 +43,7 @@ pub fn main() -> ExitCode {
         Command::Index(args) => index::run(args),
         Command::Export(args) => export::run(args),
         Command::Moves(args) => moves::run(&args),
+        Command::Convert(args) => convert::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -10,6 +10,12 @@
 
 use super::{DateTime, Header, Info, Player, kakinoki::ascii_digit};
 
+/// Header keys that describe another format's file rather than the game, or that the game
+/// itself holds (the start position, the result): `V` (the CSA version), SFEN tags, a
+/// Western `Handicap`, `Result` and `Termination`. Writers of another format leave them out;
+/// they write the start and the ending their own way.
+pub(crate) const STRUCTURE_KEYS: &[&str] = &["V", "SFEN", "FEN", "Handicap", "Result", "Termination"];
+
 /// A normalized header field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {

@@ -117,3 +117,24 @@ pub fn read(format: Format, text: &str) -> Vec<Game> {
         Format::Western => western::read(text),
     }
 }
+
+/// Writes `game`, replayed as `replayed`, in `format` (UTF-8 text; see
+/// [`encoding::encode_cp932`] for Shift_JIS files).
+pub fn write(format: Format, game: &Game, replayed: &crate::replay::ReplayedGame) -> String {
+    match format {
+        Format::Kif => write::kif::write(game, replayed),
+        Format::Ki2 => write::ki2::write(game, replayed),
+        Format::Csa => csa::write(game, replayed),
+        Format::Jkf => jkf::write(game, replayed),
+        Format::Usi => usi::write(game, replayed),
+        Format::Western => western::write(game, replayed),
+    }
+}
+
+impl Format {
+    /// Whether a file of this format can hold several games (CSA with `/`, USI lines,
+    /// Western text); KIF, KI2 and JKF hold one.
+    pub const fn holds_several_games(self) -> bool {
+        matches!(self, Format::Csa | Format::Usi | Format::Western)
+    }
+}

@@ -2,7 +2,10 @@
 //! side to move after some plies, which header keys feed [`Info`], and walking a replayed game
 //! move by move for the writers.
 
-use super::{DateTime, Game, Header, Info, MoveEntry, Variation, info::Field};
+use super::{
+    DateTime, Game, Header, Info, MoveEntry, Variation,
+    info::{Field, STRUCTURE_KEYS},
+};
 use crate::{
     replay::{ReplayedGame, ReplayedVariation},
     shogi::{Color, Move, Position},
@@ -26,10 +29,6 @@ pub(crate) fn turn_after(start: Color, plies: usize) -> Color {
     if plies % 2 == 0 { start } else { start.flip() }
 }
 
-/// Header keys that the game itself holds (the start position, the format version, the
-/// result) rather than [`Info`].
-const STRUCTURE_KEYS: &[&str] = &["手合割", "V", "SFEN", "FEN", "Handicap", "Result", "Termination"];
-
 /// Whether `info` holds a value for `field`.
 fn holds(info: &Info, field: Field) -> bool {
     match field {
@@ -51,7 +50,8 @@ fn holds(info: &Info, field: Field) -> bool {
 /// field stayed empty (a date that could not be read, say).
 pub(crate) fn other_headers(game: &Game) -> impl Iterator<Item = &Header> {
     game.headers.iter().filter(|h| {
-        !STRUCTURE_KEYS.contains(&h.key.as_str())
+        h.key != "手合割"
+            && !STRUCTURE_KEYS.contains(&h.key.as_str())
             && !Field::of(&h.key).is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f))
     })
 }

@@ -6,7 +6,9 @@
 //! here: the header block, the walk over the main line and its variations, and the words for
 //! endings.
 //!
-//! Header policy: every raw header is written back as `key：value`, in order; a key from
+//! Header policy: every raw header is written back as `key：value`, in order (but for the keys
+//! that describe another format's file or that the start and ending stand for, such as the
+//! CSA `V` and a Western `Result`); a key from
 //! another format that names a known field (`$EVENT`, `N+`, `[Sente]`) is written under its
 //! KIF key (`棋戦`, `先手`) unless the game has that KIF key already; a `手合割` that would not
 //! read back as the game's standard start is replaced by the start's name, and one is added
@@ -23,7 +25,8 @@ pub mod kif;
 use std::{cmp::Reverse, fmt::Write as _};
 
 use super::{
-    Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod, info::Field,
+    Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
+    info::{Field, STRUCTURE_KEYS},
     kakinoki::handicap_of_name,
 };
 use crate::{
@@ -48,7 +51,7 @@ fn write_headers(game: &Game, out: &mut String) {
     let has_key = |key: &str| game.headers.iter().any(|h| h.key == key);
     let mut fields = Vec::new();
     let mut wrote_handicap = false;
-    for Header { key, value } in &game.headers {
+    for Header { key, value } in game.headers.iter().filter(|h| !STRUCTURE_KEYS.contains(&h.key.as_str())) {
         let field = Field::of(key).map(|(f, _)| f);
         fields.extend(field);
         let kif_key = field.and_then(|f| f.kif_key(handicap)).filter(|k| key.is_ascii() && !has_key(k));

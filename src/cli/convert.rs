@@ -1,0 +1,130 @@
+//! `kifudex convert`: print a record file's games in another format.
+
+use std::{
+    fs,
+    io::{self, Write},
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use anyhow::{Context, bail};
+use kifudex::{
+    kifu::{self, Format, encoding},
+    replay,
+};
+
+/// Print the games of a record file in another format. Every move is replayed first, so what
+/// is written is what the rules allow; a game that stops early is written as far as it is good,
+/// with a warning, and the exit status is 1.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// The record file (any format and encoding kifudex reads).
+    file: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum, default_value_t = To::Kif)]
+    to: To,
+    /// Only the game with this index in the file (0 for the first).
+    #[arg(long, value_name = "N")]
+    game: Option<usize>,
+    /// Write to this file instead of stdout. A `.kif` or `.ki2` file is written in Shift_JIS
+    /// (CP932), as those extensions promise; anything else in UTF-8.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum To {
+    Kif,
+    Ki2,
+    Csa,
+    Usi,
+    Jkf,
+    Western,
+}
+
+impl From<To> for Format {
+    fn from(to: To) -> Format {
+        match to {
+            To::Kif => Format::Kif,
+            To::Ki2 => Format::Ki2,
+            To::Csa => Format::Csa,
+            To::Usi => Format::Usi,
+            To::Jkf => Format::Jkf,
+            To::Western => Format::Western,
+        }
+    }
+}
+
+pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let parsed = kifu::read_file(Some(&args.file), &bytes)
+        .with_context(|| format!("{}: no game can be read", args.file.display()))?;
+    let format = Format::from(args.to);
+    let games: Vec<_> = match args.game {
+        Some(n) => match parsed.games.get(n) {
+            Some(game) => vec![(n, game)],
+            None => {
+                bail!("{}: there is no game {n}: the file holds {}", args.file.display(), parsed.games.len())
+            }
+        },
+        None => parsed.games.iter().enumerate().collect(),
+    };
+    if games.len() > 1 && !format.holds_several_games() {
+        bail!(
+            "{}: the file holds {} games and a {} file holds one; choose one with --game N (0 to {})",
+            args.file.display(),
+            games.len(),
+            format.name().to_uppercase(),
+            games.len() - 1
+        );
+    }
+    let mut clean = true;
+    let mut texts = Vec::with_capacity(games.len());
+    for (index, game) in games {
+        let replayed = replay::replay(game);
+        if let replay::Status::Stopped(reason) = &replayed.status {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: written up to move {} only: {reason}",
+                args.file.display(),
+                replayed.plies()
+            );
+        }
+        texts.push(kifu::write(format, game, &replayed));
+    }
+    let text = join(format, &texts);
+    match &args.out {
+        Some(path) => write_file(path, &text)?,
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write to stdout")?;
+        }
+    }
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Several games in one text: CSA separates them with `/`, the others follow one another.
+fn join(format: Format, texts: &[String]) -> String {
+    let separator = if format == Format::Csa { "/\n" } else { "\n" };
+    let mut out = String::new();
+    for (i, text) in texts.iter().enumerate() {
+        if i > 0 {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(separator);
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let bytes = match ext.as_deref() {
+        Some("kif" | "ki2") => encoding::encode_cp932(text)
+            .with_context(|| format!("{}: the game has text Shift_JIS cannot hold", path.display()))?,
+        _ => text.as_bytes().to_vec(),
+    };
+    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}

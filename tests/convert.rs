@@ -1,0 +1,137 @@
+//! `kifudex convert`: every input format to every output format, checked by reading the output
+//! back and replaying it (a round trip through a second format), plus game selection, encodings
+//! and exit codes.
+
+use std::{path::Path, process::Command};
+
+use kifudex::{
+    kifu::{self, encoding},
+    replay,
+};
+
+fn data(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu").join(rel)
+}
+
+fn convert(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kifudex")).arg("convert").args(args).output().expect("the binary runs")
+}
+
+/// (start SFEN, moves, end SFEN, outcome) of every game in `bytes`, replayed.
+fn replayed_games(path: &Path, bytes: &[u8]) -> Vec<(String, Vec<String>, String, String)> {
+    let parsed = kifu::read_file(Some(path), bytes).expect("readable");
+    parsed
+        .games
+        .iter()
+        .map(|g| {
+            let r = replay::replay(g);
+            let moves = r.moves.iter().map(ToString::to_string).collect();
+            (r.start.position_text(), moves, r.end.position_text(), format!("{:?}", r.outcome))
+        })
+        .collect()
+}
+
+#[test]
+fn every_format_converts_to_every_format_and_reads_back() {
+    let inputs = [
+        "habu-fujii-2006.kif",
+        "20091203.ki2",
+        "8mai.kif",
+        "csa/2005_YAMADA_GPS.csa",
+        "jkf/forks.json",
+        "usi/test_resign.usi",
+        "western/europe1997_hosking_lamb.psn",
+    ];
+    for input in inputs {
+        let path = data(input);
+        let original = replayed_games(&path, &std::fs::read(&path).unwrap());
+        assert_eq!(original.len(), 1, "{input}");
+        for to in ["kif", "ki2", "csa", "usi", "jkf", "western"] {
+            let out = convert(&[path.to_str().unwrap(), "--to", to]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{input} → {to}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let back = replayed_games(Path::new(&format!("out.{to}")), &out.stdout);
+            assert_eq!(back.len(), 1, "{input} → {to}");
+            let (start, moves, end, outcome) = &back[0];
+            assert_eq!(
+                (start, moves, end),
+                (&original[0].0, &original[0].1, &original[0].2),
+                "{input} → {to}"
+            );
+            // USI has words for resignation, a win and a draw only; the others keep every
+            // outcome these games have.
+            if to != "usi" || outcome != "None" {
+                assert_eq!(outcome, &original[0].3, "{input} → {to}");
+            }
+        }
+    }
+}
+
+#[test]
+fn several_games_convert_where_the_format_holds_them() {
+    // Three games; the second has an unreadable line after two moves.
+    let path = data("csa/multi_game.csa");
+    let original = replayed_games(&path, &std::fs::read(&path).unwrap());
+    assert_eq!(original.iter().map(|g| g.1.len()).collect::<Vec<_>>(), [6, 2, 7]);
+    for to in ["csa", "usi", "western"] {
+        let out = convert(&[path.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(1), "{to}: the second game stops early");
+        let back = replayed_games(Path::new(&format!("out.{to}")), &out.stdout);
+        assert_eq!(
+            back.iter().map(|g| &g.1).collect::<Vec<_>>(),
+            original.iter().map(|g| &g.1).collect::<Vec<_>>()
+        );
+    }
+    // KIF holds one game: the user must choose.
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--game"));
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif", "--game", "1"]);
+    assert_eq!(out.status.code(), Some(1), "game 1 stops early");
+    let back = replayed_games(Path::new("out.kif"), &out.stdout);
+    assert_eq!(back[0].1, original[1].1);
+    let out = convert(&[path.to_str().unwrap(), "--game", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn kif_files_are_written_in_shift_jis() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("game.kif");
+    let out = convert(&[data("usi/test_resign.usi").to_str().unwrap(), "--out", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let bytes = std::fs::read(&target).unwrap();
+    assert!(std::str::from_utf8(&bytes).is_err(), "not UTF-8");
+    assert_eq!(encoding::decode(&bytes).unwrap().encoding.name(), "cp932");
+    let utf8 = dir.path().join("game.kifu");
+    let out = convert(&[data("usi/test_resign.usi").to_str().unwrap(), "--out", utf8.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(std::str::from_utf8(&std::fs::read(&utf8).unwrap()).is_ok());
+}
+
+#[test]
+fn a_game_that_stops_early_is_written_as_far_as_it_is_good() {
+    // Move 5 drops a pawn the mover does not hold.
+    let out = convert(&[data("usi/test_drops.usi").to_str().unwrap(), "--to", "usi"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("up to move 4"), "{stderr}");
+    let back = replayed_games(Path::new("out.usi"), &out.stdout);
+    assert_eq!(back[0].1.len(), 4);
+}
+
+#[test]
+fn unreadable_input_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.kif");
+    std::fs::write(&junk, [0xff, 0xfe, 0x00, 0x81, 0x00]).unwrap();
+    let out = convert(&[junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("junk.kif"));
+    let out = convert(&[dir.path().join("missing.kif").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
