@@ -94,7 +94,7 @@ fn several_games_convert_where_the_format_holds_them() {
     assert_eq!(out.status.code(), Some(1), "game 1 stops early");
     let back = replayed_games(Path::new("out.kif"), &out.stdout);
     assert_eq!(back[0].1, original[1].1);
-    let out = convert(&[path.to_str().unwrap(), "--game", "2"]);
+    let out = convert(&[path.to_str().unwrap(), "--game", "3"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
