@@ -12,7 +12,8 @@
 //! - [`walk`]: finding record files under the paths given.
 //! - [`db`]: the SQLite database: schema, migrations, the typed writer and reader.
 //! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
-//! - [`export`]: CSV exports of the database.
+//! - [`query`]: position queries: the games that reach a position and the moves played next.
+//! - [`export`]: CSV exports of the database, and stored games as records again.
 
 #![forbid(unsafe_code)]
 
@@ -21,6 +22,7 @@ pub mod export;
 pub mod ingest;
 pub mod kifu;
 pub mod notation;
+pub mod query;
 pub mod replay;
 pub mod shogi;
 pub mod walk;

@@ -153,7 +153,7 @@ pub fn export_games(db: &Path) -> String {
     let mut reader = Reader::open(db).unwrap();
     let snapshot = reader.snapshot().unwrap();
     let mut out = Vec::new();
-    export::games(&snapshot, &mut out).unwrap();
+    export::games(&snapshot, &GameFilter::default(), &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 

@@ -33,7 +33,7 @@ pub struct ConvertArgs {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum To {
+pub(super) enum To {
     Kif,
     Ki2,
     Csa,
@@ -119,7 +119,7 @@ fn join(format: Format, texts: &[String]) -> String {
     out
 }
 
-fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(super) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     let bytes = match ext.as_deref() {
         Some("kif" | "ki2") => encoding::encode_cp932(text)

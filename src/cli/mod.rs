@@ -6,8 +6,12 @@
 mod convert;
 mod db;
 mod export;
+mod filter;
 mod index;
 mod moves;
+mod query;
+mod show;
+mod table;
 
 use std::process::ExitCode;
 
@@ -25,6 +29,8 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Index(index::IndexArgs),
+    Query(query::QueryArgs),
+    Show(show::ShowArgs),
     Export(export::ExportArgs),
     Moves(moves::MovesArgs),
     Convert(convert::ConvertArgs),
@@ -41,6 +47,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Index(args) => index::run(args),
+        Command::Query(args) => query::run(args),
+        Command::Show(args) => show::run(&args),
         Command::Export(args) => export::run(args),
         Command::Moves(args) => moves::run(&args),
         Command::Convert(args) => convert::run(&args),

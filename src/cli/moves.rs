@@ -8,7 +8,8 @@ use std::{
 use anyhow::Context;
 use kifudex::{
     notation::{Style, read_sequence, write},
-    shogi::{Handicap, Move, Position, Setup},
+    query::start_position,
+    shogi::{Move, Position},
 };
 
 /// Read a move sequence in any notation (USI, CSA, Japanese, Western; mixed, with move
@@ -49,19 +50,6 @@ impl From<To> for Style {
     }
 }
 
-fn start_position(start: &str) -> anyhow::Result<Position> {
-    let start = start.trim();
-    if start.is_empty() || start == "startpos" {
-        return Ok(Position::startpos());
-    }
-    if let Some(handicap) = Handicap::from_name(start) {
-        return Ok(Position::handicap(handicap));
-    }
-    let setup: Setup =
-        start.parse().with_context(|| format!("--start '{start}' is no SFEN, startpos or handicap name"))?;
-    Position::from_setup(setup).with_context(|| format!("--start '{start}' is not a legal position"))
-}
-
 /// The moves written in `style`, each against the position before it.
 fn render(start: &Position, moves: &[Move], style: Style) -> String {
     let mut pos = start.clone();
@@ -80,7 +68,7 @@ fn render(start: &Position, moves: &[Move], style: Style) -> String {
 
 /// Runs the command. Errors are fatal (exit 2); a closed stdout is success.
 pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
-    let start = start_position(&args.start)?;
+    let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
     let moves = read_sequence(&start, &args.text.join(" "))?;
     let line = render(&start, &moves, args.to.into());
     let mut out = io::stdout().lock();

@@ -52,7 +52,9 @@ use rusqlite::{
 pub use self::{
     codec::Posting,
     migrate::VERSION,
-    read::{FileState, GameFilter, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame},
+    read::{
+        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
+    },
     tree::{MoveStats, Occurrence, PositionStats},
     write::{FileRecord, NewGame, NewReject, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
 };

@@ -120,6 +120,18 @@ pub struct StoredGame {
     pub white_title: Option<String>,
 }
 
+/// A stored game's moves, as the moves and positions exports read them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMoves {
+    pub id: GameId,
+    pub start: Setup,
+    pub moves: Vec<Move>,
+    /// Seconds per move, when known (empty when the record gave none).
+    pub times: Vec<Option<u32>>,
+    /// Comments by ply: 0 before the first move, n after move n.
+    pub comments: Vec<(u32, String)>,
+}
+
 /// The SFEN of the start, from its stored form (`None` is the even game).
 pub(super) fn start_setup(start: Option<&str>) -> Result<Setup> {
     match start {
@@ -213,6 +225,46 @@ const GAME_JOINS: &str = "FROM games g
      LEFT JOIN players pb ON pb.id = g.black
      LEFT JOIN players pw ON pw.id = g.white";
 
+/// The SQL conditions of `filter` on the games table aliased `g`, each starting with ` AND`,
+/// and their arguments. User text is only ever an argument, never SQL.
+fn filter_clause(filter: &GameFilter) -> (String, Vec<Value>) {
+    let mut sql = String::new();
+    let mut args: Vec<Value> = Vec::new();
+    let mut arg = |sql: &mut String, clause: &str, v: &str| {
+        args.push(Value::Text(v.to_string()));
+        sql.push_str(&clause.replacen('?', &format!("?{}", args.len()), 1));
+    };
+    const PLAYER: &str = "(SELECT id FROM players WHERE instr(name, ?) > 0)";
+    if let Some(p) = &filter.player {
+        arg(&mut sql, &format!(" AND (g.black IN {PLAYER}"), p);
+        arg(&mut sql, &format!(" OR g.white IN {PLAYER})"), p);
+    }
+    if let Some(p) = &filter.black {
+        arg(&mut sql, &format!(" AND g.black IN {PLAYER}"), p);
+    }
+    if let Some(p) = &filter.white {
+        arg(&mut sql, &format!(" AND g.white IN {PLAYER}"), p);
+    }
+    if let Some(e) = &filter.event {
+        arg(&mut sql, " AND g.event IN (SELECT id FROM events WHERE instr(name, ?) > 0)", e);
+    }
+    if let Some(d) = &filter.since {
+        arg(&mut sql, " AND g.date >= ?", d);
+    }
+    if let Some(d) = &filter.until {
+        // A partial date includes all of it: --until 2010 keeps 2010-12-31.
+        arg(&mut sql, " AND substr(g.date, 1, length(?)) <= ", d);
+        arg(&mut sql, "?", d);
+    }
+    if let Some(r) = filter.result {
+        sql.push_str(&format!(" AND g.result = {}", r.code()));
+    }
+    if let Some(h) = filter.handicap {
+        arg(&mut sql, " AND g.handicap = ?", h.slug());
+    }
+    (sql, args)
+}
+
 impl Snapshot<'_> {
     /// The number of games stored.
     ///
@@ -232,44 +284,8 @@ impl Snapshot<'_> {
         if filter.is_empty() {
             return Ok(None);
         }
-        let mut sql = String::from("SELECT id FROM games WHERE 1");
-        let mut args: Vec<Value> = Vec::new();
-        let mut arg = |sql: &mut String, clause: &str, v: Value| {
-            args.push(v);
-            sql.push_str(&clause.replace("?", &format!("?{}", args.len())));
-        };
-        const PLAYER: &str = "(SELECT id FROM players WHERE instr(name, ?) > 0)";
-        if let Some(p) = &filter.player {
-            arg(&mut sql, &format!(" AND (black IN {PLAYER}"), Value::Text(p.clone()));
-            arg(&mut sql, &format!(" OR white IN {PLAYER})"), Value::Text(p.clone()));
-        }
-        if let Some(p) = &filter.black {
-            arg(&mut sql, &format!(" AND black IN {PLAYER}"), Value::Text(p.clone()));
-        }
-        if let Some(p) = &filter.white {
-            arg(&mut sql, &format!(" AND white IN {PLAYER}"), Value::Text(p.clone()));
-        }
-        if let Some(e) = &filter.event {
-            arg(
-                &mut sql,
-                " AND event IN (SELECT id FROM events WHERE instr(name, ?) > 0)",
-                Value::Text(e.clone()),
-            );
-        }
-        if let Some(d) = &filter.since {
-            arg(&mut sql, " AND date >= ?", Value::Text(d.clone()));
-        }
-        if let Some(d) = &filter.until {
-            arg(&mut sql, " AND substr(date, 1, length(?)) <= ", Value::Text(d.clone()));
-            arg(&mut sql, "?", Value::Text(d.clone()));
-        }
-        if let Some(r) = filter.result {
-            arg(&mut sql, " AND result = ?", Value::Integer(i64::from(r.code())));
-        }
-        if let Some(h) = filter.handicap {
-            arg(&mut sql, " AND handicap = ?", Value::Text(h.slug().to_string()));
-        }
-        let mut stmt = self.tx.prepare(&sql)?;
+        let (clause, args) = filter_clause(filter);
+        let mut stmt = self.tx.prepare(&format!("SELECT g.id FROM games g WHERE 1{clause}"))?;
         let ids = stmt.query_map(params_from_iter(args), |r| r.get(0))?;
         Ok(Some(ids.collect::<rusqlite::Result<_>>()?))
     }
@@ -349,19 +365,21 @@ impl Snapshot<'_> {
         }))
     }
 
-    /// Calls `each` for every game occurrence (source file and index), in path order then
-    /// index order, reading one row at a time.
+    /// Calls `each` for every game occurrence (source file and index) of the games `filter`
+    /// keeps, in path order then index order, reading one row at a time.
     ///
     /// # Errors
     ///
     /// Any database failure, or the first error `each` returns.
     pub fn for_each_occurrence<E: From<super::Error>>(
         &self,
+        filter: &GameFilter,
         mut each: impl FnMut(&OccurrenceRow) -> Result<(), E>,
     ) -> Result<(), E> {
+        let (clause, args) = filter_clause(filter);
         let mut stmt = self
             .tx
-            .prepare(
+            .prepare(&format!(
                 "SELECT s.game, f.path, s.idx, f.format, f.encoding, e.name, g.date, pb.name, pw.name, g.handicap,
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
@@ -372,15 +390,75 @@ impl Snapshot<'_> {
                  LEFT JOIN events e ON e.id = g.event
                  LEFT JOIN players pb ON pb.id = g.black
                  LEFT JOIN players pw ON pw.id = g.white
-                 ORDER BY f.path, s.idx",
-            )
+                 WHERE 1{clause}
+                 ORDER BY f.path, s.idx"
+            ))
             .map_err(super::Error::from)?;
-        let mut rows = stmt.query([]).map_err(super::Error::from)?;
+        let mut rows = stmt.query(params_from_iter(args)).map_err(super::Error::from)?;
         while let Some(r) = rows.next().map_err(super::Error::from)? {
             let row = occurrence_row(r)?;
             each(&row)?;
         }
         Ok(())
+    }
+
+    /// Calls `each` with the moves of every game `filter` keeps, by id, reading one game at a
+    /// time.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, [`super::Corrupt`] when a game's blobs do not decode, or the first
+    /// error `each` returns.
+    pub fn for_each_game<E: From<super::Error>>(
+        &self,
+        filter: &GameFilter,
+        mut each: impl FnMut(GameMoves) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let (clause, args) = filter_clause(filter);
+        let sql = format!(
+            "SELECT g.id, g.start, g.moves, g.times, g.comments FROM games g WHERE 1{clause} ORDER BY g.id"
+        );
+        let mut stmt = self.tx.prepare(&sql).map_err(super::Error::from)?;
+        let mut rows = stmt.query(params_from_iter(args)).map_err(super::Error::from)?;
+        while let Some(r) = rows.next().map_err(super::Error::from)? {
+            let game = (|| -> Result<GameMoves> {
+                let start: Option<String> = r.get(1)?;
+                let times: Option<Vec<u8>> = r.get(3)?;
+                let comments: Option<Vec<u8>> = r.get(4)?;
+                Ok(GameMoves {
+                    id: r.get(0)?,
+                    start: start_setup(start.as_deref())?,
+                    moves: decode_moves(r.get_ref(2)?.as_blob()?)?,
+                    times: times.as_deref().map(decode_times).transpose()?.unwrap_or_default(),
+                    comments: comments.as_deref().map(decode_comments).transpose()?.unwrap_or_default(),
+                })
+            })()?;
+            each(game)?;
+        }
+        Ok(())
+    }
+
+    /// The stored start (`None` for the even game) and move blob of game `id`, if it exists.
+    pub(super) fn start_and_moves(&self, id: GameId) -> Result<Option<(Option<String>, Vec<u8>)>> {
+        let mut stmt = self.tx.prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?;
+        Ok(stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
+    }
+
+    /// Whether the game `id` starts from `start` and its first moves are `moves`.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`super::Corrupt`] when its blobs do not decode.
+    pub fn plays_sequence(&self, id: GameId, start: &Setup, moves: &[Move]) -> Result<bool> {
+        let Some((stored_start, blob)) = self.start_and_moves(id)? else {
+            return Ok(false);
+        };
+        if 2 * moves.len() > blob.len()
+            || start_setup(stored_start.as_deref())?.position_text() != start.position_text()
+        {
+            return Ok(false);
+        }
+        Ok(decode_moves(&blob[..2 * moves.len()])? == moves)
     }
 
     /// Calls `each` for every reject, in path order.

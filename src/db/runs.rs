@@ -109,19 +109,39 @@ pub(super) fn plan(runs: &[Run], dead_postings: i64) -> Option<Vec<Run>> {
     })
 }
 
-/// One run being read block by block during a merge. A block is deleted as soon as it has
-/// been read, so the pages it frees take the merged blocks written after it, and the file
-/// does not grow by the size of the merge (all in the merge's one transaction, so readers
-/// see the old runs until it commits).
+/// One run being read block by block, in key order. During a merge a block is deleted as soon
+/// as it has been read, so the pages it frees take the merged blocks written after it, and
+/// the file does not grow by the size of the merge (all in the merge's one transaction, so
+/// readers see the old runs until it commits).
 struct Cursor {
     run: i64,
+    /// Whether to delete each block once read (merges only).
+    consume: bool,
     last: Option<(i64, i64)>,
     block: Vec<Posting>,
     at: usize,
 }
 
 impl Cursor {
-    /// Loads the run's next block, deleting the one before; false when there is none.
+    /// A cursor on `run`, loaded with its first block; `None` when the run has no posting.
+    fn open(conn: &Connection, run: i64, consume: bool) -> Result<Option<Cursor>> {
+        let mut c = Cursor { run, consume, last: None, block: Vec::new(), at: 0 };
+        Ok(c.advance(conn)?.then_some(c))
+    }
+
+    /// The posting under the cursor.
+    fn current(&self) -> Posting {
+        self.block[self.at]
+    }
+
+    /// Moves to the next posting, loading the next block when needed; false at the end.
+    fn step(&mut self, conn: &Connection) -> Result<bool> {
+        self.at += 1;
+        Ok(self.at < self.block.len() || self.advance(conn)?)
+    }
+
+    /// Loads the run's next block (deleting the one before when consuming); false when there
+    /// is none.
     fn advance(&mut self, conn: &Connection) -> Result<bool> {
         let next = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?));
         let block: Option<(i64, i64, Vec<u8>)> = match self.last {
@@ -130,7 +150,9 @@ impl Cursor {
                 .query_row([self.run], next)
                 .optional()?,
             Some((id, lo)) => {
-                conn.prepare_cached("DELETE FROM pblocks WHERE id = ?1")?.execute([id])?;
+                if self.consume {
+                    conn.prepare_cached("DELETE FROM pblocks WHERE id = ?1")?.execute([id])?;
+                }
                 conn.prepare_cached(
                     "SELECT id, lo, data FROM pblocks WHERE run = ?1 AND lo > ?2 ORDER BY lo LIMIT 1",
                 )?
@@ -149,6 +171,42 @@ impl Cursor {
     }
 }
 
+/// Calls `each(key, postings)` for every key of `runs`, in key order, with all its postings
+/// (sorted by game and ply), reading one block per run at a time; `each` returns false to
+/// stop.
+pub(super) fn for_each_key(
+    conn: &Connection,
+    runs: &[Run],
+    mut each: impl FnMut(i64, &[Posting]) -> Result<bool>,
+) -> Result<()> {
+    let mut cursors = Vec::with_capacity(runs.len());
+    let mut heap = BinaryHeap::new();
+    for run in runs {
+        if let Some(c) = Cursor::open(conn, run.id, false)? {
+            heap.push(Reverse((c.current(), cursors.len())));
+            cursors.push(c);
+        }
+    }
+    let mut group: Vec<Posting> = Vec::new();
+    while let Some(Reverse((p, i))) = heap.pop() {
+        if group.first().is_some_and(|g| g.key != p.key) {
+            if !each(group[0].key, &group)? {
+                return Ok(());
+            }
+            group.clear();
+        }
+        group.push(p);
+        let c = &mut cursors[i];
+        if c.step(conn)? {
+            heap.push(Reverse((c.current(), i)));
+        }
+    }
+    if let Some(first) = group.first() {
+        each(first.key, &group)?;
+    }
+    Ok(())
+}
+
 /// Merges `merged` into one new run, leaving out the postings of games for which `dead`
 /// is true, and deletes the old runs. Must run inside a transaction. Returns the postings
 /// written.
@@ -156,11 +214,10 @@ pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> boo
     let mut cursors = Vec::with_capacity(merged.len());
     let mut heap = BinaryHeap::new();
     for run in merged {
-        let mut c = Cursor { run: run.id, last: None, block: Vec::new(), at: 0 };
-        if c.advance(conn)? {
-            heap.push(Reverse((c.block[0], cursors.len())));
+        if let Some(c) = Cursor::open(conn, run.id, true)? {
+            heap.push(Reverse((c.current(), cursors.len())));
+            cursors.push(c);
         }
-        cursors.push(c);
     }
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
     let run = conn.last_insert_rowid();
@@ -176,9 +233,8 @@ pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> boo
             }
         }
         let c = &mut cursors[i];
-        c.at += 1;
-        if c.at < c.block.len() || c.advance(conn)? {
-            heap.push(Reverse((c.block[c.at], i)));
+        if c.step(conn)? {
+            heap.push(Reverse((c.current(), i)));
         }
     }
     for block in builder.finish() {

@@ -98,16 +98,8 @@ impl Snapshot<'_> {
     pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
         let mut postings: Vec<Posting> = Vec::new();
         runs::lookup(&self.tx, &self.runs, key.to_i64(), &mut postings)?;
-        let mut out: Vec<Occurrence> = postings
-            .into_iter()
-            .filter(|p| !self.dead.contains(&p.game))
-            .map(|p| Occurrence {
-                game: GameId(i64::from(p.game)),
-                ply: p.ply,
-                next: if p.mv == 0 { None } else { Move::from_code(p.mv) },
-                result: GameResult::from_code(p.result),
-            })
-            .collect();
+        let mut out: Vec<Occurrence> =
+            postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(occurrence).collect();
         if self.runs.len() > 1 {
             out.sort_unstable();
         }
@@ -130,6 +122,12 @@ impl Snapshot<'_> {
         if let Some(set) = games {
             occ.retain(|o| set.contains(&o.game));
         }
+        self.exact(position, key, occ)
+    }
+
+    /// The occurrences among `occ` (found under `key`, the key of `position`) that are of
+    /// exactly `position`.
+    fn exact(&self, position: &Setup, key: PositionKey, occ: Vec<Occurrence>) -> Result<Vec<Occurrence>> {
         if occ.is_empty() {
             return Ok(occ);
         }
@@ -155,16 +153,13 @@ impl Snapshot<'_> {
         // Check the others by replay, one replay per distinct start and move prefix.
         let mut scratch = Vec::with_capacity(64);
         let mut verdicts: HashMap<(Option<String>, Vec<u8>), bool> = HashMap::new();
-        let mut stmt = self.tx.prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?;
         let mut keep = Vec::with_capacity(occ.len());
         for o in occ {
             if trusted(&o) {
                 keep.push(o);
                 continue;
             }
-            let row: Option<(Option<String>, Vec<u8>)> =
-                stmt.query_row([o.game], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
-            let Some((start, mut moves)) = row else {
+            let Some((start, mut moves)) = self.start_and_moves(o.game)? else {
                 continue;
             };
             moves.truncate(2 * o.ply as usize);
@@ -200,11 +195,26 @@ impl Snapshot<'_> {
     /// Any database failure, or [`super::Corrupt`] when a game does not replay.
     pub fn position_stats(&self, position: &Setup, games: Option<&HashSet<GameId>>) -> Result<PositionStats> {
         let occ = self.exact_occurrences(position, games)?;
+        self.stats(position, &occ, games)
+    }
+
+    /// The counts of `occ`, the occurrences of `position` sorted by game and ply; `games`
+    /// restricts the games counted as reaching each next position.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`super::Corrupt`] when a game does not replay.
+    pub fn stats(
+        &self,
+        position: &Setup,
+        occ: &[Occurrence],
+        games: Option<&HashSet<GameId>>,
+    ) -> Result<PositionStats> {
         let mut stats = PositionStats { occurrences: occ.len() as u64, ..PositionStats::default() };
         let mut moves: HashMap<Move, MoveStats> = HashMap::new();
         let mut credited: Vec<Move> = Vec::new();
         let mut current = None;
-        for o in &occ {
+        for o in occ {
             if current != Some(o.game) {
                 current = Some(o.game);
                 credited.clear();
@@ -238,6 +248,92 @@ impl Snapshot<'_> {
         stats.moves = moves.into_values().collect();
         stats.moves.sort_by(|a, b| b.played.cmp(&a.played).then(a.mv.code().cmp(&b.mv.code())));
         Ok(stats)
+    }
+}
+
+impl Snapshot<'_> {
+    /// Calls `each(position, stats, first ply)` for every position that some game `games`
+    /// keeps reaches at a ply up to `max_ply`, once each, in key order; `stats` counts every
+    /// occurrence of the position (at any ply) in those games, and `first ply` is the lowest
+    /// ply it was reached at. Memory stays bounded: the index is read a block per run at a time.
+    /// `each` returns false to stop.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, a game that does not replay, or the first error `each` returns.
+    pub fn for_each_position<E: From<super::Error>>(
+        &self,
+        max_ply: u32,
+        games: Option<&HashSet<GameId>>,
+        mut each: impl FnMut(&Setup, &PositionStats, u32) -> Result<bool, E>,
+    ) -> Result<(), E> {
+        let mut failure = None;
+        let walked = runs::for_each_key(&self.tx, &self.runs, |key, postings| {
+            let mut occ: Vec<Occurrence> = postings
+                .iter()
+                .filter(|p| !self.dead.contains(&p.game))
+                .map(|p| occurrence(*p))
+                .filter(|o| games.is_none_or(|set| set.contains(&o.game)))
+                .collect();
+            // A key may stand for several positions: take them one at a time, each found by
+            // replaying its first early occurrence.
+            while let Some(first) = occ.iter().filter(|o| o.ply <= max_ply).min_by_key(|o| o.ply).copied() {
+                let Some(setup) = self.position_in(first.game, first.ply)? else {
+                    occ.retain(|o| o.game != first.game);
+                    continue;
+                };
+                let mine = self.exact(&setup, PositionKey::from_i64(key), occ.clone())?;
+                // `mine` is a subsequence of `occ` (both sorted by game and ply): drop it.
+                let mut k = 0;
+                occ.retain(|o| {
+                    if mine.get(k) == Some(o) {
+                        k += 1;
+                        return false;
+                    }
+                    *o != first
+                });
+                let stats = self.stats(&setup, &mine, games)?;
+                let lowest = mine.iter().map(|o| o.ply).min().unwrap_or(first.ply);
+                match each(&setup, &stats, lowest) {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(false),
+                    Err(e) => {
+                        failure = Some(e);
+                        return Ok(false);
+                    }
+                }
+            }
+            Ok(true)
+        });
+        match (walked, failure) {
+            (_, Some(e)) => Err(e),
+            (Err(e), None) => Err(e.into()),
+            (Ok(()), None) => Ok(()),
+        }
+    }
+
+    /// The position of game `game` after `ply` moves, `None` when there is no such game.
+    fn position_in(&self, game: GameId, ply: u32) -> Result<Option<Setup>> {
+        let Some((start, moves)) = self.start_and_moves(game)? else {
+            return Ok(None);
+        };
+        let mut found = None;
+        replay_stored(start.as_deref(), &moves, ply as usize, |at, pos, _| {
+            if at == ply as usize {
+                found = Some(pos.setup().clone());
+            }
+            true
+        })?;
+        Ok(found)
+    }
+}
+
+fn occurrence(p: Posting) -> Occurrence {
+    Occurrence {
+        game: GameId(i64::from(p.game)),
+        ply: p.ply,
+        next: if p.mv == 0 { None } else { Move::from_code(p.mv) },
+        result: GameResult::from_code(p.result),
     }
 }
 

@@ -240,6 +240,31 @@ impl Termination {
             Termination::Unknown => "unknown",
         }
     }
+
+    /// Every termination.
+    pub const ALL: [Termination; 16] = [
+        Termination::Resign,
+        Termination::Checkmate,
+        Termination::Timeout,
+        Termination::IllegalMove,
+        Termination::Repetition,
+        Termination::PerpetualCheck,
+        Termination::Impasse,
+        Termination::EnteringKing,
+        Termination::Interrupted,
+        Termination::Sealed,
+        Termination::Forfeit,
+        Termination::MaxMoves,
+        Termination::NoMate,
+        Termination::Draw,
+        Termination::Error,
+        Termination::Unknown,
+    ];
+
+    /// The termination with this name (see [`Termination::name`]).
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.name() == name)
+    }
 }
 
 /// The outcome of a game.

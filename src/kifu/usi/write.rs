@@ -36,13 +36,13 @@ pub fn write(_game: &Game, replayed: &ReplayedGame) -> String {
 }
 
 /// The token for the game's ending, when USI has one: the side to move resigned, declared an
-/// entering-king win, or the game was drawn.
+/// entering-king win, or the game was drawn (however: USI has one word for every draw).
 pub(crate) fn ending_token(replayed: &ReplayedGame) -> Option<&'static str> {
     let to_move = replayed.end.turn;
     match (replayed.termination?, replayed.outcome?) {
         (Termination::Resign, Outcome::Win(w)) if w != to_move => Some("resign"),
         (Termination::EnteringKing, Outcome::Win(w)) if w == to_move => Some("win"),
-        (Termination::Draw, Outcome::Draw) => Some("draw"),
+        (_, Outcome::Draw) => Some("draw"),
         _ => None,
     }
 }

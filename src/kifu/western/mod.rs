@@ -111,25 +111,8 @@ fn result(word: &str) -> Option<Option<Outcome>> {
 
 /// The termination a `[Termination]` tag names.
 fn termination(value: &str) -> Option<Termination> {
-    const ALL: [Termination; 15] = [
-        Termination::Resign,
-        Termination::Checkmate,
-        Termination::Timeout,
-        Termination::IllegalMove,
-        Termination::Repetition,
-        Termination::PerpetualCheck,
-        Termination::Impasse,
-        Termination::EnteringKing,
-        Termination::Interrupted,
-        Termination::Sealed,
-        Termination::Forfeit,
-        Termination::MaxMoves,
-        Termination::NoMate,
-        Termination::Draw,
-        Termination::Error,
-    ];
     let value = value.trim().to_ascii_lowercase();
-    ALL.into_iter().find(|t| t.name() == value).or(match value.as_str() {
+    Termination::from_name(&value).filter(|t| *t != Termination::Unknown).or(match value.as_str() {
         "time forfeit" => Some(Termination::Timeout),
         "rules infraction" => Some(Termination::IllegalMove),
         "abandoned" | "unterminated" => Some(Termination::Interrupted),

@@ -1,14 +1,30 @@
-//! CSV exports, streamed row by row from a database snapshot at constant memory.
+//! CSV exports, streamed row by row from a database snapshot at constant memory, and stored
+//! games rebuilt as records for the writers.
 //!
 //! - `games`: one row per game occurrence (a source file and the game's index in it, from 0),
 //!   in path order. The first occurrence of a game has an empty `duplicate_of`; a later one
 //!   (the same start and replayed moves, in another file or format) names the game's id.
+//! - `moves` and `positions` ([`moves`]): one row per ply, and one per position of the main
+//!   line, by game id.
+//! - `tree` ([`tree`]): one row per position and move, for the positions reached up to a ply.
 //! - `rejects`: one row per reject: the path, the game index, line and ply when they apply,
 //!   the reason code and the message.
+//!
+//! Every export but `rejects` takes a [`GameFilter`]; a filtered export holds exactly the
+//! rows of the games the filter keeps.
+
+mod moves;
+mod record;
+mod tree;
 
 use std::io::{self, Write};
 
-use crate::db::{self, Snapshot};
+pub use self::{
+    moves::{MOVE_COLUMNS, POSITION_COLUMNS, moves, positions},
+    record::stored_record,
+    tree::{TREE_COLUMNS, tree},
+};
+use crate::db::{self, GameFilter, Snapshot};
 
 /// The columns of the games export.
 pub const GAME_COLUMNS: [&str; 17] = [
@@ -67,39 +83,72 @@ fn number(v: Option<u32>) -> String {
     v.map(|n| n.to_string()).unwrap_or_default()
 }
 
-/// A CSV table being written: the header row first, then the rows, counted.
-struct Table<W: Write> {
-    csv: csv::Writer<W>,
+/// A CSV table being written: the header row first, then the rows, counted. Rows are
+/// formatted into a buffer that is written out every few dozen kilobytes.
+pub(crate) struct Table<W: Write> {
+    out: W,
+    csv: csv::Writer<Vec<u8>>,
     rows: u64,
 }
 
+/// The buffered bytes written out at once.
+const TABLE_BUFFER: usize = 64 * 1024;
+
+/// A CSV writer into memory.
+fn csv_buffer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new().has_headers(false).from_writer(Vec::with_capacity(TABLE_BUFFER + 4096))
+}
+
+/// The bytes a [`csv_buffer`] holds.
+fn csv_bytes(csv: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, Error> {
+    csv.into_inner().map_err(|e| Error::Write(e.into_error()))
+}
+
 impl<W: Write> Table<W> {
-    fn new(out: W, columns: &[&str]) -> Result<Table<W>, Error> {
-        let mut csv = csv::Writer::from_writer(out);
-        csv.write_record(columns)?;
-        Ok(Table { csv, rows: 0 })
+    pub(crate) fn new(out: W, columns: &[&str]) -> Result<Table<W>, Error> {
+        let mut table = Table { out, csv: csv_buffer(), rows: 0 };
+        table.csv.write_record(columns)?;
+        Ok(table)
     }
 
-    fn row<const N: usize>(&mut self, fields: [&str; N]) -> Result<(), Error> {
+    pub(crate) fn row<const N: usize>(&mut self, fields: [&str; N]) -> Result<(), Error> {
         self.csv.write_record(fields)?;
         self.rows += 1;
+        if self.csv.get_ref().len() >= TABLE_BUFFER {
+            self.drain()?;
+        }
         Ok(())
     }
 
-    fn finish(mut self) -> Result<u64, Error> {
-        self.csv.flush()?;
+    /// Appends `rows` rows already formatted as CSV.
+    pub(crate) fn raw(&mut self, bytes: &[u8], rows: u64) -> Result<(), Error> {
+        self.drain()?;
+        self.out.write_all(bytes)?;
+        self.rows += rows;
+        Ok(())
+    }
+
+    fn drain(&mut self) -> Result<(), Error> {
+        let bytes = csv_bytes(std::mem::replace(&mut self.csv, csv_buffer()))?;
+        self.out.write_all(&bytes)?;
+        Ok(())
+    }
+
+    pub(crate) fn finish(mut self) -> Result<u64, Error> {
+        self.drain()?;
+        self.out.flush()?;
         Ok(self.rows)
     }
 }
 
-/// Writes the games export to `out`. Returns the rows written.
+/// Writes the games export of the games `filter` keeps to `out`. Returns the rows written.
 ///
 /// # Errors
 ///
 /// A database failure or a write error.
-pub fn games(snapshot: &Snapshot<'_>, out: impl Write) -> Result<u64, Error> {
+pub fn games(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> Result<u64, Error> {
     let mut table = Table::new(out, &GAME_COLUMNS)?;
-    snapshot.for_each_occurrence(|r| -> Result<(), Error> {
+    snapshot.for_each_occurrence(filter, |r| -> Result<(), Error> {
         let handicap = r.handicap.map(|h| h.japanese()).unwrap_or("");
         table.row([
             r.game.to_string().as_str(),

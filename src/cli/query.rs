@@ -1,0 +1,289 @@
+//! `kifudex query`: the games that reach a position, the moves played next and their results.
+
+use std::{
+    fs,
+    io::{self, Read, Write},
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use kifudex::{
+    db::Reader,
+    kifu::bod::write_bod,
+    query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, start_position},
+};
+use serde_json::json;
+
+use super::{db::DbOpt, filter::FilterOpt, table::TextTable};
+
+/// Which games reach a position (by any move order), what was played next, and how it went.
+///
+/// The position is given by moves from the start (--moves, in any notation), an SFEN (--sfen), a
+/// board diagram (--bod), or a game of a record file and a ply (--position); with none of
+/// them it is the start position (--start). Exit status 1 when no game reaches it.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// Moves from the start, in any notation: "7g7f 3c3d", "▲７六歩△３四歩", "1.P-76 P-34"
+    #[arg(long, value_name = "TEXT", group = "target")]
+    moves: Option<String>,
+    /// Where --moves start: an SFEN, `startpos`, or a handicap name (香落ち, 2-piece, …)
+    #[arg(long, value_name = "SFEN|startpos|HANDICAP", default_value = "startpos")]
+    start: String,
+    /// The position as SFEN
+    #[arg(long, value_name = "SFEN", group = "target")]
+    sfen: Option<String>,
+    /// The position as a board diagram (BOD) in FILE, or on stdin with `-`
+    #[arg(long, value_name = "FILE", group = "target")]
+    bod: Option<PathBuf>,
+    /// The position after PLY moves of a game in a record file (after all of them without PLY)
+    #[arg(long, value_name = "FILE[:PLY]", group = "target")]
+    position: Option<String>,
+    /// With --position: the game of the file (0 for the first)
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "position")]
+    game: usize,
+    /// Only the games that played exactly these moves from the start (not other move orders)
+    #[arg(long)]
+    exact_sequence: bool,
+    #[command(flatten)]
+    filter: FilterOpt,
+    /// List at most N games (the counts cover them all)
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    limit: usize,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// With --format csv: the table to write
+    #[arg(long, value_enum, default_value_t = List::Moves)]
+    csv: List,
+    #[command(flatten)]
+    db: DbOpt,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Aligned tables, with a board diagram
+    Table,
+    /// One JSON object
+    Json,
+    /// One CSV table (see --csv)
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum List {
+    /// The next moves
+    Moves,
+    /// The games that reach the position
+    Games,
+}
+
+pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
+    let target = target(&args)?;
+    let query = Query {
+        target,
+        filter: args.filter.filter()?,
+        limit: args.limit,
+        exact_sequence: args.exact_sequence,
+    };
+    let mut reader = Reader::open(&args.db.path())?;
+    let snapshot = reader.snapshot()?;
+    let answer = query::run(&snapshot, &query)?;
+    let text = match args.format {
+        Format::Table => table(&query, &answer),
+        Format::Json => json(&answer) + "\n",
+        Format::Csv => csv(&answer, args.csv)?,
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
+        _ => {}
+    }
+    Ok(if answer.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn target(args: &QueryArgs) -> anyhow::Result<Target> {
+    if let Some(sfen) = &args.sfen {
+        return Ok(Target::from_sfen(sfen)?);
+    }
+    if let Some(path) = &args.bod {
+        let text = if path == Path::new("-") {
+            let mut text = String::new();
+            io::stdin().read_to_string(&mut text).context("cannot read the diagram from stdin")?;
+            text
+        } else {
+            let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            kifudex::kifu::encoding::decode(&bytes)
+                .with_context(|| format!("{}: not text", path.display()))?
+                .text
+                .into_owned()
+        };
+        return Ok(Target::from_bod(&text)?);
+    }
+    if let Some(spec) = &args.position {
+        let (path, ply) = file_and_ply(spec)?;
+        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
+    }
+    let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
+    Ok(Target::from_moves(&start, args.moves.as_deref().unwrap_or(""))?)
+}
+
+/// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.
+fn file_and_ply(spec: &str) -> anyhow::Result<(PathBuf, Option<usize>)> {
+    let whole = PathBuf::from(spec);
+    if whole.exists() {
+        return Ok((whole, None));
+    }
+    if let Some((file, ply)) = spec.rsplit_once(':') {
+        if let Ok(ply) = ply.parse::<usize>() {
+            return Ok((PathBuf::from(file), Some(ply)));
+        }
+    }
+    bail!("--position: no file {spec}")
+}
+
+fn percent(score: Option<f64>) -> String {
+    score.map(|s| format!("{:.1}%", 100.0 * s)).unwrap_or_default()
+}
+
+fn table(query: &Query, answer: &Answer) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("Position: {}\n", answer.sfen));
+    if let Some((_, moves)) = query.target.sequence.as_ref().filter(|(_, m)| !m.is_empty()) {
+        let usi: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        out.push_str(&format!("After: {}\n", usi.join(" ")));
+    }
+    out.push('\n');
+    out.push_str(&write_bod(query.target.position.setup()));
+    out.push('\n');
+    let which = if query.exact_sequence { " that played exactly these moves" } else { "" };
+    out.push_str(&format!(
+        "{} games{which} reach it ({} occurrences): black won {}, white won {}, {} draws\n",
+        answer.games, answer.occurrences, answer.black_wins, answer.white_wins, answer.draws
+    ));
+    if !answer.moves.is_empty() {
+        out.push('\n');
+        let mut t = TextTable::new(&[
+            "usi", "japanese", "western", "played", "reached", "black", "white", "draws", "score",
+        ]);
+        t.right_from(3);
+        for m in &answer.moves {
+            t.row(vec![
+                m.usi.clone(),
+                m.japanese.clone(),
+                m.western.clone(),
+                m.played.to_string(),
+                m.reached.to_string(),
+                m.black_wins.to_string(),
+                m.white_wins.to_string(),
+                m.draws.to_string(),
+                percent(m.score),
+            ]);
+        }
+        out.push_str(&t.render());
+        out.push_str(
+            "(black, white, draws: results of the games that played the move; score: the mover's)\n",
+        );
+    }
+    if !answer.list.is_empty() {
+        out.push('\n');
+        let mut t = TextTable::new(&["id", "date", "event", "black", "white", "result", "ply"]);
+        for g in &answer.list {
+            let row = &g.game;
+            t.row(vec![
+                row.id.to_string(),
+                row.date.clone().unwrap_or_default(),
+                row.event.clone().unwrap_or_default(),
+                row.black.clone().unwrap_or_default(),
+                row.white.clone().unwrap_or_default(),
+                row.result.name().to_string(),
+                g.ply.to_string(),
+            ]);
+        }
+        out.push_str(&t.render());
+        if (answer.list.len() as u64) < answer.games {
+            out.push_str(&format!(
+                "(the newest {} of {} games; --limit N lists more)\n",
+                answer.list.len(),
+                answer.games
+            ));
+        }
+    }
+    out
+}
+
+fn json(answer: &Answer) -> String {
+    let moves: Vec<_> = answer
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "usi": m.usi, "japanese": m.japanese, "western": m.western,
+                "played": m.played, "reached": m.reached,
+                "black_wins": m.black_wins, "white_wins": m.white_wins, "draws": m.draws,
+                "score": m.score,
+            })
+        })
+        .collect();
+    let games: Vec<_> = answer
+        .list
+        .iter()
+        .map(|g| {
+            let r = &g.game;
+            json!({
+                "id": r.id.0, "black": r.black, "white": r.white, "event": r.event,
+                "date": r.date, "result": r.result.name(), "ply": g.ply,
+            })
+        })
+        .collect();
+    json!({
+        "position": {
+            "sfen": answer.sfen, "games": answer.games, "occurrences": answer.occurrences,
+            "black_wins": answer.black_wins, "white_wins": answer.white_wins, "draws": answer.draws,
+        },
+        "moves": moves,
+        "games": games,
+    })
+    .to_string()
+}
+
+fn csv(answer: &Answer, list: List) -> anyhow::Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    match list {
+        List::Moves => {
+            w.write_record(NEXT_MOVE_COLUMNS)?;
+            for m in &answer.moves {
+                w.write_record([
+                    m.usi.as_str(),
+                    &m.japanese,
+                    &m.western,
+                    &m.played.to_string(),
+                    &m.reached.to_string(),
+                    &m.black_wins.to_string(),
+                    &m.white_wins.to_string(),
+                    &m.draws.to_string(),
+                    &m.score.map(|s| format!("{s:.4}")).unwrap_or_default(),
+                ])?;
+            }
+        }
+        List::Games => {
+            w.write_record(["id", "date", "event", "black", "white", "result", "ply"])?;
+            for g in &answer.list {
+                let r = &g.game;
+                let text = |v: &Option<String>| v.clone().unwrap_or_default();
+                w.write_record([
+                    r.id.to_string(),
+                    text(&r.date),
+                    text(&r.event),
+                    text(&r.black),
+                    text(&r.white),
+                    r.result.name().to_string(),
+                    g.ply.to_string(),
+                ])?;
+            }
+        }
+    }
+    Ok(String::from_utf8(w.into_inner()?)?)
+}

@@ -1,0 +1,63 @@
+//! `kifudex show`: a stored game in any format kifudex writes.
+
+use std::{
+    io::{self, Write},
+    path::PathBuf,
+    process::ExitCode,
+};
+
+use anyhow::{Context, bail};
+use kifudex::{
+    db::{GameId, Reader},
+    export::stored_record,
+    kifu::{self, Format},
+    replay,
+};
+
+use super::{
+    convert::{To, write_file},
+    db::DbOpt,
+};
+
+/// Print a stored game, with its headers, in any format kifudex writes.
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The game's id (as `query` and `export games` show it)
+    #[arg(value_name = "GAME_ID")]
+    id: i64,
+    /// The format to write
+    #[arg(long, value_enum, default_value_t = To::Kif)]
+    to: To,
+    /// Write to FILE instead of stdout (a `.kif` or `.ki2` file in Shift_JIS, others in UTF-8)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    db: DbOpt,
+}
+
+pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let mut reader = Reader::open(&args.db.path())?;
+    let snapshot = reader.snapshot()?;
+    let Some(stored) = snapshot.game(GameId(args.id))? else {
+        bail!("there is no game {} in {}", args.id, args.db.path().display());
+    };
+    let record = stored_record(&stored);
+    let replayed = replay::replay(&record);
+    if !replayed.status.is_complete() {
+        bail!("game {} does not replay from the database: {}", args.id, replayed.status);
+    }
+    let text = kifu::write(Format::from(args.to), &record, &replayed);
+    match &args.out {
+        Some(path) => write_file(path, &text)?,
+        None => {
+            let mut out = io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    return Err(e).context("cannot write to stdout");
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! Aligned text tables for the terminal, Japanese text included: columns are measured in
+//! terminal cells (a kanji takes two), not in characters.
+
+use unicode_width::UnicodeWidthStr;
+
+/// A table of text, written with every column aligned.
+pub struct TextTable {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Columns from this one on are right-aligned (numbers).
+    right_from: usize,
+}
+
+impl TextTable {
+    pub fn new(header: &[&str]) -> TextTable {
+        TextTable {
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+            right_from: usize::MAX,
+        }
+    }
+
+    /// Right-aligns column `column` and those after it.
+    pub fn right_from(&mut self, column: usize) {
+        self.right_from = column;
+    }
+
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// The table, a line a row, columns two spaces apart, no trailing spaces.
+    pub fn render(&self) -> String {
+        let mut widths: Vec<usize> = self.header.iter().map(|h| h.width()).collect();
+        for row in &self.rows {
+            for (i, cell) in row.iter().enumerate() {
+                if i < widths.len() {
+                    widths[i] = widths[i].max(cell.width());
+                }
+            }
+        }
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate().take(widths.len()) {
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                let pad = " ".repeat(widths[i] - cell.width());
+                if i >= self.right_from {
+                    line.push_str(&pad);
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.push_str(&pad);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kanji_take_two_cells() {
+        let mut t = TextTable::new(&["usi", "japanese", "n"]);
+        t.right_from(2);
+        t.row(vec!["7g7f".into(), "▲７六歩".into(), "8".into()]);
+        t.row(vec!["2g2f".into(), "x".into(), "10".into()]);
+        // ▲ is one cell and each full-width character two: ▲７六歩 is 7 cells wide.
+        assert_eq!(t.render(), "usi   japanese   n\n7g7f  ▲７六歩    8\n2g2f  x         10\n");
+    }
+}

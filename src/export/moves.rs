@@ -1,0 +1,154 @@
+//! The per-ply exports: `moves` (one row per move played) and `positions` (one row per
+//! position of the main line, the last one included), by game id then ply.
+//!
+//! Writing a move in Japanese and Western notation needs the position it was played in, so
+//! every game is replayed. Games are read a batch at a time and the batch is replayed and
+//! formatted on every core, then written in order: the output does not depend on the number
+//! of threads, and memory holds one batch.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use super::{Error, Table, csv_buffer, csv_bytes};
+use crate::{
+    db::{GameFilter, GameMoves, Snapshot},
+    notation::{Style, write},
+    shogi::{Move, Position},
+};
+
+/// The columns of the moves export. `ply` counts from 1; `sfen_before` and `key_before` are
+/// the position the move was played in; `comment` joins the comments after the move.
+pub const MOVE_COLUMNS: [&str; 9] =
+    ["game_id", "ply", "usi", "japanese", "western", "sfen_before", "key_before", "time_seconds", "comment"];
+
+/// The columns of the positions export: every position of each main line, ply 0 being the
+/// start, with the move played from it (empty after the last move).
+pub const POSITION_COLUMNS: [&str; 5] = ["game_id", "ply", "key", "sfen", "usi"];
+
+/// Games replayed together.
+const BATCH: usize = 512;
+
+/// Writes the moves export of the games `filter` keeps to `out`. Returns the rows written.
+///
+/// # Errors
+///
+/// A database failure, a stored game that does not replay, or a write error.
+pub fn moves(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> Result<u64, Error> {
+    per_game(snapshot, filter, out, &MOVE_COLUMNS, move_rows)
+}
+
+/// Writes the positions export of the games `filter` keeps to `out`. Returns the rows written.
+///
+/// # Errors
+///
+/// A database failure, a stored game that does not replay, or a write error.
+pub fn positions(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> Result<u64, Error> {
+    per_game(snapshot, filter, out, &POSITION_COLUMNS, position_rows)
+}
+
+/// The rows of one game, as CSV, and how many.
+type Rows = Result<(Vec<u8>, u64), Error>;
+
+/// Streams the games `filter` keeps in batches, formats each game with `rows` in parallel,
+/// and writes the results in game order under a header of `columns`.
+fn per_game(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: impl Write,
+    columns: &[&str],
+    rows: fn(&GameMoves) -> Rows,
+) -> Result<u64, Error> {
+    let mut table = Table::new(out, columns)?;
+    let mut batch: Vec<GameMoves> = Vec::with_capacity(BATCH);
+    let flush = |batch: &mut Vec<GameMoves>, table: &mut Table<_>| -> Result<(), Error> {
+        let done: Vec<Rows> = batch.par_iter().map(rows).collect();
+        batch.clear();
+        for game in done {
+            let (bytes, n) = game?;
+            table.raw(&bytes, n)?;
+        }
+        Ok(())
+    };
+    snapshot.for_each_game(filter, |game| -> Result<(), Error> {
+        batch.push(game);
+        if batch.len() == BATCH {
+            flush(&mut batch, &mut table)?;
+        }
+        Ok(())
+    })?;
+    flush(&mut batch, &mut table)?;
+    table.finish()
+}
+
+/// Replays `game`, calling `each(position before, move)` for every move.
+fn replay(
+    game: &GameMoves,
+    mut each: impl FnMut(&Position, Move) -> Result<(), Error>,
+) -> Result<Position, Error> {
+    let mut pos = Position::from_setup(game.start.clone())
+        .map_err(|_| crate::db::Corrupt("a stored start is not a legal position"))
+        .map_err(crate::db::Error::from)?;
+    for &mv in &game.moves {
+        each(&pos, mv)?;
+        pos.play(mv).map_err(|_| crate::db::Error::from(crate::db::Corrupt("a stored move is illegal")))?;
+    }
+    Ok(pos)
+}
+
+fn move_rows(game: &GameMoves) -> Rows {
+    let mut csv = csv_buffer();
+    let id = game.id.to_string();
+    let mut previous = None;
+    // Comments before the first move are the game's, not a move's: `show` prints them.
+    let mut comments = game.comments.iter().skip_while(|(at, _)| *at == 0).peekable();
+    let mut comment = String::new();
+    let mut ply = 0u32;
+    replay(game, |pos, mv| {
+        ply += 1;
+        let japanese = write(pos, mv, previous, Style::Japanese);
+        let western = write(pos, mv, previous, Style::Western);
+        previous = Some(mv.to());
+        comment.clear();
+        while let Some((_, text)) = comments.next_if(|(at, _)| *at <= ply) {
+            if !comment.is_empty() {
+                comment.push('\n');
+            }
+            comment.push_str(text);
+        }
+        let time =
+            game.times.get(ply as usize - 1).copied().flatten().map(|t| t.to_string()).unwrap_or_default();
+        csv.write_record([
+            id.as_str(),
+            &ply.to_string(),
+            &mv.to_string(),
+            &japanese,
+            &western,
+            &pos.sfen(),
+            &pos.key().to_string(),
+            &time,
+            &comment,
+        ])?;
+        Ok(())
+    })?;
+    Ok((csv_bytes(csv)?, u64::from(ply)))
+}
+
+fn position_rows(game: &GameMoves) -> Rows {
+    let mut csv = csv_buffer();
+    let id = game.id.to_string();
+    let mut ply = 0u32;
+    let end = replay(game, |pos, mv| {
+        csv.write_record([
+            id.as_str(),
+            &ply.to_string(),
+            &pos.key().to_string(),
+            &pos.sfen(),
+            &mv.to_string(),
+        ])?;
+        ply += 1;
+        Ok(())
+    })?;
+    csv.write_record([id.as_str(), &ply.to_string(), &end.key().to_string(), &end.sfen(), ""])?;
+    Ok((csv_bytes(csv)?, u64::from(ply) + 1))
+}

@@ -1,0 +1,94 @@
+//! A stored game as a record again, for `kifudex show`: the headers as written, the
+//! normalized fields, the start, the main line with its times and comments, and the ending.
+//!
+//! The database keeps the main line, not the variations, and the ending as its kind and
+//! result; the record rebuilt from them replays to the stored moves and result.
+
+use crate::{
+    db::{GameResult, StoredGame},
+    kifu::{Ending, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date},
+    notation::MoveToken,
+    shogi::Color,
+};
+
+/// The record of a stored game: what the writers need to print it in any format.
+pub fn stored_record(stored: &StoredGame) -> Game {
+    let player = |name: &Option<String>, title: &Option<String>| {
+        name.as_ref().map(|name| Player {
+            full: match title {
+                Some(t) => format!("{name} {t}"),
+                None => name.clone(),
+            },
+            name: name.clone(),
+            title: title.clone(),
+        })
+    };
+    let info = Info {
+        event: stored.row.event.clone(),
+        site: stored.site.clone(),
+        start: stored.row.date.as_deref().and_then(parse_date),
+        end: stored.end_date.as_deref().and_then(parse_date),
+        time_control: stored.time_control.clone(),
+        black: player(&stored.row.black, &stored.black_title),
+        white: player(&stored.row.white, &stored.white_title),
+        opening: stored.opening.clone(),
+    };
+    let mut comments = Vec::new();
+    let mut moves: Vec<MoveEntry> = stored
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| MoveEntry {
+            token: MoveToken::Usi(mv),
+            line: 0,
+            seconds: stored.times.get(i).copied().flatten(),
+            comments: Vec::new(),
+        })
+        .collect();
+    for (ply, text) in &stored.comments {
+        match (*ply as usize).checked_sub(1).and_then(|i| moves.get_mut(i)) {
+            Some(entry) => entry.comments.push(text.clone()),
+            None => comments.push(text.clone()),
+        }
+    }
+    let start = match stored.handicap {
+        Some(h) => Start::Standard(h),
+        None => Start::Custom(stored.start.clone()),
+    };
+    Game {
+        headers: stored
+            .headers
+            .iter()
+            .map(|(key, value)| Header { key: key.clone(), value: value.clone() })
+            .collect(),
+        info,
+        start,
+        moves,
+        ending: ending(stored),
+        comments,
+        variations: Vec::new(),
+        line: 0,
+        problem: None,
+    }
+}
+
+/// The ending from the stored termination and result.
+fn ending(stored: &StoredGame) -> Option<Ending> {
+    let stated = match stored.row.result {
+        GameResult::BlackWin => Some(Outcome::Win(Color::Black)),
+        GameResult::WhiteWin => Some(Outcome::Win(Color::White)),
+        GameResult::Draw => Some(Outcome::Draw),
+        GameResult::Unknown => None,
+    };
+    let termination = match stored.termination.as_deref().and_then(Termination::from_name) {
+        Some(t) => t,
+        None if stated.is_some() => Termination::Unknown,
+        None => return None,
+    };
+    // A foul or a forfeit names the side that lost by it.
+    let side = match (termination, stated) {
+        (Termination::IllegalMove | Termination::Forfeit, Some(Outcome::Win(winner))) => Some(winner.flip()),
+        _ => None,
+    };
+    Some(Ending { termination, side, stated, text: String::new(), line: 0 })
+}

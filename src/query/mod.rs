@@ -1,0 +1,165 @@
+//! Position queries: which games reach a position, what was played next and how it went.
+//!
+//! A query names a position ([`Target`]: moves in any notation, an SFEN, a board diagram, or
+//! a game of a record file and a ply) and a [`GameFilter`]. The answer counts the games that
+//! reach the position by any move order (each game once, however often it returns there),
+//! the moves played from it with how many games played each, how many reach the position
+//! after it by any order, and the results; and it lists the games, newest first.
+//!
+//! With [`Query::exact_sequence`] the question changes: the games that played exactly the
+//! given moves from the given start, and the moves they played next.
+//!
+//! The filter restricts everything: the counts, the next moves, the `reached` counts and the
+//! list. Answers come from the position index, never from a scan of the games.
+
+mod target;
+
+use std::collections::{BTreeMap, HashSet};
+
+pub use self::target::{Target, TargetError, start_position};
+use crate::{
+    db::{self, GameFilter, GameId, GameRow, Occurrence, Snapshot},
+    notation::{Style, write},
+    shogi::{Color, Move},
+};
+
+/// A position query.
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub target: Target,
+    pub filter: GameFilter,
+    /// At most this many games are listed (the counts cover them all).
+    pub limit: usize,
+    /// Only the games that played exactly the target's moves from its start.
+    pub exact_sequence: bool,
+}
+
+/// Why a query has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    #[error("--exact-sequence needs the position given by moves (or a file and ply), not an SFEN or diagram")]
+    NoSequence,
+    #[error(transparent)]
+    Db(#[from] db::Error),
+}
+
+/// The fields of a [`NextMove`] in tables: its notations, counts and score.
+pub const NEXT_MOVE_COLUMNS: [&str; 9] =
+    ["usi", "japanese", "western", "played", "reached", "black_wins", "white_wins", "draws", "score"];
+
+/// A move played from the position, with its counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NextMove {
+    pub mv: Move,
+    /// The move in USI, Japanese (KI2 style) and Western (Hodges) notation.
+    pub usi: String,
+    pub japanese: String,
+    pub western: String,
+    /// Games that played the move from the position.
+    pub played: u64,
+    /// Games that reach the position after the move, by any order.
+    pub reached: u64,
+    /// The results of the games that played it.
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    /// The mover's score over those of them with a known result (a win 1, a draw ½), from 0 to
+    /// 1; `None` when no result is known.
+    pub score: Option<f64>,
+}
+
+/// A game that reaches the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedGame {
+    pub game: GameRow,
+    /// The first ply at which it reaches the position.
+    pub ply: u32,
+}
+
+/// The answer to a query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The position, as SFEN.
+    pub sfen: String,
+    pub turn: Color,
+    /// Games that reach the position.
+    pub games: u64,
+    /// Times it occurs in them (a game may return to it).
+    pub occurrences: u64,
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    /// The next moves, most played first.
+    pub moves: Vec<NextMove>,
+    /// The newest games that reach the position, at most the query's limit.
+    pub list: Vec<ListedGame>,
+}
+
+/// Answers `query` from `snapshot`.
+///
+/// # Errors
+///
+/// [`QueryError::NoSequence`] for an exact-sequence query without moves; any database failure.
+pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError> {
+    let pos = &query.target.position;
+    let setup = pos.setup();
+    let games = snapshot.filter_games(&query.filter)?;
+    let mut occ = snapshot.exact_occurrences(setup, games.as_ref())?;
+    if query.exact_sequence {
+        let (start, moves) = query.target.sequence.as_ref().ok_or(QueryError::NoSequence)?;
+        let ply = moves.len() as u32;
+        let mut keep: HashSet<GameId> = HashSet::new();
+        for o in occ.iter().filter(|o| o.ply == ply) {
+            if snapshot.plays_sequence(o.game, start, moves)? {
+                keep.insert(o.game);
+            }
+        }
+        occ.retain(|o| o.ply == ply && keep.contains(&o.game));
+    }
+    let stats = snapshot.stats(setup, &occ, games.as_ref())?;
+    let moves = stats
+        .moves
+        .iter()
+        .map(|m| {
+            let (wins, losses) = match pos.turn() {
+                Color::Black => (m.black_wins, m.white_wins),
+                Color::White => (m.white_wins, m.black_wins),
+            };
+            let decided = wins + losses + m.draws;
+            NextMove {
+                mv: m.mv,
+                usi: m.mv.to_string(),
+                japanese: write(pos, m.mv, None, Style::Japanese),
+                western: write(pos, m.mv, None, Style::Western),
+                played: m.played,
+                reached: m.reached,
+                black_wins: m.black_wins,
+                white_wins: m.white_wins,
+                draws: m.draws,
+                score: (decided > 0).then(|| (wins as f64 + m.draws as f64 / 2.0) / decided as f64),
+            }
+        })
+        .collect();
+    Ok(Answer {
+        sfen: pos.sfen(),
+        turn: pos.turn(),
+        games: stats.games,
+        occurrences: stats.occurrences,
+        black_wins: stats.black_wins,
+        white_wins: stats.white_wins,
+        draws: stats.draws,
+        moves,
+        list: list(snapshot, &occ, query.limit)?,
+    })
+}
+
+/// The newest of the games of `occ`, at most `limit`, each with the first ply it has there.
+fn list(snapshot: &Snapshot<'_>, occ: &[Occurrence], limit: usize) -> Result<Vec<ListedGame>, db::Error> {
+    let mut first: BTreeMap<GameId, u32> = BTreeMap::new();
+    for o in occ {
+        first.entry(o.game).or_insert(o.ply);
+    }
+    let ids: HashSet<GameId> = first.keys().copied().collect();
+    let rows = snapshot.newest_games(&ids, limit)?;
+    Ok(rows.into_iter().map(|game| ListedGame { ply: first[&game.id], game }).collect())
+}

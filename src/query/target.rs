@@ -1,0 +1,137 @@
+//! The position a query asks about, from the ways a user can give it: moves in any notation
+//! from a start, an SFEN, a board diagram, or a game of a record file and a ply.
+
+use std::path::Path;
+
+use crate::{
+    kifu::{self, FileError, bod},
+    notation::{SequenceError, read_sequence},
+    replay,
+    shogi::{Handicap, Move, Position, PositionError, Setup, SfenError},
+};
+
+/// The position asked about, and the moves that led to it when they are known.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub position: Position,
+    /// The start and the moves from it, when the position was given by moves.
+    pub sequence: Option<(Setup, Vec<Move>)>,
+}
+
+/// Why the position of a query cannot be found.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    #[error("'{0}' is no SFEN, startpos or handicap name")]
+    Start(String),
+    #[error("not an SFEN: {0}")]
+    Sfen(#[from] SfenError),
+    #[error("not a board diagram: {error}{}", .line.map(|l| format!(" (line {l})")).unwrap_or_default())]
+    Bod { error: bod::BodError, line: Option<u32> },
+    #[error("not a legal position: {0}")]
+    Position(#[from] PositionError),
+    #[error(transparent)]
+    Moves(#[from] SequenceError),
+    #[error("{path}: {error}")]
+    File { path: String, error: FileError },
+    #[error("{path}: there is no game {game}: the file holds {count}")]
+    NoGame { path: String, game: usize, count: usize },
+    #[error("{path}: game {game} has {plies} moves{why}, so there is no ply {ply}")]
+    NoPly { path: String, game: usize, plies: usize, ply: usize, why: String },
+}
+
+/// The start position named by `text`: an SFEN, `startpos` (or nothing), or a handicap name
+/// (平手, 香落ち, `lance`, …).
+///
+/// # Errors
+///
+/// [`TargetError::Start`] when the text is none of those, [`TargetError::Position`] when the
+/// SFEN is not a legal position.
+pub fn start_position(text: &str) -> Result<Position, TargetError> {
+    let text = text.trim();
+    if text.is_empty() || text == "startpos" {
+        return Ok(Position::startpos());
+    }
+    if let Some(handicap) = Handicap::from_name(text) {
+        return Ok(Position::handicap(handicap));
+    }
+    let setup: Setup = text.parse().map_err(|_| TargetError::Start(text.to_string()))?;
+    Ok(Position::from_setup(setup)?)
+}
+
+impl Target {
+    /// The position after `moves` (any notation, see [`read_sequence`]) from `start`.
+    ///
+    /// # Errors
+    ///
+    /// The first move that cannot be read or played.
+    pub fn from_moves(start: &Position, moves: &str) -> Result<Target, TargetError> {
+        let played = read_sequence(start, moves)?;
+        let mut position = start.clone();
+        for &mv in &played {
+            position.play_unchecked(mv);
+        }
+        Ok(Target { position, sequence: Some((start.setup().clone(), played)) })
+    }
+
+    /// The position an SFEN gives (`sfen` and `position` prefixes allowed).
+    ///
+    /// # Errors
+    ///
+    /// Not an SFEN, or not a legal position.
+    pub fn from_sfen(text: &str) -> Result<Target, TargetError> {
+        let text = text.trim();
+        let text = text.strip_prefix("position").map(str::trim_start).unwrap_or(text);
+        let text = text.strip_prefix("sfen").map(str::trim_start).unwrap_or(text);
+        if text == "startpos" {
+            return Ok(Target { position: Position::startpos(), sequence: None });
+        }
+        let setup: Setup = text.parse()?;
+        Ok(Target { position: Position::from_setup(setup)?, sequence: None })
+    }
+
+    /// The position a board diagram (BOD) shows.
+    ///
+    /// # Errors
+    ///
+    /// Not a diagram, or not a legal position.
+    pub fn from_bod(text: &str) -> Result<Target, TargetError> {
+        let setup =
+            bod::parse_bod(text.lines()).map_err(|error| TargetError::Bod { line: error.line(), error })?;
+        Ok(Target { position: Position::from_setup(setup)?, sequence: None })
+    }
+
+    /// The position after `ply` moves (all of them when `None`) of game `game` (from 0) of the
+    /// record file `path` holding `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// The file holds no record, no such game, or the game has fewer legal moves.
+    pub fn from_record(
+        path: &Path,
+        bytes: &[u8],
+        game: usize,
+        ply: Option<usize>,
+    ) -> Result<Target, TargetError> {
+        let shown = path.display().to_string();
+        let parsed = kifu::read_file(Some(path), bytes)
+            .map_err(|error| TargetError::File { path: shown.clone(), error })?;
+        let count = parsed.games.len();
+        let record =
+            parsed.games.get(game).ok_or(TargetError::NoGame { path: shown.clone(), game, count })?;
+        let replayed = replay::replay(record);
+        let plies = replayed.moves.len();
+        let ply = ply.unwrap_or(plies);
+        if ply > plies {
+            let why = match &replayed.status {
+                replay::Status::Complete => String::new(),
+                replay::Status::Stopped(reason) => format!(" that can be played (it stops: {reason})"),
+            };
+            return Err(TargetError::NoPly { path: shown, game, plies, ply, why });
+        }
+        let mut position = Position::from_setup(replayed.start.clone())?;
+        for &mv in &replayed.moves[..ply] {
+            position.play_unchecked(mv);
+        }
+        Ok(Target { position, sequence: Some((replayed.start, replayed.moves[..ply].to_vec())) })
+    }
+}
