@@ -52,7 +52,19 @@ pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 /// Reads a LEB128 varint at `*at`, advancing it.
+#[inline]
 pub fn get_varint(data: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
+    // Most varints in postings are one byte.
+    if let Some(&byte) = data.get(*at) {
+        if byte < 0x80 {
+            *at += 1;
+            return Ok(u64::from(byte));
+        }
+    }
+    get_long_varint(data, at)
+}
+
+fn get_long_varint(data: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
     let mut v = 0u64;
     let mut shift = 0;
     loop {
@@ -180,6 +192,10 @@ pub fn decode_block(lo: i64, data: &[u8], only: Option<i64>, out: &mut Vec<Posti
         if only.is_some_and(|k| (key as i64) > k) {
             return Ok(());
         }
+        if !wanted {
+            at = skip_postings(data, at, count)?;
+            continue;
+        }
         let mut game = 0u64;
         for _ in 0..count {
             game += get_varint(data, &mut at)?;
@@ -200,6 +216,23 @@ pub fn decode_block(lo: i64, data: &[u8], only: Option<i64>, out: &mut Vec<Posti
         }
     }
     Ok(())
+}
+
+/// The offset just past `count` postings starting at `at`, found without decoding them: a
+/// lookup passes over the keys before the one it wants this way.
+fn skip_postings(data: &[u8], mut at: usize, count: u64) -> Result<usize, Corrupt> {
+    for _ in 0..count {
+        // Two varints (each ends at its first byte below 0x80), then the two-byte move.
+        for _ in 0..2 {
+            let len = data.get(at..).and_then(|rest| rest.iter().position(|&b| b < 0x80));
+            at += len.ok_or(Corrupt("varint runs past the end"))? + 1;
+        }
+        at += 2;
+        if at > data.len() {
+            return Err(Corrupt("posting move runs past the end"));
+        }
+    }
+    Ok(at)
 }
 
 /// Appends the packed form of `setup`'s position (board, hands, side to move; not the move
@@ -420,6 +453,17 @@ mod tests {
         let mut only = Vec::new();
         decode_block(block.lo, &block.data, Some(42), &mut only).unwrap();
         assert_eq!(only.len(), 3_000, "{b:?}");
+        // Every key found alone, past the keys skipped before it, is its full-decode postings.
+        for block in &blocks {
+            let mut here = Vec::new();
+            decode_block(block.lo, &block.data, None, &mut here).unwrap();
+            for key in here.iter().map(|p| p.key).collect::<std::collections::BTreeSet<_>>() {
+                let mut alone = Vec::new();
+                decode_block(block.lo, &block.data, Some(key), &mut alone).unwrap();
+                let want: Vec<Posting> = here.iter().copied().filter(|p| p.key == key).collect();
+                assert_eq!(alone, want);
+            }
+        }
     }
 
     #[test]
@@ -432,6 +476,10 @@ mod tests {
         for cut in 0..block.data.len() {
             let mut out = Vec::new();
             let _ = decode_block(block.lo, &block.data[..cut], None, &mut out);
+        }
+        for cut in 0..block.data.len() {
+            let mut out = Vec::new();
+            let _ = decode_block(block.lo, &block.data[..cut], Some(8), &mut out);
         }
         let mut out = Vec::new();
         assert!(decode_block(0, &[0x80; 12], None, &mut out).is_err());

@@ -1,8 +1,10 @@
 //! The reader: consistent snapshots for queries, streams for exports, file states for ingest.
 
-use std::{collections::HashSet, path::Path};
+use std::{collections::HashSet, path::Path, rc::Rc};
 
-use rusqlite::{Connection, OptionalExtension, Row, params_from_iter, types::Value};
+use rusqlite::{
+    Connection, OptionalExtension, Row, params, params_from_iter, types::Value, vtab::array::Array,
+};
 
 use super::{
     GameId, GameResult, Result,
@@ -149,6 +151,7 @@ impl Reader {
     pub fn open(path: &Path) -> Result<Reader> {
         let conn = super::open(path, false)?;
         conn.execute_batch("PRAGMA query_only = ON")?;
+        rusqlite::vtab::array::load_module(&conn)?;
         Ok(Reader { conn })
     }
 
@@ -290,40 +293,45 @@ impl Snapshot<'_> {
         Ok(Some(ids.collect::<rusqlite::Result<_>>()?))
     }
 
-    /// The list entries of `ids`, newest first (by date, then id), at most `limit`.
+    /// The list entries of `ids` (sorted, without repeats), newest first (by date, then id),
+    /// at most `limit`.
+    ///
+    /// Few ids are looked up directly; many are found by walking the date index from the
+    /// newest game until `limit` of them have come, whichever reads fewer rows.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn newest_games(&self, ids: &HashSet<GameId>, limit: usize) -> Result<Vec<GameRow>> {
-        let mut out = Vec::new();
-        if ids.len() <= 4 * limit.max(500) {
-            let mut stmt =
-                self.tx.prepare_cached(&format!("SELECT {GAME_COLUMNS} {GAME_JOINS} WHERE g.id = ?1"))?;
-            for id in ids {
-                if let Some(row) = stmt.query_row([id], game_row).optional()? {
-                    out.push(row);
-                }
-            }
-            out.sort_by(|a, b| b.date.cmp(&a.date).then(b.id.cmp(&a.id)));
-            out.truncate(limit);
-        } else {
-            // Many games: walk the date index from the newest and stop once enough are found.
-            let mut stmt = self.tx.prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} {GAME_JOINS} ORDER BY g.date DESC, g.id DESC"
-            ))?;
-            let mut rows = stmt.query([])?;
-            while out.len() < limit {
+    pub fn newest_games(&self, ids: &[GameId], limit: usize) -> Result<Vec<GameRow>> {
+        if ids.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let stored: i64 = self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?;
+        // Walking reads about limit × stored / ids rows, looking up reads ids rows.
+        let (k, limit_n) = (ids.len() as u128, limit as u128);
+        let chosen: Vec<GameId> = if k * k > limit_n * stored.max(1) as u128 {
+            let mut walk = self.tx.prepare_cached("SELECT id FROM games ORDER BY date DESC, id DESC")?;
+            let mut rows = walk.query([])?;
+            let mut chosen = Vec::with_capacity(limit);
+            while chosen.len() < limit {
                 let Some(row) = rows.next()? else {
                     break;
                 };
                 let id: GameId = row.get(0)?;
-                if ids.contains(&id) {
-                    out.push(game_row(row)?);
+                if ids.binary_search(&id).is_ok() {
+                    chosen.push(id);
                 }
             }
-        }
-        Ok(out)
+            chosen
+        } else {
+            ids.to_vec()
+        };
+        let array: Array = Rc::new(chosen.into_iter().map(|id| Value::Integer(id.0)).collect());
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} {GAME_JOINS} WHERE g.id IN rarray(?1) ORDER BY g.date DESC, g.id DESC LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![array, limit as i64], game_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// The whole stored game with this id.

@@ -6,7 +6,7 @@
 //! formatted on every core, then written in order: the output does not depend on the number
 //! of threads, and memory holds one batch.
 
-use std::io::Write;
+use std::{fmt::Write as _, io::Write};
 
 use rayon::prelude::*;
 
@@ -102,7 +102,8 @@ fn move_rows(game: &GameMoves) -> Rows {
     let mut previous = None;
     // Comments before the first move are the game's, not a move's: `show` prints them.
     let mut comments = game.comments.iter().skip_while(|(at, _)| *at == 0).peekable();
-    let mut comment = String::new();
+    let (mut comment, mut ply_text, mut key, mut time) =
+        (String::new(), String::new(), String::new(), String::new());
     let mut ply = 0u32;
     replay(game, |pos, mv| {
         ply += 1;
@@ -116,22 +117,33 @@ fn move_rows(game: &GameMoves) -> Rows {
             }
             comment.push_str(text);
         }
-        let time =
-            game.times.get(ply as usize - 1).copied().flatten().map(|t| t.to_string()).unwrap_or_default();
+        number(&mut ply_text, ply);
+        time.clear();
+        if let Some(t) = game.times.get(ply as usize - 1).copied().flatten() {
+            number(&mut time, t);
+        }
+        key.clear();
+        let _ = write!(key, "{}", pos.key());
         csv.write_record([
             id.as_str(),
-            &ply.to_string(),
+            &ply_text,
             &mv.to_string(),
             &japanese,
             &western,
             &pos.sfen(),
-            &pos.key().to_string(),
+            &key,
             &time,
             &comment,
         ])?;
         Ok(())
     })?;
     Ok((csv_bytes(csv)?, u64::from(ply)))
+}
+
+/// Sets `out` to `n` in decimal, reusing its memory.
+fn number(out: &mut String, n: u32) {
+    out.clear();
+    let _ = write!(out, "{n}");
 }
 
 fn position_rows(game: &GameMoves) -> Rows {

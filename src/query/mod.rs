@@ -14,7 +14,7 @@
 
 mod target;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 pub use self::target::{Target, TargetError, start_position};
 use crate::{
@@ -153,13 +153,22 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
     })
 }
 
-/// The newest of the games of `occ`, at most `limit`, each with the first ply it has there.
+/// The newest of the games of `occ` (sorted by game and ply), at most `limit`, each with the
+/// first ply it has there.
 fn list(snapshot: &Snapshot<'_>, occ: &[Occurrence], limit: usize) -> Result<Vec<ListedGame>, db::Error> {
-    let mut first: BTreeMap<GameId, u32> = BTreeMap::new();
+    let mut first: Vec<(GameId, u32)> = Vec::new();
     for o in occ {
-        first.entry(o.game).or_insert(o.ply);
+        if first.last().is_none_or(|&(g, _)| g != o.game) {
+            first.push((o.game, o.ply));
+        }
     }
-    let ids: HashSet<GameId> = first.keys().copied().collect();
+    let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let rows = snapshot.newest_games(&ids, limit)?;
-    Ok(rows.into_iter().map(|game| ListedGame { ply: first[&game.id], game }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|game| {
+            let ply = ids.binary_search(&game.id).map_or(0, |i| first[i].1);
+            ListedGame { ply, game }
+        })
+        .collect())
 }

@@ -271,13 +271,23 @@ impl Piece {
 }
 
 /// SFEN form: uppercase for Black, lowercase for White, `+` before promoted kinds.
+impl Piece {
+    /// Appends the SFEN letters (`P`, `+p`, …) to `out`.
+    pub fn push_sfen(self, out: &mut String) {
+        for c in self.kind.sfen().chars() {
+            out.push(match self.color {
+                Color::Black => c,
+                Color::White => c.to_ascii_lowercase(),
+            });
+        }
+    }
+}
+
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.kind.sfen();
-        match self.color {
-            Color::Black => f.write_str(s),
-            Color::White => f.write_str(&s.to_ascii_lowercase()),
-        }
+        let mut s = String::with_capacity(2);
+        self.push_sfen(&mut s);
+        f.write_str(&s)
     }
 }
 

@@ -4,7 +4,10 @@
 //! side to move. It may be impossible (two kings, two pawns on a file);
 //! [`Position::from_setup`](super::Position::from_setup) decides.
 
-use std::{fmt, str::FromStr};
+use std::{
+    fmt::{self, Write as _},
+    str::FromStr,
+};
 
 use super::{Color, Hand, Piece, PieceKind, Square};
 
@@ -77,7 +80,7 @@ impl Setup {
                             out.push(char::from(b'0' + empty));
                             empty = 0;
                         }
-                        out.push_str(&piece.to_string());
+                        piece.push_sfen(out);
                     }
                 }
             }
@@ -94,9 +97,9 @@ impl Setup {
             for (kind, n) in self.hand(color).iter().rev() {
                 let piece = Piece::new(color, kind);
                 if n > 1 {
-                    out.push_str(&n.to_string());
+                    let _ = write!(out, "{n}");
                 }
-                out.push_str(&piece.to_string());
+                piece.push_sfen(out);
             }
         }
         if out.len() == start {
@@ -114,8 +117,7 @@ impl fmt::Display for Setup {
         s.push(self.turn.sfen_char());
         s.push(' ');
         self.write_hands(&mut s);
-        s.push(' ');
-        s.push_str(&self.move_number.to_string());
+        let _ = write!(s, " {}", self.move_number);
         f.write_str(&s)
     }
 }
