@@ -150,7 +150,9 @@ impl Reader {
     /// [`super::Error::Missing`] when there is no database there; any database failure.
     pub fn open(path: &Path) -> Result<Reader> {
         let conn = super::open(path, false)?;
-        conn.execute_batch("PRAGMA query_only = ON")?;
+        // Readers touch few pages per answer and stream exports once: a small page cache
+        // keeps their memory the same whatever the size of the database.
+        conn.execute_batch("PRAGMA query_only = ON; PRAGMA cache_size = -8192")?;
         rusqlite::vtab::array::load_module(&conn)?;
         Ok(Reader { conn })
     }
