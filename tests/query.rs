@@ -306,6 +306,48 @@ fn moves_in_any_notation_a_file_and_ply_and_exact_sequences() {
     }
 }
 
+/// The position after 7g7f 3c3d as a KIF board diagram, drawn by hand.
+const DIAGRAM: &str = "後手の持駒：なし
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+|v香v桂v銀v金v玉v金v銀v桂v香|一
+| ・v飛 ・ ・ ・ ・ ・v角 ・|二
+|v歩v歩v歩v歩v歩v歩 ・v歩v歩|三
+| ・ ・ ・ ・ ・ ・v歩 ・ ・|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ 歩 ・ ・ ・ ・ ・ ・|六
+| 歩 歩 ・ 歩 歩 歩 歩 歩 歩|七
+| ・ 角 ・ ・ ・ ・ ・ 飛 ・|八
+| 香 桂 銀 金 玉 金 銀 桂 香|九
++---------------------------+
+先手の持駒：なし
+先手番
+";
+
+#[test]
+fn a_board_diagram_from_a_file_or_stdin_is_the_same_position() {
+    let fx = fixture();
+    let (by_moves, _) = query_json(&["--moves", "7g7f 3c3d"], &fx.db);
+    let file = fx._dir.path().join("position.bod");
+    std::fs::write(&file, DIAGRAM).unwrap();
+    let (by_file, _) = query_json(&["--bod", file.to_str().unwrap()], &fx.db);
+    assert_eq!(by_file["moves"], by_moves["moves"]);
+    assert_eq!(by_file["games"], by_moves["games"]);
+    assert_eq!(by_file["position"]["games"], by_moves["position"]["games"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["query", "--format", "json", "--limit", "100000", "--bod", "-", "--db"])
+        .arg(&fx.db)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(DIAGRAM.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let by_stdin: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(by_stdin["games"], by_moves["games"]);
+}
+
 #[test]
 fn transposed_openings_count_each_game_once() {
     let fx = fixture();
