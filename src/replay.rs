@@ -115,6 +115,18 @@ impl ReplayedGame {
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
+
+    /// The move the game stopped at, counted from 1, when replay stopped early: the move that
+    /// could not be played, or the one after the last read when reading stopped (the moves
+    /// before it are kept). 0 when the start position itself is impossible.
+    pub fn stopped_at(&self) -> Option<usize> {
+        match &self.status {
+            Status::Complete => None,
+            Status::Stopped(StopReason::Move { ply, .. }) => Some(*ply),
+            Status::Stopped(StopReason::Read(_)) => Some(self.plies() + 1),
+            Status::Stopped(StopReason::Start { .. }) => Some(0),
+        }
+    }
 }
 
 /// Replays `game`.

@@ -2,6 +2,8 @@
 
 mod corpus;
 mod decoding;
+mod dialects;
+mod endings;
 mod fixtures;
 mod robustness;
 mod round_trip;

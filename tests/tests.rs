@@ -10,4 +10,5 @@ mod keys;
 mod kifu_kakinoki;
 mod kifu_others;
 mod notation;
+mod records;
 mod rules;

@@ -31,7 +31,7 @@ use super::{
     encoding::lines,
     kakinoki::{
         Boundary, Preamble, Tree, ascii_digit, is_space, shared_body_line, start_turn, strip_remark,
-        terminal, variation_start,
+        terminal, variation_start, without_moves,
     },
 };
 use crate::notation::{
@@ -49,24 +49,7 @@ pub fn looks_like(text: &str) -> bool {
                     || japanese::parse(r.text).is_ok_and(|m| m.origin.is_some() || m.drop)
             })
     });
-    has_moves || only_headers(text)
-}
-
-/// Whether every line is a Kakinoki header (`key：value`), a `#` remark or blank, with at
-/// least one header: a record that names a game but holds no move yet.
-fn only_headers(text: &str) -> bool {
-    let mut headers = 0;
-    for (_, line) in lines(text).take(400) {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        match t.split_once('：') {
-            Some((key, _)) if !key.is_empty() && !key.contains(' ') => headers += 1,
-            _ => return false,
-        }
-    }
-    headers > 0
+    has_moves || without_moves(text)
 }
 
 /// Reads a KIF record. A KIF file holds one game; the `Vec` is for uniformity with the other

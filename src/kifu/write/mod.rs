@@ -11,7 +11,8 @@
 //! CSA `V` and a Western `Result`); a key from
 //! another format that names a known field (`$EVENT`, `N+`, `[Sente]`) is written under its
 //! KIF key (`棋戦`, `先手`) unless the game has that KIF key already; a `手合割` that would not
-//! read back as the game's standard start is replaced by the start's name, and one is added
+//! read back as the game's standard start (a name nobody defines reads as the even game) is
+//! replaced by the start's name, and one is added
 //! when missing; a custom start is written as a board diagram. Line breaks inside values
 //! become a literal `\n`, as Kifu for Windows writes them. Normalized fields that no header
 //! carries are added under their KIF keys.
@@ -60,7 +61,12 @@ fn write_headers(game: &Game, out: &mut String) {
         if key == "手合割" {
             wrote_handicap = true;
             if let Start::Standard(h) = game.start {
-                if handicap_of_name(&value) != Some(Some(h)) {
+                // A name nobody defines reads as the even game: it is kept when that is right.
+                let reads_as = match handicap_of_name(&value) {
+                    Some(named) => named,
+                    None => Some(Handicap::Even),
+                };
+                if reads_as != Some(h) {
                     value = h.japanese().to_string();
                 }
             }
