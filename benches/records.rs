@@ -29,10 +29,22 @@
 //!
 //! Each is run `--rounds` times (default 3); the best round is printed (the one least
 //! disturbed by other work on the machine) with the median beside it. MB/s counts the
-//! record bytes read or written (1 MB = 10^6 bytes). Pin it to one core for stable figures:
-//! `taskset -c 1 cargo bench --bench records`.
+//! record bytes read or written (1 MB = 10^6 bytes). Times are the thread's time on a CPU
+//! (so that waiting for a core other programs hold is not counted). Pin it to one core for
+//! stable figures: `taskset -c 1 cargo bench --bench records`.
+//!
+//! ```text
+//! cargo bench --bench records -- --mutations [DIR]
+//! ```
+//!
+//! times instead the inputs of the mutation test (`tests/mutations.rs`): the 10,000 mutants
+//! of the record files under DIR (default `../shared/corpus`), read and replayed (the
+//! slowest one, and nanoseconds per input byte over those of 1 KB or more: median, 99th
+//! percentile, maximum), and the inputs built to grow (`tests/mutate.rs`) at scales 1, 2, 4, 8 and 16,
+//! read, replayed and written in every format, as nanoseconds per byte at each scale: flat
+//! for linear work, doubling with each scale for quadratic work.
 
-use std::time::Instant;
+use std::{path::Path, time::Instant};
 
 use kifudex::{
     kifu::{self, Ending, Format, Game, Header, MoveEntry, Termination, encoding, info},
@@ -40,6 +52,14 @@ use kifudex::{
     replay::{self, ReplayedGame},
     shogi::{Move, Position},
 };
+
+#[path = "../tests/mutate.rs"]
+mod mutate;
+#[allow(dead_code)]
+#[path = "../tests/util.rs"]
+mod util;
+
+use util::Rng;
 
 /// One generated corpus, written in one format.
 struct Written {
@@ -70,6 +90,10 @@ fn main() {
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
         match arg.as_str() {
+            "--mutations" => {
+                let dir = args.next().unwrap_or_else(|| "../shared/corpus".to_string());
+                return mutations(Path::new(&dir));
+            }
             "--games" => games = value().parse().expect("--games N"),
             "--plies" => plies = value().parse().expect("--plies P"),
             "--seed" => seed = value().parse().expect("--seed S"),
@@ -122,8 +146,8 @@ fn main() {
 }
 
 /// Runs `f` `rounds` times; the best and the median time in seconds. The time is the
-/// thread's time on a CPU (from `/proc/thread-self/schedstat`), so that waiting for a core
-/// other programs hold is not counted; wall-clock time where that file is missing.
+/// thread's time on a CPU, so that waiting for a core other programs hold is not counted
+/// (wall-clock time where the system cannot say).
 fn time_rounds(rounds: usize, mut f: impl FnMut() -> usize) -> (f64, f64) {
     let mut times: Vec<f64> = (0..rounds)
         .map(|_| {
@@ -139,11 +163,73 @@ fn time_rounds(rounds: usize, mut f: impl FnMut() -> usize) -> (f64, f64) {
     (times[0], times[times.len() / 2])
 }
 
-/// The time this thread has spent on a CPU, in seconds (Linux).
+/// Times the mutation test's inputs (see the module documentation).
+fn mutations(dir: &Path) {
+    let sources = mutate::Sources::load(dir);
+    assert!(!sources.files.is_empty(), "no files under {}", dir.display());
+    // (ns per byte, mutant, bytes, µs)
+    let mut timed: Vec<(f64, u64, usize, f64)> = Vec::with_capacity(10_000);
+    for n in 0..10_000u64 {
+        let (path, bytes, _) = sources.mutant(n);
+        let (seconds, _) = time_rounds(1, || {
+            let Ok(parsed) = kifu::read_file(Some(path), &bytes) else { return 0 };
+            parsed.games.iter().map(|g| replay::replay(g).plies()).sum()
+        });
+        timed.push((seconds * 1e9 / bytes.len().max(1) as f64, n, bytes.len(), seconds * 1e6));
+    }
+    let slowest = timed.iter().copied().max_by(|a, b| a.3.total_cmp(&b.3)).expect("mutants");
+    // Per byte, over the mutants of at least 1 KB (below that, the fixed cost of a file and a
+    // game is most of the time).
+    let mut per_byte: Vec<(f64, u64, usize, f64)> = timed.into_iter().filter(|t| t.2 >= 1024).collect();
+    per_byte.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| per_byte[((per_byte.len() - 1) as f64 * q) as usize].0;
+    let (worst, n, len, _) = per_byte[per_byte.len() - 1];
+    let describe = |n: u64| {
+        let (path, _, edits) = sources.mutant(n);
+        format!("{}: {}", path.display(), edits.join("; "))
+    };
+    println!(
+        "mutants=10000 files={} read+replay: slowest {:.0} µs (mutant {}, {} bytes); \
+         ns/byte over the {} mutants of 1 KB or more: median {:.1} p99 {:.1} max {worst:.1} (mutant {n}, {len} bytes, {})",
+        sources.files.len(),
+        slowest.3,
+        slowest.1,
+        slowest.2,
+        per_byte.len(),
+        at(0.5),
+        at(0.99),
+        describe(n)
+    );
+    println!("grown inputs, read+replay+write every format, ns/byte at scales 1 2 4 8 16:");
+    for family in 0..mutate::FAMILIES {
+        let mut row = String::new();
+        for k in [1, 2, 4, 8, 16] {
+            let (name, text) = mutate::grown(family, k);
+            if k == 1 {
+                row.push_str(&format!("{name:<24}"));
+            }
+            let (seconds, _) = time_rounds(3, || {
+                let Ok(parsed) = kifu::read_file(Some(Path::new(name)), text.as_bytes()) else { return 0 };
+                for game in &parsed.games {
+                    let r = replay::replay(game);
+                    for format in Format::ALL {
+                        std::hint::black_box(kifu::write(format, game, &r));
+                    }
+                }
+                parsed.games.len()
+            });
+            row.push_str(&format!(" {:>8.1}", seconds * 1e9 / text.len() as f64));
+        }
+        println!("{row}");
+    }
+}
+
+/// The time this thread has spent on a CPU, in seconds.
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to fill in.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 / 1e9)
 }
 
 /// Reads and replays every file; returns the number of plies replayed (checked against the
@@ -185,26 +271,10 @@ fn write_all(
     Written { name, format, ext, files }
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Game `index`: a random playout of exactly `plies` legal moves (drawn again if it mates
 /// early), with headers and times, ended by resignation.
 fn playout(index: usize, plies: usize, seed: u64) -> Game {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64 + 1));
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64 + 1));
     let moves = loop {
         let mut pos = Position::startpos();
         let mut moves: Vec<Move> = Vec::with_capacity(plies);
