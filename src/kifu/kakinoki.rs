@@ -31,7 +31,7 @@ use crate::{
 
 /// The part of a line before a trailing `#` remark (a dialect some tools write).
 pub(crate) fn strip_remark(line: &str) -> &str {
-    line.find('#').map_or(line, |i| &line[..i])
+    line.as_bytes().iter().position(|&b| b == b'#').map_or(line, |i| &line[..i])
 }
 
 /// White space, the full-width space included.
