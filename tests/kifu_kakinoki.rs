@@ -7,4 +7,5 @@ mod endings;
 mod fixtures;
 mod robustness;
 mod round_trip;
+mod sources;
 mod writers;
