@@ -393,3 +393,18 @@ fn csa_interrupted_from_a_full_board_with_times_on_the_move_lines() {
         "interrupted",
     );
 }
+
+#[test]
+fn csa_server_lines_are_kept_and_tell_a_missing_ending() {
+    // A server log: `#TIME_UP` then `#LOSE` after Black's turn came, no `%` line. The lines are
+    // kept as comments; the first that names an ending gives it.
+    let game = csa::read("V2.2\nPI\n+\n+7776FU\n-3334FU\n#TIME_UP\n#LOSE\n").remove(0);
+    assert_eq!(game.problem, None);
+    let comments: Vec<&str> = game.moves.iter().flat_map(|m| &m.comments).map(String::as_str).collect();
+    assert_eq!(comments, ["#TIME_UP", "#LOSE"]);
+    let r = replay(&game);
+    assert_eq!((r.termination, r.outcome), (Some(Termination::Timeout), Some(Outcome::Win(Color::White))));
+    // A `%` line says it first; the server's word does not override it.
+    let game = csa::read("PI\n+\n+7776FU\n%TORYO\n#RESIGN\n#WIN\n").remove(0);
+    assert_eq!(game.ending.map(|e| e.termination), Some(Termination::Resign));
+}
