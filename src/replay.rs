@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, Outcome, ReadProblem, Termination, Variation},
+    kifu::{Ending, Game, Outcome, ReadProblem, Termination, Variation},
     notation::ResolveError,
     shogi::{Color, Move, Position, PositionError, PositionKey, Repetition, Setup},
 };
@@ -115,6 +115,18 @@ impl ReplayedGame {
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
+
+    /// The move the game stopped at, counted from 1, when replay stopped early: the move that
+    /// could not be played, or the one after the last read when reading stopped (the moves
+    /// before it are kept). 0 when the start position itself is impossible.
+    pub fn stopped_at(&self) -> Option<usize> {
+        match &self.status {
+            Status::Complete => None,
+            Status::Stopped(StopReason::Move { ply, .. }) => Some(*ply),
+            Status::Stopped(StopReason::Read(_)) => Some(self.plies() + 1),
+            Status::Stopped(StopReason::Start { .. }) => Some(0),
+        }
+    }
 }
 
 /// Replays `game`.
@@ -136,6 +148,9 @@ pub fn replay(game: &Game) -> ReplayedGame {
             };
         }
     };
+    // Variations branch from the main line: they are replayed from a copy of the start (cheap
+    // before the first move), not by taking a long main line back.
+    let base = (!game.variations.is_empty()).then(|| pos.clone());
     let mut moves = Vec::with_capacity(game.moves.len());
     let mut keys = Vec::with_capacity(game.moves.len() + 1);
     keys.push(pos.key());
@@ -172,21 +187,12 @@ pub fn replay(game: &Game) -> ReplayedGame {
         }
     }
     let (termination, outcome) = judge(game.ending.as_ref(), &pos, illegal_ending.is_some(), &status);
-    let variations = match Position::from_setup(game.start.setup()) {
-        Ok(base) => replay_variations(&base, &game.moves, &game.variations),
-        Err(_) => Vec::new(),
+    let end = pos.setup().clone();
+    let variations = match base {
+        Some(mut base) => replay_variations(&mut base, &moves, &game.variations),
+        None => Vec::new(),
     };
-    ReplayedGame {
-        start,
-        end: pos.setup().clone(),
-        moves,
-        keys,
-        outcome,
-        termination,
-        illegal_ending,
-        variations,
-        status,
-    }
+    ReplayedGame { start, end, moves, keys, outcome, termination, illegal_ending, variations, status }
 }
 
 /// The termination and outcome, from the ending the record states and the final position.
@@ -247,36 +253,38 @@ fn judge(
     (Some(t), outcome)
 }
 
-fn replay_variations(base: &Position, line: &[MoveEntry], vars: &[Variation]) -> Vec<ReplayedVariation> {
-    if vars.is_empty() {
-        return Vec::new();
-    }
-    let mut pos = base.clone();
+/// Replays `vars`, which branch from `line` (moves already replayed) played from `pos`. Every
+/// variation is played on `pos` itself and taken back after, so the work is the number of
+/// moves, however many variations branch however deep into a long game. `pos` ends at some
+/// point of `line`; callers that go on from it rewind it first.
+fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> Vec<ReplayedVariation> {
+    let start = pos.ply();
     let mut out = Vec::with_capacity(vars.len());
-    let mut played = 0;
     let mut sorted: Vec<&Variation> = vars.iter().collect();
     sorted.sort_by_key(|v| v.ply);
     for var in sorted {
-        while played < var.ply {
-            let previous = pos.last_move().map(Move::to);
-            let Some(Ok(mv)) = line.get(played).map(|e| e.token.resolve(&pos, previous)) else {
-                return out;
-            };
-            pos.play_unchecked(mv);
-            played += 1;
+        // A variation that replaces a move past the end of its line's legal moves cannot be
+        // reached; neither can the later ones.
+        if var.ply > line.len() {
+            break;
         }
-        out.push(replay_variation(&pos, var));
+        rewind(pos, start + var.ply);
+        while pos.ply() < start + var.ply {
+            pos.play_unchecked(line[pos.ply() - start]);
+        }
+        out.push(replay_variation(pos, var));
     }
     out
 }
 
-fn replay_variation(base: &Position, var: &Variation) -> ReplayedVariation {
-    let mut pos = base.clone();
-    let mut moves = Vec::new();
+/// Replays one variation from `pos`, and its own variations; `pos` ends where it was.
+fn replay_variation(pos: &mut Position, var: &Variation) -> ReplayedVariation {
+    let base = pos.ply();
+    let mut moves = Vec::with_capacity(var.moves.len());
     let mut stopped = None;
     for (i, entry) in var.moves.iter().enumerate() {
         let previous = pos.last_move().map(Move::to);
-        match entry.token.resolve(&pos, previous) {
+        match entry.token.resolve(pos, previous) {
             Ok(mv) => {
                 pos.play_unchecked(mv);
                 moves.push(mv);
@@ -292,6 +300,13 @@ fn replay_variation(base: &Position, var: &Variation) -> ReplayedVariation {
             }
         }
     }
-    let variations = replay_variations(base, &var.moves, &var.variations);
+    rewind(pos, base);
+    let variations = replay_variations(pos, &moves, &var.variations);
+    rewind(pos, base);
     ReplayedVariation { ply: var.ply, moves, variations, stopped }
+}
+
+/// Takes back moves until `pos` is `ply` plies from where it was made.
+pub(crate) fn rewind(pos: &mut Position, ply: usize) {
+    while pos.ply() > ply && pos.undo().is_some() {}
 }

@@ -135,3 +135,21 @@ fn unreadable_input_is_a_clear_error() {
     let out = convert(&[dir.path().join("missing.kif").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn text_shift_jis_cannot_hold_is_refused_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("emoji.psn");
+    std::fs::write(&input, "[Sente \"\u{1F600} player\"]\n1. P-7f P-3d\n").unwrap();
+    let target = dir.path().join("game.kif");
+    let out = convert(&[input.to_str().unwrap(), "--out", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("U+1F600") && stderr.contains("line 1"), "{stderr}");
+    assert!(!target.exists(), "nothing is written");
+    // UTF-8 holds it.
+    let target = dir.path().join("game.kifu");
+    let out = convert(&[input.to_str().unwrap(), "--out", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(std::fs::read_to_string(&target).unwrap().contains("先手：\u{1F600} player"));
+}

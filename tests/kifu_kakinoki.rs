@@ -2,7 +2,10 @@
 
 mod corpus;
 mod decoding;
+mod dialects;
+mod endings;
 mod fixtures;
 mod robustness;
 mod round_trip;
+mod sources;
 mod writers;

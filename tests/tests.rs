@@ -11,4 +11,5 @@ mod kifu_kakinoki;
 mod kifu_others;
 mod notation;
 mod query;
+mod records;
 mod rules;

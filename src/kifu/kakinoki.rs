@@ -31,7 +31,7 @@ use crate::{
 
 /// The part of a line before a trailing `#` remark (a dialect some tools write).
 pub(crate) fn strip_remark(line: &str) -> &str {
-    line.find('#').map_or(line, |i| &line[..i])
+    line.as_bytes().iter().position(|&b| b == b'#').map_or(line, |i| &line[..i])
 }
 
 /// White space, the full-width space included.
@@ -183,6 +183,26 @@ impl Preamble {
         game.problem = problem;
         (game, previous)
     }
+}
+
+/// Whether `text` is a Kakinoki record with no moves: only header section lines (headers, a
+/// board diagram and its side-to-move line, `*` comments, `#` remarks, `&` bookmarks) and
+/// `まで…` summaries, with at least one header or diagram line. KIF and KI2 write such a
+/// record alike, so both formats accept it. Only the first 400 lines are looked at.
+pub(crate) fn without_moves(text: &str) -> bool {
+    let mut preamble = Preamble::default();
+    let mut any = false;
+    for (n, line) in lines(text).take(400) {
+        let t = line.trim_matches(is_space);
+        if t.is_empty() || t.starts_with(['#', '*', '&']) || summary(t).is_some() {
+            continue;
+        }
+        if !preamble.feed(n, line) {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// The side to move and the move number at a game's start.

@@ -21,7 +21,10 @@
 use super::{
     Game, MoveEntry,
     encoding::lines,
-    kakinoki::{Boundary, Preamble, Tree, is_space, shared_body_line, start_turn, terminal, variation_start},
+    kakinoki::{
+        Boundary, Preamble, Tree, is_space, shared_body_line, start_turn, terminal, variation_start,
+        without_moves,
+    },
 };
 use crate::{
     notation::{MoveToken, japanese},
@@ -56,7 +59,9 @@ fn tokens(line: &str) -> impl Iterator<Item = (Color, &str)> {
     })
 }
 
-/// Whether `text` looks like a KI2 record: move lines with side marks, and no KIF move table.
+/// Whether `text` looks like a KI2 record: move lines with side marks, and no KIF move table;
+/// or a record with no moves yet (headers, a board diagram, comments, a `まで` line), which
+/// KIF and KI2 write alike.
 pub fn looks_like(text: &str) -> bool {
     let mut found = false;
     for (_, line) in lines(text).take(400) {
@@ -65,7 +70,7 @@ pub fn looks_like(text: &str) -> bool {
         }
         found |= is_move_line(line) && tokens(line).any(|(_, t)| japanese::parse(t).is_ok());
     }
-    found
+    found || without_moves(text)
 }
 
 /// Reads a KI2 record: one game (the `Vec` is for uniformity with the other formats; it is

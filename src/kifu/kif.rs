@@ -31,7 +31,7 @@ use super::{
     encoding::lines,
     kakinoki::{
         Boundary, Preamble, Tree, ascii_digit, is_space, shared_body_line, start_turn, strip_remark,
-        terminal, variation_start,
+        terminal, variation_start, without_moves,
     },
 };
 use crate::notation::{
@@ -49,24 +49,7 @@ pub fn looks_like(text: &str) -> bool {
                     || japanese::parse(r.text).is_ok_and(|m| m.origin.is_some() || m.drop)
             })
     });
-    has_moves || only_headers(text)
-}
-
-/// Whether every line is a Kakinoki header (`key：value`), a `#` remark or blank, with at
-/// least one header: a record that names a game but holds no move yet.
-fn only_headers(text: &str) -> bool {
-    let mut headers = 0;
-    for (_, line) in lines(text).take(400) {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        match t.split_once('：') {
-            Some((key, _)) if !key.is_empty() && !key.contains(' ') => headers += 1,
-            _ => return false,
-        }
-    }
-    headers > 0
+    has_moves || without_moves(text)
 }
 
 /// Reads a KIF record. A KIF file holds one game; the `Vec` is for uniformity with the other
@@ -162,31 +145,68 @@ fn row(line: &str) -> Option<Row<'_>> {
     if rest.is_empty() {
         return None;
     }
-    // The time is the first parenthesized part with ':' or '/' in it; `(77)` is the origin.
-    let time_at = rest.match_indices(['(', '（']).map(|(i, _)| i).find(|&i| {
-        let inside = &rest[i..];
-        let inside = inside.find([')', '）']).map_or(inside, |j| &inside[..j]);
-        inside.contains([':', '/', '：', '／'])
-    });
-    let (text, seconds) = match time_at {
-        Some(i) => {
-            let inside = rest[i..].trim_start_matches(['(', '（']);
-            let inside = inside.find([')', '）']).map_or(inside, |j| &inside[..j]);
-            (rest[..i].trim_end_matches(is_space), time_spent(inside))
-        }
+    let (text, seconds) = match time_block(rest) {
+        Some((at, inside)) => (rest[..at].trim_end_matches(is_space), time_spent(inside)),
         None => (rest, None),
     };
     Some(Row { number, text, seconds })
 }
 
-/// The seconds of a time block's first part: `m:ss`, `h:mm:ss`, with or without padding.
+/// The time block of a row: the first parenthesized part (half- or full-width parentheses)
+/// with a `:` or `/` (either width) in it, as its start and its inside; `(77)` is an origin.
+/// Moves are read by the million, so this looks at bytes: every character it looks for is
+/// ASCII or starts with the bytes EF BC.
+fn time_block(rest: &str) -> Option<(usize, &str)> {
+    const OPEN: &str = "（";
+    let bytes = rest.as_bytes();
+    let mut from = 0;
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b'(' || b == 0xEF) {
+        let at = from + found;
+        let open = if bytes[at] == b'(' {
+            1
+        } else if rest[at..].starts_with(OPEN) {
+            OPEN.len()
+        } else {
+            from = at + 1;
+            continue;
+        };
+        let inner = &rest[at + open..];
+        let first = inner.as_bytes().iter().position(|&b| b == b')' || b == 0xEF).unwrap_or(inner.len());
+        let end = if first == inner.len() || inner[first..].starts_with([')', '）']) {
+            first
+        } else {
+            // Another full-width character (a digit, a colon): look on for the parenthesis.
+            inner.find([')', '）']).unwrap_or(inner.len())
+        };
+        let inside = &inner[..end];
+        let separator = inside.bytes().any(|b| b == b':' || b == b'/') || inside.contains(['：', '／']);
+        if separator {
+            return Some((at, inside));
+        }
+        from = at + open;
+    }
+    None
+}
+
+/// The seconds of a time block's first part: `m:ss`, `h:mm:ss`, with or without padding,
+/// in half- or full-width digits.
 fn time_spent(block: &str) -> Option<u32> {
     let used = block.split(['/', '／']).next()?.trim_matches(is_space);
     let mut total: u32 = 0;
     let mut parts = 0;
     for part in used.split([':', '：']) {
-        let digits: String = part.trim_matches(is_space).chars().map(ascii_digit).collect();
-        total = total.checked_mul(60)?.checked_add(digits.parse::<u32>().ok()?)?;
+        let part = part.trim_matches(is_space);
+        // What `str::parse` takes: an optional `+`, then at least one digit.
+        let digits = part.strip_prefix('+').unwrap_or(part);
+        let mut value: u32 = 0;
+        for c in digits.chars() {
+            let digit = ascii_digit(c).to_digit(10)?;
+            value = value.checked_mul(10)?.checked_add(digit)?;
+        }
+        if digits.is_empty() {
+            return None;
+        }
+        total = total.checked_mul(60)?.checked_add(value)?;
         parts += 1;
     }
     (2..=3).contains(&parts).then_some(total)
@@ -221,6 +241,13 @@ mod tests {
         assert_eq!(row("   1 12金").unwrap().text, "12金");
         let r = row("   3 ２六歩(27)   ( 0:01/00:00:0").unwrap();
         assert_eq!((r.text, r.seconds), ("２六歩(27)", Some(1)));
+        let r = row("   1 ７六歩(77)   （ 0:01/00:00:01）").unwrap();
+        assert_eq!((r.text, r.seconds), ("７六歩(77)", Some(1)));
+        let r = row("   1 ７六歩（77）( ０：０５／００：００：０５)").unwrap();
+        assert_eq!((r.text, r.seconds), ("７六歩（77）", Some(5)));
+        assert_eq!(row("   1 ７六歩(77) ( x:01/00:00:01)").unwrap().seconds, None);
+        assert_eq!(row("   1 ７六歩(77) ( :01/00:00:01)").unwrap().seconds, None);
+        assert_eq!(row("   1 ７六歩(77) ( 99999999:01/)").unwrap().seconds, None);
         assert_eq!(row("手数----指手--"), None);
         assert_eq!(row("  ９ ８ ７"), None);
         assert_eq!(row("12"), None);

@@ -73,8 +73,10 @@ pub(crate) fn slash_date(date: &DateTime) -> String {
 
 /// One move of a replayed line, for a writer: the position before it, the move, the
 /// destination of the move before (for 同 and short captures), and the record's entry for it.
+/// A writer may play a variation on the position, as long as it takes it back
+/// ([`rewind`](crate::replay::rewind)) before returning.
 pub(crate) struct Step<'a> {
-    pub pos: &'a Position,
+    pub pos: &'a mut Position,
     pub mv: Move,
     pub previous: Option<crate::shogi::Square>,
     pub entry: Option<&'a MoveEntry>,
@@ -98,6 +100,24 @@ pub(crate) fn walk(
 /// itself is impossible (replay then has no moves either).
 pub(crate) fn start_position(replayed: &ReplayedGame) -> Option<Position> {
     Position::from_setup(replayed.start.clone()).ok()
+}
+
+/// The variations, of a list sorted by ply, that replace move `ply` and were replayed in
+/// part at least; `next` is where the search starts and moves on to, so that walking a line
+/// visits every variation once however many there are.
+pub(crate) fn branching_at<'a, 'b>(
+    pairs: &'b [(&'a Variation, &'a ReplayedVariation)],
+    next: &mut usize,
+    ply: usize,
+) -> &'b [(&'a Variation, &'a ReplayedVariation)] {
+    while pairs.get(*next).is_some_and(|(v, _)| v.ply < ply) {
+        *next += 1;
+    }
+    let start = *next;
+    while pairs.get(*next).is_some_and(|(v, _)| v.ply == ply) {
+        *next += 1;
+    }
+    &pairs[start..*next]
 }
 
 /// The game's variations paired with their replayed forms. Replay visits variations sorted by

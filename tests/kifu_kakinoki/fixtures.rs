@@ -37,7 +37,7 @@ pub fn winner(outcome: Option<Outcome>) -> &'static str {
 /// Reads and replays a fixture and checks it against the oracle's row: plies, final position,
 /// winner (`b`, `w`, `d`, `-`), termination and status (`ok` or `stop:N`). Games that replay
 /// in full must also survive the KIF (and KI2) round trip.
-fn expect(
+pub fn expect(
     name: &str,
     plies: usize,
     sfen: &str,
@@ -621,7 +621,7 @@ fn kif_abbreviated_promoted_pieces() {
 }
 
 #[test]
-fn ki2_one_line_without_newline() {
+fn ki2_several_moves_a_line_without_final_newline() {
     expect(
         "mog-003.ki2",
         34,

@@ -124,7 +124,7 @@ fn csa_illegal_action_endings() {
 }
 
 #[test]
-fn csa_illegal_move_written_then_ended() {
+fn csa_bishop_jumping_over_a_knight_stops_the_game_or_is_its_foul() {
     // test_various_pieces.csa ends with `+8855KA`, a bishop jumping over the knight on 7g,
     // and no ending: replay stops at move 11.
     let game = only_game(Format::Csa, "csa/test_various_pieces.csa");
@@ -361,4 +361,50 @@ fn csa_hand_lines_and_quirky_comments() {
         "w",
         "resign",
     );
+}
+
+#[test]
+fn csa_tournament_game_with_engine_lines_after_every_move() {
+    // WCSC32: every move is followed by its time and a `'**` line with the engine's score and
+    // principal variation; the time used on the last turn follows `%TORYO`.
+    let game = only_game(Format::Csa, "csa/WCSC32_F7_NBS_DLS.csa");
+    assert_eq!(game.info.black.as_ref().map(|p| p.name.as_str()), Some("NBS"));
+    assert_eq!(game.moves[0].seconds, Some(41));
+    assert_eq!(game.moves[0].comments, ["** 41 -4132KI"]);
+    expect(
+        &replay(&game),
+        176,
+        "k1gl4l/9/3+P2+Rp1/p1p2N2p/1P1pG4/PNPg1P1PP/K1L1P4/2B2+n3/LNrP1b3 b S4Pg3s",
+        "w",
+        "resign",
+    );
+}
+
+#[test]
+fn csa_interrupted_from_a_full_board_with_times_on_the_move_lines() {
+    // chudan.csa: a Shift_JIS file from Kifu for Windows, `P1`…`P9` rows, `+7776FU,T2`.
+    let game = only_game(Format::Csa, "csa/chudan.csa");
+    assert_eq!(game.moves.iter().map(|m| m.seconds).collect::<Vec<_>>(), [Some(2), Some(5), Some(6)]);
+    expect(
+        &replay(&game),
+        3,
+        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B",
+        "-",
+        "interrupted",
+    );
+}
+
+#[test]
+fn csa_server_lines_are_kept_and_tell_a_missing_ending() {
+    // A server log: `#TIME_UP` then `#LOSE` after Black's turn came, no `%` line. The lines are
+    // kept as comments; the first that names an ending gives it.
+    let game = csa::read("V2.2\nPI\n+\n+7776FU\n-3334FU\n#TIME_UP\n#LOSE\n").remove(0);
+    assert_eq!(game.problem, None);
+    let comments: Vec<&str> = game.moves.iter().flat_map(|m| &m.comments).map(String::as_str).collect();
+    assert_eq!(comments, ["#TIME_UP", "#LOSE"]);
+    let r = replay(&game);
+    assert_eq!((r.termination, r.outcome), (Some(Termination::Timeout), Some(Outcome::Win(Color::White))));
+    // A `%` line says it first; the server's word does not override it.
+    let game = csa::read("PI\n+\n+7776FU\n%TORYO\n#RESIGN\n#WIN\n").remove(0);
+    assert_eq!(game.ending.map(|e| e.termination), Some(Termination::Resign));
 }

@@ -6,9 +6,9 @@
 //! expected conversion of their CSA siblings, or from hand counts stated beside them.
 
 mod csa;
+mod detection;
 mod jkf;
 mod robustness;
-mod round_trip;
 mod usi;
 mod western;
 

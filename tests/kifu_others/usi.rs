@@ -1,9 +1,9 @@
 //! USI position lines, SFEN lists and USEN.
 
 use kifudex::{
-    kifu::{Format, Start, Termination, usi},
+    kifu::{Format, Outcome, Start, Termination, usi},
     replay::{Status, StopReason, replay},
-    shogi::Handicap,
+    shogi::{Color, Handicap},
 };
 
 use super::{expect, fixture, only_game};
@@ -96,4 +96,47 @@ fn usi_lines_that_are_not_usi() {
     assert_eq!(games[0].problem, None);
     assert_eq!(games[1].problem.as_ref().map(|p| p.line), Some(2));
     assert_eq!(games[2].problem.as_ref().map(|p| p.line), Some(3));
+}
+
+#[test]
+fn usi_every_line_form_and_ending_token() {
+    let text = concat!(
+        "position startpos moves 7g7f 3c3d resign\n",
+        "position startpos moves 7g7f 3c3d win\n",
+        "startpos moves 7g7f 3c3d draw\n",
+        "# a bare move list, from the even start\n",
+        "7g7f 3c3d 2g2f\n",
+        "\n",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n",
+        "sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b\n",
+    );
+    let games = usi::read(text);
+    assert_eq!(games.iter().map(|g| g.line).collect::<Vec<_>>(), [1, 2, 3, 5, 7, 8]);
+    let results: Vec<_> = games
+        .iter()
+        .map(|g| {
+            assert_eq!(g.problem, None, "line {}", g.line);
+            let r = replay(g);
+            (r.plies(), r.termination, r.outcome)
+        })
+        .collect();
+    let (black, white) = (Some(Outcome::Win(Color::Black)), Some(Outcome::Win(Color::White)));
+    assert_eq!(
+        results,
+        [
+            // Black is to move after two moves: resign is Black's, win (an entering-king
+            // declaration) is Black's too.
+            (2, Some(Termination::Resign), white),
+            (2, Some(Termination::EnteringKing), black),
+            (2, Some(Termination::Draw), Some(Outcome::Draw)),
+            (3, None, None),
+            (0, None, None),
+            // G*5b, guarded by the pawn, mates: no ending is written, the position says it.
+            (1, Some(Termination::Checkmate), black),
+        ]
+    );
+    assert_eq!(
+        replay(&games[4]).end.to_string(),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+    );
 }

@@ -19,7 +19,7 @@ fn replays_to(game: &Game, plies: usize, end: &str, winner: &str, termination: &
 }
 
 #[test]
-fn psn_numbering_glitch() {
+fn psn_numbering_glitch_and_drops_written_with_at() {
     // `61. P4dx4c+ 52. S4bx4c 63. B@6a`: numbers are skipped, not trusted.
     let game = only_game(Format::Western, "western/numbered_no_tags_at_drops.psn");
     let moves = tokens(&game);

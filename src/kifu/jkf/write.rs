@@ -7,10 +7,12 @@ use crate::{
     kifu::{
         Game, MoveEntry, Variation,
         csa::word_for,
-        support::{other_headers, paired_variations, slash_date, start_position, turn_after, walk},
+        support::{
+            branching_at, other_headers, paired_variations, slash_date, start_position, turn_after, walk,
+        },
     },
     notation::{self, Style, csa::piece_code},
-    replay::{ReplayedGame, ReplayedVariation},
+    replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Square},
 };
 
@@ -124,6 +126,7 @@ fn line(
     mut totals: [u32; 2],
 ) -> Vec<Value> {
     let mut out = Vec::with_capacity(moves.len());
+    let mut next = 0;
     walk(pos, moves, entries, |step| {
         let mut entry = Map::new();
         let mover = step.pos.turn();
@@ -137,9 +140,9 @@ fn line(
             entry.insert("comments".into(), json!(e.comments));
         }
         let ply = out.len();
-        let branches: Vec<Value> = forks
+        let branches: Vec<Value> = branching_at(forks, &mut next, ply)
             .iter()
-            .filter(|(read, replayed)| read.ply == ply && !replayed.moves.is_empty())
+            .filter(|(_, replayed)| !replayed.moves.is_empty())
             .map(|(read, replayed)| Value::Array(fork(step.pos, read, replayed, totals)))
             .collect();
         if !branches.is_empty() {
@@ -150,15 +153,17 @@ fn line(
     out
 }
 
-/// A fork: the variation's moves from the position before the move it replaces, its nested
-/// forks, and its ending when it was replayed to its end.
-fn fork(pos: &Position, read: &Variation, replayed: &ReplayedVariation, totals: [u32; 2]) -> Vec<Value> {
-    let mut branch = pos.clone();
+/// A fork: the variation's moves from the position before the move it replaces (played on
+/// `pos` and taken back), its nested forks, and its ending when it was replayed to its end.
+fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, totals: [u32; 2]) -> Vec<Value> {
+    let base = pos.ply();
+    let turn = pos.turn();
     let nested = paired_variations(&read.variations, &replayed.variations);
-    let mut out = line(&mut branch, &replayed.moves, &read.moves, &nested, totals);
+    let mut out = line(pos, &replayed.moves, &read.moves, &nested, totals);
+    rewind(pos, base);
     let ended = replayed.stopped.is_none();
     if let Some(word) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
-        let to_move = turn_after(pos.turn(), replayed.moves.len());
+        let to_move = turn_after(turn, replayed.moves.len());
         word_for(e.termination, None, to_move)
     }) {
         out.push(json!({ "special": word }));

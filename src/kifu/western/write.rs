@@ -4,10 +4,10 @@ use super::result_word;
 use crate::{
     kifu::{
         Game, MoveEntry, Variation,
-        support::{other_headers, paired_variations, start_position, walk},
+        support::{branching_at, other_headers, paired_variations, start_position, walk},
     },
     notation::{self, Style},
-    replay::{ReplayedGame, ReplayedVariation},
+    replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position},
 };
 
@@ -157,6 +157,7 @@ impl Movetext {
     ) {
         let mut numbered = false;
         let mut i = 0;
+        let mut next = 0;
         walk(pos, moves, entries, |step| {
             let ply = numbering.ply + i;
             let n = numbering.number(ply);
@@ -174,13 +175,15 @@ impl Movetext {
                 self.push(&comment(&entry.comments));
                 numbered = false;
             }
-            for (read, replayed) in variations.iter().filter(|(read, r)| read.ply == i && !r.moves.is_empty())
+            for (read, replayed) in
+                branching_at(variations, &mut next, i).iter().filter(|(_, r)| !r.moves.is_empty())
             {
-                let mut branch = step.pos.clone();
+                let base = step.pos.ply();
                 let nested = paired_variations(&read.variations, &replayed.variations);
                 self.push("(");
                 self.glue = true;
-                self.line(&mut branch, Numbering { ply, ..numbering }, &replayed.moves, &read.moves, &nested);
+                self.line(step.pos, Numbering { ply, ..numbering }, &replayed.moves, &read.moves, &nested);
+                rewind(step.pos, base);
                 self.close();
                 numbered = false;
             }

@@ -11,7 +11,8 @@
 //! CSA `V` and a Western `Result`); a key from
 //! another format that names a known field (`$EVENT`, `N+`, `[Sente]`) is written under its
 //! KIF key (`棋戦`, `先手`) unless the game has that KIF key already; a `手合割` that would not
-//! read back as the game's standard start is replaced by the start's name, and one is added
+//! read back as the game's standard start (a name nobody defines reads as the even game) is
+//! replaced by the start's name, and one is added
 //! when missing; a custom start is written as a board diagram. Line breaks inside values
 //! become a literal `\n`, as Kifu for Windows writes them. Normalized fields that no header
 //! carries are added under their KIF keys.
@@ -31,7 +32,7 @@ use super::{
 };
 use crate::{
     notation::MoveToken,
-    replay::{ReplayedGame, ReplayedVariation},
+    replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, PieceKind, Position, Setup},
 };
 
@@ -60,7 +61,12 @@ fn write_headers(game: &Game, out: &mut String) {
         if key == "手合割" {
             wrote_handicap = true;
             if let Start::Standard(h) = game.start {
-                if handicap_of_name(&value) != Some(Some(h)) {
+                // A name nobody defines reads as the even game: it is kept when that is right.
+                let reads_as = match handicap_of_name(&value) {
+                    Some(named) => named,
+                    None => Some(Handicap::Even),
+                };
+                if reads_as != Some(h) {
                     value = h.japanese().to_string();
                 }
             }
@@ -133,7 +139,7 @@ fn pair<'a>(
 
 /// Walks a replayed game in writing order.
 fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
-    let Ok(pos) = Position::from_setup(replayed.start.clone()) else { return };
+    let Ok(mut pos) = Position::from_setup(replayed.start.clone()) else { return };
     let foul = replayed
         .illegal_ending
         .as_ref()
@@ -148,23 +154,28 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
         outcome: replayed.outcome,
         variations: pair(&game.variations, &replayed.variations),
     };
-    walk_line(pos, line, sink);
+    walk_line(&mut pos, line, sink);
 }
 
-fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
-    let mut branch_points: Vec<(usize, Position)> = Vec::new();
-    let wanted = |i: usize| line.variations.iter().any(|(v, _)| v.ply == i);
-    for (i, &mv) in line.moves.iter().enumerate() {
-        if wanted(i) {
-            branch_points.push((i, pos.clone()));
+/// Writes a line played from `pos`, then its variations, each played on `pos` after taking
+/// the line back to where the variation branches (latest first, so that every move is
+/// taken back once). `pos` ends somewhere after the line's start.
+fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
+    let start = pos.ply();
+    let mut branching: Vec<usize> = line.variations.iter().map(|(v, _)| v.ply).collect();
+    branching.sort_unstable();
+    let mut next = 0;
+    let mut branches_at = |i: usize| {
+        while branching.get(next).is_some_and(|&p| p < i) {
+            next += 1;
         }
-        sink.play(&pos, mv, number_at(line.number, i), line.entries.get(i), wanted(i));
+        branching.get(next) == Some(&i)
+    };
+    for (i, &mv) in line.moves.iter().enumerate() {
+        sink.play(pos, mv, number_at(line.number, i), line.entries.get(i), branches_at(i));
         pos.play_unchecked(mv);
     }
     let mut played = line.moves.len();
-    if wanted(played) {
-        branch_points.push((played, pos.clone()));
-    }
     let mut turn = pos.turn();
     if let Some(text) = &line.foul {
         sink.foul(text, number_at(line.number, played), turn, line.entries.get(played));
@@ -175,7 +186,10 @@ fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
         sink.ending(ending, number_at(line.number, played), turn, line.outcome);
     }
     for (var, rvar) in line.variations {
-        let Some((_, base)) = branch_points.iter().find(|(i, _)| *i == var.ply) else { continue };
+        if var.ply > line.moves.len() {
+            continue;
+        }
+        rewind(pos, start + var.ply);
         let number = number_at(line.number, var.ply);
         sink.variation(number);
         let sub = LineOut {
@@ -187,7 +201,7 @@ fn walk_line(mut pos: Position, line: LineOut<'_>, sink: &mut impl Sink) {
             outcome: var.ending.as_ref().and_then(|e| e.stated),
             variations: pair(&var.variations, &rvar.variations),
         };
-        walk_line(base.clone(), sub, sink);
+        walk_line(pos, sub, sink);
     }
 }
 

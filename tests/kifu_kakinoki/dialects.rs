@@ -1,0 +1,80 @@
+//! Small dialect points of KIF and KI2 that the corpus files show only in passing: every
+//! side-to-move line under a diagram, hands in kanji counts or `なし`, every side mark of KI2,
+//! 同 with and without its space, and engine lines. Expected positions were written by hand.
+
+use kifudex::{
+    kifu::{Start, ki2, kif},
+    replay::replay,
+    shogi::Color,
+};
+
+/// A board with the two kings alone, White's on 5一 and Black's on 5九.
+const KINGS: &str = concat!(
+    "  ９ ８ ７ ６ ５ ４ ３ ２ １\n",
+    "+---------------------------+\n",
+    "| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n",
+    "| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n",
+    "+---------------------------+\n",
+);
+
+#[test]
+fn kif_side_to_move_lines_and_hands_of_every_kind() {
+    let cases = [
+        ("先手番", "後手の持駒：なし", "先手の持駒：飛　金二　歩十二", Color::Black, "R2G12P"),
+        ("下手番", "上手の持駒：なし", "下手の持駒：歩十八", Color::Black, "18P"),
+        ("後手番", "後手の持駒：角　銀四", "先手の持駒：なし", Color::White, "b4s"),
+        ("上手番", "上手の持駒：香二　桂", "下手の持駒：なし", Color::White, "n2l"),
+    ];
+    for (turn_line, white_hand, black_hand, turn, hands) in cases {
+        let text =
+            format!("手合割：その他\n{white_hand}\n{KINGS}{black_hand}\n{turn_line}\n手数----指手--\n");
+        let game = kif::read(&text).remove(0);
+        assert_eq!(game.problem, None, "{turn_line}");
+        let Start::Custom(setup) = &game.start else { panic!("{turn_line}: a diagram start") };
+        assert_eq!(setup.turn, turn, "{turn_line}");
+        let side = if turn == Color::Black { 'b' } else { 'w' };
+        assert_eq!(setup.position_text(), format!("4k4/9/9/9/9/9/9/9/4K4 {side} {hands}"), "{turn_line}");
+    }
+}
+
+#[test]
+fn ki2_every_side_mark_and_same_with_or_without_its_space() {
+    let text = "手合割：平手\n▲２六歩　▽８四歩▼２五歩 △８五歩\n☗２四歩☖同　歩▲同飛\n";
+    let game = ki2::read(text).remove(0);
+    assert_eq!(game.problem, None);
+    let r = replay(&game);
+    assert!(r.status.is_complete(), "{}", r.status);
+    let moves: Vec<String> = r.moves.iter().map(ToString::to_string).collect();
+    assert_eq!(moves, ["2g2f", "8c8d", "2f2e", "8d8e", "2e2d", "2c2d", "2h2d"]);
+    assert_eq!(r.end.position_text(), "lnsgkgsnl/1r5b1/p1ppppp1p/7R1/1p7/9/PPPPPPP1P/1B7/LNSGKGSNL w Pp");
+    // A mark for the side not to move is a stop, not a silent change of sides.
+    let game = ki2::read("▲２六歩　▲８四歩\n").remove(0);
+    assert_eq!(replay(&game).plies(), 1);
+}
+
+#[test]
+fn kif_engine_lines_are_comments_of_their_move() {
+    let text = concat!(
+        "手数----指手---------消費時間--\n",
+        "   1 ７六歩(77)\n",
+        "**解析 0 ▲候補1 時間 00:01.0 深さ 12/20 ノード 1000 評価値 50 読み筋 △３四歩(33)\n",
+        "*普通の一手\n",
+        "   2 ３四歩(33)\n",
+        "**対局 時間 00:02.0 深さ 10/15 評価値 -30 読み筋 ▲２六歩(27)\n",
+    );
+    let game = kif::read(text).remove(0);
+    assert_eq!(game.problem, None);
+    assert_eq!(game.moves.len(), 2);
+    assert_eq!(
+        game.moves[0].comments,
+        ["*解析 0 ▲候補1 時間 00:01.0 深さ 12/20 ノード 1000 評価値 50 読み筋 △３四歩(33)", "普通の一手"]
+    );
+    assert_eq!(game.moves[1].comments, ["*対局 時間 00:02.0 深さ 10/15 評価値 -30 読み筋 ▲２六歩(27)"]);
+}

@@ -1,0 +1,125 @@
+//! Every word that ends a KIF or KI2 game, and the `まで…` summary, read into the termination
+//! and the outcome they mean. Expected values are the words' meanings (the rules of the
+//! corpus expectations, `tests/data/corpus/hand_decisions.md`, rule 2): after 投了, 詰み,
+//! 切れ負け and 反則負け the side to move lost; after 反則勝ち, 入玉勝ち and 不戦勝 it won;
+//! 千日手 and 持将棋 are draws; 中断 and 封じ手 have no winner; a side written before the
+//! word names whom it is about.
+
+use kifudex::{
+    kifu::{Outcome, Termination, ki2, kif},
+    replay::replay,
+    shogi::Color,
+};
+
+const BLACK: Option<Outcome> = Some(Outcome::Win(Color::Black));
+const WHITE: Option<Outcome> = Some(Outcome::Win(Color::White));
+const DRAW: Option<Outcome> = Some(Outcome::Draw);
+
+/// After ７六歩 ３四歩 (Black to move), a row with `word` as move 3.
+fn kif_after_two(word: &str) -> String {
+    format!("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 {word}\n")
+}
+
+#[test]
+fn kif_every_terminal_word() {
+    let cases = [
+        ("投了", Termination::Resign, WHITE),
+        ("詰み", Termination::Checkmate, WHITE),
+        ("中断", Termination::Interrupted, None),
+        ("千日手", Termination::Repetition, DRAW),
+        ("持将棋", Termination::Impasse, DRAW),
+        ("切れ負け", Termination::Timeout, WHITE),
+        ("反則勝ち", Termination::IllegalMove, BLACK),
+        ("反則負け", Termination::IllegalMove, WHITE),
+        ("入玉勝ち", Termination::EnteringKing, BLACK),
+        ("封じ手", Termination::Sealed, None),
+        ("不戦勝", Termination::Forfeit, BLACK),
+        ("不戦敗", Termination::Forfeit, WHITE),
+        // Black is to move, but the row names White as the one who fouled.
+        ("後手 反則負け", Termination::IllegalMove, BLACK),
+        ("後手の反則負け", Termination::IllegalMove, BLACK),
+    ];
+    for (word, termination, outcome) in cases {
+        let game = kif::read(&kif_after_two(word)).remove(0);
+        assert_eq!(game.problem, None, "{word}");
+        assert_eq!(game.moves.len(), 2, "{word}: a terminal row is not a move");
+        let ending = game.ending.as_ref().unwrap_or_else(|| panic!("{word}: no ending"));
+        assert_eq!((ending.text.as_str(), ending.line), (word, 5), "{word}");
+        let r = replay(&game);
+        assert!(r.status.is_complete(), "{word}: {}", r.status);
+        assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{word}");
+    }
+}
+
+#[test]
+fn kif_loser_named_before_the_word_on_the_other_side_s_row() {
+    // Move 4 would be White's, but the row says Black lost by a foul (将棋倶楽部24 writes a
+    // resignation out of turn so).
+    let text = "手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 先手 反則負け\n";
+    let r = replay(&kif::read(text)[0]);
+    assert_eq!((r.plies(), r.termination, r.outcome), (3, Some(Termination::IllegalMove), WHITE));
+}
+
+#[test]
+fn kif_variations_after_the_ending_are_kept() {
+    let text = concat!(
+        "手合割：平手\n",
+        "手数----指手---------消費時間--\n",
+        "   1 ７六歩(77)   ( 0:01/00:00:01)\n",
+        "   2 ３四歩(33)   ( 0:02/00:00:02)+\n",
+        "   3 投了\n",
+        "まで2手で後手の勝ち\n",
+        "\n",
+        "変化：2手\n",
+        "   2 ８四歩(83)   ( 0:03/00:00:03)\n",
+        "   3 ２六歩(27)   ( 0:01/00:00:02)\n",
+        "   4 中断\n",
+        "\n",
+        "変化：3手\n",
+        "   3 ２六歩(27)\n",
+        "   4 千日手\n",
+    );
+    let game = kif::read(text).remove(0);
+    assert_eq!(game.problem, None);
+    assert_eq!(game.ending.as_ref().map(|e| e.termination), Some(Termination::Resign));
+    // 変化：2手 replaces move 2; 変化：3手 comes after it in the file and belongs to it (the
+    // nearest line with a move 3).
+    let [var] = game.variations.as_slice() else { panic!("{:?}", game.variations) };
+    assert_eq!((var.ply, var.moves.len()), (1, 2));
+    assert_eq!(var.ending.as_ref().map(|e| e.termination), Some(Termination::Interrupted));
+    let [sub] = var.variations.as_slice() else { panic!("{:?}", var.variations) };
+    assert_eq!((sub.ply, sub.moves.len()), (1, 1));
+    assert_eq!(sub.ending.as_ref().map(|e| e.termination), Some(Termination::Repetition));
+    let r = replay(&game);
+    assert_eq!((r.termination, r.outcome), (Some(Termination::Resign), WHITE));
+    assert_eq!(r.variations[0].moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["8c8d", "2g2f"]);
+    assert_eq!(
+        r.variations[0].variations[0].moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["2g2f"]
+    );
+}
+
+#[test]
+fn ki2_every_summary_line_and_terminal_token() {
+    // After ▲７六歩 △３四歩 Black is to move.
+    let cases = [
+        ("まで2手で後手の勝ち", Termination::Resign, WHITE),
+        ("まで2手で時間切れにより後手の勝ち", Termination::Timeout, WHITE),
+        ("まで2手で先手の反則負け", Termination::IllegalMove, WHITE),
+        ("まで2手で先手の反則勝ち", Termination::IllegalMove, BLACK),
+        ("まで2手で先手の入玉勝ち", Termination::EnteringKing, BLACK),
+        ("まで2手で千日手", Termination::Repetition, DRAW),
+        ("まで2手で持将棋", Termination::Impasse, DRAW),
+        ("まで2手で中断", Termination::Interrupted, None),
+        ("まで2手で封じ手", Termination::Sealed, None),
+        ("▲投了", Termination::Resign, WHITE),
+        ("▲投了\nまで2手で後手の勝ち", Termination::Resign, WHITE),
+    ];
+    for (ending, termination, outcome) in cases {
+        let text = format!("手合割：平手\n▲７六歩　△３四歩\n{ending}\n");
+        let game = ki2::read(&text).remove(0);
+        assert_eq!((game.problem.as_ref(), game.moves.len()), (None, 2), "{ending}");
+        let r = replay(&game);
+        assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{ending}");
+    }
+}
