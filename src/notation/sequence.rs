@@ -17,9 +17,12 @@
 use std::fmt;
 
 use super::{
-    MoveSyntaxError, MoveToken, Previous, ResolveError, Style, japanese, western::strip_annotations, write,
+    MoveSyntaxError, MoveToken, Previous, ResolveError, Style,
+    japanese::{self, Destination},
+    western::strip_annotations,
+    write,
 };
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
 /// The moves in a text, one at a time, with the text each was read from.
 ///
@@ -148,16 +151,30 @@ pub enum SequenceErrorKind {
     /// The text is not a move in any notation.
     Unreadable(MoveSyntaxError),
     /// The move does not name exactly one legal move. `candidates` holds, for an ambiguous
-    /// move, each candidate written in the move's own notation (and USI).
-    Unplayable { error: ResolveError, candidates: Vec<String> },
+    /// move, each candidate; for a move that fits no legal move and gives no rules' reason,
+    /// the legal moves of the written piece to the written square, which `target` names
+    /// (`金 to ５八`). Candidates are written in the move's own notation (and USI).
+    Unplayable { error: ResolveError, candidates: Vec<String>, target: Option<String> },
 }
 
 impl fmt::Display for SequenceErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SequenceErrorKind::Unreadable(e) => f.write_str(e.why),
-            SequenceErrorKind::Unplayable { candidates, .. } if !candidates.is_empty() => {
+            SequenceErrorKind::Unplayable { error: ResolveError::Ambiguous(_), candidates, .. } => {
                 write!(f, "ambiguous: it could be {}", candidates.join(" or "))
+            }
+            SequenceErrorKind::Unplayable { error: ResolveError::NoSuchMove(None), candidates, target } => {
+                match target {
+                    Some(target) if candidates.is_empty() => write!(f, "no such move: no legal {target}"),
+                    Some(target) => write!(
+                        f,
+                        "no such move as written: the legal {target} {} {}",
+                        if candidates.len() == 1 { "is" } else { "are" },
+                        candidates.join(" or ")
+                    ),
+                    None => f.write_str("no such move"),
+                }
             }
             SequenceErrorKind::Unplayable { error, .. } => error.fmt(f),
         }
@@ -176,26 +193,54 @@ fn style_of(token: &MoveToken) -> Style {
     }
 }
 
+/// The piece kind and destination a Japanese or Western move names, if it names them.
+fn written_target(token: &MoveToken, previous: Previous) -> Option<(PieceKind, Square)> {
+    match token {
+        MoveToken::Japanese(m) => {
+            let to = match m.destination {
+                Destination::Square(sq) | Destination::SquareSame(sq) => Some(sq),
+                Destination::Same => previous,
+            };
+            Some((m.piece?, to?))
+        }
+        MoveToken::Western(m) => Some((m.piece, m.destination.or(previous)?)),
+        MoveToken::Usi(_) | MoveToken::Csa(_) => None,
+    }
+}
+
 fn unplayable(
     pos: &Position,
     token: &MoveToken,
     previous: Previous,
     error: ResolveError,
 ) -> SequenceErrorKind {
-    let candidates = match &error {
-        ResolveError::Ambiguous(moves) => {
-            let style = style_of(token);
-            moves
-                .iter()
-                .map(|&m| match style {
-                    Style::Usi => m.to_string(),
-                    _ => format!("{} ({m})", write(pos, m, previous, style)),
-                })
-                .collect()
-        }
-        _ => Vec::new(),
+    let style = style_of(token);
+    let list = |moves: &[Move]| -> Vec<String> {
+        moves
+            .iter()
+            .map(|&m| match style {
+                Style::Usi => m.to_string(),
+                _ => format!("{} ({m})", write(pos, m, previous, style)),
+            })
+            .collect()
     };
-    SequenceErrorKind::Unplayable { error, candidates }
+    let (candidates, target) = match &error {
+        ResolveError::Ambiguous(moves) => (list(moves), None),
+        ResolveError::NoSuchMove(None) => match written_target(token, previous) {
+            Some((kind, to)) => {
+                let target = match style {
+                    Style::Japanese => {
+                        format!("{} to {}", japanese::piece_name(kind), japanese::square_text(to))
+                    }
+                    _ => format!("{} to {to}", kind.sfen()),
+                };
+                (list(&pos.legal_moves_of_kind_to(kind, to)), Some(target))
+            }
+            None => (Vec::new(), None),
+        },
+        _ => (Vec::new(), None),
+    };
+    SequenceErrorKind::Unplayable { error, candidates, target }
 }
 
 /// Reads a sequence of moves from `start` (see the module documentation for what it accepts)
