@@ -28,6 +28,7 @@ fn writes(pos: &Position, style: Style, cases: &[(&str, &str)]) {
 #[test]
 fn fifteen_moves_of_aigakari_in_both_notations() {
     // The Russian source's example, in Western and in Japanese notation; worked out by hand.
+    // Each ends its sentence with a full stop.
     let usi = [
         "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d", "2h2d", "P*2c", "2d2h", "8e8f",
         "8g8f", "8b8f", "P*8g",
@@ -36,8 +37,8 @@ fn fifteen_moves_of_aigakari_in_both_notations() {
     let western =
         "1.P2f 2.P8d 3.P2e 4.P8e 5.G7h 6.G3b 7.P2d 8.Px 9.Rx 10.P'2c 11.R2h 12.P8f 13.Px 14.Rx 15.P'8g.";
     let japanese = "☗2六歩 ☖8四歩 ☗2五歩 ☖8五歩 ☗7八金 ☖3二金 ☗2四歩 ☖同歩 ☗同飛 ☖2三歩 ☗2八飛 ☖8六歩 ☗同歩 ☖同飛 ☗8七歩.";
-    assert_eq!(sequence_usi(&start, western.trim_end_matches('.')), usi);
-    assert_eq!(sequence_usi(&start, japanese.trim_end_matches('.')), usi);
+    assert_eq!(sequence_usi(&start, western), usi);
+    assert_eq!(sequence_usi(&start, japanese), usi);
 }
 
 #[test]
