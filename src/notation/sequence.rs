@@ -3,7 +3,8 @@
 //! The moves may be in any notation, mixed (`7g7f △３四歩 P-26`), separated by spaces (ASCII or
 //! full-width), newlines or commas. Around them the reader skips:
 //! - move numbers, with or without dots: `1.P-76 P-34 2.P-26`, `1. P2g-2f`, `12 ▲２六歩`, and
-//!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`);
+//!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`), which Western
+//!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
 //!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`) and the words that end a game
 //!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み);
@@ -31,12 +32,19 @@ use crate::shogi::{Color, Move, PieceKind, Position, Square};
 #[derive(Clone, Debug)]
 pub struct MoveTokens<'a> {
     rest: &'a str,
+    ellipsis: bool,
 }
 
 impl<'a> MoveTokens<'a> {
     /// The moves written in `text`.
     pub fn new(text: &'a str) -> MoveTokens<'a> {
-        MoveTokens { rest: text }
+        MoveTokens { rest: text, ellipsis: false }
+    }
+
+    /// Whether the move last returned came right after an ellipsis (`1...G-32`, `... P-55`),
+    /// which Western texts write before White's moves only.
+    pub fn after_ellipsis(&self) -> bool {
+        self.ellipsis
     }
 }
 
@@ -102,12 +110,15 @@ impl<'a> Iterator for MoveTokens<'a> {
     type Item = (&'a str, Result<MoveToken, MoveSyntaxError>);
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.ellipsis = false;
         loop {
             self.rest = self.rest.trim_start_matches(is_separator);
             if self.rest.is_empty() {
                 return None;
             }
             if let Some(after) = skip_number(self.rest) {
+                let skipped = &self.rest[..self.rest.len() - after.len()];
+                self.ellipsis = skipped.contains("..") || skipped.contains('…');
                 self.rest = after;
                 continue;
             }
@@ -261,10 +272,16 @@ pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, Sequence
     let mut pos = start.clone();
     let mut previous = start.last_move().map(Move::to);
     let mut moves = Vec::new();
-    for (i, (word, token)) in MoveTokens::new(text).enumerate() {
-        let fail =
-            |kind| SequenceError { place: i + 1, text: word.trim().to_string(), turn: pos.turn(), kind };
+    let mut tokens = MoveTokens::new(text);
+    let mut place = 0;
+    while let Some((word, token)) = tokens.next() {
+        place += 1;
+        let fail = |kind| SequenceError { place, text: word.trim().to_string(), turn: pos.turn(), kind };
         let token = token.map_err(|e| fail(SequenceErrorKind::Unreadable(e)))?;
+        if tokens.after_ellipsis() && pos.turn() == Color::Black {
+            let error = ResolveError::WrongSide { written: Color::White, to_move: Color::Black };
+            return Err(fail(SequenceErrorKind::Unplayable { error, candidates: Vec::new(), target: None }));
+        }
         let mv = token.resolve(&pos, previous).map_err(|e| fail(unplayable(&pos, &token, previous, e)))?;
         pos.play_unchecked(mv);
         previous = Some(mv.to());

@@ -5,8 +5,8 @@
 //! what the text says. Expected moves are worked out by hand from the text.
 
 use kifudex::{
-    notation::{MoveToken, ResolveError, Style},
-    shogi::{Handicap, Position},
+    notation::{MoveToken, ResolveError, Style, read_sequence},
+    shogi::{Color, Handicap, Position},
 };
 
 use super::{board, mv, read, read_usi, sequence_usi, sq, written};
@@ -308,6 +308,15 @@ fn numbered_pairs_and_numbered_plies() {
     assert_eq!(sequence_usi(&start, "1.P-76 P-34 2.P-26 P-44 3.S-48 S-32"), usi);
     assert_eq!(sequence_usi(&start, "1. P-7f P-3d 2. P-2f P-4d 3. S-4h S-3b"), usi);
     assert_eq!(sequence_usi(&start, "P-76 ...P-34 P-26 ...P-44"), usi[..4]);
+    // "...P-55 indicates a move by White while P-55 indicates a move by Black."
+    let e = read_sequence(&start, "...P-76").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "move 1 (P-76, black to move): the move is marked for white, but it is black's turn"
+    );
+    let e = read_sequence(&start, "1.P-76 P-34 2...P-26").unwrap_err();
+    assert_eq!((e.place, e.turn), (3, Color::Black));
+    assert_eq!(sequence_usi(&start, "1.P-76 1...P-34"), usi[..2]);
     assert_eq!(sequence_usi(&start, "1.P-76! P-34?! 2.P-26?? P-44!!"), usi[..4]);
 }
 
