@@ -369,7 +369,7 @@ fn drops() {
     // 打 only when a piece on the board could also go there: P*23 is plain 2三歩 here...
     let p = board("K59 k51", "b", "P");
     writes(&p, Style::Japanese, &[("P*2c", "▲２三歩")]);
-    reads(&p, &[("2三歩", "P*2c"), ("P*24", "P*2d"), ("P'2c", "P*2c")]);
+    reads(&p, &[("2三歩", "P*2c"), ("P*23", "P*2c"), ("P*24", "P*2d"), ("P'2c", "P*2c")]);
     // ...but with a gold on the board that can reach 5五, dropping a gold needs 打.
     let p = board("K59 k51 G56", "b", "G");
     writes(&p, Style::Japanese, &[("G*5e", "▲５五金打"), ("5f5e", "▲５五金")]);
