@@ -1,5 +1,7 @@
 //! The `kifudex` command. Everything it does lives in [`cli`].
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 mod cli;

@@ -18,6 +18,7 @@ fn pinned_vectors() {
         rows += 1;
     }
     assert!(rows >= 50, "the file pins {rows} keys");
+    eprintln!("position_keys.csv: {rows} keys match");
 }
 
 fn replay(text: &str) -> Position {
@@ -69,6 +70,11 @@ fn any_single_change_changes_the_key() {
                 let n = more.hand(color).count(kind);
                 more.hand_mut(color).set(kind, n + 1);
                 assert_ne!(PositionKey::of(&more), key, "one more {kind} for {color}");
+                if n > 0 {
+                    let mut fewer = base.clone();
+                    fewer.hand_mut(color).set(kind, n - 1);
+                    assert_ne!(PositionKey::of(&fewer), key, "one {kind} fewer for {color}");
+                }
             }
         }
 
@@ -81,6 +87,15 @@ fn any_single_change_changes_the_key() {
                     let other = Piece::new(piece.color.flip(), piece.kind);
                     changed.set(sq, Some(other));
                     assert_ne!(PositionKey::of(&changed), key, "{sq} changed side");
+                    // Promoted, unpromoted, or (gold, king) another kind.
+                    let kind = match piece.kind.promote() {
+                        Some(promoted) => promoted,
+                        None if piece.kind.is_promoted() => piece.kind.unpromote(),
+                        None if piece.kind == PieceKind::Gold => PieceKind::Silver,
+                        None => PieceKind::Gold,
+                    };
+                    changed.set(sq, Some(Piece::new(piece.color, kind)));
+                    assert_ne!(PositionKey::of(&changed), key, "{sq} changed kind");
                 }
                 None => {
                     changed.set(sq, Some(Piece::new(Color::Black, PieceKind::Gold)));
@@ -111,6 +126,7 @@ fn incremental_keys_match_full_computation() {
         }
     }
     assert!(plies > 500_000, "{plies} plies checked");
+    eprintln!("incremental keys: 10000 games, {plies} plies, each equal to the key from scratch");
 }
 
 #[test]

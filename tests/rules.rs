@@ -85,29 +85,45 @@ fn startpos_perft_5() {
     assert_eq!(perft(&mut Position::startpos(), 5), 19_861_490);
 }
 
-/// Three more positions and their counts, from the perft table the rules crate publishes
-/// (`tests/test_data/perft_expectations.json` in rsshogi 1.7.3): the "matsuri" (祭り) position
-/// long used to test shogi move generators, a position with a pinned checker, and a
-/// double check; plus the position with the most legal moves known (593).
+/// More positions and their published counts. The first three and their counts are the perft
+/// table of the Peeper shogi engine (`Peeper.Logic/Util/PerftData.cs`): the "matsuri" position
+/// of ak11's move-generation contest (指し手生成祭り), long used to test shogi move generators;
+/// the Ryu-O game position (Sato v. Watanabe) engines use as a benchmark; and two bare kings
+/// with every other piece in hand. The
+/// position with the most legal moves known has 593 (ShogiLibSharp's perft tests give 53,393,368
+/// at depth 3). The last two (a pinned checker and a double check) are from the rules crate's
+/// own table. Every count here was also reproduced with cshogi 1.1.0, an independent move
+/// generator, before being written down.
 #[test]
 fn reference_positions_perft() {
-    let table: [(&str, &[u64]); 4] = [
+    let table: [(&str, &[u64]); 6] = [
         ("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", &[207, 28_684, 4_809_015]),
         (
-            "ln3gsn1/7kl/3+B1p1p1/p4s2p/2P6/P2B3PP/1PNP+rPP2/2G3SK1/L4G1NL b G3Prs3p 65",
-            &[101, 15_744, 1_183_354],
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            &[178, 18_041, 2_552_846],
         ),
-        ("ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76", &[0, 445]),
-        ("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", &[593]),
+        ("9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1", &[524, 248_257]),
+        ("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", &[593, 105_677]),
+        ("ln3gsn1/7kl/3+B1p1p1/p4s2p/2P6/P2B3PP/1PNP+rPP2/2G3SK1/L4G1NL b G3Prs3p 65", &[101, 15_744]),
+        ("ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76", &[2, 445]),
     ];
     for (sfen, counts) in table {
         let mut p = pos(sfen);
         for (depth, &nodes) in (1..).zip(counts.iter()) {
-            if nodes > 0 {
-                assert_eq!(perft(&mut p, depth), nodes, "{sfen} depth {depth}");
-            }
+            assert_eq!(perft(&mut p, depth), nodes, "{sfen} depth {depth}");
         }
+        assert_eq!(p.sfen(), pos(sfen).sfen(), "undo restores {sfen}");
     }
+}
+
+/// Deeper counts from the same tables; run with `--ignored` (tens of millions of nodes).
+#[test]
+#[ignore = "about 60 million nodes; run with --ignored"]
+fn reference_positions_perft_deeper() {
+    let mut max = pos("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");
+    assert_eq!(perft(&mut max, 3), 53_393_368);
+    let mut pinned = pos("ln3gsn1/7kl/3+B1p1p1/p4s2p/2P6/P2B3PP/1PNP+rPP2/2G3SK1/L4G1NL b G3Prs3p 65");
+    assert_eq!(perft(&mut pinned, 3), 1_183_354);
 }
 
 /// Positions mated at depth 7 from the start, listed in the same Qiita article: no legal move,

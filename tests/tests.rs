@@ -3,6 +3,7 @@
 mod usi_lines;
 mod util;
 
+mod cli;
 mod convert;
 mod corpus;
 mod index;

@@ -9,14 +9,15 @@
 //! Accepted forms, beyond the standard ones: full-width, half-width and kanji file numbers
 //! (７六, 76, 七六), 仝 for 同 and `-` (the handwritten shorthand), with or without a space
 //! after it; 兵 for 歩, 王 for 玉, 竜 for 龍, 杏 圭 全 for the promoted lance, knight and silver;
-//! 生 and 不成 for non-promotion; 行 and 入 for 上 (dragon and horse only); the handwritten
+//! 生 and 不成 for non-promotion; 行 and 入 for 上 (dragon and horse; 行 also for the bishop,
+//! as one of the notation sources has it, though writers keep it for the horse); the handwritten
 //! shorthand symbols (フ 丶 ゝ ・ for 歩, キ 禾 ↑ for 香, 土 for 桂, ヨ for 銀, 人 for 金, ク for 角,
 //! ヒ 乙 for 飛, マ ウ for 馬, 立 リ for 龍, ○ for 玉, ナ for 成, フナ 不ナ for 不成); 合 after a
 //! piece (a drop interposed against check) or in place of it (any interposed drop); and the
 //! piece left out when a movement word follows (`5八右`, as diagram captions write).
 //!
-//! Refused: 行 or 入 after any piece but the dragon and horse (`5五金行`), and a drop (打, 合)
-//! with movement words, a promotion mark or an origin.
+//! Refused: 行 or 入 after any other piece (`5五金行`, `5五角入`), and a drop (打, 合) with
+//! movement words, a promotion mark or an origin.
 //!
 //! [`parse_prefix`] reads a move at the start of a longer text and says where it ends, for moves
 //! written together (`▲７六歩△３四歩`).
@@ -170,12 +171,14 @@ pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError
         origin: None,
         motion_alias: false,
     };
+    let mut alias = None;
     while let Some(c) = rest.chars().next() {
         let mut len = c.len_utf8();
         match c {
             '上' | '行' | '入' if mv.motion.is_none() => {
                 mv.motion = Some(Motion::Up);
                 mv.motion_alias = c != '上';
+                alias = mv.motion_alias.then_some(c);
             }
             '引' if mv.motion.is_none() => mv.motion = Some(Motion::Down),
             '寄' if mv.motion.is_none() => mv.motion = Some(Motion::Sideways),
@@ -212,14 +215,19 @@ pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError
         }
         rest = &rest[len..];
     }
-    check(&mv).map_err(err)?;
+    check(&mv, alias).map_err(err)?;
     Ok((mv, text.len() - rest.len()))
 }
 
-/// The combinations of parts that no move can have.
-fn check(mv: &JapaneseMove) -> Result<(), &'static str> {
-    if mv.motion_alias && !matches!(mv.piece, Some(PieceKind::Dragon | PieceKind::Horse)) {
-        return Err("行 and 入 (for 上) are written for the dragon and the horse only");
+/// The combinations of parts that no move can have; `alias` is the 行 or 入 written for 上.
+fn check(mv: &JapaneseMove, alias: Option<char>) -> Result<(), &'static str> {
+    let alias_fits = match (alias, mv.piece) {
+        (None, _) | (Some(_), Some(PieceKind::Dragon | PieceKind::Horse)) => true,
+        (Some(c), Some(PieceKind::Bishop)) => c == '行',
+        _ => false,
+    };
+    if !alias_fits {
+        return Err("行 and 入 (for 上) are written for the dragon and the horse (and 行 for the bishop)");
     }
     if mv.drop && (mv.motion.is_some() || mv.relative.is_some()) {
         return Err("a drop (打) has no movement (上 引 寄 右 左 直)");

@@ -62,6 +62,8 @@ pub enum MoveToken {
 
 impl MoveToken {
     /// Reads one move in whichever notation it is written in: USI, CSA, Japanese or Western.
+    /// A Japanese move may also be written from right to left, as Edo-period books print it
+    /// (`歩六七` for 七六歩); record readers, which read [`japanese::parse`], do not take that.
     ///
     /// # Errors
     ///
@@ -84,13 +86,16 @@ impl MoveToken {
                 }
             }
         }
-        japanese::parse(t).map(MoveToken::Japanese).map_err(|e| {
-            if first.is_ascii() && !first.is_ascii_digit() {
-                MoveSyntaxError::new(text, "not a move in USI, CSA, Western or Japanese notation")
-            } else {
-                e
-            }
-        })
+        japanese::parse(t)
+            .or_else(|e| japanese::parse(&t.chars().rev().collect::<String>()).map_err(|_| e))
+            .map(MoveToken::Japanese)
+            .map_err(|e| {
+                if first.is_ascii() && !first.is_ascii_digit() {
+                    MoveSyntaxError::new(text, "not a move in USI, CSA, Western or Japanese notation")
+                } else {
+                    e
+                }
+            })
     }
 
     /// The side the text says is moving, when it says so (▲△, `+`/`-`).

@@ -12,8 +12,8 @@
 //!   gold-like promoted pieces are written with it; reading accepts it for any piece.
 //!
 //! The pieces that count are those that could reach the square if pins and checks were
-//! ignored, as Kakinoki and the rsshogi crate count them: a pinned piece still needs telling
-//! apart in the text, even though it cannot legally move.
+//! ignored, as Kakinoki's KI2 writer and the rules crate's count them: a pinned piece still
+//! needs telling apart in the text, even though it cannot legally move.
 
 use super::japanese::{Motion, Relative};
 use crate::shogi::{Color, PieceKind, Square};

@@ -3,7 +3,8 @@
 //! The moves may be in any notation, mixed (`7g7f △３四歩 P-26`), separated by spaces (ASCII or
 //! full-width), newlines or commas. Around them the reader skips:
 //! - move numbers, with or without dots: `1.P-76 P-34 2.P-26`, `1. P2g-2f`, `12 ▲２六歩`, and
-//!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`);
+//!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`), which Western
+//!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
 //!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`) and the words that end a game
 //!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み);
@@ -17,9 +18,12 @@
 use std::fmt;
 
 use super::{
-    MoveSyntaxError, MoveToken, Previous, ResolveError, Style, japanese, western::strip_annotations, write,
+    MoveSyntaxError, MoveToken, Previous, ResolveError, Style,
+    japanese::{self, Destination},
+    western::strip_annotations,
+    write,
 };
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
 /// The moves in a text, one at a time, with the text each was read from.
 ///
@@ -28,12 +32,19 @@ use crate::shogi::{Color, Move, Position};
 #[derive(Clone, Debug)]
 pub struct MoveTokens<'a> {
     rest: &'a str,
+    ellipsis: bool,
 }
 
 impl<'a> MoveTokens<'a> {
     /// The moves written in `text`.
     pub fn new(text: &'a str) -> MoveTokens<'a> {
-        MoveTokens { rest: text }
+        MoveTokens { rest: text, ellipsis: false }
+    }
+
+    /// Whether the move last returned came right after an ellipsis (`1...G-32`, `... P-55`),
+    /// which Western texts write before White's moves only.
+    pub fn after_ellipsis(&self) -> bool {
+        self.ellipsis
     }
 }
 
@@ -99,12 +110,15 @@ impl<'a> Iterator for MoveTokens<'a> {
     type Item = (&'a str, Result<MoveToken, MoveSyntaxError>);
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.ellipsis = false;
         loop {
             self.rest = self.rest.trim_start_matches(is_separator);
             if self.rest.is_empty() {
                 return None;
             }
             if let Some(after) = skip_number(self.rest) {
+                let skipped = &self.rest[..self.rest.len() - after.len()];
+                self.ellipsis = skipped.contains("..") || skipped.contains('…');
                 self.rest = after;
                 continue;
             }
@@ -148,16 +162,30 @@ pub enum SequenceErrorKind {
     /// The text is not a move in any notation.
     Unreadable(MoveSyntaxError),
     /// The move does not name exactly one legal move. `candidates` holds, for an ambiguous
-    /// move, each candidate written in the move's own notation (and USI).
-    Unplayable { error: ResolveError, candidates: Vec<String> },
+    /// move, each candidate; for a move that fits no legal move and gives no rules' reason,
+    /// the legal moves of the written piece to the written square, which `target` names
+    /// (`金 to ５八`). Candidates are written in the move's own notation (and USI).
+    Unplayable { error: ResolveError, candidates: Vec<String>, target: Option<String> },
 }
 
 impl fmt::Display for SequenceErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SequenceErrorKind::Unreadable(e) => f.write_str(e.why),
-            SequenceErrorKind::Unplayable { candidates, .. } if !candidates.is_empty() => {
+            SequenceErrorKind::Unplayable { error: ResolveError::Ambiguous(_), candidates, .. } => {
                 write!(f, "ambiguous: it could be {}", candidates.join(" or "))
+            }
+            SequenceErrorKind::Unplayable { error: ResolveError::NoSuchMove(None), candidates, target } => {
+                match target {
+                    Some(target) if candidates.is_empty() => write!(f, "no such move: no legal {target}"),
+                    Some(target) => write!(
+                        f,
+                        "no such move as written: the legal {target} {} {}",
+                        if candidates.len() == 1 { "is" } else { "are" },
+                        candidates.join(" or ")
+                    ),
+                    None => f.write_str("no such move"),
+                }
             }
             SequenceErrorKind::Unplayable { error, .. } => error.fmt(f),
         }
@@ -176,26 +204,54 @@ fn style_of(token: &MoveToken) -> Style {
     }
 }
 
+/// The piece kind and destination a Japanese or Western move names, if it names them.
+fn written_target(token: &MoveToken, previous: Previous) -> Option<(PieceKind, Square)> {
+    match token {
+        MoveToken::Japanese(m) => {
+            let to = match m.destination {
+                Destination::Square(sq) | Destination::SquareSame(sq) => Some(sq),
+                Destination::Same => previous,
+            };
+            Some((m.piece?, to?))
+        }
+        MoveToken::Western(m) => Some((m.piece, m.destination.or(previous)?)),
+        MoveToken::Usi(_) | MoveToken::Csa(_) => None,
+    }
+}
+
 fn unplayable(
     pos: &Position,
     token: &MoveToken,
     previous: Previous,
     error: ResolveError,
 ) -> SequenceErrorKind {
-    let candidates = match &error {
-        ResolveError::Ambiguous(moves) => {
-            let style = style_of(token);
-            moves
-                .iter()
-                .map(|&m| match style {
-                    Style::Usi => m.to_string(),
-                    _ => format!("{} ({m})", write(pos, m, previous, style)),
-                })
-                .collect()
-        }
-        _ => Vec::new(),
+    let style = style_of(token);
+    let list = |moves: &[Move]| -> Vec<String> {
+        moves
+            .iter()
+            .map(|&m| match style {
+                Style::Usi => m.to_string(),
+                _ => format!("{} ({m})", write(pos, m, previous, style)),
+            })
+            .collect()
     };
-    SequenceErrorKind::Unplayable { error, candidates }
+    let (candidates, target) = match &error {
+        ResolveError::Ambiguous(moves) => (list(moves), None),
+        ResolveError::NoSuchMove(None) => match written_target(token, previous) {
+            Some((kind, to)) => {
+                let target = match style {
+                    Style::Japanese => {
+                        format!("{} to {}", japanese::piece_name(kind), japanese::square_text(to))
+                    }
+                    _ => format!("{} to {to}", kind.sfen()),
+                };
+                (list(&pos.legal_moves_of_kind_to(kind, to)), Some(target))
+            }
+            None => (Vec::new(), None),
+        },
+        _ => (Vec::new(), None),
+    };
+    SequenceErrorKind::Unplayable { error, candidates, target }
 }
 
 /// Reads a sequence of moves from `start` (see the module documentation for what it accepts)
@@ -216,10 +272,16 @@ pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, Sequence
     let mut pos = start.clone();
     let mut previous = start.last_move().map(Move::to);
     let mut moves = Vec::new();
-    for (i, (word, token)) in MoveTokens::new(text).enumerate() {
-        let fail =
-            |kind| SequenceError { place: i + 1, text: word.trim().to_string(), turn: pos.turn(), kind };
+    let mut tokens = MoveTokens::new(text);
+    let mut place = 0;
+    while let Some((word, token)) = tokens.next() {
+        place += 1;
+        let fail = |kind| SequenceError { place, text: word.trim().to_string(), turn: pos.turn(), kind };
         let token = token.map_err(|e| fail(SequenceErrorKind::Unreadable(e)))?;
+        if tokens.after_ellipsis() && pos.turn() == Color::Black {
+            let error = ResolveError::WrongSide { written: Color::White, to_move: Color::Black };
+            return Err(fail(SequenceErrorKind::Unplayable { error, candidates: Vec::new(), target: None }));
+        }
         let mv = token.resolve(&pos, previous).map_err(|e| fail(unplayable(&pos, &token, previous, e)))?;
         pos.play_unchecked(mv);
         previous = Some(mv.to());

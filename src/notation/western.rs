@@ -47,11 +47,12 @@ pub fn strip_move_number(text: &str) -> &str {
     if dotted.len() < rest.len() || digits == 0 { dotted.trim_start() } else { text }
 }
 
-/// Strips trailing annotations: `!`, `?`, check and mate marks, `$n` glyphs.
+/// Strips trailing annotations: `!`, `?`, check and mate marks, `$n` glyphs, and the full stop
+/// that ends a sentence (`… 15.P'8g.`).
 pub fn strip_annotations(mut text: &str) -> &str {
     loop {
         let before = text.len();
-        text = text.trim_end_matches(['!', '?', '#', '†', ' ']);
+        text = text.trim_end_matches(['!', '?', '#', '†', ' ', '.']);
         if let Some(i) = text.rfind('$') {
             if i > 0 && text[i + 1..].bytes().all(|b| b.is_ascii_digit()) && text.len() > i + 1 {
                 text = &text[..i];
@@ -218,7 +219,9 @@ mod tests {
         assert_eq!(parse("1...G-32").unwrap().piece, PieceKind::Gold);
         assert_eq!(parse("...P-55").unwrap().destination, Some(sq("5e")));
         assert_eq!(parse("12…P-24").unwrap().destination, Some(sq("2d")));
-        for annotated in ["P-7f!", "P-7f?", "P-7f!?", "P-7f?!", "P-7f!!", "P-7f $2", "P-7fch", "P-7f#"] {
+        for annotated in
+            ["P-7f!", "P-7f?", "P-7f!?", "P-7f?!", "P-7f!!", "P-7f $2", "P-7fch", "P-7f#", "P-7f."]
+        {
             assert_eq!(parse(annotated).unwrap().destination, Some(sq("7f")), "{annotated}");
         }
         let short = parse("8.Px").unwrap();

@@ -56,8 +56,18 @@ fn an_illegal_move_exits_2_naming_it() {
     );
 
     let (code, _, err) = moves(&["▲７六歩 △７六歩"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "kifudex: move 2 (△７六歩, white to move): no such move: no legal 歩 to ７六\n")
+    );
+
+    // The rules' reason, when the move is named exactly.
+    let (code, _, err) = moves(&["7g7f 3c3d 2h2b"]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("kifudex: move 2 (△７六歩, white to move): no such move"), "{err}");
+    assert_eq!(
+        err,
+        "kifudex: move 3 (2h2b, black to move): no such move: blocked path: a piece stands on 2g\n"
+    );
 }
 
 #[test]

@@ -134,7 +134,8 @@ fn sequences_name_the_failing_move() {
     let start = Position::startpos();
     let e = read_sequence(&start, "7g7f 3c3d G-58").unwrap_err();
     assert_eq!((e.place, e.text.as_str(), e.turn), (3, "G-58", Color::Black));
-    let SequenceErrorKind::Unplayable { error: ResolveError::Ambiguous(moves), candidates } = &e.kind else {
+    let SequenceErrorKind::Unplayable { error: ResolveError::Ambiguous(moves), candidates, .. } = &e.kind
+    else {
         panic!("{e}");
     };
     assert_eq!(moves.len(), 2);
@@ -151,6 +152,28 @@ fn sequences_name_the_failing_move() {
     let e = read_sequence(&start, "1.P-76 P-34 2.Q-26").unwrap_err();
     assert_eq!((e.place, e.text.as_str()), (3, "Q-26"));
     assert!(matches!(e.kind, SequenceErrorKind::Unreadable(_)));
+
+    // A move no piece of the kind can make, and one that pieces of the kind can make, but
+    // not as written: the message says which, with the moves that are legal there.
+    let e = read_sequence(&start, "▲７六歩 △７六歩").unwrap_err();
+    assert_eq!(e.to_string(), "move 2 (△７六歩, white to move): no such move: no legal 歩 to ７六");
+    let e = read_sequence(&start, "5八金引").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "move 1 (5八金引, black to move): no such move as written: the legal 金 to ５八 are ▲５八金右 (4i5h) \
+         or ▲５八金左 (6i5h)"
+    );
+    let e = read_sequence(&start, "G-58+").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "move 1 (G-58+, black to move): no such move as written: the legal G to 5h are G4i-5h (4i5h) or \
+         G6i-5h (6i5h)"
+    );
+    let e = read_sequence(&start, "P-76 P-34 同角成").unwrap_err();
+    // 同 is 3四, which the bishop on 8八 does not reach.
+    assert_eq!(e.to_string(), "move 3 (同角成, black to move): no such move: no legal 角 to ３四");
+    let e = read_sequence(&start, "P-76 P-34 Px").unwrap_err();
+    assert_eq!(e.to_string(), "move 3 (Px, black to move): no such move: no legal P to 3d");
 
     let e = read_sequence(&start, "7g7f 7g7f").unwrap_err();
     assert_eq!((e.place, e.turn), (2, Color::White));

@@ -2,8 +2,8 @@
 //!
 //! [`round_trip_every_move`] is the check itself; the tests here feed it positions from random
 //! games from every standard start (checking the Japanese against rsshogi's on the way), and
-//! crowded positions where many pieces of one kind can reach one square. A corpus test can feed
-//! both checks the positions of real games.
+//! crowded positions where many pieces of one kind can reach one square. The corpus tests feed
+//! both checks every position of the real games (`corpus::corpus_positions_round_trip_…`).
 
 use kifudex::{
     notation::{MoveToken, Previous, Style, write},

@@ -5,11 +5,11 @@
 //! what the text says. Expected moves are worked out by hand from the text.
 
 use kifudex::{
-    notation::{MoveToken, ResolveError, Style},
-    shogi::{Handicap, Position},
+    notation::{MoveToken, ResolveError, Style, read_sequence},
+    shogi::{Color, Handicap, Position},
 };
 
-use super::{board, read, read_usi, sequence_usi, sq, written};
+use super::{board, mv, read, read_usi, sequence_usi, sq, written};
 
 /// Checks that each text reads as the USI move beside it.
 fn reads(pos: &Position, cases: &[(&str, &str)]) {
@@ -28,6 +28,7 @@ fn writes(pos: &Position, style: Style, cases: &[(&str, &str)]) {
 #[test]
 fn fifteen_moves_of_aigakari_in_both_notations() {
     // The Russian source's example, in Western and in Japanese notation; worked out by hand.
+    // Each ends its sentence with a full stop.
     let usi = [
         "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d", "2h2d", "P*2c", "2d2h", "8e8f",
         "8g8f", "8b8f", "P*8g",
@@ -36,16 +37,50 @@ fn fifteen_moves_of_aigakari_in_both_notations() {
     let western =
         "1.P2f 2.P8d 3.P2e 4.P8e 5.G7h 6.G3b 7.P2d 8.Px 9.Rx 10.P'2c 11.R2h 12.P8f 13.Px 14.Rx 15.P'8g.";
     let japanese = "☗2六歩 ☖8四歩 ☗2五歩 ☖8五歩 ☗7八金 ☖3二金 ☗2四歩 ☖同歩 ☗同飛 ☖2三歩 ☗2八飛 ☖8六歩 ☗同歩 ☖同飛 ☗8七歩.";
-    assert_eq!(sequence_usi(&start, western.trim_end_matches('.')), usi);
-    assert_eq!(sequence_usi(&start, japanese.trim_end_matches('.')), usi);
+    assert_eq!(sequence_usi(&start, western), usi);
+    assert_eq!(sequence_usi(&start, japanese), usi);
 }
 
 #[test]
 fn hodges_and_hosking_name_the_same_pawn_move() {
     let start = Position::startpos();
     reads(&start, &[("P-7f", "7g7f"), ("P76", "7g7f"), ("P26", "2g2f"), ("P-2f", "2g2f")]);
-    writes(&start, Style::Western, &[("7g7f", "P-7f")]);
-    writes(&start, Style::Hosking, &[("7g7f", "P76")]);
+    // "A typical move might be notated P86 or P-8f"; "8六歩 (equivalent to western P-86)".
+    reads(&start, &[("P86", "8g8f"), ("P-8f", "8g8f"), ("P-86", "8g8f"), ("8六歩", "8g8f")]);
+    writes(&start, Style::Western, &[("7g7f", "P-7f"), ("8g8f", "P-8f")]);
+    writes(&start, Style::Hosking, &[("7g7f", "P76"), ("8g8f", "P86")]);
+    writes(&start, Style::Japanese, &[("8g8f", "▲８六歩")]);
+}
+
+#[test]
+fn corners_are_11_top_right_and_99_bottom_left() {
+    // 11 (Hodges 1a) is the top right corner from Black's side, 99 (9i) the bottom left: the
+    // lances stand there at the start.
+    let start = Position::startpos();
+    reads(&start, &[("L-98", "9i9h"), ("L-9h", "9i9h"), ("9八香", "9i9h"), ("L-18", "1i1h")]);
+    let mut game = start.clone();
+    game.play(mv("7g7f")).unwrap();
+    reads(&game, &[("L-12", "1a1b"), ("L-1b", "1a1b"), ("1二香", "1a1b"), ("L-92", "9a9b")]);
+    writes(&game, Style::Western, &[("1a1b", "L-1b")]);
+    writes(&game, Style::Hosking, &[("1a1b", "L12")]);
+}
+
+#[test]
+fn move_capture_and_drop_symbols() {
+    // "P-24 moves one's pawn to 2d without capture, Px24 captures the piece on 24, and P*24
+    // drops a pawn in hand on the empty 24."
+    let empty = board("K59 k51 P25", "b", "-");
+    reads(&empty, &[("P-24", "2e2d"), ("P-2d", "2e2d")]);
+    assert_eq!(read(&empty, "Px24", None), Err(ResolveError::NothingToCapture(sq("2d"))));
+    writes(&empty, Style::Hosking, &[("2e2d", "P24")]);
+    let capture = board("K59 k51 P25 p24", "b", "-");
+    reads(&capture, &[("Px24", "2e2d"), ("Px2d", "2e2d")]);
+    writes(&capture, Style::Hosking, &[("2e2d", "Px24")]);
+    writes(&capture, Style::Western, &[("2e2d", "Px2d")]);
+    let drop = board("K59 k51", "b", "P");
+    reads(&drop, &[("P*24", "P*2d"), ("P'24", "P*2d"), ("P*2d", "P*2d")]);
+    writes(&drop, Style::Hosking, &[("P*2d", "P'24")]);
+    writes(&drop, Style::Western, &[("P*2d", "P*2d")]);
 }
 
 #[test]
@@ -67,6 +102,21 @@ fn three_golds_reaching_78() {
         };
         assert_eq!(candidates.len(), 3, "{vague}");
     }
+}
+
+#[test]
+fn two_pieces_told_apart_by_their_origin() {
+    // The Hodges source's example in its own variant: two pieces on 6i and 5i can both go to
+    // 5h, "distinguished as 6i-5h (moving the left one) and 5i-5h (moving the right one)". Here
+    // with golds, which Japanese tells apart as 左 and 直.
+    let p = board("K19 k51 G69 G59", "b", "-");
+    reads(&p, &[("G6i-5h", "6i5h"), ("G5i-5h", "5i5h"), ("G69-58", "6i5h"), ("G59-58", "5i5h")]);
+    writes(&p, Style::Western, &[("6i5h", "G6i-5h"), ("5i5h", "G5i-5h")]);
+    writes(&p, Style::Hosking, &[("6i5h", "G69-58"), ("5i5h", "G59-58")]);
+    writes(&p, Style::Japanese, &[("6i5h", "▲５八金左"), ("5i5h", "▲５八金直")]);
+    assert!(matches!(read(&p, "G-5h", None), Err(ResolveError::Ambiguous(ref c)) if c.len() == 2));
+    // From the start, P-7f P-3d P-2f (the source's opening) reads as written.
+    assert_eq!(sequence_usi(&Position::startpos(), "1. P-7f P-3d 2. P-2f"), ["7g7f", "3c3d", "2g2f"]);
 }
 
 #[test]
@@ -95,9 +145,14 @@ fn dragon_and_horse_write_up_as_go_or_enter() {
     let p = board("K99 k91 +B77 +B33", "b", "-");
     reads(&p, &[("5五馬行", "7g5e"), ("5五馬入", "7g5e"), ("5五馬引", "3c5e")]);
     // "Not 5五金行 or 5五金入".
-    for text in ["5五金行", "5五金入", "5五銀入"] {
+    for text in ["5五金行", "5五金入", "5五銀入", "5五飛行", "5五角入"] {
         assert!(MoveToken::parse(text).is_err(), "{text}");
     }
+    // The Russian source lists 行 as the advance of the bishop or the horse: 角行 is read as
+    // 角上 (and never written).
+    let p = board("K99 k91 B77 B33", "b", "-");
+    reads(&p, &[("5五角行", "7g5e"), ("5五角上", "7g5e"), ("5五角引", "3c5e")]);
+    writes(&p, Style::Japanese, &[("7g5e", "▲５五角上")]);
 }
 
 #[test]
@@ -113,6 +168,11 @@ fn right_and_left_are_the_movers_own() {
     let p = board("K59 k91 g61 g41", "w", "-");
     reads(&p, &[("△5二金右", "6a5b"), ("△5二金左", "4a5b")]);
     writes(&p, Style::Japanese, &[("6a5b", "△５二金右"), ("4a5b", "△５二金左")]);
+    // The text speaks of "the silver on the right from White's perspective": the same with
+    // silvers.
+    let p = board("K59 k91 s61 s41", "w", "-");
+    reads(&p, &[("△5二銀右", "6a5b"), ("△5二銀左", "4a5b")]);
+    writes(&p, Style::Japanese, &[("6a5b", "△５二銀右"), ("4a5b", "△５二銀左")]);
     // The diagram "player's perspective": ☗5八右 ☖5二右, each the mover's right-hand gold,
     // from the start position (the piece is left out in the caption).
     let start = Position::startpos();
@@ -125,6 +185,24 @@ fn three_golds_left_straight_right() {
     let p = board("K59 k51 G66 G56 G46", "b", "-");
     reads(&p, &[("5五金左", "6f5e"), ("5五金直", "5f5e"), ("5五金右", "4f5e")]);
     writes(&p, Style::Japanese, &[("6f5e", "▲５五金左"), ("5f5e", "▲５五金直"), ("4f5e", "▲５五金右")]);
+}
+
+#[test]
+fn three_gold_like_promoted_pieces_left_straight_right() {
+    // "Golds and silvers as well as promoted pieces with gold-like movements (成銀, 成桂, 成香,
+    // と)" may be three-way ambiguous going up: 左, 直, 右.
+    for (letter, name) in [("+S", "成銀"), ("+N", "成桂"), ("+L", "成香"), ("+P", "と"), ("S", "銀")]
+    {
+        let p = board(&format!("K59 k51 {letter}66 {letter}56 {letter}46"), "b", "-");
+        let cases = [("6f5e", "左"), ("5f5e", "直"), ("4f5e", "右")];
+        for (usi, word) in cases {
+            let text = format!("５五{name}{word}");
+            assert_eq!(read_usi(&p, &text, None), usi, "{text}");
+            assert_eq!(written(&p, usi, None, Style::Japanese), format!("▲{text}"), "{usi}");
+        }
+        let vague = format!("5五{name}");
+        assert!(matches!(read(&p, &vague, None), Err(ResolveError::Ambiguous(ref c)) if c.len() == 3));
+    }
 }
 
 #[test]
@@ -183,6 +261,9 @@ fn knight_promotes_or_not() {
     let p = board("K59 k51 N65 p73", "b", "-");
     reads(&p, &[("Nx73=", "6e7c"), ("Nx73+", "6e7c+")]);
     writes(&p, Style::Hosking, &[("6e7c", "Nx73="), ("6e7c+", "Nx73+")]);
+    // The Hodges source's "Nx7c= indicates a knight capturing on 7c without promoting".
+    reads(&p, &[("Nx7c=", "6e7c"), ("Nx7c+", "6e7c+")]);
+    writes(&p, Style::Western, &[("6e7c", "Nx7c="), ("6e7c+", "Nx7c+")]);
 }
 
 #[test]
@@ -203,6 +284,13 @@ fn recaptures_on_24() {
         previous = Some(sq(&m[2..4]));
     }
     assert_eq!(japanese, ["▲２四歩", "△同　歩", "▲同　角", "△同　角", "▲同　飛"]);
+    let mut game = p.clone();
+    let mut hosking = Vec::new();
+    for m in usi {
+        hosking.push(written(&game, m, None, Style::Hosking));
+        game.play(mv(m)).unwrap();
+    }
+    assert_eq!(hosking, ["P24", "Px24", "Bx24", "Bx24", "Rx24"]);
 }
 
 #[test]
@@ -220,6 +308,15 @@ fn numbered_pairs_and_numbered_plies() {
     assert_eq!(sequence_usi(&start, "1.P-76 P-34 2.P-26 P-44 3.S-48 S-32"), usi);
     assert_eq!(sequence_usi(&start, "1. P-7f P-3d 2. P-2f P-4d 3. S-4h S-3b"), usi);
     assert_eq!(sequence_usi(&start, "P-76 ...P-34 P-26 ...P-44"), usi[..4]);
+    // "...P-55 indicates a move by White while P-55 indicates a move by Black."
+    let e = read_sequence(&start, "...P-76").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "move 1 (P-76, black to move): the move is marked for white, but it is black's turn"
+    );
+    let e = read_sequence(&start, "1.P-76 P-34 2...P-26").unwrap_err();
+    assert_eq!((e.place, e.turn), (3, Color::Black));
+    assert_eq!(sequence_usi(&start, "1.P-76 1...P-34"), usi[..2]);
     assert_eq!(sequence_usi(&start, "1.P-76! P-34?! 2.P-26?? P-44!!"), usi[..4]);
 }
 
@@ -248,6 +345,18 @@ fn coordinates_in_every_form() {
 }
 
 #[test]
+fn edo_period_forms() {
+    // "Earlier, only Japanese numerals were used for both file and rank", and "in older books
+    // of the Edo period, the notation may be written from right to left": 歩六七 is 七六歩.
+    // (Vertical writing puts the same characters in the same order.)
+    let start = Position::startpos();
+    reads(&start, &[("七六歩", "7g7f"), ("歩六七", "7g7f"), ("歩六七▲", "7g7f"), ("右金八五", "4i5h")]);
+    assert_eq!(sequence_usi(&start, "歩六七 歩四三"), ["7g7f", "3c3d"]);
+    let p = board("K59 k51 S72 S84", "b", "-");
+    reads(&p, &[("成引銀三八", "7b8c+")]);
+}
+
+#[test]
 fn drops() {
     // A bishop in hand: Hosking B'56 is Hodges B*5f.
     let p = board("K59 k51", "b", "B");
@@ -260,7 +369,7 @@ fn drops() {
     // 打 only when a piece on the board could also go there: P*23 is plain 2三歩 here...
     let p = board("K59 k51", "b", "P");
     writes(&p, Style::Japanese, &[("P*2c", "▲２三歩")]);
-    reads(&p, &[("2三歩", "P*2c"), ("P*24", "P*2d"), ("P'2c", "P*2c")]);
+    reads(&p, &[("2三歩", "P*2c"), ("P*23", "P*2c"), ("P*24", "P*2d"), ("P'2c", "P*2c")]);
     // ...but with a gold on the board that can reach 5五, dropping a gold needs 打.
     let p = board("K59 k51 G56", "b", "G");
     writes(&p, Style::Japanese, &[("G*5e", "▲５五金打"), ("5f5e", "▲５五金")]);
