@@ -153,3 +153,27 @@ fn text_shift_jis_cannot_hold_is_refused_not_replaced() {
     assert_eq!(out.status.code(), Some(0));
     assert!(std::fs::read_to_string(&target).unwrap().contains("先手：\u{1F600} player"));
 }
+
+#[test]
+fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("variations.kifu");
+    // The main line has two moves; 変化：7手 branches from nothing, and the variation for
+    // move 2 plays an impossible move after its first.
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n\n\
+                変化：7手\n   7 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)\n   3 ５五飛(28)\n";
+    std::fs::write(&path, text).unwrap();
+    let parsed = kifu::read_file(Some(&path), text.as_bytes()).unwrap();
+    let game = &parsed.games[0];
+    assert_eq!(game.moves.len(), 2);
+    assert_eq!(game.warnings.len(), 1, "{:?}", game.warnings);
+    assert_eq!(game.warnings[0].line, 7);
+    assert!(game.warnings[0].message.contains("変化：7手"), "{:?}", game.warnings);
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 7: 変化：7手 branches from no move"), "{err}");
+    assert!(err.contains("the variation replacing move 2 is written up to 1 moves only"), "{err}");
+    // What could be kept is written.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("８四歩(83)"));
+}

@@ -14,8 +14,9 @@ use kifudex::{
 };
 
 /// Print the games of a record file in another format. Every move is replayed first, so what
-/// is written is what the rules allow; a game that stops early is written as far as it is good,
-/// with a warning, and the exit status is 1.
+/// is written is what the rules allow; a game or variation that stops early is written as far
+/// as it is good, and a variation that fits nowhere is left out, each with a warning, and the
+/// exit status is then 1.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).
@@ -90,6 +91,24 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 replayed.plies()
             );
         }
+        for warning in &game.warnings {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: line {}: {}",
+                args.file.display(),
+                warning.line,
+                warning.message
+            );
+        }
+        for_each_stopped(&replayed.variations, &mut |v, reason| {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: the variation replacing move {} is written up to {} moves only: {reason}",
+                args.file.display(),
+                v.ply + 1,
+                v.moves.len()
+            );
+        });
         texts.push(kifu::write(format, game, &replayed));
     }
     let text = join(format, &texts);
@@ -101,6 +120,19 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Calls `each` for every variation, at any depth, that could not be replayed to its end.
+fn for_each_stopped(
+    variations: &[replay::ReplayedVariation],
+    each: &mut impl FnMut(&replay::ReplayedVariation, &replay::StopReason),
+) {
+    for v in variations {
+        if let Some(reason) = &v.stopped {
+            each(v, reason);
+        }
+        for_each_stopped(&v.variations, each);
+    }
 }
 
 /// Several games in one text: CSA separates them with `/`, the others follow one another.

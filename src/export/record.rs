@@ -69,6 +69,7 @@ pub fn stored_record(stored: &StoredGame) -> Game {
         variations: Vec::new(),
         line: 0,
         problem: None,
+        warnings: Vec::new(),
     }
 }
 

@@ -331,6 +331,9 @@ pub struct Game {
     pub line: u32,
     /// Set when reading stopped early: the moves before the problem are kept.
     pub problem: Option<ReadProblem>,
+    /// Parts of the record that were read but could not be kept, though the main line goes
+    /// on: a variation that branches from no move, or one cut where it could not be read.
+    pub warnings: Vec<ReadProblem>,
 }
 
 impl Game {

@@ -10,7 +10,9 @@
 //!
 //! Variation policy: `変化：N手` starts an alternative to move N of the nearest line, in file
 //! order, that has a move N after its own first move (the writers of these files list
-//! variations depth first, latest branch first). A variation that fits no line is dropped.
+//! variations depth first, latest branch first). A variation that fits no line is left out,
+//! and so is the rest of a variation that cannot be read further; both are named in the
+//! game's warnings.
 //!
 //! Ending policy: the first terminal word of a line ends it (a second is ignored); a `まで`
 //! line adds the outcome it states, and is the ending when no terminal word was written. A
@@ -386,7 +388,7 @@ pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
         return true;
     }
     if let Some(number) = variation_start(t) {
-        tree.variation(number);
+        tree.variation(number, n);
         return true;
     }
     if t.starts_with("まで") {
@@ -445,6 +447,7 @@ pub(crate) struct Tree {
     /// The destination of the move before the start position, which a first-move 同 means.
     previous: Option<Square>,
     problem: Option<ReadProblem>,
+    warnings: Vec<ReadProblem>,
 }
 
 impl Tree {
@@ -457,6 +460,7 @@ impl Tree {
             start_turn: turn,
             previous,
             problem: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -535,14 +539,20 @@ impl Tree {
     /// cut where it could not be read.
     pub fn fail(&mut self, line_no: u32, message: String) {
         let is_main = self.stack.len() == 1;
-        self.current().closed = true;
+        let line = self.current();
+        let (already, detached) = (line.closed, line.detached);
+        line.closed = true;
         if is_main && self.problem.is_none() {
             self.problem = Some(ReadProblem { line: line_no, message });
+        } else if !is_main && !already && !detached {
+            let message = format!("a variation is cut here: {message}");
+            self.warnings.push(ReadProblem { line: line_no, message });
         }
     }
 
-    /// Starts a variation for move `n` (see the module documentation).
-    pub fn variation(&mut self, n: u32) {
+    /// Starts a variation for move `n`, written on line `line_no` (see the module
+    /// documentation).
+    pub fn variation(&mut self, n: u32, line_no: u32) {
         // A variation's line must have a move `n` after its first; the main line may also be
         // extended or have its ending replaced.
         while self.stack.len() > 1 {
@@ -562,6 +572,11 @@ impl Tree {
         self.lines.push(line);
         if fits {
             self.lines[parent].children.push(index);
+        } else {
+            let message = format!(
+                "変化：{n}手 branches from no move of the lines before it: the variation is left out"
+            );
+            self.warnings.push(ReadProblem { line: line_no, message });
         }
         self.stack.push(index);
     }
@@ -598,6 +613,7 @@ impl Tree {
         if game.problem.is_none() {
             game.problem = self.problem;
         }
+        game.warnings.append(&mut self.warnings);
     }
 }
 
