@@ -62,7 +62,6 @@ pub enum Repetition {
 }
 
 /// A legal position with its history since the start.
-#[derive(Clone)]
 pub struct Position {
     inner: Inner,
     setup: Setup,
@@ -70,6 +69,28 @@ pub struct Position {
     history: Vec<Played>,
     /// The ply at which the inner position was last built; it can undo back to here.
     inner_base: usize,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            inner: self.inner.clone(),
+            setup: self.setup.clone(),
+            key: self.key,
+            history: self.history.clone(),
+            inner_base: self.inner_base,
+        }
+    }
+
+    /// Copies `source` into `self`, reusing `self`'s memory: the rules crate's state stack
+    /// is allocated once instead of once per game, which replaying many games notices.
+    fn clone_from(&mut self, source: &Position) {
+        self.inner.clone_from(&source.inner);
+        self.setup.clone_from(&source.setup);
+        self.key = source.key;
+        self.history.clone_from(&source.history);
+        self.inner_base = source.inner_base;
+    }
 }
 
 impl std::fmt::Debug for Position {

@@ -4,7 +4,10 @@
 //! side to move. It may be impossible (two kings, two pawns on a file);
 //! [`Position::from_setup`](super::Position::from_setup) decides.
 
-use std::{fmt, str::FromStr};
+use std::{
+    fmt::{self, Write as _},
+    str::FromStr,
+};
 
 use super::{Color, Hand, Piece, PieceKind, Square};
 
@@ -77,7 +80,7 @@ impl Setup {
                             out.push(char::from(b'0' + empty));
                             empty = 0;
                         }
-                        out.push_str(&piece.to_string());
+                        push_piece(out, piece);
                     }
                 }
             }
@@ -94,9 +97,9 @@ impl Setup {
             for (kind, n) in self.hand(color).iter().rev() {
                 let piece = Piece::new(color, kind);
                 if n > 1 {
-                    out.push_str(&n.to_string());
+                    let _ = write!(out, "{n}"); // writing to a String cannot fail
                 }
-                out.push_str(&piece.to_string());
+                push_piece(out, piece);
             }
         }
         if out.len() == start {
@@ -115,8 +118,16 @@ impl fmt::Display for Setup {
         s.push(' ');
         self.write_hands(&mut s);
         s.push(' ');
-        s.push_str(&self.move_number.to_string());
+        write!(s, "{}", self.move_number)?;
         f.write_str(&s)
+    }
+}
+
+/// Appends the SFEN letters of `piece` (`+` first when promoted; lowercase for White). SFEN
+/// is written for every game stored, so this allocates nothing.
+fn push_piece(out: &mut String, piece: Piece) {
+    for c in piece.kind.sfen().chars() {
+        out.push(if piece.color == Color::White { c.to_ascii_lowercase() } else { c });
     }
 }
 
