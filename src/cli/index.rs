@@ -53,6 +53,10 @@ struct Console {
 }
 
 impl ingest::Observer for Console {
+    fn wants_total(&self) -> bool {
+        !self.bar.is_hidden()
+    }
+
     fn start(&self, files: u64) {
         self.bar.set_length(files);
     }

@@ -140,6 +140,17 @@ impl Reader {
         Ok(Reader { conn })
     }
 
+    /// Limits the connection's page cache to about `kib` KiB (it is 64 MiB otherwise). A
+    /// reader that looks files up in path order, as indexing does, needs little.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn set_cache_kib(&self, kib: u32) -> Result<()> {
+        self.conn.pragma_update(None, "cache_size", -i64::from(kib))?;
+        Ok(())
+    }
+
     /// The state recorded for the file at `path`, if any.
     ///
     /// # Errors
