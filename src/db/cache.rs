@@ -11,7 +11,7 @@ use std::{
 };
 
 /// Entries per generation.
-pub(super) const GENERATION: usize = 32_768;
+pub(super) const GENERATION: usize = 16_384;
 
 type Map = HashMap<i64, Box<[u8]>, BuildHasherDefault<KeyHasher>>;
 
