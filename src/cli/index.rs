@@ -59,6 +59,7 @@ impl ingest::Observer for Console {
 
     fn start(&self, files: u64) {
         self.bar.set_length(files);
+        self.bar.set_message("0 games, 0 games/s");
     }
 
     fn progress(&self, done: u64, s: &ingest::Summary) {

@@ -5,11 +5,12 @@
 //! stable sort by key alone puts the entries in the (key, game, ply) order of a run.
 //! Positions past ply 65,535 of a game are not indexed (no real game comes near).
 //!
-//! Sorting: keys are hashes, so their top bits spread the entries evenly. One in-place
-//! pass of a most-significant-digit radix sort on those bits leaves buckets of a dozen
-//! entries, each then sorted by (key, game, ply) on its own. That is several times fewer
-//! instructions than a comparison sort of the whole buffer, and, unlike a stable merge sort,
-//! needs no second buffer of half the entries (the buffer is the writer's largest memory).
+//! Sorting: keys are hashes, so their top bits spread the entries evenly. In-place passes
+//! of a most-significant-digit radix sort, eight bits at a time, leave buckets of a few
+//! dozen entries, each then sorted by (key, game, ply) on its own. That is several times
+//! fewer instructions than a comparison sort of the whole buffer, and, unlike a stable merge
+//! sort, needs no second buffer of half the entries (the buffer is the writer's largest
+//! memory).
 
 use std::collections::HashSet;
 
@@ -30,12 +31,8 @@ impl Entry {
     }
 }
 
-/// Buffers smaller than this are sorted by comparison alone.
-const RADIX_MIN: usize = 1 << 12;
-/// Entries per radix bucket, about.
-const BUCKET_SIZE: usize = 16;
-/// The most key bits the radix pass uses (a table of 2^16 bucket bounds).
-const RADIX_BITS: u32 = 16;
+/// Buckets this small are sorted by comparison.
+const SMALL_SORT: usize = 48;
 
 /// The buffer.
 #[derive(Debug, Default)]
@@ -102,20 +99,25 @@ impl PostingBuffer {
     }
 }
 
-/// Sorts `entries` into run order (see the module documentation).
+/// Sorts `entries` into run order (see the module documentation): an in-place radix pass
+/// on the next eight bits of the key, then each bucket the same way on the following eight,
+/// until buckets are small enough for a comparison sort. With 256 buckets, the slots being
+/// filled fit in the first-level cache, so each pass reads and writes memory nearly in order.
 fn sort_entries(entries: &mut [Entry]) {
-    let n = entries.len();
-    if n < RADIX_MIN {
+    sort_from_bit(entries, 64);
+}
+
+fn sort_from_bit(entries: &mut [Entry], high: u32) {
+    if entries.len() <= SMALL_SORT || high < 8 {
         entries.sort_unstable_by_key(Entry::order);
         return;
     }
-    let bits = (n / BUCKET_SIZE).ilog2().min(RADIX_BITS);
-    let shift = 64 - bits;
+    let shift = high - 8;
     // The sign bit flipped, so that unsigned order is the keys' signed order.
-    let bucket = |e: &Entry| (((e.key as u64) ^ (1 << 63)) >> shift) as usize;
-    let mut ends = vec![0usize; 1 << bits];
+    let digit = |e: &Entry| ((((e.key as u64) ^ (1 << 63)) >> shift) & 0xff) as usize;
+    let mut ends = [0usize; 256];
     for e in entries.iter() {
-        ends[bucket(e)] += 1;
+        ends[digit(e)] += 1;
     }
     let mut sum = 0;
     for end in &mut ends {
@@ -123,10 +125,11 @@ fn sort_entries(entries: &mut [Entry]) {
         *end = sum;
     }
     // heads[b] is the first slot of bucket b that does not hold one of its entries yet.
-    let mut heads: Vec<usize> = std::iter::once(0).chain(ends[..ends.len() - 1].iter().copied()).collect();
-    for b in 0..ends.len() {
+    let mut heads = [0usize; 256];
+    heads[1..].copy_from_slice(&ends[..255]);
+    for b in 0..256 {
         while heads[b] < ends[b] {
-            let target = bucket(&entries[heads[b]]);
+            let target = digit(&entries[heads[b]]);
             if target == b {
                 heads[b] += 1;
             } else {
@@ -137,7 +140,7 @@ fn sort_entries(entries: &mut [Entry]) {
     }
     let mut start = 0;
     for end in ends {
-        entries[start..end].sort_unstable_by_key(Entry::order);
+        sort_from_bit(&mut entries[start..end], shift);
         start = end;
     }
 }
@@ -178,7 +181,7 @@ mod tests {
         };
         let keys: Vec<i64> =
             (0..3_000).map(|_| next() as i64).chain([i64::MIN, -1, 0, 1, i64::MAX]).collect();
-        for n in [0, 1, 100, RADIX_MIN - 1, RADIX_MIN, 50_000] {
+        for n in [0, 1, 100, SMALL_SORT, SMALL_SORT + 1, 50_000] {
             let mut entries = Vec::with_capacity(n);
             let mut game = 0;
             while entries.len() < n {
