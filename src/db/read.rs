@@ -151,6 +151,15 @@ impl Reader {
         Ok(())
     }
 
+    /// Whether any file is recorded.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn has_files(&self) -> Result<bool> {
+        Ok(self.conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?)
+    }
+
     /// The state recorded for the file at `path`, if any.
     ///
     /// # Errors

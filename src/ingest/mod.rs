@@ -229,6 +229,9 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
             .spawn_scoped(scope, move || -> Result<(), Error> {
                 let reader = Reader::open(&options.db)?;
                 reader.set_cache_kib(LOOKUP_CACHE_KIB)?;
+                // Into a database without files, every file is new: no state to look up (the
+                // files this run writes are the walk's own, each seen once).
+                let lookup = reader.has_files()?;
                 let mut entries = walk::entries(roots, walk_options).peekable();
                 loop {
                     let chunk = next_chunk(&mut entries);
@@ -238,8 +241,8 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
                     let states = chunk
                         .iter()
                         .map(|e| match e {
-                            Ok(file) => reader.file_state(&path_text(&file.path)),
-                            Err(_) => Ok(None),
+                            Ok(file) if lookup => reader.file_state(&path_text(&file.path)),
+                            _ => Ok(None),
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     let fetched = io_pool.install(|| {
