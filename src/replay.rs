@@ -6,7 +6,7 @@
 //! first N-1 moves and says why it stopped ([`Status::Stopped`]). A game that ended by a foul
 //! (反則) keeps its final illegal move as the ending, not as a failure.
 
-use std::fmt;
+use std::{cell::RefCell, fmt};
 
 use crate::{
     kifu::{Ending, Game, Outcome, ReadProblem, Termination, Variation},
@@ -129,10 +129,56 @@ impl ReplayedGame {
     }
 }
 
+/// Distinct start positions each thread keeps ready (see [`start_position`]).
+const KNOWN_STARTS: usize = 16;
+
+/// The start positions a thread has met lately, and a position whose memory the next replay
+/// reuses.
+struct Starts {
+    known: Vec<Position>,
+    spare: Option<Position>,
+}
+
+thread_local! {
+    static STARTS: RefCell<Starts> = const { RefCell::new(Starts { known: Vec::new(), spare: None }) };
+}
+
+/// The position at `start`. Making a position from a setup costs as much as replaying
+/// dozens of moves, and nearly every game starts from one of a few setups, so each thread
+/// keeps the last [`KNOWN_STARTS`] it made and copies them into a reused position.
+fn start_position(start: &Setup) -> Result<Position, PositionError> {
+    STARTS.with_borrow_mut(|starts| {
+        let i = match starts.known.iter().position(|p| p.setup() == start) {
+            Some(i) => i,
+            None => {
+                let pos = Position::from_setup(start.clone())?;
+                if starts.known.len() >= KNOWN_STARTS {
+                    starts.known.remove(0);
+                }
+                starts.known.push(pos);
+                starts.known.len() - 1
+            }
+        };
+        let known = &starts.known[i];
+        Ok(match starts.spare.take() {
+            Some(mut pos) => {
+                pos.clone_from(known);
+                pos
+            }
+            None => known.clone(),
+        })
+    })
+}
+
+/// Hands a position back for the next [`start_position`] to reuse.
+fn recycle(pos: Position) {
+    STARTS.with_borrow_mut(|starts| starts.spare = Some(pos));
+}
+
 /// Replays `game`.
 pub fn replay(game: &Game) -> ReplayedGame {
     let start = game.start.setup();
-    let mut pos = match Position::from_setup(start.clone()) {
+    let mut pos = match start_position(&start) {
         Ok(pos) => pos,
         Err(error) => {
             return ReplayedGame {
@@ -188,6 +234,7 @@ pub fn replay(game: &Game) -> ReplayedGame {
     }
     let (termination, outcome) = judge(game.ending.as_ref(), &pos, illegal_ending.is_some(), &status);
     let end = pos.setup().clone();
+    recycle(pos);
     let variations = match base {
         Some(mut base) => replay_variations(&mut base, &moves, &game.variations),
         None => Vec::new(),

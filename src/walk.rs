@@ -1,8 +1,9 @@
 //! Finding the record files under the paths a user gives.
 //!
 //! Policy:
-//! - Directories are walked with walkdir, each level sorted by file name, and the whole list
-//!   is sorted by path at the end, so the order never depends on the file system.
+//! - Directories are walked with walkdir, each level sorted by file name, so files come out
+//!   in path order whatever the file system's order, one at a time ([`entries`]): a walk of
+//!   any size holds no list of its files.
 //! - Symbolic links are not followed unless asked; when they are, a link that leads back to
 //!   one of its own ancestors is reported, never followed, so a loop cannot hang the walk.
 //! - A file is a candidate when its extension is one records use (see [`is_record_name`]);
@@ -69,6 +70,9 @@ impl fmt::Display for WalkProblem {
     }
 }
 
+/// One thing a walk yields: a candidate file, or an entry that could not be used.
+pub type Entry = Result<SourceFile, WalkProblem>;
+
 /// How to walk.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WalkOptions {
@@ -96,42 +100,70 @@ pub fn is_record_name(path: &Path) -> bool {
         .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|r| r.eq_ignore_ascii_case(e)))
 }
 
-/// Walks `roots`. A root that is a file is taken whatever its extension.
+/// Walks `roots` and collects what [`entries`] yields. A root that is a file is taken
+/// whatever its extension.
 pub fn walk(roots: &[PathBuf], options: WalkOptions) -> Walked {
     let mut out = Walked::default();
-    for root in roots {
-        let meta = if options.follow_links { fs::metadata(root) } else { fs::symlink_metadata(root) };
-        match meta {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                out.problems.push(WalkProblem { path: root.clone(), kind: WalkProblemKind::Missing });
-            }
-            Err(e) => out.problems.push(WalkProblem { path: root.clone(), kind: WalkProblemKind::Io(e) }),
-            Ok(m) if m.is_file() => out.files.push(source_file(root.clone(), &m)),
-            Ok(_) => walk_dir(root, options, &mut out),
+    for entry in entries(roots, options) {
+        match entry {
+            Ok(file) => out.files.push(file),
+            Err(problem) => out.problems.push(problem),
         }
     }
-    out.files.sort();
-    out.files.dedup_by(|a, b| a.path == b.path);
     out
 }
 
-fn walk_dir(root: &Path, options: WalkOptions, out: &mut Walked) {
-    let walker = walkdir::WalkDir::new(root).follow_links(options.follow_links).sort_by_file_name();
-    for entry in walker {
-        match entry {
-            Ok(entry) => {
-                if !entry.file_type().is_file() || !is_record_name(entry.path()) {
-                    continue;
+/// The candidate files under `roots` and the entries that could not be read, one at a time
+/// in path order (so a walk of any size holds no list of its files). A root that is a file
+/// is taken whatever its extension; a root inside another root adds nothing.
+///
+/// Path order compares paths component by component, which is the order of a depth-first
+/// walk that visits each directory's entries sorted by name: the files under one root are
+/// consecutive in it, and the roots come in their own order.
+pub fn entries(roots: &[PathBuf], options: WalkOptions) -> impl Iterator<Item = Entry> {
+    let mut roots: Vec<PathBuf> = roots.to_vec();
+    roots.sort();
+    roots.dedup();
+    // Root files named explicitly are taken even inside another root's walk.
+    let named: Vec<PathBuf> = roots.clone();
+    let mut outer: Vec<PathBuf> = Vec::new();
+    for root in roots {
+        if !outer.last().is_some_and(|o| root.starts_with(o)) {
+            outer.push(root);
+        }
+    }
+    outer.into_iter().flat_map(move |root| walk_root(root, options, named.clone()))
+}
+
+/// The entries of one root.
+fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dyn Iterator<Item = Entry>> {
+    let meta = if options.follow_links { fs::metadata(&root) } else { fs::symlink_metadata(&root) };
+    match meta {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Missing })))
+        }
+        Err(e) => Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Io(e) }))),
+        Ok(m) if m.is_file() => Box::new(std::iter::once(Ok(source_file(root, &m)))),
+        Ok(_) => {
+            let walker = walkdir::WalkDir::new(&root).follow_links(options.follow_links).sort_by_file_name();
+            Box::new(walker.into_iter().filter_map(move |entry| match entry {
+                Ok(entry) => {
+                    let wanted = entry.file_type().is_file()
+                        && (is_record_name(entry.path())
+                            || named.binary_search_by(|n| n.as_path().cmp(entry.path())).is_ok());
+                    if !wanted {
+                        return None;
+                    }
+                    Some(match entry.metadata() {
+                        Ok(m) => Ok(source_file(entry.into_path(), &m)),
+                        Err(e) => Err(problem(e, entry.path())),
+                    })
                 }
-                match entry.metadata() {
-                    Ok(m) => out.files.push(source_file(entry.into_path(), &m)),
-                    Err(e) => out.problems.push(problem(e, entry.path())),
+                Err(e) => {
+                    let path = e.path().unwrap_or(&root).to_path_buf();
+                    Some(Err(problem(e, &path)))
                 }
-            }
-            Err(e) => {
-                let path = e.path().unwrap_or(root).to_path_buf();
-                out.problems.push(problem(e, &path));
-            }
+            }))
         }
     }
 }
@@ -187,6 +219,24 @@ mod tests {
         assert_eq!(walked.files.len(), 1);
         assert_eq!(walked.problems.len(), 1);
         assert_eq!(walked.problems[0].kind.code(), "missing");
+    }
+
+    #[test]
+    fn roots_come_in_path_order_and_nested_roots_add_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a/b/1.kif", "a/b-c.kif", "a/b.csa", "a/b.d/2.kif", "z/odd.record", "z/3.kif"] {
+            touch(&dir.path().join(name));
+        }
+        let root = |p: &str| dir.path().join(p);
+        let roots = [root("z"), root("a"), root("a/b"), root("z/odd.record"), root("a")];
+        let walked = walk(&roots, WalkOptions::default());
+        let names: Vec<_> =
+            walked.files.iter().map(|f| f.path.strip_prefix(dir.path()).unwrap().to_str().unwrap()).collect();
+        // Component order: "a/b/1.kif" before "a/b-c.kif" although '-' sorts before '/'.
+        assert_eq!(names, ["a/b/1.kif", "a/b-c.kif", "a/b.csa", "a/b.d/2.kif", "z/3.kif", "z/odd.record"]);
+        let mut sorted = walked.files.clone();
+        sorted.sort();
+        assert_eq!(walked.files, sorted);
     }
 
     #[cfg(unix)]

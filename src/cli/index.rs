@@ -53,8 +53,13 @@ struct Console {
 }
 
 impl ingest::Observer for Console {
+    fn wants_total(&self) -> bool {
+        !self.bar.is_hidden()
+    }
+
     fn start(&self, files: u64) {
         self.bar.set_length(files);
+        self.bar.set_message("0 games, 0 games/s");
     }
 
     fn progress(&self, done: u64, s: &ingest::Summary) {

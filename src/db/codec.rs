@@ -106,7 +106,6 @@ pub struct BlockBuilder {
     n: u32,
     prev_key: i64,
     group: Vec<Posting>,
-    scratch: Vec<u8>,
 }
 
 impl BlockBuilder {
@@ -127,21 +126,26 @@ impl BlockBuilder {
         out
     }
 
-    /// Encodes the postings of the current key and appends them to the block, first
-    /// closing the block if they would overflow it.
+    /// Encodes the postings of the current key at the end of the block; when they overflow
+    /// it, the block is closed before them and they start the next one.
     fn close_group(&mut self) -> Option<Block> {
         let key = self.group.first()?.key;
         let mut out = None;
-        let delta = if self.data.is_empty() { 0 } else { (key as u64).wrapping_sub(self.prev_key as u64) };
-        encode_group(&mut self.scratch, delta, &self.group);
-        if !self.data.is_empty() && self.data.len() + self.scratch.len() > BLOCK_TARGET {
-            out = self.take();
-            encode_group(&mut self.scratch, 0, &self.group);
-        }
-        if self.data.is_empty() {
+        let mark = self.data.len();
+        if mark == 0 {
             self.lo = key;
+            self.data.reserve(BLOCK_TARGET + 64);
+            encode_group(&mut self.data, 0, &self.group);
+        } else {
+            encode_group(&mut self.data, (key as u64).wrapping_sub(self.prev_key as u64), &self.group);
+            if self.data.len() > BLOCK_TARGET {
+                self.data.truncate(mark);
+                out = self.take();
+                self.lo = key;
+                self.data.reserve(BLOCK_TARGET + 64);
+                encode_group(&mut self.data, 0, &self.group);
+            }
         }
-        self.data.extend_from_slice(&self.scratch);
         self.n += self.group.len() as u32;
         self.prev_key = key;
         self.group.clear();
@@ -157,8 +161,8 @@ impl BlockBuilder {
     }
 }
 
+/// Appends the postings of one key (`delta` from the previous key) to `out`.
 fn encode_group(out: &mut Vec<u8>, delta: u64, group: &[Posting]) {
-    out.clear();
     put_varint(out, delta);
     put_varint(out, group.len() as u64);
     let mut prev_game = 0;

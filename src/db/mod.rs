@@ -30,10 +30,12 @@
 //!
 //! # Connections
 //!
-//! WAL journal, `synchronous=NORMAL`, a 64 MiB page cache and a busy timeout are set at
-//! open; readers can query while a writer writes.
+//! WAL journal, `synchronous=NORMAL`, a 64 MiB page cache (16 MiB for the writer, whose
+//! other memory is its postings buffer) and a busy timeout are set at open; readers can
+//! query while a writer writes.
 
 mod buffer;
+mod cache;
 pub mod codec;
 mod migrate;
 mod new_game;

@@ -157,6 +157,26 @@ impl Reader {
         Ok(Reader { conn })
     }
 
+    /// Sets the connection's page cache to about `kib` KiB (it is 8 MiB otherwise). A
+    /// reader that looks files up in path order, as indexing does, needs little.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn set_cache_kib(&self, kib: u32) -> Result<()> {
+        self.conn.pragma_update(None, "cache_size", -i64::from(kib))?;
+        Ok(())
+    }
+
+    /// Whether any file is recorded.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn has_files(&self) -> Result<bool> {
+        Ok(self.conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?)
+    }
+
     /// The state recorded for the file at `path`, if any.
     ///
     /// # Errors

@@ -21,8 +21,9 @@ use super::{
 
 /// Runs smaller than this many postings are all in the first tier.
 const TIER_BASE: i64 = 1 << 16;
-/// Runs per tier before they are merged, and the size ratio between tiers.
-const TIER_FACTOR: usize = 8;
+/// Runs per tier before they are merged, and the size ratio between tiers. Sixteen: a
+/// lookup reads one block per run, cheap next to rewriting every posting once more per tier.
+const TIER_FACTOR: usize = 16;
 
 /// A live run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,9 +265,11 @@ mod tests {
     #[test]
     fn tiers_merge_when_full() {
         assert_eq!(plan(&runs(&[2_000_000; 5]), 0), None);
-        assert_eq!(plan(&runs(&[100; 7]), 0), None);
-        let small = plan(&runs(&[2_000_000, 2_000_000, 100, 100, 100, 100, 100, 100, 100, 100]), 0).unwrap();
-        assert_eq!(small.len(), 8);
+        assert_eq!(plan(&runs(&[100; TIER_FACTOR - 1]), 0), None);
+        let mut sizes = vec![2_000_000, 2_000_000];
+        sizes.extend([100; TIER_FACTOR]);
+        let small = plan(&runs(&sizes), 0).unwrap();
+        assert_eq!(small.len(), TIER_FACTOR);
         assert!(small.iter().all(|r| r.postings == 100));
         assert_eq!(plan(&runs(&[1_000, 1_000]), 500).map(|r| r.len()), Some(2));
         assert_eq!(plan(&runs(&[1_000]), 900), None);

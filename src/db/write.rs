@@ -11,7 +11,6 @@
 
 use std::{
     collections::{HashMap, HashSet},
-    hash::{BuildHasherDefault, Hasher},
     path::Path,
     time::{Duration, Instant},
 };
@@ -19,10 +18,13 @@ use std::{
 use rusqlite::{Connection, OptionalExtension, params};
 
 pub use super::new_game::{NewGame, PlayerName};
-use super::{GameId, GameResult, KEYPOS_MAX_PLY, Result, buffer::PostingBuffer, runs, tree::replay_stored};
+use super::{
+    GameId, GameResult, KEYPOS_MAX_PLY, Result, buffer::PostingBuffer, cache::KeyPositions, runs,
+    tree::replay_stored,
+};
 
-/// Postings held in memory before they are written as a run (about 48 MiB).
-pub const RUN_POSTINGS: usize = 2_000_000;
+/// Postings held in memory before they are written as a run (16 MiB; about 10,000 games).
+pub const RUN_POSTINGS: usize = 1 << 20;
 /// Games per transaction, at most.
 pub const COMMIT_GAMES: usize = 10_000;
 /// Time between commits, at most (so readers see progress and the WAL stays small).
@@ -34,8 +36,10 @@ pub const COMMIT_EVERY: Duration = Duration::from_secs(2);
 const WAL_AUTOCHECKPOINT: u32 = 4_096;
 /// Room for the postings of the game that fills a run, beyond the run itself.
 const RESERVE_SLACK: usize = 1 << 16;
-/// Entries kept in each in-memory cache before it is emptied.
-const CACHE_LIMIT: usize = 200_000;
+/// Names kept in each of the player and event caches before it is emptied.
+const NAME_CACHE: usize = 16_384;
+/// The connection's page cache, in KiB.
+const PAGE_CACHE_KIB: i64 = 16_384;
 
 /// A file as the writer records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,10 +85,7 @@ pub struct Writer {
     tx_started: Instant,
     postings: PostingBuffer,
     deleted: HashSet<u32>,
-    keypos: HashMap<i64, Box<[u8]>, BuildHasherDefault<KeyHasher>>,
-    /// Whether `keypos` (the cache) holds every row of the table, so a miss needs no lookup:
-    /// true while the table was empty at open and the cache was never emptied.
-    keypos_complete: bool,
+    keypos: KeyPositions,
     /// The highest game id inserted so far.
     last_game: i64,
     players: HashMap<String, i64>,
@@ -103,6 +104,7 @@ impl Writer {
     pub fn open(path: &Path) -> Result<Writer> {
         let conn = super::open(path, true)?;
         conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
+        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         let mut w = Writer {
             conn,
             in_tx: false,
@@ -110,8 +112,7 @@ impl Writer {
             tx_started: Instant::now(),
             postings: PostingBuffer::default(),
             deleted: HashSet::new(),
-            keypos: HashMap::default(),
-            keypos_complete: false,
+            keypos: KeyPositions::new(false),
             last_game: 0,
             players: HashMap::new(),
             events: HashMap::new(),
@@ -119,7 +120,8 @@ impl Writer {
             run_postings: RUN_POSTINGS,
         };
         w.recover()?;
-        w.keypos_complete = w.conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
+        let empty = w.conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
+        w.keypos = KeyPositions::new(empty);
         Ok(w)
     }
 
@@ -285,6 +287,7 @@ impl Writer {
         let file_id = match existing {
             Some(id) => {
                 self.remove_games_of(id)?;
+                self.conn.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
                 self.conn
                     .prepare_cached(
                         "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
@@ -303,7 +306,8 @@ impl Writer {
                 self.conn.last_insert_rowid()
             }
         };
-        self.conn.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
+        // A file without a row has no rejects: those of an entry that could not be read were
+        // cleared when the run started (clear_entry_rejects), and remove_file clears the rest.
         for r in rejects {
             self.insert_reject(&file.path, Some(file_id), r)?;
         }
@@ -414,9 +418,10 @@ impl Writer {
     /// Compares an early occurrence with the position stored for its key; records the key's
     /// position when it is new, and a collision when it differs.
     fn check_early(&mut self, key: i64, position: &[u8], game: i64, ply: u32) -> Result<()> {
-        let stored = match self.keypos.get(&key) {
-            Some(p) => Some(p.as_ref() == position),
-            None if self.keypos_complete => None,
+        let cached = self.keypos.get(key).map(|p| p == position);
+        let stored = match cached {
+            Some(same) => Some(same),
+            None if self.keypos.complete() => None,
             None => {
                 let found: Option<Vec<u8>> = self
                     .conn
@@ -426,7 +431,7 @@ impl Writer {
                 match found {
                     Some(p) => {
                         let same = p == position;
-                        self.remember(key, p.into_boxed_slice());
+                        self.keypos.insert(key, p.into_boxed_slice());
                         Some(same)
                     }
                     None => None,
@@ -444,18 +449,10 @@ impl Writer {
                 self.conn
                     .prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2)")?
                     .execute(params![key, position])?;
-                self.remember(key, position.into());
+                self.keypos.insert(key, position.into());
             }
         }
         Ok(())
-    }
-
-    fn remember(&mut self, key: i64, position: Box<[u8]>) {
-        if self.keypos.len() >= CACHE_LIMIT {
-            self.keypos.clear();
-            self.keypos_complete = false;
-        }
-        self.keypos.insert(key, position);
     }
 
     fn name_id(&mut self, table: Names, name: &str) -> Result<i64> {
@@ -481,7 +478,7 @@ impl Writer {
                 self.conn.last_insert_rowid()
             }
         };
-        if cache.len() >= CACHE_LIMIT {
+        if cache.len() >= NAME_CACHE {
             cache.clear();
         }
         cache.insert(name.to_string(), id);
@@ -550,18 +547,26 @@ impl Writer {
         Ok(true)
     }
 
-    /// The paths of the files recorded at `root` or under it, sorted.
+    /// The paths of the files recorded at `root` or under it for which `pick` is true,
+    /// sorted.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn files_under(&self, root: &str) -> Result<Vec<String>> {
+    pub fn files_under(&self, root: &str, pick: impl Fn(&str) -> bool) -> Result<Vec<String>> {
         let (lo, hi) = under(root);
         let mut stmt = self.conn.prepare_cached(
             "SELECT path FROM files WHERE path = ?1 OR (path > ?2 AND path < ?3) ORDER BY path",
         )?;
-        let paths = stmt.query_map(params![root, lo, hi], |r| r.get(0))?;
-        Ok(paths.collect::<rusqlite::Result<_>>()?)
+        let mut rows = stmt.query(params![root, lo, hi])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            let path = row.get_ref(0)?.as_str()?;
+            if pick(path) {
+                out.push(path.to_string());
+            }
+        }
+        Ok(out)
     }
 
     /// Writes the remaining postings, merges runs as the policy says, and leaves the
@@ -607,26 +612,6 @@ impl Writer {
         self.conn.execute_batch("PRAGMA optimize")?;
         self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(merged)
-    }
-}
-
-/// Hashes position keys, which are already uniformly distributed, as themselves.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_i64(&mut self, v: i64) {
-        self.0 = v as u64;
     }
 }
 

@@ -2,13 +2,21 @@
 //!
 //! # Flow
 //!
-//! 1. The paths are made absolute and walked ([`crate::walk`]): a sorted list of files.
-//! 2. The list is cut into chunks. For each chunk, the rayon workers (`jobs` of them) decide
-//!    whether each file changed (size and modification time, then the content hash), read
-//!    and replay the changed ones, and prepare their games; the chunk's results are collected
-//!    in path order.
+//! 1. The paths are made absolute and walked ([`crate::walk`]), one file at a time in path
+//!    order, and cut into chunks as they come.
+//! 2. For each chunk, I/O threads decide whether each file changed (size and modification
+//!    time, then the content hash) and read the changed ones, a chunk ahead of the rayon
+//!    workers (`jobs` of them), which replay them and prepare their games; the chunk's
+//!    results are collected in path order.
 //! 3. Chunks go through a bounded channel to one writer thread, the only owner of the
 //!    database connection, which writes them in order in batched transactions.
+//!
+//! # Memory
+//!
+//! Nothing grows with the number of files: the walk is never collected into a list, and
+//! every buffer, queue and cache has a bound (the chunks in flight, the writer's postings
+//! buffer, its caches and SQLite's page caches). Only `prune` keeps something per file:
+//! a 16-byte hash of each path seen.
 //!
 //! Because the writer takes files in path order and games in file order, game ids never
 //! depend on the number of threads or on timing.
@@ -49,7 +57,7 @@ pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
     kifu::{FileError, ParsedFile},
-    walk::{self, SourceFile, WalkOptions},
+    walk::{self, Entry, WalkOptions},
 };
 
 /// The function that reads a file into games: [`crate::kifu::read_file`] in the command.
@@ -59,13 +67,15 @@ pub type ReadFn = fn(Option<&Path>, &[u8]) -> Result<ParsedFile, FileError>;
 const CHUNK_FILES: usize = 512;
 /// Bytes per chunk, at most (a chunk has at least one file).
 const CHUNK_BYTES: u64 = 32 << 20;
-/// Chunks waiting for the writer, at most (a few MiB each), so the workers go on while the
-/// writer sorts and writes a run.
-const CHANNEL_CHUNKS: usize = 8;
+/// Chunks waiting for the writer, at most (about 1.5 MiB each), so the workers go on while
+/// the writer sorts and writes a run.
+const CHANNEL_CHUNKS: usize = 4;
 /// Chunks read ahead of the workers, at most.
 const FETCHED_CHUNKS: usize = 2;
 /// Threads reading files.
 const IO_THREADS: usize = 4;
+/// The page cache of the connection that looks up the state of each file, in KiB.
+const LOOKUP_CACHE_KIB: u32 = 2_048;
 
 /// What to index and how.
 #[derive(Clone, Debug)]
@@ -136,7 +146,12 @@ impl Summary {
 
 /// Progress reports and reject notices, called from the writer thread in path order.
 pub trait Observer: Sync {
-    /// The walk is done: `files` files will be looked at.
+    /// Whether to count the files before the run and call [`Observer::start`] (a walk of
+    /// its own, so only when the count is shown).
+    fn wants_total(&self) -> bool {
+        false
+    }
+    /// `files` files will be looked at.
     fn start(&self, files: u64) {
         let _ = files;
     }
@@ -181,8 +196,10 @@ pub enum Error {
 pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<Summary, Error> {
     let started = std::time::Instant::now();
     let roots = absolute_roots(&options.roots)?;
-    let walked = walk::walk(&roots, WalkOptions { follow_links: options.follow_links });
-    observer.start(walked.files.len() as u64);
+    let walk_options = WalkOptions { follow_links: options.follow_links };
+    if observer.wants_total() {
+        observer.start(walk::entries(&roots, walk_options).count() as u64);
+    }
     let mut writer = Writer::open(&options.db)?;
     writer.set_run_postings(options.run_postings);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -195,32 +212,41 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
         .build()?;
     let root_texts: Vec<String> = roots.iter().map(|r| path_text(r)).collect();
     let (tx, rx) = crossbeam_channel::bounded::<Vec<Outcome>>(CHANNEL_CHUNKS);
-    let (fetched_tx, fetched_rx) =
-        crossbeam_channel::bounded::<(&[SourceFile], Vec<Fetched>)>(FETCHED_CHUNKS);
+    let (fetched_tx, fetched_rx) = crossbeam_channel::bounded::<(Vec<Entry>, Vec<Fetched>)>(FETCHED_CHUNKS);
 
     thread::scope(|scope| {
-        let walked = &walked;
         let root_texts = &root_texts;
+        let roots = &roots;
         let spawn_error = |source| Error::Thread { source };
         let writer = thread::Builder::new()
             .name("kifudex-writer".to_string())
-            .spawn_scoped(scope, move || {
-                writer::write_all(writer, rx, walked, root_texts, options.prune, observer)
-            })
+            .spawn_scoped(scope, move || writer::write_all(writer, rx, root_texts, options.prune, observer))
             .map_err(spawn_error)?;
-        // Reading runs a chunk ahead of parsing, on more threads than there are cores: files
-        // that are not in the page cache keep a thread waiting on the disk.
+        // Walking and reading run a chunk ahead of parsing, on more threads than there are
+        // cores: files that are not in the page cache keep a thread waiting on the disk.
         let fetcher = thread::Builder::new()
             .name("kifudex-fetch".to_string())
             .spawn_scoped(scope, move || -> Result<(), Error> {
                 let reader = Reader::open(&options.db)?;
-                for chunk in chunks(&walked.files) {
+                reader.set_cache_kib(LOOKUP_CACHE_KIB)?;
+                // Into a database without files, every file is new: no state to look up (the
+                // files this run writes are the walk's own, each seen once).
+                let lookup = reader.has_files()?;
+                let mut entries = walk::entries(roots, walk_options).peekable();
+                loop {
+                    let chunk = next_chunk(&mut entries);
+                    if chunk.is_empty() {
+                        break;
+                    }
                     let states = chunk
                         .iter()
-                        .map(|f| reader.file_state(&path_text(&f.path)))
+                        .map(|e| match e {
+                            Ok(file) if lookup => reader.file_state(&path_text(&file.path)),
+                            _ => Ok(None),
+                        })
                         .collect::<Result<Vec<_>, _>>()?;
                     let fetched = io_pool.install(|| {
-                        chunk.par_iter().zip(states).map(|(file, state)| fetch(file, state)).collect()
+                        chunk.par_iter().zip(states).map(|(entry, state)| fetch(entry, state)).collect()
                     });
                     if fetched_tx.send((chunk, fetched)).is_err() {
                         break; // the pipeline stopped: its error is reported below
@@ -231,7 +257,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
             .map_err(spawn_error)?;
         for (chunk, fetched) in fetched_rx {
             let outcomes: Vec<Outcome> = pool.install(|| {
-                chunk.par_iter().zip(fetched).map(|(file, fetched)| process(file, fetched, read)).collect()
+                chunk.par_iter().zip(fetched).map(|(entry, fetched)| process(entry, fetched, read)).collect()
             });
             if tx.send(outcomes).is_err() {
                 break; // the writer stopped: its error is reported below
@@ -246,24 +272,21 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
     })
 }
 
-/// The walk's files cut into chunks of at most [`CHUNK_FILES`] files and about
-/// [`CHUNK_BYTES`] bytes.
-fn chunks(files: &[walk::SourceFile]) -> impl Iterator<Item = &[walk::SourceFile]> {
-    let mut rest = files;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let mut bytes = 0;
-        let mut n = 0;
-        while n < rest.len() && n < CHUNK_FILES && (n == 0 || bytes + rest[n].size <= CHUNK_BYTES) {
-            bytes += rest[n].size;
-            n += 1;
-        }
-        let (chunk, tail) = rest.split_at(n);
-        rest = tail;
-        Some(chunk)
-    })
+/// The next walked entries, at most [`CHUNK_FILES`] of them and about [`CHUNK_BYTES`] bytes
+/// (at least one entry while any is left).
+fn next_chunk(entries: &mut std::iter::Peekable<impl Iterator<Item = Entry>>) -> Vec<Entry> {
+    let size = |e: &Entry| e.as_ref().map_or(0, |f| f.size);
+    let mut chunk = Vec::new();
+    let mut bytes = 0;
+    while chunk.len() < CHUNK_FILES {
+        let first = chunk.is_empty();
+        let Some(entry) = entries.next_if(|e| first || bytes + size(e) <= CHUNK_BYTES) else {
+            break;
+        };
+        bytes += size(&entry);
+        chunk.push(entry);
+    }
+    chunk
 }
 
 /// The roots as absolute paths without symbolic links, so a file has one path whatever

@@ -9,20 +9,32 @@ use super::ReadFn;
 use crate::{
     db::{FileRecord, FileState, NewGame, NewReject},
     replay::{ReplayedGame, Status, StopReason, replay},
-    walk::SourceFile,
+    walk::{Entry, SourceFile},
 };
 
 /// What became of a file.
 #[derive(Debug)]
 pub(super) enum Outcome {
     /// Same size and modification time as when it was indexed: not read.
-    Unchanged { state: FileState },
+    Unchanged { path: String, state: FileState },
     /// Read, but the content is the one indexed: only the size and time are new.
     Touched { path: String, size: u64, mtime_ns: i64, state: FileState },
     /// It could not be read.
     Unreadable { path: String, reject: NewReject },
     /// Read and parsed (possibly into no game at all).
     Read(FileWork),
+}
+
+impl Outcome {
+    /// The path of the file or entry.
+    pub fn path(&self) -> &str {
+        match self {
+            Outcome::Unchanged { path, .. }
+            | Outcome::Touched { path, .. }
+            | Outcome::Unreadable { path, .. } => path,
+            Outcome::Read(work) => &work.file.path,
+        }
+    }
 }
 
 /// A file read and parsed, ready for the writer.
@@ -49,13 +61,26 @@ fn unreadable(path: String, code: &'static str, message: String) -> Outcome {
     Outcome::Unreadable { path, reject: NewReject { game_index: None, line: None, ply: None, code, message } }
 }
 
-/// The I/O step for `file`, whose recorded state is `state`: decides from the size and time
-/// whether it changed, and if it may have, reads and hashes it.
-pub(super) fn fetch(file: &SourceFile, state: Option<FileState>) -> Fetched {
-    if let Some(state) = state.as_ref().filter(|s| s.size == file.size && s.mtime_ns == file.mtime_ns) {
-        return Fetched::Settled(Outcome::Unchanged { state: state.clone() });
-    }
+/// The I/O step for a walked entry; for a file, whose recorded state is `state`, decides
+/// from the size and time whether it changed, and if it may have, reads and hashes it.
+pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
+    let file = match entry {
+        Ok(file) => file,
+        Err(problem) => {
+            return Fetched::Settled(unreadable(
+                path_text(&problem.path),
+                problem.kind.code(),
+                problem.to_string(),
+            ));
+        }
+    };
     let path = path_text(&file.path);
+    let state = match state {
+        Some(state) if state.size == file.size && state.mtime_ns == file.mtime_ns => {
+            return Fetched::Settled(Outcome::Unchanged { path, state });
+        }
+        other => other,
+    };
     let bytes = match read_bytes(&file.path, file.size) {
         Ok(bytes) => bytes,
         Err(e) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
@@ -74,19 +99,23 @@ pub(super) fn fetch(file: &SourceFile, state: Option<FileState>) -> Fetched {
 
 /// The CPU step: parses and replays a file that was read. Never panics: a reader that does
 /// becomes a reject.
-pub(super) fn process(file: &SourceFile, fetched: Fetched, read: ReadFn) -> Outcome {
+pub(super) fn process(entry: &Entry, fetched: Fetched, read: ReadFn) -> Outcome {
     let (path, bytes, hash) = match fetched {
         Fetched::Settled(outcome) => return outcome,
         Fetched::Read { path, bytes, hash } => (path, bytes, hash),
     };
-    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash, read));
-    std::panic::catch_unwind(parse).unwrap_or_else(|_| {
+    let bug = |path| {
         unreadable(
             path,
             "internal_error",
             "kifudex failed while reading this file (a bug: please report it)".to_string(),
         )
-    })
+    };
+    let Ok(file) = entry else {
+        return bug(path); // only files are read
+    };
+    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash, read));
+    std::panic::catch_unwind(parse).unwrap_or_else(|_| bug(path))
 }
 
 fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], read: ReadFn) -> Outcome {

@@ -3,59 +3,40 @@
 use std::collections::HashSet;
 
 use crossbeam_channel::Receiver;
+use xxhash_rust::xxh3::xxh3_128;
 
 use super::{Error, Observer, Summary, prepare::Outcome};
-use crate::{
-    db::{NewReject, Writer},
-    walk::Walked,
-};
+use crate::db::Writer;
 
 /// Writes every chunk from `rx`, then prunes (when asked) and finishes the database.
 pub(super) fn write_all(
     mut writer: Writer,
     rx: Receiver<Vec<Outcome>>,
-    walked: &Walked,
     roots: &[String],
     prune: bool,
     observer: &dyn Observer,
 ) -> Result<Summary, Error> {
-    let mut s =
-        Summary { files_seen: (walked.files.len() + walked.problems.len()) as u64, ..Summary::default() };
+    let mut s = Summary::default();
     for root in roots {
         writer.clear_entry_rejects(root)?;
     }
-    for problem in &walked.problems {
-        let path = super::path_text(&problem.path);
-        let reject = NewReject {
-            game_index: None,
-            line: None,
-            ply: None,
-            code: problem.kind.code(),
-            message: problem.to_string(),
-        };
-        writer.reject_entry(&path, &reject)?;
-        observer.reject(&path, &reject);
-        s.files_rejected += 1;
-    }
-    let mut done = 0;
+    // With prune, the paths seen, as hashes: 16 bytes a file instead of the path.
+    let mut seen: HashSet<u128> = HashSet::new();
     for chunk in rx {
         for outcome in chunk {
+            s.files_seen += 1;
+            if prune {
+                seen.insert(xxh3_128(outcome.path().as_bytes()));
+            }
             write_one(&mut writer, outcome, &mut s, observer)?;
             writer.end_file()?;
-            done += 1;
-            observer.progress(done, &s);
+            observer.progress(s.files_seen, &s);
         }
     }
     if prune {
-        let seen: HashSet<String> = walked
-            .files
-            .iter()
-            .map(|f| super::path_text(&f.path))
-            .chain(walked.problems.iter().map(|p| super::path_text(&p.path)))
-            .collect();
         for root in roots {
-            for path in writer.files_under(root)? {
-                if !seen.contains(&path) && writer.remove_file(&path)? {
+            for path in writer.files_under(root, |path| !seen.contains(&xxh3_128(path.as_bytes())))? {
+                if writer.remove_file(&path)? {
                     s.files_pruned += 1;
                 }
             }
@@ -73,7 +54,7 @@ fn write_one(
     observer: &dyn Observer,
 ) -> Result<(), Error> {
     match outcome {
-        Outcome::Unchanged { state } => {
+        Outcome::Unchanged { state, .. } => {
             s.files_unchanged += 1;
             s.files_rejected += u64::from(state.error.is_some());
             s.games_rejected += state.stopped;

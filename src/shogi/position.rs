@@ -4,13 +4,15 @@
 //! [`Setup`]) and its own [`PositionKey`], so everything the rest of kifudex reads (pieces,
 //! hands, SFEN, keys) is ours; the crate answers legality and move generation.
 //!
-//! Long games: the crate counts plies in 16 bits and keeps a state per ply, so the facade
-//! rebuilds its inner position every [`REBUILD_EVERY`] plies. Nothing outside notices: undo
-//! past a rebuild simply rebuilds again from the facade's own board.
+//! The facade rebuilds its inner position from its own board every [`REBUILD_EVERY`] plies.
+//! The crate counts plies in 16 bits, and after each move it scans the positions since its
+//! start for a repetition, which the facade judges itself ([`Position::repetition`]): a
+//! short history keeps that scan short, and a rebuild copies the board in place, allocating
+//! nothing. Nothing outside notices: undo past a rebuild simply rebuilds again.
 
 use rsshogi::{
     board::{
-        MoveList, Position as Inner,
+        BoardArray, MoveList, Position as Inner, PositionState,
         movegen::{LegalAll, generate_moves, generate_moves_to},
     },
     types as rs,
@@ -23,7 +25,7 @@ use super::{
 };
 
 /// Plies between rebuilds of the inner position (see the module documentation).
-const REBUILD_EVERY: usize = 1024;
+const REBUILD_EVERY: usize = 32;
 
 /// Why a [`Setup`] is not a position that can be played from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,7 +64,6 @@ pub enum Repetition {
 }
 
 /// A legal position with its history since the start.
-#[derive(Clone)]
 pub struct Position {
     inner: Inner,
     setup: Setup,
@@ -70,6 +71,28 @@ pub struct Position {
     history: Vec<Played>,
     /// The ply at which the inner position was last built; it can undo back to here.
     inner_base: usize,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            inner: self.inner.clone(),
+            setup: self.setup.clone(),
+            key: self.key,
+            history: self.history.clone(),
+            inner_base: self.inner_base,
+        }
+    }
+
+    /// Copies `source` into `self`, reusing `self`'s memory: the rules crate's state stack
+    /// is allocated once instead of once per game, which replaying many games notices.
+    fn clone_from(&mut self, source: &Position) {
+        self.inner.clone_from(&source.inner);
+        self.setup.clone_from(&source.setup);
+        self.key = source.key;
+        self.history.clone_from(&source.history);
+        self.inner_base = source.inner_base;
+    }
 }
 
 impl std::fmt::Debug for Position {
@@ -228,7 +251,7 @@ impl Position {
     }
 
     fn rebuild_inner(&mut self) {
-        self.inner = build_inner(&self.setup);
+        self.inner.set_position_state(&inner_state(&self.setup));
         self.inner_base = self.history.len();
     }
 
@@ -470,9 +493,34 @@ fn validate(setup: &Setup) -> Result<(), PositionError> {
 }
 
 fn build_inner(setup: &Setup) -> Inner {
-    let mut sfen_setup = setup.clone();
-    sfen_setup.move_number = 1;
-    Inner::from_sfen(&sfen_setup.to_string()).expect("a validated setup is SFEN the rules crate reads")
+    let mut inner = Inner::empty();
+    inner.set_position_state(&inner_state(setup));
+    inner
+}
+
+/// The crate's form of a validated setup (its move number left out).
+fn inner_state(setup: &Setup) -> PositionState {
+    let mut board = BoardArray::empty();
+    for (i, piece) in setup.board.iter().enumerate() {
+        if let Some(p) = piece {
+            board.set(rs::Square::from_index(i), rs::Piece::from_parts(rs_color(p.color), rs_kind(p.kind)));
+        }
+    }
+    let mut hands = [rs::Hand::ZERO; 2];
+    for color in Color::ALL {
+        for (kind, n) in setup.hand(color).iter() {
+            let piece = rs::HandPiece::from_piece_type(rs_kind(kind)).expect("hands hold unpromoted kinds");
+            hands[color.index()].add(piece, u32::from(n));
+        }
+    }
+    PositionState { board, hands, side_to_move: rs_color(setup.turn), ply: 1 }
+}
+
+fn rs_color(color: Color) -> rs::Color {
+    match color {
+        Color::Black => rs::Color::BLACK,
+        Color::White => rs::Color::WHITE,
+    }
 }
 
 fn rs_square(sq: Square) -> rs::Square {
