@@ -5,6 +5,7 @@ mod util;
 
 mod convert;
 mod corpus;
+mod hardening;
 mod index;
 mod keys;
 mod kifu_kakinoki;

@@ -1,0 +1,46 @@
+//! Every committed fuzz seed and every input a fuzzer once failed on, through the fuzz
+//! targets' own checks (without the allocation meter, which only the fuzzers have), and the
+//! fixes those inputs led to, pinned by hand-computed expectations.
+
+use std::{fs, path::Path};
+
+use super::checks::{self, Unmetered};
+
+/// Runs each file under `dir/<target>/` through that target's check.
+fn run_all(dir: &str) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut count = 0;
+    for &target in checks::TARGETS {
+        let Ok(entries) = fs::read_dir(root.join(target)) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let data = fs::read(&path).unwrap();
+            let outcome = std::panic::catch_unwind(|| checks::run(target, &data, &Unmetered));
+            assert!(outcome.is_ok(), "{target} fails on {}", path.display());
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn every_seed_holds_the_invariants() {
+    let n = run_all("fuzz/seeds");
+    assert!(n > 500, "only {n} seeds found");
+}
+
+#[test]
+fn every_past_finding_holds_the_invariants() {
+    assert!(run_all("fuzz/regressions") >= 4);
+}
+
+#[test]
+fn every_target_has_seeds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    for target in checks::TARGETS {
+        assert!(
+            fs::read_dir(root.join(target)).is_ok_and(|mut d| d.next().is_some()),
+            "{target} has no seeds"
+        );
+    }
+}
