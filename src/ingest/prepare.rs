@@ -56,9 +56,17 @@ pub(super) fn fetch(file: &SourceFile, state: Option<FileState>) -> Fetched {
         return Fetched::Settled(Outcome::Unchanged { state: state.clone() });
     }
     let path = path_text(&file.path);
-    let bytes = match read_bytes(&file.path, file.size) {
+    let bytes = match read_bytes(file) {
         Ok(bytes) => bytes,
-        Err(e) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
+        Err(ReadError::Vanished) => {
+            let message = "the file was removed while the run went on; the next run forgets it";
+            return Fetched::Settled(unreadable(path, "vanished", message.to_string()));
+        }
+        Err(ReadError::Changed) => {
+            let message = "the file changed while it was being indexed; the next run reads it";
+            return Fetched::Settled(unreadable(path, "changed", message.to_string()));
+        }
+        Err(ReadError::Io(e)) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
     };
     let hash = xxh3_128(&bytes).to_le_bytes();
     match state.filter(|s| s.hash == hash) {
@@ -141,12 +149,31 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
     Outcome::Read(work)
 }
 
-/// The content of the file at `path`, whose size the walk saw as `size`. (Unlike
-/// `fs::read`, this asks the file system for nothing but the bytes.)
-fn read_bytes(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
-    let file = fs::File::open(path)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    std::io::Read::read_to_end(&mut std::io::Read::take(&file, u64::MAX), &mut bytes)?;
+/// Why a file the walk found could not be read as it was found.
+enum ReadError {
+    /// It no longer exists.
+    Vanished,
+    /// Its size or modification time is no longer what the walk saw: it was written to
+    /// between the walk and the end of the read (the bytes may be half old, half new).
+    Changed,
+    Io(std::io::Error),
+}
+
+/// The content of `file`, checked to be the file the walk saw: the same size and
+/// modification time, looked up on the open file once it is read. (Unlike `fs::read`, this
+/// asks the file system for nothing else.)
+fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
+    let open = fs::File::open(&file.path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ReadError::Vanished,
+        _ => ReadError::Io(e),
+    })?;
+    let mut bytes = Vec::with_capacity(usize::try_from(file.size).unwrap_or(0).saturating_add(1));
+    std::io::Read::read_to_end(&mut std::io::Read::take(&open, u64::MAX), &mut bytes)
+        .map_err(ReadError::Io)?;
+    let now = crate::walk::source_file(file.path.clone(), &open.metadata().map_err(ReadError::Io)?);
+    if now.size != file.size || now.mtime_ns != file.mtime_ns || bytes.len() as u64 != file.size {
+        return Err(ReadError::Changed);
+    }
     Ok(bytes)
 }
 

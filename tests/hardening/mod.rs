@@ -5,4 +5,6 @@
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
+mod faults;
 mod fuzz_inputs;
+mod harness;
