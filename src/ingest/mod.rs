@@ -47,7 +47,8 @@ use std::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-use self::prepare::{Fetched, Outcome, fetch, path_text, process};
+pub use self::prepare::path_text;
+use self::prepare::{Fetched, Outcome, fetch, process};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},

@@ -33,8 +33,28 @@ pub(super) struct FileWork {
     pub rejects: Vec<NewReject>,
 }
 
-/// The text form of a path, as the database stores it.
-pub(super) fn path_text(path: &Path) -> String {
+/// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
+/// has no backslash). A file name that is not UTF-8 (CP932 bytes from an old archive, say)
+/// keeps its valid parts and writes every other byte as `\xNN`; a backslash is written
+/// `\x5c`. So two paths never share a text form, which a lossy conversion would give them
+/// (one file's games would replace the other's), and a directory's text is the start of its
+/// files' texts.
+#[cfg(unix)]
+pub fn path_text(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::with_capacity(path.as_os_str().len());
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\x5c"));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out
+}
+
+/// The text form of a path (see the Unix version); elsewhere paths are Unicode already.
+#[cfg(not(unix))]
+pub fn path_text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
@@ -194,4 +214,23 @@ fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
         code: reason.code(),
         message: reason.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn path_texts_are_lossless() {
+        use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
+        let text = |b: &[u8]| path_text(Path::new(OsStr::from_bytes(b)));
+        assert_eq!(text("/kifu/棋譜.kif".as_bytes()), "/kifu/棋譜.kif");
+        // 棋譜 and 将棋 in CP932: both lossy forms would be four replacement characters.
+        assert_eq!(text(b"/kifu/\x8a\xfb\x95\x88.kif"), "/kifu/\\x8a\\xfb\\x95\\x88.kif");
+        assert_eq!(text(b"/kifu/\x8f\xab\x8a\xfb.kif"), "/kifu/\\x8f\\xab\\x8a\\xfb.kif");
+        // A name that spells an escape is not taken for one.
+        assert_eq!(text(b"/kifu/\\x8a.kif"), "/kifu/\\x5cx8a.kif");
+        assert_ne!(text(b"/kifu/\\x8a.kif"), text(b"/kifu/\x8a.kif"));
+    }
 }

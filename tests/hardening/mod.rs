@@ -5,6 +5,8 @@
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
+mod bad_input;
 mod faults;
 mod fuzz_inputs;
 mod harness;
+mod sql_text;
