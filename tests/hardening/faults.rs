@@ -222,9 +222,10 @@ fn files_removed_or_changed_during_the_run_are_rejected_and_read_by_the_next() {
     assert_eq!(reader.snapshot().unwrap().game_count().unwrap(), 39 * 3 + 1);
 }
 
-/// Twenty runs of the command, each killed (SIGKILL) at a random moment of what a whole run
-/// takes, each on a database an earlier killed run left: every kill leaves a sound
-/// database, and a last run completes it to what one uninterrupted run makes.
+/// Twenty runs of the command, each on a new database, killed (SIGKILL) at a random moment
+/// of the first four fifths of what a whole run takes: every kill leaves a sound database,
+/// and a run after it completes the database to what one uninterrupted run makes (checked
+/// after every fourth kill, to keep the test short).
 #[test]
 fn twenty_runs_killed_at_random_moments_leave_sound_databases() {
     let tmp = tempfile::tempdir().unwrap();
@@ -238,39 +239,33 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases() {
 
     let mut rng = Rng::new(12);
     let mut landed = 0;
-    for round in 0..4 {
-        let db = tmp.path().join(format!("killed{round}.sqlite"));
-        for _ in 0..5 {
-            let at = whole.mul_f64(rng.below(1000) as f64 / 1000.0);
-            let mut child = kifudex()
-                .arg("index")
-                .arg(&games)
-                .arg("--db")
-                .arg(&db)
-                .arg("--quiet")
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-            std::thread::sleep(at);
-            child.kill().unwrap();
-            let status = child.wait().unwrap();
-            // Killed, or done before the kill came (and then successful).
-            match std::os::unix::process::ExitStatusExt::signal(&status) {
-                Some(signal) => {
-                    assert_eq!(signal, 9);
-                    landed += 1;
-                }
-                None => assert!(status.success(), "{status}"),
+    for run in 0..20 {
+        let db = tmp.path().join(format!("killed{run}.sqlite"));
+        let at = whole.mul_f64(rng.below(800) as f64 / 1000.0);
+        let mut child =
+            kifudex().arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet").spawn().unwrap();
+        std::thread::sleep(at);
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        // Killed, or done before the kill came (and then successful).
+        match std::os::unix::process::ExitStatusExt::signal(&status) {
+            Some(signal) => {
+                assert_eq!(signal, 9);
+                landed += 1;
             }
-            if db.exists() {
-                assert_sound(&db);
-            }
+            None => assert!(status.success(), "{status}"),
         }
-        let out = index(&games, &db);
-        assert!(out.status.success(), "{}", stderr(&out));
-        assert_sound(&db);
-        assert_eq!(export_games(&db), expected, "round {round}");
+        if db.exists() {
+            assert_sound(&db);
+        }
+        if run % 4 == 3 {
+            let out = index(&games, &db);
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert_sound(&db);
+            assert_eq!(export_games(&db), expected, "run {run}, killed after {at:?}");
+        }
     }
-    // Timing depends on the machine's load; most kills land during a run, and some must.
-    assert!(landed >= 5, "only {landed} of 20 kills landed during a run");
+    // Timing depends on the machine's load: most kills land during a run, and many must.
+    eprintln!("{landed} of 20 kills landed during a run");
+    assert!(landed >= 10, "only {landed} of 20 kills landed during a run");
 }
