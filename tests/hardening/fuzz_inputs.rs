@@ -59,3 +59,23 @@ fn a_hand_count_over_99_reads_back() {
     // What no hand can hold is still refused.
     assert!("4k4/9/9/9/9/9/9/9/4K4 b 256P 1".parse::<Setup>().is_err());
 }
+
+/// A record at odds with itself, a foul (反則勝ち) and then a summary stating a draw
+/// (まで3手で千日手), states a draw; written back, it used to lose the draw (まで0手で反則勝ち
+/// reads as a win).
+#[test]
+fn a_foul_with_a_stated_draw_keeps_the_draw() {
+    use kifudex::{
+        kifu::{self, Format, Outcome},
+        replay::replay,
+    };
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 反則勝ち\nまで3手で千日手\n";
+    for format in [Format::Kif, Format::Ki2] {
+        let game = kifu::read(Format::Kif, text).remove(0);
+        let first = replay(&game);
+        assert_eq!(first.outcome, Some(Outcome::Draw));
+        let written = kifu::write(format, &game, &first);
+        let again = replay(&kifu::read(format, &written).remove(0));
+        assert_eq!(again.outcome, Some(Outcome::Draw), "{format}:\n{written}");
+    }
+}
