@@ -79,3 +79,22 @@ fn a_foul_with_a_stated_draw_keeps_the_draw() {
         assert_eq!(again.outcome, Some(Outcome::Draw), "{format}:\n{written}");
     }
 }
+
+/// A CSA game whose first move is the foul that ends it: the note on the foul is written
+/// after the start, where it reads back as a comment before the first move; the game
+/// comments used to be written before the start, so the text moved at every round trip.
+#[test]
+fn a_csa_game_ending_on_an_illegal_first_move_is_written_the_same_twice() {
+    use kifudex::{
+        kifu::{self, Format},
+        replay::replay,
+    };
+    let text = "V2.2\n'a note\nPI\n+\n+1213RY\n%-ILLEGAL_ACTION\n";
+    let game = kifu::read(Format::Csa, text).remove(0);
+    let first = replay(&game);
+    assert_eq!(first.illegal_ending.as_deref(), Some("+1213RY"));
+    let written = kifu::write(Format::Csa, &game, &first);
+    assert_eq!(written, "V2.2\nPI\n+\n'a note\n'illegal move: +1213RY\n%ILLEGAL_MOVE\n");
+    let game2 = kifu::read(Format::Csa, &written).remove(0);
+    assert_eq!(kifu::write(Format::Csa, &game2, &replay(&game2)), written);
+}

@@ -24,7 +24,7 @@ fn name_with_title(p: &crate::kifu::Player) -> String {
 
 /// Writes `game` (replayed as `replayed`) as CSA V2.2: names, the `$` headers CSA knows, the
 /// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
-/// the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
+/// the comments before the first move, the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
 /// word for it. Headers CSA has no key for are kept as `'key:value` comments, except `$`
 /// headers read from CSA, which are written back as they were.
 ///
@@ -73,10 +73,12 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             line("'", &format!("{}:{}", h.key, h.value));
         }
     }
-    for c in comment_lines(&game.comments) {
-        line("'", c);
-    }
     write_start(&mut out, &replayed.start);
+    // The comments before the first move follow the start: read back, a comment there is one
+    // of them, wherever it was written (the note on an illegal first move, say).
+    for c in comment_lines(&game.comments) {
+        let _ = writeln!(out, "'{c}");
+    }
     if let Some(mut pos) = start_position(replayed) {
         walk(&mut pos, &replayed.moves, &game.moves, |step| {
             out.push_str(&notation::write(step.pos, step.mv, step.previous, Style::Csa));
