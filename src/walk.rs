@@ -178,7 +178,8 @@ fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
     WalkProblem { path: path.to_path_buf(), kind }
 }
 
-fn source_file(path: PathBuf, meta: &fs::Metadata) -> SourceFile {
+/// The file at `path` as its metadata describes it.
+pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata) -> SourceFile {
     let mtime_ns = meta
         .modified()
         .ok()

@@ -152,8 +152,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
 
 /// Writes the rejects recorded for `roots` (and under them) to `file`.
 fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()> {
-    let roots: Vec<String> =
-        ingest::absolute_roots(roots)?.iter().map(|r| r.to_string_lossy().into_owned()).collect();
+    let roots: Vec<String> = ingest::absolute_roots(roots)?.iter().map(|r| ingest::path_text(r)).collect();
     let under = |path: &str| {
         roots.iter().any(|r| {
             path == r

@@ -26,6 +26,9 @@
 //! - An entry that cannot be read (permissions, a symbolic link loop, an I/O error) and a file
 //!   that holds no record (not text, no known format, empty) are *rejected files*: a reject
 //!   row each, no games.
+//! - So is a file removed (`vanished`) or written to (`changed`: its size or modification time
+//!   differ from the walk's, once it is read) while the run goes on. Its games are left as
+//!   they were, and the next run reads it as it is then.
 //! - A game that stops early (unreadable past some point, an illegal move, an impossible
 //!   start) is stored up to the stop, *and* is a *rejected game*: a reject row with its
 //!   index, line, ply and reason. It counts in `games_added` or `games_duplicate` like any
@@ -52,7 +55,8 @@ use std::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-use self::prepare::{Fetched, Outcome, fetch, path_text, process};
+pub use self::prepare::path_text;
+use self::prepare::{Fetched, Outcome, fetch, process};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},

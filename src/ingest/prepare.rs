@@ -45,8 +45,28 @@ pub(super) struct FileWork {
     pub rejects: Vec<NewReject>,
 }
 
-/// The text form of a path, as the database stores it.
-pub(super) fn path_text(path: &Path) -> String {
+/// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
+/// has no backslash). A file name that is not UTF-8 (CP932 bytes from an old archive, say)
+/// keeps its valid parts and writes every other byte as `\xNN`; a backslash is written
+/// `\x5c`. So two paths never share a text form, which a lossy conversion would give them
+/// (one file's games would replace the other's), and a directory's text is the start of its
+/// files' texts.
+#[cfg(unix)]
+pub fn path_text(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::with_capacity(path.as_os_str().len());
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\x5c"));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out
+}
+
+/// The text form of a path (see the Unix version); elsewhere paths are Unicode already.
+#[cfg(not(unix))]
+pub fn path_text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
@@ -81,9 +101,17 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
         }
         other => other,
     };
-    let bytes = match read_bytes(&file.path, file.size) {
+    let bytes = match read_bytes(file) {
         Ok(bytes) => bytes,
-        Err(e) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
+        Err(ReadError::Vanished) => {
+            let message = "the file was removed while the run went on; the next run forgets it";
+            return Fetched::Settled(unreadable(path, "vanished", message.to_string()));
+        }
+        Err(ReadError::Changed) => {
+            let message = "the file changed while it was being indexed; the next run reads it";
+            return Fetched::Settled(unreadable(path, "changed", message.to_string()));
+        }
+        Err(ReadError::Io(e)) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
     };
     let hash = xxh3_128(&bytes).to_le_bytes();
     match state.filter(|s| s.hash == hash) {
@@ -170,12 +198,31 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
     Outcome::Read(work)
 }
 
-/// The content of the file at `path`, whose size the walk saw as `size`. (Unlike
-/// `fs::read`, this asks the file system for nothing but the bytes.)
-fn read_bytes(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
-    let file = fs::File::open(path)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    std::io::Read::read_to_end(&mut std::io::Read::take(&file, u64::MAX), &mut bytes)?;
+/// Why a file the walk found could not be read as it was found.
+enum ReadError {
+    /// It no longer exists.
+    Vanished,
+    /// Its size or modification time is no longer what the walk saw: it was written to
+    /// between the walk and the end of the read (the bytes may be half old, half new).
+    Changed,
+    Io(std::io::Error),
+}
+
+/// The content of `file`, checked to be the file the walk saw: the same size and
+/// modification time, looked up on the open file once it is read. (Unlike `fs::read`, this
+/// asks the file system for nothing else.)
+fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
+    let open = fs::File::open(&file.path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ReadError::Vanished,
+        _ => ReadError::Io(e),
+    })?;
+    let mut bytes = Vec::with_capacity(usize::try_from(file.size).unwrap_or(0).saturating_add(1));
+    std::io::Read::read_to_end(&mut std::io::Read::take(&open, u64::MAX), &mut bytes)
+        .map_err(ReadError::Io)?;
+    let now = crate::walk::source_file(file.path.clone(), &open.metadata().map_err(ReadError::Io)?);
+    if now.size != file.size || now.mtime_ns != file.mtime_ns || bytes.len() as u64 != file.size {
+        return Err(ReadError::Changed);
+    }
     Ok(bytes)
 }
 
@@ -196,4 +243,51 @@ fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
         code: reason.code(),
         message: reason.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn path_texts_are_lossless() {
+        use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
+        let text = |b: &[u8]| path_text(Path::new(OsStr::from_bytes(b)));
+        assert_eq!(text("/kifu/棋譜.kif".as_bytes()), "/kifu/棋譜.kif");
+        // 棋譜 and 将棋 in CP932: both lossy forms would be four replacement characters.
+        assert_eq!(text(b"/kifu/\x8a\xfb\x95\x88.kif"), "/kifu/\\x8a\\xfb\\x95\\x88.kif");
+        assert_eq!(text(b"/kifu/\x8f\xab\x8a\xfb.kif"), "/kifu/\\x8f\\xab\\x8a\\xfb.kif");
+        // A name that spells an escape is not taken for one.
+        assert_eq!(text(b"/kifu/\\x8a.kif"), "/kifu/\\x5cx8a.kif");
+        assert_ne!(text(b"/kifu/\\x8a.kif"), text(b"/kifu/\x8a.kif"));
+    }
+
+    /// What the walk saw of `path`, as a run holds it until the file is read.
+    fn walked(path: &Path) -> Entry {
+        Ok(crate::walk::source_file(path.to_path_buf(), &fs::metadata(path).unwrap()))
+    }
+
+    fn reject_code(fetched: Fetched) -> Option<&'static str> {
+        match fetched {
+            Fetched::Settled(Outcome::Unreadable { reject, .. }) => Some(reject.code),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_file_removed_or_changed_after_the_walk_saw_it_is_a_reject() {
+        let dir = tempfile::tempdir().unwrap();
+        let (kept, removed, changed) =
+            (dir.path().join("a.usi"), dir.path().join("b.usi"), dir.path().join("c.usi"));
+        for p in [&kept, &removed, &changed] {
+            fs::write(p, "position startpos moves 7g7f\n").unwrap();
+        }
+        let entries = [walked(&kept), walked(&removed), walked(&changed)];
+        fs::remove_file(&removed).unwrap();
+        fs::write(&changed, "position startpos moves 7g7f 3c3d\n").unwrap();
+        assert!(matches!(fetch(&entries[0], None), Fetched::Read { .. }));
+        assert_eq!(reject_code(fetch(&entries[1], None)), Some("vanished"));
+        assert_eq!(reject_code(fetch(&entries[2], None)), Some("changed"));
+    }
 }

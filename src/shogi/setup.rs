@@ -233,8 +233,11 @@ fn parse_hands(text: &str, setup: &mut Setup) -> Result<(), SfenError> {
     let mut count: Option<u32> = None;
     for c in text.chars() {
         if let Some(d) = c.to_digit(10) {
+            // A count is at most what a hand can hold (u8), so that every hand written reads
+            // back: repeated letters add up (`PP` is `2P`), and their total is written as one
+            // count.
             let n = count.unwrap_or(0) * 10 + d;
-            if n > 99 {
+            if n > u32::from(u8::MAX) {
                 return Err(bad());
             }
             count = Some(n);

@@ -24,9 +24,9 @@ fn name_with_title(p: &crate::kifu::Player) -> String {
 
 /// Writes `game` (replayed as `replayed`) as CSA V2.2: names, the `$` headers CSA knows, the
 /// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
-/// the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
-/// word for it. Headers CSA has no key for are kept as `'key:value` comments, except `$`
-/// headers read from CSA, which are written back as they were.
+/// the comments before the first move, the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
+/// word for it. Headers CSA has no key for are kept as `'key:value` comments after the start,
+/// except `$` headers read from CSA, which are written back as they were.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
@@ -66,17 +66,19 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             line(key, value);
         }
     }
-    for h in other_headers(game) {
-        if h.key.starts_with('$') {
-            line(&format!("{}:", h.key), &h.value);
-        } else {
-            line("'", &format!("{}:{}", h.key, h.value));
-        }
-    }
-    for c in comment_lines(&game.comments) {
-        line("'", c);
+    for h in other_headers(game).filter(|h| h.key.starts_with('$')) {
+        line(&format!("{}:", h.key), &h.value);
     }
     write_start(&mut out, &replayed.start);
+    // Every comment that is not a move's follows the start (headers CSA has no key for
+    // among them): read back, a comment before the first move is one of the game's, wherever
+    // it was written (the note on an illegal first move, say), and is written here again.
+    for h in other_headers(game).filter(|h| !h.key.starts_with('$')) {
+        let _ = writeln!(out, "'{}", one_line(&format!("{}:{}", h.key, h.value)));
+    }
+    for c in comment_lines(&game.comments) {
+        let _ = writeln!(out, "'{c}");
+    }
     if let Some(mut pos) = start_position(replayed) {
         walk(&mut pos, &replayed.moves, &game.moves, |step| {
             out.push_str(&notation::write(step.pos, step.mv, step.previous, Style::Csa));

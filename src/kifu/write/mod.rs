@@ -321,6 +321,20 @@ fn summary_line(
         (Termination::EnteringKing, Some(w)) => format!("{}の入玉勝ち", name(w)),
         (Termination::Forfeit, Some(w)) => format!("{}の不戦勝", name(w)),
         (Termination::Resign | Termination::Unknown, Some(w)) => format!("{}の勝ち", name(w)),
+        // A draw that the ending's own word does not state (a record at odds with itself,
+        // like 反則勝ち then まで3手で千日手): the plain word for a draw states it.
+        (t, None)
+            if outcome.or(ending.stated) == Some(Outcome::Draw)
+                && !matches!(
+                    t,
+                    Termination::Repetition
+                        | Termination::Impasse
+                        | Termination::Draw
+                        | Termination::MaxMoves
+                ) =>
+        {
+            "引き分け".to_string()
+        }
         _ => ending_row(ending, turn, handicap).unwrap_or_default().replace(' ', "の"),
     };
     format!("まで{plies}手で{rest}")

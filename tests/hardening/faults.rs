@@ -1,0 +1,266 @@
+//! Fault injection: a full disk, a read-only database, files removed or changed while a run
+//! reads them, and runs killed at random moments. Each ends with a sound database (SQLite's
+//! integrity check, no game or file written in part), and, where the process lives to say
+//! it, a message that names the problem and a nonzero exit; a later run completes the work.
+
+use std::{fs, os::unix::fs::PermissionsExt, path::PathBuf, process::Command, time::Instant};
+
+use kifudex::{
+    db::Reader,
+    ingest::{self, NewReject, Observer, Options},
+    kifu,
+};
+
+use super::harness::{assert_sound, export_games, index, kifudex, stderr, write_games};
+use crate::util::Rng;
+
+/// Whether this machine lets the tests make a mount namespace with a small tmpfs in it.
+fn can_mount_tmpfs() -> bool {
+    Command::new("unshare")
+        .args(["-rm", "sh", "-c", "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\""])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A disk that fills up during the run: the database lives on a tmpfs of `size`, mounted in
+/// a mount namespace of its own (so the test needs no privileges beyond user namespaces).
+/// The run must stop with status 2 and say the disk is full; the database it leaves (copied
+/// out before the namespace goes) must be sound and, given room, complete.
+#[test]
+fn a_full_disk_stops_the_run_with_a_sound_database() {
+    if !can_mount_tmpfs() {
+        // The file-size limit test below fills the disk's stand-in on every machine.
+        eprintln!(
+            "skipped: no mount namespace with a tmpfs here (unshare -rm); see the file-size limit test"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 300, 4, 7);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+
+    for size in ["200k", "600k", "1200k"] {
+        let (mnt, out_dir) = (tmp.path().join("mnt"), tmp.path().join(format!("out-{size}")));
+        fs::create_dir_all(&mnt).unwrap();
+        fs::create_dir_all(&out_dir).unwrap();
+        // Inside the namespace: mount, index onto the tmpfs, copy the database out, exit with
+        // the index run's status.
+        let script = "mount -t tmpfs -o size=$1 tmpfs \"$2\" || exit 99
+            \"$3\" index \"$4\" --db \"$2/k.sqlite\" --quiet; code=$?
+            cp \"$2\"/k.sqlite* \"$5\"/ 2>/dev/null; exit $code";
+        let out = Command::new("unshare")
+            .args(["-rm", "sh", "-c", script, "sh", size])
+            .arg(&mnt)
+            .arg(env!("CARGO_BIN_EXE_kifudex"))
+            .arg(&games)
+            .arg(&out_dir)
+            .env_remove("KIFUDEX_DB")
+            .output()
+            .unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "tmpfs of {size}: {message}");
+        assert!(message.contains("full"), "tmpfs of {size}: {message}");
+        assert!(message.lines().count() <= 3, "tmpfs of {size}: one clear message, not {message}");
+        let db = out_dir.join("k.sqlite");
+        assert!(db.exists(), "tmpfs of {size}: no database was left");
+        assert_sound(&db);
+        // With room, a second run completes the first.
+        let out = index(&games, &db);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_sound(&db);
+        assert_eq!(export_games(&db), expected, "tmpfs of {size}, completed");
+    }
+}
+
+/// The same without a mount: a limit on the size of files the process may write
+/// (`ulimit -f`), which the database reaches part-way through the run.
+#[test]
+fn a_file_size_limit_stops_the_run_with_a_sound_database() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 300, 4, 8);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+    for blocks in [200, 600, 1200] {
+        // 1 KiB blocks; SIGXFSZ ignored, so a write past the limit fails with EFBIG instead.
+        let db = tmp.path().join(format!("limited-{blocks}.sqlite"));
+        let out = Command::new("sh")
+            .args(["-c", "trap '' XFSZ; ulimit -f $1; exec \"$2\" index \"$3\" --db \"$4\" --quiet", "sh"])
+            .arg(blocks.to_string())
+            .arg(env!("CARGO_BIN_EXE_kifudex"))
+            .arg(&games)
+            .arg(&db)
+            .env_remove("KIFUDEX_DB")
+            .output()
+            .unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "limit {blocks} KiB: {message}");
+        assert!(message.contains("k.sqlite") || message.contains(".sqlite"), "limit {blocks} KiB: {message}");
+        assert_sound(&db);
+        let out = index(&games, &db);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(export_games(&db), expected, "limit {blocks} KiB, completed");
+    }
+}
+
+/// Drops root's right to write any file, so that a read-only file is read-only to the run.
+fn unprivileged(cmd: &mut Command) -> &mut Command {
+    // setpriv (util-linux) runs the command as nobody.
+    if is_root() {
+        let program = cmd.get_program().to_owned();
+        let args: Vec<_> = cmd.get_args().map(ToOwned::to_owned).collect();
+        *cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(program).args(args);
+        cmd.env_remove("KIFUDEX_DB");
+    }
+    cmd
+}
+
+/// Whether the tests run as root (whose writes no file mode stops).
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// A database file the run may not write: status 2, a message naming the file, and the file
+/// byte for byte as it was.
+#[test]
+fn a_read_only_database_is_refused_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let games = tmp.path().join("games");
+    let files = write_games(&games, 20, 2, 9);
+    let db = tmp.path().join("ro.sqlite");
+    assert!(index(&games, &db).status.success());
+    assert!(!PathBuf::from(format!("{}-wal", db.display())).exists(), "a finished run leaves no WAL");
+    let before = fs::read(&db).unwrap();
+    // A new game to index, and everything readable to the unprivileged run.
+    fs::write(&files[0], format!("{}position startpos moves 7g7f\n", fs::read_to_string(&files[0]).unwrap()))
+        .unwrap();
+    for entry in walkdir::WalkDir::new(tmp.path()) {
+        let entry = entry.unwrap();
+        let mode = if entry.file_type().is_dir() { 0o777 } else { 0o444 };
+        fs::set_permissions(entry.path(), fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let mut cmd = kifudex();
+    cmd.arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet");
+    let out = unprivileged(&mut cmd).output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("ro.sqlite") && message.contains("read"), "{message}");
+    assert_eq!(fs::read(&db).unwrap(), before, "the database changed");
+    fs::set_permissions(&db, fs::Permissions::from_mode(0o644)).unwrap();
+    assert_sound(&db);
+}
+
+/// An observer that, once the files have been counted for the progress bar and before the
+/// run reaches them, removes one file and rewrites another: what a user editing the directory
+/// during a run does. (A file that changes between the moment the run's walk sees it and the
+/// moment it is read is a `vanished` or `changed` reject: `src/ingest/prepare.rs` tests that
+/// window directly, since a test cannot reach into it from outside.)
+struct Meddler {
+    remove: PathBuf,
+    change: PathBuf,
+    rejects: std::sync::Mutex<Vec<(String, String)>>,
+}
+
+impl Observer for Meddler {
+    fn wants_total(&self) -> bool {
+        true
+    }
+
+    fn start(&self, _files: u64) {
+        fs::remove_file(&self.remove).unwrap();
+        let mut text = fs::read_to_string(&self.change).unwrap();
+        text.push_str("position startpos moves 2g2f 8c8d\n");
+        fs::write(&self.change, text).unwrap();
+    }
+
+    fn reject(&self, path: &str, reject: &NewReject) {
+        self.rejects.lock().unwrap().push((path.to_string(), format!("{}: {}", reject.code, reject.message)));
+    }
+}
+
+#[test]
+fn files_removed_or_changed_during_the_run_leave_a_sound_database_that_the_next_run_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let files = write_games(&games, 40, 3, 10);
+    let db = tmp.path().join("k.sqlite");
+    let options = Options { jobs: 2, ..Options::new(vec![games.clone()], db.clone()) };
+    // A first run indexes everything; during the second, one file goes and another grows.
+    ingest::run(&options, kifu::read_file, &ingest::Quiet).unwrap();
+    let meddler =
+        Meddler { remove: files[5].clone(), change: files[17].clone(), rejects: Default::default() };
+    let summary = ingest::run(&options, kifu::read_file, &meddler).unwrap();
+    assert_eq!(summary.files_rejected, 0, "{summary:?}");
+    assert_eq!((summary.files_seen, summary.files_indexed, summary.games_added), (39, 1, 4), "{summary:?}");
+    assert!(meddler.rejects.into_inner().unwrap().is_empty());
+    assert_sound(&db);
+
+    // The next run with --prune forgets the removed file.
+    let out = kifudex()
+        .arg("index")
+        .arg(&games)
+        .arg("--db")
+        .arg(&db)
+        .arg("--prune")
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_sound(&db);
+    let mut reader = Reader::open(&db).unwrap();
+    assert_eq!(reader.snapshot().unwrap().game_count().unwrap(), 39 * 3 + 1);
+}
+
+/// Twenty runs of the command, each on a new database, killed (SIGKILL) at a random moment
+/// of the first four fifths of what a whole run takes: every kill leaves a sound database,
+/// and a run after it completes the database to what one uninterrupted run makes (checked
+/// after every fourth kill, to keep the test short).
+#[test]
+fn twenty_runs_killed_at_random_moments_leave_sound_databases() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 600, 4, 11);
+    let reference = tmp.path().join("reference.sqlite");
+    let started = Instant::now();
+    assert!(index(&games, &reference).status.success());
+    let whole = started.elapsed();
+    let expected = export_games(&reference);
+
+    let mut rng = Rng::new(12);
+    let mut landed = 0;
+    for run in 0..20 {
+        let db = tmp.path().join(format!("killed{run}.sqlite"));
+        let at = whole.mul_f64(rng.below(800) as f64 / 1000.0);
+        let mut child =
+            kifudex().arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet").spawn().unwrap();
+        std::thread::sleep(at);
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        // Killed, or done before the kill came (and then successful).
+        match std::os::unix::process::ExitStatusExt::signal(&status) {
+            Some(signal) => {
+                assert_eq!(signal, 9);
+                landed += 1;
+            }
+            None => assert!(status.success(), "{status}"),
+        }
+        if db.exists() {
+            assert_sound(&db);
+        }
+        if run % 4 == 3 {
+            let out = index(&games, &db);
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert_sound(&db);
+            assert_eq!(export_games(&db), expected, "run {run}, killed after {at:?}");
+        }
+    }
+    // Timing depends on the machine's load: most kills land during a run, and many must.
+    eprintln!("{landed} of 20 kills landed during a run");
+    assert!(landed >= 10, "only {landed} of 20 kills landed during a run");
+}
