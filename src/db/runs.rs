@@ -172,6 +172,23 @@ impl Cursor {
     }
 }
 
+/// The next posting of each cursor, with the cursor's index, smallest first.
+type Heads = BinaryHeap<Reverse<(Posting, usize)>>;
+
+/// A cursor on each run of `runs` that has postings, and a heap of their first postings (with
+/// the cursor's index), for a merge in posting order.
+fn open_cursors(conn: &Connection, runs: &[Run], consume: bool) -> Result<(Vec<Cursor>, Heads)> {
+    let mut cursors = Vec::with_capacity(runs.len());
+    let mut heap = BinaryHeap::new();
+    for run in runs {
+        if let Some(c) = Cursor::open(conn, run.id, consume)? {
+            heap.push(Reverse((c.current(), cursors.len())));
+            cursors.push(c);
+        }
+    }
+    Ok((cursors, heap))
+}
+
 /// Calls `each(key, postings)` for every key of `runs`, in key order, with all its postings
 /// (sorted by game and ply), reading one block per run at a time; `each` returns false to
 /// stop.
@@ -180,14 +197,7 @@ pub(super) fn for_each_key(
     runs: &[Run],
     mut each: impl FnMut(i64, &[Posting]) -> Result<bool>,
 ) -> Result<()> {
-    let mut cursors = Vec::with_capacity(runs.len());
-    let mut heap = BinaryHeap::new();
-    for run in runs {
-        if let Some(c) = Cursor::open(conn, run.id, false)? {
-            heap.push(Reverse((c.current(), cursors.len())));
-            cursors.push(c);
-        }
-    }
+    let (mut cursors, mut heap) = open_cursors(conn, runs, false)?;
     let mut group: Vec<Posting> = Vec::new();
     while let Some(Reverse((p, i))) = heap.pop() {
         if group.first().is_some_and(|g| g.key != p.key) {
@@ -212,14 +222,7 @@ pub(super) fn for_each_key(
 /// is true, and deletes the old runs. Must run inside a transaction. Returns the postings
 /// written.
 pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> bool) -> Result<i64> {
-    let mut cursors = Vec::with_capacity(merged.len());
-    let mut heap = BinaryHeap::new();
-    for run in merged {
-        if let Some(c) = Cursor::open(conn, run.id, true)? {
-            heap.push(Reverse((c.current(), cursors.len())));
-            cursors.push(c);
-        }
-    }
+    let (mut cursors, mut heap) = open_cursors(conn, merged, true)?;
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::default();
