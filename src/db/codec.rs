@@ -65,23 +65,23 @@ pub fn get_varint(data: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
 }
 
 fn get_long_varint(data: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
+    let rest = data.get(*at..).unwrap_or_default();
     let mut v = 0u64;
-    let mut shift = 0;
-    loop {
-        let byte = *data.get(*at).ok_or(Corrupt("varint runs past the end"))?;
-        *at += 1;
-        if shift == 63 && byte > 1 {
-            return Err(Corrupt("varint overflows 64 bits"));
-        }
-        v |= u64::from(byte & 0x7f) << shift;
+    for (i, &byte) in rest.iter().take(10).enumerate() {
+        v |= u64::from(byte & 0x7f) << (7 * i);
         if byte < 0x80 {
+            if i == 9 && byte > 1 {
+                return Err(Corrupt("varint overflows 64 bits"));
+            }
+            *at += i + 1;
             return Ok(v);
         }
-        shift += 7;
-        if shift > 63 {
-            return Err(Corrupt("varint longer than 10 bytes"));
-        }
     }
+    Err(if rest.len() < 10 {
+        Corrupt("varint runs past the end")
+    } else {
+        Corrupt("varint longer than 10 bytes")
+    })
 }
 
 fn get_u16(data: &[u8], at: &mut usize) -> Result<u16, Corrupt> {
@@ -468,6 +468,31 @@ mod tests {
                 assert_eq!(alone, want);
             }
         }
+    }
+
+    #[test]
+    fn varints_round_trip_and_bad_ones_are_errors() {
+        // Every length from 1 to 10 bytes, and the edges of each.
+        let mut values = vec![0, 1, u64::MAX, u64::MAX - 1, 1 << 63];
+        for bits in (7..64).step_by(7) {
+            values.extend([(1u64 << bits) - 1, 1u64 << bits]);
+        }
+        for v in values {
+            let mut buf = vec![0xAA];
+            put_varint(&mut buf, v);
+            buf.push(0x55);
+            let mut at = 1;
+            assert_eq!(get_varint(&buf, &mut at), Ok(v));
+            assert_eq!(buf[at], 0x55, "{v}: read exactly its bytes");
+        }
+        let mut at = 0;
+        assert!(get_varint(&[0x80, 0x80], &mut at).is_err(), "runs past the end");
+        assert!(
+            get_varint(&[0xFF; 9].iter().chain(&[2]).copied().collect::<Vec<_>>(), &mut 0).is_err(),
+            "past 64 bits"
+        );
+        assert!(get_varint(&[0xFF; 11], &mut 0).is_err(), "longer than 10 bytes");
+        assert_eq!(at, 0, "a failed read does not move");
     }
 
     #[test]

@@ -75,10 +75,10 @@ pub(super) fn lookup(conn: &Connection, runs: &[Run], key: i64, out: &mut Vec<Po
         "SELECT lo, data FROM pblocks WHERE run = ?1 AND lo <= ?2 ORDER BY lo DESC LIMIT 1",
     )?;
     for run in runs {
-        let block: Option<(i64, Vec<u8>)> =
-            stmt.query_row(params![run.id, key], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
-        if let Some((lo, data)) = block {
-            decode_block(lo, &data, Some(key), out)?;
+        // Decoded where SQLite holds it, without copying the block out.
+        let mut rows = stmt.query(params![run.id, key])?;
+        if let Some(row) = rows.next()? {
+            decode_block(row.get(0)?, row.get_ref(1)?.as_blob()?, Some(key), out)?;
         }
     }
     Ok(())
