@@ -9,7 +9,10 @@ use rusqlite::{Connection, TransactionBehavior};
 use super::Error;
 
 /// Every migration, in order: (name, SQL).
-const MIGRATIONS: &[(&str, &str)] = &[("0001_init", include_str!("../../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_init", include_str!("../../migrations/0001_init.sql")),
+    ("0002_split_keys", include_str!("../../migrations/0002_split_keys.sql")),
+];
 
 /// The schema version this build writes.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
@@ -57,6 +60,21 @@ mod tests {
             .query_row("SELECT count(*) FROM sqlite_schema WHERE type = 'table'", [], |r| r.get(0))
             .unwrap();
         assert!(tables >= 12, "{tables}");
+    }
+
+    #[test]
+    fn a_first_version_database_takes_keys_cut_into_several_blocks_once_migrated() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(MIGRATIONS[0].1).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        let insert = "INSERT INTO pblocks(run, lo, n, data) VALUES (1, 5, 1, x'00')";
+        conn.execute(insert, []).unwrap();
+        assert!(conn.execute(insert, []).is_err(), "version 1 has one block per (run, lo)");
+        migrate(&mut conn).unwrap();
+        assert_eq!(version(&conn).unwrap(), VERSION);
+        conn.execute(insert, []).unwrap();
+        let blocks: i64 = conn.query_row("SELECT count(*) FROM pblocks", [], |r| r.get(0)).unwrap();
+        assert_eq!(blocks, 2);
     }
 
     #[test]

@@ -9,9 +9,9 @@
 //! (`sources` links each file and index to its game); moves are a blob of [`Move::code`]s.
 //! The position index holds a *posting* (key, game, ply, move played, result) for every
 //! position of every main line, in immutable sorted *runs* of compressed blocks
-//! ([`codec`]): a lookup reads one block per run, and the move and result in the posting
-//! answer a next-move tree without touching the games. Deleted games become tombstones
-//! (`dead`) until their runs are merged.
+//! ([`codec`]): a lookup reads one block per run (a few for the commonest positions), and
+//! the move and result in the posting answer a next-move tree without touching the games.
+//! Deleted games become tombstones (`dead`) until their runs are merged.
 //!
 //! # Exactness
 //!

@@ -22,7 +22,8 @@ use super::{
 /// Runs smaller than this many postings are all in the first tier.
 const TIER_BASE: i64 = 1 << 16;
 /// Runs per tier before they are merged, and the size ratio between tiers. Sixteen: a
-/// lookup reads one block per run, cheap next to rewriting every posting once more per tier.
+/// lookup reads one block per run (a few for the commonest keys), cheap next to rewriting
+/// every posting once more per tier.
 const TIER_FACTOR: usize = 16;
 
 /// A live run.
@@ -45,7 +46,7 @@ pub(super) fn write(
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::default();
     for p in postings {
-        if let Some(block) = builder.push(p) {
+        for block in builder.push(p) {
             insert_block(conn, run, &block)?;
         }
     }
@@ -71,13 +72,17 @@ pub(super) fn live(conn: &Connection) -> Result<Vec<Run>> {
 /// Appends the postings of `key` in every run of `runs` to `out` (run by run; each run's
 /// postings sorted by game and ply).
 pub(super) fn lookup(conn: &Connection, runs: &[Run], key: i64, out: &mut Vec<Posting>) -> Result<()> {
+    // The block whose first key is the greatest not above `key`, or every piece of `key`
+    // when its postings fill several (see the block format in `codec`).
     let mut stmt = conn.prepare_cached(
-        "SELECT lo, data FROM pblocks WHERE run = ?1 AND lo <= ?2 ORDER BY lo DESC LIMIT 1",
+        "SELECT lo, data FROM pblocks
+         WHERE run = ?1 AND lo = (SELECT lo FROM pblocks WHERE run = ?1 AND lo <= ?2 ORDER BY lo DESC LIMIT 1)
+         ORDER BY id",
     )?;
     for run in runs {
-        // Decoded where SQLite holds it, without copying the block out.
+        // Decoded where SQLite holds them, without copying the blocks out.
         let mut rows = stmt.query(params![run.id, key])?;
-        if let Some(row) = rows.next()? {
+        while let Some(row) = rows.next()? {
             decode_block(row.get(0)?, row.get_ref(1)?.as_blob()?, Some(key), out)?;
         }
     }
@@ -147,7 +152,7 @@ impl Cursor {
         let next = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?));
         let block: Option<(i64, i64, Vec<u8>)> = match self.last {
             None => conn
-                .prepare_cached("SELECT id, lo, data FROM pblocks WHERE run = ?1 ORDER BY lo LIMIT 1")?
+                .prepare_cached("SELECT id, lo, data FROM pblocks WHERE run = ?1 ORDER BY lo, id LIMIT 1")?
                 .query_row([self.run], next)
                 .optional()?,
             Some((id, lo)) => {
@@ -155,9 +160,10 @@ impl Cursor {
                     conn.prepare_cached("DELETE FROM pblocks WHERE id = ?1")?.execute([id])?;
                 }
                 conn.prepare_cached(
-                    "SELECT id, lo, data FROM pblocks WHERE run = ?1 AND lo > ?2 ORDER BY lo LIMIT 1",
+                    "SELECT id, lo, data FROM pblocks WHERE run = ?1 AND (lo, id) > (?2, ?3)
+                     ORDER BY lo, id LIMIT 1",
                 )?
-                .query_row(params![self.run, lo], next)
+                .query_row(params![self.run, lo, id], next)
                 .optional()?
             }
         };
@@ -232,7 +238,7 @@ pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> boo
             written += 1;
             min = min.min(p.game);
             max = max.max(p.game);
-            if let Some(block) = builder.push(p) {
+            for block in builder.push(p) {
                 insert_block(conn, run, &block)?;
             }
         }
@@ -263,6 +269,73 @@ mod tests {
 
     fn runs(sizes: &[i64]) -> Vec<Run> {
         sizes.iter().enumerate().map(|(i, &postings)| Run { id: i as i64 + 1, postings }).collect()
+    }
+
+    fn posting(key: i64, game: u32, ply: u32) -> Posting {
+        Posting { key, game, ply, mv: 1 + ply as u16, result: (game % 3) as u8 }
+    }
+
+    /// Each run's postings: a hot key with 10,000 postings (several blocks), and keys on
+    /// either side of it.
+    fn sample_runs() -> Vec<Vec<Posting>> {
+        (0..3u32)
+            .map(|r| {
+                let games = r * 20_000 + 1..r * 20_000 + 10_001;
+                let mut run: Vec<Posting> = games.clone().map(|g| posting(500, g, 0)).collect();
+                for g in games.step_by(7) {
+                    run.extend([posting(i64::from(g) * 1_000_003, g, 3), posting(-i64::from(g), g, 9)]);
+                }
+                run.sort();
+                run
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lookups_walks_and_merges_read_keys_cut_into_several_blocks() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::migrate::migrate(&mut conn).unwrap();
+        let runs_in = sample_runs();
+        for run in &runs_in {
+            let (min, max) =
+                (run.iter().map(|p| p.game).min().unwrap(), run.iter().map(|p| p.game).max().unwrap());
+            write(&conn, run.iter().copied(), run.len(), min, max).unwrap();
+        }
+        let pieces: i64 =
+            conn.query_row("SELECT count(*) FROM pblocks WHERE lo = 500", [], |r| r.get(0)).unwrap();
+        assert!(pieces >= 6, "10,000 postings of a key in each run fill {pieces} blocks");
+        let all: Vec<Posting> = {
+            let mut all: Vec<Posting> = runs_in.concat();
+            all.sort();
+            all
+        };
+        let check = |conn: &Connection, all: &[Posting]| {
+            let live = live(conn).unwrap();
+            let mut keys: Vec<i64> = all.iter().map(|p| p.key).collect();
+            keys.dedup();
+            for &key in keys.iter().step_by(13).chain([&500]) {
+                let mut found = Vec::new();
+                lookup(conn, &live, key, &mut found).unwrap();
+                found.sort();
+                let want: Vec<Posting> = all.iter().copied().filter(|p| p.key == key).collect();
+                assert_eq!(found, want, "key {key}");
+            }
+            let mut walked = Vec::new();
+            for_each_key(conn, &live, |key, postings| {
+                assert!(postings.iter().all(|p| p.key == key));
+                walked.extend_from_slice(postings);
+                Ok(true)
+            })
+            .unwrap();
+            assert_eq!(walked, all);
+        };
+        check(&conn, &all);
+        let dead = |g: u32| g % 5 == 0;
+        let written = merge(&conn, &live(&conn).unwrap(), dead).unwrap();
+        let survivors: Vec<Posting> = all.iter().copied().filter(|p| !dead(p.game)).collect();
+        assert_eq!(written, survivors.len() as i64);
+        assert_eq!(live(&conn).unwrap().len(), 1);
+        check(&conn, &survivors);
     }
 
     #[test]

@@ -579,6 +579,11 @@ impl Writer {
         self.begin()?;
         self.flush_run()?;
         self.commit()?;
+        // The buffer and caches are done with; a merge needs none of their memory.
+        self.postings = PostingBuffer::default();
+        self.keypos = KeyPositions::new(false);
+        self.players = HashMap::new();
+        self.events = HashMap::new();
         let mut merged = 0;
         loop {
             let live = runs::live(&self.conn)?;
