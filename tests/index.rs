@@ -233,6 +233,31 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
 }
 
 #[test]
+fn prune_removes_every_vanished_file_under_the_roots_indexed_and_no_other() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b, db) = (tmp.path().join("a"), tmp.path().join("b"), tmp.path().join("k.sqlite"));
+    let in_a = write_games(&a, &corpus()[..360]);
+    let in_b = write_games(&b, &corpus()[360..]);
+    index_with(&Options::new(vec![a.clone(), b.clone()], db.clone()));
+    assert_eq!(game_rows(&db).len(), 400);
+    // 270 files of `a` go (more than one batch of paths), and one of `b`.
+    for (i, path) in in_a.iter().enumerate() {
+        if i % 4 != 0 {
+            fs::remove_file(path).unwrap();
+        }
+    }
+    fs::remove_file(&in_b[0]).unwrap();
+    let s = index_with(&Options { prune: true, ..options(&a, &db, 2) });
+    assert_eq!((s.files_pruned, s.files_unchanged), (270, 90));
+    let mut left: Vec<String> = game_rows(&db).into_iter().map(|r| r["source_path"].clone()).collect();
+    left.sort();
+    let mut want: Vec<String> =
+        in_a.iter().step_by(4).chain(&in_b).map(|p| p.to_string_lossy().into_owned()).collect();
+    want.sort();
+    assert_eq!(left, want, "the files of `a` that remain, and all of `b`'s, which was not walked");
+}
+
+#[test]
 fn the_same_game_from_two_files_is_stored_once() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));

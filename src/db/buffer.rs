@@ -49,6 +49,11 @@ impl PostingBuffer {
         self.entries.len()
     }
 
+    /// Whether the postings of `game` may be held (it is not older than the first game held).
+    pub fn may_hold(&self, game: u32) -> bool {
+        !self.results.is_empty() && game >= self.first
+    }
+
     /// Makes room for `n` more postings.
     pub fn reserve(&mut self, n: usize) {
         self.entries.reserve(n);

@@ -84,6 +84,7 @@ pub struct Writer {
     tx_games: usize,
     tx_started: Instant,
     postings: PostingBuffer,
+    /// The games deleted since the buffer was last written whose postings it may hold.
     deleted: HashSet<u32>,
     keypos: KeyPositions,
     /// The highest game id inserted so far.
@@ -119,6 +120,7 @@ impl Writer {
             vacuum: false,
             run_postings: RUN_POSTINGS,
         };
+        w.conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
         w.recover()?;
         let empty = w.conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
         w.keypos = KeyPositions::new(empty);
@@ -195,7 +197,8 @@ impl Writer {
 
     /// Writes the postings buffer as a run, inside the current transaction.
     fn flush_run(&mut self) -> Result<()> {
-        if let Some((min, max)) = self.postings.sort(&self.deleted) {
+        let deleted = std::mem::take(&mut self.deleted);
+        if let Some((min, max)) = self.postings.sort(&deleted) {
             runs::write(&self.conn, self.postings.postings(), self.postings.len(), min, max)?;
         }
         self.postings.clear();
@@ -517,7 +520,10 @@ impl Writer {
                 .prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
                 .execute(params![game, plies + 1])?;
             self.conn.prepare_cached("DELETE FROM collisions WHERE game = ?1")?.execute([game])?;
-            self.deleted.insert(posting_game(game)?);
+            let game = posting_game(game)?;
+            if self.postings.may_hold(game) {
+                self.deleted.insert(game);
+            }
         }
         self.vacuum = true;
         Ok(())
@@ -547,26 +553,48 @@ impl Writer {
         Ok(true)
     }
 
-    /// The paths of the files recorded at `root` or under it for which `pick` is true,
-    /// sorted.
+    /// Notes that the file at `path` was walked in this run, for [`Writer::prune_unseen`].
+    /// The paths go in a temporary table, so memory does not grow with their number.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn files_under(&self, root: &str, pick: impl Fn(&str) -> bool) -> Result<Vec<String>> {
+    pub fn mark_seen(&mut self, path: &str) -> Result<()> {
+        self.begin()?;
+        self.conn.prepare_cached("INSERT OR IGNORE INTO temp.seen(path) VALUES (?1)")?.execute([path])?;
+        Ok(())
+    }
+
+    /// Removes the files recorded at `root` or under it that were not marked seen in this
+    /// run, with their games. Returns how many were removed.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn prune_unseen(&mut self, root: &str) -> Result<u64> {
+        const BATCH: usize = 256;
         let (lo, hi) = under(root);
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT path FROM files WHERE path = ?1 OR (path > ?2 AND path < ?3) ORDER BY path",
-        )?;
-        let mut rows = stmt.query(params![root, lo, hi])?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next()? {
-            let path = row.get_ref(0)?.as_str()?;
-            if pick(path) {
-                out.push(path.to_string());
+        let mut after = String::new();
+        let mut removed = 0;
+        loop {
+            let gone: Vec<String> = self
+                .conn
+                .prepare_cached(
+                    "SELECT path FROM files
+                     WHERE (path = ?1 OR (path > ?2 AND path < ?3)) AND path > ?4
+                       AND NOT EXISTS (SELECT 1 FROM temp.seen WHERE seen.path = files.path)
+                     ORDER BY path LIMIT ?5",
+                )?
+                .query_map(params![root, lo, hi, after, BATCH], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            for path in &gone {
+                removed += u64::from(self.remove_file(path)?);
+            }
+            match gone.into_iter().next_back() {
+                Some(last) => after = last,
+                None => return Ok(removed),
             }
         }
-        Ok(out)
     }
 
     /// Writes the remaining postings, merges runs as the policy says, and leaves the
@@ -593,12 +621,20 @@ impl Writer {
                 break;
             };
             self.begin()?;
-            let dead: HashSet<u32> = {
+            // One bit a game id: a set of any size in little memory, and the fastest test.
+            let mut dead: Vec<u64> = Vec::new();
+            {
                 let mut stmt = self.conn.prepare("SELECT game FROM dead")?;
-                let ids = stmt.query_map([], |r| r.get::<_, i64>(0))?;
-                ids.filter_map(|id| id.ok().and_then(|id| u32::try_from(id).ok())).collect()
-            };
-            runs::merge(&self.conn, &plan, |g| dead.contains(&g))?;
+                for id in stmt.query_map([], |r| r.get::<_, i64>(0))? {
+                    let id = posting_game(id?)? as usize;
+                    if dead.len() <= id / 64 {
+                        dead.resize(id / 64 + 1, 0);
+                    }
+                    dead[id / 64] |= 1 << (id % 64);
+                }
+            }
+            let is_dead = |g: u32| dead.get(g as usize / 64).is_some_and(|w| w & (1 << (g % 64)) != 0);
+            runs::merge(&self.conn, &plan, is_dead)?;
             self.conn.execute(
                 "DELETE FROM dead WHERE NOT EXISTS
                    (SELECT 1 FROM runs WHERE dead.game BETWEEN runs.min_game AND runs.max_game)",

@@ -1,9 +1,6 @@
 //! The writer thread: takes the workers' chunks in order and writes them.
 
-use std::collections::HashSet;
-
 use crossbeam_channel::Receiver;
-use xxhash_rust::xxh3::xxh3_128;
 
 use super::{Error, Observer, Summary, prepare::Outcome};
 use crate::db::Writer;
@@ -20,13 +17,11 @@ pub(super) fn write_all(
     for root in roots {
         writer.clear_entry_rejects(root)?;
     }
-    // With prune, the paths seen, as hashes: 16 bytes a file instead of the path.
-    let mut seen: HashSet<u128> = HashSet::new();
     for chunk in rx {
         for outcome in chunk {
             s.files_seen += 1;
             if prune {
-                seen.insert(xxh3_128(outcome.path().as_bytes()));
+                writer.mark_seen(outcome.path())?;
             }
             write_one(&mut writer, outcome, &mut s, observer)?;
             writer.end_file()?;
@@ -35,11 +30,7 @@ pub(super) fn write_all(
     }
     if prune {
         for root in roots {
-            for path in writer.files_under(root, |path| !seen.contains(&xxh3_128(path.as_bytes())))? {
-                if writer.remove_file(&path)? {
-                    s.files_pruned += 1;
-                }
-            }
+            s.files_pruned += writer.prune_unseen(root)?;
         }
     }
     writer.commit()?;
