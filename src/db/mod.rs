@@ -54,8 +54,8 @@
 //! fails), so that reading needs nothing but the file: read-only files, read-only
 //! directories and other users' databases read as any other. In rollback mode a reader's
 //! transaction holds off the switch to WAL mode, so a run waits for readers to finish before
-//! it starts (a minute at most), and the switch back waits a few seconds for other
-//! connections to close (if they stay, the file stays in WAL mode until the next run). The
+//! it starts (a minute at most); the switch back needs every other connection closed (if
+//! one is open as the run ends, the file stays in WAL mode until the next run). The
 //! switches journal in memory, so a run killed during one leaves no hot journal that only a
 //! writer could roll back. A file is in WAL mode at rest only after a run was killed, or
 //! when an older kifudex wrote it; a reader then needs the `-shm` file beside it (a killed run

@@ -22,8 +22,9 @@
 //! file back in rollback-journal mode when it ends. Reading a file in rollback mode needs
 //! nothing but the file: read-only files and directories and other users' databases read as
 //! any other. Reading one in WAL mode needs the `-shm` file beside it, or the right to create
-//! it; a file is in WAL mode at rest only when a run was killed, when other programs held it
-//! open as the run ended (switching needs them gone), or when an older kifudex wrote it.
+//! it; a file is in WAL mode at rest only when a run was killed, when other programs had it
+//! open as the run ended (SQLite leaves WAL mode only when no other connection has the file
+//! open), or when an older kifudex wrote it.
 //! Where such a file cannot be read, the reader says so and how to mend it.
 
 use std::{
@@ -46,9 +47,6 @@ const BUSY_WAIT: Duration = Duration::from_secs(10);
 /// How long the writer waits, at the start of a run, for readers to let it switch to WAL
 /// mode (in rollback mode a reader's transaction holds off every writer).
 const START_WAIT: Duration = Duration::from_secs(60);
-/// How long the writer waits, at the end of a run, for other connections to close so that
-/// it can switch back to rollback mode. Not long: the file is sound either way.
-const END_WAIT: Duration = Duration::from_secs(5);
 
 /// What the first bytes of a file say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,36 +249,43 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 /// which only a writer could roll back (a reader would then be refused). The switch
 /// changes a few bytes of the header's first sector, written with one write.
 fn start_run(path: &Path, conn: &Connection) -> Result<()> {
+    let mode =
+        |set: &str| conn.query_row(&format!("PRAGMA journal_mode{set}"), [], |r| r.get::<_, String>(0));
     conn.busy_timeout(START_WAIT)?;
-    let switched = conn
-        .query_row("PRAGMA journal_mode = MEMORY", [], |_| Ok(()))
-        .and_then(|()| conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)));
+    // A file left in WAL mode (by a killed run) stays in it: leaving it would wait for every
+    // other connection to close.
+    let switched = mode("").and_then(|now| match now.as_str() {
+        "wal" => Ok(now),
+        _ => mode(" = MEMORY").and_then(|_| mode(" = WAL")),
+    });
     conn.busy_timeout(BUSY_WAIT)?;
     match switched {
-        // A file system without shared memory keeps rollback mode: the run works, and
-        // readers wait for its transactions.
-        Ok(_) => Ok(()),
+        Ok(now) if now == "wal" => Ok(()),
+        // A file system without the shared memory that WAL mode needs: the run writes with a
+        // rollback journal on disk (and readers wait for its transactions).
+        Ok(_) => {
+            mode(" = DELETE").map_err(|source| Error::Open { path: path.to_path_buf(), source })?;
+            Ok(())
+        }
         Err(e) if is_busy(&e) => {
             Err(Error::InUse { path: path.to_path_buf(), seconds: START_WAIT.as_secs() })
         }
-        Err(e) => Err(Error::Open { path: path.to_path_buf(), source: e }),
+        Err(source) => Err(Error::Open { path: path.to_path_buf(), source }),
     }
 }
 
 /// Ends the run: copies the write-ahead log into the file and puts the file back in
 /// rollback-journal mode (see [`start_run`] for the journal of the switch). Returns false
-/// when other connections kept it in WAL mode (they had it open for [`END_WAIT`]); the file
-/// is sound either way.
+/// when other connections have the file open, which keeps it in WAL mode (SQLite refuses
+/// the switch at once then); the file is sound either way.
 ///
 /// # Errors
 ///
 /// Any database failure other than that.
 pub(super) fn end_run(conn: &Connection) -> Result<bool> {
-    conn.busy_timeout(END_WAIT)?;
     let ended = conn
         .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
         .and_then(|()| conn.query_row("PRAGMA journal_mode = MEMORY", [], |r| r.get::<_, String>(0)));
-    conn.busy_timeout(BUSY_WAIT)?;
     match ended {
         Ok(mode) => Ok(mode == "memory"),
         Err(e) if is_busy(&e) => Ok(false),
@@ -316,6 +321,27 @@ mod tests {
         // A write-ahead log with changes: the header may not be the file's latest.
         fs::write(with_suffix(&path, "-wal"), [1]).unwrap();
         assert!(!foreign_by_header(&path, sqlite(0, 0), false));
+    }
+
+    #[test]
+    fn a_run_starts_beside_open_connections_to_a_file_in_wal_mode_and_ends_in_rollback_mode_without_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("k.sqlite");
+        let journal = |path: &Path| fs::read(path).unwrap()[18..20].to_vec();
+        // A database left in WAL mode, which another program has open.
+        let conn = open_write(&path).unwrap();
+        assert_eq!(journal(&path), [2, 2]);
+        let other = Connection::open(&path).unwrap();
+        other.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)).unwrap();
+        let started = std::time::Instant::now();
+        let second = open_write(&path).unwrap();
+        assert!(started.elapsed() < BUSY_WAIT, "the run waited for the other connection");
+        // Ending: kept in WAL mode while others have it open, then back to rollback mode.
+        assert!(!end_run(&second).unwrap());
+        drop((conn, other));
+        assert!(end_run(&second).unwrap());
+        assert_eq!(journal(&path), [1, 1]);
+        assert!(!with_suffix(&path, "-wal").exists());
     }
 
     #[test]

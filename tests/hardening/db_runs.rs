@@ -212,3 +212,29 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
     assert_eq!(export_games(&db), export_games(&reference));
     assert_eq!(assert_answers_cover_the_stored_games(&db, "finished"), total);
 }
+
+#[test]
+fn a_run_that_ends_while_another_program_has_the_database_open_says_it_stays_in_wal_mode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    short_games(&games, 600, 35);
+    let db = tmp.path().join("k.sqlite");
+    let mut run =
+        kifudex().arg("index").arg(&games).arg("--db").arg(&db).stderr(Stdio::piped()).spawn().unwrap();
+    // Another program reads the database while the run writes, and keeps it open.
+    let in_wal = || fs::read(&db).is_ok_and(|h| h.len() >= 20 && h[18..20] == [2, 2]);
+    assert!(wait_for(&mut run, in_wal), "the run never switched to WAL mode");
+    let other =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    other.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0)).unwrap();
+    let out = run.wait_with_output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{message}");
+    assert!(message.contains("stays in WAL mode until the next run"), "{message}");
+    assert_eq!(&fs::read(&db).unwrap()[18..20], [2, 2]);
+    // Once it is closed, the next run puts the file back in rollback mode.
+    drop(other);
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(&fs::read(&db).unwrap()[18..20], [1, 1]);
+}

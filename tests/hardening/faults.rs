@@ -3,7 +3,13 @@
 //! integrity check, no game or file written in part), and, where the process lives to say
 //! it, a message that names the problem and a nonzero exit; a later run completes the work.
 
-use std::{fs, os::unix::fs::PermissionsExt, path::PathBuf, process::Command, time::Instant};
+use std::{
+    fs,
+    os::unix::fs::PermissionsExt,
+    path::PathBuf,
+    process::Command,
+    time::{Duration, Instant},
+};
 
 use kifudex::{
     db::Reader,
@@ -202,8 +208,8 @@ fn files_removed_or_changed_during_the_run_leave_a_sound_database_that_the_next_
     assert_eq!(reader.snapshot().unwrap().game_count().unwrap(), 39 * 3 + 1);
 }
 
-/// Twenty runs of the command, each on a new database, killed (SIGKILL) at a random moment
-/// of what a whole run takes (some after the whole run, to land in its last steps). Every
+/// Twenty runs of the command, each on a new database, killed (SIGKILL) at a random moment:
+/// before its first commit, soon after it, or later, up to after its end. Every
 /// kill leaves a sound database whose position answers cover exactly the games it lists:
 /// `query` of the start position finds the games `export games` lists, and `export tree`
 /// counts them. A killed run leaves its write-ahead log beside the database: another user
@@ -215,7 +221,7 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
     let tmp = tempfile::tempdir().unwrap();
     fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
     let games = tmp.path().join("games");
-    // Short games, many of them: a run commits several times before it ends.
+    // Short games, many of them: a run commits before it ends (at 10,000 games at the latest).
     write_games_of(&games, 1_500, 8, 6..14, 11);
     // A whole run, watched: how long it takes, and when its first games are committed.
     let reference = tmp.path().join("reference.sqlite");
@@ -228,16 +234,16 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
         if first_commit.is_none() && games > 0 {
             first_commit = Some(started.elapsed());
         }
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(5));
     }
     assert!(child.wait().unwrap().success());
     let whole = started.elapsed();
     let first_commit = first_commit.unwrap_or(whole).min(whole);
     let expected = export_games(&reference);
 
-    // A third of the kills early in a run (before or about its first commit), a third between
-    // its first commit and its end, a third about its end (its last commit, merges, the switch
-    // back to rollback mode), or after it.
+    // A third of the kills early in a run (before or about its first commit), a third soon
+    // after its first commit, a third later (its last commit, merges, the switch back to
+    // rollback mode), or after its end.
     let mut rng = Rng::new(12);
     let (mut landed, mut with_games) = (0, 0);
     for run in 0..20 {
@@ -247,17 +253,24 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
         let started = Instant::now();
         let mut child =
             kifudex().arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet").spawn().unwrap();
-        let fraction = |rng: &mut Rng, from: usize, to: usize| (from + rng.below(to - from)) as f64 / 1000.0;
+        let millis = |rng: &mut Rng, from: usize, to: usize| {
+            Duration::from_millis((from + rng.below(to - from)) as u64)
+        };
         if run % 3 == 0 {
-            std::thread::sleep(first_commit.mul_f64(fraction(&mut rng, 100, 1_100)));
+            std::thread::sleep(first_commit.mul_f64((100 + rng.below(1_000)) as f64 / 1000.0));
         } else {
+            // The time after the first commit is the part of a run that a machine's load
+            // stretches least predictably: wait for the commit, then kill soon after it.
             while child.try_wait().unwrap().is_none()
                 && Reader::open(&db).and_then(|mut r| r.snapshot()?.game_count()).unwrap_or(0) == 0
             {
-                std::thread::sleep(std::time::Duration::from_millis(2));
+                std::thread::sleep(Duration::from_millis(2));
             }
-            let (from, to) = if run % 3 == 1 { (0, 900) } else { (800, 1_300) };
-            std::thread::sleep((whole - first_commit).mul_f64(fraction(&mut rng, from, to)));
+            std::thread::sleep(if run % 3 == 1 {
+                millis(&mut rng, 0, 250)
+            } else {
+                millis(&mut rng, 200, 800)
+            });
         }
         let at = started.elapsed();
         child.kill().unwrap();
