@@ -292,6 +292,9 @@ fn the_same_game_from_two_files_is_stored_once() {
     let snap = reader.snapshot().unwrap();
     let end = spec.setups().pop().unwrap();
     assert_eq!(snap.position_stats(&end, None).unwrap().games, 1);
+    // A run waits for readers' transactions to end before it starts.
+    drop(snap);
+    drop(reader);
     // Removing the first file keeps the game for the others.
     fs::remove_file(dir.join("a.usi")).unwrap();
     index_with(&Options { prune: true, ..options(&dir, &db, 1) });
@@ -471,12 +474,10 @@ fn position_answers_match_an_independent_replay() {
 }
 
 #[test]
-fn a_run_that_died_before_writing_its_positions_is_completed_by_the_next() {
+fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next_run() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
     write_games(&dir, &corpus()[..30]);
-    // Index without letting the writer finish: the games are committed, their postings
-    // were only in memory.
     {
         let mut writer = kifudex::db::Writer::open(&db).unwrap();
         for (i, spec) in corpus()[..30].iter().enumerate() {
@@ -495,15 +496,33 @@ fn a_run_that_died_before_writing_its_positions_is_completed_by_the_next() {
             writer.write_file(&file, std::slice::from_ref(&new), &[]).unwrap();
         }
         writer.commit().unwrap();
-        // dropped here without finish()
     }
     let start = Handicap::Even.setup();
-    let games_at_start =
-        |db: &Path| Reader::open(db).unwrap().snapshot().unwrap().position_stats(&start, None).unwrap().games;
-    assert_eq!(games_at_start(&db), 0, "no run was written");
-    kifudex::db::Writer::open(&db).unwrap().finish().unwrap();
     let even = corpus()[..30].iter().filter(|s| s.start == Handicap::Even).count() as u64;
-    assert_eq!(games_at_start(&db), even);
+    let at_start = |db: &Path| {
+        let mut reader = Reader::open(db).unwrap();
+        let snapshot = reader.snapshot().unwrap();
+        (snapshot.position_stats(&start, None).unwrap().games, snapshot.unindexed_games().unwrap())
+    };
+    // A commit writes the games' positions with them.
+    assert_eq!(at_start(&db), (even, 0));
+    // What a killed run of an older kifudex, which kept positions in memory, left behind.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "DELETE FROM pblocks; DELETE FROM runs; UPDATE meta SET value = '0' WHERE key = 'indexed_through'",
+    )
+    .unwrap();
+    drop(conn);
+    assert_eq!(at_start(&db), (0, 30));
+    let out = kifudex(tmp.path(), &["query", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("leaves out 30 stored games"), "{}", stderr(&out));
+    // The next writer rebuilds them.
+    kifudex::db::Writer::open(&db).unwrap().finish().unwrap();
+    assert_eq!(at_start(&db), (even, 0));
+    let out = kifudex(tmp.path(), &["query", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
 }
 
 /// The child side of the kill test: an index run, when the parent asks for one.

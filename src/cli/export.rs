@@ -11,7 +11,10 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{db::Reader, export};
 
-use super::{db::DbOpt, filter::FilterOpt};
+use super::{
+    db::{DbOpt, warn_unindexed},
+    filter::FilterOpt,
+};
 
 /// What to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -55,6 +58,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
+    if args.what == Table::Tree {
+        warn_unindexed(&snapshot, &args.db.path())?;
+    }
     let out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(BufWriter::new(
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?,

@@ -1,9 +1,18 @@
 //! `kifudex index [PATH]...`: progress bar, reject messages, summary and exit code.
+//!
+//! Ctrl-C (SIGINT) or SIGTERM stops the run cleanly: it keeps what it committed, says how
+//! many files it indexed, and exits with 128 + the signal's number (130 for Ctrl-C). A second
+//! signal ends the process at once, with the same status; the database is then as sound as
+//! after any kill.
 
 use std::{
     io::IsTerminal,
     path::{Path, PathBuf},
     process::ExitCode,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+    },
     time::Instant,
 };
 
@@ -107,10 +116,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .jobs
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let (stop, signal) = stop_on_signals()?;
     let options = ingest::Options {
         jobs,
         prune: args.prune,
         follow_links: args.follow_links,
+        stop: Some(stop),
         ..ingest::Options::new(roots.clone(), args.db.path())
     };
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
@@ -123,11 +134,28 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
-    let summary = ingest::run(&options, kifu::read_file, &console)
-        .with_context(|| format!("indexing into {} failed", options.db.display()))?;
+    let summary = ingest::run(&options, kifu::read_file, &console).map_err(|e| match e {
+        ingest::Error::Db(e) if e.names_database() => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(format!("indexing into {} failed", options.db.display())),
+    })?;
     console.bar.finish_and_clear();
     if let Some(file) = &args.rejects {
         write_rejects(&options.db, &roots, file)?;
+    }
+    if summary.interrupted {
+        if args.json {
+            println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
+        }
+        eprintln!("kifudex: interrupted: {} files indexed; run again to finish", summary.files_indexed);
+        let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
+        return Ok(ExitCode::from(code as u8));
+    }
+    if summary.wal_kept && !args.quiet {
+        eprintln!(
+            "kifudex: note: other programs had {} open as the run ended, so it stays in WAL mode until the \
+             next run; until then, reading it needs the right to write its directory",
+            options.db.display()
+        );
     }
     if !args.quiet {
         eprintln!(
@@ -148,6 +176,26 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
     }
     Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Makes SIGINT and SIGTERM set the returned stop flag (and record which signal came), and a
+/// second one end the process at once.
+fn stop_on_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
+    use signal_hook::{
+        consts::{SIGINT, SIGTERM},
+        flag,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let signal = Arc::new(AtomicUsize::new(0));
+    for sig in [SIGINT, SIGTERM] {
+        // The exit comes first: registered after the flag, the first signal would set the
+        // flag and then find it set.
+        flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))
+            .and_then(|_| flag::register_usize(sig, Arc::clone(&signal), sig as usize))
+            .and_then(|_| flag::register(sig, Arc::clone(&stop)))
+            .context("cannot set up the signal handlers")?;
+    }
+    Ok((stop, signal))
 }
 
 /// Writes the rejects recorded for `roots` (and under them) to `file`.

@@ -16,7 +16,11 @@ use kifudex::{
 };
 use serde_json::json;
 
-use super::{db::DbOpt, filter::FilterOpt, table::TextTable};
+use super::{
+    db::{DbOpt, warn_unindexed},
+    filter::FilterOpt,
+    table::TextTable,
+};
 
 /// Which games reach a position (by any move order), what was played next, and how it went.
 ///
@@ -89,6 +93,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     };
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
+    warn_unindexed(&snapshot, &args.db.path())?;
     let answer = query::run(&snapshot, &query)?;
     let text = match args.format {
         Format::Table => table(&query, &answer),

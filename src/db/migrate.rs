@@ -12,10 +12,41 @@ use super::Error;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../migrations/0001_init.sql")),
     ("0002_split_keys", include_str!("../../migrations/0002_split_keys.sql")),
+    ("0003_application_id", include_str!("../../migrations/0003_application_id.sql")),
 ];
 
 /// The schema version this build writes.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The first schema version whose files carry kifudex's application id
+/// ([`super::APPLICATION_ID`]); files of earlier versions are recognised by their schema.
+pub const MARKED: i64 = version_of("0003_application_id");
+
+/// The oldest schema version that readers read as it is, without a migration (which only
+/// the writer runs). Every migration so far left what readers read as it was: 0002 lets
+/// one key's postings fill several blocks of a run, and a reader of a version 1 file finds
+/// one block per key there; 0003 only marks the file. A migration that changes what
+/// readers read raises this to its own version, and readers then ask for an index run.
+pub const READABLE_FROM: i64 = 1;
+
+/// The schema version that the migration `name` brings a database to.
+const fn version_of(name: &str) -> i64 {
+    let mut i = 0;
+    while i < MIGRATIONS.len() {
+        let (a, b) = (MIGRATIONS[i].0.as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i as i64 + 1;
+            }
+        }
+        i += 1;
+    }
+    panic!("no migration of that name")
+}
 
 /// The database's schema version.
 pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
@@ -35,7 +66,8 @@ pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
     let found = version(&tx)?;
     if found > VERSION {
-        return Err(Error::TooNew { found, known: VERSION });
+        let path = std::path::PathBuf::from(tx.path().unwrap_or_default());
+        return Err(Error::TooNew { path, found, known: VERSION });
     }
     for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         tx.execute_batch(sql).map_err(|source| Error::Migration { name, source })?;
@@ -60,6 +92,9 @@ mod tests {
             .query_row("SELECT count(*) FROM sqlite_schema WHERE type = 'table'", [], |r| r.get(0))
             .unwrap();
         assert!(tables >= 12, "{tables}");
+        let id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).unwrap();
+        assert_eq!(id, super::super::APPLICATION_ID);
+        assert_eq!(MIGRATIONS[MARKED as usize - 1].0, "0003_application_id");
     }
 
     #[test]

@@ -24,41 +24,72 @@
 //! # Crash safety
 //!
 //! Every change is a transaction that leaves the database consistent: a file's games, its
-//! `files` row and its rejects are committed together. Postings are buffered and written as
-//! a run every few million positions; `meta.indexed_through` says up to which game id they
-//! are, and opening a writer rebuilds the postings of any later game from its moves.
+//! `files` row, its rejects and the postings of its games are committed together (the
+//! writer writes its buffered postings as a run before each commit). So at every moment,
+//! for a reader while a run writes as after a run is killed, position answers cover exactly
+//! the stored games. A run killed at any moment leaves what it committed; the next run goes
+//! on from there. (`meta.indexed_through` says up to which game id postings are written: an
+//! older kifudex committed games before their postings, and opening a writer rebuilds the
+//! postings of any later game; [`Snapshot::unindexed_games`] counts them until then.)
 //!
 //! # Connections
 //!
-//! WAL journal, `synchronous=NORMAL`, a 64 MiB page cache (16 MiB for the writer, whose
-//! other memory is its postings buffer) and a busy timeout are set at open; readers can
-//! query while a writer writes.
+//! Readers ([`Reader`]) open the database read-only: they never create, migrate or change a
+//! file. A kifudex database carries the SQLite application id [`APPLICATION_ID`] (files of
+//! schema versions before it are recognised by their `meta` table); a file's header is read
+//! before SQLite opens it, so a file that is not one (not SQLite, empty, another program's)
+//! is refused without being touched. Readers read schema versions [`READABLE_FROM`] to
+//! [`VERSION`] as they are; only the writer migrates. [`Writer::open`] takes an empty file
+//! (0 bytes, or SQLite with no schema) as a new database and refuses any other that is not
+//! kifudex's.
+//!
+//! One writer at a time: [`Writer::open`] takes an exclusive advisory lock (`flock`) on
+//! `DB.lock` beside the database, without waiting, and a second writer is refused. Not on
+//! the database file, where SQLite holds POSIX record locks that closing another descriptor
+//! of the file would drop. The kernel drops the lock of a killed process; a run that ends
+//! removes the file.
+//!
+//! Journal mode: a run writes in WAL mode, so that readers query while it writes, and puts
+//! the file back in rollback-journal mode when it ends (also when it is interrupted or
+//! fails), so that reading needs nothing but the file: read-only files, read-only
+//! directories and other users' databases read as any other. In rollback mode a reader's
+//! transaction holds off the switch to WAL mode, so a run waits for readers to finish before
+//! it starts (a minute at most); the switch back needs every other connection closed (if
+//! one is open as the run ends, the file stays in WAL mode until the next run). The
+//! switches journal in memory, so a run killed during one leaves no hot journal that only a
+//! writer could roll back. A file is in WAL mode at rest only after a run was killed, or
+//! when an older kifudex wrote it; a reader then needs the `-shm` file beside it (a killed run
+//! leaves it) or the right to create it, and where it has neither, it says so and that an
+//! index run mends the file.
+//!
+//! `synchronous=NORMAL`, a page cache (8 MiB for readers, 16 MiB for the writer, whose other
+//! memory is its postings buffer) and a busy timeout are set at open.
 
 mod buffer;
 mod cache;
 pub mod codec;
+mod lock;
 mod migrate;
 mod new_game;
+mod open;
 mod read;
 mod runs;
 mod tree;
 mod write;
 
-use std::{fmt, path::Path};
+use std::{fmt, path::PathBuf};
 
-use rusqlite::{
-    Connection, OpenFlags,
-    types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef},
-};
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 pub use self::{
     codec::Posting,
-    migrate::VERSION,
+    migrate::{READABLE_FROM, VERSION},
+    open::APPLICATION_ID,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
     },
     tree::{MoveStats, Occurrence, PositionStats},
-    write::{FileRecord, NewGame, NewReject, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
+    write::{FileRecord, Finished, NewGame, NewReject, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
 };
 #[cfg(doc)]
 use crate::shogi::Move;
@@ -78,20 +109,84 @@ pub struct Corrupt(pub &'static str);
 /// A database failure. Every one is fatal to the command that meets it.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no database at {0} (run `kifudex index` first, or give --db)")]
-    Missing(std::path::PathBuf),
-    #[error("cannot open the database {path}: {source}")]
-    Open { path: std::path::PathBuf, source: rusqlite::Error },
-    #[error("the database has schema version {found}, newer than this kifudex knows ({known})")]
-    TooNew { found: i64, known: i64 },
-    #[error("database migration {name} failed: {source}")]
+    #[error("no database at {} (run `kifudex index` first, or give --db)", .0.display())]
+    Missing(PathBuf),
+    #[error("not a kifudex database: {}", .0.display())]
+    NotKifudex(PathBuf),
+    #[error("{} is a directory, not a database file", .0.display())]
+    Directory(PathBuf),
+    #[error("cannot create the database {}: there is no directory {}", path.display(), dir.display())]
+    NoDirectory { path: PathBuf, dir: PathBuf },
+    // The cause of these is their source, which messages print after them.
+    #[error("cannot read {}", path.display())]
+    File { path: PathBuf, source: std::io::Error },
+    #[error("cannot open the database {}", path.display())]
+    Open { path: PathBuf, source: rusqlite::Error },
+    #[error(
+        "the database {} was written by a newer kifudex (schema version {found}; this one knows up to \
+         {known}): use that version",
+        path.display()
+    )]
+    TooNew { path: PathBuf, found: i64, known: i64 },
+    #[error(
+        "the database {} was written by an older kifudex (schema version {found}): run `kifudex index` \
+         on it once (any PATH, --db {}) to bring it up to date",
+        path.display(),
+        path.display()
+    )]
+    TooOld { path: PathBuf, found: i64 },
+    #[error("another kifudex index run is writing {}", .0.display())]
+    Busy(PathBuf),
+    #[error("cannot write the database {}: cannot make its lock file {}", db.display(), path.display())]
+    Lock { db: PathBuf, path: PathBuf, source: std::io::Error },
+    #[error("cannot write the database {}: the file is read-only", .0.display())]
+    ReadOnly(PathBuf),
+    #[error(
+        "the database {} is in use: other programs kept reading it for {seconds} s; run again when \
+         they are done",
+        path.display()
+    )]
+    InUse { path: PathBuf, seconds: u64 },
+    #[error(
+        "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or an older \
+         kifudex wrote it), and reading it needs the right to write its directory; an index run on it \
+         (any PATH, --db {}) by a user who may write there makes it readable anywhere",
+        path.display(),
+        path.display()
+    )]
+    WalUnreadable { path: PathBuf, source: rusqlite::Error },
+    #[error("database migration {name} failed")]
     Migration { name: &'static str, source: rusqlite::Error },
+    #[error("interrupted")]
+    Interrupted,
     #[error(transparent)]
     Sql(#[from] rusqlite::Error),
     #[error(transparent)]
     Corrupt(#[from] Corrupt),
     #[error("unexpected value in the database: {0}")]
     Value(#[from] FromSqlError),
+}
+
+impl Error {
+    /// Whether the message names the database file (so that a caller need not add it).
+    pub fn names_database(&self) -> bool {
+        matches!(
+            self,
+            Error::Missing(_)
+                | Error::NotKifudex(_)
+                | Error::Directory(_)
+                | Error::NoDirectory { .. }
+                | Error::File { .. }
+                | Error::Open { .. }
+                | Error::TooNew { .. }
+                | Error::TooOld { .. }
+                | Error::Busy(_)
+                | Error::Lock { .. }
+                | Error::ReadOnly(_)
+                | Error::InUse { .. }
+                | Error::WalUnreadable { .. }
+        )
+    }
 }
 
 /// A database result.
@@ -170,38 +265,4 @@ impl FromSql for GameResult {
             v => Err(FromSqlError::OutOfRange(v)),
         }
     }
-}
-
-/// Opens (creating it when `create`) a connection with the settings every connection uses,
-/// then brings the schema up to date.
-fn open(path: &Path, create: bool) -> Result<Connection> {
-    if !create && !path.exists() {
-        return Err(Error::Missing(path.to_path_buf()));
-    }
-    let open_error = |source| Error::Open { path: path.to_path_buf(), source };
-    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    if create {
-        flags |= OpenFlags::SQLITE_OPEN_CREATE;
-    }
-    let mut conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
-    conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_error)?;
-    // The page size and auto_vacuum must be chosen before the first table exists (and the
-    // page size before WAL mode is on, so a file left by a run killed before its schema keeps
-    // SQLite's default); setting them later would take the write lock for nothing, and block
-    // while a writer works.
-    let empty: bool = conn
-        .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0))
-        .map_err(open_error)?
-        == 0;
-    if create && empty {
-        conn.execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE}; PRAGMA auto_vacuum = INCREMENTAL"))
-            .map_err(open_error)?;
-    }
-    let settings = "PRAGMA journal_mode = WAL;
-                    PRAGMA synchronous = NORMAL;
-                    PRAGMA cache_size = -65536;
-                    PRAGMA foreign_keys = OFF;";
-    conn.execute_batch(settings).map_err(open_error)?;
-    migrate::migrate(&mut conn)?;
-    Ok(conn)
 }

@@ -143,13 +143,18 @@ pub(super) fn start_setup(start: Option<&str>) -> Result<Setup> {
 }
 
 impl Reader {
-    /// Opens the database at `path` for reading (it must exist).
+    /// Opens the kifudex database at `path` read-only: it must exist, and nothing in it is
+    /// created, migrated or changed (see the [module documentation](super) for a file in
+    /// WAL mode).
     ///
     /// # Errors
     ///
-    /// [`super::Error::Missing`] when there is no database there; any database failure.
+    /// [`super::Error::Missing`] when there is no file there; [`super::Error::NotKifudex`]
+    /// when it is not a kifudex database; [`super::Error::TooNew`] or
+    /// [`super::Error::TooOld`] for a schema this build does not read; any other failure to
+    /// open it.
     pub fn open(path: &Path) -> Result<Reader> {
-        let conn = super::open(path, false)?;
+        let conn = super::open::open_read(path)?;
         // Readers touch few pages per answer and stream exports once: a small page cache
         // keeps their memory the same whatever the size of the database.
         conn.execute_batch("PRAGMA query_only = ON; PRAGMA cache_size = -8192")?;
@@ -291,6 +296,23 @@ fn filter_clause(filter: &GameFilter) -> (String, Vec<Value>) {
 }
 
 impl Snapshot<'_> {
+    /// The stored games that the position index lacks: none, unless a run of an older
+    /// kifudex (which committed games before their postings) was killed, and no run since
+    /// has rebuilt them. Position answers leave these games out.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn unindexed_games(&self) -> Result<u64> {
+        let n: i64 = self.tx.query_row(
+            "SELECT count(*) FROM games
+             WHERE id > (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'indexed_through')",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
     /// The number of games stored.
     ///
     /// # Errors

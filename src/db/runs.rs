@@ -6,25 +6,36 @@
 //!
 //! Merge policy (size-tiered): a run's tier grows by one for every factor of
 //! [`TIER_FACTOR`] in its size past [`TIER_BASE`] postings. When a tier holds
-//! [`TIER_FACTOR`] runs they are merged into one of the next tier; when dead games account
-//! for more than a fifth of all postings, every run is merged. A lookup therefore reads at
-//! most `TIER_FACTOR - 1` runs per tier, and each posting is rewritten about once per tier.
+//! [`TIER_FACTOR`] runs they are merged into one of the next tier (the writer checks after
+//! every commit); at the end of an index run, when dead games account for more than a fifth
+//! of all postings, every run is merged. A lookup therefore reads at most
+//! `TIER_FACTOR - 1` runs per tier, and each posting is rewritten about once per tier.
+//!
+//! Runs are as small as the transactions that write them, down to a single game. Sixteen
+//! runs of a tier above the first always merge into a run of the next tier; the first tier
+//! takes runs of any size below [`TIER_BASE`] × [`TIER_FACTOR`] postings, so tiny runs are
+//! merged with the run their predecessors made until it leaves the tier. Keeping the base
+//! small bounds that rewriting.
 
 use std::{cmp::Reverse, collections::BinaryHeap};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
-    Result,
+    Error, Result,
     codec::{Block, BlockBuilder, Posting, decode_block},
 };
 
-/// Runs smaller than this many postings are all in the first tier.
-const TIER_BASE: i64 = 1 << 16;
+/// Runs smaller than this many postings, times [`TIER_FACTOR`], are all in the first tier
+/// (4,096 postings, a few dozen games).
+const TIER_BASE: i64 = 1 << 8;
 /// Runs per tier before they are merged, and the size ratio between tiers. Sixteen: a
 /// lookup reads one block per run (a few for the commonest keys), cheap next to rewriting
 /// every posting once more per tier.
 const TIER_FACTOR: usize = 16;
+
+/// Postings a merge reads between two looks at its stop flag.
+const STOP_CHECK: u32 = 1 << 14;
 
 /// A live run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,13 +238,28 @@ pub(super) fn for_each_key(
 /// Merges `merged` into one new run, leaving out the postings of games for which `dead`
 /// is true, and deletes the old runs. Must run inside a transaction. Returns the postings
 /// written.
-pub(super) fn merge(conn: &Connection, merged: &[Run], dead: impl Fn(u32) -> bool) -> Result<i64> {
+///
+/// # Errors
+///
+/// [`Error::Interrupted`] as soon as `stop` returns true (the transaction must then be
+/// rolled back); any database failure.
+pub(super) fn merge(
+    conn: &Connection,
+    merged: &[Run],
+    dead: impl Fn(u32) -> bool,
+    stop: impl Fn() -> bool,
+) -> Result<i64> {
     let (mut cursors, mut heap) = open_cursors(conn, merged, true)?;
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::default();
     let (mut written, mut min, mut max) = (0i64, u32::MAX, 0u32);
+    let mut read = 0u32;
     while let Some(Reverse((p, i))) = heap.pop() {
+        read = read.wrapping_add(1);
+        if read % STOP_CHECK == 0 && stop() {
+            return Err(Error::Interrupted);
+        }
         if !dead(p.game) {
             written += 1;
             min = min.min(p.game);
@@ -331,11 +357,55 @@ mod tests {
         };
         check(&conn, &all);
         let dead = |g: u32| g % 5 == 0;
-        let written = merge(&conn, &live(&conn).unwrap(), dead).unwrap();
+        let written = merge(&conn, &live(&conn).unwrap(), dead, || false).unwrap();
         let survivors: Vec<Posting> = all.iter().copied().filter(|p| !dead(p.game)).collect();
         assert_eq!(written, survivors.len() as i64);
         assert_eq!(live(&conn).unwrap().len(), 1);
         check(&conn, &survivors);
+    }
+
+    #[test]
+    fn a_stopped_merge_says_so() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::migrate::migrate(&mut conn).unwrap();
+        for run in sample_runs() {
+            write(&conn, run.iter().copied(), run.len(), 1, 60_000).unwrap();
+        }
+        let merged = merge(&conn, &live(&conn).unwrap(), |_| false, || true);
+        assert!(matches!(merged, Err(Error::Interrupted)), "{merged:?}");
+    }
+
+    #[test]
+    fn runs_of_any_size_stay_few_and_are_rewritten_a_bounded_number_of_times() {
+        // 3,000 runs written one after another and merged as the writer merges them after
+        // each commit: from runs of one posting to runs of a thousand games.
+        for size in [1, 20, 100, 5_000, 100_000] {
+            let (mut live, mut next_id, mut rewritten) = (Vec::new(), 1, 0i64);
+            for _ in 0..3_000 {
+                live.push(Run { id: next_id, postings: size });
+                next_id += 1;
+                while let Some(plan) = plan(&live, 0) {
+                    let sum: i64 = plan.iter().map(|r| r.postings).sum();
+                    rewritten += sum;
+                    live.retain(|r| !plan.contains(r));
+                    live.push(Run { id: next_id, postings: sum });
+                    next_id += 1;
+                }
+                let tiers = tier(live.iter().map(|r| r.postings).sum()) as usize + 1;
+                assert!(live.len() < tiers * TIER_FACTOR, "{} runs of {size} postings", live.len());
+            }
+            if size < TIER_BASE * TIER_FACTOR as i64 {
+                // The first tier rewrites what its small runs made until it leaves the tier,
+                // so small runs cost more rewriting than their size, but never more than a
+                // first tier's worth (4,096 postings) a run, on average.
+                let bound = 3_000 * TIER_BASE * TIER_FACTOR as i64;
+                assert!(rewritten <= bound, "runs of {size}: {rewritten} postings rewritten");
+            } else {
+                // Above it, every posting is rewritten once a tier: groups of 16 runs, then
+                // of 256 (3,000 runs make 187 groups of 16, 11 of 256).
+                assert_eq!(rewritten, (187 * 16 + 11 * 256) * size, "runs of {size}");
+            }
+        }
     }
 
     #[test]

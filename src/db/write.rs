@@ -6,12 +6,24 @@
 //! loses at most the files since the last commit, and never part of a file.
 //!
 //! Postings are buffered in memory and written as a run when the buffer holds
-//! [`RUN_POSTINGS`] (so memory stays bounded whatever the corpus size), and at
-//! [`Writer::finish`], which then merges runs as the policy in [`runs`] says.
+//! [`RUN_POSTINGS`] (so memory stays bounded whatever the corpus size) and before every
+//! commit: a game's postings are committed with it, so a reader never sees a game that its
+//! position lookups miss. Runs are therefore as small as a transaction's games; after each
+//! commit, the runs a tier has filled are merged (see the policy in [`runs`]), so their
+//! number stays bounded during a run too, and [`Writer::finish`] also merges away the
+//! postings of deleted games.
+//!
+//! The writer holds the database's write lock from [`Writer::open`] until it is dropped, and
+//! the file is in WAL mode from open until [`Writer::finish`] (or the drop) ends the run (see
+//! the [module documentation](super)).
 
 use std::{
     collections::{HashMap, HashSet},
     path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -19,8 +31,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 pub use super::new_game::{NewGame, PlayerName};
 use super::{
-    GameId, GameResult, KEYPOS_MAX_PLY, Result, buffer::PostingBuffer, cache::KeyPositions, runs,
-    tree::replay_stored,
+    Error, GameId, GameResult, KEYPOS_MAX_PLY, Result, buffer::PostingBuffer, cache::KeyPositions,
+    lock::WriteLock, open, runs, tree::replay_stored,
 };
 
 /// Postings held in memory before they are written as a run (16 MiB; about 10,000 games).
@@ -77,9 +89,26 @@ pub struct WriteCounts {
     pub positions: u64,
 }
 
+/// What ending a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// Position runs merged.
+    pub merged: usize,
+    /// Whether the stop flag cut the merges short (the next run makes them).
+    pub stopped: bool,
+    /// Whether the file stays in WAL mode, because other programs had it open as the run
+    /// ended (see the [module documentation](super)).
+    pub wal_kept: bool,
+}
+
 /// The single writer.
 pub struct Writer {
     conn: Connection,
+    /// Dropped after the connection closes.
+    _lock: WriteLock,
+    /// Whether the run has ended (see [`Writer::finish`]).
+    ended: bool,
+    stop: Option<Arc<AtomicBool>>,
     in_tx: bool,
     tx_games: usize,
     tx_started: Instant,
@@ -96,18 +125,25 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Opens (creating it if needed) the database at `path`, migrates it, and rebuilds the
-    /// postings of games a crashed run left pending.
+    /// Takes the database's write lock, opens the database at `path` (creating it when
+    /// there is no file, or the file is empty), migrates it, and rebuilds the postings of
+    /// games that a run of an older kifudex left out of the position index.
     ///
     /// # Errors
     ///
-    /// Any database failure.
+    /// [`Error::Busy`] when another writer holds the lock; [`Error::NotKifudex`] for a file
+    /// that is not a kifudex database (it is left as it was); any other failure to open or
+    /// migrate the database.
     pub fn open(path: &Path) -> Result<Writer> {
-        let conn = super::open(path, true)?;
+        let lock = WriteLock::acquire(path)?;
+        let conn = open::open_write(path)?;
         conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
         conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         let mut w = Writer {
             conn,
+            _lock: lock,
+            ended: false,
+            stop: None,
             in_tx: false,
             tx_games: 0,
             tx_started: Instant::now(),
@@ -133,6 +169,16 @@ impl Writer {
         self.run_postings = n.max(1);
     }
 
+    /// Gives the writer a flag that, once set, stops merges: the one under way is rolled
+    /// back, and [`Writer::finish`] makes no other (the next run makes them).
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Makes room for a full run at once, so the buffer never grows by copying.
     fn reserve_run(&mut self) {
         self.postings
@@ -149,20 +195,31 @@ impl Writer {
         Ok(())
     }
 
-    /// Commits the current transaction, if one is open.
+    /// Commits the current transaction, if one is open, with the postings of its games
+    /// (written as a run first).
     ///
     /// # Errors
     ///
     /// Any database failure (the transaction is then rolled back when the writer drops).
     pub fn commit(&mut self) -> Result<()> {
         if self.in_tx {
+            self.flush_run()?;
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
         }
         Ok(())
     }
 
-    /// Rebuilds the postings of the games a crashed run left out of the runs.
+    fn rollback(&mut self) -> Result<()> {
+        if self.in_tx {
+            self.in_tx = false;
+            self.conn.execute_batch("ROLLBACK")?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the postings of the games that a run of an older kifudex, which committed
+    /// games before their postings, left out of the runs when it was killed.
     fn recover(&mut self) -> Result<()> {
         let through: i64 = self
             .conn
@@ -336,8 +393,8 @@ impl Writer {
         Ok(counts)
     }
 
-    /// Commits when the transaction is due (see the module documentation). Call between
-    /// files.
+    /// Commits when the transaction is due (see the module documentation), then merges the
+    /// runs a tier has filled. Call between files.
     ///
     /// # Errors
     ///
@@ -345,6 +402,7 @@ impl Writer {
     pub fn end_file(&mut self) -> Result<()> {
         if self.in_tx && (self.tx_games >= COMMIT_GAMES || self.tx_started.elapsed() >= COMMIT_EVERY) {
             self.commit()?;
+            self.merge_runs(false)?;
         }
         Ok(())
     }
@@ -597,34 +655,58 @@ impl Writer {
         }
     }
 
-    /// Writes the remaining postings, merges runs as the policy says, and leaves the
-    /// database checkpointed. Returns the number of runs merged.
+    /// Commits what is pending, merges runs as the policy says (unless the stop flag is
+    /// set), and ends the run: the database is checkpointed and put back in rollback-journal
+    /// mode.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn finish(mut self) -> Result<usize> {
-        self.begin()?;
-        self.flush_run()?;
+    pub fn finish(mut self) -> Result<Finished> {
         self.commit()?;
         // The buffer and caches are done with; a merge needs none of their memory.
         self.postings = PostingBuffer::default();
         self.keypos = KeyPositions::new(false);
         self.players = HashMap::new();
         self.events = HashMap::new();
+        let (merged, stopped) = self.merge_runs(true)?;
+        if self.vacuum && !stopped {
+            // Each step of this pragma frees one page, so it must be stepped to the end.
+            let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
+            let mut steps = vacuum.query([])?;
+            while steps.next()?.is_some() {}
+        }
+        if !stopped {
+            self.conn.execute_batch("PRAGMA optimize")?;
+        }
+        self.ended = true;
+        let at_rest = open::end_run(&self.conn)?;
+        Ok(Finished { merged, stopped, wal_kept: !at_rest })
+    }
+
+    /// Merges runs as the policy in [`runs`] says, each merge in a transaction of its own;
+    /// with `all`, also every run when dead games fill too much of them. Returns the runs
+    /// merged, and whether the stop flag cut the merges short.
+    fn merge_runs(&mut self, all: bool) -> Result<(usize, bool)> {
         let mut merged = 0;
         loop {
             let live = runs::live(&self.conn)?;
-            let dead_postings: i64 =
-                self.conn.query_row("SELECT coalesce(sum(postings), 0) FROM dead", [], |r| r.get(0))?;
-            let Some(plan) = runs::plan(&live, dead_postings) else {
-                break;
+            let dead_postings: i64 = if all {
+                self.conn.query_row("SELECT coalesce(sum(postings), 0) FROM dead", [], |r| r.get(0))?
+            } else {
+                0
             };
+            let Some(plan) = runs::plan(&live, dead_postings) else {
+                return Ok((merged, false));
+            };
+            if self.stopped() {
+                return Ok((merged, true));
+            }
             self.begin()?;
             // One bit a game id: a set of any size in little memory, and the fastest test.
             let mut dead: Vec<u64> = Vec::new();
             {
-                let mut stmt = self.conn.prepare("SELECT game FROM dead")?;
+                let mut stmt = self.conn.prepare_cached("SELECT game FROM dead")?;
                 for id in stmt.query_map([], |r| r.get::<_, i64>(0))? {
                     let id = posting_game(id?)? as usize;
                     if dead.len() <= id / 64 {
@@ -634,7 +716,15 @@ impl Writer {
                 }
             }
             let is_dead = |g: u32| dead.get(g as usize / 64).is_some_and(|w| w & (1 << (g % 64)) != 0);
-            runs::merge(&self.conn, &plan, is_dead)?;
+            let stop = self.stop.clone();
+            let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+            match runs::merge(&self.conn, &plan, is_dead, stopped) {
+                Err(Error::Interrupted) => {
+                    self.rollback()?;
+                    return Ok((merged, true));
+                }
+                written => written?,
+            };
             self.conn.execute(
                 "DELETE FROM dead WHERE NOT EXISTS
                    (SELECT 1 FROM runs WHERE dead.game BETWEEN runs.min_game AND runs.max_game)",
@@ -644,15 +734,19 @@ impl Writer {
             merged += plan.len();
             self.vacuum = true;
         }
-        if self.vacuum {
-            // Each step of this pragma frees one page, so it must be stepped to the end.
-            let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
-            let mut steps = vacuum.query([])?;
-            while steps.next()?.is_some() {}
+    }
+}
+
+impl Drop for Writer {
+    /// A writer dropped without [`Writer::finish`] (its run failed, or stopped early): what
+    /// is not committed is rolled back, and the run is ended as well as it can be.
+    fn drop(&mut self) {
+        if self.in_tx {
+            let _ = self.rollback();
         }
-        self.conn.execute_batch("PRAGMA optimize")?;
-        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        Ok(merged)
+        if !self.ended {
+            let _ = open::end_run(&self.conn);
+        }
     }
 }
 

@@ -38,6 +38,14 @@
 //! The counts of rejected files and games cover every file seen, including unchanged files
 //! whose rejects were recorded by an earlier run, so a re-run reports what the inputs hold.
 //!
+//! # Stopping
+//!
+//! A run stops early when its stop flag ([`Options::stop`]) is set: it writes no file
+//! after the one under way, commits what it wrote, skips the pruning (its walk did not
+//! finish) and the merges not yet begun, and ends. What it committed stays; the next run
+//! goes on from there. A run killed outright leaves what it had committed too (see
+//! [`crate::db`]).
+//!
 //! # Incremental runs
 //!
 //! An unchanged file is not read again. A changed file's games are replaced (a game that
@@ -49,6 +57,10 @@ mod writer;
 
 use std::{
     path::{Path, PathBuf},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     thread,
 };
 
@@ -97,6 +109,9 @@ pub struct Options {
     /// Positions buffered in memory before they are written as a run (memory against the
     /// number of runs; [`db::RUN_POSTINGS`] by default).
     pub run_postings: usize,
+    /// When set (by a signal handler, say), the run stops early and keeps what it wrote
+    /// (see the module documentation).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Options {
@@ -110,6 +125,7 @@ impl Options {
             prune: false,
             follow_links: false,
             run_postings: db::RUN_POSTINGS,
+            stop: None,
         }
     }
 }
@@ -139,6 +155,12 @@ pub struct Summary {
     pub runs_merged: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Whether the run stopped early, on its stop flag (a run again finishes the work).
+    pub interrupted: bool,
+    /// Whether the database stays in WAL mode, because other programs had it open as the
+    /// run ended (see [`crate::db`]).
+    #[serde(skip)]
+    pub wal_kept: bool,
 }
 
 impl Summary {
@@ -201,11 +223,23 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
     let started = std::time::Instant::now();
     let roots = absolute_roots(&options.roots)?;
     let walk_options = WalkOptions { follow_links: options.follow_links };
+    let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     if observer.wants_total() {
-        observer.start(walk::entries(&roots, walk_options).count() as u64);
+        let files = walk::entries(&roots, walk_options).take_while(|_| !stopped()).count();
+        if stopped() {
+            return Ok(Summary {
+                interrupted: true,
+                seconds: started.elapsed().as_secs_f64(),
+                ..Summary::default()
+            });
+        }
+        observer.start(files as u64);
     }
     let mut writer = Writer::open(&options.db)?;
     writer.set_run_postings(options.run_postings);
+    if let Some(stop) = &options.stop {
+        writer.set_stop(Arc::clone(stop));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .thread_name(|i| format!("kifudex-worker-{i}"))
@@ -224,7 +258,12 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
         let spawn_error = |source| Error::Thread { source };
         let writer = thread::Builder::new()
             .name("kifudex-writer".to_string())
-            .spawn_scoped(scope, move || writer::write_all(writer, rx, root_texts, options.prune, observer))
+            .spawn_scoped(scope, move || {
+                let mut writer = writer;
+                let written =
+                    writer::write_all(&mut writer, rx, root_texts, options.prune, &stopped, observer);
+                (written, writer)
+            })
             .map_err(spawn_error)?;
         // Walking and reading run a chunk ahead of parsing, on more threads than there are
         // cores: files that are not in the page cache keep a thread waiting on the disk.
@@ -239,7 +278,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
                 let mut entries = walk::entries(roots, walk_options).peekable();
                 loop {
                     let chunk = next_chunk(&mut entries);
-                    if chunk.is_empty() {
+                    if chunk.is_empty() || stopped() {
                         break;
                     }
                     let states = chunk
@@ -260,6 +299,9 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
             })
             .map_err(spawn_error)?;
         for (chunk, fetched) in fetched_rx {
+            if stopped() {
+                break;
+            }
             let outcomes: Vec<Outcome> = pool.install(|| {
                 chunk.par_iter().zip(fetched).map(|(entry, fetched)| process(entry, fetched, read)).collect()
             });
@@ -268,9 +310,16 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
             }
         }
         drop(tx);
-        let written = writer.join().map_err(|_| Error::ThreadPanicked)?;
+        let (written, writer) = writer.join().map_err(|_| Error::ThreadPanicked)?;
+        let fetched = fetcher.join().map_err(|_| Error::ThreadPanicked)?;
+        // The fetcher's connection is closed now, so ending the run can put the file back in
+        // rollback mode (on an error, the writer's drop does that).
         let mut summary = written?;
-        fetcher.join().map_err(|_| Error::ThreadPanicked)??;
+        fetched?;
+        let finished = writer.finish()?;
+        summary.runs_merged = finished.merged as u64;
+        summary.interrupted |= finished.stopped;
+        summary.wal_kept = finished.wal_kept;
         summary.seconds = started.elapsed().as_secs_f64();
         Ok(summary)
     })

@@ -5,36 +5,42 @@ use crossbeam_channel::Receiver;
 use super::{Error, Observer, Summary, prepare::Outcome};
 use crate::db::Writer;
 
-/// Writes every chunk from `rx`, then prunes (when asked) and finishes the database.
+/// Writes every chunk from `rx` (until `stopped` says to stop), then prunes (when asked,
+/// and the walk was not cut short) and commits. The caller finishes the run.
 pub(super) fn write_all(
-    mut writer: Writer,
+    writer: &mut Writer,
     rx: Receiver<Vec<Outcome>>,
     roots: &[String],
     prune: bool,
+    stopped: &dyn Fn() -> bool,
     observer: &dyn Observer,
 ) -> Result<Summary, Error> {
     let mut s = Summary::default();
     for root in roots {
         writer.clear_entry_rejects(root)?;
     }
-    for chunk in rx {
+    'chunks: for chunk in rx {
         for outcome in chunk {
+            if stopped() {
+                s.interrupted = true;
+                break 'chunks;
+            }
             s.files_seen += 1;
             if prune {
                 writer.mark_seen(outcome.path())?;
             }
-            write_one(&mut writer, outcome, &mut s, observer)?;
+            write_one(writer, outcome, &mut s, observer)?;
             writer.end_file()?;
             observer.progress(s.files_seen, &s);
         }
     }
-    if prune {
+    // A run that stopped early has not seen every file: it must not prune what it missed.
+    if prune && !s.interrupted {
         for root in roots {
             s.files_pruned += writer.prune_unseen(root)?;
         }
     }
     writer.commit()?;
-    s.runs_merged = writer.finish()? as u64;
     Ok(s)
 }
 

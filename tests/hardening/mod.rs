@@ -6,6 +6,8 @@
 mod checks;
 
 mod bad_input;
+mod db_files;
+mod db_runs;
 mod faults;
 mod fuzz_inputs;
 mod harness;

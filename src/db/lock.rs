@@ -1,0 +1,140 @@
+//! The writer's lock: one index run at a time on a database.
+//!
+//! The lock is an exclusive advisory lock (`flock`) on a file beside the database, named
+//! after it with `.lock` added, taken without waiting: a second run stops at once and says
+//! that another run is writing. It is not taken on the database file itself, because SQLite
+//! holds POSIX record locks there, which the process would lose the moment it closed any
+//! other descriptor of that file, and which some network file systems use to emulate
+//! `flock` (so the two would collide).
+//!
+//! The kernel drops the lock when the process ends, however it ends: a killed run leaves its
+//! lock file behind, unlocked, and the next run takes it. A run that ends removes the file
+//! while it still holds the lock; a run that opened the old file meanwhile finds, once it
+//! holds the lock, that the path no longer names that file, and starts again.
+//!
+//! The lock file's path is made from the database's canonical path (symbolic links
+//! resolved), so two runs that name one database differently still meet at one lock. Hard
+//! links to a database are not recognised as the same database.
+
+use std::{
+    fs::{self, File, OpenOptions},
+    os::unix::fs::MetadataExt,
+    path::{Path, PathBuf},
+};
+
+use rustix::{
+    fs::{FlockOperation, flock},
+    io::Errno,
+};
+
+use super::{Error, Result, open::with_suffix};
+
+/// The lock, held until dropped.
+#[derive(Debug)]
+pub(super) struct WriteLock {
+    path: PathBuf,
+    _file: File,
+}
+
+impl WriteLock {
+    /// Takes the lock of the database at `db`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Busy`] when another run holds it; [`Error::NoDirectory`] or
+    /// [`Error::Directory`] for a path that cannot be a database file; [`Error::Lock`] when
+    /// the lock file cannot be made or locked (a read-only directory, say).
+    pub fn acquire(db: &Path) -> Result<WriteLock> {
+        let path = with_suffix(&canonical(db)?, ".lock");
+        let lock_error = |source| Error::Lock { db: db.to_path_buf(), path: path.clone(), source };
+        loop {
+            let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path);
+            let file = file.map_err(lock_error)?;
+            match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => {}
+                Err(Errno::WOULDBLOCK) => return Err(Error::Busy(db.to_path_buf())),
+                Err(e) => return Err(lock_error(e.into())),
+            }
+            let held = file.metadata().map_err(lock_error)?;
+            match fs::metadata(&path) {
+                Ok(now) if (now.dev(), now.ino()) == (held.dev(), held.ino()) => {
+                    return Ok(WriteLock { path, _file: file });
+                }
+                // The run that held it removed it: lock the file that now has the name.
+                _ => continue,
+            }
+        }
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        // Removed while still locked (the descriptor closes after this): see the module
+        // documentation. A file that cannot be removed stays, unlocked, and harms nothing.
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+/// The database path with symbolic links resolved, whether or not the file exists yet.
+fn canonical(db: &Path) -> Result<PathBuf> {
+    match fs::metadata(db) {
+        Ok(meta) if meta.is_dir() => return Err(Error::Directory(db.to_path_buf())),
+        Ok(_) => {
+            return fs::canonicalize(db).map_err(|source| Error::File { path: db.to_path_buf(), source });
+        }
+        Err(_) => {}
+    }
+    let Some(name) = db.file_name() else {
+        return Err(Error::Directory(db.to_path_buf()));
+    };
+    let dir = match db.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    match fs::canonicalize(dir) {
+        Ok(dir) if dir.is_dir() => Ok(dir.join(name)),
+        _ => Err(Error::NoDirectory { path: db.to_path_buf(), dir: dir.to_path_buf() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_holder_at_a_time_and_the_lock_file_goes_with_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("k.sqlite");
+        let first = WriteLock::acquire(&db).unwrap();
+        assert!(matches!(WriteLock::acquire(&db), Err(Error::Busy(_))));
+        // Another name for the same database meets the same lock.
+        std::os::unix::fs::symlink(&db, tmp.path().join("link.sqlite")).unwrap();
+        fs::write(&db, b"").unwrap();
+        assert!(matches!(WriteLock::acquire(&tmp.path().join("link.sqlite")), Err(Error::Busy(_))));
+        drop(first);
+        assert!(!tmp.path().join("k.sqlite.lock").exists());
+        let again = WriteLock::acquire(&db).unwrap();
+        assert!(tmp.path().join("k.sqlite.lock").exists());
+        drop(again);
+    }
+
+    #[test]
+    fn a_lock_file_left_behind_is_taken_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("k.sqlite");
+        fs::write(tmp.path().join("k.sqlite.lock"), b"").unwrap();
+        let lock = WriteLock::acquire(&db).unwrap();
+        drop(lock);
+        assert!(!tmp.path().join("k.sqlite.lock").exists());
+    }
+
+    #[test]
+    fn paths_that_cannot_be_a_database_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(matches!(WriteLock::acquire(tmp.path()), Err(Error::Directory(_))));
+        assert!(matches!(
+            WriteLock::acquire(&tmp.path().join("no/such/k.sqlite")),
+            Err(Error::NoDirectory { .. })
+        ));
+    }
+}

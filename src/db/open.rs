@@ -1,0 +1,365 @@
+//! Opening a database file: recognising a kifudex database, the readers' read-only
+//! connections, the writer's connection, and the journal mode a file rests in.
+//!
+//! # Recognising a database
+//!
+//! A kifudex database is a SQLite file whose header carries kifudex's application id
+//! ([`APPLICATION_ID`], written by a migration), or, for files made before that id existed,
+//! an earlier schema version and kifudex's `meta` table. The first 100 bytes are read with a
+//! plain file read before SQLite opens anything, so a file that is not SQLite, an empty file,
+//! and a SQLite file with another application id or with neither id nor schema version are
+//! refused without SQLite ever opening them. Only a file that may be kifudex's is opened,
+//! read-only, to read its schema.
+//!
+//! Readers refuse everything but a kifudex database of a schema version they read
+//! ([`migrate::READABLE_FROM`] to [`migrate::VERSION`]). The writer also takes an empty file
+//! (0 bytes, or a SQLite file with no schema at all) as a new database, and refuses any other
+//! file that is not kifudex's: it never adds tables to someone else's file.
+//!
+//! # Journal mode at rest
+//!
+//! A run writes in WAL mode, so that readers go on reading while it writes, and puts the
+//! file back in rollback-journal mode when it ends. Reading a file in rollback mode needs
+//! nothing but the file: read-only files and directories and other users' databases read as
+//! any other. Reading one in WAL mode needs the `-shm` file beside it, or the right to create
+//! it; a file is in WAL mode at rest only when a run was killed, when other programs had it
+//! open as the run ended (SQLite leaves WAL mode only when no other connection has the file
+//! open), or when an older kifudex wrote it.
+//! Where such a file cannot be read, the reader says so and how to mend it.
+
+use std::{
+    ffi::OsString,
+    fs,
+    io::Read,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+
+use super::{Error, PAGE_SIZE, Result, migrate};
+
+/// The SQLite application id of kifudex databases: "KFDX".
+pub const APPLICATION_ID: i64 = 0x4B46_4458;
+
+/// How long a connection waits for a lock another connection holds, in general.
+const BUSY_WAIT: Duration = Duration::from_secs(10);
+/// How long the writer waits, at the start of a run, for readers to let it switch to WAL
+/// mode (in rollback mode a reader's transaction holds off every writer).
+const START_WAIT: Duration = Duration::from_secs(60);
+
+/// What the first bytes of a file say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sniff {
+    /// 0 bytes.
+    Empty,
+    /// Not a SQLite file (or not a regular file).
+    Foreign,
+    Sqlite {
+        application_id: i64,
+        user_version: i64,
+        wal: bool,
+    },
+}
+
+/// What a SQLite file holds, as its schema says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// No schema at all.
+    Empty,
+    /// A kifudex database of this schema version.
+    Kifudex(i64),
+    Foreign,
+}
+
+/// The path with a suffix added to its file name (`-wal`, `.lock`).
+pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = OsString::from(path.as_os_str());
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Reads the SQLite header of the file at `path`, without SQLite.
+fn sniff(path: &Path) -> Result<Sniff> {
+    let file_error = |source| Error::File { path: path.to_path_buf(), source };
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::Missing(path.to_path_buf())),
+        Err(e) => return Err(file_error(e)),
+    };
+    if meta.is_dir() {
+        return Err(Error::Directory(path.to_path_buf()));
+    }
+    if !meta.is_file() {
+        // A device or a pipe: reading one could block, and none is a database.
+        return Ok(Sniff::Foreign);
+    }
+    if meta.len() == 0 {
+        return Ok(Sniff::Empty);
+    }
+    let mut head = Vec::with_capacity(100);
+    fs::File::open(path).and_then(|f| f.take(100).read_to_end(&mut head)).map_err(file_error)?;
+    if head.len() < 100 || !head.starts_with(b"SQLite format 3\0") {
+        return Ok(Sniff::Foreign);
+    }
+    let word =
+        |at: usize| i64::from(i32::from_be_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]));
+    Ok(Sniff::Sqlite {
+        application_id: word(68),
+        user_version: word(60),
+        wal: head[18] == 2 || head[19] == 2,
+    })
+}
+
+/// Whether the header alone shows that the file is not a kifudex database. A header with
+/// neither id nor schema version counts only when no write-ahead log beside the file holds
+/// changes its main file lacks yet; for the writer (`empty_ok`) it does not count, since
+/// such a file may be an empty database.
+fn foreign_by_header(path: &Path, sniff: Sniff, empty_ok: bool) -> bool {
+    match sniff {
+        Sniff::Empty => !empty_ok,
+        Sniff::Foreign => true,
+        Sniff::Sqlite { application_id, user_version, .. } => {
+            let unversioned = user_version == 0
+                && !empty_ok
+                && !fs::metadata(with_suffix(path, "-wal")).is_ok_and(|m| m.len() > 0);
+            application_id != APPLICATION_ID
+                && (application_id != 0 || unversioned || user_version >= migrate::MARKED)
+        }
+    }
+}
+
+/// What the schema of the database on `conn` says it is.
+fn kind(conn: &Connection) -> rusqlite::Result<Kind> {
+    let application_id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    let version = migrate::version(conn)?;
+    if application_id == APPLICATION_ID {
+        return Ok(Kind::Kifudex(version));
+    }
+    if application_id != 0 {
+        return Ok(Kind::Foreign);
+    }
+    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    if objects == 0 && version == 0 {
+        return Ok(Kind::Empty);
+    }
+    // Before the application id: the `meta` table with kifudex's first setting.
+    let meta: bool = conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta')",
+        [],
+        |r| r.get(0),
+    )?;
+    let ours = meta
+        && (1..migrate::MARKED).contains(&version)
+        && conn
+            .query_row("SELECT EXISTS(SELECT 1 FROM meta WHERE key = 'keypos_max_ply')", [], |r| r.get(0))?;
+    Ok(if ours { Kind::Kifudex(version) } else { Kind::Foreign })
+}
+
+/// The error for a failure to read the file at `path` as a database.
+fn read_error(path: &Path, wal: bool, source: rusqlite::Error) -> Error {
+    match source.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => Error::NotKifudex(path.to_path_buf()),
+        Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly) if wal => {
+            Error::WalUnreadable { path: path.to_path_buf(), source }
+        }
+        _ => Error::Open { path: path.to_path_buf(), source },
+    }
+}
+
+/// Opens the kifudex database at `path` read-only: nothing is created, migrated or changed.
+///
+/// # Errors
+///
+/// [`Error::Missing`], [`Error::Directory`], [`Error::NotKifudex`], [`Error::TooNew`],
+/// [`Error::TooOld`], [`Error::WalUnreadable`], or another failure to open it.
+pub(super) fn open_read(path: &Path) -> Result<Connection> {
+    let sniffed = sniff(path)?;
+    if foreign_by_header(path, sniffed, false) {
+        return Err(Error::NotKifudex(path.to_path_buf()));
+    }
+    let wal = matches!(sniffed, Sniff::Sqlite { wal: true, .. });
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| read_error(path, wal, e))?;
+    conn.busy_timeout(BUSY_WAIT).map_err(|e| read_error(path, wal, e))?;
+    match kind(&conn).map_err(|e| read_error(path, wal, e))? {
+        Kind::Kifudex(found) if found > migrate::VERSION => {
+            Err(Error::TooNew { path: path.to_path_buf(), found, known: migrate::VERSION })
+        }
+        Kind::Kifudex(found) if found < migrate::READABLE_FROM => {
+            Err(Error::TooOld { path: path.to_path_buf(), found })
+        }
+        Kind::Kifudex(_) => Ok(conn),
+        Kind::Empty | Kind::Foreign => Err(Error::NotKifudex(path.to_path_buf())),
+    }
+}
+
+/// Opens (creating it if there is no file) the database at `path` for the writer, which
+/// holds its lock, puts it in WAL mode and brings its schema up to date.
+///
+/// # Errors
+///
+/// [`Error::Directory`], [`Error::NotKifudex`], [`Error::TooNew`], [`Error::ReadOnly`],
+/// [`Error::InUse`], a failed migration, or another failure to open it.
+pub(super) fn open_write(path: &Path) -> Result<Connection> {
+    let sniffed = match sniff(path) {
+        Err(Error::Missing(_)) => Sniff::Empty,
+        other => other?,
+    };
+    if foreign_by_header(path, sniffed, true) {
+        return Err(Error::NotKifudex(path.to_path_buf()));
+    }
+    let open_error = |source| Error::Open { path: path.to_path_buf(), source };
+    let flags =
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let mut conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
+    conn.busy_timeout(BUSY_WAIT).map_err(open_error)?;
+    // SQLite opens a file it may not write read-only, without a word.
+    if conn.is_readonly(rusqlite::MAIN_DB).map_err(open_error)? {
+        return Err(Error::ReadOnly(path.to_path_buf()));
+    }
+    match kind(&conn).map_err(|e| read_error(path, false, e))? {
+        Kind::Foreign => return Err(Error::NotKifudex(path.to_path_buf())),
+        Kind::Kifudex(found) if found > migrate::VERSION => {
+            return Err(Error::TooNew { path: path.to_path_buf(), found, known: migrate::VERSION });
+        }
+        Kind::Kifudex(_) => {}
+        // The page size and auto_vacuum must be chosen before the first table exists, and
+        // the page size before WAL mode is on.
+        Kind::Empty => conn
+            .execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE}; PRAGMA auto_vacuum = INCREMENTAL"))
+            .map_err(open_error)?,
+    }
+    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;").map_err(open_error)?;
+    start_run(path, &conn)?;
+    migrate::migrate(&mut conn)?;
+    Ok(conn)
+}
+
+/// Whether the error is SQLite's "the database is locked" (another connection holds a lock).
+fn is_busy(e: &rusqlite::Error) -> bool {
+    e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
+}
+
+/// Puts the database in WAL mode for the run, waiting up to [`START_WAIT`] for readers.
+///
+/// SQLite rewrites the header for a switch of journal mode in a transaction of the rollback
+/// kind, journaled as the connection's rollback mode says: in memory here (and in
+/// [`end_run`]), so that a run killed during a switch never leaves a hot journal on disk,
+/// which only a writer could roll back (a reader would then be refused). The switch
+/// changes a few bytes of the header's first sector, written with one write.
+fn start_run(path: &Path, conn: &Connection) -> Result<()> {
+    let mode =
+        |set: &str| conn.query_row(&format!("PRAGMA journal_mode{set}"), [], |r| r.get::<_, String>(0));
+    conn.busy_timeout(START_WAIT)?;
+    // A file left in WAL mode (by a killed run) stays in it: leaving it would wait for every
+    // other connection to close.
+    let switched = mode("").and_then(|now| match now.as_str() {
+        "wal" => Ok(now),
+        _ => mode(" = MEMORY").and_then(|_| mode(" = WAL")),
+    });
+    conn.busy_timeout(BUSY_WAIT)?;
+    match switched {
+        Ok(now) if now == "wal" => Ok(()),
+        // A file system without the shared memory that WAL mode needs: the run writes with a
+        // rollback journal on disk (and readers wait for its transactions).
+        Ok(_) => {
+            mode(" = DELETE").map_err(|source| Error::Open { path: path.to_path_buf(), source })?;
+            Ok(())
+        }
+        Err(e) if is_busy(&e) => {
+            Err(Error::InUse { path: path.to_path_buf(), seconds: START_WAIT.as_secs() })
+        }
+        Err(source) => Err(Error::Open { path: path.to_path_buf(), source }),
+    }
+}
+
+/// Ends the run: copies the write-ahead log into the file and puts the file back in
+/// rollback-journal mode (see [`start_run`] for the journal of the switch). Returns false
+/// when other connections have the file open, which keeps it in WAL mode (SQLite refuses
+/// the switch at once then); the file is sound either way.
+///
+/// # Errors
+///
+/// Any database failure other than that.
+pub(super) fn end_run(conn: &Connection) -> Result<bool> {
+    let ended = conn
+        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .and_then(|()| conn.query_row("PRAGMA journal_mode = MEMORY", [], |r| r.get::<_, String>(0)));
+    match ended {
+        Ok(mode) => Ok(mode == "memory"),
+        Err(e) if is_busy(&e) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_that_show_a_foreign_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f.sqlite");
+        let sqlite =
+            |application_id, user_version| Sniff::Sqlite { application_id, user_version, wal: false };
+        for empty_ok in [false, true] {
+            assert!(foreign_by_header(&path, Sniff::Foreign, empty_ok));
+            assert!(foreign_by_header(&path, sqlite(7, 1), empty_ok), "another application's id");
+            assert!(foreign_by_header(&path, sqlite(0, migrate::MARKED), empty_ok), "would carry the id");
+            assert!(!foreign_by_header(&path, sqlite(APPLICATION_ID, 0), empty_ok));
+            assert!(
+                !foreign_by_header(&path, sqlite(0, 1), empty_ok),
+                "from before the id: the schema decides"
+            );
+        }
+        // Empty, or no id and no schema version: nothing to read, or an empty database to write.
+        assert!(foreign_by_header(&path, Sniff::Empty, false));
+        assert!(!foreign_by_header(&path, Sniff::Empty, true));
+        assert!(foreign_by_header(&path, sqlite(0, 0), false));
+        assert!(!foreign_by_header(&path, sqlite(0, 0), true));
+        // A write-ahead log with changes: the header may not be the file's latest.
+        fs::write(with_suffix(&path, "-wal"), [1]).unwrap();
+        assert!(!foreign_by_header(&path, sqlite(0, 0), false));
+    }
+
+    #[test]
+    fn a_run_starts_beside_open_connections_to_a_file_in_wal_mode_and_ends_in_rollback_mode_without_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("k.sqlite");
+        let journal = |path: &Path| fs::read(path).unwrap()[18..20].to_vec();
+        // A database left in WAL mode, which another program has open.
+        let conn = open_write(&path).unwrap();
+        assert_eq!(journal(&path), [2, 2]);
+        let other = Connection::open(&path).unwrap();
+        other.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)).unwrap();
+        let started = std::time::Instant::now();
+        let second = open_write(&path).unwrap();
+        assert!(started.elapsed() < BUSY_WAIT, "the run waited for the other connection");
+        // Ending: kept in WAL mode while others have it open, then back to rollback mode.
+        assert!(!end_run(&second).unwrap());
+        drop((conn, other));
+        assert!(end_run(&second).unwrap());
+        assert_eq!(journal(&path), [1, 1]);
+        assert!(!with_suffix(&path, "-wal").exists());
+    }
+
+    #[test]
+    fn schemas_that_are_kifudex_s() {
+        let conn = Connection::open_in_memory().unwrap();
+        assert_eq!(kind(&conn).unwrap(), Kind::Empty);
+        conn.execute_batch("CREATE TABLE foo(x)").unwrap();
+        assert_eq!(kind(&conn).unwrap(), Kind::Foreign);
+        let mut conn2 = Connection::open_in_memory().unwrap();
+        migrate::migrate(&mut conn2).unwrap();
+        assert_eq!(kind(&conn2).unwrap(), Kind::Kifudex(migrate::VERSION));
+        // A file from before the application id: version and `meta` table.
+        conn2.pragma_update(None, "application_id", 0).unwrap();
+        conn2.pragma_update(None, "user_version", migrate::MARKED - 1).unwrap();
+        assert_eq!(kind(&conn2).unwrap(), Kind::Kifudex(migrate::MARKED - 1));
+        conn2.execute_batch("DELETE FROM meta").unwrap();
+        assert_eq!(kind(&conn2).unwrap(), Kind::Foreign);
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        assert_eq!(kind(&conn).unwrap(), Kind::Foreign);
+    }
+}

@@ -1,0 +1,311 @@
+//! Which files the commands take as a database, and what they leave behind: read commands
+//! never create, migrate or change a file and read databases the user cannot write; `index`
+//! never writes into a file that is not kifudex's; odd paths get a clear message.
+
+use std::{
+    collections::BTreeSet,
+    ffi::OsStr,
+    fs,
+    os::unix::{ffi::OsStrExt, fs::PermissionsExt},
+    path::{Path, PathBuf},
+    process::Output,
+};
+
+use super::harness::{export_games, index, kifudex, stderr, unprivileged, write_games};
+
+/// Every command that only reads the database, as arguments before `--db`.
+const READ_COMMANDS: &[&[&str]] = &[
+    &["query"],
+    &["query", "--moves", "7g7f"],
+    &["show", "1"],
+    &["export", "games"],
+    &["export", "moves"],
+    &["export", "positions"],
+    &["export", "tree"],
+    &["export", "rejects"],
+];
+
+/// A hash of the file's bytes, or `None` when there is no file.
+fn hash(path: &Path) -> Option<u128> {
+    fs::read(path).ok().map(|bytes| xxhash_rust::xxh3::xxh3_128(&bytes))
+}
+
+/// The names in a directory.
+fn listing(dir: &Path) -> BTreeSet<String> {
+    fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+}
+
+fn read_with(args: &[&str], db: &Path) -> Output {
+    kifudex().args(args).arg("--db").arg(db).output().unwrap()
+}
+
+/// Runs every read command on `db` and checks that each exits 2 with exactly `message`, and
+/// that neither the file nor its directory changed.
+fn assert_every_read_refused(db: &Path, message: &str) {
+    let dir = db.parent().unwrap();
+    let (before, names) = (hash(db), listing(dir));
+    for args in READ_COMMANDS {
+        let out = read_with(args, db);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), format!("kifudex: {message}\n"), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(hash(db), before, "{args:?} changed {}", db.display());
+        assert_eq!(listing(dir), names, "{args:?} left files beside {}", db.display());
+    }
+}
+
+/// A SQLite file of another program: one table, as `sqlite3 f.sqlite "create table foo(x)"`
+/// makes it.
+fn foreign_sqlite(path: &Path) {
+    rusqlite::Connection::open(path).unwrap().execute_batch("CREATE TABLE foo(x)").unwrap();
+}
+
+/// Files that are not kifudex databases, by name: a SQLite file of another program, one in
+/// WAL mode with a schema version, an empty file, text, and random bytes.
+fn not_databases(dir: &Path) -> Vec<PathBuf> {
+    fs::create_dir_all(dir).unwrap();
+    let foreign = dir.join("foreign.sqlite");
+    foreign_sqlite(&foreign);
+    let wal = dir.join("wal-app.db");
+    let conn = rusqlite::Connection::open(&wal).unwrap();
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x'); PRAGMA user_version = 7",
+    )
+    .unwrap();
+    drop(conn);
+    let empty = dir.join("empty.sqlite");
+    fs::write(&empty, b"").unwrap();
+    let text = dir.join("notes.txt");
+    fs::write(&text, "not a database\n").unwrap();
+    let random = dir.join("random.bin");
+    fs::write(
+        &random,
+        (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    vec![foreign, wal, empty, text, random]
+}
+
+#[test]
+fn read_commands_refuse_what_is_not_a_kifudex_database_and_leave_it_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    for file in not_databases(&tmp.path().join("files")) {
+        assert_every_read_refused(&file, &format!("not a kifudex database: {}", file.display()));
+    }
+    // The same through the environment variable.
+    let foreign = tmp.path().join("files/foreign.sqlite");
+    let before = hash(&foreign);
+    let out = kifudex().args(["export", "games"]).env("KIFUDEX_DB", &foreign).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), format!("kifudex: not a kifudex database: {}\n", foreign.display()));
+    assert_eq!(hash(&foreign), before);
+}
+
+#[test]
+fn index_never_writes_into_a_file_that_is_not_kifudex_s_and_takes_an_empty_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 6, 2, 21);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let files = tmp.path().join("files");
+    for file in not_databases(&files) {
+        if file.ends_with("empty.sqlite") {
+            continue;
+        }
+        let (before, names) = (hash(&file), listing(&files));
+        let out = index(&games, &file);
+        assert_eq!(out.status.code(), Some(2), "{}", file.display());
+        assert_eq!(stderr(&out), format!("kifudex: not a kifudex database: {}\n", file.display()));
+        assert_eq!(hash(&file), before, "{}", file.display());
+        assert_eq!(listing(&files), names, "index left files beside {}", file.display());
+    }
+    // An empty file (`touch k.sqlite`) is an empty database: index makes it one of kifudex's.
+    let empty = files.join("empty.sqlite");
+    let out = index(&games, &empty);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(export_games(&empty), export_games(&reference));
+    let header = fs::read(&empty).unwrap();
+    assert_eq!(&header[68..72], b"KFDX", "the SQLite application id");
+}
+
+/// A database of `games`, made by `kifudex index`, with its header changed by SQLite.
+fn database_with(tmp: &Path, games: &Path, name: &str, change: &str) -> PathBuf {
+    let db = tmp.join(name);
+    assert!(index(games, &db).status.success());
+    rusqlite::Connection::open(&db).unwrap().execute_batch(change).unwrap();
+    db
+}
+
+#[test]
+fn a_database_of_a_newer_kifudex_is_refused_and_left_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 22);
+    let db = database_with(tmp.path(), &games, "newer.sqlite", "PRAGMA user_version = 999");
+    let message = format!(
+        "the database {} was written by a newer kifudex (schema version 999; this one knows up to {}): use \
+         that version",
+        db.display(),
+        kifudex::db::VERSION
+    );
+    assert_every_read_refused(&db, &message);
+    let before = hash(&db);
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), format!("kifudex: {message}\n"));
+    assert_eq!(hash(&db), before);
+}
+
+#[test]
+fn a_database_of_an_older_kifudex_is_read_as_it_is_and_brought_up_to_date_by_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 23);
+    let current = tmp.path().join("current.sqlite");
+    assert!(index(&games, &current).status.success());
+    // Version 2 files carried no application id; their other tables are those of today.
+    let db = database_with(
+        tmp.path(),
+        &games,
+        "older.sqlite",
+        "PRAGMA application_id = 0; PRAGMA user_version = 2",
+    );
+    let before = hash(&db);
+    for args in READ_COMMANDS {
+        let (old, new) = (read_with(args, &db), read_with(args, &current));
+        assert_eq!(old.status.code(), new.status.code(), "{args:?}: {}", stderr(&old));
+        assert_eq!(old.stdout, new.stdout, "{args:?}");
+        assert_eq!(hash(&db), before, "{args:?} changed the file");
+    }
+    // An index run brings it up to date (and marks it), whatever it indexes.
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let header = fs::read(&db).unwrap();
+    assert_eq!(&header[68..72], b"KFDX");
+    assert_eq!(i32::from_be_bytes(header[60..64].try_into().unwrap()) as i64, kifudex::db::VERSION);
+}
+
+/// Builds a database of `games` in `dir`, and hands the tree to another user: directories
+/// traversable, the database's directory with `dir_mode`, the database with `file_mode`.
+fn hand_over(dir: &Path, games: &Path, dir_mode: u32, file_mode: u32) -> PathBuf {
+    fs::create_dir_all(dir).unwrap();
+    let db = dir.join("k.sqlite");
+    assert!(index(games, &db).status.success());
+    fs::set_permissions(&db, fs::Permissions::from_mode(file_mode)).unwrap();
+    fs::set_permissions(dir, fs::Permissions::from_mode(dir_mode)).unwrap();
+    db
+}
+
+#[test]
+fn read_commands_work_on_databases_the_user_cannot_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 8, 3, 24);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let cases = [
+        // A read-only file in a directory anyone may write.
+        hand_over(&tmp.path().join("file"), &games, 0o777, 0o444),
+        // A read-only directory (a read-only mount is the same to SQLite).
+        hand_over(&tmp.path().join("dir"), &games, 0o555, 0o444),
+        // Another user's archive: theirs to write, ours to read.
+        hand_over(&tmp.path().join("theirs"), &games, 0o755, 0o644),
+    ];
+    for db in &cases {
+        let dir = db.parent().unwrap();
+        let (before, names) = (hash(db), listing(dir));
+        for args in READ_COMMANDS {
+            let mut cmd = kifudex();
+            cmd.args(*args).arg("--db").arg(db);
+            let out = unprivileged(&mut cmd).output().unwrap();
+            let expected = read_with(args, &reference);
+            assert_eq!(
+                out.status.code(),
+                expected.status.code(),
+                "{} {args:?}: {}",
+                db.display(),
+                stderr(&out)
+            );
+            assert_eq!(out.stdout, expected.stdout, "{} {args:?}", db.display());
+            assert_eq!(hash(db), before, "{} {args:?}", db.display());
+            assert_eq!(listing(dir), names, "{} {args:?} left files", db.display());
+        }
+    }
+    for db in &cases {
+        fs::set_permissions(db.parent().unwrap(), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+#[test]
+fn a_database_left_in_wal_mode_where_it_cannot_be_read_says_how_to_mend_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 25);
+    // As an older kifudex left every file: in WAL mode, with no log beside it.
+    let dir = tmp.path().join("ro");
+    fs::create_dir(&dir).unwrap();
+    let db = database_with(&dir, &games, "k.sqlite", "PRAGMA journal_mode = WAL");
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
+    let before = hash(&db);
+    let mut cmd = kifudex();
+    cmd.args(["export", "games", "--db"]).arg(&db);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("WAL mode") && message.contains("index run"), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert_eq!(hash(&db), before);
+    // An index run by the owner puts it back in rollback mode: readable by anyone again.
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(index(&games, &db).status.success());
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
+    let mut cmd = kifudex();
+    cmd.args(["export", "games", "--db"]).arg(&db);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn odd_database_paths_get_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 2, 2, 26);
+    // A directory.
+    let dir = tmp.path().join("somedir");
+    fs::create_dir(&dir).unwrap();
+    let message = format!("kifudex: {} is a directory, not a database file\n", dir.display());
+    assert_eq!(stderr(&read_with(&["export", "games"], &dir)), message);
+    let out = index(&games, &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), message);
+    assert_eq!(listing(tmp.path()), BTreeSet::from(["games".to_string(), "somedir".to_string()]));
+    // A directory that does not exist.
+    let nowhere = tmp.path().join("no/such/dir/k.sqlite");
+    let out = index(&games, &nowhere);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "kifudex: cannot create the database {}: there is no directory {}\n",
+            nowhere.display(),
+            nowhere.parent().unwrap().display()
+        )
+    );
+    let out = read_with(&["query"], &nowhere);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with(&format!("kifudex: no database at {}", nowhere.display())));
+    assert!(!tmp.path().join("no").exists());
+    // A name that is not UTF-8 (a Shift_JIS file name) works like any other.
+    let sjis = tmp.path().join(OsStr::from_bytes(b"\x8a\xfb\x95\x88.sqlite"));
+    let out = index(&games, &sjis);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = read_with(&["export", "games"], &sjis);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
+    assert_eq!(read_with(&["query"], &sjis).status.code(), Some(0));
+}

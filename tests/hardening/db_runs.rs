@@ -1,0 +1,240 @@
+//! Index runs and what goes on around them: a second run on the same database, readers
+//! while a run writes, and Ctrl-C. Each leaves a sound database whose position answers
+//! cover exactly the games it lists, and the next run completes it.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use kifudex::{db::Reader, shogi::Handicap};
+
+use super::harness::{
+    assert_answers_cover_the_stored_games, assert_sound, export_games, games_at_start, index, kifudex,
+    listed_games, stderr, tree_games_at_start, write_games, write_games_of,
+};
+
+/// Short games, eight a file, many of them: a run of the test build takes a few seconds and
+/// commits on the way (every two seconds, or ten thousand games). Returns the games.
+fn short_games(dir: &Path, files: usize, seed: u64) -> usize {
+    write_games_of(dir, files, 8, 6..14, seed);
+    files * 8
+}
+
+fn spawn_index(games: &Path, db: &Path) -> Child {
+    kifudex()
+        .arg("index")
+        .arg(games)
+        .arg("--db")
+        .arg(db)
+        .arg("--quiet")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (at most 30 s) until `ready` holds, or the child has ended; returns whether it holds.
+fn wait_for(child: &mut Child, mut ready: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if ready() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return ready();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+fn lock_file(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+#[test]
+fn a_second_index_run_on_a_database_being_written_stops_at_once_with_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    short_games(&games, 1_500, 31);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+
+    let db = tmp.path().join("k.sqlite");
+    let link = tmp.path().join("link.sqlite");
+    std::os::unix::fs::symlink(&db, &link).unwrap();
+    let mut first = spawn_index(&games, &db);
+    assert!(wait_for(&mut first, || lock_file(&db).exists()), "the first run never took its lock");
+    // The same database, by its name and by another name.
+    for name in [&db, &link] {
+        let out = index(&games, name);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            format!("kifudex: another kifudex index run is writing {}\n", name.display())
+        );
+    }
+    let out = first.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_sound(&db);
+    assert_eq!(export_games(&db), expected);
+    assert!(!lock_file(&db).exists(), "a finished run removes its lock file");
+
+    // A run killed while it holds the lock: the kernel drops the lock, the file stays, and the
+    // next run takes it and completes the database.
+    let db = tmp.path().join("killed.sqlite");
+    let mut first = spawn_index(&games, &db);
+    assert!(wait_for(&mut first, || lock_file(&db).exists()));
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(export_games(&db), expected);
+    assert!(!lock_file(&db).exists());
+}
+
+#[test]
+fn two_index_runs_started_together_never_fail_with_an_internal_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 30, 3, 32);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+    let mut stopped = 0;
+    for round in 0..6 {
+        let db = tmp.path().join(format!("k{round}.sqlite"));
+        let runs = [spawn_index(&games, &db), spawn_index(&games, &db)];
+        let busy = format!("kifudex: another kifudex index run is writing {}\n", db.display());
+        let mut succeeded = 0;
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            match out.status.code() {
+                Some(0) => succeeded += 1,
+                Some(2) if stderr(&out) == busy => stopped += 1,
+                _ => panic!("round {round}: {:?} {}", out.status, stderr(&out)),
+            }
+        }
+        assert!(succeeded >= 1, "round {round}");
+        assert_sound(&db);
+        // The database is sound and complete, and the next run finds nothing to do.
+        assert_eq!(export_games(&db), expected, "round {round}");
+        let out = kifudex().arg("index").arg(&games).arg("--db").arg(&db).arg("--json").output().unwrap();
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary["files_indexed"], 0, "round {round}");
+    }
+    eprintln!("{stopped} of 6 rounds had one run stop on the other's lock");
+}
+
+#[test]
+fn readers_during_a_run_get_answers_that_cover_exactly_the_games_they_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let total = short_games(&games, 3_000, 33);
+    let db = tmp.path().join("k.sqlite");
+    let mut run = spawn_index(&games, &db);
+    let start = Handicap::Even.setup();
+    let (mut partial, mut reads) = (0, 0);
+    while run.try_wait().unwrap().is_none() {
+        // One snapshot: its games and its answer for the start position are the same ones.
+        if let Ok(mut reader) = Reader::open(&db) {
+            let snapshot = reader.snapshot().unwrap();
+            let games = snapshot.game_count().unwrap();
+            assert_eq!(snapshot.position_stats(&start, None).unwrap().games, games, "one snapshot");
+        }
+        // The commands, one after another: the games only grow during a run, so the answers
+        // must lie between the lists read before and after them.
+        let Some(before) = listed_games(&db) else { continue };
+        let (found, counted) = (games_at_start(&db), tree_games_at_start(&db));
+        let Some(after) = listed_games(&db) else { panic!("the database disappeared") };
+        assert!(
+            before.is_subset(&found) && found.is_subset(&after),
+            "query: {} {} {}",
+            before.len(),
+            found.len(),
+            after.len()
+        );
+        assert!((before.len() as u64..=after.len() as u64).contains(&counted), "tree: {counted}");
+        reads += 1;
+        partial += usize::from(!before.is_empty() && after.len() < total);
+    }
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(assert_answers_cover_the_stored_games(&db, "after the run"), total);
+    eprintln!("{reads} reads during the run, {partial} of them with part of the games");
+    assert!(partial >= 1, "no read saw the run part-way ({reads} reads)");
+}
+
+#[test]
+fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let total = short_games(&games, 1_500, 34);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let db = tmp.path().join("k.sqlite");
+    let mut run = spawn_index(&games, &db);
+    // Once the run has committed some games, Ctrl-C: SIGINT to the process.
+    assert!(wait_for(&mut run, || listed_games(&db).is_some_and(|g| !g.is_empty())));
+    let sent = Command::new("kill").args(["-INT", &run.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = run.wait_with_output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{message}");
+    let last = message.lines().last().unwrap_or_default();
+    let files: usize = last
+        .strip_prefix("kifudex: interrupted: ")
+        .and_then(|rest| rest.strip_suffix(" files indexed; run again to finish"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{message}"));
+    // What it said it indexed is stored, whole, and nothing more; answers cover it.
+    let stored = kifudex().args(["export", "games", "--db"]).arg(&db).output().unwrap();
+    let mut reader = csv::Reader::from_reader(&stored.stdout[..]);
+    let paths: std::collections::BTreeSet<String> =
+        reader.records().map(|r| r.unwrap()[1].to_string()).collect();
+    assert_eq!(paths.len(), files, "{message}");
+    assert!(files > 0 && files < 1_500, "{files} files");
+    assert_eq!(assert_answers_cover_the_stored_games(&db, "after Ctrl-C"), files * 8);
+    // The file is back in rollback mode, with nothing beside it.
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    assert!(!Path::new(&wal).exists(), "a write-ahead log was left");
+    assert_eq!(&fs::read(&db).unwrap()[18..20], [1, 1], "the journal mode of the file's header");
+    assert_sound(&db);
+    // The next run finishes the work.
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(export_games(&db), export_games(&reference));
+    assert_eq!(assert_answers_cover_the_stored_games(&db, "finished"), total);
+}
+
+#[test]
+fn a_run_that_ends_while_another_program_has_the_database_open_says_it_stays_in_wal_mode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    short_games(&games, 600, 35);
+    let db = tmp.path().join("k.sqlite");
+    let mut run =
+        kifudex().arg("index").arg(&games).arg("--db").arg(&db).stderr(Stdio::piped()).spawn().unwrap();
+    // Another program reads the database while the run writes, and keeps it open.
+    let in_wal = || fs::read(&db).is_ok_and(|h| h.len() >= 20 && h[18..20] == [2, 2]);
+    assert!(wait_for(&mut run, in_wal), "the run never switched to WAL mode");
+    let other =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    other.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0)).unwrap();
+    let out = run.wait_with_output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{message}");
+    assert!(message.contains("stays in WAL mode until the next run"), "{message}");
+    assert_eq!(&fs::read(&db).unwrap()[18..20], [2, 2]);
+    // Once it is closed, the next run puts the file back in rollback mode.
+    drop(other);
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(&fs::read(&db).unwrap()[18..20], [1, 1]);
+}
