@@ -15,8 +15,8 @@ use kifudex::{
 
 /// Print the games of a record file in another format. Every move is replayed first, so what
 /// is written is what the rules allow; a game or variation that stops early is written as far
-/// as it is good, and a variation that fits nowhere is left out, each with a warning, and the
-/// exit status is then 1.
+/// as it is good, and a variation that fits nowhere or a line read past is left out, each with
+/// a warning, and the exit status is then 1.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).
@@ -94,10 +94,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         for warning in &game.warnings {
             clean = false;
             eprintln!(
-                "kifudex: {} game {index}: line {}: {}",
+                "kifudex: {} game {index}: line {}: {} [{}]",
                 args.file.display(),
                 warning.line,
-                warning.message
+                warning.message,
+                warning.code
             );
         }
         for_each_stopped(&replayed.variations, &mut |v, reason| {

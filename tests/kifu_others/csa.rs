@@ -22,12 +22,13 @@ fn csa_multi_game_file() {
         "-",
         "none",
     );
-    // The broken game keeps the two moves before `XYZ` (line 18) and says where it stopped.
+    // The game with a stray `XYZ` (line 18) reads on past it, with a warning for the line.
     let broken = &games[1];
-    assert_eq!(tokens(broken), ["+7776FU", "-3334FU"]);
-    let problem = broken.problem.as_ref().expect("the bad line is reported");
-    assert_eq!(problem.line, 18);
-    assert!(problem.message.contains("XYZ"), "{problem}");
+    assert_eq!(tokens(broken), ["+7776FU", "-3334FU", "+2726FU"]);
+    assert_eq!(broken.problem, None);
+    let [warning] = broken.warnings.as_slice() else { panic!("{:?}", broken.warnings) };
+    assert_eq!((warning.line, warning.code), (18, "unknown_line"));
+    assert!(warning.message.contains("XYZ"), "{warning}");
     assert_eq!(broken.header("N+"), Some("first"));
     // Reading resumed with the next game.
     assert_eq!(games[2].problem, None);
@@ -260,8 +261,10 @@ fn csa_every_ending_word() {
         let r = replay(&game);
         assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{word}");
     }
+    // A word CSA does not define ends the game with no stated ending, and a warning.
     let game = csa::read("PI\n+\n+7776FU\n%MATTA\n").remove(0);
-    assert_eq!(game.problem.map(|p| p.line), Some(4));
+    assert_eq!((game.problem, game.ending), (None, None));
+    assert_eq!(game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(), [(4, "unknown_ending")]);
 }
 
 #[test]
@@ -269,13 +272,15 @@ fn csa_resyncs_after_junk() {
     for text in ["", "\n\n", "'only a comment\n"] {
         assert!(csa::read(text).is_empty(), "{text:?}");
     }
+    // Text with nothing of a game in it is no game, as a part of only comments is not.
     let games = csa::read("garbage\n/\nPI\n+\n+7776FU\n");
-    assert_eq!(games.len(), 2);
-    assert_eq!(games[0].problem.as_ref().map(|p| p.line), Some(1));
-    assert_eq!(games[1].moves.len(), 1);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 1);
+    // A separator after a comma is junk, read past with a warning.
+    let game = csa::read("PI\n+\n+7776FU,/\n-3334FU\n").remove(0);
+    assert_eq!((game.moves.len(), game.problem), (2, None));
+    assert_eq!(game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(), [(3, "unknown_line")]);
     // A position statement after the first move is an error at its line.
-    let game = csa::read("PI\n+\n+7776FU,/\n").remove(0);
-    assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(3)));
     let game = csa::read("PI\n+\n+7776FU\nP1 *  *  *  *  *  *  *  *  * \n").remove(0);
     assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(4)));
 }
