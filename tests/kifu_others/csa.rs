@@ -56,12 +56,13 @@ fn csa_euc_jp_padded_moves() {
     assert_eq!((first.token.to_string(), first.seconds), ("+7776FU".to_string(), Some(0)));
     assert_eq!(first.comments, ["T0", "7776", "   1手目  ▲7六歩"]);
     assert_eq!(game.moves[12].seconds, Some(16));
+    // %TORYO in a mated position (cshogi: in check, no legal move): checkmate.
     expect(
         &replay(&game),
         107,
         "ln1g4l/1Rs3+P2/k1p2p1pp/p1N+B5/1N2P+S3/1PPPGs3/P4P1P1/1pK1G1b2/L1S4RL w N3Pgp",
         "b",
-        "resign",
+        "checkmate",
     );
 }
 
@@ -359,12 +360,13 @@ fn csa_hand_lines_and_quirky_comments() {
         game.comments[..3],
         ["-- syougi kifu --".to_string(), "format=csa_v2".into(), "make=QinoaSyougiConverter".into()]
     );
+    // %TORYO in a mated position (cshogi: in check, no legal move): checkmate.
     expect(
         &replay(&game),
         14,
         "k8/2+P6/+P+P+P6/7g1/3b1P1K1/4P1PPP/4+b4/5+r3/8L b RG3SNL2P2gsn",
         "w",
-        "resign",
+        "checkmate",
     );
 }
 
