@@ -56,9 +56,10 @@ pub use self::{
     migrate::VERSION,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
+        WarningRow,
     },
     tree::{MoveStats, Occurrence, PositionStats},
-    write::{FileRecord, NewGame, NewReject, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
+    write::{FileRecord, NewGame, NewReject, NewWarning, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
 };
 #[cfg(doc)]
 use crate::shogi::Move;
