@@ -18,7 +18,7 @@ use crate::{
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unplayable {
     #[error(
-        "its start is not a legal position ({0}); it is listed by `export games`, and indexing its file again makes it a reject"
+        "its start is not a legal position ({0}): an older kifudex stored it; a database this version builds keeps such a game as a reject only"
     )]
     Start(PositionError),
     #[error("its move {ply} ({mv}) is illegal: the database is damaged")]
