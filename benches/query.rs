@@ -59,7 +59,8 @@ fn main() {
     time("rare late position", &snapshot, &at(0.75), rounds);
     if with_export {
         let started = Instant::now();
-        let rows = export::moves(&snapshot, &GameFilter::default(), std::io::sink()).expect("the export");
+        let rows = export::moves(&snapshot, &GameFilter::default(), std::io::sink(), &mut |_, _| {})
+            .expect("the export");
         let seconds = started.elapsed().as_secs_f64();
         println!(
             "export moves: {rows} rows in {seconds:.2} s = {:.0} rows/s; peak RSS {} MB",

@@ -1,14 +1,14 @@
 //! How the record readers fare on a directory of real record files: per top-level folder
 //! (a source of the development corpus), the files, the games, the games read and replayed
-//! in full, the games read in part with the reasons they stopped, and the files that yield
-//! no game at all.
+//! in full, the games read in part with the reasons they stopped, the files that yield no
+//! game at all, and the warnings (lines read past, endings the moves contradict) by code.
 //!
 //! ```text
 //! cargo run --release --example corpus_report -- [DIR] [--list]
 //! ```
 //!
-//! DIR defaults to `../shared/corpus`. `--list` also prints every game read in part and every
-//! file rejected, with its line, move and reason. Markdown and `SOURCES.md` files are not
+//! DIR defaults to `../shared/corpus`. `--list` also prints every game read in part, every
+//! file rejected and every warning, with its line, move and reason. Markdown and `SOURCES.md` files are not
 //! records and are left out.
 
 use std::{
@@ -28,6 +28,8 @@ struct Counts {
     part: BTreeMap<&'static str, usize>,
     /// Files that yield no game, by the code of the reason.
     rejected: BTreeMap<&'static str, usize>,
+    /// Warnings, by code.
+    warnings: BTreeMap<&'static str, usize>,
 }
 
 fn main() {
@@ -95,6 +97,15 @@ fn read(path: &Path, rel: &Path, counts: &mut Counts, details: &mut Vec<String>)
     for (i, game) in parsed.games.iter().enumerate() {
         counts.games += 1;
         let r = replay::replay(game);
+        for w in game.warnings.iter().chain(&r.warnings) {
+            *counts.warnings.entry(w.code).or_default() += 1;
+            details.push(format!(
+                "{} game {i} ({}): warning: {w} [{}]",
+                rel.display(),
+                parsed.format,
+                w.code
+            ));
+        }
         match &r.status {
             replay::Status::Complete => counts.full += 1,
             replay::Status::Stopped(reason) => {
@@ -111,8 +122,10 @@ fn read(path: &Path, rel: &Path, counts: &mut Counts, details: &mut Vec<String>)
 }
 
 fn print_table(sources: &BTreeMap<String, Counts>) {
-    println!("| source | files | games | read in full | read in part (reason: games) | files rejected |");
-    println!("|---|---:|---:|---:|---|---:|");
+    println!(
+        "| source | files | games | read in full | read in part (reason: games) | files rejected | warnings (code: n) |"
+    );
+    println!("|---|---:|---:|---:|---|---:|---|");
     let mut total = Counts::default();
     let codes = |m: &BTreeMap<&'static str, usize>| {
         let parts: Vec<String> = m.iter().map(|(code, n)| format!("{code}: {n}")).collect();
@@ -121,12 +134,13 @@ fn print_table(sources: &BTreeMap<String, Counts>) {
     };
     for (source, c) in sources {
         println!(
-            "| {source} | {} | {} | {} | {} | {} |",
+            "| {source} | {} | {} | {} | {} | {} | {} |",
             c.files,
             c.games,
             c.full,
             codes(&c.part),
-            codes(&c.rejected)
+            codes(&c.rejected),
+            codes(&c.warnings)
         );
         total.files += c.files;
         total.games += c.games;
@@ -137,13 +151,17 @@ fn print_table(sources: &BTreeMap<String, Counts>) {
         for (code, n) in &c.rejected {
             *total.rejected.entry(code).or_default() += n;
         }
+        for (code, n) in &c.warnings {
+            *total.warnings.entry(code).or_default() += n;
+        }
     }
     println!(
-        "| **all** | {} | {} | {} | {} | {} |",
+        "| **all** | {} | {} | {} | {} | {} | {} |",
         total.files,
         total.games,
         total.full,
         codes(&total.part),
-        codes(&total.rejected)
+        codes(&total.rejected),
+        codes(&total.warnings)
     );
 }

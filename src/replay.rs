@@ -5,13 +5,55 @@
 //! [`MoveToken`](crate::notation::MoveToken). A game whose move N cannot be played keeps its
 //! first N-1 moves and says why it stopped ([`Status::Stopped`]). A game that ended by a foul
 //! (反則) keeps its final illegal move as the ending, not as a failure.
+//!
+//! # Results
+//!
+//! The moves decide the result where they can; the record's text decides only where they
+//! cannot. For a game replayed to its end:
+//!
+//! 1. **Checkmate.** When the final position is checkmate, the side that gave mate wins and
+//!    the termination is `checkmate`, whatever the ending line says, or when there is none.
+//! 2. **千日手.** When a position (board, hands and side to move) occurs for the fourth time,
+//!    the game is over: a draw (`repetition`), unless every move one side made since the first
+//!    of those four occurrences gave check; that side then loses (連続王手の千日手,
+//!    `perpetual_check`). Handicap games and set-up positions count from their start, whoever
+//!    moves first. A board with no king at all is a notation drill, not a game: there the
+//!    rule does not apply.
+//! 3. **Moves after the end.** A record that goes on after a fourth occurrence, or after a
+//!    checkmate (a move the mated side cannot make, a foul, a line that cannot be read), is
+//!    cut there, as a foul ends a game at the illegal move: what it writes after the end (moves,
+//!    a foul, an unreadable line, its ending) is not kept, and a `moves_after_end` warning
+//!    names the first line of it. The game is complete, not a reject.
+//! 4. **A written foul.** A last move that the rules refuse, followed by an ending that says a
+//!    foul ended the game, is lost by the side that made it (`illegal_move`).
+//! 5. **The record's text** decides everything else: resignation, time, a foul the record
+//!    states but does not show, an impasse (持将棋) or an entering-king declaration (入玉宣言),
+//!    which the moves cannot judge, an interruption. A `まで…` line or a result tag that names
+//!    the winner without the cause gives `resign` when the loser is to move.
+//!
+//! Where the record's ending contradicts the moves, the game keeps its moves and replay adds a
+//! [`Warning`] ([`ReplayedGame::warnings`]) with the ending's line and one of these codes:
+//! - `ending_contradicts_mate`: the final position is checkmate, and the record states another
+//!   result (the mated side winning on time, say); the mate's result is kept;
+//! - `ending_contradicts_repetition`: a position occurred a fourth time, and the record states
+//!   another result (a draw for a perpetual check, a later resignation); the repetition's
+//!   result is kept;
+//! - `not_mate`: the record says checkmate (`詰み`, `%TSUMI`) and the final position is not;
+//!   the record's result is kept;
+//! - `not_fourfold`: the record says 千日手 and no position occurred four times; the record's
+//!   result is kept;
+//! - `moves_after_end`: see 3 above.
+//!
+//! A game that stops early (a move that cannot be read or played) does not reach its end, so
+//! its result is the record's as far as the record states one, and nothing is checked.
+//! Positions are compared by their 64-bit keys ([`PositionKey`]).
 
 use std::{cell::RefCell, fmt};
 
 use crate::{
-    kifu::{Ending, Game, Outcome, ReadProblem, Termination, Variation},
+    kifu::{Ending, Game, Outcome, ReadProblem, Termination, Variation, Warning},
     notation::ResolveError,
-    shogi::{Color, Move, Position, PositionError, PositionKey, Repetition, Setup},
+    shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup},
 };
 
 /// Why replay stopped before the end of the record.
@@ -108,6 +150,10 @@ pub struct ReplayedGame {
     pub illegal_ending: Option<String>,
     pub variations: Vec<ReplayedVariation>,
     pub status: Status,
+    /// Where the record's ending contradicts the moves, or the record goes on after the game
+    /// ended (see the module documentation for the codes). Warnings from reading are in the
+    /// game's own [`Game::warnings`].
+    pub warnings: Vec<Warning>,
 }
 
 impl ReplayedGame {
@@ -191,6 +237,7 @@ pub fn replay(game: &Game) -> ReplayedGame {
                 illegal_ending: None,
                 variations: Vec::new(),
                 status: Status::Stopped(StopReason::Start { line: game.line, error }),
+                warnings: Vec::new(),
             };
         }
     };
@@ -232,18 +279,256 @@ pub fn replay(game: &Game) -> ReplayedGame {
             status = Status::Stopped(StopReason::Read(problem.clone()));
         }
     }
-    let (termination, outcome) = judge(game.ending.as_ref(), &pos, illegal_ending.is_some(), &status);
+    let mut warnings = Vec::new();
+    // Where the rules ended the game before the record does: the line of what follows (a
+    // move, a foul, a line that cannot be read), and how it ended.
+    let mut after_end: Option<(u32, String)> = None;
+    let mut repetition = None;
+    // Kings are never taken, so a board without one stays so: a notation drill, not a game,
+    // where positions may come back as often as the drill likes.
+    let game_of_kings = start.board.iter().flatten().any(|p| p.kind == PieceKind::King);
+    let beyond = |at: usize, status: &Status, foul: bool| match game.moves.get(at) {
+        Some(entry) if at < moves.len() || foul => Some(entry.line),
+        _ => match status {
+            Status::Stopped(reason) => Some(reason.line()),
+            Status::Complete => None,
+        },
+    };
+    if let Some(at) = fourth_occurrence(&keys).filter(|_| game_of_kings) {
+        let line = beyond(at, &status, illegal_ending.is_some());
+        moves.truncate(at);
+        keys.truncate(at + 1);
+        rewind(&mut pos, at);
+        let verdict = pos.repetition();
+        repetition = Some(verdict);
+        after_end = line.map(|line| (line, repetition_name(verdict)));
+    } else if (!status.is_complete() || illegal_ending.is_some()) && pos.is_checkmate() {
+        // A mated side has no move: whatever the record writes after the mate is past the end.
+        after_end = beyond(moves.len(), &status, illegal_ending.is_some())
+            .map(|line| (line, "checkmate".to_string()));
+    }
+    let mut ending = game.ending.as_ref();
+    if let Some((line, how)) = after_end {
+        let at = moves.len();
+        warnings.push(Warning {
+            line,
+            ply: Some(at as u32 + 1),
+            code: "moves_after_end",
+            message: format!(
+                "the game ended by {how} after move {at}; what the record writes after it (from this line, \
+                 {} more moves and its ending) is not kept",
+                game.moves.len().saturating_sub(at)
+            ),
+        });
+        status = Status::Complete;
+        illegal_ending = None;
+        ending = None;
+    }
+    let judged = judge(ending, &pos, illegal_ending.is_some(), &status, repetition);
+    warnings.extend(judged.warning);
+    let (termination, outcome) = (judged.termination, judged.outcome);
     let end = pos.setup().clone();
     recycle(pos);
     let variations = match base {
         Some(mut base) => replay_variations(&mut base, &moves, &game.variations),
         None => Vec::new(),
     };
-    ReplayedGame { start, end, moves, keys, outcome, termination, illegal_ending, variations, status }
+    ReplayedGame {
+        start,
+        end,
+        moves,
+        keys,
+        outcome,
+        termination,
+        illegal_ending,
+        variations,
+        status,
+        warnings,
+    }
 }
 
-/// The termination and outcome, from the ending the record states and the final position.
+thread_local! {
+    /// The counting table of [`fourth_occurrence`], reused from game to game.
+    static OCCURRENCES: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The first ply at which some position occurs for the fourth time, `keys` holding the key of
+/// every position from the start. The keys are counted in an open-addressing table of at
+/// least twice as many slots (the keys are hashes already, so their low bits index it): a
+/// few nanoseconds a ply, whatever the length of the game.
+fn fourth_occurrence(keys: &[PositionKey]) -> Option<usize> {
+    if keys.len() < 9 {
+        return None; // a position needs at least 8 plies to occur four times
+    }
+    OCCURRENCES.with_borrow_mut(|table| {
+        let slots = (2 * keys.len()).next_power_of_two();
+        table.clear();
+        table.resize(slots, (0, 0));
+        let mask = slots - 1;
+        let mut found = None;
+        for (ply, key) in keys.iter().enumerate() {
+            let key = key.to_i64() as u64;
+            let mut at = key as usize & mask;
+            // A slot with a count of 0 is empty; the table is never full.
+            while table[at].1 != 0 && table[at].0 != key {
+                at = (at + 1) & mask;
+            }
+            table[at] = (key, table[at].1 + 1);
+            if table[at].1 == 4 {
+                found = Some(ply);
+                break;
+            }
+        }
+        if table.capacity() > 1 << 16 {
+            *table = Vec::new();
+        }
+        found
+    })
+}
+
+/// The result the moves decide, when they decide one.
+struct ByMoves {
+    termination: Termination,
+    outcome: Outcome,
+    /// The warning code when the record states another result, and what the moves say.
+    code: &'static str,
+    why: String,
+}
+
+/// What [`judge`] found.
+struct Judged {
+    termination: Option<Termination>,
+    outcome: Option<Outcome>,
+    warning: Option<Warning>,
+}
+
+/// The termination and outcome (see the module documentation): the moves decide where they
+/// can (`repetition` is the verdict when the final position is a fourth occurrence), else the
+/// ending the record states.
 fn judge(
+    ending: Option<&Ending>,
+    pos: &Position,
+    foul_written: bool,
+    status: &Status,
+    repetition: Option<Repetition>,
+) -> Judged {
+    let (termination, outcome) = stated(ending, pos, foul_written, status);
+    let judged = |warning| Judged { termination, outcome, warning };
+    if !status.is_complete() {
+        return judged(None);
+    }
+    let plies = pos.ply() as u32;
+    let by_moves = if pos.is_checkmate() {
+        let winner = pos.turn().flip();
+        Some(ByMoves {
+            termination: Termination::Checkmate,
+            outcome: Outcome::Win(winner),
+            code: "ending_contradicts_mate",
+            why: format!("the final position is checkmate: {} wins", color_name(winner)),
+        })
+    } else {
+        repetition.map(|verdict| {
+            let (termination, outcome) = match verdict {
+                Repetition::PerpetualCheck { loser } => {
+                    (Termination::PerpetualCheck, Outcome::Win(loser.flip()))
+                }
+                _ => (Termination::Repetition, Outcome::Draw),
+            };
+            ByMoves {
+                termination,
+                outcome,
+                code: "ending_contradicts_repetition",
+                why: format!(
+                    "the position after move {plies} occurred for the fourth time: {} ({})",
+                    repetition_name(verdict),
+                    outcome_name(outcome)
+                ),
+            }
+        })
+    };
+    let warning = |ending: &Ending, code, message: String| Warning {
+        line: ending.line,
+        ply: Some(plies),
+        code,
+        message,
+    };
+    if let Some(m) = by_moves {
+        let warning = match (ending, outcome) {
+            (Some(e), Some(said)) if said != m.outcome => Some(warning(
+                e,
+                m.code,
+                format!(
+                    "the record ends '{}' ({}), but {}; the moves decide",
+                    e.text,
+                    outcome_name(said),
+                    m.why
+                ),
+            )),
+            _ => None,
+        };
+        return Judged { termination: Some(m.termination), outcome: Some(m.outcome), warning };
+    }
+    // The text decides; a claim the final position does not bear out is noted.
+    let Some(e) = ending else { return judged(None) };
+    let note = match e.termination {
+        Termination::Checkmate => Some(warning(
+            e,
+            "not_mate",
+            format!(
+                "the record ends '{}' (checkmate), but the final position is not checkmate; the record's result stands",
+                e.text
+            ),
+        )),
+        Termination::Repetition | Termination::PerpetualCheck => {
+            let times = match pos.repetition() {
+                Repetition::Repeated { times } => times,
+                _ => 1,
+            };
+            Some(warning(
+                e,
+                "not_fourfold",
+                format!(
+                    "the record ends '{}' (千日手), but no position occurred four times (the final one {}); the record's result stands",
+                    e.text,
+                    if times == 1 {
+                        "had not occurred before".to_string()
+                    } else {
+                        format!("occurred {times} times")
+                    }
+                ),
+            ))
+        }
+        _ => None,
+    };
+    judged(note)
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+fn outcome_name(o: Outcome) -> String {
+    match o {
+        Outcome::Win(c) => format!("a win for {}", color_name(c)),
+        Outcome::Draw => "a draw".to_string(),
+    }
+}
+
+fn repetition_name(verdict: Repetition) -> String {
+    match verdict {
+        Repetition::PerpetualCheck { loser } => {
+            format!("連続王手の千日手 (every move of {} gave check)", color_name(loser))
+        }
+        _ => "千日手".to_string(),
+    }
+}
+
+/// The termination and outcome the record's ending states, read against the final position
+/// for the side it means (the side to move, unless the ending names one).
+fn stated(
     ending: Option<&Ending>,
     pos: &Position,
     foul_written: bool,
@@ -251,25 +536,17 @@ fn judge(
 ) -> (Option<Termination>, Option<Outcome>) {
     let to_move = pos.turn();
     let Some(ending) = ending else {
-        // No ending written: a final checkmate speaks for itself.
-        if status.is_complete() && pos.is_checkmate() {
-            return (Some(Termination::Checkmate), Some(Outcome::Win(to_move.flip())));
-        }
         return (None, None);
     };
     let t = ending.termination;
     if let Some(stated) = ending.stated {
-        // An outcome stated without the way it came about: the final position tells whether
-        // the loser was mated or, being to move, resigned.
+        // An outcome stated without the way it came about: a loser to move resigned (a mate
+        // is the moves' to judge).
         let t = match (t, stated) {
             (Termination::Unknown, Outcome::Win(winner))
                 if to_move == winner.flip() && status.is_complete() =>
             {
-                if pos.is_checkmate() {
-                    Termination::Checkmate
-                } else {
-                    Termination::Resign
-                }
+                Termination::Resign
             }
             _ => t,
         };
@@ -282,10 +559,7 @@ fn judge(
         // names the side that fouled, or the foul was the previous move's.
         Termination::IllegalMove if foul_written => loser(None),
         Termination::IllegalMove => loser(Some(ending.side.unwrap_or(to_move.flip()))),
-        Termination::PerpetualCheck => match pos.repetition() {
-            Repetition::PerpetualCheck { loser: l } => Some(Outcome::Win(l.flip())),
-            _ => ending.side.map(|s| Outcome::Win(s.flip())),
-        },
+        Termination::PerpetualCheck => ending.side.map(|s| Outcome::Win(s.flip())),
         Termination::EnteringKing => Some(Outcome::Win(ending.side.unwrap_or(to_move))),
         Termination::Repetition | Termination::Impasse | Termination::Draw | Termination::MaxMoves => {
             Some(Outcome::Draw)
@@ -356,4 +630,24 @@ fn replay_variation(pos: &mut Position, var: &Variation) -> ReplayedVariation {
 /// Takes back moves until `pos` is `ply` plies from where it was made.
 pub(crate) fn rewind(pos: &mut Position, ply: usize) {
     while pos.ply() > ply && pos.undo().is_some() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> Vec<PositionKey> {
+        text.bytes().map(|b| PositionKey::from_i64(i64::from(b))).collect()
+    }
+
+    #[test]
+    fn the_fourth_occurrence_of_any_position_is_found_first() {
+        // a at 0, 4, 8, 12; b at 1, 5, 9, 13: a's fourth comes first.
+        assert_eq!(fourth_occurrence(&keys("abcdabcdabcdab")), Some(12));
+        // c at 1, 3, 5, 7 comes a fourth time before a (0, 4, 8, 11).
+        assert_eq!(fourth_occurrence(&keys("acxcacycacza")), Some(7));
+        assert_eq!(fourth_occurrence(&keys("abcdabcdabcd")), None);
+        assert_eq!(fourth_occurrence(&keys("aaaa")), None, "too short to be a game's");
+        assert_eq!(fourth_occurrence(&[]), None);
+    }
 }

@@ -14,4 +14,5 @@ mod kifu_others;
 mod notation;
 mod query;
 mod records;
+mod results;
 mod rules;

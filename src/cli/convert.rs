@@ -14,9 +14,10 @@ use kifudex::{
 };
 
 /// Print the games of a record file in another format. Every move is replayed first, so what
-/// is written is what the rules allow; a game or variation that stops early is written as far
-/// as it is good, and a variation that fits nowhere is left out, each with a warning, and the
-/// exit status is then 1.
+/// is written is what the rules allow, with the result replay judged; a game or variation that
+/// stops early is written as far as it is good, and a variation that fits nowhere, a line
+/// read past or moves after the game ended are left out, each with a warning (as is an ending
+/// the moves contradict), and the exit status is then 1.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).
@@ -91,13 +92,14 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 replayed.plies()
             );
         }
-        for warning in &game.warnings {
+        for warning in game.warnings.iter().chain(&replayed.warnings) {
             clean = false;
             eprintln!(
-                "kifudex: {} game {index}: line {}: {}",
+                "kifudex: {} game {index}: line {}: {} [{}]",
                 args.file.display(),
                 warning.line,
-                warning.message
+                warning.message,
+                warning.code
             );
         }
         for_each_stopped(&replayed.variations, &mut |v, reason| {

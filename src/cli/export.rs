@@ -1,4 +1,6 @@
-//! `kifudex export games|moves|positions|tree|rejects`: CSV on stdout or into `--out FILE`.
+//! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV on stdout or into
+//! `--out FILE`. Exit status 0, or 1 when a stored game could not be played back and was left
+//! out (each is named on stderr).
 
 use std::{
     fs::File,
@@ -9,7 +11,10 @@ use std::{
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use kifudex::{db::Reader, export};
+use kifudex::{
+    db::{GameId, Reader},
+    export,
+};
 
 use super::{
     db::{DbOpt, warn_unindexed},
@@ -30,6 +35,9 @@ pub enum Table {
     Tree,
     /// One row per rejected file or game
     Rejects,
+    /// One row per warning about a game that was kept (a line read past, an ending the moves
+    /// contradict): path, game_index, line, ply, code, message
+    Warnings,
 }
 
 /// Export the database as CSV (with a header row), streamed at constant memory.
@@ -56,6 +64,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             "rejects are files and games that were not indexed whole: the game filters do not apply to them"
         );
     }
+    if args.what == Table::Warnings && !filter.is_empty() {
+        bail!("warnings are about places in files: the game filters do not apply to them");
+    }
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
     if args.what == Table::Tree {
@@ -67,14 +78,22 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         )),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };
+    // A game an older version stored that cannot be played back is named, and left out.
+    let mut skipped = 0u64;
+    let mut skip = |id: GameId, why: &export::Unplayable| {
+        skipped += 1;
+        eprintln!("kifudex: game {id} is left out: {why}");
+    };
     let written = match args.what {
         Table::Games => export::games(&snapshot, &filter, out),
-        Table::Moves => export::moves(&snapshot, &filter, out),
-        Table::Positions => export::positions(&snapshot, &filter, out),
+        Table::Moves => export::moves(&snapshot, &filter, out, &mut skip),
+        Table::Positions => export::positions(&snapshot, &filter, out, &mut skip),
         Table::Tree => export::tree(&snapshot, &filter, args.max_ply, out),
         Table::Rejects => export::rejects(&snapshot, out, |_| true),
+        Table::Warnings => export::warnings(&snapshot, out, |_| true),
     };
     match written {
+        Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
         Ok(_) => Ok(ExitCode::SUCCESS),
         Err(e) if e.is_broken_pipe() => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),

@@ -160,7 +160,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         eprintln!(
             "kifudex: {} files ({} indexed, {} unchanged, {} rejected), {} games added, {} duplicate, \
-             {} rejected, {} positions, {:.2} s",
+             {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,
             summary.files_unchanged,
@@ -168,6 +168,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             summary.games_added,
             summary.games_duplicate,
             summary.games_rejected,
+            summary.warnings,
             summary.positions,
             summary.seconds
         );

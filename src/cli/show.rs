@@ -9,9 +9,8 @@ use std::{
 use anyhow::{Context, bail};
 use kifudex::{
     db::{GameId, Reader},
-    export::stored_record,
+    export::stored_replay,
     kifu::{self, Format},
-    replay,
 };
 
 use super::{
@@ -41,11 +40,8 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let Some(stored) = snapshot.game(GameId(args.id))? else {
         bail!("there is no game {} in {}", args.id, args.db.path().display());
     };
-    let record = stored_record(&stored);
-    let replayed = replay::replay(&record);
-    if !replayed.status.is_complete() {
-        bail!("game {} does not replay from the database: {}", args.id, replayed.status);
-    }
+    let (record, replayed) =
+        stored_replay(&stored).with_context(|| format!("game {} cannot be played back", args.id))?;
     let text = kifu::write(Format::from(args.to), &record, &replayed);
     match &args.out {
         Some(path) => write_file(path, &text)?,

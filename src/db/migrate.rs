@@ -13,6 +13,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../migrations/0001_init.sql")),
     ("0002_split_keys", include_str!("../../migrations/0002_split_keys.sql")),
     ("0003_application_id", include_str!("../../migrations/0003_application_id.sql")),
+    ("0004_warnings", include_str!("../../migrations/0004_warnings.sql")),
 ];
 
 /// The schema version this build writes.

@@ -87,9 +87,12 @@ pub use self::{
     open::APPLICATION_ID,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
+        WarningRow,
     },
     tree::{MoveStats, Occurrence, PositionStats},
-    write::{FileRecord, Finished, NewGame, NewReject, PlayerName, RUN_POSTINGS, WriteCounts, Writer},
+    write::{
+        FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, RUN_POSTINGS, WriteCounts, Writer,
+    },
 };
 #[cfg(doc)]
 use crate::shogi::Move;

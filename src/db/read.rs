@@ -89,6 +89,9 @@ pub struct RejectRow {
     pub message: String,
 }
 
+/// A warning row: the same columns as a reject's.
+pub type WarningRow = RejectRow;
+
 /// A game's list entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
@@ -520,14 +523,43 @@ impl Snapshot<'_> {
     /// Any database failure, or the first error `each` returns.
     pub fn for_each_reject<E: From<super::Error>>(
         &self,
+        each: impl FnMut(&RejectRow) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.for_each_note("rejects", each)
+    }
+
+    /// Calls `each` for every warning, in path order, then game order. A database
+    /// from before warnings were kept has none.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or the first error `each` returns.
+    pub fn for_each_warning<E: From<super::Error>>(
+        &self,
+        each: impl FnMut(&WarningRow) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let kept: bool = self
+            .tx
+            .query_row("SELECT EXISTS(SELECT 1 FROM sqlite_schema WHERE name = 'warnings')", [], |r| r.get(0))
+            .map_err(super::Error::from)?;
+        if !kept {
+            return Ok(());
+        }
+        self.for_each_note("warnings", each)
+    }
+
+    /// The rows of `table` (`rejects` or `warnings`, which share their columns) in path order.
+    fn for_each_note<E: From<super::Error>>(
+        &self,
+        table: &str,
         mut each: impl FnMut(&RejectRow) -> Result<(), E>,
     ) -> Result<(), E> {
         let mut stmt = self
             .tx
-            .prepare(
-                "SELECT path, game_index, line, ply, code, message FROM rejects
-                 ORDER BY path, game_index IS NOT NULL, game_index, id",
-            )
+            .prepare(&format!(
+                "SELECT path, game_index, line, ply, code, message FROM {table}
+                 ORDER BY path, game_index IS NOT NULL, game_index, id"
+            ))
             .map_err(super::Error::from)?;
         let mut rows = stmt.query([]).map_err(super::Error::from)?;
         while let Some(r) = rows.next().map_err(super::Error::from)? {

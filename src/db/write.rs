@@ -78,6 +78,10 @@ pub struct NewReject {
     pub message: String,
 }
 
+/// A warning row: a game kept whole though its record holds something read past or judged
+/// against its own words. The same fields as a reject's.
+pub type NewWarning = NewReject;
+
 /// What writing a file did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteCounts {
@@ -331,7 +335,9 @@ impl Writer {
         rejects: &[NewReject],
     ) -> Result<WriteCounts> {
         self.begin()?;
-        let stopped = games.iter().filter(|g| g.status.is_some()).count() as i64;
+        // Each game that stopped early has one reject row, and so has each game whose start is
+        // impossible, which is not stored.
+        let stopped = rejects.iter().filter(|r| r.game_index.is_some()).count() as i64;
         let existing = self.file_id(&file.path)?;
         let values = params![
             file.path,
@@ -391,6 +397,30 @@ impl Writer {
         }
         self.tx_games += games.len();
         Ok(counts)
+    }
+
+    /// Records the warnings of the file at `path`, just written by [`Writer::write_file`] in
+    /// the same transaction (they are removed with its games).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn write_warnings(&mut self, path: &str, warnings: &[NewWarning]) -> Result<()> {
+        if warnings.is_empty() {
+            return Ok(());
+        }
+        self.begin()?;
+        let Some(file) = self.file_id(path)? else {
+            return Ok(());
+        };
+        let mut insert = self.conn.prepare_cached(
+            "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for w in warnings {
+            insert.execute(params![path, file, w.game_index, w.line, w.ply, w.code, w.message])?;
+        }
+        Ok(())
     }
 
     /// Commits when the transaction is due (see the module documentation), then merges the
@@ -558,6 +588,7 @@ impl Writer {
         games.dedup();
         self.conn.prepare_cached("DELETE FROM sources WHERE file = ?1")?.execute([file])?;
         self.conn.prepare_cached("DELETE FROM rejects WHERE file = ?1")?.execute([file])?;
+        self.conn.prepare_cached("DELETE FROM warnings WHERE file = ?1")?.execute([file])?;
         for game in games {
             let shared: bool = self
                 .conn

@@ -9,9 +9,11 @@
 //! - `tree` ([`tree`]): one row per position and move, for the positions reached up to a ply.
 //! - `rejects`: one row per reject: the path, the game index, line and ply when they apply,
 //!   the reason code and the message.
+//! - `warnings`: the same columns, one row per warning about a game that was kept (a line
+//!   read past, an ending the moves contradict; see [`crate::kifu`] and [`crate::replay`]).
 //!
-//! Every export but `rejects` takes a [`GameFilter`]; a filtered export holds exactly the
-//! rows of the games the filter keeps.
+//! Every export but `rejects` and `warnings` takes a [`GameFilter`]; a filtered export holds
+//! exactly the rows of the games the filter keeps.
 
 mod moves;
 mod record;
@@ -20,8 +22,8 @@ mod tree;
 use std::io::{self, Write};
 
 pub use self::{
-    moves::{MOVE_COLUMNS, POSITION_COLUMNS, moves, positions},
-    record::stored_record,
+    moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, moves, positions},
+    record::{Unplayable, play_stored, stored_record, stored_replay},
     tree::{TREE_COLUMNS, tree},
 };
 use crate::db::{self, GameFilter, Snapshot};
@@ -57,6 +59,9 @@ pub enum Error {
     Db(#[from] db::Error),
     #[error("cannot write the export: {0}")]
     Write(#[from] io::Error),
+    /// A stored game cannot be played back.
+    #[error("a stored game cannot be played back: {0}")]
+    Unplayable(#[from] Unplayable),
 }
 
 impl Error {
@@ -179,8 +184,37 @@ pub fn games(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> R
 ///
 /// A database failure or a write error.
 pub fn rejects(snapshot: &Snapshot<'_>, out: impl Write, keep: impl Fn(&str) -> bool) -> Result<u64, Error> {
+    notes(snapshot, Notes::Rejects, out, keep)
+}
+
+/// Writes the warnings whose path `keep` accepts to `out`, with the columns of the rejects
+/// ([`WARNING_COLUMNS`]). Returns the rows written.
+///
+/// # Errors
+///
+/// A database failure or a write error.
+pub fn warnings(snapshot: &Snapshot<'_>, out: impl Write, keep: impl Fn(&str) -> bool) -> Result<u64, Error> {
+    notes(snapshot, Notes::Warnings, out, keep)
+}
+
+/// The columns of the warnings export: those of the rejects.
+pub const WARNING_COLUMNS: [&str; 6] = REJECT_COLUMNS;
+
+/// The two tables of rows about input: what was not used, and what was used with a warning.
+#[derive(Clone, Copy)]
+enum Notes {
+    Rejects,
+    Warnings,
+}
+
+fn notes(
+    snapshot: &Snapshot<'_>,
+    which: Notes,
+    out: impl Write,
+    keep: impl Fn(&str) -> bool,
+) -> Result<u64, Error> {
     let mut table = Table::new(out, &REJECT_COLUMNS)?;
-    snapshot.for_each_reject(|r| -> Result<(), Error> {
+    let mut row = |r: &db::RejectRow| -> Result<(), Error> {
         if !keep(&r.path) {
             return Ok(());
         }
@@ -192,6 +226,10 @@ pub fn rejects(snapshot: &Snapshot<'_>, out: impl Write, keep: impl Fn(&str) -> 
             &r.code,
             &r.message,
         ])
-    })?;
+    };
+    match which {
+        Notes::Rejects => snapshot.for_each_reject(&mut row)?,
+        Notes::Warnings => snapshot.for_each_warning(&mut row)?,
+    }
     table.finish()
 }

@@ -5,14 +5,18 @@
 //! every game is replayed. Games are read a batch at a time and the batch is replayed and
 //! formatted on every core, then written in order: the output does not depend on the number
 //! of threads, and memory holds one batch.
+//!
+//! A stored game that cannot be played back (an impossible start, which only an older version
+//! stored) has no rows: it is handed to the caller's `skipped`, and the export goes on.
 
 use std::{fmt::Write as _, io::Write};
 
 use rayon::prelude::*;
 
-use super::{Error, Table, csv_buffer, csv_bytes};
+use super::{Error, Table, csv_buffer, csv_bytes, record::play_stored};
 use crate::{
-    db::{GameFilter, GameMoves, Snapshot},
+    db::{GameFilter, GameId, GameMoves, Snapshot},
+    export::Unplayable,
     notation::{Style, write},
     shogi::{Move, Position},
 };
@@ -29,22 +33,35 @@ pub const POSITION_COLUMNS: [&str; 5] = ["game_id", "ply", "key", "sfen", "usi"]
 /// Games replayed together.
 const BATCH: usize = 512;
 
+/// Called for each stored game that cannot be played back, which the export leaves out.
+pub type Skipped<'a> = &'a mut dyn FnMut(GameId, &Unplayable);
+
 /// Writes the moves export of the games `filter` keeps to `out`. Returns the rows written.
 ///
 /// # Errors
 ///
-/// A database failure, a stored game that does not replay, or a write error.
-pub fn moves(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> Result<u64, Error> {
-    per_game(snapshot, filter, out, &MOVE_COLUMNS, move_rows)
+/// A database failure or a write error.
+pub fn moves(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: impl Write,
+    skipped: Skipped<'_>,
+) -> Result<u64, Error> {
+    per_game(snapshot, filter, out, &MOVE_COLUMNS, move_rows, skipped)
 }
 
 /// Writes the positions export of the games `filter` keeps to `out`. Returns the rows written.
 ///
 /// # Errors
 ///
-/// A database failure, a stored game that does not replay, or a write error.
-pub fn positions(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> Result<u64, Error> {
-    per_game(snapshot, filter, out, &POSITION_COLUMNS, position_rows)
+/// A database failure or a write error.
+pub fn positions(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: impl Write,
+    skipped: Skipped<'_>,
+) -> Result<u64, Error> {
+    per_game(snapshot, filter, out, &POSITION_COLUMNS, position_rows, skipped)
 }
 
 /// The rows of one game, as CSV, and how many.
@@ -58,15 +75,18 @@ fn per_game(
     out: impl Write,
     columns: &[&str],
     rows: fn(&GameMoves) -> Rows,
+    skipped: Skipped<'_>,
 ) -> Result<u64, Error> {
     let mut table = Table::new(out, columns)?;
     let mut batch: Vec<GameMoves> = Vec::with_capacity(BATCH);
-    let flush = |batch: &mut Vec<GameMoves>, table: &mut Table<_>| -> Result<(), Error> {
+    let mut flush = |batch: &mut Vec<GameMoves>, table: &mut Table<_>| -> Result<(), Error> {
         let done: Vec<Rows> = batch.par_iter().map(rows).collect();
-        batch.clear();
-        for game in done {
-            let (bytes, n) = game?;
-            table.raw(&bytes, n)?;
+        for (game, rows) in batch.drain(..).zip(done) {
+            match rows {
+                Ok((bytes, n)) => table.raw(&bytes, n)?,
+                Err(Error::Unplayable(why)) => skipped(game.id, &why),
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
     };
@@ -84,16 +104,9 @@ fn per_game(
 /// Replays `game`, calling `each(position before, move)` for every move.
 fn replay(
     game: &GameMoves,
-    mut each: impl FnMut(&Position, Move) -> Result<(), Error>,
+    each: impl FnMut(&Position, Move) -> Result<(), Error>,
 ) -> Result<Position, Error> {
-    let mut pos = Position::from_setup(game.start.clone())
-        .map_err(|_| crate::db::Corrupt("a stored start is not a legal position"))
-        .map_err(crate::db::Error::from)?;
-    for &mv in &game.moves {
-        each(&pos, mv)?;
-        pos.play(mv).map_err(|_| crate::db::Error::from(crate::db::Corrupt("a stored move is illegal")))?;
-    }
-    Ok(pos)
+    play_stored(&game.start, &game.moves, each)
 }
 
 fn move_rows(game: &GameMoves) -> Rows {

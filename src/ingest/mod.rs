@@ -29,10 +29,12 @@
 //! - So is a file removed (`vanished`) or written to (`changed`: its size or modification time
 //!   differ from the walk's, once it is read) while the run goes on. Its games are left as
 //!   they were, and the next run reads it as it is then.
-//! - A game that stops early (unreadable past some point, an illegal move, an impossible
-//!   start) is stored up to the stop, *and* is a *rejected game*: a reject row with its
-//!   index, line, ply and reason. It counts in `games_added` or `games_duplicate` like any
-//!   game, and in `games_rejected` too.
+//! - A game that stops early (unreadable past some point, an illegal move) is stored up to the
+//!   stop, *and* is a *rejected game*: a reject row with its index, line, ply and reason. It
+//!   counts in `games_added` or `games_duplicate` like any game, and in `games_rejected` too.
+//! - A game whose start position is impossible (more pieces than a set holds, two kings of a
+//!   side, the side not to move in check) has no position to store: it is a rejected game
+//!   (`bad_start`) and nothing else, so no reader ever meets it.
 //! - Files the walk does not consider records (by extension) are ignored, not rejected.
 //!
 //! The counts of rejected files and games cover every file seen, including unchanged files
@@ -45,6 +47,14 @@
 //! finish) and the merges not yet begun, and ends. What it committed stays; the next run
 //! goes on from there. A run killed outright leaves what it had committed too (see
 //! [`crate::db`]).
+
+//! # Warnings
+//!
+//! A game kept whole whose record holds something read past (a line that is no part of the
+//! format) or an ending the moves contradict gets a *warning* row (path, game index, line,
+//! ply, code, message; the codes are in [`crate::kifu`] and [`crate::replay`]), stored beside
+//! the rejects and replaced with the file's games. A run counts the warnings of the files it
+//! reads; they do not change its exit status.
 //!
 //! # Incremental runs
 //!
@@ -147,8 +157,12 @@ pub struct Summary {
     pub games_added: u64,
     /// Games read that were already stored (from another file or format).
     pub games_duplicate: u64,
-    /// Games that stopped early (stored up to the stop).
+    /// Games that stopped early (stored up to the stop), or whose start is impossible (not
+    /// stored).
     pub games_rejected: u64,
+    /// Warnings about the games of the files read in this run: lines read past, endings the
+    /// moves contradict (see `kifudex export warnings`). They do not make a run fail.
+    pub warnings: u64,
     /// Positions indexed for the new games.
     pub positions: u64,
     /// Position runs merged at the end.

@@ -7,7 +7,7 @@ use xxhash_rust::xxh3::xxh3_128;
 
 use super::ReadFn;
 use crate::{
-    db::{FileRecord, FileState, NewGame, NewReject},
+    db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
     replay::{ReplayedGame, Status, StopReason, replay},
     walk::{Entry, SourceFile},
 };
@@ -43,6 +43,8 @@ pub(super) struct FileWork {
     pub file: FileRecord,
     pub games: Vec<NewGame>,
     pub rejects: Vec<NewReject>,
+    /// The warnings of the games stored, from reading and from replay.
+    pub warnings: Vec<NewWarning>,
 }
 
 /// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
@@ -160,6 +162,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
         },
         games: Vec::new(),
         rejects: Vec::new(),
+        warnings: Vec::new(),
     };
     let parsed = match read(Some(&file.path), bytes) {
         Ok(parsed) => parsed,
@@ -193,6 +196,19 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
         if let Some(reject) = stop_reject(&replayed, index) {
             work.rejects.push(reject);
         }
+        // A game whose start is impossible has no position to store: stored, it would be a
+        // game that nothing can read back. It is a reject only.
+        if matches!(replayed.status, Status::Stopped(StopReason::Start { .. })) {
+            continue;
+        }
+        let warnings = game.warnings.iter().chain(&replayed.warnings);
+        work.warnings.extend(warnings.map(|w| NewWarning {
+            game_index: Some(index),
+            line: Some(w.line),
+            ply: w.ply,
+            code: w.code,
+            message: w.message.clone(),
+        }));
         work.games.push(NewGame::new(game, replayed, index));
     }
     Outcome::Read(work)

@@ -69,12 +69,14 @@ fn write_one(
         }
         Outcome::Read(work) => {
             let counts = writer.write_file(&work.file, &work.games, &work.rejects)?;
+            writer.write_warnings(&work.file.path, &work.warnings)?;
             for reject in &work.rejects {
                 observer.reject(&work.file.path, reject);
             }
             s.files_indexed += 1;
             s.files_rejected += u64::from(work.file.error.is_some());
-            s.games_rejected += work.games.iter().filter(|g| g.status.is_some()).count() as u64;
+            s.games_rejected += work.rejects.iter().filter(|r| r.game_index.is_some()).count() as u64;
+            s.warnings += work.warnings.len() as u64;
             s.games_added += counts.added;
             s.games_duplicate += counts.duplicate;
             s.positions += counts.positions;

@@ -313,6 +313,22 @@ pub struct ReadProblem {
     pub message: String,
 }
 
+/// Something a record holds that kifudex read past or judged against the record's own words,
+/// while the game itself is kept: a line that is no part of the format, a variation that
+/// could not be kept, an ending the moves contradict. Each has a stable code; the codes of
+/// the readers are listed in [`crate::kifu`], those of replay in [`crate::replay`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct Warning {
+    /// The 1-based line it is about.
+    pub line: u32,
+    /// The move it is about, counted from 1, when it is about one.
+    pub ply: Option<u32>,
+    /// A short stable code, for databases and CSV: `unknown_line`, `not_fourfold`, ….
+    pub code: &'static str,
+    pub message: String,
+}
+
 /// One game as a record writes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
@@ -331,9 +347,10 @@ pub struct Game {
     pub line: u32,
     /// Set when reading stopped early: the moves before the problem are kept.
     pub problem: Option<ReadProblem>,
-    /// Parts of the record that were read but could not be kept, though the main line goes
-    /// on: a variation that branches from no move, or one cut where it could not be read.
-    pub warnings: Vec<ReadProblem>,
+    /// What was read past while the main line goes on: lines that are no part of the format
+    /// (skipped), an ending word the format does not define, a variation that branches from
+    /// no move or is cut where it could not be read.
+    pub warnings: Vec<Warning>,
 }
 
 impl Game {

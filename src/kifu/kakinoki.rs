@@ -21,10 +21,11 @@
 //! numbers written.
 
 use super::{
-    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation,
+    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
     bod::Bod,
     encoding::{Lines, lines},
     info,
+    support::excerpt,
 };
 use crate::{
     notation::{MoveToken, japanese::Destination},
@@ -49,6 +50,8 @@ pub(crate) struct Preamble {
     bod: Bod,
     handicap: Option<(u32, String)>,
     problem: Option<ReadProblem>,
+    /// Lines of the header section that are none of its kinds, skipped.
+    warnings: Vec<Warning>,
 }
 
 /// Where the header section ends, as a format sees a line.
@@ -76,7 +79,9 @@ impl Preamble {
             let Some((n, line)) = rest.next() else { break };
             match boundary(line) {
                 Boundary::Header => {
-                    preamble.feed(n, line);
+                    if !preamble.feed(n, line) {
+                        preamble.warnings.push(unknown_line(n, line));
+                    }
                 }
                 Boundary::Closing => break,
                 Boundary::Body => {
@@ -183,6 +188,7 @@ impl Preamble {
         game.headers = self.headers;
         game.comments = self.comments;
         game.problem = problem;
+        game.warnings = self.warnings;
         (game, previous)
     }
 }
@@ -447,7 +453,7 @@ pub(crate) struct Tree {
     /// The destination of the move before the start position, which a first-move 同 means.
     previous: Option<Square>,
     problem: Option<ReadProblem>,
-    warnings: Vec<ReadProblem>,
+    warnings: Vec<Warning>,
 }
 
 impl Tree {
@@ -546,7 +552,15 @@ impl Tree {
             self.problem = Some(ReadProblem { line: line_no, message });
         } else if !is_main && !already && !detached {
             let message = format!("a variation is cut here: {message}");
-            self.warnings.push(ReadProblem { line: line_no, message });
+            self.warnings.push(Warning { line: line_no, ply: None, code: "variation_cut", message });
+        }
+    }
+
+    /// Notes a line of the move section that is none of its kinds: it is skipped, and reading
+    /// goes on. Once the main line could not be read further, later lines are not looked at.
+    pub fn skip(&mut self, line_no: u32, line: &str) {
+        if self.problem.is_none() {
+            self.warnings.push(unknown_line(line_no, line));
         }
     }
 
@@ -576,7 +590,7 @@ impl Tree {
             let message = format!(
                 "変化：{n}手 branches from no move of the lines before it: the variation is left out"
             );
-            self.warnings.push(ReadProblem { line: line_no, message });
+            self.warnings.push(Warning { line: line_no, ply: None, code: "variation_left_out", message });
         }
         self.stack.push(index);
     }
@@ -615,6 +629,12 @@ impl Tree {
         }
         game.warnings.append(&mut self.warnings);
     }
+}
+
+/// The warning for a line that is no part of the format, which reading skips.
+pub(crate) fn unknown_line(line_no: u32, line: &str) -> Warning {
+    let message = format!("'{}' is not part of the record: the line is skipped", excerpt(line.trim()));
+    Warning { line: line_no, ply: None, code: "unknown_line", message }
 }
 
 /// An ending for a line that states none but whose last move carries a comment about a foul

@@ -15,8 +15,9 @@
 //! moves at every side mark, whatever the spacing (none, half- or full-width spaces); each
 //! move is read by [`japanese::parse`], 同 with or without the space. A mark followed by a word
 //! that ends the game (`△投了`) ends it. `*` comments, `まで…` and `変化：N手` are read as in
-//! KIF; other lines (a tool's footer) are skipped. A move that cannot be read stops its line
-//! there ([`Game::problem`] for the main line).
+//! KIF; any other line (a tool's footer, stray text) is skipped with an `unknown_line`
+//! warning ([`Game::warnings`]). A move that cannot be read stops its line there
+//! ([`Game::problem`] for the main line).
 
 use super::{
     Game, MoveEntry,
@@ -95,7 +96,11 @@ pub fn read(text: &str) -> Vec<Game> {
     let (turn, first_number) = start_turn(&game.start);
     let mut tree = Tree::new(turn, first_number, previous);
     for (n, line) in body {
-        if shared_body_line(&mut tree, n, line) || !is_move_line(line) {
+        if shared_body_line(&mut tree, n, line) {
+            continue;
+        }
+        if !is_move_line(line) {
+            tree.skip(n, line);
             continue;
         }
         for (color, token) in tokens(line) {

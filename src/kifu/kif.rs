@@ -22,7 +22,8 @@
 //! are not trusted: moves are counted. `*` lines are comments on the move before them, `#` and
 //! `&` lines are skipped, `まで…` gives the stated result and `変化：N手` starts a variation.
 //! A row whose move cannot be read stops its line there ([`Game::problem`] for the main line);
-//! a number with no move after it does the same; other unrecognized lines are skipped. KIF
+//! a number with no move after it does the same; any other line, in the header section or
+//! among the moves, is skipped with an `unknown_line` warning ([`Game::warnings`]). KIF
 //! writes the origin of every board move, so a move without origin, 打 or 同 (`12金`, as
 //! Kakinoki's own tsume files write drops) is a drop.
 
@@ -87,11 +88,13 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
     }
     let Some(r) = row(line) else {
         // A number with nothing readable after it (a row cut short) stops the line; other
-        // lines (a tool's stray text) are skipped.
+        // lines (a tool's stray text, a header out of place) are skipped, with a warning.
         let t = line.trim_start_matches(is_space);
         if t.starts_with(|c: char| c.is_ascii_digit()) && !tree.closed() {
             let number = t.split(|c: char| !c.is_ascii_digit()).next().unwrap_or_default();
             tree.fail(n, format!("move {number}: a move row without a move"));
+        } else {
+            tree.skip(n, line);
         }
         return;
     };

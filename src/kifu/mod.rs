@@ -4,6 +4,16 @@
 //! business ([`crate::replay`]). Every reader returns every game it finds; a game it cannot
 //! read to the end keeps what came before and says where and why it stopped
 //! ([`Game::problem`]).
+//!
+//! A game stops only where a move (or the start position) cannot be read. What the game does
+//! not need is read past, and each such place is a [`Warning`] in [`Game::warnings`], with its
+//! line and one of these codes:
+//! - `unknown_line`: a line that is no part of the format (a CSA engine comment that lost its
+//!   `'`, a stray HTML tag, a line of mojibake, a KIF header among the moves), skipped;
+//! - `unknown_ending`: a CSA ending word the format does not define (`%GOTE_WIN_CHECKMATE`):
+//!   the game ends there without a stated ending, and replay judges it by its moves;
+//! - `variation_left_out`: a KIF or KI2 variation that branches from no move;
+//! - `variation_cut`: a variation that could not be read to its end, kept up to there.
 
 pub mod bod;
 pub mod csa;
@@ -23,7 +33,7 @@ use std::path::Path;
 
 pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
-    Termination, Variation,
+    Termination, Variation, Warning,
 };
 
 /// A record file read into games.

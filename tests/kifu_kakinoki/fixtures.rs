@@ -372,8 +372,9 @@ fn kif_crlf_pro_game() {
 #[test]
 fn kif_and_kifu_of_the_same_game_agree() {
     let sfen = "1p5n1/1+BsP+P4/+Rs1p4p/2p2Bp2/pk3p3/1G4P2/PL3PN1P/LKGG1S1+pR/1N6L w GSN3Pp";
-    let (a, _) = expect("piyo-shogi_KY.kif", 104, sfen, "b", "resign", "ok");
-    let (b, _) = expect("piyo-shogi_KY.kifu", 104, sfen, "b", "resign", "ok");
+    // The loser resigned in a mated position (cshogi: in check, no legal move): checkmate.
+    let (a, _) = expect("piyo-shogi_KY.kif", 104, sfen, "b", "checkmate", "ok");
+    let (b, _) = expect("piyo-shogi_KY.kifu", 104, sfen, "b", "checkmate", "ok");
     assert_eq!(a.start, Start::Standard(Handicap::Lance));
     assert_eq!((a.headers, a.moves), (b.headers, b.moves));
     let sfen = "lnsgk2nl/1r4gs1/p1pppp1pp/6p2/1p7/2P4P1/PPSPPPP1P/2G4R1/LN2KGSNL b Bb";
@@ -442,10 +443,14 @@ fn kif_engine_endings_from_a_server() {
     );
 }
 
+/// The server wrote 反則負け for a perpetual check; the moves say which: the position after
+/// move 12 is the fourth occurrence of the start's, and every move of the checking side since
+/// gave check (by hand: the rook checks on each move, the king only steps aside), so the
+/// checking side loses by 連続王手の千日手, as the server's word also says.
 #[test]
 fn kif_perpetual_check_written_as_a_foul() {
-    expect("scenario6-perpetual.kifu", 12, "4k4/9/9/9/9/9/9/5R3/4K4 b -", "w", "illegal_move", "ok");
-    expect("scenario7-perpetual.kifu", 12, "4k4/5r3/9/9/9/9/9/9/4K4 w -", "b", "illegal_move", "ok");
+    expect("scenario6-perpetual.kifu", 12, "4k4/9/9/9/9/9/9/5R3/4K4 b -", "w", "perpetual_check", "ok");
+    expect("scenario7-perpetual.kifu", 12, "4k4/5r3/9/9/9/9/9/9/4K4 w -", "b", "perpetual_check", "ok");
 }
 
 #[test]
@@ -478,10 +483,12 @@ fn kif_illegal_move_then_hansoku_win() {
     expect("mog-017.kif", 26, sfen, "w", "illegal_move", "ok");
 }
 
+/// Black, checkmated by move 156 (cshogi: in check, no legal move), writes a move anyway and
+/// the record marks it a foul: the mate came first, so White wins by checkmate.
 #[test]
 fn kif_illegal_move_marked_by_a_comment() {
     let sfen = "l1g3G2/3ks4/pL1p1N2+L/1pGs1p1p1/9/1PP1P1+R2/P2P1PN2/2S1g1+r2/L3K4 b B4Pbs2n3p";
-    let (game, _) = expect("mog-014.kif", 156, sfen, "w", "illegal_move", "ok");
+    let (game, _) = expect("mog-014.kif", 156, sfen, "w", "checkmate", "ok");
     assert_eq!(game.ending.unwrap().text, "反則手にて終局");
 }
 
@@ -530,7 +537,8 @@ fn kif_shogi_extend_export() {
 #[test]
 fn kif_unknown_handicap_name_is_the_even_game() {
     let sfen = "ln1kB2+Rl/rgsGs+P3/pp1pppp1p/2p6/9/2P6/PP1PPPP1P/1B7/LNSGKGSNL w NP";
-    let (game, _) = expect("floodgate-unknown-handicap.kifu", 23, sfen, "b", "resign", "ok");
+    // Resigned in a mated position (cshogi: in check, no legal move): checkmate.
+    let (game, _) = expect("floodgate-unknown-handicap.kifu", 23, sfen, "b", "checkmate", "ok");
     assert_eq!(game.header("手合割"), Some("handicap"));
 }
 

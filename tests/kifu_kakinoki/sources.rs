@@ -59,7 +59,8 @@ fn kif_shogidokoro_exports() {
     // Declared `encoding=UTF-8` but written in Shift_JIS (converted by nkf), with an engine's
     // score and principal variation as comments on every move.
     let sfen = "ln2n4/2G2+R+P2/pp2p3p/k1gp3p1/P7P/3+BPS1b1/1PNP1s1+n+s/2S1g1+p1l/L1K5R w 4Pglp";
-    let (game, _) = expect("shogidokoro-engine-comments.kif", 131, sfen, "b", "resign", "ok");
+    // Resigned in a mated position (cshogi: in check, no legal move): checkmate.
+    let (game, _) = expect("shogidokoro-engine-comments.kif", 131, sfen, "b", "checkmate", "ok");
     assert_eq!(game.moves[0].comments, ["0", "▲７八金(69)△３二金(41)▲６八玉(59)△４二玉(51)"]);
     // An engine game that ended with an illegal move and 反則勝ち/負け.
     let sfen = "1n4kn1/1rs2s1bl/l1p1gpp1p/pp1pg2p1/7P1/2PP1PG1P/P1B1p1P1N/2GR4L/LNS1K1S2 b Pp";

@@ -22,12 +22,13 @@ fn csa_multi_game_file() {
         "-",
         "none",
     );
-    // The broken game keeps the two moves before `XYZ` (line 18) and says where it stopped.
+    // The game with a stray `XYZ` (line 18) reads on past it, with a warning for the line.
     let broken = &games[1];
-    assert_eq!(tokens(broken), ["+7776FU", "-3334FU"]);
-    let problem = broken.problem.as_ref().expect("the bad line is reported");
-    assert_eq!(problem.line, 18);
-    assert!(problem.message.contains("XYZ"), "{problem}");
+    assert_eq!(tokens(broken), ["+7776FU", "-3334FU", "+2726FU"]);
+    assert_eq!(broken.problem, None);
+    let [warning] = broken.warnings.as_slice() else { panic!("{:?}", broken.warnings) };
+    assert_eq!((warning.line, warning.code), (18, "unknown_line"));
+    assert!(warning.message.contains("XYZ"), "{warning}");
     assert_eq!(broken.header("N+"), Some("first"));
     // Reading resumed with the next game.
     assert_eq!(games[2].problem, None);
@@ -55,12 +56,13 @@ fn csa_euc_jp_padded_moves() {
     assert_eq!((first.token.to_string(), first.seconds), ("+7776FU".to_string(), Some(0)));
     assert_eq!(first.comments, ["T0", "7776", "   1手目  ▲7六歩"]);
     assert_eq!(game.moves[12].seconds, Some(16));
+    // %TORYO in a mated position (cshogi: in check, no legal move): checkmate.
     expect(
         &replay(&game),
         107,
         "ln1g4l/1Rs3+P2/k1p2p1pp/p1N+B5/1N2P+S3/1PPPGs3/P4P1P1/1pK1G1b2/L1S4RL w N3Pgp",
         "b",
-        "resign",
+        "checkmate",
     );
 }
 
@@ -260,8 +262,10 @@ fn csa_every_ending_word() {
         let r = replay(&game);
         assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{word}");
     }
+    // A word CSA does not define ends the game with no stated ending, and a warning.
     let game = csa::read("PI\n+\n+7776FU\n%MATTA\n").remove(0);
-    assert_eq!(game.problem.map(|p| p.line), Some(4));
+    assert_eq!((game.problem, game.ending), (None, None));
+    assert_eq!(game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(), [(4, "unknown_ending")]);
 }
 
 #[test]
@@ -269,13 +273,15 @@ fn csa_resyncs_after_junk() {
     for text in ["", "\n\n", "'only a comment\n"] {
         assert!(csa::read(text).is_empty(), "{text:?}");
     }
+    // Text with nothing of a game in it is no game, as a part of only comments is not.
     let games = csa::read("garbage\n/\nPI\n+\n+7776FU\n");
-    assert_eq!(games.len(), 2);
-    assert_eq!(games[0].problem.as_ref().map(|p| p.line), Some(1));
-    assert_eq!(games[1].moves.len(), 1);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 1);
+    // A separator after a comma is junk, read past with a warning.
+    let game = csa::read("PI\n+\n+7776FU,/\n-3334FU\n").remove(0);
+    assert_eq!((game.moves.len(), game.problem), (2, None));
+    assert_eq!(game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(), [(3, "unknown_line")]);
     // A position statement after the first move is an error at its line.
-    let game = csa::read("PI\n+\n+7776FU,/\n").remove(0);
-    assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(3)));
     let game = csa::read("PI\n+\n+7776FU\nP1 *  *  *  *  *  *  *  *  * \n").remove(0);
     assert_eq!((game.moves.len(), game.problem.map(|p| p.line)), (1, Some(4)));
 }
@@ -354,12 +360,13 @@ fn csa_hand_lines_and_quirky_comments() {
         game.comments[..3],
         ["-- syougi kifu --".to_string(), "format=csa_v2".into(), "make=QinoaSyougiConverter".into()]
     );
+    // %TORYO in a mated position (cshogi: in check, no legal move): checkmate.
     expect(
         &replay(&game),
         14,
         "k8/2+P6/+P+P+P6/7g1/3b1P1K1/4P1PPP/4+b4/5+r3/8L b RG3SNL2P2gsn",
         "w",
-        "resign",
+        "checkmate",
     );
 }
 

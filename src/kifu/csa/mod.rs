@@ -15,9 +15,14 @@
 //!   handled; they are dropped.
 //! - Server lines (`#RESIGN`, `#TIME_UP` …) are kept as comments. When no `%` line ends the
 //!   game, a server line or a floodgate `'summary:` comment supplies the ending.
-//! - The first statement that is not CSA, a move after the ending, or a position statement
-//!   after the first move stops the game there ([`Game::problem`](crate::kifu::Game)); reading
-//!   resumes with the next game.
+//! - Reading goes on past what the game does not need: a line that is no CSA statement (an
+//!   engine comment that lost its `'`, stray text) or a time that cannot be read is skipped
+//!   with an `unknown_line` warning; an ending word CSA does not define (`%GOTE_WIN_CHECKMATE`)
+//!   ends the game without a stated ending, with an `unknown_ending` warning
+//!   ([`Game::warnings`](crate::kifu::Game)).
+//! - A move that cannot be read, a move after the ending, a start position that cannot be
+//!   read, or a position statement after the first move stops the game there
+//!   ([`Game::problem`](crate::kifu::Game)); reading resumes with the next game.
 //! - A `T` time after the ending (the time spent resigning) has no place in the model and is
 //!   dropped.
 

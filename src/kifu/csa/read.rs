@@ -6,7 +6,7 @@ use super::{
 };
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, ReadProblem, Start,
+        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning,
         encoding::lines,
         info,
         support::{excerpt, turn_after},
@@ -34,9 +34,23 @@ enum CsaError {
     Separator,
 }
 
-/// Reads every game of a CSA text. Games are separated by lines holding only `/`; a game that
-/// cannot be read to its end keeps what came before the bad line, and reading goes on with
-/// the next game.
+impl CsaError {
+    /// The warning code of an error that reading goes on past (a line, or part of one, that
+    /// holds no statement the game needs), `None` for one that stops the game.
+    fn skipped(&self) -> Option<&'static str> {
+        match self {
+            CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
+            | CsaError::Separator => Some("unknown_line"),
+            CsaError::UnknownEnding(_) => Some("unknown_ending"),
+            _ => None,
+        }
+    }
+}
+
+/// Reads every game of a CSA text. Games are separated by lines holding only `/`. A statement
+/// the game does not need that cannot be read (text that is no CSA statement, a bad time) is
+/// skipped with a warning; a game that cannot be read to its end keeps what came before the
+/// bad line, and reading goes on with the next game.
 pub fn read(text: &str) -> Vec<Game> {
     let mut games = Vec::new();
     let mut reader = GameReader::default();
@@ -56,12 +70,21 @@ pub fn read(text: &str) -> Vec<Game> {
             reader.game.line = number;
         }
         for part in statement::split(line) {
-            if let Err(error) = reader.statement(part, number) {
-                reader.game.problem = Some(ReadProblem { line: number, message: error.to_string() });
-                reader.failed = true;
-                reader.any = true;
-                break;
+            let Err(error) = reader.statement(part, number) else { continue };
+            if let Some(code) = error.skipped() {
+                let message = match error {
+                    CsaError::UnknownEnding(_) => {
+                        format!("{error}: the game ends here, without a stated ending")
+                    }
+                    _ => format!("{error}: it is skipped"),
+                };
+                reader.game.warnings.push(Warning { line: number, ply: None, code, message });
+                continue;
             }
+            reader.game.problem = Some(ReadProblem { line: number, message: error.to_string() });
+            reader.failed = true;
+            reader.any = true;
+            break;
         }
     }
     games.extend(reader.finish());
@@ -257,10 +280,12 @@ impl GameReader {
             // A second ending (a server's echo): the first one stands.
             return Ok(());
         }
-        let parsed = EndingWord::parse(word).ok_or_else(|| CsaError::UnknownEnding(excerpt(word)))?;
+        // An unknown word still ends the game (every `%` line does): the moves and the
+        // final position are what is left to judge it by.
         self.start(None);
-        self.game.ending = Some(self.ending(parsed, format!("%{word}"), line));
         self.ended = true;
+        let parsed = EndingWord::parse(word).ok_or_else(|| CsaError::UnknownEnding(excerpt(word)))?;
+        self.game.ending = Some(self.ending(parsed, format!("%{word}"), line));
         Ok(())
     }
 

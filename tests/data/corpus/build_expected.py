@@ -35,7 +35,9 @@ stops with an error if an undecided disagreement appears.
 Termination and winner are derived from the text of the record (terminal
 move words, "まで…" summary lines, CSA "%" lines, JKF "special", USI tokens)
 and the side to move after the last legal move; they are cross-checked
-against what rsshogi reports.
+against what rsshogi reports. Then the moves decide where they can
+(settle_by_the_moves): a final position that is checkmate, or that occurs a
+fourth time (千日手, perpetual check), gives the result whatever the text says.
 
 Policy for illegal moves (see hand_decisions.md):
 * the last recorded move is illegal and the record marks a foul (反則…,
@@ -487,14 +489,47 @@ def preprocess_kif_like(text: str, fmt: str, notes: list[str]) -> tuple[str, str
 
 def replay_cshogi(sfen: str, moves, push) -> dict:
     board = new_board(sfen)
+    tracker = Repetitions(board)
     for i, mv in enumerate(moves):
         try:
             ok = push(board, mv)
         except Exception as e:  # noqa: BLE001 - a malformed token is a finding
-            return {"plies": i, "final": sfen3(board.sfen()), "fail": f"move {i + 1}: {e}"}
+            return {"plies": i, "final": sfen3(board.sfen()), "fail": f"move {i + 1}: {e}",
+                    "fourfold": tracker.fourfold}
         if not ok:
-            return {"plies": i, "final": sfen3(board.sfen()), "fail": f"move {i + 1} illegal"}
-    return {"plies": len(moves), "final": sfen3(board.sfen()), "fail": None}
+            return {"plies": i, "final": sfen3(board.sfen()), "fail": f"move {i + 1} illegal",
+                    "fourfold": tracker.fourfold}
+        tracker.played(board)
+    return {"plies": len(moves), "final": sfen3(board.sfen()), "fail": None,
+            "fourfold": tracker.fourfold}
+
+
+class Repetitions:
+    """千日手 by the rules: the first position (board, hands, side to move: cshogi's SFEN
+    without the move number) to occur a fourth time, and who, if anyone, gave check with
+    every move since its first occurrence (that side loses; else a draw). A board with no
+    king is a notation drill, not a game: nothing is counted there."""
+
+    def __init__(self, board):
+        self.kings = any(c in "kK" for c in board.sfen().split()[0])
+        self.seen = {sfen3(board.sfen()): [0]}
+        self.checks = []  # (mover, gave check) of each move
+        self.fourfold = None  # {"ply": N, "winner": "d"|"b"|"w"} once found
+
+    def played(self, board) -> None:
+        mover = "w" if board.turn == cshogi.BLACK else "b"
+        self.checks.append((mover, board.is_check()))
+        if not self.kings or self.fourfold:
+            return
+        ply = len(self.checks)
+        at = self.seen.setdefault(sfen3(board.sfen()), [])
+        at.append(ply)
+        if len(at) == 4:
+            since = self.checks[at[0]:ply]
+            checkers = [side for side in "bw"
+                        if all(check for who, check in since if who == side)]
+            winner = OPP[checkers[0]] if len(checkers) == 1 else "d"
+            self.fourfold = {"ply": ply, "winner": winner}
 
 
 def push_int(board, mv) -> bool:
@@ -1264,13 +1299,36 @@ def check_view(check: str, path: Path, fmt: str, text: str, cs, rs, jg):
     return r["plies"], r["final"]
 
 
-def settle_unwritten_mate(row: dict) -> None:
-    """A record that writes no ending but whose last position is checkmate (cshogi says so)
-    ended by that mate: the mated side to move lost. The rules decide this, not the text."""
-    if row["status"] == "ok" and row["termination"] == "none" and is_mate(row["final_sfen"]):
-        row["termination"] = "checkmate"
-        row["winner"] = OPP[side_to_move(row["final_sfen"])]
-        row["note"] += "; no ending is written and the final position is checkmate (cshogi)"
+def settle_by_the_moves(row: dict, cs: dict | None) -> None:
+    """The moves decide the result where they can, the text only where they cannot (see
+    kifudex's replay module): a last position that is checkmate (cshogi says so) is won by the
+    side that gave mate, whatever the ending line says or omits; a last position that occurs a
+    fourth time (Repetitions) is a draw, or lost by the side whose every move since the first
+    of the four occurrences gave check. A fourth occurrence before the end of a record would
+    cut the game there: none is in the corpus, and one stops the build."""
+    if row["status"] != "ok":
+        return
+    said = (row["termination"], row["winner"])
+    rep = (cs or {}).get("fourfold")
+    if is_mate(row["final_sfen"]):
+        judged = ("checkmate", OPP[side_to_move(row["final_sfen"])])
+        why = "the final position is checkmate (cshogi)"
+    elif rep and (cs["plies"], cs["final"]) == (row["plies"], row["final_sfen"]) \
+            and rep["ply"] == row["plies"]:
+        judged = ("repetition" if rep["winner"] == "d" else "perpetual_check", rep["winner"])
+        why = "the final position occurs a fourth time (cshogi's positions)"
+    else:
+        if rep and rep["ply"] < row["plies"]:
+            raise SystemExit(f"{row['path']}#{row['game']}: a position occurs a fourth time "
+                             f"after move {rep['ply']}, before the end: decide it by hand")
+        return
+    if judged == said:
+        return
+    row["termination"], row["winner"] = judged
+    if said[0] == "none":
+        row["note"] += f"; no ending is written and {why}"
+    else:
+        row["note"] += f"; {why}: {judged[0]}, though the text says {said[0]}"
 
 
 def main(argv=None) -> int:
@@ -1286,6 +1344,7 @@ def main(argv=None) -> int:
     rs_all = rsshogi_results(args.rsshogi, corpus)
 
     rows, undecided, dump, warnings = [], [], [], []
+    row_cshogi = []  # cshogi's replay of each row's game, for settle_by_the_moves
     for path in iter_files(corpus):
         rel = path.relative_to(corpus).as_posix()
         fmt = FORMAT_BY_EXT.get(path.suffix.lower())
@@ -1316,6 +1375,7 @@ def main(argv=None) -> int:
                         warnings.append(f"{rel}#{gi}: hand entry says {check} gives "
                                         f"{(h['plies'], h['final_sfen'])}, it gives {src}")
                 rows.append(dict(path=rel, game=gi, **h))
+                row_cshogi.append(cs)
                 continue
             try:
                 row = decide(rel, gi, fmt, facts, cs, rs, jg, csr.get("notes") or [])
@@ -1330,9 +1390,10 @@ def main(argv=None) -> int:
                                     f"but rsshogi says {rs.get('terminal')}/{rs.get('result')} "
                                     f"({rs.get('terminal_raw')!r})")
             rows.append(dict(path=rel, game=gi, **row))
+            row_cshogi.append(cs)
 
-    for row in rows:
-        settle_unwritten_mate(row)
+    for row, cs in zip(rows, row_cshogi):
+        settle_by_the_moves(row, cs)
     if args.dump_oracles:
         with open(args.dump_oracles, "w", encoding="utf-8") as f:
             for d in dump:

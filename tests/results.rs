@@ -1,0 +1,359 @@
+//! Results follow the rules, reading goes on past lines that cannot be moves, and an
+//! impossible start never enters the database: the command run on the hand-built records of
+//! `tests/data/results/records/`, checked against `tests/data/results/expected.tsv`, which
+//! cshogi judged (`tests/data/results/oracle.py` says how, and rebuilds it), and on records
+//! written out here by hand.
+
+use std::{
+    collections::BTreeMap,
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use kifudex::{
+    db::{FileRecord, NewGame, Writer},
+    kifu::{self, Format},
+    replay::replay,
+};
+
+fn records() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/results/records")
+}
+
+fn run(args: &[&str], db: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .env_remove("KIFUDEX_DB")
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .expect("the kifudex binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// The rows of a CSV export, as maps from column to value.
+fn rows(out: &Output) -> Vec<BTreeMap<String, String>> {
+    let mut csv = csv::Reader::from_reader(out.stdout.as_slice());
+    let header = csv.headers().unwrap().clone();
+    csv.records()
+        .map(|r| header.iter().zip(r.unwrap().iter()).map(|(h, v)| (h.into(), v.into())).collect())
+        .collect()
+}
+
+/// `kifudex export WHAT`, which must succeed.
+fn export(what: &str, db: &Path) -> Vec<BTreeMap<String, String>> {
+    let out = run(&["export", what], db);
+    assert_eq!(out.status.code(), Some(0), "export {what}: {}", text(&out.stderr));
+    rows(&out)
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path).file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// The expected game of each (file, game index).
+struct Expected {
+    plies: usize,
+    final_sfen: String,
+    winner: String,
+    termination: String,
+    status: String,
+    warnings: Vec<String>,
+    moves: String,
+}
+
+fn expected() -> BTreeMap<(String, u32), Expected> {
+    let tsv = include_str!("data/results/expected.tsv");
+    tsv.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let (file, index) = match f[0].split_once('#') {
+                Some((file, i)) => (file.to_string(), i.parse().unwrap()),
+                None => (f[0].to_string(), 0),
+            };
+            let warnings = f[6].split('|').filter(|w| !w.is_empty()).map(str::to_string).collect();
+            let expected = Expected {
+                plies: f[1].parse().unwrap(),
+                final_sfen: f[2].to_string(),
+                winner: f[3].to_string(),
+                termination: f[4].to_string(),
+                status: f[5].to_string(),
+                warnings,
+                moves: f[7].to_string(),
+            };
+            ((file, index), expected)
+        })
+        .collect()
+}
+
+/// The SFEN without its move number.
+fn position(sfen: &str) -> &str {
+    sfen.rsplit_once(' ').map_or(sfen, |(p, _)| p)
+}
+
+/// The winner as the oracle writes it.
+fn winner(result: &str) -> &'static str {
+    match result {
+        "black" => "b",
+        "white" => "w",
+        "draw" => "d",
+        _ => "-",
+    }
+}
+
+/// The CSA word a termination is written with, `None` when nothing is written.
+fn csa_word(termination: &str) -> Option<&'static str> {
+    Some(match termination {
+        "resign" => "%TORYO",
+        "checkmate" => "%TSUMI",
+        "repetition" => "%SENNICHITE",
+        "perpetual_check" => "%OUTE_SENNICHITE",
+        "impasse" => "%JISHOGI",
+        "entering_king" => "%KACHI",
+        "timeout" => "%TIME_UP",
+        _ => return None,
+    })
+}
+
+/// Every hand-built record, indexed: the plies, final position, result, termination, status,
+/// warnings and moves the rules give (cshogi's verdicts on repetition, perpetual check and
+/// mate); the two rejects; and `show`, `export games` and `query` telling the same result.
+#[test]
+fn hand_built_records_end_as_the_rules_say() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let want = expected();
+    let out = run(&["index", records().to_str().unwrap(), "--json", "--quiet"], &db);
+    assert_eq!(out.status.code(), Some(1), "two games are rejected: {}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings: usize = want.values().map(|e| e.warnings.len()).sum();
+    assert_eq!(summary["warnings"], warnings, "{summary}");
+    assert_eq!(summary["games_rejected"], 2, "{summary}");
+    assert_eq!(summary["games_added"], want.len(), "{summary}");
+
+    let games = export("games", &db);
+    assert_eq!(games.len(), want.len());
+    let moves = export("moves", &db);
+    let mut notes: BTreeMap<(String, u32), Vec<String>> = BTreeMap::new();
+    for w in export("warnings", &db) {
+        let key = (file_name(&w["path"]), w["game_index"].parse().unwrap());
+        notes.entry(key).or_default().push(w["code"].clone());
+    }
+    for g in &games {
+        let key = (file_name(&g["source_path"]), g["game_index"].parse().unwrap());
+        let e = want.get(&key).unwrap_or_else(|| panic!("{key:?} is not expected"));
+        let got = (
+            g["plies"].parse::<usize>().unwrap(),
+            position(&g["final_sfen"]),
+            winner(&g["result"]),
+            if g["termination"].is_empty() { "none" } else { g["termination"].as_str() },
+            g["status"].as_str(),
+        );
+        let wanted =
+            (e.plies, e.final_sfen.as_str(), e.winner.as_str(), e.termination.as_str(), e.status.as_str());
+        assert_eq!(got, wanted, "{key:?}");
+        assert_eq!(notes.remove(&key).unwrap_or_default(), e.warnings, "{key:?}: warnings");
+        let played: Vec<&str> =
+            moves.iter().filter(|m| m["game_id"] == g["game_id"]).map(|m| m["usi"].as_str()).collect();
+        assert_eq!(played.join(" "), e.moves, "{key:?}: moves");
+
+        // `show` writes the result `export games` holds, and so does `query`.
+        let shown = run(&["show", &g["game_id"], "--to", "csa"], &db);
+        assert_eq!(shown.status.code(), Some(0), "{key:?}: {}", text(&shown.stderr));
+        let shown = text(&shown.stdout);
+        let ending = shown.lines().find(|l| l.starts_with('%'));
+        assert_eq!(ending, csa_word(&g["termination"]), "{key:?}: show --to csa\n{shown}");
+        let answer = run(&["query", "--sfen", &g["start_sfen"], "--format", "json", "--limit", "1000"], &db);
+        assert_eq!(answer.status.code(), Some(0), "{key:?}: {}", text(&answer.stderr));
+        let answer: serde_json::Value = serde_json::from_slice(&answer.stdout).unwrap();
+        let listed = answer["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"].as_i64() == g["game_id"].parse().ok());
+        assert_eq!(listed.map(|q| q["result"].clone()), Some(g["result"].as_str().into()), "{key:?}: query");
+    }
+    assert!(notes.is_empty(), "warnings for games not expected: {notes:?}");
+
+    let rejects: Vec<(String, String, String, String)> = export("rejects", &db)
+        .into_iter()
+        .map(|r| (file_name(&r["path"]), r["game_index"].clone(), r["ply"].clone(), r["code"].clone()))
+        .collect();
+    assert_eq!(
+        rejects,
+        [
+            ("impossible_start.usi".into(), "0".into(), "0".into(), "bad_start".into()),
+            ("stops_early.kifu".into(), "0".into(), "3".into(), "no_such_move".into()),
+        ]
+    );
+}
+
+/// Two lines, an SFEN with six knights then a good game: the first is a reject and is not
+/// stored; every export, `show` in every format and `query` read the database.
+#[test]
+fn an_impossible_start_never_enters_the_database() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    fs::copy(records().join("impossible_start.usi"), dir.join("two.usi")).unwrap();
+    let out = run(&["index", dir.to_str().unwrap()], &db);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("[bad_start]: line 1: impossible start position"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let games = export("games", &db);
+    assert_eq!(games.len(), 1, "only the good game is stored: {games:?}");
+    assert_eq!((games[0]["game_index"].as_str(), games[0]["plies"].as_str()), ("1", "2"));
+    assert_eq!(export("moves", &db).len(), 2);
+    assert_eq!(export("positions", &db).len(), 3);
+    assert!(!export("tree", &db).is_empty());
+    assert!(export("warnings", &db).is_empty());
+    let rejects = export("rejects", &db);
+    assert_eq!(
+        (rejects.len(), rejects[0]["code"].as_str(), rejects[0]["line"].as_str()),
+        (1, "bad_start", "1")
+    );
+    for to in ["kif", "ki2", "csa", "usi", "jkf", "western"] {
+        let out = run(&["show", &games[0]["game_id"], "--to", to], &db);
+        assert_eq!(out.status.code(), Some(0), "show --to {to}: {}", text(&out.stderr));
+    }
+    let out = run(&["query", "--moves", "7g7f 3c3d"], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("1 games reach it"), "{}", text(&out.stdout));
+    // The impossible position itself is no position to ask about.
+    let out =
+        run(&["query", "--sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNNGKGNNL b - 1"], &db);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a legal position"), "{}", text(&out.stderr));
+}
+
+/// A database an older version filled, which stored a game with an impossible start as a
+/// game of no moves: the per-ply exports name it on stderr, leave it out and exit 1; `show`
+/// refuses it alone; everything else reads as before.
+#[test]
+fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let source = fs::read_to_string(records().join("impossible_start.usi")).unwrap();
+    let parsed = kifu::read(Format::Usi, &source);
+    // What an older version wrote: both games, the impossible one with its stop reason.
+    let games: Vec<NewGame> =
+        parsed.iter().enumerate().map(|(i, g)| NewGame::new(g, replay(g), i as u32)).collect();
+    assert_eq!(games[0].status, Some("bad_start"));
+    let mut writer = Writer::open(&db).unwrap();
+    let file = FileRecord {
+        path: "/old/two.usi".into(),
+        size: source.len() as u64,
+        mtime_ns: 0,
+        hash: [0; 16],
+        format: Some("usi"),
+        encoding: Some("utf-8"),
+        error: None,
+    };
+    writer.write_file(&file, &games, &[]).unwrap();
+    writer.commit().unwrap();
+    writer.finish().unwrap();
+
+    for what in ["moves", "positions"] {
+        let out = run(&["export", what], &db);
+        assert_eq!(out.status.code(), Some(1), "export {what}");
+        let err = text(&out.stderr);
+        assert!(err.contains("game 1 is left out: its start is not a legal position"), "{err}");
+        let kept = rows(&out);
+        assert!(!kept.is_empty() && kept.iter().all(|r| r["game_id"] == "2"), "export {what}: {kept:?}");
+    }
+    assert_eq!(export("games", &db).len(), 2);
+    assert!(!export("tree", &db).is_empty());
+    let out = run(&["show", "2"], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&["show", "1"], &db);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("game 1 cannot be played back"), "{}", text(&out.stderr));
+    let out = run(&["query", "--moves", "7g7f"], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A run whose only findings are warnings exits 0 and counts them; `export warnings` lists
+/// each with its file, game, line, ply and code.
+#[test]
+fn warnings_alone_leave_the_exit_status_at_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    fs::copy(records().join("twofold_sennichite.csa"), dir.join("a.csa")).unwrap();
+    let out = run(&["index", dir.to_str().unwrap(), "--json"], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary["warnings"].as_u64(), summary["games_rejected"].as_u64()), (Some(1), Some(0)));
+    assert!(text(&out.stderr).contains(" 0 rejected, 1 warnings,"), "{}", text(&out.stderr));
+    let warnings = export("warnings", &db);
+    assert_eq!(warnings.len(), 1);
+    let w = &warnings[0];
+    let got = (w["game_index"].as_str(), w["line"].as_str(), w["ply"].as_str(), w["code"].as_str());
+    // `%SENNICHITE` is line 10; the start has occurred twice, after 0 and 4 plies.
+    assert_eq!(got, ("0", "10", "4", "not_fourfold"));
+    assert!(w["message"].contains("occurred 2 times"), "{}", w["message"]);
+    // Indexing the file again after a change replaces its warnings.
+    fs::write(dir.join("a.csa"), "V2.2\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
+    let out = run(&["index", dir.to_str().unwrap()], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(export("warnings", &db).is_empty());
+}
+
+/// The line of the report, an engine comment that lost its quote, in the middle of a game:
+/// the moves on both sides of it are kept, and the line is a warning.
+#[test]
+fn a_csa_comment_that_lost_its_quote_is_read_past() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    let record = "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT3\n'** 30 -3334FU\n-3334FU\n** 1248 -7667NG+7867OU\n+2726FU\n%TORYO\n";
+    fs::write(dir.join("slip.csa"), record).unwrap();
+    // A KIF header section and move section with a stray tag, a line of mojibake and a
+    // header among the moves.
+    let kif = "<html>\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n</div>\n   2 ３四歩(33)\n\
+               縺ゅ≠縺\n棋戦：どこか\n   3 ２六歩(27)\n   4 投了\n";
+    fs::write(dir.join("stray.kifu"), kif).unwrap();
+    let out = run(&["index", dir.to_str().unwrap(), "--json"], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let games = export("games", &db);
+    let got: Vec<(String, &str, &str, &str)> = games
+        .iter()
+        .map(|g| {
+            (
+                file_name(&g["source_path"]),
+                g["plies"].as_str(),
+                g["result"].as_str(),
+                g["termination"].as_str(),
+            )
+        })
+        .collect();
+    // By hand: three moves each; `%TORYO` with White to move, 投了 as White's fourth move.
+    assert_eq!(
+        got,
+        [("slip.csa".into(), "3", "black", "resign"), ("stray.kifu".into(), "3", "black", "resign")]
+    );
+    let warnings: Vec<(String, String, String)> = export("warnings", &db)
+        .into_iter()
+        .map(|w| (file_name(&w["path"]), w["line"].clone(), w["code"].clone()))
+        .collect();
+    let line = |f: &str, n: &str| (f.to_string(), n.to_string(), "unknown_line".to_string());
+    assert_eq!(
+        warnings,
+        [
+            line("slip.csa", "10"),
+            line("stray.kifu", "1"),
+            line("stray.kifu", "5"),
+            line("stray.kifu", "7"),
+            line("stray.kifu", "8")
+        ]
+    );
+}
