@@ -9,9 +9,8 @@ use std::{
 use anyhow::{Context, bail};
 use kifudex::{
     db::{GameId, Reader},
-    export::stored_record,
-    kifu::{self, Format},
-    replay,
+    export::write_stored,
+    kifu::Format,
 };
 
 use super::{
@@ -41,12 +40,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let Some(stored) = snapshot.game(GameId(args.id))? else {
         bail!("there is no game {} in {}", args.id, args.db.path().display());
     };
-    let record = stored_record(&stored);
-    let replayed = replay::replay(&record);
-    if !replayed.status.is_complete() {
-        bail!("game {} does not replay from the database: {}", args.id, replayed.status);
-    }
-    let text = kifu::write(Format::from(args.to), &record, &replayed);
+    let text = write_stored(&stored, Format::from(args.to))?;
     match &args.out {
         Some(path) => write_file(path, &text)?,
         None => {

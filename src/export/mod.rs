@@ -21,7 +21,7 @@ use std::io::{self, Write};
 
 pub use self::{
     moves::{MOVE_COLUMNS, POSITION_COLUMNS, moves, positions},
-    record::stored_record,
+    record::{NotReplayable, replayed_record, stored_record, write_stored},
     tree::{TREE_COLUMNS, tree},
 };
 use crate::db::{self, GameFilter, Snapshot};

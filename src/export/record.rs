@@ -5,11 +5,48 @@
 //! result; the record rebuilt from them replays to the stored moves and result.
 
 use crate::{
-    db::{GameResult, StoredGame},
-    kifu::{Ending, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date},
+    db::{GameId, GameResult, StoredGame},
+    kifu::{
+        self, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination,
+        info::parse_date,
+    },
     notation::MoveToken,
+    replay::{self, ReplayedGame},
     shogi::Color,
 };
+
+/// A stored game whose moves the rules refuse: a damaged database or a bug.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {id} does not replay from the database: {status}")]
+pub struct NotReplayable {
+    pub id: GameId,
+    /// Why replay stopped.
+    pub status: String,
+}
+
+/// A stored game as a record, replayed: what every writer takes.
+///
+/// # Errors
+///
+/// [`NotReplayable`] when its stored moves do not replay to the end.
+pub fn replayed_record(stored: &StoredGame) -> Result<(Game, ReplayedGame), NotReplayable> {
+    let record = stored_record(stored);
+    let replayed = replay::replay(&record);
+    if !replayed.status.is_complete() {
+        return Err(NotReplayable { id: stored.row.id, status: replayed.status.to_string() });
+    }
+    Ok((record, replayed))
+}
+
+/// A stored game written in `format`, as `kifudex show --to` prints it.
+///
+/// # Errors
+///
+/// [`NotReplayable`] when its stored moves do not replay to the end.
+pub fn write_stored(stored: &StoredGame, format: Format) -> Result<String, NotReplayable> {
+    let (record, replayed) = replayed_record(stored)?;
+    Ok(kifu::write(format, &record, &replayed))
+}
 
 /// The record of a stored game: what the writers need to print it in any format.
 pub fn stored_record(stored: &StoredGame) -> Game {
