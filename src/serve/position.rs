@@ -73,12 +73,14 @@ pub fn jump(text: &str) -> Result<Value, ApiError> {
     };
     let record_error = match kifu::read_file(None, text.as_bytes()) {
         Ok(parsed) => match parsed.games.first() {
-            Some(game) => {
+            // One line that does not read as moves is not taken as a record that stops early.
+            Some(game) if text.contains('\n') || replay::replay(game).status.is_complete() => {
                 let replayed = replay::replay(game);
                 let start = replayed.start.to_string();
                 let start = if start == STARTPOS_SFEN { "startpos".to_string() } else { start };
                 return Ok(json!({ "moves": usi(&replayed.moves), "start": start }));
             }
+            Some(_) => "it does not read as moves".to_string(),
             None => "it holds no game".to_string(),
         },
         Err(e) => e.to_string(),
