@@ -38,8 +38,27 @@ pub fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> io::Result<Answer> {
     request.extend_from_slice(b"\r\n\r\n");
     request.extend_from_slice(body);
     stream.write_all(&request)?;
+    // Read until the server closes, or until the body its Content-Length announces is in
+    // (some servers keep the connection open whatever the request asked).
     let mut bytes = Vec::new();
-    stream.read_to_end(&mut bytes)?;
+    let mut buffer = [0u8; 16 * 1024];
+    loop {
+        let n = stream.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&buffer[..n]);
+        if let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&bytes[..end]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|length| bytes.len() >= end + 4 + length) {
+                break;
+            }
+        }
+    }
     parse(&bytes)
         .ok_or_else(|| io::Error::other(format!("not an HTTP answer: {:?}", String::from_utf8_lossy(&bytes))))
 }

@@ -61,7 +61,7 @@ window.KX = window.KX || {};
   }
 
   // One piece tile, pointing up for Black and down for White, centred on (cx, cy).
-  function tile(kind, color, cx, cy, scale) {
+  function tile(kind, color, cx, cy, scale, at) {
     const w = W * 0.78 * scale, h = H * 0.86 * scale;
     const top = -h / 2, bottom = h / 2, shoulder = top + h * 0.24;
     const points = [
@@ -70,7 +70,8 @@ window.KX = window.KX || {};
     const promoted = kind.startsWith("+");
     const text = kind === "K" && color === "white" ? "王" : KANJI[kind] || kind;
     const rotate = color === "white" ? " rotate(180)" : "";
-    return `<g class="piece${promoted ? " promoted" : ""}" transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})${rotate}">` +
+    const where = at ? ` data-at="${at}" data-kind="${kind}" data-color="${color}"` : "";
+    return `<g class="piece${promoted ? " promoted" : ""}"${where} transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})${rotate}">` +
       `<polygon points="${points}"/>` +
       `<text y="${(h * 0.14).toFixed(1)}" font-size="${(W * 0.54 * scale).toFixed(1)}">${text}</text></g>`;
   }
@@ -115,7 +116,7 @@ window.KX = window.KX || {};
     for (let row = 0; row < pos.ranks; row++) {
       for (let col = 0; col < pos.files; col++) {
         const cell = pos.cells[row][col];
-        if (cell) parts.push(tile(cell.kind, cell.color, M + col * W + W / 2, M + row * H + H / 2, 1));
+        if (cell) parts.push(tile(cell.kind, cell.color, M + col * W + W / 2, M + row * H + H / 2, 1, squareName(pos, col, row)));
       }
     }
     for (const name of targets) {
