@@ -338,3 +338,49 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
     assert_eq!(http::get(server.addr, "/assets/nothing.js").status, 404);
     assert_eq!(http::get(server.addr, "/index.html").status, 404);
 }
+
+#[test]
+fn it_answers_while_an_index_run_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.sqlite");
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let first = kifudex(&["index", samples.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]);
+    assert!(first.status.success());
+    // Many copies of the samples: the same games in new files, each a write.
+    let copies = dir.path().join("copies");
+    for i in 0..150 {
+        for entry in walkdir::WalkDir::new(&samples)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+        {
+            let to = copies.join(format!("{i:03}")).join(entry.path().strip_prefix(&samples).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(entry.path(), to).unwrap();
+        }
+    }
+    let server = Server::start(&db, &[]);
+    let before = http::get(server.addr, "/api/query?moves=7g7f").text();
+    let mut index = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["index", copies.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()])
+        .spawn()
+        .unwrap();
+    let mut answered = 0;
+    let status = loop {
+        for path in ["/api/query?moves=7g7f", "/api/game/2", "/api/position?moves=7g7f"] {
+            let answer = http::get(server.addr, path);
+            assert_eq!(answer.status, 200, "{path}: {}", answer.text());
+            answered += 1;
+        }
+        if let Some(status) = index.try_wait().unwrap() {
+            break status;
+        }
+    };
+    assert!(status.success() || status.code() == Some(1), "{status}");
+    assert!(answered >= 3);
+    // The copies hold the same games: the answer is the same.
+    assert_eq!(http::get(server.addr, "/api/query?moves=7g7f").text(), before);
+    let files =
+        String::from_utf8(kifudex(&["export", "games", "--db", db.to_str().unwrap()]).stdout).unwrap();
+    assert!(files.lines().count() > 1000, "the run indexed the copies");
+}

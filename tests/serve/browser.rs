@@ -194,6 +194,41 @@ fn the_page_explores_filters_and_replays_games() {
     assert!(listed.as_array().unwrap().contains(&json!(id)), "{listed}");
     assert_eq!(board(&browser), seen);
 
+    // A promotion that is optional asks; a piece in hand drops.
+    browser.open(&server.url("/?moves=7g7f+3c3d"));
+    wait(&browser);
+    browser.click(r#"[data-hit="8h"]"#);
+    browser.click(r#"[data-hit="2b"]"#);
+    assert_eq!(attribute(&browser, "return String(document.getElementById('promotion').hidden)"), "false");
+    click(&browser, "#promote-yes");
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d+8h2b%2B"), "{}", browser.url());
+    click(&browser, r#"#moves tr[data-usi="3a2b"]"#);
+    browser.click(r#"[data-hand="black"][data-kind="B"]"#);
+    click(&browser, r#"[data-hit="5e"]"#);
+    let dropped = cli_query(&["--moves", "7g7f 3c3d 8h2b+ 3a2b B*5e"]);
+    assert_eq!(board(&browser), sfen_board(dropped["position"]["sfen"].as_str().unwrap()));
+    assert_eq!(browser.text("#path .current"), "▲５五角");
+
+    // Western notation and Japanese labels, each a switch kept in the URL.
+    click(&browser, "#notation-switch");
+    assert_eq!(browser.text("#path .current"), "5.B*5e");
+    click(&browser, "#lang-switch");
+    assert!(
+        browser.text("#summary").contains("局がこの局面に到達")
+            || browser.text("#summary") == "この局面に到達した対局はありません。"
+    );
+    assert!(
+        browser.url().contains("notation=western") && browser.url().contains("lang=ja"),
+        "{}",
+        browser.url()
+    );
+
+    // A handicap start.
+    browser.open(&server.url("/?start=lance"));
+    wait(&browser);
+    let lance = cli_query(&["--start", "lance"]);
+    assert_eq!(board(&browser), sfen_board(lance["position"]["sfen"].as_str().unwrap()));
+
     // How long the first view took, for the record (the benchmark measures it).
     browser.open(&server.url("/"));
     wait(&browser);

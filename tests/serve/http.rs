@@ -43,7 +43,11 @@ pub fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> io::Result<Answer> {
     let mut bytes = Vec::new();
     let mut buffer = [0u8; 16 * 1024];
     loop {
-        let n = stream.read(&mut buffer)?;
+        let n = match stream.read(&mut buffer) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
         if n == 0 {
             break;
         }
