@@ -35,7 +35,7 @@ const KNOWN: [(&str, usize); 14] = [
     ("handicap", 40),
     ("limit", 10),
     ("offset", 10),
-    ("exact_sequence", 5),
+    ("exact-sequence", 5),
 ];
 
 /// Decoded parameters, by name.
@@ -116,7 +116,7 @@ impl Params {
                 "--limit {limit} is more than the {MAX_LIMIT} games one answer lists"
             )));
         }
-        let exact_sequence = match self.get("exact_sequence") {
+        let exact_sequence = match self.get("exact-sequence") {
             None | Some("" | "0" | "false") => false,
             Some("1" | "true") => true,
             Some(v) => return Err(ApiError::bad(format!("--exact-sequence '{v}' is not true or false"))),

@@ -23,7 +23,7 @@ fn both(pairs: &[(&str, &str)]) -> (String, Vec<String>) {
     let query = pairs.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect::<Vec<_>>().join("&");
     let mut args = vec!["query".to_string(), "--format".to_string(), "json".to_string()];
     for (k, v) in pairs {
-        args.push(format!("--{}", k.replace('_', "-")));
+        args.push(format!("--{k}"));
         args.push(v.to_string());
     }
     (query, args)
@@ -50,7 +50,7 @@ fn query_answers_are_the_command_lines_json() {
         &[("start", "lance"), ("moves", "△３二金")],
         &[("handicap", "lance")],
         &[("handicap", "平手"), ("limit", "0")],
-        &[("moves", "7g7f 3c3d 2g2f"), ("exact_sequence", "true")],
+        &[("moves", "7g7f 3c3d 2g2f"), ("exact-sequence", "true")],
         &[("moves", "7g7f 3c3d 5g5f 5c5d 4i4h 8c8d")],
         &[("offset", "5"), ("limit", "3")],
         &[("offset", "100")],

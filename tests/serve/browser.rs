@@ -134,7 +134,7 @@ fn the_page_explores_filters_and_replays_games() {
     let games = filtered["position"]["games"].as_u64().unwrap();
     assert!(games > 0 && games < after["position"]["games"].as_u64().unwrap());
     let summary = browser.text("#summary");
-    assert!(summary.starts_with(&format!("{games} game")), "{summary}");
+    assert!(summary.starts_with(&format!("{games} game")) && summary.contains("this position"), "{summary}");
     let listed =
         browser.run("return [...document.querySelectorAll('#games tr')].map(r => r.dataset.game)", json!([]));
     let expected: Vec<String> =
@@ -185,7 +185,12 @@ fn the_page_explores_filters_and_replays_games() {
     assert_eq!(board(&browser), seen);
     assert_eq!(browser.text("#ply-label").split(' ').next(), Some("40"));
     assert!(attribute(&browser, "return String(document.getElementById('viewer').hidden)") == "false");
+    // The README's picture: a game with a time for every move.
+    browser.open(&server.url("/?moves=7g7f+3c3d&game=1&ply=12"));
+    wait(&browser);
     std::fs::write(screenshot_dir().join("game.png"), browser.screenshot()).unwrap();
+    browser.open(&link);
+    wait(&browser);
 
     // The explorer from the game's position: the game is among its games.
     click(&browser, "#viewer-explore");

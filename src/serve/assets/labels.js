@@ -118,7 +118,7 @@ KX.LABELS = {
     games: "Games",
     date: "Date",
     ply: "Ply",
-    gamesReach: (n) => `${n.toLocaleString()} game${n === 1 ? "" : "s"} reach this position`,
+    gamesReach: (n) => (n === 1 ? "1 game reaches this position" : `${n.toLocaleString()} games reach this position`),
     occurrences: (n) => ` (${n.toLocaleString()} occurrence${n === 1 ? "" : "s"})`,
     noMoves: "No move was played from this position.",
     noGames: "No game reaches this position.",
