@@ -3,11 +3,12 @@
 //! page asks them, 20 at a time, and the latency of each answer; then, when Chromium and
 //! chromedriver are installed, how long the page takes to draw its first view.
 //!
-//! `cargo bench --bench serve -- DB [--rounds N] [--loads N]`
+//! `cargo bench --bench serve -- DB [--rounds N] [--loads N] [--concurrency N]`
 //!
-//! Prints p50, p95 and the slowest answer of each kind and of all, over N rounds (3) after one
-//! round that warms the caches, and the median time to the first drawn view over N page
-//! loads (5).
+//! Prints p50, p95 and the slowest answer of each kind and of all when each position is asked
+//! for the first time (every answer computed), then over N more rounds (3) that ask them again
+//! (the server keeps answers until the database changes), and the median time to the first
+//! drawn view over N page loads (5).
 
 // The test suite's HTTP and WebDriver clients; this benchmark uses part of each.
 #[allow(dead_code)]
@@ -31,7 +32,7 @@ use std::{
 
 use kifudex::db::{GameId, Reader};
 
-/// Requests in flight at once.
+/// Requests in flight at once, unless `--concurrency` says otherwise.
 const CONCURRENCY: usize = 20;
 
 struct Server(Child);
@@ -64,25 +65,24 @@ fn start_server(db: &PathBuf) -> (Server, SocketAddr) {
     (Server(child), addr)
 }
 
-/// The 100 positions, as (kind, moves in USI): 1 start, 60 openings, 39 late positions.
+/// The 100 positions, as (kind, query string): 1 start, 60 openings, 39 late positions; each
+/// as moves from its game's start.
 fn positions(db: &PathBuf) -> Vec<(&'static str, String)> {
     let mut reader = Reader::open(db).expect("the database opens");
     let snapshot = reader.snapshot().unwrap();
     let games = snapshot.game_count().unwrap() as i64;
     assert!(games > 100, "the benchmark wants a database of many games");
-    let moves_of = |id: i64| snapshot.game(GameId(id)).unwrap().map(|g| g.moves).unwrap_or_default();
-    let usi =
-        |moves: &[kifudex::shogi::Move]| moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+    let query = |id: i64, depth: usize| {
+        let game = snapshot.game(GameId(id)).unwrap().expect("a stored game");
+        let moves: Vec<String> = game.moves.iter().take(depth).map(ToString::to_string).collect();
+        format!("start={}&moves={}", http::encode(&game.start.to_string()), http::encode(&moves.join(" ")))
+    };
     let mut out = vec![("start", String::new())];
     for i in 0..60 {
-        let moves = moves_of(1 + i * (games - 1) / 60);
-        let depth = (2 + (i as usize % 19)).min(moves.len());
-        out.push(("opening", usi(&moves[..depth])));
+        out.push(("opening", query(1 + i * (games - 1) / 60, 2 + (i as usize % 19))));
     }
     for i in 0..39 {
-        let moves = moves_of(1 + (2 * i + 1) * (games - 1) / 78);
-        let depth = (60 + 3 * i as usize).min(moves.len());
-        out.push(("late", usi(&moves[..depth])));
+        out.push(("late", query(1 + (2 * i + 1) * (games - 1) / 78, 60 + 3 * i as usize)));
     }
     out
 }
@@ -102,19 +102,20 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let (rounds, loads) = (option("--rounds", 3), option("--loads", 5));
+    let (rounds, loads, concurrency) =
+        (option("--rounds", 3), option("--loads", 5), option("--concurrency", CONCURRENCY));
     let positions = positions(&db);
     let (_server, addr) = start_server(&db);
-    let paths: Vec<(&str, String)> = positions
-        .iter()
-        .map(|(kind, moves)| (*kind, format!("/api/query?moves={}&limit=20", http::encode(moves))))
-        .collect();
-    let mut timings: Vec<(&str, f64)> = Vec::new();
+    let paths: Vec<(&str, String)> =
+        positions.iter().map(|(kind, query)| (*kind, format!("/api/query?{query}&limit=20"))).collect();
+    // Round 0 asks every position for the first time (the server computes every answer);
+    // the later rounds ask them again (the server has kept the answers).
+    let mut timings: Vec<(usize, &str, f64)> = Vec::new();
     for round in 0..=rounds {
         let next = AtomicUsize::new(0);
         let done = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
-            for _ in 0..CONCURRENCY {
+            for _ in 0..concurrency {
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -123,30 +124,31 @@ fn main() {
                         let answer = http::get(addr, path);
                         let ms = started.elapsed().as_secs_f64() * 1000.0;
                         assert_eq!(answer.status, 200, "{path}: {}", answer.text());
-                        done.lock().unwrap().push((*kind, ms));
+                        done.lock().unwrap().push((round, *kind, ms));
                     }
                 });
             }
         });
-        if round > 0 {
-            timings.extend(done.into_inner().unwrap());
-        }
+        timings.extend(done.into_inner().unwrap());
     }
-    println!(
-        "{} positions, {CONCURRENCY} at a time, {rounds} rounds after a warm-up round:",
-        positions.len()
-    );
-    for kind in ["start", "opening", "late", "all"] {
-        let mut ms: Vec<f64> =
-            timings.iter().filter(|(k, _)| kind == "all" || *k == kind).map(|&(_, ms)| ms).collect();
+    println!("{} positions, {concurrency} at a time:", positions.len());
+    let report = |label: &str, keep: &dyn Fn(usize, &str) -> bool| {
+        let mut ms: Vec<f64> = timings.iter().filter(|(r, k, _)| keep(*r, k)).map(|&(_, _, ms)| ms).collect();
         ms.sort_by(f64::total_cmp);
         println!(
-            "  {kind:<8} {:>4} answers: p50 {:6.1} ms, p95 {:6.1} ms, slowest {:6.1} ms",
+            "  {label:<34} {:>4} answers: p50 {:6.1} ms, p95 {:6.1} ms, slowest {:6.1} ms",
             ms.len(),
             percentile(&ms, 0.5),
             percentile(&ms, 0.95),
             ms[ms.len() - 1]
         );
+    };
+    for kind in ["start", "opening", "late"] {
+        report(&format!("asked first, {kind}"), &|r, k| r == 0 && k == kind);
+    }
+    report("asked first, all (every answer computed)", &|r, _| r == 0);
+    if rounds > 0 {
+        report(&format!("asked again, {rounds} rounds (answers kept)"), &|r, _| r > 0);
     }
     first_view(addr, &positions, loads);
 }
@@ -154,6 +156,9 @@ fn main() {
 /// Loads the page in headless Chromium `loads` times (the start, then openings) and prints the
 /// median time until its first view is drawn.
 fn first_view(addr: SocketAddr, positions: &[(&str, String)], loads: usize) {
+    if loads == 0 {
+        return;
+    }
     let Some((chromium, chromedriver)) = webdriver::find_browser() else {
         println!("first view: skipped (no chromium and chromedriver)");
         return;
@@ -161,8 +166,8 @@ fn first_view(addr: SocketAddr, positions: &[(&str, String)], loads: usize) {
     let browser = webdriver::Browser::start(&chromium, &chromedriver, 1280, 860);
     let mut ms = Vec::new();
     for i in 0..loads {
-        let moves = &positions[i * 7 % positions.len()].1;
-        browser.open(&format!("http://{addr}/?moves={}", http::encode(moves)));
+        let query = &positions[i * 7 % positions.len()].1;
+        browser.open(&format!("http://{addr}/?{query}"));
         browser.wait_for("return !!document.body.dataset.firstReady", 30);
         let value = browser.run("return Number(document.body.dataset.firstReady)", serde_json::json!([]));
         ms.push(value.as_f64().unwrap());

@@ -91,36 +91,69 @@ fn json(text: String) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], text).into_response()
 }
 
-/// Runs `work` on a blocking thread (database reads and replays block).
+/// Runs `work` on a blocking thread (database reads and replays block), once a permit to work
+/// is free.
 async fn blocking<T: Send + 'static>(
+    shared: &Shared,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    let _permit = shared
+        .permits
+        .acquire()
+        .await
+        .map_err(|e| ApiError::internal(format!("the server is stopping: {e}")))?;
     tokio::task::spawn_blocking(work)
         .await
         .unwrap_or_else(|e| Err(ApiError::internal(format!("the request failed: {e}"))))
 }
 
 /// `GET /api/query`: exactly what `kifudex query --format json` prints for the same options.
+/// Answers are kept for the next request of the same question ([`super::cache`]).
 pub async fn query(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
-    let params = Params::parse(raw.as_deref())?;
-    let text = blocking(move || {
-        let query = params.query()?;
-        shared.read(|snapshot| Ok(query::to_json(&query::run(snapshot, &query)?)))
+    let query = Params::parse(raw.as_deref())?.query()?;
+    let key = cache_key(&query);
+    if let Some(answer) = shared.cache.get(&key) {
+        return Ok(json(answer.to_string()));
+    }
+    let text = blocking(&shared.clone(), move || {
+        let state = shared.cache.state();
+        let text: Arc<str> =
+            shared.read(|snapshot| Ok(Arc::from(query::to_json(&query::run(snapshot, &query)?))))?;
+        shared.cache.put(key, state, text.clone());
+        Ok(text)
     })
     .await?;
-    Ok(json(text))
+    Ok(json(text.to_string()))
+}
+
+/// What a query's answer depends on: the position (with its move number, which the answer
+/// shows), the moves when only that sequence counts, the filter, and the page of the list.
+fn cache_key(query: &crate::query::Query) -> String {
+    let sequence = if query.exact_sequence { format!("{:?}", query.target.sequence) } else { String::new() };
+    format!(
+        "{}|{}|{:?}|{}|{}|{}",
+        query.target.position.sfen(),
+        sequence,
+        query.filter,
+        query.limit,
+        query.offset,
+        query.exact_sequence
+    )
 }
 
 /// `GET /api/position`: the path to the position in three notations, and its legal moves.
-pub async fn position(RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
+pub async fn position(
+    State(shared): State<Arc<Shared>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, ApiError> {
     let params = Params::parse(raw.as_deref())?;
-    let text = blocking(move || Ok(position::describe(&params.target()?).to_string())).await?;
+    let text = blocking(&shared, move || Ok(position::describe(&params.target()?).to_string())).await?;
     Ok(json(text))
 }
 
 /// `POST /api/jump`: pasted text read as a position (in any encoding kifudex reads).
-pub async fn jump(body: axum::body::Bytes) -> Result<Response, ApiError> {
-    let text = blocking(move || {
+pub async fn jump(State(shared): State<Arc<Shared>>, body: axum::body::Bytes) -> Result<Response, ApiError> {
+    let text = blocking(&shared, move || {
         let decoded =
             crate::kifu::encoding::decode(&body).map_err(|e| ApiError::bad(format!("not text: {e}")))?;
         position::jump(&decoded.text).map(|v| v.to_string())
@@ -142,7 +175,7 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
         Ok(id) if id > 0 => GameId(id),
         _ => return Err(ApiError::bad(format!("'{id_text}' is not a game id"))),
     };
-    let answer = blocking(move || {
+    let answer = blocking(&shared.clone(), move || {
         shared.read(|snapshot| {
             let stored =
                 snapshot.game(id)?.ok_or_else(|| ApiError::not_found(format!("there is no game {id}")))?;

@@ -23,11 +23,14 @@
 //!   a loopback name, so a web page elsewhere cannot reach the archive through a DNS name that
 //!   points here.
 //! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
-//!   reader connection taken from a small pool; an `index` run can write meanwhile.
+//!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
+//!   answers are worked on at once as there are cores; other requests wait in arrival order.
+//! - Query answers are kept until the database files change ([`cache`]).
 //! - The database is opened in one place, [`open_reader`].
 
 mod api;
 mod assets;
+mod cache;
 mod game;
 mod params;
 mod position;
@@ -49,12 +52,16 @@ use axum::{
 
 use crate::db::{self, Reader, Snapshot};
 
-/// Reader connections kept for later requests; more are opened when many requests come at
-/// once, and closed after.
-const POOL: usize = 16;
+/// Threads the runtime may start for blocking work (answers take a permit first, so at most
+/// [`workers`] of them read at once).
+const BLOCKING_THREADS: usize = 64;
 
-/// Threads that answer requests at once (each holding a reader while it does).
-const BLOCKING_THREADS: usize = 32;
+/// How many answers are worked on at once: one per core (at least two). Every answer is CPU
+/// work on one snapshot; more at once would only share the cores and each connection's page
+/// cache more thinly, so the others wait their turn in arrival order.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+}
 
 /// Why the server cannot start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -76,10 +83,13 @@ pub fn open_reader(path: &Path) -> Result<Reader, db::Error> {
     Reader::open(path)
 }
 
-/// What requests share: the database path and the pool of reader connections.
+/// What requests share: the database path, the pool of reader connections, and the permits
+/// to work on an answer.
 struct Shared {
     db: PathBuf,
     readers: Mutex<Vec<Reader>>,
+    permits: tokio::sync::Semaphore,
+    cache: cache::AnswerCache,
     /// Whether only requests addressed to a loopback name are answered.
     loopback_only: bool,
 }
@@ -100,7 +110,7 @@ impl Shared {
             read(&snapshot)
         };
         if let Ok(mut pool) = self.readers.lock() {
-            if pool.len() < POOL {
+            if pool.len() < workers() {
                 pool.push(reader);
             }
         }
@@ -129,6 +139,8 @@ impl Server {
         let shared = Arc::new(Shared {
             db: db.to_path_buf(),
             readers: Mutex::new(vec![reader]),
+            permits: tokio::sync::Semaphore::new(workers()),
+            cache: cache::AnswerCache::new(db),
             loopback_only: addr.ip().is_loopback(),
         });
         Ok(Server { listener, router: router(shared) })

@@ -383,4 +383,14 @@ fn it_answers_while_an_index_run_writes() {
     let files =
         String::from_utf8(kifudex(&["export", "games", "--db", db.to_str().unwrap()]).stdout).unwrap();
     assert!(files.lines().count() > 1000, "the run indexed the copies");
+    // A new game: the answers the server kept give way to the new ones.
+    let start_before = http::get(server.addr, "/api/query").text();
+    let new_game =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu/mog-002-time-up.kif");
+    let added = kifudex(&["index", new_game.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]);
+    assert!(added.status.success());
+    let cli = kifudex(&["query", "--format", "json", "--db", db.to_str().unwrap()]);
+    let start_after = http::get(server.addr, "/api/query").text();
+    assert_ne!(start_after, start_before);
+    assert_eq!(start_after + "\n", String::from_utf8(cli.stdout).unwrap());
 }
