@@ -21,7 +21,7 @@ mod webdriver;
 use std::{
     io::{BufRead, BufReader},
     net::SocketAddr,
-    path::PathBuf,
+    path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     sync::{
         Mutex,
@@ -44,7 +44,7 @@ impl Drop for Server {
     }
 }
 
-fn start_server(db: &PathBuf) -> (Server, SocketAddr) {
+fn start_server(db: &Path) -> (Server, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
         .args(["serve", "--port", "0", "--db"])
         .arg(db)
@@ -67,7 +67,7 @@ fn start_server(db: &PathBuf) -> (Server, SocketAddr) {
 
 /// The 100 positions, as (kind, query string): 1 start, 60 openings, 39 late positions; each
 /// as moves from its game's start.
-fn positions(db: &PathBuf) -> Vec<(&'static str, String)> {
+fn positions(db: &Path) -> Vec<(&'static str, String)> {
     let mut reader = Reader::open(db).expect("the database opens");
     let snapshot = reader.snapshot().unwrap();
     let games = snapshot.game_count().unwrap() as i64;
