@@ -83,7 +83,7 @@ fn the_page_explores_filters_and_replays_games() {
         return;
     };
     let server = Server::start(samples_db(), &[]);
-    let browser = Browser::start(&chromium, &chromedriver, 1280, 860);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
 
     // The start position: 40 pieces, and the command line's counts.
     browser.open(&server.url("/?lang=en"));

@@ -72,7 +72,7 @@ window.KX = window.KX || {};
   // The game list, with the pager.
   function gameList(answer, offset, limit, L, onGame, onPage) {
     const rows = answer.games.map((g) => `<tr data-game="${g.id}" data-ply="${g.ply}">` +
-      `<td>${esc(g.date || "")}</td><td class="ellipsis" title="${esc(g.event || "")}">${esc(g.event || "")}</td>` +
+      `<td title="${esc(g.date || "")}">${esc((g.date || "").slice(0, 10))}</td><td class="ellipsis" title="${esc(g.event || "")}">${esc(g.event || "")}</td>` +
       `<td class="ellipsis">${esc(g.black || "")}</td><td class="ellipsis">${esc(g.white || "")}</td>` +
       `<td>${esc(L.resultNames[g.result] || g.result)}</td><td class="num">${g.ply}</td></tr>`);
     $("games").innerHTML = rows.join("");
