@@ -1,4 +1,4 @@
-//! `kifudex serve`: the database over HTTP, for the browser page of [`assets`] and for scripts.
+//! `kifudex serve`: the database over HTTP, for the browser page and for scripts.
 //!
 //! # What is served
 //!
@@ -15,7 +15,7 @@
 //!   position.
 //!
 //! Anything else is 404. Bad input is 400 with the words the command line uses; a missing game
-//! is 404. Parameters and bodies have length limits ([`params`]).
+//! is 404. Parameters and bodies have length limits (16 kB of query string, 8 kB of moves, 512 kB of pasted text).
 //!
 //! # Policy
 //!
@@ -25,7 +25,7 @@
 //! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
 //!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
 //!   answers are worked on at once as there are cores; other requests wait in arrival order.
-//! - Query answers are kept until the database files change ([`cache`]).
+//! - Query answers are kept until the database files change.
 //! - The database is opened in one place, [`open_reader`].
 
 mod api;
