@@ -110,7 +110,7 @@ fn main() {
         positions.iter().map(|(kind, query)| (*kind, format!("/api/query?{query}&limit=20"))).collect();
     // Round 0 asks every position for the first time (the server computes every answer);
     // the later rounds ask them again (the server has kept the answers).
-    let mut timings: Vec<(usize, &str, f64)> = Vec::new();
+    let mut timings: Vec<(usize, &str, f64, usize)> = Vec::new();
     for round in 0..=rounds {
         let next = AtomicUsize::new(0);
         let done = Mutex::new(Vec::new());
@@ -124,7 +124,7 @@ fn main() {
                         let answer = http::get(addr, path);
                         let ms = started.elapsed().as_secs_f64() * 1000.0;
                         assert_eq!(answer.status, 200, "{path}: {}", answer.text());
-                        done.lock().unwrap().push((round, *kind, ms));
+                        done.lock().unwrap().push((round, *kind, ms, i));
                     }
                 });
             }
@@ -133,7 +133,7 @@ fn main() {
     }
     println!("{} positions, {concurrency} at a time:", positions.len());
     let report = |label: &str, keep: &dyn Fn(usize, &str) -> bool| {
-        let mut ms: Vec<f64> = timings.iter().filter(|(r, k, _)| keep(*r, k)).map(|&(_, _, ms)| ms).collect();
+        let mut ms: Vec<f64> = timings.iter().filter(|(r, k, _, _)| keep(*r, k)).map(|&(_, _, ms, _)| ms).collect();
         ms.sort_by(f64::total_cmp);
         println!(
             "  {label:<34} {:>4} answers: p50 {:6.1} ms, p95 {:6.1} ms, slowest {:6.1} ms",
@@ -147,6 +147,13 @@ fn main() {
         report(&format!("asked first, {kind}"), &|r, k| r == 0 && k == kind);
     }
     report("asked first, all (every answer computed)", &|r, _| r == 0);
+    let mut first: Vec<_> = timings.iter().filter(|t| t.0 == 0).collect();
+    first.sort_by(|a, b| b.2.total_cmp(&a.2));
+    for &&(_, kind, ms, i) in first.iter().take(3) {
+        let path = &paths[i].1;
+        let shown: String = path[path.find("moves=").unwrap_or(0)..].chars().take(90).collect();
+        println!("    slowest first: {ms:6.1} ms {kind} {shown}");
+    }
     if rounds > 0 {
         report(&format!("asked again, {rounds} rounds (answers kept)"), &|r, _| r > 0);
     }
