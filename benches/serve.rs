@@ -133,7 +133,8 @@ fn main() {
     }
     println!("{} positions, {concurrency} at a time:", positions.len());
     let report = |label: &str, keep: &dyn Fn(usize, &str) -> bool| {
-        let mut ms: Vec<f64> = timings.iter().filter(|(r, k, _, _)| keep(*r, k)).map(|&(_, _, ms, _)| ms).collect();
+        let mut ms: Vec<f64> =
+            timings.iter().filter(|(r, k, _, _)| keep(*r, k)).map(|&(_, _, ms, _)| ms).collect();
         ms.sort_by(f64::total_cmp);
         println!(
             "  {label:<34} {:>4} answers: p50 {:6.1} ms, p95 {:6.1} ms, slowest {:6.1} ms",

@@ -30,9 +30,19 @@ pub fn find_browser() -> Option<(PathBuf, PathBuf)> {
     Some((which(&["chromium", "chromium-browser"])?, which(&["chromedriver"])?))
 }
 
+/// The chromedriver process, stopped when dropped (also when no session could be started).
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A headless browser session, ended (and its driver stopped) when dropped.
 pub struct Browser {
-    driver: Child,
+    _driver: Driver,
     addr: SocketAddr,
     session: String,
     _profile: tempfile::TempDir,
@@ -43,13 +53,15 @@ impl Browser {
     /// `width` × `height`.
     pub fn start(chromium: &PathBuf, chromedriver: &PathBuf, width: u32, height: u32) -> Browser {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
+        let driver = Driver(
+            Command::new(chromedriver)
+                .arg(format!("--port={port}"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let profile = tempfile::tempdir().unwrap();
         let args = [
@@ -83,7 +95,7 @@ impl Browser {
                 Err(e) => panic!("no browser session: {e}"),
             }
         };
-        Browser { driver, addr, session, _profile: profile }
+        Browser { _driver: driver, addr, session, _profile: profile }
     }
 
     fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
@@ -158,8 +170,6 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         let _ = try_call(self.addr, "DELETE", &format!("/session/{}", self.session), None);
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
     }
 }
 
