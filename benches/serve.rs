@@ -15,14 +15,15 @@
 #[path = "../tests/serve/http.rs"]
 mod http;
 #[allow(dead_code)]
+#[path = "../tests/serve/server.rs"]
+mod server;
+#[allow(dead_code)]
 #[path = "../tests/serve/webdriver.rs"]
 mod webdriver;
 
 use std::{
-    io::{BufRead, BufReader},
     net::SocketAddr,
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
     sync::{
         Mutex,
         atomic::{AtomicUsize, Ordering},
@@ -34,36 +35,6 @@ use kifudex::db::{GameId, Reader};
 
 /// Requests in flight at once, unless `--concurrency` says otherwise.
 const CONCURRENCY: usize = 20;
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_server(db: &Path) -> (Server, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(["serve", "--port", "0", "--db"])
-        .arg(db)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kifudex serve starts");
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("http://") {
-        line.clear();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "kifudex serve stopped");
-    }
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-    let at = line.find("http://").unwrap() + 7;
-    let addr = line[at..].split('/').next().unwrap().parse().unwrap();
-    (Server(child), addr)
-}
 
 /// The 100 positions, as (kind, query string): 1 start, 60 openings, 39 late positions; each
 /// as moves from its game's start.
@@ -105,7 +76,8 @@ fn main() {
     let (rounds, loads, concurrency) =
         (option("--rounds", 3), option("--loads", 5), option("--concurrency", CONCURRENCY));
     let positions = positions(&db);
-    let (_server, addr) = start_server(&db);
+    let server = server::Server::start(&db, &[]);
+    let addr = server.addr;
     let paths: Vec<(&str, String)> =
         positions.iter().map(|(kind, query)| (*kind, format!("/api/query?{query}&limit=20"))).collect();
     // Round 0 asks every position for the first time (the server computes every answer);

@@ -1,9 +1,8 @@
 //! Every endpoint against the command line: the same question asked both ways gets the same
 //! answer, byte for byte where the command line prints JSON or a record.
 
-use std::collections::HashMap;
-
 use super::{Server, http, http::encode, kifudex, samples_db};
+use crate::query::csv_rows;
 
 /// `kifudex ARGS --db DB`: status, stdout, stderr.
 fn cli(args: &[&str]) -> (i32, String, String) {
@@ -132,23 +131,14 @@ fn bad_input_is_refused_with_the_command_lines_words() {
     }
 }
 
-fn csv_rows(text: &str) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| headers.iter().zip(r.unwrap().iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect())
-        .collect()
-}
-
 #[test]
 fn games_are_the_exports_ply_by_ply() {
     let server = Server::start(samples_db(), &[]);
     let (_, games, _) = cli(&["export", "games"]);
     let (_, moves, _) = cli(&["export", "moves"]);
-    let moves = csv_rows(&moves);
+    let moves = csv_rows(moves.as_bytes());
     let mut seen = 0;
-    for game in csv_rows(&games).into_iter().filter(|g| g["duplicate_of"].is_empty()) {
+    for game in csv_rows(games.as_bytes()).into_iter().filter(|g| g["duplicate_of"].is_empty()) {
         let id = &game["game_id"];
         let answer = http::get(server.addr, &format!("/api/game/{id}"));
         assert_eq!(answer.status, 200);

@@ -228,6 +228,14 @@ fn the_page_explores_filters_and_replays_games() {
         browser.url()
     );
 
+    // The jump box reads moves in any notation.
+    browser.type_into("#jump-text", "1.P-76 P-34 2.P-26");
+    browser.press("\u{E007}");
+    wait(&browser);
+    assert!(browser.url().contains("moves=7g7f+3c3d+2g2f"), "{}", browser.url());
+    let jumped = cli_query(&["--moves", "7g7f 3c3d 2g2f"]);
+    assert_eq!(board(&browser), sfen_board(jumped["position"]["sfen"].as_str().unwrap()));
+
     // A handicap start.
     browser.open(&server.url("/?start=lance"));
     wait(&browser);

@@ -345,6 +345,7 @@
       e.preventDefault();
       const text = $("jump-text").value;
       if (!text.trim()) return;
+      document.body.dataset.state = "loading";
       try {
         const found = await fetchJson("/api/jump", { method: "POST", body: text, headers: { "Content-Type": "text/plain; charset=utf-8" } });
         const n = copy(state);
@@ -354,6 +355,7 @@
         go(n);
       } catch (err) {
         showError(err.message);
+        document.body.dataset.state = "ready";
       }
     };
     $("jump-text").onkeydown = (e) => {
