@@ -205,7 +205,14 @@ fn table(query: &Query, answer: &Answer) -> String {
             ]);
         }
         out.push_str(&t.render());
-        if (answer.list.len() as u64) < answer.games {
+        if query.offset > 0 {
+            out.push_str(&format!(
+                "(games {} to {} of {}, newest first; --offset and --limit choose others)\n",
+                query.offset + 1,
+                query.offset + answer.list.len(),
+                answer.games
+            ));
+        } else if (answer.list.len() as u64) < answer.games {
             out.push_str(&format!(
                 "(the newest {} of {} games; --limit N lists more)\n",
                 answer.list.len(),

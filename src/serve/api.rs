@@ -115,11 +115,12 @@ pub async fn query(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -
     if let Some(answer) = shared.cache.get(&key) {
         return Ok(json(answer.to_string()));
     }
-    let text = blocking(&shared.clone(), move || {
-        let state = shared.cache.state();
+    let worker = shared.clone();
+    let text = blocking(&shared, move || {
+        let state = worker.cache.state();
         let text: Arc<str> =
-            shared.read(|snapshot| Ok(Arc::from(query::to_json(&query::run(snapshot, &query)?))))?;
-        shared.cache.put(key, state, text.clone());
+            worker.read(|snapshot| Ok(Arc::from(query::to_json(&query::run(snapshot, &query)?))))?;
+        worker.cache.put(key, state, text.clone());
         Ok(text)
     })
     .await?;
@@ -175,8 +176,9 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
         Ok(id) if id > 0 => GameId(id),
         _ => return Err(ApiError::bad(format!("'{id_text}' is not a game id"))),
     };
-    let answer = blocking(&shared.clone(), move || {
-        shared.read(|snapshot| {
+    let worker = shared.clone();
+    let answer = blocking(&shared, move || {
+        worker.read(|snapshot| {
             let stored =
                 snapshot.game(id)?.ok_or_else(|| ApiError::not_found(format!("there is no game {id}")))?;
             match format {

@@ -85,6 +85,13 @@ fn the_game_list_pages_through_every_game() {
     }
     assert_eq!(&paged, all["games"].as_array().unwrap());
     assert_eq!(paged.len(), total);
+    let (_, table, _) = cli(&["query", "--offset", "3", "--limit", "4"]);
+    assert!(
+        table.ends_with(&format!(
+            "(games 4 to 7 of {total}, newest first; --offset and --limit choose others)\n"
+        )),
+        "{table}"
+    );
 }
 
 #[test]
