@@ -79,6 +79,7 @@ fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], rounds: usi
             target: Target { position: pos.clone(), sequence: None },
             filter: GameFilter::default(),
             limit: 20,
+            offset: 0,
             exact_sequence: false,
         };
         let answer = query::run(snapshot, &query).expect("the query runs");

@@ -14,6 +14,7 @@
 //! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
 //! - [`query`]: position queries: the games that reach a position and the moves played next.
 //! - [`export`]: CSV exports of the database, and stored games as records again.
+//! - [`serve`]: the database over HTTP: the browser page and its JSON API.
 
 #![forbid(unsafe_code)]
 
@@ -24,5 +25,6 @@ pub mod kifu;
 pub mod notation;
 pub mod query;
 pub mod replay;
+pub mod serve;
 pub mod shogi;
 pub mod walk;

@@ -16,3 +16,4 @@ mod query;
 mod records;
 mod results;
 mod rules;
+mod serve;

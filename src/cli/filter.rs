@@ -1,10 +1,9 @@
 //! The game filters `query` and `export` take.
 
-use anyhow::bail;
 use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameFilter, GameResult},
-    shogi::Handicap,
+    query::FilterText,
 };
 
 /// Which games count. Names and events match on a part; dates are ISO 8601 as precise as
@@ -46,35 +45,13 @@ enum ResultArg {
 }
 
 impl FilterOpt {
-    /// The filter, checked.
+    /// The filter, checked (by the library, so the HTTP API refuses what this refuses).
     pub fn filter(&self) -> anyhow::Result<GameFilter> {
-        for (name, date) in [("--since", &self.since), ("--until", &self.until)] {
-            if let Some(d) = date {
-                if !is_iso_date(d) {
-                    bail!("{name} '{d}' is not a date like 2019, 2019-04 or 2019-04-01");
-                }
-            }
-        }
-        let handicap = match &self.handicap {
-            None => None,
-            Some(name) => match Handicap::from_name(name) {
-                Some(h) => Some(h),
-                None => bail!(
-                    "--handicap '{name}' is not a handicap; the names are {}",
-                    Handicap::ALL
-                        .iter()
-                        .map(|h| format!("{} ({})", h.japanese(), h.slug()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            },
-        };
-        let text = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
-        Ok(GameFilter {
-            player: text(&self.player),
-            black: text(&self.black),
-            white: text(&self.white),
-            event: text(&self.event),
+        let text = FilterText {
+            player: self.player.clone(),
+            black: self.black.clone(),
+            white: self.white.clone(),
+            event: self.event.clone(),
             since: self.since.clone(),
             until: self.until.clone(),
             result: self.result.map(|r| match r {
@@ -83,16 +60,8 @@ impl FilterOpt {
                 ResultArg::Draw => GameResult::Draw,
                 ResultArg::Other => GameResult::Unknown,
             }),
-            handicap,
-        })
+            handicap: self.handicap.clone(),
+        };
+        Ok(text.filter()?)
     }
-}
-
-/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
-fn is_iso_date(text: &str) -> bool {
-    let parts: Vec<&str> = text.split('-').collect();
-    let widths = [4, 2, 2];
-    !parts.is_empty()
-        && parts.len() <= 3
-        && parts.iter().zip(widths).all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()))
 }

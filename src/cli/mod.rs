@@ -10,6 +10,7 @@ mod filter;
 mod index;
 mod moves;
 mod query;
+mod serve;
 mod show;
 mod table;
 
@@ -34,6 +35,7 @@ enum Command {
     Export(export::ExportArgs),
     Moves(moves::MovesArgs),
     Convert(convert::ConvertArgs),
+    Serve(serve::ServeArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -52,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Moves(args) => moves::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -12,9 +12,8 @@ use clap::{Args, ValueEnum};
 use kifudex::{
     db::Reader,
     kifu::bod::write_bod,
-    query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, start_position},
+    query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, target_from_text},
 };
-use serde_json::json;
 
 use super::{
     db::{DbOpt, warn_unindexed},
@@ -55,6 +54,9 @@ pub struct QueryArgs {
     /// List at most N games (the counts cover them all)
     #[arg(long, value_name = "N", default_value_t = 20)]
     limit: usize,
+    /// Leave out the newest N games of the list, to page through them all
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    offset: usize,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -89,6 +91,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         target,
         filter: args.filter.filter()?,
         limit: args.limit,
+        offset: args.offset,
         exact_sequence: args.exact_sequence,
     };
     let mut reader = Reader::open(&args.db.path())?;
@@ -97,7 +100,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let answer = query::run(&snapshot, &query)?;
     let text = match args.format {
         Format::Table => table(&query, &answer),
-        Format::Json => json(&answer) + "\n",
+        Format::Json => query::to_json(&answer) + "\n",
         Format::Csv => csv(&answer, args.csv)?,
     };
     let mut out = io::stdout().lock();
@@ -131,8 +134,7 @@ fn target(args: &QueryArgs) -> anyhow::Result<Target> {
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
-    let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
-    Ok(Target::from_moves(&start, args.moves.as_deref().unwrap_or(""))?)
+    Ok(target_from_text(args.moves.as_deref(), None, &args.start)?)
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.
@@ -208,7 +210,14 @@ fn table(query: &Query, answer: &Answer) -> String {
             ]);
         }
         out.push_str(&t.render());
-        if (answer.list.len() as u64) < answer.games {
+        if query.offset > 0 {
+            out.push_str(&format!(
+                "(games {} to {} of {}, newest first; --offset and --limit choose others)\n",
+                query.offset + 1,
+                query.offset + answer.list.len(),
+                answer.games
+            ));
+        } else if (answer.list.len() as u64) < answer.games {
             out.push_str(&format!(
                 "(the newest {} of {} games; --limit N lists more)\n",
                 answer.list.len(),
@@ -217,41 +226,6 @@ fn table(query: &Query, answer: &Answer) -> String {
         }
     }
     out
-}
-
-fn json(answer: &Answer) -> String {
-    let moves: Vec<_> = answer
-        .moves
-        .iter()
-        .map(|m| {
-            json!({
-                "usi": m.usi, "japanese": m.japanese, "western": m.western,
-                "played": m.played, "reached": m.reached,
-                "black_wins": m.black_wins, "white_wins": m.white_wins, "draws": m.draws,
-                "score": m.score,
-            })
-        })
-        .collect();
-    let games: Vec<_> = answer
-        .list
-        .iter()
-        .map(|g| {
-            let r = &g.game;
-            json!({
-                "id": r.id.0, "black": r.black, "white": r.white, "event": r.event,
-                "date": r.date, "result": r.result.name(), "ply": g.ply,
-            })
-        })
-        .collect();
-    json!({
-        "position": {
-            "sfen": answer.sfen, "games": answer.games, "occurrences": answer.occurrences,
-            "black_wins": answer.black_wins, "white_wins": answer.white_wins, "draws": answer.draws,
-        },
-        "moves": moves,
-        "games": games,
-    })
-    .to_string()
 }
 
 fn csv(answer: &Answer, list: List) -> anyhow::Result<String> {

@@ -9,8 +9,8 @@ use std::{
 use anyhow::{Context, bail};
 use kifudex::{
     db::{GameId, Reader},
-    export::stored_replay,
-    kifu::{self, Format},
+    export::write_stored,
+    kifu::Format,
 };
 
 use super::{
@@ -40,9 +40,8 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let Some(stored) = snapshot.game(GameId(args.id))? else {
         bail!("there is no game {} in {}", args.id, args.db.path().display());
     };
-    let (record, replayed) =
-        stored_replay(&stored).with_context(|| format!("game {} cannot be played back", args.id))?;
-    let text = kifu::write(Format::from(args.to), &record, &replayed);
+    let text = write_stored(&stored, Format::from(args.to))
+        .with_context(|| format!("game {} cannot be played back", args.id))?;
     match &args.out {
         Some(path) => write_file(path, &text)?,
         None => {

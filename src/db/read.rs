@@ -341,26 +341,27 @@ impl Snapshot<'_> {
     }
 
     /// The list entries of `ids` (sorted, without repeats), newest first (by date, then id),
-    /// at most `limit`.
+    /// the first `offset` left out, at most `limit`.
     ///
     /// Few ids are looked up directly; many are found by walking the date index from the
-    /// newest game until `limit` of them have come, whichever reads fewer rows.
+    /// newest game until `offset + limit` of them have come, whichever reads fewer rows.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn newest_games(&self, ids: &[GameId], limit: usize) -> Result<Vec<GameRow>> {
-        if ids.is_empty() || limit == 0 {
+    pub fn newest_games(&self, ids: &[GameId], offset: usize, limit: usize) -> Result<Vec<GameRow>> {
+        if ids.len() <= offset || limit == 0 {
             return Ok(Vec::new());
         }
+        let wanted = offset.saturating_add(limit);
         let stored: i64 = self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?;
         // Walking reads about limit × stored / ids rows, looking up reads ids rows.
-        let (k, limit_n) = (ids.len() as u128, limit as u128);
+        let (k, limit_n) = (ids.len() as u128, wanted as u128);
         let chosen: Vec<GameId> = if k * k > limit_n * stored.max(1) as u128 {
             let mut walk = self.tx.prepare_cached("SELECT id FROM games ORDER BY date DESC, id DESC")?;
             let mut rows = walk.query([])?;
-            let mut chosen = Vec::with_capacity(limit);
-            while chosen.len() < limit {
+            let mut chosen = Vec::with_capacity(wanted.min(ids.len()));
+            while chosen.len() < wanted {
                 let Some(row) = rows.next()? else {
                     break;
                 };
@@ -375,9 +376,10 @@ impl Snapshot<'_> {
         };
         let array: Array = Rc::new(chosen.into_iter().map(|id| Value::Integer(id.0)).collect());
         let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} {GAME_JOINS} WHERE g.id IN rarray(?1) ORDER BY g.date DESC, g.id DESC LIMIT ?2"
+            "SELECT {GAME_COLUMNS} {GAME_JOINS} WHERE g.id IN rarray(?1) ORDER BY g.date DESC, g.id DESC LIMIT ?2 OFFSET ?3"
         ))?;
-        let rows = stmt.query_map(params![array, limit as i64], game_row)?;
+        let bound = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let rows = stmt.query_map(params![array, bound(limit), bound(offset)], game_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

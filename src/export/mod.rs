@@ -23,7 +23,7 @@ use std::io::{self, Write};
 
 pub use self::{
     moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, moves, positions},
-    record::{Unplayable, play_stored, stored_record, stored_replay},
+    record::{Unplayable, play_stored, stored_record, stored_replay, write_stored},
     tree::{TREE_COLUMNS, tree},
 };
 use crate::db::{self, GameFilter, Snapshot};

@@ -7,7 +7,10 @@
 
 use crate::{
     db::{GameResult, StoredGame},
-    kifu::{Ending, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date},
+    kifu::{
+        self, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination,
+        info::parse_date,
+    },
     notation::MoveToken,
     replay::{ReplayedGame, Status},
     shogi::{Color, Move, Position, PositionError, Setup},
@@ -75,6 +78,16 @@ pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplay
         warnings: Vec::new(),
     };
     Ok((record, replayed))
+}
+
+/// A stored game written in `format`, as `kifudex show --to` prints it.
+///
+/// # Errors
+///
+/// [`Unplayable`] when the game cannot be played back.
+pub fn write_stored(stored: &StoredGame, format: Format) -> Result<String, Unplayable> {
+    let (record, replayed) = stored_replay(stored)?;
+    Ok(kifu::write(format, &record, &replayed))
 }
 
 /// The record of a stored game: what the writers need to print it in any format.

@@ -11,12 +11,22 @@
 //!
 //! The filter restricts everything: the counts, the next moves, the `reached` counts and the
 //! list. Answers come from the position index, never from a scan of the games.
+//!
+//! Every front end reads its options with [`FilterText`] and [`target_from_text`] and prints
+//! the answer with [`to_json`], so the command line and the HTTP API accept the same input,
+//! refuse it with the same words and answer with the same object.
 
+mod json;
+mod options;
 mod target;
 
 use std::collections::HashSet;
 
-pub use self::target::{Target, TargetError, start_position};
+pub use self::{
+    json::to_json,
+    options::{FilterText, OptionError, RESULT_NAMES, parse_result, target_from_text},
+    target::{Target, TargetError, start_position},
+};
 use crate::{
     db::{self, GameFilter, GameId, GameRow, Occurrence, Snapshot},
     notation::{Style, write},
@@ -30,6 +40,8 @@ pub struct Query {
     pub filter: GameFilter,
     /// At most this many games are listed (the counts cover them all).
     pub limit: usize,
+    /// The listed games start after this many of the newest, for paging through them all.
+    pub offset: usize,
     /// Only the games that played exactly the target's moves from its start.
     pub exact_sequence: bool,
 }
@@ -149,13 +161,18 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
         white_wins: stats.white_wins,
         draws: stats.draws,
         moves,
-        list: list(snapshot, &occ, query.limit)?,
+        list: list(snapshot, &occ, query.offset, query.limit)?,
     })
 }
 
-/// The newest of the games of `occ` (sorted by game and ply), at most `limit`, each with the
-/// first ply it has there.
-fn list(snapshot: &Snapshot<'_>, occ: &[Occurrence], limit: usize) -> Result<Vec<ListedGame>, db::Error> {
+/// The newest of the games of `occ` (sorted by game and ply) after the first `offset`, at most
+/// `limit`, each with the first ply it has there.
+fn list(
+    snapshot: &Snapshot<'_>,
+    occ: &[Occurrence],
+    offset: usize,
+    limit: usize,
+) -> Result<Vec<ListedGame>, db::Error> {
     let mut first: Vec<(GameId, u32)> = Vec::new();
     for o in occ {
         if first.last().is_none_or(|&(g, _)| g != o.game) {
@@ -163,7 +180,7 @@ fn list(snapshot: &Snapshot<'_>, occ: &[Occurrence], limit: usize) -> Result<Vec
         }
     }
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
-    let rows = snapshot.newest_games(&ids, limit)?;
+    let rows = snapshot.newest_games(&ids, offset, limit)?;
     Ok(rows
         .into_iter()
         .map(|game| {

@@ -1,0 +1,72 @@
+//! `kifudex serve`: the database in a web browser, and as JSON for scripts.
+
+use std::{
+    net::{IpAddr, SocketAddr},
+    process::ExitCode,
+};
+
+use anyhow::Context;
+use kifudex::serve::{Server, is_loopback};
+
+use super::db::DbOpt;
+
+/// Browse the database in a web browser: an opening explorer over the games, a game list and a
+/// game viewer. The same answers are JSON at /api/query (the parameters and output of
+/// `query --format json`), /api/game/ID and /api/game/ID.kif (.ki2 .csa .jkf .usi .psn).
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on; anything but loopback makes the archive visible on the network
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// The port to listen on (0: any free port)
+    #[arg(long, value_name = "N", default_value_t = 8080)]
+    port: u16,
+    /// Open the page in the default web browser
+    #[arg(long)]
+    open: bool,
+    #[command(flatten)]
+    db: DbOpt,
+}
+
+pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let path = args.db.path();
+    let server = Server::bind(&path, SocketAddr::new(args.host, args.port))?;
+    let addr = server.local_addr()?;
+    let url = match addr.ip() {
+        IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
+        IpAddr::V4(ip) => format!("http://{ip}:{}/", addr.port()),
+    };
+    if !is_loopback(addr.ip()) {
+        eprintln!(
+            "kifudex: warning: listening on {}, not loopback: anyone who can reach this machine on the network can browse the archive",
+            addr.ip()
+        );
+    }
+    eprintln!("kifudex: serving {} at {url} (Ctrl-C stops)", path.display());
+    if args.open {
+        open_browser(&url);
+    }
+    server.run().context("the server stopped")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Asks the desktop to open `url`; a failure is a warning, the server runs on.
+fn open_browser(url: &str) {
+    let (program, leading): (&str, &[&str]) = if cfg!(target_os = "macos") {
+        ("open", &[])
+    } else if cfg!(windows) {
+        ("cmd", &["/C", "start", ""])
+    } else {
+        ("xdg-open", &[])
+    };
+    let spawned = std::process::Command::new(program)
+        .args(leading)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        eprintln!("kifudex: warning: cannot open a browser ({program}: {e}); open {url} yourself");
+    }
+}

@@ -1,0 +1,251 @@
+//! The API's handlers: each decodes its request, reads one snapshot on a blocking thread, and
+//! answers JSON or a record. Errors are [`ApiError`]s: a status and the message a user reads.
+
+use std::sync::Arc;
+
+use axum::{
+    extract::{Path, RawQuery, State},
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+};
+
+use super::{Shared, game, params::Params, position};
+use crate::{
+    db::{self, GameId},
+    export::Unplayable,
+    kifu::Format,
+    query::{self, OptionError, QueryError},
+};
+
+/// A refused or failed request: the status, and the message as the command line words it.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    /// 400: the request cannot be answered as asked.
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+
+    /// 404: nothing is there.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::NOT_FOUND, message: message.into() }
+    }
+
+    fn internal(message: String) -> ApiError {
+        ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message }
+    }
+}
+
+/// An error and its causes, joined by `: `, as the command line prints them.
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+impl From<OptionError> for ApiError {
+    fn from(e: OptionError) -> ApiError {
+        ApiError::bad(chain(&e))
+    }
+}
+
+impl From<db::Error> for ApiError {
+    fn from(e: db::Error) -> ApiError {
+        ApiError::internal(chain(&e))
+    }
+}
+
+impl From<QueryError> for ApiError {
+    fn from(e: QueryError) -> ApiError {
+        match e {
+            QueryError::Db(e) => e.into(),
+            other => ApiError::bad(chain(&other)),
+        }
+    }
+}
+
+impl From<Unplayable> for ApiError {
+    fn from(e: Unplayable) -> ApiError {
+        ApiError::internal(e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message }).to_string();
+        (self.status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    }
+}
+
+/// A JSON text as a response.
+fn json(text: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+/// Runs `work` on a blocking thread (database reads and replays block), once a permit to work
+/// is free.
+async fn blocking<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = shared
+        .permits
+        .acquire()
+        .await
+        .map_err(|e| ApiError::internal(format!("the server is stopping: {e}")))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("the request failed: {e}"))))
+}
+
+/// `GET /api/query`: exactly what `kifudex query --format json` prints for the same options.
+/// Answers are kept for the next request of the same question ([`super::cache`]).
+pub async fn query(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
+    let query = Params::parse(raw.as_deref())?.query()?;
+    let key = cache_key(&query);
+    if let Some(answer) = shared.cache.get(&key) {
+        return Ok(json(answer.to_string()));
+    }
+    let worker = shared.clone();
+    let text = blocking(&shared, move || {
+        let state = worker.cache.state();
+        let text: Arc<str> =
+            worker.read(|snapshot| Ok(Arc::from(query::to_json(&query::run(snapshot, &query)?))))?;
+        worker.cache.put(key, state, text.clone());
+        Ok(text)
+    })
+    .await?;
+    Ok(json(text.to_string()))
+}
+
+/// What a query's answer depends on: the position (with its move number, which the answer
+/// shows), the moves when only that sequence counts, the filter, and the page of the list.
+fn cache_key(query: &crate::query::Query) -> String {
+    let sequence = if query.exact_sequence { format!("{:?}", query.target.sequence) } else { String::new() };
+    format!(
+        "{}|{}|{:?}|{}|{}|{}",
+        query.target.position.sfen(),
+        sequence,
+        query.filter,
+        query.limit,
+        query.offset,
+        query.exact_sequence
+    )
+}
+
+/// `GET /api/position`: the path to the position in three notations, and its legal moves.
+pub async fn position(
+    State(shared): State<Arc<Shared>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, ApiError> {
+    let params = Params::parse(raw.as_deref())?;
+    let text = blocking(&shared, move || Ok(position::describe(&params.target()?).to_string())).await?;
+    Ok(json(text))
+}
+
+/// `POST /api/jump`: pasted text read as a position (in any encoding kifudex reads).
+pub async fn jump(State(shared): State<Arc<Shared>>, body: axum::body::Bytes) -> Result<Response, ApiError> {
+    let text = blocking(&shared, move || {
+        let decoded =
+            crate::kifu::encoding::decode(&body).map_err(|e| ApiError::bad(format!("not text: {e}")))?;
+        position::jump(&decoded.text).map(|v| v.to_string())
+    })
+    .await?;
+    Ok(json(text))
+}
+
+/// `GET /api/game/ID` (JSON) and `GET /api/game/ID.EXT` (the record as `show --to` writes it).
+pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Result<Response, ApiError> {
+    let (id_text, format) = match name.split_once('.') {
+        None => (name.as_str(), None),
+        Some((id, ext)) => match record_format(ext) {
+            Some(format) => (id, Some(format)),
+            None => return Err(ApiError::not_found(format!("no record format '{ext}'"))),
+        },
+    };
+    let id = match id_text.parse::<i64>() {
+        Ok(id) if id > 0 => GameId(id),
+        _ => return Err(ApiError::bad(format!("'{id_text}' is not a game id"))),
+    };
+    let worker = shared.clone();
+    let answer = blocking(&shared, move || {
+        worker.read(|snapshot| {
+            let stored =
+                snapshot.game(id)?.ok_or_else(|| ApiError::not_found(format!("there is no game {id}")))?;
+            match format {
+                None => Ok((None, game::describe(&stored)?.to_string())),
+                Some(format) => Ok((Some(format), crate::export::write_stored(&stored, format)?)),
+            }
+        })
+    })
+    .await?;
+    Ok(match answer {
+        (None, text) => json(text),
+        (Some(format), text) => {
+            let ext = extension(format);
+            let content_type =
+                if format == Format::Jkf { "application/json" } else { "text/plain; charset=utf-8" };
+            let disposition = format!("attachment; filename=\"game-{id}.{ext}\"");
+            (
+                [
+                    (header::CONTENT_TYPE, content_type.to_string()),
+                    (header::CONTENT_DISPOSITION, disposition),
+                ],
+                text,
+            )
+                .into_response()
+        }
+    })
+}
+
+/// The format a record's file extension names (`psn` for Western).
+fn record_format(ext: &str) -> Option<Format> {
+    Format::ALL.into_iter().find(|&f| extension(f) == ext)
+}
+
+fn extension(format: Format) -> &'static str {
+    match format {
+        Format::Western => "psn",
+        other => other.name(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_extensions_are_the_show_formats() {
+        for (ext, format) in [
+            ("kif", Format::Kif),
+            ("ki2", Format::Ki2),
+            ("csa", Format::Csa),
+            ("jkf", Format::Jkf),
+            ("usi", Format::Usi),
+            ("psn", Format::Western),
+        ] {
+            assert_eq!(record_format(ext), Some(format));
+        }
+        assert_eq!(record_format("western"), None);
+        assert_eq!(record_format("KIF"), None);
+        assert_eq!(record_format("../kif"), None);
+    }
+
+    #[test]
+    fn a_chain_joins_causes_as_the_command_line_does() {
+        let inner = std::io::Error::other("inner");
+        #[derive(Debug, thiserror::Error)]
+        #[error("outer")]
+        struct Outer(#[source] std::io::Error);
+        assert_eq!(chain(&Outer(inner)), "outer: inner");
+    }
+}

@@ -1,0 +1,396 @@
+// The page's state and its URL. The URL holds the whole state (position, filters, list page,
+// game and ply, language, notation): every change pushes a new URL and redraws from it, so
+// back and forward work and a copied link opens the same view. Parameters use the API's names.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const FILTERS = ["player", "black", "white", "event", "since", "until", "result", "handicap"];
+  const LIMIT = 20;
+  const STARTPOS = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+  let state = null;      // what the URL says
+  let position = null;   // the last /api/position answer for the explorer
+  let game = null;       // the last /api/game answer
+  let selection = null;  // {from: "7g"} or {drop: "P"} while a move is being made
+  let pendingPromotion = null;
+  let generation = 0;    // drops answers to requests made before the latest navigation
+
+  function browserLang() {
+    return (navigator.language || "ja").toLowerCase().startsWith("ja") ? "ja" : "en";
+  }
+
+  function labels() { return KX.LABELS[state.lang] || KX.LABELS.ja; }
+
+  // The state a URL describes.
+  function readUrl() {
+    const q = new URLSearchParams(location.search);
+    const s = {
+      moves: (q.get("moves") || "").trim(),
+      sfen: q.get("sfen") || "",
+      start: q.get("start") || "",
+      filters: {},
+      offset: Math.max(0, Number(q.get("offset")) || 0),
+      game: q.get("game") ? Number(q.get("game")) : null,
+      ply: Math.max(0, Number(q.get("ply")) || 0),
+      lang: q.get("lang") === "en" || q.get("lang") === "ja" ? q.get("lang") : browserLang(),
+      notation: q.get("notation") === "western" ? "western" : "japanese",
+    };
+    for (const f of FILTERS) if (q.get(f)) s.filters[f] = q.get(f);
+    return s;
+  }
+
+  // The URL of a state: only what differs from the defaults.
+  function url(s) {
+    const q = new URLSearchParams();
+    if (s.sfen) q.set("sfen", s.sfen);
+    else {
+      if (s.start && s.start !== "startpos" && s.start !== "even") q.set("start", s.start);
+      if (s.moves) q.set("moves", s.moves);
+    }
+    for (const f of FILTERS) if (s.filters[f]) q.set(f, s.filters[f]);
+    if (s.offset) q.set("offset", String(s.offset));
+    if (s.game != null) { q.set("game", String(s.game)); q.set("ply", String(s.ply)); }
+    if (s.lang !== browserLang()) q.set("lang", s.lang);
+    if (s.notation === "western") q.set("notation", "western");
+    const text = q.toString();
+    return text ? `/?${text}` : "/";
+  }
+
+  // The API parameters of the explorer's position and filters.
+  function apiParams(s, extra) {
+    const q = new URLSearchParams();
+    if (s.sfen) q.set("sfen", s.sfen);
+    else {
+      if (s.moves) q.set("moves", s.moves);
+      if (s.start) q.set("start", s.start);
+    }
+    for (const f of FILTERS) if (s.filters[f]) q.set(f, s.filters[f]);
+    for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
+    return q.toString();
+  }
+
+  async function fetchJson(path, options) {
+    const response = await fetch(path, options);
+    const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+    return body;
+  }
+
+  function showError(message) {
+    $("error").hidden = !message;
+    $("error").textContent = message || "";
+  }
+
+  // Moves to a new state: a new history entry (or a replaced one), then a redraw.
+  function go(next, replace) {
+    selection = null;
+    pendingPromotion = null;
+    $("promotion").hidden = true;
+    const target = url(next);
+    if (replace) history.replaceState(null, "", target);
+    else if (target !== location.pathname + location.search) history.pushState(null, "", target);
+    return load();
+  }
+
+  function copy(s) { return JSON.parse(JSON.stringify(s)); }
+
+  async function load() {
+    state = readUrl();
+    const mine = ++generation;
+    document.body.dataset.state = "loading";
+    applyLabels();
+    try {
+      if (state.game != null) await loadGame(mine);
+      else await loadExplorer(mine);
+      if (mine === generation) showError(null);
+    } catch (e) {
+      if (mine === generation) showError(e.message);
+    } finally {
+      if (mine === generation) {
+        document.body.dataset.state = "ready";
+        // How long the first view took to draw, for the page benchmark.
+        if (!document.body.dataset.firstReady) document.body.dataset.firstReady = String(Math.round(performance.now()));
+      }
+    }
+  }
+
+  async function loadExplorer(mine) {
+    $("explorer").hidden = false;
+    $("viewer").hidden = true;
+    const [pos, answer] = await Promise.all([
+      fetchJson(`/api/position?${apiParams(state)}`),
+      fetchJson(`/api/query?${apiParams(state, { limit: LIMIT, offset: state.offset })}`),
+    ]);
+    if (mine !== generation) return;
+    position = pos;
+    // Moves given in any notation are kept in the URL as USI from here on.
+    const usi = pos.moves.map((m) => m.usi).join(" ");
+    if (!state.sfen && usi !== state.moves) {
+      state.moves = usi;
+      history.replaceState(null, "", url(state));
+    }
+    const L = labels();
+    drawPosition(pos.sfen, pos.moves.length ? pos.moves[pos.moves.length - 1].usi : null, true);
+    $("black-name").textContent = L.black;
+    $("white-name").textContent = L.white;
+    $("status").textContent = pos.mate ? L.mate : pos.check ? L.check : "";
+    KX.views.path(pos.moves, state.notation, L, (ply) => {
+      const next = copy(state);
+      next.moves = pos.moves.slice(0, ply).map((m) => m.usi).join(" ");
+      next.offset = 0;
+      go(next);
+    });
+    KX.views.nextMoves(answer, state.notation, L, play);
+    KX.views.gameList(answer, state.offset, LIMIT, L, openGame, (offset) => {
+      const next = copy(state);
+      next.offset = offset;
+      go(next);
+    });
+    fillFilters();
+    fillStart();
+  }
+
+  async function loadGame(mine) {
+    if (!game || game.id !== state.game) game = await fetchJson(`/api/game/${state.game}`);
+    if (mine !== generation) return;
+    $("explorer").hidden = true;
+    $("viewer").hidden = false;
+    const ply = Math.min(state.ply, game.plies.length);
+    const L = labels();
+    const sfen = ply === 0 ? game.start : game.plies[ply - 1].sfen;
+    drawPosition(sfen, ply === 0 ? null : game.plies[ply - 1].usi, false);
+    const name = (n, t) => [n, t].filter(Boolean).join(" ") || "?";
+    $("black-name").textContent = name(game.black, game.black_title);
+    $("white-name").textContent = name(game.white, game.white_title);
+    $("status").textContent = "";
+    KX.views.viewer(game, ply, state.notation, L, stepTo);
+  }
+
+  // Draws the board and both hands; `playable` lets the side to move pick pieces.
+  function drawPosition(sfen, last, playable) {
+    const L = labels();
+    const targets = [];
+    let selected = null;
+    if (playable && selection && position) {
+      for (const mv of position.legal) {
+        if (selection.from && mv.startsWith(selection.from) && !mv.includes("*")) targets.push(mv.slice(2, 4));
+        if (selection.drop && mv.startsWith(`${selection.drop}*`)) targets.push(mv.slice(2, 4));
+      }
+      selected = selection.from || null;
+    }
+    const pos = KX.board.draw($("board"), {
+      sfen, last, selected, targets, lang: state.lang,
+      onSquare: playable ? clickSquare : null,
+    });
+    for (const color of ["black", "white"]) {
+      KX.board.drawHand($(`${color}-hand`), {
+        color,
+        hand: pos.hand[color],
+        selectable: playable && pos.turn === color,
+        selected: playable && selection && selection.drop && pos.turn === color ? selection.drop : null,
+        emptyText: `${L.hand}: ${L.none}`,
+        onPick: clickHand,
+      });
+      const flag = $(`${color}-turn`);
+      flag.textContent = pos.turn === color ? L.toMove : "";
+      flag.classList.toggle("on", pos.turn === color);
+    }
+  }
+
+  function redrawBoard() {
+    const last = position.moves.length ? position.moves[position.moves.length - 1].usi : null;
+    drawPosition(position.sfen, last, true);
+  }
+
+  function clickSquare(sq) {
+    if (!position) return;
+    if (selection) {
+      const base = selection.from ? `${selection.from}${sq}` : `${selection.drop}*${sq}`;
+      const plain = position.legal.includes(base), promoted = position.legal.includes(`${base}+`);
+      if (plain && promoted) return askPromotion(base);
+      if (plain || promoted) return play(promoted ? `${base}+` : base);
+    }
+    const movable = position.legal.some((mv) => mv.startsWith(sq) && !mv.includes("*"));
+    selection = movable && !(selection && selection.from === sq) ? { from: sq } : null;
+    redrawBoard();
+  }
+
+  function clickHand(kind) {
+    selection = selection && selection.drop === kind ? null : { drop: kind };
+    redrawBoard();
+  }
+
+  function askPromotion(base) {
+    const L = labels();
+    pendingPromotion = base;
+    $("promotion-text").textContent = L.promote;
+    $("promote-yes").textContent = L.promoteYes;
+    $("promote-no").textContent = L.promoteNo;
+    $("promotion").hidden = false;
+  }
+
+  // Plays `usi` from the explorer's position.
+  function play(usi) {
+    const next = copy(state);
+    if (next.sfen) {
+      // From an SFEN the moves start there.
+      next.start = next.sfen;
+      next.sfen = "";
+    }
+    next.moves = (next.moves ? `${next.moves} ${usi}` : usi).trim();
+    next.offset = 0;
+    go(next);
+  }
+
+  function openGame(id, ply) {
+    const next = copy(state);
+    next.game = id;
+    next.ply = ply;
+    game = game && game.id === id ? game : null;
+    go(next);
+  }
+
+  function stepTo(ply) {
+    if (!game) return;
+    const next = copy(state);
+    next.ply = Math.max(0, Math.min(ply, game.plies.length));
+    if (next.ply !== state.ply) go(next);
+  }
+
+  function fillFilters() {
+    const form = $("filters");
+    for (const f of FILTERS) form.elements[f].value = state.filters[f] || "";
+    const n = Object.keys(state.filters).length;
+    $("filters-title").innerHTML = `${KX.views.esc(labels().filters)}${n ? `<span class="active-count">(${n})</span>` : ""}`;
+    if (n) $("filters-panel").open = true;
+  }
+
+  function fillStart() {
+    const value = state.sfen ? "" : state.start || "even";
+    const select = $("start-select");
+    const known = KX.HANDICAPS.some(([slug, ja, en]) => [slug, ja, en].includes(value));
+    select.value = known ? KX.HANDICAPS.find(([slug, ja, en]) => [slug, ja, en].includes(value))[0] : "";
+    select.disabled = false;
+  }
+
+  // Every label of the page in the chosen language.
+  function applyLabels() {
+    const L = labels();
+    document.documentElement.lang = state.lang;
+    $("subtitle").textContent = L.title;
+    $("jump-text").placeholder = L.jumpPlaceholder;
+    $("jump-go").textContent = L.jump;
+    $("lang-switch").textContent = L.language;
+    $("notation-switch").textContent = state.notation === "western" ? L.toJapanese : L.toWestern;
+    for (const el of document.querySelectorAll("[data-label]")) el.textContent = L[el.dataset.label];
+    for (const [id, key] of [["path-start", "toStart"], ["path-back", "back"], ["step-first", "toStart"], ["step-prev", "back"], ["step-next", "forward"], ["step-last", "toEnd"]]) $(id).title = L[key];
+    $("filters-apply").textContent = L.apply;
+    $("filters-clear").textContent = L.clear;
+    $("viewer-close").textContent = `‹ ${L.backToExplorer}`;
+    $("viewer-explore").textContent = L.explore;
+    document.querySelector('[data-label="played"]').title = L.playedHint;
+    document.querySelector('[data-label="reached"]').title = L.reachedHint;
+    document.querySelector('[data-label="score"]').title = L.scoreHint;
+    const result = $("filters").elements.result;
+    result.innerHTML = `<option value="">${L.any}</option>` + KX.RESULTS.map((r) => `<option value="${r}">${L.resultNames[r]}</option>`).join("");
+    const handicap = $("filters").elements.handicap;
+    const names = KX.HANDICAPS.map(([slug, ja, en]) => `<option value="${slug}">${state.lang === "en" ? en : ja}</option>`).join("");
+    handicap.innerHTML = `<option value="">${L.any}</option>` + names;
+    $("start-select").innerHTML = `<option value="" disabled>SFEN</option>` + names;
+  }
+
+  function wire() {
+    $("lang-switch").onclick = () => { const n = copy(state); n.lang = state.lang === "en" ? "ja" : "en"; go(n); };
+    $("notation-switch").onclick = () => { const n = copy(state); n.notation = state.notation === "western" ? "japanese" : "western"; go(n); };
+    $("home").onclick = (e) => { e.preventDefault(); const n = copy(state); Object.assign(n, { moves: "", sfen: "", start: "", offset: 0, game: null, ply: 0 }); go(n); };
+    $("path-start").onclick = () => { const n = copy(state); n.moves = ""; n.offset = 0; go(n); };
+    $("path-back").onclick = () => back();
+    $("start-select").onchange = (e) => {
+      const n = copy(state);
+      Object.assign(n, { sfen: "", moves: "", offset: 0, start: e.target.value === "even" ? "" : e.target.value });
+      go(n);
+    };
+    $("filters").onsubmit = (e) => {
+      e.preventDefault();
+      const n = copy(state);
+      n.filters = {};
+      for (const f of FILTERS) {
+        const v = $("filters").elements[f].value.trim();
+        if (v) n.filters[f] = v;
+      }
+      n.offset = 0;
+      go(n);
+    };
+    $("filters-clear").onclick = () => { const n = copy(state); n.filters = {}; n.offset = 0; go(n); };
+    $("promote-yes").onclick = () => pendingPromotion && play(`${pendingPromotion}+`);
+    $("promote-no").onclick = () => pendingPromotion && play(pendingPromotion);
+    $("step-first").onclick = () => stepTo(0);
+    $("step-prev").onclick = () => stepTo(state.ply - 1);
+    $("step-next").onclick = () => stepTo(state.ply + 1);
+    $("step-last").onclick = () => game && stepTo(game.plies.length);
+    $("viewer-close").onclick = () => { const n = copy(state); n.game = null; n.ply = 0; go(n); };
+    $("viewer-explore").onclick = () => {
+      if (!game) return;
+      const n = copy(state);
+      const ply = Math.min(state.ply, game.plies.length);
+      Object.assign(n, {
+        game: null, ply: 0, offset: 0, sfen: "",
+        start: game.start === STARTPOS ? "" : game.start,
+        moves: game.plies.slice(0, ply).map((p) => p.usi).join(" "),
+      });
+      go(n);
+    };
+    $("jump-form").onsubmit = async (e) => {
+      e.preventDefault();
+      const text = $("jump-text").value;
+      if (!text.trim()) return;
+      document.body.dataset.state = "loading";
+      try {
+        const found = await fetchJson("/api/jump", { method: "POST", body: text, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        const n = copy(state);
+        Object.assign(n, { game: null, ply: 0, offset: 0, sfen: found.sfen || "", moves: found.moves || "", start: found.start && found.start !== "startpos" ? found.start : "" });
+        $("jump-text").value = "";
+        $("jump-text").blur();
+        go(n);
+      } catch (err) {
+        showError(err.message);
+        document.body.dataset.state = "ready";
+      }
+    };
+    $("jump-text").onkeydown = (e) => {
+      if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); $("jump-form").requestSubmit(); }
+    };
+    document.addEventListener("keydown", (e) => {
+      const tag = (e.target.tagName || "").toLowerCase();
+      if (tag === "input" || tag === "textarea" || tag === "select" || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (state.game != null && game) {
+        if (e.key === "ArrowRight") { e.preventDefault(); stepTo(state.ply + 1); }
+        else if (e.key === "ArrowLeft") { e.preventDefault(); stepTo(state.ply - 1); }
+        else if (e.key === "Home") { e.preventDefault(); stepTo(0); }
+        else if (e.key === "End") { e.preventDefault(); stepTo(game.plies.length); }
+      } else if (e.key === "ArrowLeft") {
+        e.preventDefault();
+        back();
+      } else if (e.key === "Escape" && selection) {
+        selection = null;
+        redrawBoard();
+      }
+    });
+    window.addEventListener("popstate", () => load());
+  }
+
+  function back() {
+    if (!position || position.moves.length === 0) return;
+    const n = copy(state);
+    n.moves = position.moves.slice(0, -1).map((m) => m.usi).join(" ");
+    n.offset = 0;
+    go(n);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    state = readUrl();
+    wire();
+    load();
+  });
+})();

@@ -1,0 +1,143 @@
+// The side panels drawn from the server's answers: the move path, the next-move table, the
+// game list and the game viewer. Each function fills its part of the page and wires its clicks
+// to the handlers it is given; none keeps state.
+"use strict";
+window.KX = window.KX || {};
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+
+  function esc(text) {
+    return String(text == null ? "" : text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  }
+
+  // The move in the chosen notation, and in the other one.
+  function notations(m, notation) {
+    return notation === "western" ? [m.western, m.japanese] : [m.japanese, m.western];
+  }
+
+  function percent(x) {
+    return x == null ? "" : `${(100 * x).toFixed(1)}%`;
+  }
+
+  // The move path: the start, then each move; a click goes back to that ply.
+  function path(moves, notation, L, onPly) {
+    const items = [`<li class="${moves.length === 0 ? "current" : ""}"><button type="button" data-ply="0">${esc(L.start)}</button></li>`];
+    moves.forEach((m, i) => {
+      const text = notation === "western" ? m.western : m.japanese;
+      const num = notation === "western" ? `<span class="num">${i + 1}.</span>` : "";
+      items.push(`<li class="${i === moves.length - 1 ? "current" : ""}"><button type="button" data-ply="${i + 1}" data-usi="${esc(m.usi)}">${num}${esc(text)}</button></li>`);
+    });
+    const host = $("path");
+    host.innerHTML = items.join("");
+    host.onclick = (e) => {
+      const b = e.target.closest("[data-ply]");
+      if (b) onPly(Number(b.dataset.ply));
+    };
+    const current = host.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  function bar(m, L) {
+    const total = m.black_wins + m.draws + m.white_wins;
+    if (total === 0) return `<div class="bar" title="${esc(L.results)}"></div>`;
+    const seg = (cls, n, name) => {
+      if (n === 0) return "";
+      const p = (100 * n) / total;
+      return `<span class="${cls}" style="width:${p}%" title="${esc(name)}: ${n}">${p >= 14 ? Math.round(p) + "%" : ""}</span>`;
+    };
+    return `<div class="bar">${seg("b", m.black_wins, L.resultNames.black)}${seg("d", m.draws, L.resultNames.draw)}${seg("w", m.white_wins, L.resultNames.white)}</div>`;
+  }
+
+  // The next-move table, most played first (as the server sorts it).
+  function nextMoves(answer, notation, L, onMove) {
+    const rows = answer.moves.map((m) => {
+      const [main, alt] = notations(m, notation);
+      return `<tr data-usi="${esc(m.usi)}"><td><span class="mv-main">${esc(main)}</span><span class="mv-alt">${esc(alt)}</span></td>` +
+        `<td class="num played">${m.played.toLocaleString()}</td><td class="num reached">${m.reached.toLocaleString()}</td>` +
+        `<td>${bar(m, L)}</td><td class="num">${percent(m.score)}</td></tr>`;
+    });
+    $("moves").innerHTML = rows.join("");
+    $("moves-table").hidden = rows.length === 0;
+    $("moves-empty").hidden = rows.length !== 0;
+    $("moves-empty").textContent = L.noMoves;
+    $("moves").onclick = (e) => {
+      const tr = e.target.closest("[data-usi]");
+      if (tr) onMove(tr.dataset.usi);
+    };
+    const p = answer.position;
+    $("summary").textContent = p.games > 0 ? L.gamesReach(p.games) + L.occurrences(p.occurrences) : L.noGames;
+  }
+
+  // The game list, with the pager.
+  function gameList(answer, offset, limit, L, onGame, onPage) {
+    const rows = answer.games.map((g) => `<tr data-game="${g.id}" data-ply="${g.ply}">` +
+      `<td title="${esc(g.date || "")}">${esc((g.date || "").slice(0, 10))}</td><td class="ellipsis" title="${esc(g.event || "")}">${esc(g.event || "")}</td>` +
+      `<td class="ellipsis">${esc(g.black || "")}</td><td class="ellipsis">${esc(g.white || "")}</td>` +
+      `<td>${esc(L.resultNames[g.result] || g.result)}</td><td class="num">${g.ply}</td></tr>`);
+    $("games").innerHTML = rows.join("");
+    $("games-table").hidden = rows.length === 0;
+    $("games-empty").hidden = rows.length !== 0;
+    $("games-empty").textContent = L.noGames;
+    $("games").onclick = (e) => {
+      const tr = e.target.closest("[data-game]");
+      if (tr) onGame(Number(tr.dataset.game), Number(tr.dataset.ply));
+    };
+    const total = answer.position.games;
+    $("pager").hidden = total <= limit && offset === 0;
+    $("page-text").textContent = total === 0 ? "" : L.page(Math.min(offset + 1, total), Math.min(offset + answer.games.length, total), total);
+    $("page-prev").textContent = `‹ ${L.prev}`;
+    $("page-next").textContent = `${L.next} ›`;
+    $("page-prev").disabled = offset === 0;
+    $("page-next").disabled = offset + limit >= total;
+    $("page-prev").onclick = () => onPage(Math.max(0, offset - limit));
+    $("page-next").onclick = () => onPage(offset + limit);
+  }
+
+  function clock(seconds) {
+    if (seconds == null) return "";
+    const m = Math.floor(seconds / 60), s = seconds % 60;
+    return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s).padStart(2, "0")}` : `${m}:${String(s).padStart(2, "0")}`;
+  }
+
+  // The game viewer's panel: title, information, the move list, the comment at `ply`.
+  function viewer(game, ply, notation, L, onPly) {
+    const name = (n, t) => [n, t].filter(Boolean).join(" ");
+    $("game-title").textContent = `☗${name(game.black, game.black_title) || "?"}　☖${name(game.white, game.white_title) || "?"}`;
+    const info = [
+      [L.event, game.event], [L.date, game.date], [L.site, game.site], [L.timeControl, game.time_control],
+      [L.handicap, game.handicap && game.handicap !== "平手" ? game.handicap : null], [L.opening, game.opening],
+      [L.result, `${L.resultNames[game.result] || game.result}${game.termination ? ` (${L.terminationNames[game.termination] || game.termination})` : ""}`],
+    ].filter(([, v]) => v);
+    $("game-info").innerHTML = info.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
+    const items = game.plies.map((p) => {
+      const text = notation === "western" ? p.western : p.japanese;
+      return `<li data-ply="${p.ply}" class="${p.ply === ply ? "current" : ""}"><span class="n">${p.ply}</span>` +
+        `<span class="m${p.comment ? " has-comment" : ""}">${esc(text)}</span><span class="t">${clock(p.time)}</span></li>`;
+    });
+    const list = $("game-moves");
+    list.innerHTML = items.join("");
+    list.onclick = (e) => {
+      const li = e.target.closest("[data-ply]");
+      if (li) onPly(Number(li.dataset.ply));
+    };
+    const current = list.querySelector(".current");
+    if (current) {
+      const top = current.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) list.scrollTop = top - list.clientHeight / 2;
+    } else {
+      list.scrollTop = 0;
+    }
+    const comment = ply === 0 ? game.comment : (game.plies[ply - 1] || {}).comment;
+    const time = ply > 0 ? clock((game.plies[ply - 1] || {}).time) : "";
+    const box = $("game-comment");
+    box.hidden = !comment && !time;
+    box.textContent = [time ? `${L.time}: ${time}` : "", comment || ""].filter(Boolean).join("\n");
+    $("ply-label").textContent = ply === 0 ? `${L.startLabel} / ${game.plies.length}` : L.plyOf(ply, game.plies.length);
+    for (const ext of ["kif", "ki2", "csa", "jkf", "usi"]) {
+      $(`dl-${ext}`).href = `/api/game/${game.id}.${ext}`;
+    }
+  }
+
+  KX.views = { path, nextMoves, gameList, viewer, esc };
+})();

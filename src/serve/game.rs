@@ -1,0 +1,71 @@
+//! A stored game for the page's viewer: its headers and normalized fields, its start, its
+//! ending, and every ply with the move in three notations, the position after it, the time
+//! it took and the comments after it.
+
+use serde_json::{Value, json};
+
+use super::api::ApiError;
+use crate::{
+    db::{Corrupt, StoredGame},
+    notation::{Style, write},
+    shogi::Position,
+};
+
+/// The game as JSON: `{"id", "black", "white", …, "start", "result", "termination",
+/// "comment", "headers": [{"key", "value"}], "plies": [{"ply", "usi", "japanese", "western",
+/// "sfen", "time", "comment"}]}`.
+///
+/// # Errors
+///
+/// 500 when its stored moves do not replay.
+pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
+    let corrupt = |what| ApiError::from(crate::db::Error::from(Corrupt(what)));
+    let mut pos = Position::from_setup(stored.start.clone())
+        .map_err(|_| corrupt("a stored start is not a legal position"))?;
+    let comment_at = |ply: u32| {
+        let texts: Vec<&str> =
+            stored.comments.iter().filter(|(at, _)| *at == ply).map(|(_, text)| text.as_str()).collect();
+        (!texts.is_empty()).then(|| texts.join("\n"))
+    };
+    let mut plies = Vec::with_capacity(stored.moves.len());
+    let mut previous = None;
+    for (i, &mv) in stored.moves.iter().enumerate() {
+        let japanese = write(&pos, mv, previous, Style::Japanese);
+        let western = write(&pos, mv, previous, Style::Western);
+        pos.play(mv).map_err(|_| corrupt("a stored move is illegal"))?;
+        previous = Some(mv.to());
+        let ply = i as u32 + 1;
+        plies.push(json!({
+            "ply": ply,
+            "usi": mv.to_string(),
+            "japanese": japanese,
+            "western": western,
+            "sfen": pos.sfen(),
+            "time": stored.times.get(i).copied().flatten(),
+            "comment": comment_at(ply),
+        }));
+    }
+    let row = &stored.row;
+    let headers: Vec<Value> =
+        stored.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
+    Ok(json!({
+        "id": row.id.0,
+        "black": row.black,
+        "white": row.white,
+        "black_title": stored.black_title,
+        "white_title": stored.white_title,
+        "event": row.event,
+        "site": stored.site,
+        "date": row.date,
+        "end_date": stored.end_date,
+        "time_control": stored.time_control,
+        "opening": stored.opening,
+        "handicap": stored.handicap.map(|h| h.japanese()),
+        "start": stored.start.to_string(),
+        "result": row.result.name(),
+        "termination": stored.termination,
+        "comment": comment_at(0),
+        "headers": headers,
+        "plies": plies,
+    }))
+}

@@ -1,0 +1,236 @@
+//! `kifudex serve`: the database over HTTP, for the browser page and for scripts.
+//!
+//! # What is served
+//!
+//! - `GET /` and `GET /assets/NAME`: the page, its script, style and icon, compiled into the
+//!   binary. Nothing else on disk is ever read but the database.
+//! - `GET /api/query`: a position query with the parameters of `kifudex query` (same names
+//!   without `--`), answered with exactly the JSON `query --format json` prints
+//!   ([`crate::query::to_json`]).
+//! - `GET /api/position`: the moves leading to a position in three notations and its legal
+//!   moves, so the page leaves every rule to the server.
+//! - `GET /api/game/ID`: a stored game ply by ply; `GET /api/game/ID.kif` (`.ki2`, `.csa`,
+//!   `.jkf`, `.usi`, `.psn`): the record as `kifudex show --to` writes it.
+//! - `POST /api/jump`: any text a user pastes (moves, SFEN, a diagram, a record) read as a
+//!   position.
+//!
+//! Anything else is 404. Bad input is 400 with the words the command line uses; a missing game
+//! is 404. Parameters and bodies have length limits (16 kB of query string, 8 kB of moves, 512 kB of pasted text).
+//!
+//! # Policy
+//!
+//! - It binds to loopback unless told otherwise, and then answers only requests addressed to
+//!   a loopback name, so a web page elsewhere cannot reach the archive through a DNS name that
+//!   points here.
+//! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
+//!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
+//!   answers are worked on at once as there are cores; other requests wait in arrival order.
+//! - Query answers are kept until the database files change.
+//! - The database is opened in one place, [`open_reader`].
+
+mod api;
+mod assets;
+mod cache;
+mod game;
+mod params;
+mod position;
+
+use std::{
+    net::{IpAddr, SocketAddr},
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, Request},
+    http::{HeaderValue, StatusCode, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+
+use crate::db::{self, Reader, Snapshot};
+
+/// Threads the runtime may start for blocking work (answers take a permit first, so at most
+/// [`workers`] of them read at once).
+const BLOCKING_THREADS: usize = 64;
+
+/// How many answers are worked on at once: one per core (at least two). Every answer is CPU
+/// work on one snapshot; more at once would only share the cores and each connection's page
+/// cache more thinly, so the others wait their turn in arrival order.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+}
+
+/// Why the server cannot start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Db(#[from] db::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: SocketAddr, source: std::io::Error },
+    #[error("the server failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Opens the database for a request. Every connection the server uses comes from here.
+///
+/// # Errors
+///
+/// No database at `path`, or any database failure.
+pub fn open_reader(path: &Path) -> Result<Reader, db::Error> {
+    Reader::open(path)
+}
+
+/// What requests share: the database path, the pool of reader connections, and the permits
+/// to work on an answer.
+struct Shared {
+    db: PathBuf,
+    readers: Mutex<Vec<Reader>>,
+    permits: tokio::sync::Semaphore,
+    cache: cache::AnswerCache,
+    /// Whether only requests addressed to a loopback name are answered.
+    loopback_only: bool,
+}
+
+impl Shared {
+    /// Runs `read` on a snapshot, with a reader from the pool (or a new one).
+    fn read<T>(
+        &self,
+        read: impl FnOnce(&Snapshot<'_>) -> Result<T, api::ApiError>,
+    ) -> Result<T, api::ApiError> {
+        let pooled = self.readers.lock().map(|mut pool| pool.pop()).unwrap_or(None);
+        let mut reader = match pooled {
+            Some(reader) => reader,
+            None => open_reader(&self.db)?,
+        };
+        let result = {
+            let snapshot = reader.snapshot()?;
+            read(&snapshot)
+        };
+        if let Ok(mut pool) = self.readers.lock() {
+            if pool.len() < workers() {
+                pool.push(reader);
+            }
+        }
+        result
+    }
+}
+
+/// A server bound to its address, ready to run.
+pub struct Server {
+    listener: std::net::TcpListener,
+    router: Router,
+}
+
+impl Server {
+    /// Opens the database at `db` (which must exist) and binds to `addr` (port 0 picks a free
+    /// port).
+    ///
+    /// # Errors
+    ///
+    /// No database there, or the address cannot be bound.
+    pub fn bind(db: &Path, addr: SocketAddr) -> Result<Server, ServeError> {
+        let reader = open_reader(db)?;
+        let listener =
+            std::net::TcpListener::bind(addr).map_err(|source| ServeError::Bind { addr, source })?;
+        listener.set_nonblocking(true)?;
+        let shared = Arc::new(Shared {
+            db: db.to_path_buf(),
+            readers: Mutex::new(vec![reader]),
+            permits: tokio::sync::Semaphore::new(workers()),
+            cache: cache::AnswerCache::new(db),
+            loopback_only: addr.ip().is_loopback(),
+        });
+        Ok(Server { listener, router: router(shared) })
+    }
+
+    /// The address it listens on.
+    ///
+    /// # Errors
+    ///
+    /// When the socket cannot say.
+    pub fn local_addr(&self) -> Result<SocketAddr, ServeError> {
+        Ok(self.listener.local_addr()?)
+    }
+
+    /// Answers requests until the process ends.
+    ///
+    /// # Errors
+    ///
+    /// When the runtime cannot start or the listener fails.
+    pub fn run(self) -> Result<(), ServeError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .max_blocking_threads(BLOCKING_THREADS)
+            .build()?;
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(self.listener)?;
+            axum::serve(listener, self.router).await
+        })?;
+        Ok(())
+    }
+}
+
+/// Whether `ip` is a loopback address (127.0.0.0/8, ::1, or IPv4 loopback mapped into IPv6).
+pub fn is_loopback(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4.is_loopback(),
+        IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+    }
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/", get(assets::page))
+        .route("/assets/{name}", get(assets::asset))
+        .route("/api/query", get(api::query))
+        .route("/api/position", get(api::position))
+        .route("/api/game/{id}", get(api::game))
+        .route("/api/jump", post(api::jump).layer(DefaultBodyLimit::max(params::MAX_BODY)))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(shared.clone(), guard))
+        .with_state(shared)
+}
+
+async fn not_found() -> Response {
+    api::ApiError::not_found("no such page").into_response()
+}
+
+/// Refuses requests addressed to a name that is not loopback when the server listens on
+/// loopback, and sets the headers every answer carries.
+async fn guard(
+    axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if shared.loopback_only && !addressed_to_loopback(&request) {
+        return (StatusCode::FORBIDDEN, "this server answers only requests to localhost\n").into_response();
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+        ),
+    );
+    response
+}
+
+/// Whether the request's Host names this machine's loopback (`localhost`, `127.x.x.x`,
+/// `[::1]`), with or without a port.
+fn addressed_to_loopback(request: &Request) -> bool {
+    let Some(host) = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return true;
+    };
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(is_loopback)
+}

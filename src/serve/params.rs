@@ -1,0 +1,171 @@
+//! Request parameters: decoded once, each name known, each value bounded.
+//!
+//! A request with an unknown or repeated parameter, a value longer than its limit, or a query
+//! string past [`MAX_QUERY`] is refused with 400 before anything is looked up.
+
+use std::collections::HashMap;
+
+use super::api::ApiError;
+use crate::{
+    db::GameFilter,
+    query::{FilterText, Query, parse_result, target_from_text},
+};
+
+/// The longest query string answered, in bytes.
+pub const MAX_QUERY: usize = 16 * 1024;
+
+/// The largest body `POST /api/jump` reads (a long record with comments fits).
+pub const MAX_BODY: usize = 512 * 1024;
+
+/// The most games one answer lists.
+pub const MAX_LIMIT: usize = 1000;
+
+/// The parameters `/api/query` and `/api/position` know, with the longest value each takes.
+const KNOWN: [(&str, usize); 14] = [
+    ("moves", 8 * 1024),
+    ("sfen", 256),
+    ("start", 256),
+    ("player", 200),
+    ("black", 200),
+    ("white", 200),
+    ("event", 200),
+    ("since", 10),
+    ("until", 10),
+    ("result", 10),
+    ("handicap", 40),
+    ("limit", 10),
+    ("offset", 10),
+    ("exact-sequence", 5),
+];
+
+/// Decoded parameters, by name.
+pub struct Params(HashMap<&'static str, String>);
+
+impl Params {
+    /// Decodes a query string (`None` when the URL has none).
+    ///
+    /// # Errors
+    ///
+    /// 400 for a query string too long or not URL-encoded, an unknown or repeated name, or a
+    /// value past its limit.
+    pub fn parse(raw: Option<&str>) -> Result<Params, ApiError> {
+        let raw = raw.unwrap_or("");
+        if raw.len() > MAX_QUERY {
+            return Err(ApiError::bad(format!("the query string is too long: at most {MAX_QUERY} bytes")));
+        }
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
+            .map_err(|_| ApiError::bad("the query string is not URL-encoded text"))?;
+        let mut map = HashMap::new();
+        for (name, value) in pairs {
+            let Some(&(known, max)) = KNOWN.iter().find(|(k, _)| *k == name) else {
+                return Err(ApiError::bad(format!("unknown parameter '{}'", shorten(&name))));
+            };
+            if value.len() > max {
+                return Err(ApiError::bad(format!("parameter '{known}' is too long: at most {max} bytes")));
+            }
+            if map.insert(known, value).is_some() {
+                return Err(ApiError::bad(format!("parameter '{known}' is given twice")));
+            }
+        }
+        Ok(Params(map))
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// A number parameter, `default` when absent.
+    fn number(&self, name: &str, default: usize) -> Result<usize, ApiError> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| ApiError::bad(format!("--{name} '{v}' is not a number"))),
+        }
+    }
+
+    /// The game filter the parameters give.
+    ///
+    /// # Errors
+    ///
+    /// 400 with the command line's words for a filter it refuses.
+    pub fn filter(&self) -> Result<GameFilter, ApiError> {
+        let text = |name: &str| self.get(name).map(str::to_string);
+        let filter = FilterText {
+            player: text("player"),
+            black: text("black"),
+            white: text("white"),
+            event: text("event"),
+            since: text("since"),
+            until: text("until"),
+            result: self.get("result").map(parse_result).transpose()?,
+            handicap: text("handicap"),
+        };
+        Ok(filter.filter()?)
+    }
+
+    /// The query the parameters ask, as `kifudex query` reads the same options.
+    ///
+    /// # Errors
+    ///
+    /// 400 with the command line's words for anything it refuses.
+    pub fn query(&self) -> Result<Query, ApiError> {
+        let target =
+            target_from_text(self.get("moves"), self.get("sfen"), self.get("start").unwrap_or("startpos"))?;
+        let limit = self.number("limit", 20)?;
+        if limit > MAX_LIMIT {
+            return Err(ApiError::bad(format!(
+                "--limit {limit} is more than the {MAX_LIMIT} games one answer lists"
+            )));
+        }
+        let exact_sequence = match self.get("exact-sequence") {
+            None | Some("" | "0" | "false") => false,
+            Some("1" | "true") => true,
+            Some(v) => return Err(ApiError::bad(format!("--exact-sequence '{v}' is not true or false"))),
+        };
+        Ok(Query { target, filter: self.filter()?, limit, offset: self.number("offset", 0)?, exact_sequence })
+    }
+
+    /// The position's parameters alone (`moves`, `sfen`, `start`), as [`Params::query`] reads
+    /// them; the others are ignored.
+    ///
+    /// # Errors
+    ///
+    /// 400 with the command line's words for a position it refuses.
+    pub fn target(&self) -> Result<crate::query::Target, ApiError> {
+        Ok(target_from_text(self.get("moves"), self.get("sfen"), self.get("start").unwrap_or("startpos"))?)
+    }
+}
+
+/// At most 40 characters of `text`, for messages that quote what a client sent.
+fn shorten(text: &str) -> String {
+    let mut short: String = text.chars().take(40).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(raw: &str) -> String {
+        match Params::parse(Some(raw)) {
+            Ok(_) => panic!("{raw} was accepted"),
+            Err(e) => e.message,
+        }
+    }
+
+    #[test]
+    fn names_are_known_and_values_bounded() {
+        assert_eq!(refused("movez=7g7f"), "unknown parameter 'movez'");
+        assert_eq!(refused("moves=a&moves=b"), "parameter 'moves' is given twice");
+        assert_eq!(
+            refused(&format!("player={}", "x".repeat(201))),
+            "parameter 'player' is too long: at most 200 bytes"
+        );
+        assert!(refused(&"a".repeat(MAX_QUERY + 1)).starts_with("the query string is too long"));
+        let ok = Params::parse(Some("moves=7g7f+3c3d&player=%E7%BE%BD%E7%94%9F")).expect("decodes");
+        assert_eq!(ok.get("moves"), Some("7g7f 3c3d"));
+        assert_eq!(ok.get("player"), Some("羽生"));
+    }
+}

@@ -1,0 +1,104 @@
+//! A position for the page: how it was reached, in every notation it shows, and the moves
+//! that are legal in it. The page draws boards and takes clicks; every rule is decided here.
+//!
+//! [`jump`] reads whatever a user pastes: moves in any notation, an SFEN, a board diagram
+//! (BOD) or a whole record (KIF, KI2, CSA, JKF, USI, Western; the first game, as far as it
+//! can be played).
+
+use serde_json::{Value, json};
+
+use super::api::ApiError;
+use crate::{
+    kifu,
+    notation::{Style, read_sequence, write},
+    query::{Target, TargetError},
+    replay,
+    shogi::{Color, Move, Position, STARTPOS_SFEN, Setup},
+};
+
+/// The target's start and moves, each move in USI, Japanese and Western notation; the
+/// position's SFEN, side to move, check and mate; and every legal move in USI.
+pub fn describe(target: &Target) -> Value {
+    let (start, moves): (Setup, &[Move]) = match &target.sequence {
+        Some((start, moves)) => (start.clone(), moves),
+        None => (target.position.setup().clone(), &[]),
+    };
+    let mut path = Vec::with_capacity(moves.len());
+    if let Ok(mut pos) = Position::from_setup(start.clone()) {
+        let mut previous = None;
+        for &mv in moves {
+            path.push(json!({
+                "usi": mv.to_string(),
+                "japanese": write(&pos, mv, previous, Style::Japanese),
+                "western": write(&pos, mv, previous, Style::Western),
+            }));
+            previous = Some(mv.to());
+            pos.play_unchecked(mv);
+        }
+    }
+    let pos = &target.position;
+    let legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    json!({
+        "start": start.to_string(),
+        "sfen": pos.sfen(),
+        "turn": match pos.turn() { Color::Black => "black", Color::White => "white" },
+        "moves": path,
+        "legal": legal,
+        "check": pos.is_check(),
+        "mate": pos.is_checkmate(),
+    })
+}
+
+/// Pasted text as the parameters that open its position: `{"moves": "…", "start": "…"}` or
+/// `{"sfen": "…"}`.
+///
+/// # Errors
+///
+/// 400 when the text is none of the things it may be, with the reason of the reading that
+/// fits it best: a one-line text as moves, a text with a drawn board as a diagram, anything
+/// else as a record.
+pub fn jump(text: &str) -> Result<Value, ApiError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::bad(
+            "there is nothing to read: paste moves, an SFEN, a board diagram or a record",
+        ));
+    }
+    if let Ok(target) = Target::from_sfen(text) {
+        return Ok(json!({ "sfen": target.position.sfen() }));
+    }
+    let moves_error = match read_sequence(&Position::startpos(), text) {
+        Ok(moves) => return Ok(json!({ "moves": usi(&moves), "start": "startpos" })),
+        Err(e) => e,
+    };
+    let record_error = match kifu::read_file(None, text.as_bytes()) {
+        Ok(parsed) => match parsed.games.first() {
+            // One line that does not read as moves is not taken as a record that stops early.
+            Some(game) if text.contains('\n') || replay::replay(game).status.is_complete() => {
+                let replayed = replay::replay(game);
+                let start = replayed.start.to_string();
+                let start = if start == STARTPOS_SFEN { "startpos".to_string() } else { start };
+                return Ok(json!({ "moves": usi(&replayed.moves), "start": start }));
+            }
+            Some(_) => "it does not read as moves".to_string(),
+            None => "it holds no game".to_string(),
+        },
+        Err(e) => e.to_string(),
+    };
+    let bod_error = match Target::from_bod(text) {
+        Ok(target) => return Ok(json!({ "sfen": target.position.sfen() })),
+        Err(e) => e,
+    };
+    let message = if !text.contains('\n') {
+        TargetError::from(moves_error).to_string()
+    } else if text.lines().any(|l| l.trim_start().starts_with('|')) {
+        bod_error.to_string()
+    } else {
+        format!("not a record: {record_error}")
+    };
+    Err(ApiError::bad(message))
+}
+
+fn usi(moves: &[Move]) -> String {
+    moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}

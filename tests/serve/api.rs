@@ -1,0 +1,397 @@
+//! Every endpoint against the command line: the same question asked both ways gets the same
+//! answer, byte for byte where the command line prints JSON or a record.
+
+use super::{Server, http, http::encode, kifudex, samples_db};
+use crate::query::csv_rows;
+
+/// `kifudex ARGS --db DB`: status, stdout, stderr.
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let db = samples_db().to_str().unwrap().to_string();
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--db", &db]);
+    let out = kifudex(&all);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The query string for `pairs`, and the same options as command-line flags.
+fn both(pairs: &[(&str, &str)]) -> (String, Vec<String>) {
+    let query = pairs.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect::<Vec<_>>().join("&");
+    let mut args = vec!["query".to_string(), "--format".to_string(), "json".to_string()];
+    for (k, v) in pairs {
+        args.push(format!("--{k}"));
+        args.push(v.to_string());
+    }
+    (query, args)
+}
+
+const HABU_FUJII_SFEN: &str = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4";
+
+#[test]
+fn query_answers_are_the_command_lines_json() {
+    let server = Server::start(samples_db(), &[]);
+    let cases: &[&[(&str, &str)]] = &[
+        &[],
+        &[("moves", "7g7f 3c3d")],
+        &[("moves", "▲７六歩△３四歩"), ("limit", "2")],
+        &[("moves", "1.P-76 P-34 2.P-26"), ("limit", "1"), ("offset", "1")],
+        &[("sfen", HABU_FUJII_SFEN)],
+        &[("moves", "7g7f"), ("player", "Habu")],
+        &[("moves", "7g7f"), ("black", "羽生"), ("since", "2000"), ("until", "2010-06")],
+        &[("white", "Lamb"), ("result", "white")],
+        &[("event", "順位戦"), ("result", "black")],
+        &[("result", "other")],
+        &[("result", "draw")],
+        &[("start", "香落ち")],
+        &[("start", "lance"), ("moves", "△３二金")],
+        &[("handicap", "lance")],
+        &[("handicap", "平手"), ("limit", "0")],
+        &[("moves", "7g7f 3c3d 2g2f"), ("exact-sequence", "true")],
+        &[("moves", "7g7f 3c3d 5g5f 5c5d 4i4h 8c8d")],
+        &[("offset", "5"), ("limit", "3")],
+        &[("offset", "100")],
+    ];
+    for pairs in cases {
+        let (query, args) = both(pairs);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // The flag --exact-sequence takes no value on the command line.
+        let args: Vec<&str> = match args.iter().position(|a| *a == "--exact-sequence") {
+            Some(i) => args.iter().enumerate().filter(|&(j, _)| j != i + 1).map(|(_, a)| *a).collect(),
+            None => args,
+        };
+        let (code, stdout, stderr) = cli(&args);
+        assert!(code == 0 || code == 1, "{args:?}: {stderr}");
+        let answer = http::get(server.addr, &format!("/api/query?{query}"));
+        assert_eq!(answer.status, 200, "{query}: {}", answer.text());
+        assert_eq!(answer.header("content-type"), Some("application/json"));
+        assert_eq!(answer.text() + "\n", stdout, "{query}");
+    }
+}
+
+#[test]
+fn the_game_list_pages_through_every_game() {
+    let server = Server::start(samples_db(), &[]);
+    let (_, all, _) = cli(&["query", "--format", "json", "--limit", "1000"]);
+    let all: serde_json::Value = serde_json::from_str(&all).unwrap();
+    let total = all["position"]["games"].as_u64().unwrap() as usize;
+    assert!(total > 10, "the samples hold more than ten games");
+    let mut paged = Vec::new();
+    for offset in (0..total + 3).step_by(3) {
+        let page = http::get(server.addr, &format!("/api/query?limit=3&offset={offset}")).json();
+        paged.extend(page["games"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(&paged, all["games"].as_array().unwrap());
+    assert_eq!(paged.len(), total);
+    let (_, table, _) = cli(&["query", "--offset", "3", "--limit", "4"]);
+    assert!(
+        table.ends_with(&format!(
+            "(games 4 to 7 of {total}, newest first; --offset and --limit choose others)\n"
+        )),
+        "{table}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_with_the_command_lines_words() {
+    let server = Server::start(samples_db(), &[]);
+    let cases: &[&[(&str, &str)]] = &[
+        &[("moves", "7g7f 3c3d 5a5b")],
+        &[("moves", "7g7f 7f7e 7e7d 7d7c+ 6a6b")],
+        &[("moves", "▲７六歩 △３四歩 ▲５八金引")],
+        &[("moves", "hello")],
+        &[("sfen", "lnsgkgsnl/9 b - 1")],
+        &[("sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1")],
+        &[("start", "queen")],
+        &[("since", "last year")],
+        &[("until", "2019-4")],
+        &[("handicap", "queen")],
+    ];
+    for pairs in cases {
+        let (query, args) = both(pairs);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, stderr) = cli(&args);
+        assert_eq!(code, 2, "{args:?}");
+        let answer = http::get(server.addr, &format!("/api/query?{query}"));
+        assert_eq!(answer.status, 400, "{query}");
+        let message = stderr.trim_end().strip_prefix("kifudex: ").unwrap().to_string();
+        assert_eq!(answer.json()["error"], message, "{query}");
+        // The position endpoint reads the position the same way.
+        if pairs.iter().all(|(k, _)| ["moves", "sfen", "start"].contains(k)) {
+            let answer = http::get(server.addr, &format!("/api/position?{query}"));
+            assert_eq!((answer.status, answer.json()["error"].as_str().unwrap()), (400, message.as_str()));
+        }
+    }
+    // The API's own checks.
+    for (query, words) in [
+        ("result=won", "--result 'won' is not one of black, white, draw, other"),
+        ("limit=ten", "--limit 'ten' is not a number"),
+        ("limit=5000", "--limit 5000 is more than the 1000 games one answer lists"),
+        ("moves=7g7f&sfen=startpos", "--moves and --sfen cannot be given together"),
+        ("colour=black", "unknown parameter 'colour'"),
+        ("player=a&player=b", "parameter 'player' is given twice"),
+    ] {
+        let answer = http::get(server.addr, &format!("/api/query?{query}"));
+        assert_eq!((answer.status, answer.json()["error"].as_str().unwrap()), (400, words), "{query}");
+    }
+}
+
+#[test]
+fn games_are_the_exports_ply_by_ply() {
+    let server = Server::start(samples_db(), &[]);
+    let (_, games, _) = cli(&["export", "games"]);
+    let (_, moves, _) = cli(&["export", "moves"]);
+    let moves = csv_rows(moves.as_bytes());
+    let mut seen = 0;
+    for game in csv_rows(games.as_bytes()).into_iter().filter(|g| g["duplicate_of"].is_empty()) {
+        let id = &game["game_id"];
+        let answer = http::get(server.addr, &format!("/api/game/{id}"));
+        assert_eq!(answer.status, 200);
+        let json = answer.json();
+        assert_eq!(json["id"].to_string(), *id);
+        assert_eq!(json["start"], game["start_sfen"]);
+        assert_eq!(json["result"], game["result"]);
+        assert_eq!(json["termination"].as_str().unwrap_or(""), game["termination"]);
+        for (field, column) in [("black", "black"), ("white", "white"), ("event", "event"), ("date", "date")]
+        {
+            assert_eq!(json[field].as_str().unwrap_or(""), game[column], "game {id} {field}");
+        }
+        let rows: Vec<_> = moves.iter().filter(|r| r["game_id"] == *id).collect();
+        let plies = json["plies"].as_array().unwrap();
+        assert_eq!(plies.len().to_string(), game["plies"], "game {id}");
+        assert_eq!(plies.len(), rows.len());
+        for (i, (ply, row)) in plies.iter().zip(&rows).enumerate() {
+            assert_eq!(ply["ply"].to_string(), row["ply"]);
+            for field in ["usi", "japanese", "western"] {
+                assert_eq!(ply[field], row[field], "game {id} ply {} {field}", i + 1);
+            }
+            assert_eq!(ply["time"].as_u64().map(|t| t.to_string()).unwrap_or_default(), row["time_seconds"]);
+            assert_eq!(ply["comment"].as_str().unwrap_or(""), row["comment"], "game {id} ply {}", i + 1);
+            let after =
+                rows.get(i + 1).map_or(game["final_sfen"].as_str(), |next| next["sfen_before"].as_str());
+            assert_eq!(ply["sfen"], after, "game {id} ply {}", i + 1);
+        }
+        seen += 1;
+    }
+    assert!(seen >= 10);
+    assert!(
+        moves.iter().any(|r| !r["comment"].is_empty()) && moves.iter().any(|r| !r["time_seconds"].is_empty())
+    );
+}
+
+#[test]
+fn records_are_what_show_writes() {
+    let server = Server::start(samples_db(), &[]);
+    for id in ["1", "2", "5", "9"] {
+        for (ext, to) in [
+            ("kif", "kif"),
+            ("ki2", "ki2"),
+            ("csa", "csa"),
+            ("jkf", "jkf"),
+            ("usi", "usi"),
+            ("psn", "western"),
+        ] {
+            let (code, stdout, stderr) = cli(&["show", id, "--to", to]);
+            assert_eq!(code, 0, "{stderr}");
+            let answer = http::get(server.addr, &format!("/api/game/{id}.{ext}"));
+            assert_eq!(answer.status, 200);
+            assert_eq!(answer.text(), stdout, "game {id} as {ext}");
+            assert_eq!(
+                answer.header("content-disposition"),
+                Some(format!("attachment; filename=\"game-{id}.{ext}\"").as_str())
+            );
+        }
+    }
+    let (code, _, stderr) = cli(&["show", "999"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("there is no game 999"));
+    for path in ["/api/game/999", "/api/game/999.kif"] {
+        let answer = http::get(server.addr, path);
+        assert_eq!((answer.status, answer.json()["error"].as_str().unwrap()), (404, "there is no game 999"));
+    }
+    assert_eq!(http::get(server.addr, "/api/game/1.exe").status, 404);
+    assert_eq!(http::get(server.addr, "/api/game/one").status, 400);
+    assert_eq!(http::get(server.addr, "/api/game/-1").status, 400);
+}
+
+#[test]
+fn positions_name_their_moves_as_the_moves_command_does() {
+    let server = Server::start(samples_db(), &[]);
+    // The start position has 30 legal moves.
+    let start = http::get(server.addr, "/api/position").json();
+    assert_eq!(start["legal"].as_array().unwrap().len(), 30);
+    assert_eq!((start["turn"].as_str(), start["check"].as_bool()), (Some("black"), Some(false)));
+    let text = "1.P-76 P-34 2.Bx22+ Sx22 3.B*45";
+    let answer = http::get(server.addr, &format!("/api/position?moves={}", encode(text))).json();
+    let moves = answer["moves"].as_array().unwrap();
+    for (field, to) in [("usi", "usi"), ("japanese", "japanese"), ("western", "western")] {
+        let stdout = String::from_utf8(kifudex(&["moves", text, "--to", to]).stdout).unwrap();
+        let ours: Vec<&str> = moves.iter().map(|m| m[field].as_str().unwrap()).collect();
+        assert_eq!(ours.join(" "), stdout.trim_end(), "{field}");
+    }
+    // After B*4e White has legal moves, and none is a drop of a piece White does not hold.
+    let legal: Vec<&str> = answer["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(legal.contains(&"B*5e") && !legal.iter().any(|m| m.starts_with("R*")), "{legal:?}");
+    // A mate: the fool's mate of shogi is rare; 1 move from mate here: the position reports it.
+    let mate =
+        http::get(server.addr, &format!("/api/position?sfen={}", encode("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1")))
+            .json();
+    assert_eq!((mate["check"].as_bool(), mate["mate"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(mate["legal"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn jumps_read_moves_sfen_diagrams_and_records() {
+    let server = Server::start(samples_db(), &[]);
+    let jump = |text: &str| http::post(server.addr, "/api/jump", text.as_bytes());
+    let moves = jump("▲７六歩△３四歩▲２二角成").json();
+    assert_eq!(
+        (moves["moves"].as_str(), moves["start"].as_str()),
+        (Some("7g7f 3c3d 8h2b+"), Some("startpos"))
+    );
+    let sfen = jump(&format!("sfen {HABU_FUJII_SFEN}")).json();
+    assert_eq!(sfen["sfen"], HABU_FUJII_SFEN);
+    // A whole record: its moves as the USI writer prints them.
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    for file in
+        ["pro/2006-12-15_habu-fujii.kif", "computer/2005_gps-yamada.csa", "handicap/2008-12-20_kyo-ochi.kif"]
+    {
+        let path = samples.join(file);
+        let bytes = std::fs::read(&path).unwrap();
+        let answer = http::post(server.addr, "/api/jump", &bytes).json();
+        let out = kifudex(&["convert", path.to_str().unwrap(), "--to", "usi"]);
+        let usi = String::from_utf8(out.stdout).unwrap();
+        let line = usi.lines().find(|l| l.starts_with("position")).unwrap().to_string();
+        let start = answer["start"].as_str().unwrap();
+        let expected_start = if start == "startpos" {
+            "position startpos".to_string()
+        } else {
+            format!("position sfen {start}")
+        };
+        // The USI writer ends the line with the game's ending word, if any: a last word of
+        // lowercase letters only, which no move is.
+        let line = match line.rsplit_once(' ') {
+            Some((rest, last)) if last.chars().all(|c| c.is_ascii_lowercase() || c == '_') => rest,
+            _ => line.as_str(),
+        };
+        assert_eq!(line, format!("{expected_start} moves {}", answer["moves"].as_str().unwrap()), "{file}");
+    }
+    // A diagram: the position `query --bod` reads from it.
+    let (_, kif_bod, _) = {
+        let out = kifudex(&[
+            "query",
+            "--moves",
+            "7g7f 3c3d",
+            "--limit",
+            "0",
+            "--db",
+            samples_db().to_str().unwrap(),
+        ]);
+        (0, String::from_utf8(out.stdout).unwrap(), ())
+    };
+    let diagram: String = kif_bod
+        .lines()
+        .skip_while(|l| !l.starts_with("後手の持駒"))
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let answer = jump(&diagram).json();
+    // A diagram reads as a record that starts there, with no moves, or as a position.
+    let at = answer["sfen"].as_str().or(answer["start"].as_str().filter(|_| answer["moves"] == "")).unwrap();
+    assert_eq!(
+        at.rsplit_once(' ').unwrap().0,
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -"
+    );
+    for bad in ["", "   ", "hello world", "7g7f 7g7f"] {
+        let answer = jump(bad);
+        assert_eq!(answer.status, 400, "{bad}");
+        assert!(!answer.json()["error"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_from_the_binary() {
+    let server = Server::start(samples_db(), &[]);
+    let page = http::get(server.addr, "/");
+    assert_eq!(page.status, 200);
+    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    let html = page.text();
+    let mut assets = 0;
+    for piece in html.split("/assets/").skip(1) {
+        let name = piece.split('"').next().unwrap();
+        let answer = http::get(server.addr, &format!("/assets/{name}"));
+        assert_eq!(answer.status, 200, "{name}");
+        let kind = answer.header("content-type").unwrap();
+        let expected = match name.rsplit('.').next().unwrap() {
+            "js" => "text/javascript",
+            "css" => "text/css",
+            "svg" => "image/svg+xml",
+            other => panic!("an asset of type {other}"),
+        };
+        assert!(kind.starts_with(expected), "{name}: {kind}");
+        assets += 1;
+    }
+    assert!(assets >= 6, "{assets}");
+    // The state is in the query string: the page is the same for any of it.
+    assert_eq!(http::get(server.addr, "/?moves=7g7f+3c3d&game=2&ply=4").text(), html);
+    assert_eq!(http::get(server.addr, "/assets/nothing.js").status, 404);
+    assert_eq!(http::get(server.addr, "/index.html").status, 404);
+}
+
+#[test]
+fn it_answers_while_an_index_run_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.sqlite");
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let first = kifudex(&["index", samples.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]);
+    assert!(first.status.success());
+    // Many copies of the samples: the same games in new files, each a write.
+    let copies = dir.path().join("copies");
+    for i in 0..150 {
+        for entry in walkdir::WalkDir::new(&samples)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+        {
+            let to = copies.join(format!("{i:03}")).join(entry.path().strip_prefix(&samples).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(entry.path(), to).unwrap();
+        }
+    }
+    let server = Server::start(&db, &[]);
+    let before = http::get(server.addr, "/api/query?moves=7g7f").text();
+    let mut index = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(["index", copies.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()])
+        .spawn()
+        .unwrap();
+    let mut answered = 0;
+    let status = loop {
+        for path in ["/api/query?moves=7g7f", "/api/game/2", "/api/position?moves=7g7f"] {
+            let answer = http::get(server.addr, path);
+            assert_eq!(answer.status, 200, "{path}: {}", answer.text());
+            answered += 1;
+        }
+        if let Some(status) = index.try_wait().unwrap() {
+            break status;
+        }
+    };
+    assert!(status.success() || status.code() == Some(1), "{status}");
+    assert!(answered >= 3);
+    // The copies hold the same games: the answer is the same.
+    assert_eq!(http::get(server.addr, "/api/query?moves=7g7f").text(), before);
+    let files =
+        String::from_utf8(kifudex(&["export", "games", "--db", db.to_str().unwrap()]).stdout).unwrap();
+    assert!(files.lines().count() > 1000, "the run indexed the copies");
+    // A new game: the answers the server kept give way to the new ones.
+    let start_before = http::get(server.addr, "/api/query").text();
+    let new_game =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu/mog-002-time-up.kif");
+    let added = kifudex(&["index", new_game.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]);
+    assert!(added.status.success());
+    let cli = kifudex(&["query", "--format", "json", "--db", db.to_str().unwrap()]);
+    let start_after = http::get(server.addr, "/api/query").text();
+    assert_ne!(start_after, start_before);
+    assert_eq!(start_after + "\n", String::from_utf8(cli.stdout).unwrap());
+}

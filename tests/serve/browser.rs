@@ -1,0 +1,249 @@
+//! The page in a real browser (Chromium, headless, driven through chromedriver): the explorer,
+//! moves from the table and from the board, a filter, the game viewer, and a copied link
+//! opened again. Every count on the page is checked against the command line's answer.
+//!
+//! It saves the README's screenshots (`explorer.png`, `game.png`) in `$KIFUDEX_SCREENSHOTS`
+//! when set, else in Cargo's temporary directory for tests. Without Chromium and chromedriver
+//! it skips, saying so, unless `CI=true`, where they are required (`.ci/run` installs them).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use super::{
+    Server, kifudex, samples_db,
+    webdriver::{Browser, find_browser},
+};
+
+/// The page's board as the rows of an SFEN (`lnsgkgsnl/1r5b1/…`), read from the drawn pieces.
+const BOARD_AS_SFEN: &str = r#"
+    const rows = [];
+    for (let r = 0; r < 9; r++) {
+      let row = "", empty = 0;
+      for (let f = 9; f >= 1; f--) {
+        const g = document.querySelector(`#board [data-at="${f}${String.fromCharCode(97 + r)}"]`);
+        if (!g) { empty++; continue; }
+        if (empty) { row += empty; empty = 0; }
+        const kind = g.dataset.kind;
+        row += g.dataset.color === "black" ? kind : kind.toLowerCase();
+      }
+      rows.push(row + (empty ? empty : ""));
+    }
+    return rows.join("/");
+"#;
+
+const READY: &str = "return document.body.dataset.state === 'ready'";
+
+/// `kifudex query --format json ARGS` on the samples.
+fn cli_query(args: &[&str]) -> Value {
+    let db = samples_db().to_str().unwrap().to_string();
+    let mut all = vec!["query", "--format", "json", "--db", &db];
+    all.extend(args);
+    serde_json::from_slice(&kifudex(&all).stdout).expect("the query prints JSON")
+}
+
+fn screenshot_dir() -> PathBuf {
+    std::env::var_os("KIFUDEX_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")))
+}
+
+fn wait(browser: &Browser) {
+    browser.wait_for(READY, 20);
+}
+
+/// Clicks `css` and waits until the page has drawn the state it leads to.
+fn click(browser: &Browser, css: &str) {
+    browser.click(css);
+    wait(browser);
+}
+
+fn board(browser: &Browser) -> String {
+    browser.run(BOARD_AS_SFEN, json!([])).as_str().unwrap().to_string()
+}
+
+fn sfen_board(sfen: &str) -> &str {
+    sfen.split(' ').next().unwrap()
+}
+
+fn attribute(browser: &Browser, script: &str) -> String {
+    browser.run(script, json!([])).as_str().map(str::to_string).unwrap_or_default()
+}
+
+#[test]
+fn the_page_explores_filters_and_replays_games() {
+    let Some((chromium, chromedriver)) = find_browser() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
+        );
+        eprintln!(
+            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+
+    // The start position: 40 pieces, and the command line's counts.
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    let start = cli_query(&[]);
+    assert_eq!(board(&browser), sfen_board(start["position"]["sfen"].as_str().unwrap()));
+    let games = start["position"]["games"].as_u64().unwrap();
+    assert!(browser.text("#summary").starts_with(&format!("{games} games reach this position")));
+    let rows = browser.run("return document.querySelectorAll('#moves tr').length", json!([]));
+    assert_eq!(rows.as_u64().unwrap() as usize, start["moves"].as_array().unwrap().len());
+
+    // A move from the table: the board, the counts of the table and the URL follow.
+    click(&browser, r#"#moves tr[data-usi="7g7f"]"#);
+    assert!(browser.url().ends_with("/?moves=7g7f"), "{}", browser.url());
+    let after = cli_query(&["--moves", "7g7f"]);
+    assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
+    assert_eq!(attribute(&browser, "return document.querySelector('.sq.last').dataset.sq"), "7f");
+    let games = after["position"]["games"].as_u64().unwrap();
+    assert!(browser.text("#summary").starts_with(&format!("{games} games reach this position")));
+    let first = &after["moves"][0];
+    let usi = first["usi"].as_str().unwrap();
+    assert_eq!(browser.text(&format!(r#"#moves tr[data-usi="{usi}"] .played"#)), first["played"].to_string());
+    assert_eq!(
+        browser.text(&format!(r#"#moves tr[data-usi="{usi}"] .reached"#)),
+        first["reached"].to_string()
+    );
+    assert_eq!(browser.text("#path .current"), "▲７六歩");
+
+    // A move on the board: the pawn on 3c, then 3d.
+    browser.click(r#"[data-hit="3c"]"#);
+    let targets = browser.run("return document.querySelectorAll('#board .target').length", json!([]));
+    assert_eq!(targets, json!(1), "a pawn has one square to go to");
+    click(&browser, r#"[data-hit="3d"]"#);
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d"), "{}", browser.url());
+    let after = cli_query(&["--moves", "7g7f 3c3d"]);
+    assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
+    // An illegal target does nothing: the king cannot jump to 5e.
+    browser.click(r#"[data-hit="5i"]"#);
+    browser.click(r#"[data-hit="5e"]"#);
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d"));
+
+    // A player filter: the counts and the list are the filtered query's.
+    browser.click("#filters-title");
+    browser.type_into(r#"#filters input[name="player"]"#, "Habu");
+    click(&browser, "#filters-apply");
+    assert!(browser.url().contains("player=Habu"), "{}", browser.url());
+    let filtered = cli_query(&["--moves", "7g7f 3c3d", "--player", "Habu"]);
+    let games = filtered["position"]["games"].as_u64().unwrap();
+    assert!(games > 0 && games < after["position"]["games"].as_u64().unwrap());
+    let summary = browser.text("#summary");
+    assert!(summary.starts_with(&format!("{games} game")) && summary.contains("this position"), "{summary}");
+    let listed =
+        browser.run("return [...document.querySelectorAll('#games tr')].map(r => r.dataset.game)", json!([]));
+    let expected: Vec<String> =
+        filtered["games"].as_array().unwrap().iter().map(|g| g["id"].to_string()).collect();
+    assert_eq!(listed, json!(expected));
+    browser.open(&server.url("/?moves=7g7f+3c3d&lang=en"));
+    wait(&browser);
+    std::fs::write(screenshot_dir().join("explorer.png"), browser.screenshot()).unwrap();
+    browser.back();
+    wait(&browser);
+    assert!(browser.url().contains("player=Habu"), "back returns to the filtered view: {}", browser.url());
+
+    // A game from the list opens where it reached the position, and steps on.
+    let id = expected[0].clone();
+    let ply = filtered["games"][0]["ply"].as_u64().unwrap();
+    click(&browser, &format!(r#"#games tr[data-game="{id}"]"#));
+    assert!(browser.url().contains(&format!("game={id}&ply={ply}")), "{}", browser.url());
+    let db = samples_db().to_str().unwrap().to_string();
+    let moves = String::from_utf8(kifudex(&["export", "moves", "--db", &db]).stdout).unwrap();
+    let sfen_before = |n: u64| -> String {
+        let row = moves.lines().find(|l| l.starts_with(&format!("{id},{n},"))).expect("a row for the ply");
+        row.split(',').nth(5).unwrap().split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(board(&browser), sfen_before(ply + 1));
+    click(&browser, "#step-next");
+    assert_eq!(board(&browser), sfen_before(ply + 2));
+    browser.press("\u{E014}");
+    wait(&browser);
+    assert_eq!(board(&browser), sfen_before(ply + 3));
+    assert!(browser.url().contains(&format!("game={id}&ply={}", ply + 2)));
+    browser.press("\u{E012}");
+    wait(&browser);
+    assert_eq!(board(&browser), sfen_before(ply + 2));
+    click(&browser, r#"#game-moves li[data-ply="40"]"#);
+    assert_eq!(board(&browser), sfen_before(41));
+    assert_eq!(
+        browser.text("#ply-label"),
+        format!("40 / {}", moves.lines().filter(|l| l.starts_with(&format!("{id},"))).count())
+    );
+
+    // The copied link opens the same view.
+    let link = browser.url();
+    let seen = board(&browser);
+    browser.open(&server.url("/"));
+    wait(&browser);
+    browser.open(&link);
+    wait(&browser);
+    assert_eq!(board(&browser), seen);
+    assert_eq!(browser.text("#ply-label").split(' ').next(), Some("40"));
+    assert!(attribute(&browser, "return String(document.getElementById('viewer').hidden)") == "false");
+    // The README's picture: a game with a time for every move.
+    browser.open(&server.url("/?moves=7g7f+3c3d&game=1&ply=12"));
+    wait(&browser);
+    std::fs::write(screenshot_dir().join("game.png"), browser.screenshot()).unwrap();
+    browser.open(&link);
+    wait(&browser);
+
+    // The explorer from the game's position: the game is among its games.
+    click(&browser, "#viewer-explore");
+    let listed =
+        browser.run("return [...document.querySelectorAll('#games tr')].map(r => r.dataset.game)", json!([]));
+    assert!(listed.as_array().unwrap().contains(&json!(id)), "{listed}");
+    assert_eq!(board(&browser), seen);
+
+    // A promotion that is optional asks; a piece in hand drops.
+    browser.open(&server.url("/?moves=7g7f+3c3d"));
+    wait(&browser);
+    browser.click(r#"[data-hit="8h"]"#);
+    browser.click(r#"[data-hit="2b"]"#);
+    assert_eq!(attribute(&browser, "return String(document.getElementById('promotion').hidden)"), "false");
+    click(&browser, "#promote-yes");
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d+8h2b%2B"), "{}", browser.url());
+    click(&browser, r#"#moves tr[data-usi="3a2b"]"#);
+    browser.click(r#"[data-hand="black"][data-kind="B"]"#);
+    click(&browser, r#"[data-hit="5e"]"#);
+    let dropped = cli_query(&["--moves", "7g7f 3c3d 8h2b+ 3a2b B*5e"]);
+    assert_eq!(board(&browser), sfen_board(dropped["position"]["sfen"].as_str().unwrap()));
+    assert_eq!(browser.text("#path .current"), "▲５五角");
+
+    // Western notation and Japanese labels, each a switch kept in the URL.
+    click(&browser, "#notation-switch");
+    assert_eq!(browser.text("#path .current"), "5.B*5e");
+    click(&browser, "#lang-switch");
+    assert!(
+        browser.text("#summary").contains("局がこの局面に到達")
+            || browser.text("#summary") == "この局面に到達した対局はありません。"
+    );
+    assert!(
+        browser.url().contains("notation=western") && browser.url().contains("lang=ja"),
+        "{}",
+        browser.url()
+    );
+
+    // The jump box reads moves in any notation.
+    browser.type_into("#jump-text", "1.P-76 P-34 2.P-26");
+    browser.press("\u{E007}");
+    wait(&browser);
+    assert!(browser.url().contains("moves=7g7f+3c3d+2g2f"), "{}", browser.url());
+    let jumped = cli_query(&["--moves", "7g7f 3c3d 2g2f"]);
+    assert_eq!(board(&browser), sfen_board(jumped["position"]["sfen"].as_str().unwrap()));
+
+    // A handicap start.
+    browser.open(&server.url("/?start=lance"));
+    wait(&browser);
+    let lance = cli_query(&["--start", "lance"]);
+    assert_eq!(board(&browser), sfen_board(lance["position"]["sfen"].as_str().unwrap()));
+
+    // How long the first view took, for the record (the benchmark measures it).
+    browser.open(&server.url("/"));
+    wait(&browser);
+    eprintln!("first view drawn after {} ms", attribute(&browser, "return document.body.dataset.firstReady"));
+}

@@ -1,0 +1,138 @@
+//! What a server on someone's archive must refuse: listening beyond loopback unless asked,
+//! any path outside its own pages, oversized requests, and requests addressed to another name.
+
+use super::{Server, http, samples_db};
+
+/// The local addresses of the listening TCP sockets on `port`, from the kernel's tables (not
+/// from what the server says).
+fn listening_on(port: u16) -> Vec<String> {
+    let mut found = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else { continue };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // State 0A is LISTEN.
+            if fields.len() > 3 && fields[3] == "0A" {
+                if let Some((ip, p)) = fields[1].split_once(':') {
+                    if u16::from_str_radix(p, 16) == Ok(port) {
+                        found.push(ip.to_string());
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn by_default_it_listens_on_loopback_only() {
+    let server = Server::start(samples_db(), &[]);
+    assert!(server.addr.ip().is_loopback(), "{}", server.banner);
+    assert!(
+        server.banner.contains(&format!("http://127.0.0.1:{}/", server.addr.port())),
+        "{}",
+        server.banner
+    );
+    assert!(!server.banner.contains("warning"), "{}", server.banner);
+    if std::path::Path::new("/proc/net/tcp").exists() {
+        // 127.0.0.1 as the kernel writes it: four bytes, little-endian.
+        assert_eq!(listening_on(server.addr.port()), vec!["0100007F".to_string()]);
+    }
+}
+
+#[test]
+fn another_host_is_allowed_with_a_warning() {
+    let server = Server::start(samples_db(), &["--host", "0.0.0.0"]);
+    assert!(server.banner.contains("warning") && server.banner.contains("network"), "{}", server.banner);
+    if std::path::Path::new("/proc/net/tcp").exists() {
+        assert_eq!(listening_on(server.addr.port()), vec!["00000000".to_string()]);
+    }
+}
+
+#[test]
+fn no_path_reaches_the_file_system() {
+    let server = Server::start(samples_db(), &[]);
+    let paths = [
+        "/../Cargo.toml",
+        "/../../../../etc/passwd",
+        "/assets/../Cargo.toml",
+        "/assets/../../Cargo.toml",
+        "/assets/..%2f..%2fCargo.toml",
+        "/assets/%2e%2e/%2e%2e/Cargo.toml",
+        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+        "/assets/%2fetc%2fpasswd",
+        "/assets//etc/passwd",
+        "//etc/passwd",
+        "/etc/passwd",
+        "/Cargo.toml",
+        "/src/serve/assets/app.js",
+        "/assets/app.js/../../Cargo.toml",
+        "/assets/..\\..\\Cargo.toml",
+        "/api/game/..%2f..%2fCargo.toml",
+        "/api/game/1.kif%2f..%2f..%2fCargo.toml",
+        "/api/game/%2e%2e",
+        "/assets/app.js%00.png",
+        "http://127.0.0.1/etc/passwd",
+        "/C:/Windows/win.ini",
+        "/assets/C:%5cWindows%5cwin.ini",
+    ];
+    let cargo_toml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    for path in paths {
+        let head =
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close", server.addr.port());
+        let answer = http::raw(server.addr, &head, b"").unwrap();
+        assert!(matches!(answer.status, 400 | 404), "{path}: {}", answer.status);
+        let body = String::from_utf8_lossy(&answer.body);
+        assert!(
+            !body.contains("[package]") && !body.contains("root:") && !body.contains(&cargo_toml[..40]),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn oversized_requests_are_refused() {
+    let server = Server::start(samples_db(), &[]);
+    let long_moves = "7g7f 3c3d ".repeat(1000);
+    let answer = http::get(server.addr, &format!("/api/query?moves={}", http::encode(&long_moves)));
+    assert_eq!(answer.status, 400);
+    assert_eq!(answer.json()["error"], "parameter 'moves' is too long: at most 8192 bytes");
+    let answer = http::get(server.addr, &format!("/api/query?player={}", "a".repeat(201)));
+    assert_eq!(
+        (answer.status, answer.json()["error"].as_str().unwrap()),
+        (400, "parameter 'player' is too long: at most 200 bytes")
+    );
+    let answer = http::get(server.addr, &format!("/api/position?sfen={}", "9/".repeat(200)));
+    assert_eq!(answer.status, 400);
+    let answer = http::get(server.addr, &format!("/api/query?event=x&{}", "a=b&".repeat(5000)));
+    assert!(matches!(answer.status, 400 | 414 | 431), "{}", answer.status);
+    // A header past the server's limit.
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nX-Filler: {}",
+        server.addr.port(),
+        "x".repeat(1 << 20)
+    );
+    if let Ok(answer) = http::raw(server.addr, &head, b"") {
+        assert!(answer.status >= 400, "{}", answer.status);
+    }
+    // A pasted text past the body limit.
+    let answer = http::post(server.addr, "/api/jump", &vec![b'x'; 600 * 1024]);
+    assert_eq!(answer.status, 413);
+    // The limit and offset are numbers, and the list is bounded.
+    assert_eq!(http::get(server.addr, "/api/query?limit=100000").status, 400);
+    assert_eq!(http::get(server.addr, "/api/query?offset=99999999999999999999999").status, 400);
+}
+
+#[test]
+fn only_requests_to_a_loopback_name_are_answered() {
+    let server = Server::start(samples_db(), &[]);
+    for host in ["evil.example", "evil.example:8080", "192.168.1.10", "kifudex.localhost.evil.example"] {
+        let head = format!("GET /api/query HTTP/1.1\r\nHost: {host}\r\nConnection: close");
+        assert_eq!(http::raw(server.addr, &head, b"").unwrap().status, 403, "{host}");
+    }
+    for host in ["localhost", "LOCALHOST:1", "127.0.0.1", "127.0.0.2:80", "[::1]:8080"] {
+        let head = format!("GET /api/query HTTP/1.1\r\nHost: {host}\r\nConnection: close");
+        assert_eq!(http::raw(server.addr, &head, b"").unwrap().status, 200, "{host}");
+    }
+}

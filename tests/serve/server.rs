@@ -1,0 +1,61 @@
+//! A running `kifudex serve` for tests and benchmarks: started on a free port of loopback (or
+//! the address asked), its address read from what it prints, stopped when dropped.
+
+use std::{
+    io::{BufRead, BufReader},
+    net::SocketAddr,
+    path::Path,
+    process::{Child, Command, Stdio},
+};
+
+/// A running `kifudex serve`, stopped when dropped.
+pub struct Server {
+    child: Child,
+    pub addr: SocketAddr,
+    /// What it printed on stderr before it was ready.
+    pub banner: String,
+}
+
+impl Server {
+    /// Starts the server on `db` with `args` besides, on a free port, and waits until it
+    /// prints its address.
+    pub fn start(db: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+            .args(["serve", "--port", "0", "--db"])
+            .arg(db)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kifudex serve starts");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut banner = String::new();
+        let url = loop {
+            let mut line = String::new();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                let _ = child.kill();
+                panic!("kifudex serve stopped: {banner}");
+            }
+            banner.push_str(&line);
+            if let Some(at) = line.find("http://") {
+                break line[at + 7..].split('/').next().unwrap().to_string();
+            }
+        };
+        // Keep reading stderr, so the server never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let addr = url.parse().unwrap_or_else(|_| panic!("an address in {banner}"));
+        Server { child, addr, banner }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
