@@ -6,6 +6,7 @@ mod util;
 mod cli;
 mod convert;
 mod corpus;
+mod duplicates;
 mod hardening;
 mod index;
 mod keys;

@@ -12,6 +12,7 @@ use super::Error;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_init", include_str!("../../migrations/0001_init.sql")),
     ("0002_split_keys", include_str!("../../migrations/0002_split_keys.sql")),
+    ("0004_source_records", include_str!("../../migrations/0004_source_records.sql")),
 ];
 
 /// The schema version this build writes.

@@ -5,8 +5,11 @@
 //!
 //! # Layout
 //!
-//! The schema is in `migrations/`. Games are stored once, however many files hold them
-//! (`sources` links each file and index to its game); moves are a blob of [`Move::code`]s.
+//! The schema is in `migrations/`. Games are stored once, however many files hold them, as
+//! their start, moves (a blob of [`Move::code`]s) and result; `sources` links each file and
+//! index to its game and holds that file's own record of it (players, event, dates, every
+//! raw header, times and comments), so copies of one game keep their own headers. Filters
+//! match a game through any of its records ([`GameFilter`]).
 //! The position index holds a *posting* (key, game, ply, move played, result) for every
 //! position of every main line, in immutable sorted *runs* of compressed blocks
 //! ([`codec`]): a lookup reads one block per run (a few for the commonest positions), and
@@ -37,8 +40,10 @@
 mod buffer;
 mod cache;
 pub mod codec;
+mod filter;
 mod migrate;
 mod new_game;
+mod newest;
 mod read;
 mod runs;
 mod tree;

@@ -149,13 +149,18 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
         white_wins: stats.white_wins,
         draws: stats.draws,
         moves,
-        list: list(snapshot, &occ, query.limit)?,
+        list: list(snapshot, &occ, &query.filter, query.limit)?,
     })
 }
 
 /// The newest of the games of `occ` (sorted by game and ply), at most `limit`, each with the
-/// first ply it has there.
-fn list(snapshot: &Snapshot<'_>, occ: &[Occurrence], limit: usize) -> Result<Vec<ListedGame>, db::Error> {
+/// first ply it has there and the record `filter` shows for it.
+fn list(
+    snapshot: &Snapshot<'_>,
+    occ: &[Occurrence],
+    filter: &GameFilter,
+    limit: usize,
+) -> Result<Vec<ListedGame>, db::Error> {
     let mut first: Vec<(GameId, u32)> = Vec::new();
     for o in occ {
         if first.last().is_none_or(|&(g, _)| g != o.game) {
@@ -163,7 +168,7 @@ fn list(snapshot: &Snapshot<'_>, occ: &[Occurrence], limit: usize) -> Result<Vec
         }
     }
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
-    let rows = snapshot.newest_games(&ids, limit)?;
+    let rows = snapshot.newest_games(&ids, filter, limit)?;
     Ok(rows
         .into_iter()
         .map(|game| {
