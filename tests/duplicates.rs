@@ -37,7 +37,8 @@ fn copy_files(to: &Path) -> PathBuf {
     fs::canonicalize(to).unwrap()
 }
 
-fn kifudex(args: &[&str], db: &Path) -> Output {
+/// Runs `kifudex ARGS --db DB`.
+pub fn kifudex(args: &[&str], db: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifudex"))
         .args(args)
         .arg("--db")

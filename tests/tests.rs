@@ -3,6 +3,7 @@
 mod usi_lines;
 mod util;
 
+mod archive;
 mod cli;
 mod convert;
 mod corpus;

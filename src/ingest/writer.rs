@@ -5,12 +5,13 @@ use crossbeam_channel::Receiver;
 use super::{Error, Observer, Summary, prepare::Outcome};
 use crate::db::Writer;
 
-/// Writes every chunk from `rx`, then prunes (when asked) and finishes the database.
+/// Writes every chunk from `rx`, then prunes under `prune` (when given) and finishes the
+/// database.
 pub(super) fn write_all(
     mut writer: Writer,
     rx: Receiver<Vec<Outcome>>,
     roots: &[String],
-    prune: bool,
+    prune: Option<&[String]>,
     observer: &dyn Observer,
 ) -> Result<Summary, Error> {
     let mut s = Summary::default();
@@ -20,7 +21,7 @@ pub(super) fn write_all(
     for chunk in rx {
         for outcome in chunk {
             s.files_seen += 1;
-            if prune {
+            if prune.is_some() {
                 writer.mark_seen(outcome.path())?;
             }
             write_one(&mut writer, outcome, &mut s, observer)?;
@@ -28,10 +29,8 @@ pub(super) fn write_all(
             observer.progress(s.files_seen, &s);
         }
     }
-    if prune {
-        for root in roots {
-            s.files_pruned += writer.prune_unseen(root)?;
-        }
+    for root in prune.unwrap_or_default() {
+        s.files_pruned += writer.prune_unseen(root)?;
     }
     writer.commit()?;
     s.runs_merged = writer.finish()? as u64;
@@ -45,16 +44,20 @@ fn write_one(
     observer: &dyn Observer,
 ) -> Result<(), Error> {
     match outcome {
-        Outcome::Unchanged { state, .. } => {
-            s.files_unchanged += 1;
-            s.files_rejected += u64::from(state.error.is_some());
-            s.games_rejected += state.stopped;
-        }
-        Outcome::Touched { path, size, mtime_ns, state } => {
+        // An unchanged file was not read: its rejects, recorded when it was, stay as they are
+        // and are not this run's.
+        Outcome::Unchanged { .. } => s.files_unchanged += 1,
+        Outcome::Touched { path, size, mtime_ns, .. } => {
             writer.touch_file(&path, size, mtime_ns)?;
             s.files_unchanged += 1;
-            s.files_rejected += u64::from(state.error.is_some());
-            s.games_rejected += state.stopped;
+        }
+        Outcome::Skipped { path, read } => {
+            // A file read that held a record before and holds none now no longer has games.
+            // (One skipped by its name was not read: what an earlier run found in it stays.)
+            if read {
+                writer.remove_file(&path)?;
+            }
+            s.files_skipped += 1;
         }
         Outcome::Unreadable { path, reject } => {
             writer.reject_entry(&path, &reject)?;
