@@ -206,6 +206,6 @@ fn a_run_over_paths_none_of_which_exists_is_refused() {
     let missing: Vec<PathBuf> = ["a", "b"].iter().map(|n| tmp.path().join(n)).collect();
     let (code, _, messages) = index(&missing.iter().map(|p| p.to_str().unwrap()).collect::<Vec<_>>(), &db);
     assert_eq!(code, Some(2), "{messages}");
-    assert!(messages.contains("no such file or directory"), "{messages}");
+    assert!(messages.contains("nothing to index: no path given exists"), "{messages}");
     assert!(!db.exists(), "no database is made for nothing");
 }

@@ -50,8 +50,8 @@ impl FilterOpt {
     pub fn filter(&self) -> anyhow::Result<GameFilter> {
         for (name, date) in [("--since", &self.since), ("--until", &self.until)] {
             if let Some(d) = date {
-                if !is_iso_date(d) {
-                    bail!("{name} '{d}' is not a date like 2019, 2019-04 or 2019-04-01");
+                if let Err(why) = check_date(d) {
+                    bail!("{name} '{d}' is not a date: {why} (dates are like 2019, 2019-04 or 2019-04-01)");
                 }
             }
         }
@@ -88,11 +88,58 @@ impl FilterOpt {
     }
 }
 
-/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
-fn is_iso_date(text: &str) -> bool {
+/// Checks that `text` is a date of the calendar, as precise as wanted: `YYYY`, `YYYY-MM` or
+/// `YYYY-MM-DD`. The error says what is wrong.
+fn check_date(text: &str) -> Result<(), String> {
     let parts: Vec<&str> = text.split('-').collect();
-    let widths = [4, 2, 2];
-    !parts.is_empty()
-        && parts.len() <= 3
-        && parts.iter().zip(widths).all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()))
+    let well_formed = parts.len() <= 3
+        && parts.iter().zip([4, 2, 2]).all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()));
+    if !well_formed {
+        return Err("write it with digits as YYYY, YYYY-MM or YYYY-MM-DD".to_string());
+    }
+    let number = |i: usize| parts.get(i).and_then(|p| p.parse::<u32>().ok());
+    let (year, month, day) = (number(0).unwrap_or(0), number(1), number(2));
+    if let Some(month) = month {
+        if !(1..=12).contains(&month) {
+            return Err(format!("there is no month {month}"));
+        }
+        if let Some(day) = day {
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+            let days = match month {
+                2 if leap => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            if !(1..=days).contains(&day) {
+                return Err(format!("{year:04}-{month:02} has {days} days"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_dates_of_the_calendar() {
+        for ok in ["2019", "2019-02", "2019-02-28", "2020-02-29", "2000-02-29", "1999-12-31", "2019-04-30"] {
+            assert_eq!(check_date(ok), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("2019-13", "there is no month 13"),
+            ("2019-00", "there is no month 0"),
+            ("2019-02-30", "2019-02 has 28 days"),
+            ("1900-02-29", "1900-02 has 28 days"),
+            ("2019-04-31", "2019-04 has 30 days"),
+            ("2019-01-00", "2019-01 has 31 days"),
+        ] {
+            assert_eq!(check_date(bad), Err(why.to_string()), "{bad}");
+        }
+        for bad in ["19", "2019-2", "2019/02", "2019-02-03T10", "twenty", "", "2019--01", "-2019"] {
+            assert!(check_date(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -134,8 +134,13 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
-    let summary = ingest::run(&options, kifu::read_file, &console)
-        .with_context(|| format!("indexing into {} failed", options.db.display()))?;
+    let summary = ingest::run(&options, kifu::read_file, &console).map_err(|e| {
+        // The database once: an error that names it already needs no context naming it.
+        let db = options.db.display().to_string();
+        let named = e.to_string().contains(&db);
+        let e = anyhow::Error::new(e);
+        if named { e } else { e.context(format!("indexing into {db} failed")) }
+    })?;
     console.bar.finish_and_clear();
     if let Some(file) = &args.rejects {
         write_rejects(&options.db, &roots, file)?;

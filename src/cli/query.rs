@@ -127,7 +127,8 @@ fn target(args: &QueryArgs) -> anyhow::Result<Target> {
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
     let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
-    Ok(Target::from_moves(&start, args.moves.as_deref().unwrap_or(""))?)
+    let given = args.start.trim() != "startpos";
+    Ok(Target::from_moves_given(&start, given, args.moves.as_deref().unwrap_or(""))?)
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.

@@ -39,7 +39,7 @@ pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
         return Err(Error::TooNew { found, known: VERSION });
     }
     for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        tx.execute_batch(sql).map_err(|source| Error::Migration { name, source })?;
+        tx.execute_batch(sql).map_err(|error| Error::Migration { name, error })?;
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
     tx.commit()?;

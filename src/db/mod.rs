@@ -81,22 +81,45 @@ const PAGE_SIZE: usize = 16_384;
 pub struct Corrupt(pub &'static str);
 
 /// A database failure. Every one is fatal to the command that meets it.
+///
+/// Each message holds the SQLite error it comes from, which is therefore not also its
+/// [`source`](std::error::Error::source) (see the crate's policy on errors).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("no database at {0} (run `kifudex index` first, or give --db)")]
     Missing(std::path::PathBuf),
-    #[error("cannot open the database {path}: {source}")]
-    Open { path: std::path::PathBuf, source: rusqlite::Error },
+    #[error("{}", open_message(path, error))]
+    Open { path: std::path::PathBuf, error: rusqlite::Error },
     #[error("the database has schema version {found}, newer than this kifudex knows ({known})")]
     TooNew { found: i64, known: i64 },
-    #[error("database migration {name} failed: {source}")]
-    Migration { name: &'static str, source: rusqlite::Error },
-    #[error(transparent)]
-    Sql(#[from] rusqlite::Error),
+    #[error("database migration {name} failed: {error}")]
+    Migration { name: &'static str, error: rusqlite::Error },
+    #[error("{0}")]
+    Sql(rusqlite::Error),
     #[error(transparent)]
     Corrupt(#[from] Corrupt),
     #[error("unexpected value in the database: {0}")]
-    Value(#[from] FromSqlError),
+    Value(FromSqlError),
+}
+
+/// The message of [`Error::Open`], naming the path once (SQLite's own message may end with it).
+fn open_message(path: &Path, error: &rusqlite::Error) -> String {
+    let path = path.display().to_string();
+    let error = error.to_string();
+    let error = error.strip_suffix(&format!(": {path}")).unwrap_or(&error);
+    format!("cannot open the database {path}: {error}")
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        Error::Sql(e)
+    }
+}
+
+impl From<FromSqlError> for Error {
+    fn from(e: FromSqlError) -> Error {
+        Error::Value(e)
+    }
 }
 
 /// A database result.
@@ -183,7 +206,7 @@ fn open(path: &Path, create: bool) -> Result<Connection> {
     if !create && !path.exists() {
         return Err(Error::Missing(path.to_path_buf()));
     }
-    let open_error = |source| Error::Open { path: path.to_path_buf(), source };
+    let open_error = |error| Error::Open { path: path.to_path_buf(), error };
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if create {
         flags |= OpenFlags::SQLITE_OPEN_CREATE;

@@ -56,7 +56,13 @@ pub enum Error {
     #[error(transparent)]
     Db(#[from] db::Error),
     #[error("cannot write the export: {0}")]
-    Write(#[from] io::Error),
+    Write(io::Error),
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Write(e)
+    }
 }
 
 impl Error {

@@ -190,18 +190,24 @@ impl Observer for Quiet {}
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{}: no such file or directory", .0.display())]
+    #[error("nothing to index: no path given exists ({})", .0.display())]
     MissingPath(PathBuf),
-    #[error("{}: {source}", path.display())]
-    Path { path: PathBuf, source: std::io::Error },
+    #[error("{}: {error}", path.display())]
+    Path { path: PathBuf, error: std::io::Error },
     #[error(transparent)]
     Db(#[from] db::Error),
     #[error("cannot start the worker threads: {0}")]
-    Threads(#[from] rayon::ThreadPoolBuildError),
+    Threads(rayon::ThreadPoolBuildError),
     #[error("a thread of the pipeline stopped unexpectedly")]
     ThreadPanicked,
-    #[error("cannot start a thread: {source}")]
-    Thread { source: std::io::Error },
+    #[error("cannot start a thread: {error}")]
+    Thread { error: std::io::Error },
+}
+
+impl From<rayon::ThreadPoolBuildError> for Error {
+    fn from(e: rayon::ThreadPoolBuildError) -> Error {
+        Error::Threads(e)
+    }
 }
 
 /// Indexes `options.roots` into `options.db`, reading files with `read`.
@@ -239,7 +245,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
         let prune_roots = &prune_roots;
         let roots = &roots;
         let walk_options = &walk_options;
-        let spawn_error = |source| Error::Thread { source };
+        let spawn_error = |error| Error::Thread { error };
         let writer = thread::Builder::new()
             .name("kifudex-writer".to_string())
             .spawn_scoped(scope, move || {
@@ -338,12 +344,11 @@ pub fn absolute_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 found = true;
                 out.push(
-                    std::path::absolute(root).map_err(|source| Error::Path { path: root.clone(), source })?,
+                    std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?,
                 );
             }
-            Err(_) => out.push(
-                std::path::absolute(root).map_err(|source| Error::Path { path: root.clone(), source })?,
-            ),
+            Err(_) => out
+                .push(std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?),
         }
     }
     match roots.first() {
