@@ -209,3 +209,27 @@ fn a_run_over_paths_none_of_which_exists_is_refused() {
     assert!(messages.contains("nothing to index: no path given exists"), "{messages}");
     assert!(!db.exists(), "no database is made for nothing");
 }
+
+#[test]
+fn a_path_that_does_not_exist_is_never_pruned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(tmp.path()).unwrap();
+    write(&root.join("a/habu.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    write(&root.join("b/other.kifu"), &data("tests/data/duplicates/kif/other.kifu"));
+    let db = root.join("k.sqlite");
+    let (a, b) = (root.join("a"), root.join("b"));
+    let (code, summary, _) = index(&[a.to_str().unwrap(), b.to_str().unwrap()], &db);
+    assert_eq!((code, summary["games_added"].as_u64()), (Some(0), Some(2)));
+    // The disk that held a/ is not mounted, say: with --prune, a/ is a reject, not a reason to
+    // forget its games.
+    fs::rename(&a, root.join("elsewhere")).unwrap();
+    let (code, summary, messages) = index(&[a.to_str().unwrap(), b.to_str().unwrap(), "--prune"], &db);
+    assert_eq!(code, Some(1), "{messages}");
+    assert_eq!((summary["files_rejected"].as_u64(), summary["files_pruned"].as_u64()), (Some(1), Some(0)));
+    assert!(export("games", &db).contains("a/habu.kifu"));
+    // Once it is back, the reject goes.
+    fs::rename(root.join("elsewhere"), &a).unwrap();
+    let (code, _, _) = index(&[a.to_str().unwrap(), b.to_str().unwrap(), "--prune"], &db);
+    assert_eq!(code, Some(0));
+    assert_eq!(export("rejects", &db).lines().count(), 1, "only the header row");
+}

@@ -14,6 +14,8 @@
 //!   matches). A file an include glob names explicitly is read whatever its extension.
 //! - An exclude glob wins over an include glob.
 //! - Files named on the command line are always taken.
+//! - A glob may not be empty, nor start with `!` (ripgrep's negation, which `--exclude` is
+//!   here): such a glob is refused rather than read another way than meant.
 //!
 //! Each glob remembers whether it matched anything, so that a run can say which matched
 //! nothing (a typo, or the wrong case).
@@ -46,6 +48,16 @@ struct Rule {
 
 impl Rule {
     fn new(option: &'static str, text: &str) -> Result<Rule, GlobError> {
+        let refuse = |reason: &str| GlobError { option, glob: text.to_string(), reason: reason.to_string() };
+        if text.is_empty() {
+            return Err(refuse("it is empty"));
+        }
+        if text.starts_with('!') {
+            // ripgrep's `-g '!x'` leaves x out; here that is `--exclude x`.
+            return Err(refuse(
+                "a leading '!' negates nothing here: give --exclude or --include the glob itself (\\! for a name that starts with '!')",
+            ));
+        }
         let (body, dir_only) = match text.strip_suffix('/') {
             Some(body) if !body.is_empty() => (body, true),
             _ => (text, false),
@@ -206,5 +218,10 @@ mod tests {
         assert_eq!(g.unmatched(), ["--include '*.KIF'", "--exclude '*.tmp'"]);
         let bad = Globs::new(&["a[".to_string()], &[]).unwrap_err();
         assert!(bad.to_string().starts_with("--include 'a[' is not a glob: "), "{bad}");
+        let bad = Globs::new(&[], &["!x".to_string()]).unwrap_err();
+        assert!(bad.to_string().starts_with("--exclude '!x' is not a glob: a leading '!'"), "{bad}");
+        assert!(Globs::new(&[String::new()], &[]).is_err());
+        let bang = globs(&[r"\!x"], &[]);
+        assert_eq!(bang.choose_file(Path::new("d/!x")), Choice::Included);
     }
 }
