@@ -85,7 +85,7 @@ fn measure_stages(dir: &std::path::Path, reader: ReadFn) {
     let walked = kifudex::walk::walk(&[dir.to_path_buf()], kifudex::walk::WalkOptions::default());
     let (mut t_read, mut t_parse, mut t_replay, mut t_prepare) = (0f64, 0f64, 0f64, 0f64);
     let (mut games, mut plies) = (0u64, 0u64);
-    for file in &walked.files {
+    for file in walked.files.iter().filter(|f| f.expect != kifudex::walk::Expect::Skip) {
         let t = Instant::now();
         let bytes = std::fs::read(&file.path).expect("a readable file");
         let t1 = Instant::now();

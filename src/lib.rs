@@ -15,6 +15,16 @@
 //! - [`query`]: position queries: the games that reach a position and the moves played next.
 //! - [`export`]: CSV exports of the database, and stored games as records again.
 //! - [`serve`]: the database over HTTP: the browser page and its JSON API.
+//!
+//! # Errors
+//!
+//! Every error says each thing once. An error that wraps another either shows the inner
+//! error's message in its own (and then does not return it as its
+//! [`source`](std::error::Error::source)) or is transparent; none does both, so the command,
+//! which prints an error followed by its causes, never prints a message twice. The errors of
+//! this crate show their inner message: they are also printed alone, as the messages kept
+//! with rejects. (SQLite errors are shown and not returned as sources for the same reason:
+//! their own causes repeat their message.)
 
 #![forbid(unsafe_code)]
 

@@ -314,9 +314,12 @@ fn a_game_that_stops_is_stored_up_to_the_stop_and_rejected() {
     fs::write(dir.join("worse.usi"), "# event: x\n\nposition startpos moves 7g7f 3c3d zz 8c8d\n").unwrap();
     fs::write(dir.join("empty.usi"), "").unwrap();
     fs::write(dir.join("prose.usi"), "not a record\n").unwrap();
-    fs::write(dir.join("notes.md"), "ignored: not a record extension\n").unwrap();
+    fs::write(dir.join("notes.md"), "skipped: not a record extension\n").unwrap();
     let s = index(&dir, &db, 2);
-    assert_eq!((s.files_seen, s.files_rejected, s.games_added, s.games_rejected), (4, 2, 2, 2));
+    assert_eq!(
+        (s.files_seen, s.files_rejected, s.files_skipped, s.games_added, s.games_rejected),
+        (5, 2, 1, 2, 2)
+    );
     let rows = game_rows(&db);
     assert_eq!(rows.len(), 2);
     let bad = rows.iter().find(|r| r["source_path"].ends_with("bad.usi")).unwrap();
@@ -331,14 +334,15 @@ fn a_game_that_stops_is_stored_up_to_the_stop_and_rejected() {
     assert!(lines[2].contains("empty.usi,,,,empty,"), "{rejects}");
     assert!(lines[3].contains("prose.usi,,,,unknown_format,"), "{rejects}");
     assert!(lines[4].contains("worse.usi,0,3,3,unreadable,"), "{rejects}");
-    // A re-run parses nothing and still reports the same rejects.
+    // A re-run parses nothing and rejects nothing; the rejects recorded stay.
     let again = index(&dir, &db, 2);
-    assert_eq!((again.files_unchanged, again.files_rejected, again.games_rejected), (4, 2, 2));
+    assert_eq!((again.files_unchanged, again.files_rejected, again.games_rejected), (4, 0, 0));
+    assert!(!again.has_rejects());
     assert_eq!(export_rejects(&db), rejects);
     // Fixing a file clears its rejects.
     fs::write(dir.join("bad.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
     let fixed = index(&dir, &db, 2);
-    assert_eq!(fixed.games_rejected, 1);
+    assert_eq!((fixed.files_indexed, fixed.games_rejected), (1, 0));
     assert!(!export_rejects(&db).contains("bad.usi"));
 }
 
@@ -715,6 +719,7 @@ fn bad_inputs_are_rejected_and_others_ignored() {
         "files_indexed",
         "files_unchanged",
         "files_rejected",
+        "files_skipped",
         "games_added",
         "games_duplicate",
         "games_rejected",
@@ -725,6 +730,7 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     }
     let expected_rejects = 5 + u64::from(can_lock); // empty, blank, junk, loop, dangling
     assert_eq!(summary["files_rejected"], expected_rejects, "{summary}");
+    assert_eq!(summary["files_skipped"], 2, "notes.md and image.png: {summary}");
     assert_eq!(summary["games_added"], 0);
     let csv = fs::read_to_string(&rejects).unwrap();
     let codes: BTreeSet<&str> = csv.lines().skip(1).filter_map(|l| l.split(',').nth(4)).collect();
@@ -739,13 +745,15 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     let out = kifudex(tmp.path(), &["index", dir_s, "--db", db2.to_str().unwrap(), "--quiet"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stderr.is_empty(), "--quiet prints nothing: {}", stderr(&out));
-    // The rejects stay until the files change; a re-run reports them again.
+    // A re-run reads no file again: the files' rejects stay recorded, and the run rejects only
+    // the entries it still cannot read (the loop, the dangling link, the locked file).
     let out =
         kifudex(tmp.path(), &["index", dir_s, "--db", db.to_str().unwrap(), "--json", "--follow-links"]);
     assert_eq!(out.status.code(), Some(1));
     let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(again["files_rejected"], expected_rejects);
+    assert_eq!(again["files_rejected"], 2 + u64::from(can_lock), "{again}");
     assert_eq!(again["files_indexed"], 0, "{again}");
+    assert_eq!(again["files_unchanged"], 3, "{again}");
 }
 
 #[test]

@@ -59,6 +59,7 @@ fn run(args: &[&str], db: &Path) -> Output {
         .expect("the kifudex binary runs")
 }
 
+/// The rows of a CSV table, each keyed by column name.
 pub fn csv_rows(bytes: &[u8]) -> Vec<HashMap<String, String>> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = reader.headers().unwrap().clone();

@@ -3,14 +3,17 @@
 mod usi_lines;
 mod util;
 
+mod archive;
 mod cli;
 mod convert;
 mod corpus;
+mod duplicates;
 mod hardening;
 mod index;
 mod keys;
 mod kifu_kakinoki;
 mod kifu_others;
+mod messages;
 mod notation;
 mod query;
 mod records;

@@ -24,6 +24,7 @@ use super::db::DbOpt;
 use kifudex::{
     db::{NewReject, Reader},
     export, ingest, kifu,
+    walk::Globs,
 };
 
 /// Index files and directories of game records into the database.
@@ -52,6 +53,13 @@ pub struct IndexArgs {
     /// Follow symbolic links (a link back to an ancestor is reported, never followed)
     #[arg(long)]
     follow_links: bool,
+    /// Under the directories given, take only the files GLOB matches, whatever their names
+    /// (repeatable; matched like ripgrep's -g: `*.kif` at any depth, `pro/**` from the top)
+    #[arg(long, value_name = "GLOB")]
+    include: Vec<String>,
+    /// Leave out the files and directories GLOB matches (repeatable; wins over --include)
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
 }
 
 /// Progress and messages on stderr.
@@ -117,11 +125,13 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let (stop, signal) = stop_on_signals()?;
+    let globs = Globs::new(&args.include, &args.exclude)?;
     let options = ingest::Options {
         jobs,
         prune: args.prune,
         follow_links: args.follow_links,
         stop: Some(stop),
+        globs: Arc::new(globs),
         ..ingest::Options::new(roots.clone(), args.db.path())
     };
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
@@ -158,13 +168,17 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !args.quiet {
+        for glob in &summary.globs_unmatched {
+            eprintln!("kifudex: {glob} matched nothing");
+        }
         eprintln!(
-            "kifudex: {} files ({} indexed, {} unchanged, {} rejected), {} games added, {} duplicate, \
-             {} rejected, {} warnings, {} positions, {:.2} s",
+            "kifudex: {} files ({} indexed, {} unchanged, {} rejected, {} skipped), {} games added, \
+             {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,
             summary.files_unchanged,
             summary.files_rejected,
+            summary.files_skipped,
             summary.games_added,
             summary.games_duplicate,
             summary.games_rejected,

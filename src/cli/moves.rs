@@ -7,13 +7,14 @@ use std::{
 
 use anyhow::Context;
 use kifudex::{
-    notation::{Style, read_sequence, write},
-    query::start_position,
+    notation::{Style, write},
+    query::{Target, start_position},
     shogi::{Move, Position},
 };
 
 /// Read a move sequence in any notation (USI, CSA, Japanese, Western; mixed, with move
-/// numbers, ▲△☗☖ marks and !? annotations) and print it on one line in one notation.
+/// numbers, ▲△☗☖ marks and !? annotations), or a USI position command (`position startpos
+/// moves 7g7f …`, `sfen SFEN moves …`), and print it on one line in one notation.
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
     /// The moves, e.g. "1.P-76 P-34 2.P-26" or "▲７六歩△３四歩" (several arguments are joined).
@@ -69,7 +70,13 @@ fn render(start: &Position, moves: &[Move], style: Style) -> String {
 /// Runs the command. Errors are fatal (exit 2); a closed stdout is success.
 pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
     let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
-    let moves = read_sequence(&start, &args.text.join(" "))?;
+    let given = args.start.trim() != "startpos";
+    let target = Target::from_moves_given(&start, given, &args.text.join(" "))?;
+    // The moves may name their own start (a USI position command).
+    let (start, moves) = match target.sequence {
+        Some((setup, moves)) => (Position::from_setup(setup).unwrap_or(start), moves),
+        None => (start, Vec::new()),
+    };
     let line = render(&start, &moves, args.to.into());
     let mut out = io::stdout().lock();
     match writeln!(out, "{line}").and_then(|()| out.flush()) {

@@ -16,9 +16,14 @@ use kifudex::{
 use super::{
     convert::{To, write_file},
     db::DbOpt,
+    filter::FilterOpt,
 };
 
 /// Print a stored game, with its headers, in any format kifudex writes.
+///
+/// A game found in several files has a record (headers, times, comments) from each; the one
+/// shown is the first in path order that the filters match (the first in path order without
+/// filters). Exit status 1 when the filters match none of its records.
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
@@ -31,14 +36,21 @@ pub struct ShowArgs {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
+    filter: FilterOpt,
+    #[command(flatten)]
     db: DbOpt,
 }
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let filter = args.filter.filter()?;
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
-    let Some(stored) = snapshot.game(GameId(args.id))? else {
-        bail!("there is no game {} in {}", args.id, args.db.path().display());
+    let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {
+        if filter.is_empty() || snapshot.game(GameId(args.id))?.is_none() {
+            bail!("there is no game {} in {}", args.id, args.db.path().display());
+        }
+        eprintln!("kifudex: no record of game {} matches the filters", args.id);
+        return Ok(ExitCode::from(1));
     };
     let text = write_stored(&stored, Format::from(args.to))
         .with_context(|| format!("game {} cannot be played back", args.id))?;

@@ -46,7 +46,7 @@ impl WriteLock {
     /// the lock file cannot be made or locked (a read-only directory, say).
     pub fn acquire(db: &Path) -> Result<WriteLock> {
         let path = with_suffix(&canonical(db)?, ".lock");
-        let lock_error = |source| Error::Lock { db: db.to_path_buf(), path: path.clone(), source };
+        let lock_error = |error| Error::Lock { db: db.to_path_buf(), path: path.clone(), error };
         loop {
             let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path);
             let file = file.map_err(lock_error)?;
@@ -80,7 +80,7 @@ fn canonical(db: &Path) -> Result<PathBuf> {
     match fs::metadata(db) {
         Ok(meta) if meta.is_dir() => return Err(Error::Directory(db.to_path_buf())),
         Ok(_) => {
-            return fs::canonicalize(db).map_err(|source| Error::File { path: db.to_path_buf(), source });
+            return fs::canonicalize(db).map_err(|error| Error::File { path: db.to_path_buf(), error });
         }
         Err(_) => {}
     }

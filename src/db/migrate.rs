@@ -14,6 +14,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_split_keys", include_str!("../../migrations/0002_split_keys.sql")),
     ("0003_application_id", include_str!("../../migrations/0003_application_id.sql")),
     ("0004_warnings", include_str!("../../migrations/0004_warnings.sql")),
+    ("0005_source_records", include_str!("../../migrations/0005_source_records.sql")),
 ];
 
 /// The schema version this build writes.
@@ -24,11 +25,13 @@ pub const VERSION: i64 = MIGRATIONS.len() as i64;
 pub const MARKED: i64 = version_of("0003_application_id");
 
 /// The oldest schema version that readers read as it is, without a migration (which only
-/// the writer runs). Every migration so far left what readers read as it was: 0002 lets
-/// one key's postings fill several blocks of a run, and a reader of a version 1 file finds
-/// one block per key there; 0003 only marks the file. A migration that changes what
-/// readers read raises this to its own version, and readers then ask for an index run.
-pub const READABLE_FROM: i64 = 1;
+/// the writer runs). 0002 lets one key's postings fill several blocks of a run (a reader of
+/// a version 1 file finds one block per key there), 0003 only marks the file, and 0004 adds
+/// the warnings, which a reader of an older file finds none of; 0005 moves each record's
+/// headers, times and comments from `games` to `sources`, which readers read, so files of
+/// earlier versions need an index run before they are read. A migration that changes what
+/// readers read raises this to its own version.
+pub const READABLE_FROM: i64 = version_of("0005_source_records");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {
@@ -71,7 +74,7 @@ pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
         return Err(Error::TooNew { path, found, known: VERSION });
     }
     for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        tx.execute_batch(sql).map_err(|source| Error::Migration { name, source })?;
+        tx.execute_batch(sql).map_err(|error| Error::Migration { name, error })?;
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
     tx.commit()?;

@@ -5,8 +5,11 @@
 //!
 //! # Layout
 //!
-//! The schema is in `migrations/`. Games are stored once, however many files hold them
-//! (`sources` links each file and index to its game); moves are a blob of [`Move::code`]s.
+//! The schema is in `migrations/`. Games are stored once, however many files hold them, as
+//! their start, moves (a blob of [`Move::code`]s) and result; `sources` links each file and
+//! index to its game and holds that file's own record of it (players, event, dates, every
+//! raw header, times and comments), so copies of one game keep their own headers. Filters
+//! match a game through any of its records ([`GameFilter`]).
 //! The position index holds a *posting* (key, game, ply, move played, result) for every
 //! position of every main line, in immutable sorted *runs* of compressed blocks
 //! ([`codec`]): a lookup reads one block per run (a few for the commonest positions), and
@@ -68,16 +71,21 @@
 mod buffer;
 mod cache;
 pub mod codec;
+mod filter;
 mod lock;
 mod migrate;
 mod new_game;
+mod newest;
 mod open;
 mod read;
 mod runs;
 mod tree;
 mod write;
 
-use std::{fmt, path::PathBuf};
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+};
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
@@ -110,6 +118,9 @@ const PAGE_SIZE: usize = 16_384;
 pub struct Corrupt(pub &'static str);
 
 /// A database failure. Every one is fatal to the command that meets it.
+///
+/// Each message holds the SQLite error it comes from, which is therefore not also its
+/// [`source`](std::error::Error::source) (see the crate's policy on errors).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("no database at {} (run `kifudex index` first, or give --db)", .0.display())]
@@ -120,11 +131,10 @@ pub enum Error {
     Directory(PathBuf),
     #[error("cannot create the database {}: there is no directory {}", path.display(), dir.display())]
     NoDirectory { path: PathBuf, dir: PathBuf },
-    // The cause of these is their source, which messages print after them.
-    #[error("cannot read {}", path.display())]
-    File { path: PathBuf, source: std::io::Error },
-    #[error("cannot open the database {}", path.display())]
-    Open { path: PathBuf, source: rusqlite::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    File { path: PathBuf, error: std::io::Error },
+    #[error("{}", open_message(path, error))]
+    Open { path: PathBuf, error: rusqlite::Error },
     #[error(
         "the database {} was written by a newer kifudex (schema version {found}; this one knows up to \
          {known}): use that version",
@@ -140,8 +150,8 @@ pub enum Error {
     TooOld { path: PathBuf, found: i64 },
     #[error("another kifudex index run is writing {}", .0.display())]
     Busy(PathBuf),
-    #[error("cannot write the database {}: cannot make its lock file {}", db.display(), path.display())]
-    Lock { db: PathBuf, path: PathBuf, source: std::io::Error },
+    #[error("cannot write the database {}: cannot make its lock file {}: {error}", db.display(), path.display())]
+    Lock { db: PathBuf, path: PathBuf, error: std::io::Error },
     #[error("cannot write the database {}: the file is read-only", .0.display())]
     ReadOnly(PathBuf),
     #[error(
@@ -153,21 +163,41 @@ pub enum Error {
     #[error(
         "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or an older \
          kifudex wrote it), and reading it needs the right to write its directory; an index run on it \
-         (any PATH, --db {}) by a user who may write there makes it readable anywhere",
+         (any PATH, --db {}) by a user who may write there makes it readable anywhere ({error})",
         path.display(),
         path.display()
     )]
-    WalUnreadable { path: PathBuf, source: rusqlite::Error },
-    #[error("database migration {name} failed")]
-    Migration { name: &'static str, source: rusqlite::Error },
+    WalUnreadable { path: PathBuf, error: rusqlite::Error },
+    #[error("database migration {name} failed: {error}")]
+    Migration { name: &'static str, error: rusqlite::Error },
     #[error("interrupted")]
     Interrupted,
-    #[error(transparent)]
-    Sql(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Sql(rusqlite::Error),
     #[error(transparent)]
     Corrupt(#[from] Corrupt),
     #[error("unexpected value in the database: {0}")]
-    Value(#[from] FromSqlError),
+    Value(FromSqlError),
+}
+
+/// The message of [`Error::Open`], naming the path once (SQLite's own message may end with it).
+fn open_message(path: &Path, error: &rusqlite::Error) -> String {
+    let path = path.display().to_string();
+    let error = error.to_string();
+    let error = error.strip_suffix(&format!(": {path}")).unwrap_or(&error);
+    format!("cannot open the database {path}: {error}")
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        Error::Sql(e)
+    }
+}
+
+impl From<FromSqlError> for Error {
+    fn from(e: FromSqlError) -> Error {
+        Error::Value(e)
+    }
 }
 
 impl Error {

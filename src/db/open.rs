@@ -81,7 +81,7 @@ pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 
 /// Reads the SQLite header of the file at `path`, without SQLite.
 fn sniff(path: &Path) -> Result<Sniff> {
-    let file_error = |source| Error::File { path: path.to_path_buf(), source };
+    let file_error = |error| Error::File { path: path.to_path_buf(), error };
     let meta = match fs::metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::Missing(path.to_path_buf())),
@@ -157,13 +157,13 @@ fn kind(conn: &Connection) -> rusqlite::Result<Kind> {
 }
 
 /// The error for a failure to read the file at `path` as a database.
-fn read_error(path: &Path, wal: bool, source: rusqlite::Error) -> Error {
-    match source.sqlite_error_code() {
+fn read_error(path: &Path, wal: bool, error: rusqlite::Error) -> Error {
+    match error.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::NotKifudex(path.to_path_buf()),
         Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly) if wal => {
-            Error::WalUnreadable { path: path.to_path_buf(), source }
+            Error::WalUnreadable { path: path.to_path_buf(), error }
         }
-        _ => Error::Open { path: path.to_path_buf(), source },
+        _ => Error::Open { path: path.to_path_buf(), error },
     }
 }
 
@@ -209,7 +209,7 @@ pub(super) fn open_write(path: &Path) -> Result<Connection> {
     if foreign_by_header(path, sniffed, true) {
         return Err(Error::NotKifudex(path.to_path_buf()));
     }
-    let open_error = |source| Error::Open { path: path.to_path_buf(), source };
+    let open_error = |error| Error::Open { path: path.to_path_buf(), error };
     let flags =
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
@@ -264,13 +264,13 @@ fn start_run(path: &Path, conn: &Connection) -> Result<()> {
         // A file system without the shared memory that WAL mode needs: the run writes with a
         // rollback journal on disk (and readers wait for its transactions).
         Ok(_) => {
-            mode(" = DELETE").map_err(|source| Error::Open { path: path.to_path_buf(), source })?;
+            mode(" = DELETE").map_err(|error| Error::Open { path: path.to_path_buf(), error })?;
             Ok(())
         }
         Err(e) if is_busy(&e) => {
             Err(Error::InUse { path: path.to_path_buf(), seconds: START_WAIT.as_secs() })
         }
-        Err(source) => Err(Error::Open { path: path.to_path_buf(), source }),
+        Err(error) => Err(Error::Open { path: path.to_path_buf(), error }),
     }
 }
 

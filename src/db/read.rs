@@ -1,14 +1,14 @@
 //! The reader: consistent snapshots for queries, streams for exports, file states for ingest.
 
-use std::{collections::HashSet, path::Path, rc::Rc};
+use std::{collections::HashSet, path::Path};
 
-use rusqlite::{
-    Connection, OptionalExtension, Row, params, params_from_iter, types::Value, vtab::array::Array,
-};
+use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
+pub use super::filter::GameFilter;
 use super::{
     GameId, GameResult, Result,
     codec::{decode_comments, decode_headers, decode_moves, decode_times},
+    filter::{Conditions, shown_record},
     runs::{self, Run},
 };
 use crate::shogi::{Handicap, Move, Setup};
@@ -28,30 +28,6 @@ pub struct FileState {
     pub error: Option<String>,
     /// Games in it that stopped early.
     pub stopped: u64,
-}
-
-/// Which games to keep. Empty fields do not filter.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameFilter {
-    /// A player on either side (part of the name).
-    pub player: Option<String>,
-    pub black: Option<String>,
-    pub white: Option<String>,
-    /// Part of the event name.
-    pub event: Option<String>,
-    /// Games on or after this date (ISO 8601, as precise as wanted).
-    pub since: Option<String>,
-    /// Games on or before this date (a partial date includes all of it).
-    pub until: Option<String>,
-    pub result: Option<GameResult>,
-    pub handicap: Option<Handicap>,
-}
-
-impl GameFilter {
-    /// Whether the filter keeps every game.
-    pub fn is_empty(&self) -> bool {
-        *self == GameFilter::default()
-    }
 }
 
 /// One row of the games export: a game as one file holds it.
@@ -240,7 +216,7 @@ pub struct Snapshot<'a> {
     pub(super) early_max: u32,
 }
 
-fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+pub(super) fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
         id: r.get(0)?,
         date: r.get(1)?,
@@ -251,52 +227,12 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     })
 }
 
-/// The columns [`game_row`] reads, and the joins they need.
-const GAME_COLUMNS: &str = "g.id, g.date, e.name, pb.name, pw.name, g.result";
-const GAME_JOINS: &str = "FROM games g
-     LEFT JOIN events e ON e.id = g.event
-     LEFT JOIN players pb ON pb.id = g.black
-     LEFT JOIN players pw ON pw.id = g.white";
-
-/// The SQL conditions of `filter` on the games table aliased `g`, each starting with ` AND`,
-/// and their arguments. User text is only ever an argument, never SQL.
-fn filter_clause(filter: &GameFilter) -> (String, Vec<Value>) {
-    let mut sql = String::new();
-    let mut args: Vec<Value> = Vec::new();
-    let mut arg = |sql: &mut String, clause: &str, v: &str| {
-        args.push(Value::Text(v.to_string()));
-        sql.push_str(&clause.replacen('?', &format!("?{}", args.len()), 1));
-    };
-    const PLAYER: &str = "(SELECT id FROM players WHERE instr(name, ?) > 0)";
-    if let Some(p) = &filter.player {
-        arg(&mut sql, &format!(" AND (g.black IN {PLAYER}"), p);
-        arg(&mut sql, &format!(" OR g.white IN {PLAYER})"), p);
-    }
-    if let Some(p) = &filter.black {
-        arg(&mut sql, &format!(" AND g.black IN {PLAYER}"), p);
-    }
-    if let Some(p) = &filter.white {
-        arg(&mut sql, &format!(" AND g.white IN {PLAYER}"), p);
-    }
-    if let Some(e) = &filter.event {
-        arg(&mut sql, " AND g.event IN (SELECT id FROM events WHERE instr(name, ?) > 0)", e);
-    }
-    if let Some(d) = &filter.since {
-        arg(&mut sql, " AND g.date >= ?", d);
-    }
-    if let Some(d) = &filter.until {
-        // A partial date includes all of it: --until 2010 keeps 2010-12-31.
-        arg(&mut sql, " AND substr(g.date, 1, length(?)) <= ", d);
-        arg(&mut sql, "?", d);
-    }
-    if let Some(r) = filter.result {
-        sql.push_str(&format!(" AND g.result = {}", r.code()));
-    }
-    if let Some(h) = filter.handicap {
-        arg(&mut sql, " AND g.handicap = ?", h.slug());
-    }
-    (sql, args)
-}
+/// The columns [`game_row`] reads, and the joins they need: the game aliased `g`, the
+/// record shown for it aliased `s`.
+pub(super) const GAME_COLUMNS: &str = "g.id, s.date, e.name, pb.name, pw.name, g.result";
+pub(super) const RECORD_JOINS: &str = "LEFT JOIN events e ON e.id = s.event
+     LEFT JOIN players pb ON pb.id = s.black
+     LEFT JOIN players pw ON pw.id = s.white";
 
 impl Snapshot<'_> {
     /// The stored games that the position index lacks: none, unless a run of an older
@@ -325,7 +261,7 @@ impl Snapshot<'_> {
         Ok(self.tx.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))? as u64)
     }
 
-    /// The games `filter` keeps, or `None` when it keeps every game.
+    /// The games `filter` keeps, or `None` when it keeps every game (see [`GameFilter`]).
     ///
     /// # Errors
     ///
@@ -334,68 +270,53 @@ impl Snapshot<'_> {
         if filter.is_empty() {
             return Ok(None);
         }
-        let (clause, args) = filter_clause(filter);
-        let mut stmt = self.tx.prepare(&format!("SELECT g.id FROM games g WHERE 1{clause}"))?;
-        let ids = stmt.query_map(params_from_iter(args), |r| r.get(0))?;
+        let c = Conditions::new(&self.tx, filter, "s", "g")?;
+        let sql = match (c.record.is_empty(), c.game.is_empty()) {
+            (true, _) => format!("SELECT g.id FROM games g WHERE 1{}", c.game),
+            (false, true) => format!("SELECT s.game FROM sources s WHERE 1{}", c.record),
+            (false, false) => {
+                format!(
+                    "SELECT s.game FROM sources s JOIN games g ON g.id = s.game WHERE 1{}{}",
+                    c.record, c.game
+                )
+            }
+        };
+        let mut stmt = self.tx.prepare(&sql)?;
+        let ids = stmt.query_map(params_from_iter(c.args.iter()), |r| r.get(0))?;
         Ok(Some(ids.collect::<rusqlite::Result<_>>()?))
     }
 
-    /// The list entries of `ids` (sorted, without repeats), newest first (by date, then id),
-    /// the first `offset` left out, at most `limit`.
-    ///
-    /// Few ids are looked up directly; many are found by walking the date index from the
-    /// newest game until `offset + limit` of them have come, whichever reads fewer rows.
-    ///
-    /// # Errors
-    ///
-    /// Any database failure.
-    pub fn newest_games(&self, ids: &[GameId], offset: usize, limit: usize) -> Result<Vec<GameRow>> {
-        if ids.len() <= offset || limit == 0 {
-            return Ok(Vec::new());
-        }
-        let wanted = offset.saturating_add(limit);
-        let stored: i64 = self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?;
-        // Walking reads about limit × stored / ids rows, looking up reads ids rows.
-        let (k, limit_n) = (ids.len() as u128, wanted as u128);
-        let chosen: Vec<GameId> = if k * k > limit_n * stored.max(1) as u128 {
-            let mut walk = self.tx.prepare_cached("SELECT id FROM games ORDER BY date DESC, id DESC")?;
-            let mut rows = walk.query([])?;
-            let mut chosen = Vec::with_capacity(wanted.min(ids.len()));
-            while chosen.len() < wanted {
-                let Some(row) = rows.next()? else {
-                    break;
-                };
-                let id: GameId = row.get(0)?;
-                if ids.binary_search(&id).is_ok() {
-                    chosen.push(id);
-                }
-            }
-            chosen
-        } else {
-            ids.to_vec()
-        };
-        let array: Array = Rc::new(chosen.into_iter().map(|id| Value::Integer(id.0)).collect());
-        let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} {GAME_JOINS} WHERE g.id IN rarray(?1) ORDER BY g.date DESC, g.id DESC LIMIT ?2 OFFSET ?3"
-        ))?;
-        let bound = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-        let rows = stmt.query_map(params![array, bound(limit), bound(offset)], game_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// The whole stored game with this id.
+    /// The whole stored game with this id, with its first record in path order.
     ///
     /// # Errors
     ///
     /// Any database failure, or [`super::Corrupt`] when its blobs do not decode.
     pub fn game(&self, id: GameId) -> Result<Option<StoredGame>> {
+        self.game_matching(id, &GameFilter::default())
+    }
+
+    /// The whole stored game with this id, with the record shown for it under `filter` (the
+    /// first in path order that matches; see [`GameFilter`]); `None` when there is no such
+    /// game or `filter` does not keep it.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`super::Corrupt`] when its blobs do not decode.
+    pub fn game_matching(&self, id: GameId, filter: &GameFilter) -> Result<Option<StoredGame>> {
+        let c = Conditions::new(&self.tx, filter, "r", "g")?;
+        let id_arg = c.next_arg();
+        // A game always has a record; the left join still shows one that lost them all.
+        let required = if c.record.is_empty() { "" } else { " AND s.id IS NOT NULL" };
         let sql = format!(
-            "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, g.times, g.comments, g.headers, g.termination,
-               g.site, g.end_date, g.time_control, g.opening, g.black_title, g.white_title
-             {GAME_JOINS} WHERE g.id = ?1"
+            "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, s.times, s.comments, s.headers, g.termination,
+               s.site, s.end_date, s.time_control, s.opening, s.black_title, s.white_title
+             FROM games g LEFT JOIN sources s ON s.id = {shown} {RECORD_JOINS}
+             WHERE g.id = ?{id_arg}{game}{required}",
+            shown = shown_record("g", &c.record),
+            game = c.game,
         );
         let mut stmt = self.tx.prepare_cached(&sql)?;
-        let mut rows = stmt.query([id])?;
+        let mut rows = stmt.query(params_from_iter(c.args_with(&[&id])))?;
         let Some(r) = rows.next()? else {
             return Ok(None);
         };
@@ -423,7 +344,8 @@ impl Snapshot<'_> {
     }
 
     /// Calls `each` for every game occurrence (source file and index) of the games `filter`
-    /// keeps, in path order then index order, reading one row at a time.
+    /// keeps, each with its own record, in path order then index order, reading one row at a
+    /// time. Every occurrence of a kept game comes, whichever of its records matched.
     ///
     /// # Errors
     ///
@@ -433,25 +355,29 @@ impl Snapshot<'_> {
         filter: &GameFilter,
         mut each: impl FnMut(&OccurrenceRow) -> Result<(), E>,
     ) -> Result<(), E> {
-        let (clause, args) = filter_clause(filter);
+        let c = Conditions::new(&self.tx, filter, "r", "g").map_err(super::Error::from)?;
+        let kept = if c.record.is_empty() {
+            String::new()
+        } else {
+            format!(" AND s.game IN (SELECT r.game FROM sources r WHERE 1{})", c.record)
+        };
         let mut stmt = self
             .tx
             .prepare(&format!(
-                "SELECT s.game, f.path, s.idx, f.format, f.encoding, e.name, g.date, pb.name, pw.name, g.handicap,
+                "SELECT s.game, f.path, s.idx, f.format, f.encoding, e.name, s.date, pb.name, pw.name, g.handicap,
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx)))
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
-                 LEFT JOIN events e ON e.id = g.event
-                 LEFT JOIN players pb ON pb.id = g.black
-                 LEFT JOIN players pw ON pw.id = g.white
-                 WHERE 1{clause}
-                 ORDER BY f.path, s.idx"
+                 {RECORD_JOINS}
+                 WHERE 1{kept}{game}
+                 ORDER BY f.path, s.idx",
+                game = c.game,
             ))
             .map_err(super::Error::from)?;
-        let mut rows = stmt.query(params_from_iter(args)).map_err(super::Error::from)?;
+        let mut rows = stmt.query(params_from_iter(c.args.iter())).map_err(super::Error::from)?;
         while let Some(r) = rows.next().map_err(super::Error::from)? {
             let row = occurrence_row(r)?;
             each(&row)?;
@@ -460,7 +386,8 @@ impl Snapshot<'_> {
     }
 
     /// Calls `each` with the moves of every game `filter` keeps, by id, reading one game at a
-    /// time.
+    /// time; the times and comments are those of the record shown for it (see
+    /// [`GameFilter`]).
     ///
     /// # Errors
     ///
@@ -471,12 +398,17 @@ impl Snapshot<'_> {
         filter: &GameFilter,
         mut each: impl FnMut(GameMoves) -> Result<(), E>,
     ) -> Result<(), E> {
-        let (clause, args) = filter_clause(filter);
+        let c = Conditions::new(&self.tx, filter, "r", "g").map_err(super::Error::from)?;
+        let required = if c.record.is_empty() { "" } else { " AND s.id IS NOT NULL" };
         let sql = format!(
-            "SELECT g.id, g.start, g.moves, g.times, g.comments FROM games g WHERE 1{clause} ORDER BY g.id"
+            "SELECT g.id, g.start, g.moves, s.times, s.comments
+             FROM games g LEFT JOIN sources s ON s.id = {shown}
+             WHERE 1{game}{required} ORDER BY g.id",
+            shown = shown_record("g", &c.record),
+            game = c.game,
         );
         let mut stmt = self.tx.prepare(&sql).map_err(super::Error::from)?;
-        let mut rows = stmt.query(params_from_iter(args)).map_err(super::Error::from)?;
+        let mut rows = stmt.query(params_from_iter(c.args.iter())).map_err(super::Error::from)?;
         while let Some(r) = rows.next().map_err(super::Error::from)? {
             let game = (|| -> Result<GameMoves> {
                 let start: Option<String> = r.get(1)?;

@@ -386,11 +386,7 @@ impl Writer {
             } else {
                 counts.duplicate += 1;
             }
-            self.conn
-                .prepare_cached(
-                    "INSERT INTO sources(file, idx, game, line, status) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?
-                .execute(params![file_id, g.index, id, g.line, g.status])?;
+            self.insert_source(file_id, id, g)?;
             if self.postings.len() >= self.run_postings {
                 self.flush_run()?;
             }
@@ -452,16 +448,10 @@ impl Writer {
                 }
             }
         }
-        let black = g.black.as_ref().map(|p| self.name_id(Names::Players, &p.name)).transpose()?;
-        let white = g.white.as_ref().map(|p| self.name_id(Names::Players, &p.name)).transpose()?;
-        let event = g.event.as_deref().map(|e| self.name_id(Names::Events, e)).transpose()?;
         self.conn
             .prepare_cached(
-                "INSERT INTO games(movehash, start, handicap, plies, moves, times, end_sfen, result, termination,
-                   black, black_title, white, white_title, event, site, date, end_date, time_control, opening,
-                   headers, comments)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-                   ?20, ?21)",
+                "INSERT INTO games(movehash, start, handicap, plies, moves, end_sfen, result, termination)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
             .execute(params![
                 g.movehash,
@@ -469,22 +459,9 @@ impl Writer {
                 g.handicap,
                 g.plies,
                 g.moves,
-                g.times,
                 g.end_sfen,
                 g.result,
                 g.termination,
-                black,
-                g.black.as_ref().and_then(|p| p.title.as_deref()),
-                white,
-                g.white.as_ref().and_then(|p| p.title.as_deref()),
-                event,
-                g.site,
-                g.date,
-                g.end_date,
-                g.time_control,
-                g.opening,
-                g.headers,
-                g.comments,
             ])?;
         let id = self.conn.last_insert_rowid();
         self.last_game = id;
@@ -504,6 +481,41 @@ impl Writer {
             }
         }
         Ok((GameId(id), true))
+    }
+
+    /// Links game `game` to its place in file `file_id`, with the file's own record of it:
+    /// players, event, dates and the other headers, times and comments.
+    fn insert_source(&mut self, file_id: i64, game: GameId, g: &NewGame) -> Result<()> {
+        let black = g.black.as_ref().map(|p| self.name_id(Names::Players, &p.name)).transpose()?;
+        let white = g.white.as_ref().map(|p| self.name_id(Names::Players, &p.name)).transpose()?;
+        let event = g.event.as_deref().map(|e| self.name_id(Names::Events, e)).transpose()?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO sources(file, idx, game, line, status, black, black_title, white, white_title,
+                   event, site, date, end_date, time_control, opening, headers, times, comments)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            )?
+            .execute(params![
+                file_id,
+                g.index,
+                game,
+                g.line,
+                g.status,
+                black,
+                g.black.as_ref().and_then(|p| p.title.as_deref()),
+                white,
+                g.white.as_ref().and_then(|p| p.title.as_deref()),
+                event,
+                g.site,
+                g.date,
+                g.end_date,
+                g.time_control,
+                g.opening,
+                g.headers,
+                g.times,
+                g.comments,
+            ])?;
+        Ok(())
     }
 
     /// Compares an early occurrence with the position stored for its key; records the key's

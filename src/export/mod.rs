@@ -58,10 +58,22 @@ pub enum Error {
     #[error(transparent)]
     Db(#[from] db::Error),
     #[error("cannot write the export: {0}")]
-    Write(#[from] io::Error),
+    Write(io::Error),
     /// A stored game cannot be played back.
     #[error("a stored game cannot be played back: {0}")]
-    Unplayable(#[from] Unplayable),
+    Unplayable(Unplayable),
+}
+
+impl From<Unplayable> for Error {
+    fn from(e: Unplayable) -> Error {
+        Error::Unplayable(e)
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Write(e)
+    }
 }
 
 impl Error {

@@ -21,11 +21,17 @@
 //! Because the writer takes files in path order and games in file order, game ids never
 //! depend on the number of threads or on timing.
 //!
-//! # Rejects
+//! # Rejects and skipped files
 //!
-//! - An entry that cannot be read (permissions, a symbolic link loop, an I/O error) and a file
+//! - An entry that cannot be read (permissions, a symbolic link loop, an I/O error), a path
+//!   given that does not exist (when another one does), and a file with a record extension
 //!   that holds no record (not text, no known format, empty) are *rejected files*: a reject
 //!   row each, no games.
+//! - A file that holds no record and need not hold one is *skipped*, not rejected: a file
+//!   whose name is no record's (`package.json`, `notes.txt`, a saved web page, a README) or
+//!   one that may hold a record but does not (see [`crate::walk`] and the `prepare` module).
+//!   It is counted, never recorded; one that held a record before and no longer does loses
+//!   its games.
 //! - So is a file removed (`vanished`) or written to (`changed`: its size or modification time
 //!   differ from the walk's, once it is read) while the run goes on. Its games are left as
 //!   they were, and the next run reads it as it is then.
@@ -37,8 +43,9 @@
 //!   (`bad_start`) and nothing else, so no reader ever meets it.
 //! - Files the walk does not consider records (by extension) are ignored, not rejected.
 //!
-//! The counts of rejected files and games cover every file seen, including unchanged files
-//! whose rejects were recorded by an earlier run, so a re-run reports what the inputs hold.
+//! The counts report what the run did: an unchanged file is not read again, so it counts as
+//! unchanged, not as rejected, even when an earlier run recorded rejects for it (they stay
+//! in the database, and `export rejects` lists them).
 //!
 //! # Stopping
 //!
@@ -83,7 +90,7 @@ pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
     kifu::{FileError, ParsedFile},
-    walk::{self, Entry, WalkOptions},
+    walk::{self, Entry, Expect, Globs, WalkOptions},
 };
 
 /// The function that reads a file into games: [`crate::kifu::read_file`] in the command.
@@ -116,6 +123,8 @@ pub struct Options {
     pub prune: bool,
     /// Follow symbolic links while walking.
     pub follow_links: bool,
+    /// The files to take under the directories walked.
+    pub globs: std::sync::Arc<Globs>,
     /// Positions buffered in memory before they are written as a run (memory against the
     /// number of runs; [`db::RUN_POSTINGS`] by default).
     pub run_postings: usize,
@@ -134,6 +143,7 @@ impl Options {
             jobs: thread::available_parallelism().map_or(2, |n| n.get()),
             prune: false,
             follow_links: false,
+            globs: std::sync::Arc::default(),
             run_postings: db::RUN_POSTINGS,
             stop: None,
         }
@@ -143,14 +153,16 @@ impl Options {
 /// What a run did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
-    /// Candidate record files and unreadable entries found by the walk.
+    /// Files and unreadable entries found by the walk.
     pub files_seen: u64,
     /// Files read in this run (new or changed).
     pub files_indexed: u64,
-    /// Files skipped because they had not changed.
+    /// Files not read again because they had not changed.
     pub files_unchanged: u64,
-    /// Files (and entries) that yield no game.
+    /// Files (and entries) read in this run that yield no game but should.
     pub files_rejected: u64,
+    /// Files that hold no record and need not (not read, or read and found to be no record).
+    pub files_skipped: u64,
     /// Files removed because they are gone (with `prune`).
     pub files_pruned: u64,
     /// Games stored as new games.
@@ -175,10 +187,12 @@ pub struct Summary {
     /// run ended (see [`crate::db`]).
     #[serde(skip)]
     pub wal_kept: bool,
+    /// The `--include` and `--exclude` globs that matched nothing.
+    pub globs_unmatched: Vec<String>,
 }
 
 impl Summary {
-    /// Whether some input was rejected.
+    /// Whether some input read in this run was rejected.
     pub fn has_rejects(&self) -> bool {
         self.files_rejected > 0 || self.games_rejected > 0
     }
@@ -213,18 +227,24 @@ impl Observer for Quiet {}
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{}: no such file or directory", .0.display())]
+    #[error("nothing to index: no path given exists ({})", .0.display())]
     MissingPath(PathBuf),
-    #[error("{}: {source}", path.display())]
-    Path { path: PathBuf, source: std::io::Error },
+    #[error("{}: {error}", path.display())]
+    Path { path: PathBuf, error: std::io::Error },
     #[error(transparent)]
     Db(#[from] db::Error),
     #[error("cannot start the worker threads: {0}")]
-    Threads(#[from] rayon::ThreadPoolBuildError),
+    Threads(rayon::ThreadPoolBuildError),
     #[error("a thread of the pipeline stopped unexpectedly")]
     ThreadPanicked,
-    #[error("cannot start a thread: {source}")]
-    Thread { source: std::io::Error },
+    #[error("cannot start a thread: {error}")]
+    Thread { error: std::io::Error },
+}
+
+impl From<rayon::ThreadPoolBuildError> for Error {
+    fn from(e: rayon::ThreadPoolBuildError) -> Error {
+        Error::Threads(e)
+    }
 }
 
 /// Indexes `options.roots` into `options.db`, reading files with `read`.
@@ -236,10 +256,10 @@ pub enum Error {
 pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<Summary, Error> {
     let started = std::time::Instant::now();
     let roots = absolute_roots(&options.roots)?;
-    let walk_options = WalkOptions { follow_links: options.follow_links };
+    let walk_options = WalkOptions { follow_links: options.follow_links, globs: options.globs.clone() };
     let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     if observer.wants_total() {
-        let files = walk::entries(&roots, walk_options).take_while(|_| !stopped()).count();
+        let files = walk::entries(&roots, walk_options.clone()).take_while(|_| !stopped()).count();
         if stopped() {
             return Ok(Summary {
                 interrupted: true,
@@ -263,19 +283,24 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
         .thread_name(|i| format!("kifudex-io-{i}"))
         .build()?;
     let root_texts: Vec<String> = roots.iter().map(|r| path_text(r)).collect();
+    // A path given that does not exist is a reject, and nothing under it is pruned: a typo
+    // or a disk not mounted must not empty the database.
+    let prune_roots: Vec<String> = roots.iter().filter(|r| r.exists()).map(|r| path_text(r)).collect();
     let (tx, rx) = crossbeam_channel::bounded::<Vec<Outcome>>(CHANNEL_CHUNKS);
     let (fetched_tx, fetched_rx) = crossbeam_channel::bounded::<(Vec<Entry>, Vec<Fetched>)>(FETCHED_CHUNKS);
 
     thread::scope(|scope| {
         let root_texts = &root_texts;
+        let prune_roots = &prune_roots;
         let roots = &roots;
-        let spawn_error = |source| Error::Thread { source };
+        let walk_options = &walk_options;
+        let spawn_error = |error| Error::Thread { error };
         let writer = thread::Builder::new()
             .name("kifudex-writer".to_string())
             .spawn_scoped(scope, move || {
                 let mut writer = writer;
-                let written =
-                    writer::write_all(&mut writer, rx, root_texts, options.prune, &stopped, observer);
+                let prune = if options.prune { Some(prune_roots.as_slice()) } else { None };
+                let written = writer::write_all(&mut writer, rx, root_texts, prune, &stopped, observer);
                 (written, writer)
             })
             .map_err(spawn_error)?;
@@ -289,7 +314,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
                 // Into a database without files, every file is new: no state to look up (the
                 // files this run writes are the walk's own, each seen once).
                 let lookup = reader.has_files()?;
-                let mut entries = walk::entries(roots, walk_options).peekable();
+                let mut entries = walk::entries(roots, walk_options.clone()).peekable();
                 loop {
                     let chunk = next_chunk(&mut entries);
                     if chunk.is_empty() || stopped() {
@@ -298,7 +323,9 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
                     let states = chunk
                         .iter()
                         .map(|e| match e {
-                            Ok(file) if lookup => reader.file_state(&path_text(&file.path)),
+                            Ok(file) if lookup && file.expect != Expect::Skip => {
+                                reader.file_state(&path_text(&file.path))
+                            }
                             _ => Ok(None),
                         })
                         .collect::<Result<Vec<_>, _>>()?;
@@ -335,6 +362,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
         summary.interrupted |= finished.stopped;
         summary.wal_kept = finished.wal_kept;
         summary.seconds = started.elapsed().as_secs_f64();
+        summary.globs_unmatched = options.globs.unmatched();
         Ok(summary)
     })
 }
@@ -357,18 +385,35 @@ fn next_chunk(entries: &mut std::iter::Peekable<impl Iterator<Item = Entry>>) ->
 }
 
 /// The roots as absolute paths without symbolic links, so a file has one path whatever
-/// directory the command runs from. These are the paths the database records.
+/// directory the command runs from. These are the paths the database records. A root that
+/// does not exist is kept, made absolute, for the walk to report; so is one that cannot be
+/// resolved.
 ///
 /// # Errors
 ///
-/// [`Error::MissingPath`] for a path that does not exist.
+/// [`Error::MissingPath`] when no root exists (nothing could be indexed), or the current
+/// directory cannot be known.
 pub fn absolute_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
-    roots
-        .iter()
-        .map(|r| match std::fs::canonicalize(r) {
-            Ok(p) => Ok(p),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::MissingPath(r.clone())),
-            Err(source) => Err(Error::Path { path: r.clone(), source }),
-        })
-        .collect()
+    let mut found = false;
+    let mut out = Vec::with_capacity(roots.len());
+    for root in roots {
+        match std::fs::canonicalize(root) {
+            Ok(p) => {
+                found = true;
+                out.push(p);
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                found = true;
+                out.push(
+                    std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?,
+                );
+            }
+            Err(_) => out
+                .push(std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?),
+        }
+    }
+    match roots.first() {
+        Some(first) if !found => Err(Error::MissingPath(first.clone())),
+        _ => Ok(out),
+    }
 }

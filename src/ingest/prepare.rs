@@ -1,5 +1,11 @@
 //! The work done for one file on a worker thread: decide whether it changed, read it,
 //! replay its games, and prepare them for the writer.
+//!
+//! A file that may hold a record but need not ([`Expect::Maybe`]: `.txt`, `.json`, a file
+//! named on the command line or chosen by `--include`) is skipped unless its content is a
+//! record: its first [`HEAD_BYTES`] are read, and the rest only when they look like a record
+//! (so a large file that is not one costs one small read); then it is a record only if some
+//! game in it has a move. A file whose name is no record's ([`Expect::Skip`]) is not read.
 
 use std::{fs, path::Path};
 
@@ -8,19 +14,28 @@ use xxhash_rust::xxh3::xxh3_128;
 use super::ReadFn;
 use crate::{
     db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
+    kifu,
     replay::{ReplayedGame, Status, StopReason, replay},
-    walk::{Entry, SourceFile},
+    walk::{Entry, Expect, SourceFile},
 };
+
+/// The bytes of a file that may hold a record read to decide whether it looks like one.
+pub(super) const HEAD_BYTES: usize = 64 << 10;
+/// The largest file read (1 GiB). A record file larger than that is rejected unread: no
+/// record is that large, and reading it would take as much memory.
+pub(super) const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What became of a file.
 #[derive(Debug)]
 pub(super) enum Outcome {
     /// Same size and modification time as when it was indexed: not read.
-    Unchanged { path: String, state: FileState },
+    Unchanged { path: String },
     /// Read, but the content is the one indexed: only the size and time are new.
-    Touched { path: String, size: u64, mtime_ns: i64, state: FileState },
+    Touched { path: String, size: u64, mtime_ns: i64 },
     /// It could not be read.
     Unreadable { path: String, reject: NewReject },
+    /// It holds no record, and need not; `read` when it was read to know that.
+    Skipped { path: String, read: bool },
     /// Read and parsed (possibly into no game at all).
     Read(FileWork),
 }
@@ -31,7 +46,8 @@ impl Outcome {
         match self {
             Outcome::Unchanged { path, .. }
             | Outcome::Touched { path, .. }
-            | Outcome::Unreadable { path, .. } => path,
+            | Outcome::Unreadable { path, .. }
+            | Outcome::Skipped { path, .. } => path,
             Outcome::Read(work) => &work.file.path,
         }
     }
@@ -45,6 +61,8 @@ pub(super) struct FileWork {
     pub rejects: Vec<NewReject>,
     /// The warnings of the games stored, from reading and from replay.
     pub warnings: Vec<NewWarning>,
+    /// Some game in it has a move, as read (legal or not).
+    pub moves_read: bool,
 }
 
 /// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
@@ -92,19 +110,23 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
             return Fetched::Settled(unreadable(
                 path_text(&problem.path),
                 problem.kind.code(),
-                problem.to_string(),
+                problem.kind.to_string(),
             ));
         }
     };
     let path = path_text(&file.path);
+    if file.expect == Expect::Skip {
+        return Fetched::Settled(Outcome::Skipped { path, read: false });
+    }
     let state = match state {
         Some(state) if state.size == file.size && state.mtime_ns == file.mtime_ns => {
-            return Fetched::Settled(Outcome::Unchanged { path, state });
+            return Fetched::Settled(Outcome::Unchanged { path });
         }
         other => other,
     };
     let bytes = match read_bytes(file) {
         Ok(bytes) => bytes,
+        Err(ReadError::NotRecord) => return Fetched::Settled(Outcome::Skipped { path, read: true }),
         Err(ReadError::Vanished) => {
             let message = "the file was removed while the run went on; the next run forgets it";
             return Fetched::Settled(unreadable(path, "vanished", message.to_string()));
@@ -113,17 +135,21 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
             let message = "the file changed while it was being indexed; the next run reads it";
             return Fetched::Settled(unreadable(path, "changed", message.to_string()));
         }
+        Err(ReadError::TooLarge) => {
+            let message = format!(
+                "the file has {} bytes; files over {} MiB are not read",
+                file.size,
+                MAX_FILE_BYTES >> 20
+            );
+            return Fetched::Settled(unreadable(path, "too_large", message));
+        }
         Err(ReadError::Io(e)) => return Fetched::Settled(unreadable(path, "unreadable", e.to_string())),
     };
     let hash = xxh3_128(&bytes).to_le_bytes();
-    match state.filter(|s| s.hash == hash) {
-        Some(state) => Fetched::Settled(Outcome::Touched {
-            path,
-            size: bytes.len() as u64,
-            mtime_ns: file.mtime_ns,
-            state,
-        }),
-        None => Fetched::Read { path, bytes, hash },
+    if state.is_some_and(|s| s.hash == hash) {
+        Fetched::Settled(Outcome::Touched { path, size: bytes.len() as u64, mtime_ns: file.mtime_ns })
+    } else {
+        Fetched::Read { path, bytes, hash }
     }
 }
 
@@ -145,7 +171,18 @@ pub(super) fn process(entry: &Entry, fetched: Fetched, read: ReadFn) -> Outcome 
         return bug(path); // only files are read
     };
     let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash, read));
-    std::panic::catch_unwind(parse).unwrap_or_else(|_| bug(path))
+    let outcome = std::panic::catch_unwind(parse).unwrap_or_else(|_| bug(path));
+    match outcome {
+        Outcome::Read(work) if file.expect == Expect::Maybe && !holds_moves(&work) => {
+            Outcome::Skipped { path: work.file.path, read: true }
+        }
+        other => other,
+    }
+}
+
+/// Whether a file read holds a record worth the name: a game with at least one move.
+fn holds_moves(work: &FileWork) -> bool {
+    work.file.error.is_none() && work.moves_read
 }
 
 fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], read: ReadFn) -> Outcome {
@@ -163,6 +200,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
         games: Vec::new(),
         rejects: Vec::new(),
         warnings: Vec::new(),
+        moves_read: false,
     };
     let parsed = match read(Some(&file.path), bytes) {
         Ok(parsed) => parsed,
@@ -178,6 +216,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
             return Outcome::Read(work);
         }
     };
+    work.moves_read = parsed.games.iter().any(|g| !g.moves.is_empty());
     work.file.format = Some(parsed.format.name());
     work.file.encoding = Some(parsed.encoding);
     if parsed.games.is_empty() {
@@ -216,6 +255,10 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
 
 /// Why a file the walk found could not be read as it was found.
 enum ReadError {
+    /// It may hold a record, and its first bytes show it does not.
+    NotRecord,
+    /// It is larger than [`MAX_FILE_BYTES`].
+    TooLarge,
     /// It no longer exists.
     Vanished,
     /// Its size or modification time is no longer what the walk saw: it was written to
@@ -226,16 +269,32 @@ enum ReadError {
 
 /// The content of `file`, checked to be the file the walk saw: the same size and
 /// modification time, looked up on the open file once it is read. (Unlike `fs::read`, this
-/// asks the file system for nothing else.)
+/// asks the file system for nothing else.) A file that may hold a record is read no further
+/// than its head when that does not look like one.
 fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
     let open = fs::File::open(&file.path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => ReadError::Vanished,
         _ => ReadError::Io(e),
     })?;
-    let mut bytes = Vec::with_capacity(usize::try_from(file.size).unwrap_or(0).saturating_add(1));
-    std::io::Read::read_to_end(&mut std::io::Read::take(&open, u64::MAX), &mut bytes)
-        .map_err(ReadError::Io)?;
-    let now = crate::walk::source_file(file.path.clone(), &open.metadata().map_err(ReadError::Io)?);
+    let mut bytes = Vec::new();
+    if file.expect == Expect::Maybe {
+        bytes.reserve_exact(HEAD_BYTES);
+        (&open).take(HEAD_BYTES as u64).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+        let whole = bytes.len() < HEAD_BYTES || bytes.len() as u64 == file.size;
+        if !kifu::looks_like_record(Some(&file.path), &bytes, whole) {
+            return Err(ReadError::NotRecord);
+        }
+    }
+    if file.size > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge);
+    }
+    // The size the walk saw bounds the buffer; a file that grew since is caught below.
+    bytes.reserve_exact((file.size as usize + 1).saturating_sub(bytes.len()));
+    let rest = (MAX_FILE_BYTES + 1).saturating_sub(bytes.len() as u64);
+    (&open).take(rest).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    let now =
+        crate::walk::source_file(file.path.clone(), &open.metadata().map_err(ReadError::Io)?, file.expect);
     if now.size != file.size || now.mtime_ns != file.mtime_ns || bytes.len() as u64 != file.size {
         return Err(ReadError::Changed);
     }
@@ -281,7 +340,7 @@ mod tests {
 
     /// What the walk saw of `path`, as a run holds it until the file is read.
     fn walked(path: &Path) -> Entry {
-        Ok(crate::walk::source_file(path.to_path_buf(), &fs::metadata(path).unwrap()))
+        Ok(crate::walk::source_file(path.to_path_buf(), &fs::metadata(path).unwrap(), Expect::Record))
     }
 
     fn reject_code(fetched: Fetched) -> Option<&'static str> {

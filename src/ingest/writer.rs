@@ -5,13 +5,13 @@ use crossbeam_channel::Receiver;
 use super::{Error, Observer, Summary, prepare::Outcome};
 use crate::db::Writer;
 
-/// Writes every chunk from `rx` (until `stopped` says to stop), then prunes (when asked,
-/// and the walk was not cut short) and commits. The caller finishes the run.
+/// Writes every chunk from `rx` (until `stopped` says to stop), then prunes under `prune`
+/// (when given, and the walk was not cut short) and commits. The caller finishes the run.
 pub(super) fn write_all(
     writer: &mut Writer,
     rx: Receiver<Vec<Outcome>>,
     roots: &[String],
-    prune: bool,
+    prune: Option<&[String]>,
     stopped: &dyn Fn() -> bool,
     observer: &dyn Observer,
 ) -> Result<Summary, Error> {
@@ -26,7 +26,7 @@ pub(super) fn write_all(
                 break 'chunks;
             }
             s.files_seen += 1;
-            if prune {
+            if prune.is_some() {
                 writer.mark_seen(outcome.path())?;
             }
             write_one(writer, outcome, &mut s, observer)?;
@@ -35,8 +35,8 @@ pub(super) fn write_all(
         }
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
-    if prune && !s.interrupted {
-        for root in roots {
+    if !s.interrupted {
+        for root in prune.unwrap_or_default() {
             s.files_pruned += writer.prune_unseen(root)?;
         }
     }
@@ -51,16 +51,20 @@ fn write_one(
     observer: &dyn Observer,
 ) -> Result<(), Error> {
     match outcome {
-        Outcome::Unchanged { state, .. } => {
-            s.files_unchanged += 1;
-            s.files_rejected += u64::from(state.error.is_some());
-            s.games_rejected += state.stopped;
-        }
-        Outcome::Touched { path, size, mtime_ns, state } => {
+        // An unchanged file was not read: its rejects, recorded when it was, stay as they are
+        // and are not this run's.
+        Outcome::Unchanged { .. } => s.files_unchanged += 1,
+        Outcome::Touched { path, size, mtime_ns, .. } => {
             writer.touch_file(&path, size, mtime_ns)?;
             s.files_unchanged += 1;
-            s.files_rejected += u64::from(state.error.is_some());
-            s.games_rejected += state.stopped;
+        }
+        Outcome::Skipped { path, read } => {
+            // A file read that held a record before and holds none now no longer has games.
+            // (One skipped by its name was not read: what an earlier run found in it stays.)
+            if read {
+                writer.remove_file(&path)?;
+            }
+            s.files_skipped += 1;
         }
         Outcome::Unreadable { path, reject } => {
             writer.reject_entry(&path, &reject)?;

@@ -46,17 +46,11 @@ impl Format {
         }
     }
 
-    /// The format with this name (see [`Format::name`]); `psn` is accepted for Western.
+    /// The format with this name (see [`Format::name`]), in any case. (File extensions are
+    /// [`NameKind`](super::NameKind)'s business.)
     pub fn from_name(name: &str) -> Option<Format> {
-        let name = name.trim().to_ascii_lowercase();
-        Format::ALL.into_iter().find(|f| f.name() == name).or(match name.as_str() {
-            "psn" => Some(Format::Western),
-            "kifu" => Some(Format::Kif),
-            "ki2u" => Some(Format::Ki2),
-            "sfen" => Some(Format::Usi),
-            "json" => Some(Format::Jkf),
-            _ => None,
-        })
+        let name = name.trim();
+        Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name))
     }
 }
 

@@ -24,6 +24,7 @@ pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+mod names;
 mod support;
 pub mod usi;
 pub mod western;
@@ -35,6 +36,7 @@ pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
     Termination, Variation, Warning,
 };
+pub use names::NameKind;
 
 /// A record file read into games.
 #[derive(Clone, Debug)]
@@ -93,15 +95,36 @@ pub fn read_file(path: Option<&Path>, bytes: &[u8]) -> Result<ParsedFile, FileEr
 }
 
 /// The format of `text`, decided by its content. The extension of `path` breaks ties: when the
-/// content fits the format the extension names, that format wins; otherwise the first format
-/// whose reader recognizes the content, in the order of [`Format::ALL`].
+/// content fits the format the extension names ([`NameKind`]), that format wins; otherwise the
+/// first format whose reader recognizes the content, in the order of [`Format::ALL`].
 pub fn detect(path: Option<&Path>, text: &str) -> Option<Format> {
-    let hinted = path
-        .and_then(|p| p.extension())
-        .and_then(|e| e.to_str())
-        .and_then(Format::from_name)
-        .filter(|&f| looks_like(f, text));
+    let hinted = path.and_then(NameKind::of).and_then(NameKind::format).filter(|&f| looks_like(f, text));
     hinted.or_else(|| Format::ALL.into_iter().find(|&f| looks_like(f, text)))
+}
+
+/// Whether `head`, the first bytes of a file (all of it when `whole`), looks like a record:
+/// it is text, and some reader recognizes it. A head that is not the whole file is cut at its
+/// last line break first (or, with none, at the end of its last whole character), so that a
+/// line or character cut in two does not count against it. Reading more than the head is
+/// then needed to know whether the file holds a game.
+pub fn looks_like_record(path: Option<&Path>, head: &[u8], whole: bool) -> bool {
+    let cut = if whole {
+        head
+    } else {
+        match head.iter().rposition(|&b| b == b'\n') {
+            Some(end) => &head[..=end],
+            // A character is at most four bytes in every encoding read here.
+            None => match (0..4.min(head.len())).find(|&n| encoding::decode(&head[..head.len() - n]).is_ok())
+            {
+                Some(n) => &head[..head.len() - n],
+                None => return false,
+            },
+        }
+    };
+    match encoding::decode(cut) {
+        Ok(decoded) => !decoded.text.trim().is_empty() && detect(path, &decoded.text).is_some(),
+        Err(_) => false,
+    }
 }
 
 /// Whether `text` looks like a record in `format`.

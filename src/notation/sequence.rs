@@ -7,7 +7,7 @@
 //!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
 //!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`) and the words that end a game
-//!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み);
+//!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み, and USI's `resign`, `win`, `draw`);
 //! - nothing else: any other word is a move, or an error naming its place.
 //!
 //! Japanese moves may run together with no space between them (`▲７六歩△３四歩▲２六歩`, and
@@ -94,7 +94,20 @@ fn skip_number(text: &str) -> Option<&str> {
 fn is_noise(word: &str) -> bool {
     matches!(
         word,
-        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "投了" | "千日手" | "持将棋" | "反則手" | "中断" | "詰み"
+        "1-0"
+            | "0-1"
+            | "1/2-1/2"
+            | "½-½"
+            | "*"
+            | "投了"
+            | "千日手"
+            | "持将棋"
+            | "反則手"
+            | "中断"
+            | "詰み"
+            | "resign"
+            | "win"
+            | "draw"
     ) || word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 

@@ -161,15 +161,16 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
         white_wins: stats.white_wins,
         draws: stats.draws,
         moves,
-        list: list(snapshot, &occ, query.offset, query.limit)?,
+        list: list(snapshot, &occ, &query.filter, query.offset, query.limit)?,
     })
 }
 
 /// The newest of the games of `occ` (sorted by game and ply) after the first `offset`, at most
-/// `limit`, each with the first ply it has there.
+/// `limit`, each with the first ply it has there and the record `filter` shows for it.
 fn list(
     snapshot: &Snapshot<'_>,
     occ: &[Occurrence],
+    filter: &GameFilter,
     offset: usize,
     limit: usize,
 ) -> Result<Vec<ListedGame>, db::Error> {
@@ -180,7 +181,7 @@ fn list(
         }
     }
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
-    let rows = snapshot.newest_games(&ids, offset, limit)?;
+    let rows = snapshot.newest_games(&ids, filter, offset, limit)?;
     Ok(rows
         .into_iter()
         .map(|game| {

@@ -12,8 +12,8 @@ use crate::{
 /// Why query options are refused.
 #[derive(Debug, thiserror::Error)]
 pub enum OptionError {
-    #[error("--{name} '{value}' is not a date like 2019, 2019-04 or 2019-04-01")]
-    Date { name: &'static str, value: String },
+    #[error("--{name} '{value}' is not a date: {why} (dates are like 2019, 2019-04 or 2019-04-01)")]
+    Date { name: &'static str, value: String, why: String },
     #[error("--handicap '{0}' is not a handicap; the names are {names}", names = handicap_names())]
     Handicap(String),
     #[error("--result '{0}' is not one of black, white, draw, other")]
@@ -71,8 +71,8 @@ impl FilterText {
     /// A date that is not ISO 8601, or a handicap name that names none.
     pub fn filter(&self) -> Result<GameFilter, OptionError> {
         for (name, date) in [("since", &self.since), ("until", &self.until)] {
-            if let Some(d) = date.as_ref().filter(|d| !is_iso_date(d)) {
-                return Err(OptionError::Date { name, value: d.clone() });
+            if let Some(d) = date {
+                check_date(d).map_err(|why| OptionError::Date { name, value: d.clone(), why })?;
             }
         }
         let handicap = match &self.handicap {
@@ -105,8 +105,9 @@ pub fn target_from_text(moves: Option<&str>, sfen: Option<&str>, start: &str) ->
         (Some(_), Some(_)) => Err(OptionError::MovesAndSfen),
         (None, Some(sfen)) => Ok(Target::from_sfen(sfen)?),
         (moves, None) => {
+            let given = start.trim() != "startpos";
             let start = start_position(start).map_err(OptionError::Start)?;
-            Ok(Target::from_moves(&start, moves.unwrap_or(""))?)
+            Ok(Target::from_moves_given(&start, given, moves.unwrap_or(""))?)
         }
     }
 }
@@ -115,13 +116,35 @@ fn handicap_names() -> String {
     Handicap::ALL.iter().map(|h| format!("{} ({})", h.japanese(), h.slug())).collect::<Vec<_>>().join(", ")
 }
 
-/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
-fn is_iso_date(text: &str) -> bool {
+/// Checks that `text` is a date of the calendar, as precise as wanted: `YYYY`, `YYYY-MM` or
+/// `YYYY-MM-DD`. The error says what is wrong.
+fn check_date(text: &str) -> Result<(), String> {
     let parts: Vec<&str> = text.split('-').collect();
-    let widths = [4, 2, 2];
-    !parts.is_empty()
-        && parts.len() <= 3
-        && parts.iter().zip(widths).all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()))
+    let well_formed = parts.len() <= 3
+        && parts.iter().zip([4, 2, 2]).all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()));
+    if !well_formed {
+        return Err("write it with digits as YYYY, YYYY-MM or YYYY-MM-DD".to_string());
+    }
+    let number = |i: usize| parts.get(i).and_then(|p| p.parse::<u32>().ok());
+    let (year, month, day) = (number(0).unwrap_or(0), number(1), number(2));
+    if let Some(month) = month {
+        if !(1..=12).contains(&month) {
+            return Err(format!("there is no month {month}"));
+        }
+        if let Some(day) = day {
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+            let days = match month {
+                2 if leap => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            if !(1..=days).contains(&day) {
+                return Err(format!("{year:04}-{month:02} has {days} days"));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -129,12 +152,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_are_iso_8601_as_precise_as_wanted() {
-        for good in ["2019", "2019-04", "2019-04-01"] {
-            assert!(is_iso_date(good), "{good}");
+    fn dates_are_dates_of_the_calendar() {
+        for ok in ["2019", "2019-02", "2019-02-28", "2020-02-29", "2000-02-29", "1999-12-31", "2019-04-30"] {
+            assert_eq!(check_date(ok), Ok(()), "{ok}");
         }
-        for bad in ["", "19", "2019-4", "2019/04", "2019-04-01-01", "２０１９", "2019-04-0a"] {
-            assert!(!is_iso_date(bad), "{bad}");
+        for (bad, why) in [
+            ("2019-13", "there is no month 13"),
+            ("2019-00", "there is no month 0"),
+            ("2019-02-30", "2019-02 has 28 days"),
+            ("1900-02-29", "1900-02 has 28 days"),
+            ("2019-04-31", "2019-04 has 30 days"),
+            ("2019-01-00", "2019-01 has 31 days"),
+        ] {
+            assert_eq!(check_date(bad), Err(why.to_string()), "{bad}");
+        }
+        for bad in ["19", "2019-2", "2019/02", "2019-02-03T10", "twenty", "", "2019--01", "-2019"] {
+            assert!(check_date(bad).is_err(), "{bad}");
         }
     }
 
@@ -143,7 +176,7 @@ mod tests {
         let since = FilterText { since: Some("last year".into()), ..FilterText::default() };
         assert_eq!(
             since.filter().unwrap_err().to_string(),
-            "--since 'last year' is not a date like 2019, 2019-04 or 2019-04-01"
+            "--since 'last year' is not a date: write it with digits as YYYY, YYYY-MM or YYYY-MM-DD (dates are like 2019, 2019-04 or 2019-04-01)"
         );
         let handicap = FilterText { handicap: Some("queen".into()), ..FilterText::default() };
         assert!(

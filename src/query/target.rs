@@ -1,5 +1,10 @@
 //! The position a query asks about, from the ways a user can give it: moves in any notation
 //! from a start, an SFEN, a board diagram, or a game of a record file and a ply.
+//!
+//! Wherever moves or an SFEN are taken, so is a USI position command, as engines and
+//! `kifudex show --to usi` write them: `position startpos moves 7g7f 3c3d`, `startpos moves …`,
+//! `sfen SFEN moves …` (with or without `position`), which names its own start; an ending
+//! word after the moves (`resign`, `win`, `draw`) is skipped.
 
 use std::path::Path;
 
@@ -24,19 +29,62 @@ pub enum TargetError {
     #[error("'{0}' is no SFEN, startpos or handicap name")]
     Start(String),
     #[error("not an SFEN: {0}")]
-    Sfen(#[from] SfenError),
+    Sfen(SfenError),
     #[error("not a board diagram: {error}{}", .line.map(|l| format!(" (line {l})")).unwrap_or_default())]
     Bod { error: bod::BodError, line: Option<u32> },
     #[error("not a legal position: {0}")]
-    Position(#[from] PositionError),
+    Position(PositionError),
     #[error(transparent)]
     Moves(#[from] SequenceError),
     #[error("{path}: {error}")]
     File { path: String, error: FileError },
+    #[error("the moves name their own start ({given}), and --start names another")]
+    TwoStarts { given: String },
     #[error("{path}: there is no game {game}: the file holds {count}")]
     NoGame { path: String, game: usize, count: usize },
     #[error("{path}: game {game} has {plies} moves{why}, so there is no ply {ply}")]
     NoPly { path: String, game: usize, plies: usize, ply: usize, why: String },
+}
+
+impl From<SfenError> for TargetError {
+    fn from(e: SfenError) -> TargetError {
+        TargetError::Sfen(e)
+    }
+}
+
+impl From<PositionError> for TargetError {
+    fn from(e: PositionError) -> TargetError {
+        TargetError::Position(e)
+    }
+}
+
+/// The text before and after the word `moves` in `text`, if it is there.
+fn split_moves(text: &str) -> (&str, Option<&str>) {
+    let mut at = 0;
+    for word in text.split_ascii_whitespace() {
+        // The offset of this word in `text` (words are slices of it, in order).
+        let start = text[at..].find(word).map_or(at, |i| at + i);
+        at = start + word.len();
+        if word == "moves" {
+            return (text[..start].trim(), Some(text[at..].trim()));
+        }
+    }
+    (text.trim(), None)
+}
+
+/// The start and the moves (as text) of a USI position command: `[position] startpos
+/// [moves …]` or `[position] sfen SFEN [moves …]`. `None` when `text` is no such command.
+fn usi_command(text: &str) -> Option<Result<(Position, &str), TargetError>> {
+    let text = text.trim();
+    let text = text.strip_prefix("position").filter(|t| t.starts_with(char::is_whitespace)).unwrap_or(text);
+    let (head, moves) = split_moves(text);
+    let start = if head == "startpos" {
+        Ok(Position::startpos())
+    } else {
+        let sfen = head.strip_prefix("sfen")?.trim();
+        sfen.parse::<Setup>().map_err(TargetError::from).and_then(|s| Ok(Position::from_setup(s)?))
+    };
+    Some(start.map(|start| (start, moves.unwrap_or(""))))
 }
 
 /// The start position named by `text`: an SFEN, `startpos` (or nothing), or a handicap name
@@ -48,6 +96,8 @@ pub enum TargetError {
 /// SFEN is not a legal position.
 pub fn start_position(text: &str) -> Result<Position, TargetError> {
     let text = text.trim();
+    let text = text.strip_prefix("position").map(str::trim_start).unwrap_or(text);
+    let text = text.strip_prefix("sfen").map(str::trim_start).unwrap_or(text);
     if text.is_empty() || text == "startpos" {
         return Ok(Position::startpos());
     }
@@ -65,6 +115,10 @@ impl Target {
     ///
     /// The first move that cannot be read or played.
     pub fn from_moves(start: &Position, moves: &str) -> Result<Target, TargetError> {
+        if let Some(command) = usi_command(moves) {
+            let (own, moves) = command?;
+            return Target::from_moves(&own, moves);
+        }
         let played = read_sequence(start, moves)?;
         let mut position = start.clone();
         for &mv in &played {
@@ -73,20 +127,42 @@ impl Target {
         Ok(Target { position, sequence: Some((start.setup().clone(), played)) })
     }
 
-    /// The position an SFEN gives (`sfen` and `position` prefixes allowed).
+    /// The position after `moves` from `start` when `given` says the start was chosen (by
+    /// `--start`); otherwise from the start a USI command in `moves` names, or the even start.
     ///
     /// # Errors
     ///
-    /// Not an SFEN, or not a legal position.
+    /// [`TargetError::TwoStarts`] when `moves` is a USI command naming another start than
+    /// the one given; the first move that cannot be read or played.
+    pub fn from_moves_given(start: &Position, given: bool, moves: &str) -> Result<Target, TargetError> {
+        if given {
+            if let Some(command) = usi_command(moves) {
+                let (own, _) = command?;
+                if own.setup().position_text() != start.setup().position_text() {
+                    return Err(TargetError::TwoStarts { given: own.sfen() });
+                }
+            }
+        }
+        Target::from_moves(start, moves)
+    }
+
+    /// The position an SFEN gives (`sfen` and `position` prefixes allowed, and `startpos`),
+    /// or, when it is followed by `moves …`, the position after them.
+    ///
+    /// # Errors
+    ///
+    /// Not an SFEN, not a legal position, or a move that cannot be read or played.
     pub fn from_sfen(text: &str) -> Result<Target, TargetError> {
         let text = text.trim();
         let text = text.strip_prefix("position").map(str::trim_start).unwrap_or(text);
         let text = text.strip_prefix("sfen").map(str::trim_start).unwrap_or(text);
-        if text == "startpos" {
-            return Ok(Target { position: Position::startpos(), sequence: None });
+        let (head, moves) = split_moves(text);
+        let position =
+            if head == "startpos" { Position::startpos() } else { Position::from_setup(head.parse()?)? };
+        match moves {
+            Some(moves) if !moves.is_empty() => Target::from_moves(&position, moves),
+            _ => Ok(Target { position, sequence: None }),
         }
-        let setup: Setup = text.parse()?;
-        Ok(Target { position: Position::from_setup(setup)?, sequence: None })
     }
 
     /// The position a board diagram (BOD) shows.

@@ -27,11 +27,17 @@ enum UsiError {
     #[error("not a USI position, SFEN or move list")]
     NotUsi,
     #[error("bad SFEN: {0}")]
-    Sfen(#[from] SfenError),
+    Sfen(SfenError),
     #[error("'{0}' is not a USI move")]
     Move(String),
     #[error("'{0}' after the end of the game")]
     AfterEnd(String),
+}
+
+impl From<SfenError> for UsiError {
+    fn from(e: SfenError) -> UsiError {
+        UsiError::Sfen(e)
+    }
 }
 
 /// Reads every game of a USI/SFEN/USEN text, one per line.

@@ -42,7 +42,7 @@ enum WesternError {
     #[error(transparent)]
     Move(#[from] crate::notation::MoveSyntaxError),
     #[error("bad SFEN tag: {0}")]
-    Sfen(#[from] SfenError),
+    Sfen(SfenError),
     #[error("unknown handicap '{0}'")]
     Handicap(String),
     #[error("'{0}' is not a move")]
@@ -53,6 +53,12 @@ enum WesternError {
     TooDeep,
     #[error("a ')' with no variation open")]
     Close,
+}
+
+impl From<SfenError> for WesternError {
+    fn from(e: SfenError) -> WesternError {
+        WesternError::Sfen(e)
+    }
 }
 
 /// Reads every game of a Western text.

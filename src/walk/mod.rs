@@ -6,19 +6,40 @@
 //!   any size holds no list of its files.
 //! - Symbolic links are not followed unless asked; when they are, a link that leads back to
 //!   one of its own ancestors is reported, never followed, so a loop cannot hang the walk.
-//! - A file is a candidate when its extension is one records use (see [`is_record_name`]);
-//!   other files are skipped silently. The extension is only a hint: the content decides the
-//!   format later, and a candidate that holds no record becomes a reject then.
+//! - Every file is found, and told apart by its name ([`NameKind`], [`Expect`]): a file with a
+//!   record extension is expected to hold a record (one that holds none becomes a reject);
+//!   a `.txt` or `.json` file may hold one (it is read when its content is a record, and
+//!   skipped otherwise); any other file is skipped without being read. A file named on the
+//!   command line, or chosen by an `--include` glob, may hold a record whatever its name.
+//! - `--include` and `--exclude` globs choose the files under a directory ([`Globs`]); a file
+//!   they leave out is not found at all, and an excluded directory is not walked.
 //! - An entry that cannot be read (permissions, a vanished file, a loop) is not fatal: it is
 //!   returned as a [`WalkProblem`] with its path, and the walk goes on.
+
+mod globs;
 
 use std::{
     fmt, fs,
     path::{Path, PathBuf},
+    sync::Arc,
     time::UNIX_EPOCH,
 };
 
-/// A record file found by the walk.
+pub use self::globs::{Choice, GlobError, Globs};
+use crate::kifu::NameKind;
+
+/// What a file found by the walk is expected to hold, from its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Expect {
+    /// A record extension: a file that holds no record is a reject.
+    Record,
+    /// It may hold a record: read when its content is one, skipped when not.
+    Maybe,
+    /// Not a record's name: skipped without being read.
+    Skip,
+}
+
+/// A file found by the walk.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SourceFile {
     pub path: PathBuf,
@@ -26,6 +47,7 @@ pub struct SourceFile {
     pub size: u64,
     /// Modification time in nanoseconds since the Unix epoch (0 when unknown).
     pub mtime_ns: i64,
+    pub expect: Expect,
 }
 
 /// An entry the walk could not use.
@@ -57,16 +79,22 @@ impl WalkProblemKind {
     }
 }
 
+/// What went wrong, without the path (which every reject of it carries beside).
+impl fmt::Display for WalkProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WalkProblemKind::Loop { ancestor } => {
+                write!(f, "symbolic link loop back to {}", ancestor.display())
+            }
+            WalkProblemKind::Io(e) => write!(f, "{e}"),
+            WalkProblemKind::Missing => f.write_str("no such file or directory"),
+        }
+    }
+}
+
 impl fmt::Display for WalkProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.display();
-        match &self.kind {
-            WalkProblemKind::Loop { ancestor } => {
-                write!(f, "{path}: symbolic link loop back to {}", ancestor.display())
-            }
-            WalkProblemKind::Io(e) => write!(f, "{path}: {e}"),
-            WalkProblemKind::Missing => write!(f, "{path}: no such file or directory"),
-        }
+        write!(f, "{}: {}", self.path.display(), self.kind)
     }
 }
 
@@ -74,34 +102,33 @@ impl fmt::Display for WalkProblem {
 pub type Entry = Result<SourceFile, WalkProblem>;
 
 /// How to walk.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct WalkOptions {
     /// Follow symbolic links (loops are detected and reported).
     pub follow_links: bool,
+    /// The files to take under a directory.
+    pub globs: Arc<Globs>,
 }
 
 /// What a walk found.
 #[derive(Debug, Default)]
 pub struct Walked {
-    /// Candidate record files, sorted by path, each once.
+    /// The files, sorted by path, each once.
     pub files: Vec<SourceFile>,
     pub problems: Vec<WalkProblem>,
 }
 
-/// The extensions records use: KIF, KI2, CSA, JKF, USI/SFEN, Western text, and `.txt`, which
-/// some archives use for KIF and KI2.
-pub const RECORD_EXTENSIONS: &[&str] =
-    &["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "json", "usi", "sfen", "usen", "psn", "txt"];
-
-/// Whether a file name has one of the [`RECORD_EXTENSIONS`] (in any case).
-pub fn is_record_name(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|r| r.eq_ignore_ascii_case(e)))
+/// What a file is expected to hold, from its name and the globs' choice (a file named on the
+/// command line counts as included).
+fn expect(path: &Path, choice: Choice) -> Expect {
+    match (NameKind::of(path), choice) {
+        (Some(NameKind::Record(_)), _) => Expect::Record,
+        (Some(NameKind::Maybe(_)), _) | (None, Choice::Included) => Expect::Maybe,
+        (None, _) => Expect::Skip,
+    }
 }
 
-/// Walks `roots` and collects what [`entries`] yields. A root that is a file is taken
-/// whatever its extension.
+/// Walks `roots` and collects what [`entries`] yields.
 pub fn walk(roots: &[PathBuf], options: WalkOptions) -> Walked {
     let mut out = Walked::default();
     for entry in entries(roots, options) {
@@ -113,9 +140,9 @@ pub fn walk(roots: &[PathBuf], options: WalkOptions) -> Walked {
     out
 }
 
-/// The candidate files under `roots` and the entries that could not be read, one at a time
-/// in path order (so a walk of any size holds no list of its files). A root that is a file
-/// is taken whatever its extension; a root inside another root adds nothing.
+/// The files under `roots` and the entries that could not be read, one at a time in path
+/// order (so a walk of any size holds no list of its files). A root that is a file is taken
+/// whatever its name or the globs; a root inside another root adds nothing.
 ///
 /// Path order compares paths component by component, which is the order of a depth-first
 /// walk that visits each directory's entries sorted by name: the files under one root are
@@ -132,7 +159,7 @@ pub fn entries(roots: &[PathBuf], options: WalkOptions) -> impl Iterator<Item = 
             outer.push(root);
         }
     }
-    outer.into_iter().flat_map(move |root| walk_root(root, options, named.clone()))
+    outer.into_iter().flat_map(move |root| walk_root(root, options.clone(), named.clone()))
 }
 
 /// The entries of one root.
@@ -143,19 +170,34 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
             Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Missing })))
         }
         Err(e) => Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Io(e) }))),
-        Ok(m) if m.is_file() => Box::new(std::iter::once(Ok(source_file(root, &m)))),
+        Ok(m) if m.is_file() => {
+            let expect = expect(&root, Choice::Included);
+            Box::new(std::iter::once(Ok(source_file(root, &m, expect))))
+        }
         Ok(_) => {
             let walker = walkdir::WalkDir::new(&root).follow_links(options.follow_links).sort_by_file_name();
-            Box::new(walker.into_iter().filter_map(move |entry| match entry {
+            let top = root.clone();
+            let globs = Arc::clone(&options.globs);
+            let walker = walker.into_iter().filter_entry(move |e| {
+                let dir = e.depth() > 0 && e.file_type().is_dir();
+                !(dir && e.path().strip_prefix(&top).is_ok_and(|rel| globs.excludes_dir(rel)))
+            });
+            Box::new(walker.filter_map(move |entry| match entry {
                 Ok(entry) => {
-                    let wanted = entry.file_type().is_file()
-                        && (is_record_name(entry.path())
-                            || named.binary_search_by(|n| n.as_path().cmp(entry.path())).is_ok());
-                    if !wanted {
+                    if !entry.file_type().is_file() {
                         return None;
                     }
+                    let choice = if named.binary_search_by(|n| n.as_path().cmp(entry.path())).is_ok() {
+                        Choice::Included
+                    } else {
+                        options.globs.choose_file(entry.path().strip_prefix(&root).unwrap_or(entry.path()))
+                    };
+                    if choice == Choice::Left {
+                        return None;
+                    }
+                    let expect = expect(entry.path(), choice);
                     Some(match entry.metadata() {
-                        Ok(m) => Ok(source_file(entry.into_path(), &m)),
+                        Ok(m) => Ok(source_file(entry.into_path(), &m, expect)),
                         Err(e) => Err(problem(e, entry.path())),
                     })
                 }
@@ -179,13 +221,13 @@ fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
 }
 
 /// The file at `path` as its metadata describes it.
-pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata) -> SourceFile {
+pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata, expect: Expect) -> SourceFile {
     let mtime_ns = meta
         .modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-    SourceFile { path, size: meta.len(), mtime_ns }
+    SourceFile { path, size: meta.len(), mtime_ns, expect }
 }
 
 #[cfg(test)]
@@ -197,18 +239,73 @@ mod tests {
         fs::write(path, b"x").unwrap();
     }
 
+    fn found(dir: &Path, walked: &Walked) -> Vec<(String, Expect)> {
+        walked
+            .files
+            .iter()
+            .map(|f| (f.path.strip_prefix(dir).unwrap().to_str().unwrap().to_string(), f.expect))
+            .collect()
+    }
+
+    fn expected(files: &[(&str, Expect)]) -> Vec<(String, Expect)> {
+        files.iter().map(|&(p, e)| (p.to_string(), e)).collect()
+    }
+
     #[test]
-    fn finds_record_files_sorted_and_skips_others() {
+    fn finds_every_file_sorted_and_tells_records_by_name() {
         let dir = tempfile::tempdir().unwrap();
-        for name in ["b/2.kif", "b/1.CSA", "a/z.ki2", "a/notes.md", "a/image.png", "c.kifu"] {
+        for name in
+            ["b/2.kif", "b/1.CSA", "a/z.ki2", "a/notes.md", "a/image.png", "c.kifu", "d.txt", "e.JSON"]
+        {
             touch(&dir.path().join(name));
         }
+        // A directory named like a record is walked like any directory.
+        touch(&dir.path().join("f.kif/g.csa"));
         let walked = walk(&[dir.path().to_path_buf()], WalkOptions::default());
-        let names: Vec<_> =
-            walked.files.iter().map(|f| f.path.strip_prefix(dir.path()).unwrap().to_str().unwrap()).collect();
-        assert_eq!(names, ["a/z.ki2", "b/1.CSA", "b/2.kif", "c.kifu"]);
+        use Expect::*;
+        let want = [
+            ("a/image.png", Skip),
+            ("a/notes.md", Skip),
+            ("a/z.ki2", Record),
+            ("b/1.CSA", Record),
+            ("b/2.kif", Record),
+            ("c.kifu", Record),
+            ("d.txt", Maybe),
+            ("e.JSON", Maybe),
+            ("f.kif/g.csa", Record),
+        ];
+        assert_eq!(found(dir.path(), &walked), expected(&want));
         assert!(walked.problems.is_empty());
         assert_eq!(walked.files[0].size, 1);
+    }
+
+    #[test]
+    fn globs_choose_files_and_an_excluded_directory_is_not_walked() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.kif", "a.dat", "old/b.kif", "x/old/c.kif", "keep/d.dat", "keep/e.bak"] {
+            touch(&dir.path().join(name));
+        }
+        let options = |include: &[&str], exclude: &[&str]| {
+            let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            let globs = Globs::new(&strings(include), &strings(exclude)).unwrap();
+            WalkOptions { follow_links: false, globs: Arc::new(globs) }
+        };
+        let root = [dir.path().to_path_buf()];
+        use Expect::*;
+        let walked = walk(&root, options(&[], &["old", "*.bak"]));
+        assert_eq!(
+            found(dir.path(), &walked),
+            expected(&[("a.dat", Skip), ("a.kif", Record), ("keep/d.dat", Skip)])
+        );
+        let walked = walk(&root, options(&["*.dat", "/old/"], &[]));
+        assert_eq!(
+            found(dir.path(), &walked),
+            expected(&[("a.dat", Maybe), ("keep/d.dat", Maybe), ("old/b.kif", Record)])
+        );
+        // A file named on the command line is taken whatever the globs say.
+        let walked = walk(&[dir.path().join("a.dat")], options(&[], &["*.dat"]));
+        assert_eq!(walked.files.len(), 1);
+        assert_eq!(walked.files[0].expect, Maybe);
     }
 
     #[test]
@@ -218,6 +315,7 @@ mod tests {
         touch(&odd);
         let walked = walk(&[odd.clone(), dir.path().join("nothing")], WalkOptions::default());
         assert_eq!(walked.files.len(), 1);
+        assert_eq!(walked.files[0].expect, Expect::Maybe);
         assert_eq!(walked.problems.len(), 1);
         assert_eq!(walked.problems[0].kind.code(), "missing");
     }
@@ -249,7 +347,8 @@ mod tests {
         let plain = walk(&[dir.path().to_path_buf()], WalkOptions::default());
         assert_eq!(plain.files.len(), 1, "links are not followed by default");
         assert!(plain.problems.is_empty());
-        let followed = walk(&[dir.path().to_path_buf()], WalkOptions { follow_links: true });
+        let followed =
+            walk(&[dir.path().to_path_buf()], WalkOptions { follow_links: true, ..WalkOptions::default() });
         assert_eq!(followed.files.len(), 1);
         assert_eq!(followed.problems.len(), 1);
         assert_eq!(followed.problems[0].kind.code(), "symlink_loop");

@@ -1,0 +1,134 @@
+//! The game list of a query: the newest of a set of games, each with the record shown for it.
+//!
+//! Each game is listed with one of its records, the first in path order that matches the
+//! filter's record conditions (see [`GameFilter`]), and the list is ordered by that record's
+//! date, newest first, then by id, highest first; games without a date come last.
+//!
+//! Few games are looked up directly. Many are found by walking the records in date order,
+//! newest first, until the list is settled: a game met for the first time at date `d` shows
+//! a record dated `d` or earlier, and every game not met yet shows one dated no later than
+//! the walk's place, so once `limit` games show records that sort before that place, no other
+//! game can come before them.
+
+use std::{collections::BinaryHeap, rc::Rc};
+
+use rusqlite::{OptionalExtension, params_from_iter, types::Value, vtab::array::Array};
+
+use super::{
+    GameId, Result,
+    filter::{Conditions, GameFilter},
+    read::{GAME_COLUMNS, GameRow, RECORD_JOINS, Snapshot, game_row},
+};
+
+/// Where a game sorts in the list: by date, then id, both descending (so the greatest key
+/// comes first).
+type SortKey = (Option<String>, GameId);
+
+/// The record shown for a game: where the game sorts, and the record's id.
+type Shown = (SortKey, i64);
+
+impl Snapshot<'_> {
+    /// The list entries of `ids` (sorted, without repeats), newest first, the first `offset`
+    /// left out, at most `limit`, each with the record `filter` shows for it (see the module
+    /// documentation).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn newest_games(
+        &self,
+        ids: &[GameId],
+        filter: &GameFilter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
+        if ids.len() <= offset || limit == 0 {
+            return Ok(Vec::new());
+        }
+        // The first `offset` entries are settled as the others are, then left out.
+        let limit = offset.saturating_add(limit);
+        // About as many records as games ever stored (a count would read them all).
+        let records: i64 = self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?;
+        // Walking reads about limit × records / ids rows, looking up reads ids rows.
+        let (k, limit_n) = (ids.len() as u128, limit as u128);
+        // The ids are the games the filter keeps: only its record conditions choose the record.
+        let records_only = GameFilter { result: None, handicap: None, ..filter.clone() };
+        let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
+        let mut shown = if k * k > limit_n * records.max(1) as u128 {
+            self.walk(ids, &c, limit)?
+        } else {
+            self.look_up(ids, &c)?
+        };
+        shown.sort_by(|a, b| b.0.cmp(&a.0));
+        shown.truncate(limit);
+        shown.drain(..offset.min(shown.len()));
+        // Names and results for the listed games only.
+        let array: Array = Rc::new(shown.iter().map(|&(_, record)| Value::Integer(record)).collect());
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS}, s.id FROM sources s JOIN games g ON g.id = s.game {RECORD_JOINS}
+             WHERE s.id IN rarray(?1)"
+        ))?;
+        let mut by_record: std::collections::HashMap<i64, GameRow> =
+            stmt.query_map([array], |r| Ok((r.get(6)?, game_row(r)?)))?.collect::<rusqlite::Result<_>>()?;
+        Ok(shown.iter().filter_map(|(_, record)| by_record.remove(record)).collect())
+    }
+
+    /// The shown record of each of `ids`, in no particular order.
+    fn look_up(&self, ids: &[GameId], c: &Conditions) -> Result<Vec<Shown>> {
+        let array: Array = Rc::new(ids.iter().map(|id| Value::Integer(id.0)).collect());
+        let mut stmt = self.tx.prepare(&format!(
+            "SELECT s.game, s.date, s.id FROM sources s JOIN files f ON f.id = s.file
+             WHERE s.game IN rarray(?{}){} ORDER BY s.game, f.path, s.idx",
+            c.next_arg(),
+            c.record
+        ))?;
+        let mut rows = stmt.query(params_from_iter(c.args_with(&[&array])))?;
+        let mut out: Vec<Shown> = Vec::new();
+        while let Some(r) = rows.next()? {
+            let game: GameId = r.get(0)?;
+            if out.last().is_none_or(|last| last.0.1 != game) {
+                out.push(((r.get(1)?, game), r.get(2)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The shown records of the newest `limit` of `ids` (at least), found by walking the
+    /// records by date.
+    fn walk(&self, ids: &[GameId], c: &Conditions, limit: usize) -> Result<Vec<Shown>> {
+        // Every record is walked, whether it matches or not: a game's shown record is dated
+        // no later than any of its records met first, so the order argument holds all the same,
+        // and the walk reads the date index alone.
+        let mut walk = self.tx.prepare("SELECT game, date FROM sources ORDER BY date DESC, game DESC")?;
+        let mut shown = self.tx.prepare(&format!(
+            "SELECT s.date, s.id FROM sources s JOIN files f ON f.id = s.file
+             WHERE s.game = ?{}{} ORDER BY f.path, s.idx LIMIT 1",
+            c.next_arg(),
+            c.record
+        ))?;
+        let mut met = std::collections::HashSet::new();
+        let mut pending: BinaryHeap<(SortKey, i64)> = BinaryHeap::new();
+        let mut settled: Vec<Shown> = Vec::new();
+        let mut records = walk.query([])?;
+        while settled.len() < limit {
+            let Some(r) = records.next()? else {
+                break;
+            };
+            let place: SortKey = (r.get(1)?, r.get(0)?);
+            if ids.binary_search(&place.1).is_ok() && met.insert(place.1) {
+                // (A game none of whose records matches has no place in the list.)
+                let found = shown
+                    .query_row(params_from_iter(c.args_with(&[&place.1])), |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()?;
+                if let Some((date, record)) = found {
+                    pending.push(((date, place.1), record));
+                }
+            }
+            while pending.peek().is_some_and(|top| top.0 > place) {
+                settled.extend(pending.pop());
+            }
+        }
+        settled.extend(std::iter::from_fn(|| pending.pop()));
+        Ok(settled)
+    }
+}

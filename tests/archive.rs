@@ -1,0 +1,235 @@
+//! An archive as people keep one: records beside notes, `package.json`, saved web pages,
+//! READMEs, a record saved as `.txt`, huge files, a directory named like a record, a link,
+//! and a path that does not exist. Every count below is the hand count of the files this
+//! test writes.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use serde_json::Value;
+
+use crate::duplicates::kifudex;
+
+fn data(path: &str) -> Vec<u8> {
+    fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+/// A file of `size` bytes that takes no room (a sparse file of zeros).
+fn sparse(path: &Path, size: u64) {
+    fs::File::create(path).unwrap().set_len(size).unwrap();
+}
+
+/// `kifudex index ARGS --json`: the exit status, the summary and the messages. The run may
+/// use at most 512 MiB of data (`ulimit -d`), so reading one of the huge files whole would
+/// make it fail.
+fn index(args: &[&str], db: &Path) -> (Option<i32>, Value, String) {
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -d 524288; exec \"$0\" index --json --db \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_kifudex"))
+        .arg(db)
+        .args(args)
+        .env_remove("KIFUDEX_DB")
+        .output()
+        .expect("the kifudex binary runs");
+    let summary = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), summary, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The counts of a summary: seen, indexed, unchanged, rejected, skipped, games added,
+/// duplicate.
+fn counts(summary: &Value) -> [u64; 7] {
+    [
+        "files_seen",
+        "files_indexed",
+        "files_unchanged",
+        "files_rejected",
+        "files_skipped",
+        "games_added",
+        "games_duplicate",
+    ]
+    .map(|k| summary[k].as_u64().unwrap_or(u64::MAX))
+}
+
+fn export(what: &str, db: &Path) -> String {
+    let out = kifudex(&["export", what], db);
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The archive: 17 files, a link, and what each should come to.
+fn archive(root: &Path) {
+    // Records: a KIF file; a KIF file (Shift_JIS) saved as .txt; a JKF record saved as .json;
+    // inside a directory named like a record, a CSA file holding the game the .txt file holds.
+    write(&root.join("pro/habu.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    write(&root.join("pro/saved-as.txt"), &data("tests/data/index/game.kif"));
+    write(&root.join("pro/meijin.json"), &data("samples/pro/2018-05-08_meijin-3.jkf"));
+    write(&root.join("dir.kif/inner.csa"), &data("tests/data/index/same-game.csa"));
+    // Not records, and need not be: notes in Shift_JIS, and a memo whose lines all read as
+    // KIF headers (a record with no move is no record here); a package.json, a README, a
+    // saved page with its files, a node_modules directory, and two huge files (3 GiB, sparse)
+    // that must not be read.
+    let (notes, _, _) = encoding_rs::SHIFT_JIS.encode("研究会のメモ\n角換わりの感想\n次回は四間飛車\n");
+    write(&root.join("notes.txt"), &notes);
+    let (memo, _, _) = encoding_rs::SHIFT_JIS.encode("# 研究会\n先手：研究会のメモ\n後手：角換わりの感想\n");
+    write(&root.join("memo.txt"), &memo);
+    write(&root.join("package.json"), br#"{"name": "kifu-viewer", "version": "1.0.0", "dependencies": {}}"#);
+    write(&root.join("README.md"), "# 棋譜\nGames of 2006.\n".as_bytes());
+    write(&root.join("page.html"), b"<html><body>1. P-7f P-3d</body></html>");
+    write(&root.join("page_files/viewer.js"), b"function show() {}");
+    write(&root.join("node_modules/pkg/package.json"), br#"{"name": "pkg"}"#);
+    write(&root.join("node_modules/pkg/readme.txt"), b"A package.\n");
+    sparse(&root.join("huge.txt"), 3 << 30);
+    sparse(&root.join("huge.html"), 3 << 30);
+    // Record extensions that hold no readable record: rejects. The 2 GiB one is too large
+    // to be read at all.
+    write(&root.join("empty.kif"), b"");
+    write(&root.join("broken.csa"), b"hello, this is no record\n");
+    sparse(&root.join("huge.kif"), 2 << 30);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join("pro/habu.kifu"), root.join("link.kif")).unwrap();
+}
+
+#[test]
+fn files_that_hold_no_record_are_skipped_and_a_rerun_reports_what_it_did() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("archive");
+    archive(&root);
+    let root = fs::canonicalize(&root).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let root_s = root.to_str().unwrap();
+
+    let (code, summary, messages) = index(&[root_s], &db);
+    assert_eq!(code, Some(1), "{messages}");
+    // Seen 17 (the link is not followed); read 6 (4 records and 2 rejects); huge.kif rejected
+    // unread; 10 skipped; 3 games and one duplicate (inner.csa holds the game of saved-as.txt).
+    assert_eq!(counts(&summary), [17, 6, 0, 3, 10, 3, 1], "{summary}");
+    for name in ["empty.kif", "broken.csa", "huge.kif"] {
+        assert!(messages.contains(&format!("rejected {}", root.join(name).display())), "{name}: {messages}");
+    }
+    for name in ["notes.txt", "memo.txt", "package.json", "README", "page", "node_modules", "huge.txt"] {
+        assert!(!messages.contains(name), "{name}: {messages}");
+    }
+    assert!(messages.contains("17 files (6 indexed, 0 unchanged, 3 rejected, 10 skipped)"), "{messages}");
+    let games = export("games", &db);
+    for name in ["pro/habu.kifu", "pro/saved-as.txt", "pro/meijin.json", "dir.kif/inner.csa"] {
+        assert!(games.contains(&root.join(name).display().to_string()), "{name}: {games}");
+    }
+    assert_eq!(games.lines().count(), 5, "{games}");
+    let rejects = export("rejects", &db);
+    assert!(
+        rejects.contains("empty.kif,,,,empty,") && rejects.contains("broken.csa,,,,unknown_format,"),
+        "{rejects}"
+    );
+    assert!(rejects.contains("huge.kif,,,,too_large,"), "{rejects}");
+    assert_eq!(rejects.lines().count(), 4, "{rejects}");
+
+    // Globs leave out node_modules, the web pages and the huge record; a path that does not
+    // exist is a reject of its own, and the run goes on.
+    let missing = tmp.path().join("missing-dir");
+    let excludes = ["--exclude", "node_modules", "--exclude", "*.html", "--exclude", "/huge.kif"];
+    let args: Vec<&str> = [root_s, missing.to_str().unwrap()].into_iter().chain(excludes).collect();
+    let (code, summary, messages) = index(&args, &db);
+    assert_eq!(code, Some(1), "{messages}");
+    // 17 - 2 - 2 - 1 files and the missing path: 6 unchanged, 1 rejected, 6 skipped.
+    assert_eq!(counts(&summary), [13, 0, 6, 1, 6, 0, 0], "{summary}");
+    assert!(messages.contains(&format!("rejected {} [missing]", missing.display())), "{messages}");
+    assert_eq!(messages.lines().filter(|l| l.contains("rejected /")).count(), 1, "{messages}");
+
+    // The same run again, without the missing path: nothing is read, nothing rejected.
+    let args: Vec<&str> = [root_s].into_iter().chain(excludes).collect();
+    let (code, summary, messages) = index(&args, &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!(counts(&summary), [12, 0, 6, 0, 6, 0, 0], "{summary}");
+    assert!(!messages.contains("rejected /"), "{messages}");
+    // The rejects recorded for files are still there to export; that of huge.kif, an entry no
+    // longer walked, is gone; that of the missing path stays until the path is given again.
+    let rejects = export("rejects", &db);
+    assert!(rejects.contains("empty.kif,") && rejects.contains("broken.csa,"), "{rejects}");
+    assert!(rejects.contains("missing-dir,,,,missing,") && !rejects.contains("huge.kif"), "{rejects}");
+
+    // A .txt file that held a record and now holds notes is skipped, and its game goes (the
+    // CSA copy keeps it).
+    fs::write(root.join("pro/saved-as.txt"), "just notes now\n").unwrap();
+    let (code, summary, _) = index(&args, &db);
+    assert_eq!((code, summary["files_skipped"].as_u64()), (Some(0), Some(7)), "{summary}");
+    let games = export("games", &db);
+    assert!(!games.contains("saved-as.txt") && games.contains("inner.csa"), "{games}");
+    assert_eq!(games.lines().count(), 4, "{games}");
+
+    // Links are followed when asked: link.kif holds the game of habu.kifu once more.
+    let (code, summary, _) = index(&[&[root_s, "--follow-links"][..], &excludes].concat(), &db);
+    assert_eq!(code, Some(0));
+    assert_eq!((summary["files_indexed"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(1)));
+}
+
+#[test]
+fn include_globs_choose_files_whatever_their_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("archive");
+    archive(&root);
+    write(&root.join("old/game.dat"), &data("tests/data/duplicates/kif/other.kifu"));
+    write(&root.join("old/other.dat"), b"binary \x00\x01\x02 data");
+    let db = tmp.path().join("k.sqlite");
+    let root_s = root.to_str().unwrap();
+    // Only the .dat files: one holds a record, the other is skipped.
+    let (code, summary, messages) = index(&[root_s, "--include", "*.dat"], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!(counts(&summary), [2, 1, 0, 0, 1, 1, 0], "{summary}");
+    // Globs are matched from the top of each directory given, and case counts: '*.KIF'
+    // matches nothing here, and the run says so.
+    let (code, summary, messages) = index(&[root_s, "--include", "pro/*.kifu", "--include", "*.KIF"], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!(counts(&summary), [1, 1, 0, 0, 0, 1, 0], "{summary}");
+    assert!(messages.contains("--include '*.KIF' matched nothing"), "{messages}");
+    assert_eq!(summary["globs_unmatched"], serde_json::json!(["--include '*.KIF'"]));
+    // An exclude wins over an include.
+    let (_, summary, _) = index(&[root_s, "--include", "pro/**", "--exclude", "*.json"], &db);
+    assert_eq!(summary["files_seen"], 2, "{summary}");
+    // A glob that is not one is a usage error.
+    let (code, _, messages) = index(&[root_s, "--include", "pro/[a"], &db);
+    assert_eq!(code, Some(2));
+    assert!(messages.contains("--include 'pro/[a' is not a glob"), "{messages}");
+}
+
+#[test]
+fn a_run_over_paths_none_of_which_exists_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let missing: Vec<PathBuf> = ["a", "b"].iter().map(|n| tmp.path().join(n)).collect();
+    let (code, _, messages) = index(&missing.iter().map(|p| p.to_str().unwrap()).collect::<Vec<_>>(), &db);
+    assert_eq!(code, Some(2), "{messages}");
+    assert!(messages.contains("nothing to index: no path given exists"), "{messages}");
+    assert!(!db.exists(), "no database is made for nothing");
+}
+
+#[test]
+fn a_path_that_does_not_exist_is_never_pruned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(tmp.path()).unwrap();
+    write(&root.join("a/habu.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    write(&root.join("b/other.kifu"), &data("tests/data/duplicates/kif/other.kifu"));
+    let db = root.join("k.sqlite");
+    let (a, b) = (root.join("a"), root.join("b"));
+    let (code, summary, _) = index(&[a.to_str().unwrap(), b.to_str().unwrap()], &db);
+    assert_eq!((code, summary["games_added"].as_u64()), (Some(0), Some(2)));
+    // The disk that held a/ is not mounted, say: with --prune, a/ is a reject, not a reason to
+    // forget its games.
+    fs::rename(&a, root.join("elsewhere")).unwrap();
+    let (code, summary, messages) = index(&[a.to_str().unwrap(), b.to_str().unwrap(), "--prune"], &db);
+    assert_eq!(code, Some(1), "{messages}");
+    assert_eq!((summary["files_rejected"].as_u64(), summary["files_pruned"].as_u64()), (Some(1), Some(0)));
+    assert!(export("games", &db).contains("a/habu.kifu"));
+    // Once it is back, the reject goes.
+    fs::rename(root.join("elsewhere"), &a).unwrap();
+    let (code, _, _) = index(&[a.to_str().unwrap(), b.to_str().unwrap(), "--prune"], &db);
+    assert_eq!(code, Some(0));
+    assert_eq!(export("rejects", &db).lines().count(), 1, "only the header row");
+}

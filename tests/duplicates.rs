@@ -1,0 +1,438 @@
+//! One game in several files: each file keeps its own record of it (players, event, dates,
+//! the other headers, times and comments), every filter finds the game through any of them,
+//! and a database of the previous schema, which kept one record per game, is migrated and
+//! then given back each file's own.
+//!
+//! The files of `tests/data/duplicates` were written by hand: one game (twelve moves) as a
+//! KIF file naming 羽生善治, as a CSA file naming Habu Yoshiharu, and twice in one CSA file
+//! under two more names; and another game, once. Every expected value below is read off
+//! those files by eye.
+
+use std::{
+    collections::HashMap,
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use serde_json::Value;
+
+use crate::query::csv_rows;
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates")
+}
+
+/// Copies the hand-written files to `to` (made absolute and free of links, as the database
+/// records paths).
+fn copy_files(to: &Path) -> PathBuf {
+    for entry in walkdir::WalkDir::new(data()).into_iter().map(Result::unwrap) {
+        let target = to.join(entry.path().strip_prefix(data()).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    fs::canonicalize(to).unwrap()
+}
+
+/// Runs `kifudex ARGS --db DB`.
+pub fn kifudex(args: &[&str], db: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env_remove("KIFUDEX_DB")
+        .output()
+        .expect("the kifudex binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// The games export with `filters`, each row as (path under `root`, index, event, date,
+/// black, white, duplicate_of).
+fn occurrences(db: &Path, root: &Path, filters: &[&str]) -> Vec<[String; 7]> {
+    let args: Vec<&str> = ["export", "games"].into_iter().chain(filters.iter().copied()).collect();
+    csv_rows(stdout(&kifudex(&args, db)).as_bytes())
+        .into_iter()
+        .map(|r| {
+            let path = r["source_path"].strip_prefix(&format!("{}/", root.display())).unwrap().to_string();
+            let field = |k: &str| r[k].clone();
+            [
+                path,
+                field("game_index"),
+                field("event"),
+                field("date"),
+                field("black"),
+                field("white"),
+                field("duplicate_of"),
+            ]
+        })
+        .collect()
+}
+
+fn row(fields: [&str; 7]) -> [String; 7] {
+    fields.map(str::to_string)
+}
+
+/// Each file's own record of the duplicate game (game 1) and of the other game (game 2),
+/// as the export shows them, in path order.
+fn own_records() -> Vec<[String; 7]> {
+    vec![
+        row([
+            "csa/habu.csa",
+            "0",
+            "Meijin-sen A-class league, 65th term",
+            "2006-12-16T10:00:00",
+            "Habu Yoshiharu",
+            "Fujii Takeshi",
+            "",
+        ]),
+        row(["csa/twice.csa", "0", "Junisen A", "2007-01-05", "Habu Y.", "Fujii T.", "1"]),
+        row(["csa/twice.csa", "1", "Copy of a copy", "", "Black copyist", "White copyist", "1"]),
+        row(["kif/habu.kifu", "0", "第65期順位戦A級", "2006-12-15T10:00:00", "羽生善治", "藤井猛", "1"]),
+        row(["kif/other.kifu", "0", "練習将棋", "1980-04-01", "加藤一二三", "米長邦雄", ""]),
+    ]
+}
+
+/// `query --format json` with `filters`: (games, the listed games as (id, black, event, date)).
+fn query(db: &Path, filters: &[&str]) -> (u64, Vec<(i64, String, String, String)>) {
+    let args: Vec<&str> = ["query", "--format", "json"].into_iter().chain(filters.iter().copied()).collect();
+    let out = kifudex(&args, db);
+    let answer: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let games = answer["position"]["games"].as_u64().unwrap();
+    assert_eq!(out.status.code(), Some(if games == 0 { 1 } else { 0 }));
+    let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let list = answer["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["id"].as_i64().unwrap(), text(&g["black"]), text(&g["event"]), text(&g["date"])))
+        .collect();
+    (games, list)
+}
+
+fn index(dir: &Path, db: &Path, extra: &[&str]) -> Value {
+    let args: Vec<&str> =
+        ["index", dir.to_str().unwrap(), "--json"].into_iter().chain(extra.iter().copied()).collect();
+    let out = kifudex(&args, db);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn each_file_keeps_its_own_record_and_every_filter_finds_the_game_through_any_of_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = copy_files(&tmp.path().join("in"));
+    let db = tmp.path().join("k.sqlite");
+    let summary = index(&root, &db, &[]);
+    assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(2), Some(3)));
+    assert_eq!(occurrences(&db, &root, &[]), own_records());
+
+    // Every filter on what records say finds game 1 through the record that says it, and the
+    // game list shows that record (the first in path order among those that match).
+    let habu = (
+        1,
+        "Habu Yoshiharu".to_string(),
+        "Meijin-sen A-class league, 65th term".to_string(),
+        "2006-12-16T10:00:00".to_string(),
+    );
+    let kif = (1, "羽生善治".to_string(), "第65期順位戦A級".to_string(), "2006-12-15T10:00:00".to_string());
+    let junisen = (1, "Habu Y.".to_string(), "Junisen A".to_string(), "2007-01-05".to_string());
+    let copy = (1, "Black copyist".to_string(), "Copy of a copy".to_string(), String::new());
+    for (filters, shown) in [
+        (&["--player", "羽生"][..], &kif),
+        (&["--player", "Habu"], &habu),
+        (&["--black", "羽生善治"], &kif),
+        (&["--white", "藤井猛"], &kif),
+        (&["--white", "Fujii T"], &habu),
+        (&["--black", "copyist"], &copy),
+        (&["--event", "順位戦"], &kif),
+        (&["--event", "Junisen"], &junisen),
+        (&["--since", "2007"], &junisen),
+        (&["--until", "2006-12-15"], &kif),
+        (&["--since", "2006-12-16", "--until", "2006-12"], &habu),
+        (&["--player", "Habu Y.", "--since", "2007-01-05"], &junisen),
+    ] {
+        // Game 2 starts 2g2f: after 7g7f only game 1 is there.
+        for moves in ["7g7f", "7g7f 3c3d 2g2f"] {
+            let args: Vec<&str> = ["--moves", moves].into_iter().chain(filters.iter().copied()).collect();
+            assert_eq!(query(&db, &args), (1, vec![shown.clone()]), "{filters:?} after {moves}");
+        }
+    }
+    // Without filters, the first record in path order.
+    assert_eq!(query(&db, &["--moves", "7g7f"]), (1, vec![habu.clone()]));
+    assert_eq!(query(&db, &[]).0, 2);
+    assert_eq!(query(&db, &["--until", "2006-12-15"]).0, 2, "game 2 is from 1980");
+    // All the filters on records must hold in one record: no record of game 1 names 羽生 at
+    // the Meijin-sen, or Habu in 2006-12-15.
+    for filters in [
+        &["--player", "羽生", "--event", "Meijin"][..],
+        &["--player", "Habu", "--until", "2006-12-15"],
+        &["--player", "nobody"],
+        // The filters on the game itself still apply.
+        &["--player", "羽生", "--result", "black"],
+    ] {
+        assert_eq!(query(&db, filters), (0, vec![]), "{filters:?}");
+    }
+    assert_eq!(query(&db, &["--player", "羽生", "--result", "white"]).0, 1);
+
+    // Exports keep every occurrence of a kept game, each with its own record.
+    let game_1: Vec<_> = own_records().into_iter().take(4).collect();
+    assert_eq!(occurrences(&db, &root, &["--player", "羽生"]), game_1);
+    assert_eq!(occurrences(&db, &root, &["--event", "Copy"]), game_1);
+    assert_eq!(occurrences(&db, &root, &["--player", "加藤"]), own_records()[4..].to_vec());
+    // Times and comments come from the record shown: the KIF file's or the CSA file's.
+    for (filters, seconds, comment) in [
+        (&["--player", "羽生"][..], "5", "角道を開ける"),
+        (&["--player", "Habu Yoshiharu"], "7", "opens the bishop's diagonal"),
+    ] {
+        let args: Vec<&str> = ["export", "moves"].into_iter().chain(filters.iter().copied()).collect();
+        let moves = csv_rows(stdout(&kifudex(&args, &db)).as_bytes());
+        assert_eq!(moves.len(), 12, "{filters:?}");
+        assert_eq!((moves[0]["time_seconds"].as_str(), moves[0]["comment"].as_str()), (seconds, comment));
+    }
+    for table in ["positions", "tree"] {
+        let rows = |filters: &[&str]| {
+            let args: Vec<&str> = ["export", table].into_iter().chain(filters.iter().copied()).collect();
+            csv_rows(stdout(&kifudex(&args, &db)).as_bytes()).len()
+        };
+        assert!(rows(&["--event", "Junisen"]) > 0, "{table}");
+        assert_eq!(rows(&["--event", "Junisen"]), rows(&["--player", "羽生"]), "{table}");
+        assert_eq!(rows(&["--event", "Junisen", "--player", "羽生"]), 0, "{table}");
+    }
+    assert_eq!(
+        csv_rows(stdout(&kifudex(&["export", "positions", "--player", "羽生"], &db)).as_bytes()).len(),
+        13
+    );
+
+    // `show` writes the record the filters choose, the first in path order without them.
+    let show = |filters: &[&str], to: &str| {
+        let args: Vec<&str> = ["show", "1", "--to", to].into_iter().chain(filters.iter().copied()).collect();
+        stdout(&kifudex(&args, &db))
+    };
+    let csa = show(&[], "csa");
+    assert!(csa.contains("N+Habu Yoshiharu\n") && csa.contains("$EVENT:Meijin-sen"), "{csa}");
+    let kif = show(&["--player", "羽生"], "kif");
+    for line in [
+        "先手：羽生善治 名人",
+        "後手：藤井猛 九段",
+        "棋戦：第65期順位戦A級",
+        "場所：東京・将棋会館",
+        "持ち時間：各6時間",
+        "戦型：四間飛車",
+        "記録係：山田太郎",
+        "開始日時：2006/12/15",
+        "終了日時：2006/12/16",
+        "*角道を開ける",
+        "*対局前の解説",
+    ] {
+        assert!(kif.contains(line), "{line} missing from\n{kif}");
+    }
+    assert!(!kif.contains("Habu") && !kif.contains("bishop"), "{kif}");
+    assert!(show(&["--event", "Copy of"], "csa").contains("N+Black copyist\n"));
+    let out = kifudex(&["show", "1", "--player", "nobody"], &db);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no record of game 1"));
+}
+
+#[test]
+fn a_changed_or_removed_copy_leaves_the_others_records_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = copy_files(&tmp.path().join("in"));
+    let db = tmp.path().join("k.sqlite");
+    index(&root, &db, &[]);
+    fs::remove_file(root.join("kif/habu.kifu")).unwrap();
+    let csa = fs::read_to_string(root.join("csa/habu.csa")).unwrap();
+    fs::write(root.join("csa/habu.csa"), csa.replace("N+Habu Yoshiharu", "N+HABU Yoshiharu")).unwrap();
+    let summary = index(&root, &db, &["--prune"]);
+    assert_eq!((summary["files_indexed"].as_u64(), summary["files_pruned"].as_u64()), (Some(1), Some(1)));
+    let mut expected = own_records();
+    expected.remove(3);
+    expected[0][4] = "HABU Yoshiharu".to_string();
+    assert_eq!(occurrences(&db, &root, &[]), expected);
+    assert_eq!(query(&db, &["--player", "羽生"]).0, 0);
+    assert_eq!(query(&db, &["--player", "HABU"]).1[0].0, 1, "the game keeps its id");
+}
+
+/// Loads the schema-2 database written by an earlier kifudex from these files, with its
+/// paths, sizes and times made those of the copies under `root`.
+fn version_2_database(db: &Path, root: &Path) {
+    let dump = include_str!("data/migration/v2-duplicates.sql");
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch(&dump.replace("/tmp/kifudex-v2-fixture", root.to_str().unwrap())).unwrap();
+    conn.pragma_update(None, "user_version", 2).unwrap();
+    let paths: Vec<String> = conn
+        .prepare("SELECT path FROM files")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for path in paths {
+        let meta = fs::metadata(&path).unwrap();
+        let mtime = meta.modified().unwrap().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as i64;
+        conn.execute(
+            "UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1",
+            rusqlite::params![path, meta.len() as i64, mtime],
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_version_2_database_migrates_and_the_next_run_gives_each_file_its_own_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = copy_files(&tmp.path().join("in"));
+    let db = tmp.path().join("k.sqlite");
+    version_2_database(&db, &root);
+    // Version 2 kept the record of the file that brought the game first, for every copy.
+    drop(kifudex::db::Writer::open(&db).unwrap());
+    let mut first_record = own_records();
+    let first = own_records()[0].clone();
+    for record in &mut first_record[1..4] {
+        record[2..6].clone_from_slice(&first[2..6]);
+    }
+    assert_eq!(occurrences(&db, &root, &[]), first_record);
+    // The next run reads again the files that hold a game found twice, and only those.
+    let summary = index(&root, &db, &[]);
+    let counts =
+        ["files_indexed", "files_unchanged", "games_added", "games_duplicate"].map(|k| summary[k].as_u64());
+    assert_eq!(counts, [Some(3), Some(1), Some(0), Some(4)], "{summary}");
+    assert_eq!(occurrences(&db, &root, &[]), own_records());
+    assert_eq!(query(&db, &["--player", "羽生"]).1[0].1, "羽生善治");
+    // The same database as a new one built from the files.
+    let fresh = tmp.path().join("fresh.sqlite");
+    index(&root, &fresh, &[]);
+    assert_eq!(stdout(&kifudex(&["export", "games"], &db)), stdout(&kifudex(&["export", "games"], &fresh)));
+    assert_eq!(stdout(&kifudex(&["export", "moves"], &db)), stdout(&kifudex(&["export", "moves"], &fresh)));
+    let again = index(&root, &db, &[]);
+    assert_eq!(again["files_unchanged"], 4);
+}
+
+/// A filter, and the same filter on one copy computed here.
+type CopyFilter = (kifudex::db::GameFilter, fn(&Copy) -> bool);
+
+/// One file's copy of a generated game: its names, event and date (`YYYY-MM-DD`, or none).
+struct Copy {
+    game: usize,
+    black: String,
+    event: String,
+    date: Option<String>,
+}
+
+#[test]
+fn the_game_list_shows_the_newest_games_each_with_its_first_matching_record() {
+    use kifudex::{
+        db::{GameFilter, GameId, Reader},
+        shogi::Move,
+    };
+
+    use crate::{index::generate, util::Rng};
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    // 300 games, each in one to three files (`c0/`, `c1/`, `c2/`: path order is copy order),
+    // every copy with its own names and date, some without a date.
+    let specs = generate(300, 21);
+    let mut rng = Rng::new(8);
+    let mut copies: Vec<(PathBuf, Copy)> = Vec::new();
+    for (game, spec) in specs.iter().enumerate() {
+        for c in 0..=(game % 3) {
+            let date = (rng.below(5) > 0).then(|| {
+                format!("20{:02}-{:02}-{:02}", 10 + rng.below(15), 1 + rng.below(12), 1 + rng.below(28))
+            });
+            let copy = Copy {
+                game,
+                black: format!("Player {} copy {c}", rng.below(6)),
+                event: format!("Cup {}", rng.below(3)),
+                date,
+            };
+            let path = dir.join(format!("c{c}")).join(format!("g{game:04}.usi"));
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let moves: Vec<String> = spec.moves.iter().map(Move::to_string).collect();
+            let start = match spec.start {
+                kifudex::shogi::Handicap::Even => "startpos".to_string(),
+                h => format!("sfen {}", h.sfen()),
+            };
+            let date = copy
+                .date
+                .as_deref()
+                .map(|d| format!("# date: {}\n", d.replace('-', "/")))
+                .unwrap_or_default();
+            let text = format!(
+                "# black: {}\n# event: {}\n{date}position {start} moves {}\n",
+                copy.black,
+                copy.event,
+                moves.join(" ")
+            );
+            fs::write(&path, text).unwrap();
+            copies.push((fs::canonicalize(&path).unwrap(), copy));
+        }
+    }
+    copies.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::index::index_with(&crate::index::options(&dir, &db, 2));
+    let mut reader = Reader::open(&db).unwrap();
+    let snapshot = reader.snapshot().unwrap();
+    let ids: HashMap<String, GameId> = csv_rows(crate::index::export_games(&db).as_bytes())
+        .into_iter()
+        .map(|r| (r["source_path"].clone(), GameId(r["game_id"].parse().unwrap())))
+        .collect();
+    let id_of =
+        |game: usize| ids[&copies.iter().find(|c| c.1.game == game).unwrap().0.to_string_lossy().to_string()];
+
+    let filters: Vec<CopyFilter> = vec![
+        (GameFilter::default(), |_| true),
+        (GameFilter { black: Some("copy 1".into()), ..GameFilter::default() }, |c| {
+            c.black.contains("copy 1")
+        }),
+        (GameFilter { player: Some("Player 2".into()), ..GameFilter::default() }, |c| {
+            c.black.contains("Player 2")
+        }),
+        (GameFilter { event: Some("Cup 0".into()), ..GameFilter::default() }, |c| c.event == "Cup 0"),
+        (
+            GameFilter { since: Some("2020".into()), event: Some("Cup 1".into()), ..GameFilter::default() },
+            |c| c.event == "Cup 1" && c.date.as_deref().is_some_and(|d| d >= "2020"),
+        ),
+    ];
+    for (filter, matches) in &filters {
+        // The shown record of each game the filter keeps: its first matching copy.
+        let mut shown: Vec<(Option<String>, GameId, String)> = Vec::new();
+        for game in 0..specs.len() {
+            if let Some((_, c)) = copies.iter().find(|(_, c)| c.game == game && matches(c)) {
+                shown.push((c.date.clone(), id_of(game), c.black.clone()));
+            }
+        }
+        let kept = snapshot.filter_games(filter).unwrap();
+        if let Some(kept) = &kept {
+            let mut kept: Vec<GameId> = kept.iter().copied().collect();
+            kept.sort();
+            let mut want: Vec<GameId> = shown.iter().map(|s| s.1).collect();
+            want.sort();
+            assert_eq!(kept, want, "{filter:?}");
+        }
+        shown.sort_by(|a, b| (&b.0, b.1).cmp(&(&a.0, a.1)));
+        // All the kept games (walked by date for small limits), and a few of them (looked up).
+        let mut all: Vec<GameId> = shown.iter().map(|s| s.1).collect();
+        all.sort();
+        let few: Vec<GameId> = all.iter().step_by(40).copied().collect();
+        // Pages too: the first `offset` left out of the same order.
+        for ids in [&all, &few] {
+            for (offset, limit) in [(0, 1), (0, 3), (0, 20), (0, 1000), (2, 3), (19, 20), (5, 1000)] {
+                let got: Vec<(Option<String>, GameId, String)> = snapshot
+                    .newest_games(ids, filter, offset, limit)
+                    .unwrap()
+                    .into_iter()
+                    .map(|r| (r.date, r.id, r.black.unwrap_or_default()))
+                    .collect();
+                let want: Vec<_> =
+                    shown.iter().filter(|s| ids.contains(&s.1)).skip(offset).take(limit).cloned().collect();
+                assert_eq!(got, want, "{filter:?}, {} ids, offset {offset}, limit {limit}", ids.len());
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! What the command says when it cannot do what it was asked, and what it takes: every error
+//! says each thing once, dates are dates of the calendar, and USI position commands (as
+//! engines and `show --to usi` write them) are read wherever moves or an SFEN are.
+
+use std::{error::Error, fs, path::Path, process::Command};
+
+use crate::duplicates::kifudex;
+
+/// The parts of a message (`a: b: c`), without the `kifudex: ` prefix.
+fn parts(line: &str) -> Vec<&str> {
+    line.trim_start_matches("kifudex: ").split(": ").map(str::trim).collect()
+}
+
+/// Fails when a part of the message says again what another part says, or when one of
+/// `names` (paths, texts the user gave) appears twice.
+fn assert_once(message: &str, names: &[&str], what: &str) {
+    for line in message.lines() {
+        let parts = parts(line);
+        for (i, a) in parts.iter().enumerate() {
+            for b in &parts[i + 1..] {
+                let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+                assert!(
+                    short.len() < 8 || !long.contains(short),
+                    "{what}: '{short}' is said twice in\n{line}"
+                );
+            }
+        }
+        for name in names.iter().filter(|n| !n.is_empty()) {
+            assert!(line.matches(name).count() <= 1, "{what}: '{name}' is said twice in\n{line}");
+        }
+    }
+}
+
+/// Every way of failing the command line offers that this test could think of, each run on
+/// the binary: each exits 2 with one message on stderr that says each thing once.
+#[test]
+fn every_error_says_each_thing_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let db = dir.join("k.sqlite");
+    let games = dir.join("games");
+    fs::create_dir(&games).unwrap();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates/kif/habu.kifu"),
+        games.join("habu.kifu"),
+    )
+    .unwrap();
+    assert_eq!(kifudex(&["index", games.to_str().unwrap()], &db).status.code(), Some(0));
+    let junk = dir.join("junk.sqlite");
+    fs::write(&junk, "x".repeat(5000)).unwrap();
+    let notes = dir.join("notes.txt");
+    fs::write(&notes, "no record here\n").unwrap();
+    let bod = dir.join("bad.bod");
+    fs::write(&bod, "後手の持駒：なし\n  ９ ８ ７\n|v香v桂|一\n").unwrap();
+    let kif = games.join("habu.kifu");
+    let absent = dir.join("absent.sqlite");
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let two_kings = "lnsgkgsnl/1r5b1/ppppppppp/9/4K4/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let cases: Vec<(Vec<String>, Option<&Path>)> = vec![
+        (vec!["query".into(), "--sfen".into(), "lnsgkgsnl b - 1".into()], Some(&db)),
+        (vec!["query".into(), "--sfen".into(), two_kings.into()], Some(&db)),
+        (vec!["query".into(), "--sfen".into(), "sfen lnsgkgsnl b - 1 moves 7g7f".into()], Some(&db)),
+        (vec!["query".into()], Some(&junk)),
+        (vec!["index".into(), s(&games)], Some(&junk)),
+        (vec!["index".into(), s(&games)], Some(dir)),
+        (vec!["query".into(), "--moves".into(), "7g7f 7g7f".into()], Some(&db)),
+        (vec!["query".into(), "--moves".into(), "position startpos moves 7g7f 3c3x".into()], Some(&db)),
+        (vec!["query".into(), "--since".into(), "2019-13".into()], Some(&db)),
+        (vec!["export".into(), "games".into(), "--until".into(), "2019-02-30".into()], Some(&db)),
+        (vec!["show".into(), "1".into(), "--since".into(), "2019-1".into()], Some(&db)),
+        (vec!["moves".into(), "P-76 P-34 2.P-26 G-52".into()], None),
+        (vec!["moves".into(), "▲７六歩 △３四歩 ▲５八金引".into()], None),
+        (vec!["moves".into(), "--start".into(), "xyz".into(), "7g7f".into()], None),
+        (vec!["moves".into(), "--start".into(), "香落ち".into(), "startpos moves 7g7f".into()], None),
+        (vec!["convert".into(), s(&dir.join("nosuch.kif"))], None),
+        (vec!["convert".into(), s(&notes)], None),
+        (vec!["show".into(), "999".into()], Some(&db)),
+        (vec!["export".into(), "games".into()], Some(&absent)),
+        (vec!["export".into(), "rejects".into(), "--player".into(), "x".into()], Some(&db)),
+        (vec!["index".into(), s(&dir.join("missing1")), s(&dir.join("missing2"))], Some(&db)),
+        (vec!["index".into(), s(&games), "--include".into(), "a[".into()], Some(&db)),
+        (vec!["query".into(), "--position".into(), s(&dir.join("nosuch.kif:3"))], Some(&db)),
+        (vec!["query".into(), "--position".into(), format!("{}:999", s(&kif))], Some(&db)),
+        (vec!["query".into(), "--position".into(), s(&notes)], Some(&db)),
+        (vec!["query".into(), "--bod".into(), s(&bod)], Some(&db)),
+        (
+            vec![
+                "query".into(),
+                "--start".into(),
+                "sfen lnsgkgsnl b - 1".into(),
+                "--moves".into(),
+                "7g7f".into(),
+            ],
+            Some(&db),
+        ),
+    ];
+    for (args, db) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = match db {
+            Some(db) => kifudex(&args, db),
+            None => Command::new(env!("CARGO_BIN_EXE_kifudex")).args(&args).output().unwrap(),
+        };
+        let message = String::from_utf8_lossy(&out.stderr).into_owned();
+        let what = format!("{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{what}: {message}");
+        assert_eq!(message.lines().count(), 1, "{what}: {message}");
+        assert!(message.starts_with("kifudex: "), "{what}: {message}");
+        let mut names: Vec<&str> =
+            args.iter().copied().filter(|a| a.len() >= 6 && !a.starts_with("--")).collect();
+        names.extend(db.and_then(|db| db.to_str()));
+        assert_once(&message, &names, &what);
+    }
+}
+
+/// The text of an error as the command prints it (`{:#}`: the error, then each cause).
+fn printed<E: Error + Send + Sync + 'static>(e: E) -> String {
+    format!("{:#}", anyhow::Error::new(e).context("the command failed"))
+}
+
+/// Every error type of the library that wraps another, built around an inner error: its
+/// message holds the inner one's once, whether it is printed alone or with its causes.
+#[test]
+fn no_error_repeats_the_error_it_wraps() {
+    use kifudex::{db, export, ingest, query::Target};
+    let sqlite = || {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_NOTADB),
+            Some("file is not a database".into()),
+        )
+    };
+    let io = || std::io::Error::new(std::io::ErrorKind::PermissionDenied, "permission denied");
+    let printed: Vec<String> = vec![
+        printed(db::Error::Sql(sqlite())),
+        printed(db::Error::Open { path: "k.sqlite".into(), error: sqlite() }),
+        printed(db::Error::Migration { name: "0001_init", error: sqlite() }),
+        printed(db::Error::from(rusqlite::types::FromSqlError::InvalidType)),
+        printed(export::Error::from(io())),
+        printed(export::Error::from(db::Error::Sql(sqlite()))),
+        printed(ingest::Error::Path { path: "a/b".into(), error: io() }),
+        printed(ingest::Error::Thread { error: io() }),
+        printed(ingest::Error::Db(db::Error::Sql(sqlite()))),
+        printed(Target::from_sfen("lnsgkgsnl b - 1").unwrap_err()),
+        printed(
+            Target::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/4K4/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+                .unwrap_err(),
+        ),
+        printed(Target::from_moves(&kifudex::shogi::Position::startpos(), "7g7f 7g7f").unwrap_err()),
+    ];
+    for text in &printed {
+        assert_once(text, &[], text);
+    }
+    assert!(printed[0].ends_with(": file is not a database"), "{}", printed[0]);
+    assert!(printed[9].contains("not an SFEN: the board has 1 ranks"), "{}", printed[9]);
+    // The readers' messages, kept with each reject, are whole on their own.
+    for (text, format) in [
+        ("position sfen lnsgkgsnl b - 1 moves 7g7f\n", kifudex::kifu::Format::Usi),
+        ("[SFEN \"lnsgkgsnl b - 1\"]\n1. P-7f\n", kifudex::kifu::Format::Western),
+    ] {
+        let games = kifudex::kifu::read(format, text);
+        let problem = games[0].problem.as_ref().expect("the bad SFEN stops the game");
+        assert!(problem.message.contains("the board has 1 ranks"), "{}", problem.message);
+        assert_once(&problem.message, &[], &problem.message);
+    }
+}
+
+#[test]
+fn dates_are_checked_as_dates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
+    assert_eq!(kifudex(&["index", games.to_str().unwrap()], &db).status.code(), Some(0));
+    for (date, why) in [
+        ("2019-13", "there is no month 13"),
+        ("2019-02-30", "2019-02 has 28 days"),
+        ("2019-2", "YYYY-MM"),
+        ("2019/02/01", "YYYY-MM"),
+    ] {
+        for (command, option) in [("query", "--since"), ("query", "--until"), ("export", "--since")] {
+            let args: Vec<&str> = if command == "export" {
+                vec!["export", "games", option, date]
+            } else {
+                vec![command, option, date]
+            };
+            let out = kifudex(&args, &db);
+            let message = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+            assert!(
+                message.contains(&format!("{option} '{date}' is not a date: ")) && message.contains(why),
+                "{message}"
+            );
+        }
+    }
+    // Partial dates stay valid: 2006 and 2006-12 keep the games of 2006-12-15 and 16, and a
+    // leap day is a day.
+    for (since, until, games) in [
+        ("2006", "2006", 1),
+        ("2006-12", "2006-12", 1),
+        ("2006-12-17", "2007", 1),
+        ("2008-02-29", "2024-02-29", 0),
+    ] {
+        let out = kifudex(
+            &["query", "--since", since, "--until", until, "--moves", "7g7f", "--format", "json"],
+            &db,
+        );
+        assert_eq!(out.status.code(), Some(if games == 0 { 1 } else { 0 }), "{since} {until}");
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(answer["position"]["games"], games, "{since} {until}");
+    }
+}
+
+/// The moves of the hand-written game of `tests/data/duplicates`, as USI.
+const GAME: &str = "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 3i4h 8b4b 5i6h 5a6b 6h7h 6b7b";
+
+/// The position and list of `query ARGS --format json`.
+fn position_of(args: &[&str], db: &Path) -> (String, Vec<i64>) {
+    let args: Vec<&str> = ["query", "--format", "json"].into_iter().chain(args.iter().copied()).collect();
+    let out = kifudex(&args, db);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids = answer["games"].as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
+    (answer["position"]["sfen"].as_str().unwrap().to_string(), ids)
+}
+
+#[test]
+fn usi_position_commands_are_read_wherever_moves_and_sfens_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
+    assert_eq!(kifudex(&["index", games.to_str().unwrap()], &db).status.code(), Some(0));
+    // `show --to usi` writes the record with its ending word (black, to move, resigned) ...
+    let out = kifudex(&["show", "1", "--to", "usi"], &db);
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(line, format!("position startpos moves {GAME} resign\n"));
+    // ... and `moves`, `query --moves` and `query --sfen` read it back.
+    let moves = Command::new(env!("CARGO_BIN_EXE_kifudex")).args(["moves", line.trim()]).output().unwrap();
+    assert_eq!(String::from_utf8(moves.stdout).unwrap().trim(), GAME);
+    let (end, ids) = position_of(&["--moves", GAME], &db);
+    assert_eq!(ids, [1]);
+    assert_eq!(position_of(&["--moves", &line], &db), (end.clone(), vec![1]));
+    assert_eq!(position_of(&["--sfen", &line], &db), (end.clone(), vec![1]));
+    // Every form, with and without `position`, names the same position as the moves.
+    let after_two = position_of(&["--moves", "7g7f 3c3d"], &db);
+    let after_one = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+    for text in [
+        "position startpos moves 7g7f 3c3d".to_string(),
+        "startpos moves 7g7f 3c3d".to_string(),
+        format!("position sfen {after_one} moves 3c3d"),
+        format!("sfen {after_one} moves 3c3d"),
+    ] {
+        assert_eq!(position_of(&["--moves", &text], &db), after_two, "--moves {text}");
+        assert_eq!(position_of(&["--sfen", &text], &db), after_two, "--sfen {text}");
+        let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+            .args(["moves", &text, "--to", "csa"])
+            .output()
+            .unwrap();
+        let expected = if text.contains("sfen") { "-3334FU" } else { "+7776FU -3334FU" };
+        assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), expected, "moves {text}");
+    }
+    assert_eq!(position_of(&["--sfen", &format!("{after_one} moves 3c3d")], &db), after_two);
+    // --exact-sequence takes the moves of the command.
+    let (_, exact) = position_of(&["--sfen", "position startpos moves 7g7f 3c3d", "--exact-sequence"], &db);
+    assert_eq!(exact, [1]);
+    // A command naming a start agrees with a --start naming the same one.
+    let out = kifudex(&["query", "--start", "startpos", "--moves", "startpos moves 7g7f"], &db);
+    assert_eq!(out.status.code(), Some(0));
+    let out =
+        kifudex(&["query", "--start", after_one, "--moves", &format!("sfen {after_one} moves 3c3d")], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
