@@ -233,3 +233,25 @@ fn a_path_that_does_not_exist_is_never_pruned() {
     assert_eq!(code, Some(0));
     assert_eq!(export("rejects", &db).lines().count(), 1, "only the header row");
 }
+
+/// A JKF record saved as `.json` is a record even with no move (a handicap start with its
+/// players, as JKF tools save one): its structure says so. A `package.json` beside it is not.
+#[test]
+fn a_jkf_record_without_moves_saved_as_json_is_indexed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("archive");
+    write(
+        &root.join("two-piece.json"),
+        r#"{"header": {"先手": "下手の人", "後手": "上手の人"}, "initial": {"preset": "2"}, "moves": [{}]}"#
+            .as_bytes(),
+    );
+    write(&root.join("package.json"), br#"{"name": "kifu-viewer", "moves": "not a list"}"#);
+    let db = tmp.path().join("k.sqlite");
+    let (code, summary, messages) = index(&[root.to_str().unwrap()], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!(counts(&summary), [2, 1, 0, 0, 1, 1, 0], "{summary}");
+    let games = export("games", &db);
+    let row = games.lines().nth(1).unwrap_or_default();
+    assert!(row.contains("two-piece.json") && row.contains(",二枚落ち,"), "{games}");
+    assert!(row.contains("下手の人") && row.contains("上手の人"), "{games}");
+}

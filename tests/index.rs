@@ -833,3 +833,23 @@ fn the_same_game_in_kif_and_csa_is_stored_once() {
     assert_eq!(rows[0]["duplicate_of"], "");
     assert_eq!(rows[1]["duplicate_of"], rows[0]["game_id"]);
 }
+
+/// The bundled samples, indexed as the set-up command does: every export and `show` of every
+/// game in every format exits 0.
+#[test]
+fn the_samples_read_back_through_every_export_and_show() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("samples.sqlite");
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .arg("index")
+        .arg(&samples)
+        .arg("--db")
+        .arg(&db)
+        .arg("--quiet")
+        .env_remove("KIFUDEX_DB")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(crate::util::assert_every_read_works(&db, "samples", usize::MAX), 13);
+}

@@ -177,3 +177,34 @@ fn inputs_that_grow_cost_the_same_per_byte() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Mutants indexed together as one archive: whatever they hold, the run finishes, and every
+/// export and `show` of what it stored exits 0 (no stored game makes others unreadable).
+#[test]
+fn an_archive_of_mutants_reads_back_through_every_export_and_show() {
+    const INDEXED: u64 = 1_000;
+    let sources = sources();
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path().join("mutants");
+    std::fs::create_dir(&dir).expect("a directory for the mutants");
+    for n in 0..INDEXED {
+        let (path, bytes, _) = sources.mutant(n);
+        // The source's extension, so that each mutant is read as its format would be.
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("txt");
+        std::fs::write(dir.join(format!("m{n:05}.{ext}")), bytes).expect("a mutant written");
+    }
+    let db = tmp.path().join("mutants.sqlite");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .arg("index")
+        .arg(&dir)
+        .arg("--db")
+        .arg(&db)
+        .arg("--quiet")
+        .env_remove("KIFUDEX_DB")
+        .output()
+        .expect("the kifudex binary runs");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = util::assert_every_read_works(&db, "mutants", 300);
+    eprintln!("{INDEXED} mutants indexed: {games} games stored");
+    assert!(games > INDEXED as usize / 4, "only {games} games stored from {INDEXED} mutants");
+}

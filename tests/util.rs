@@ -41,3 +41,57 @@ pub fn random_playout(
         each(pos, mv);
     }
 }
+
+/// The invariant every database the tests build must keep, whatever went into it: every
+/// export (`games`, `moves`, `positions`, `tree`, `rejects`, `warnings`) exits 0, and so does
+/// `show` of every game, or of `shown_at_most` games spread evenly over the ids when there are
+/// more: in KIF, and in every format when it has at most 1,000 plies (a longer game's JKF text
+/// runs to hundreds of megabytes) and is one of the first five shown or one of at most fifty.
+/// Returns the number of games listed.
+pub fn assert_every_read_works(db: &std::path::Path, context: &str, shown_at_most: usize) -> usize {
+    use std::process::{Command, Stdio};
+    let kifudex = || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifudex"));
+        cmd.env_remove("KIFUDEX_DB");
+        cmd
+    };
+    let run = |args: &[&str]| {
+        // The output is not kept: a million-ply game makes a million rows.
+        let out = kifudex().args(args).arg("--db").arg(db).stdout(Stdio::null()).output();
+        let out = out.expect("the kifudex binary runs");
+        assert!(
+            out.status.success(),
+            "{context}: `kifudex {}` exited {:?}: {}",
+            args.join(" "),
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    for table in ["games", "moves", "positions", "tree", "rejects", "warnings"] {
+        run(&["export", table]);
+    }
+    let out = kifudex().args(["export", "games", "--db"]).arg(db).output().expect("the kifudex binary runs");
+    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let headers = reader.headers().expect("a header row").clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).expect("a column of export games");
+    let (id_at, plies_at) = (column("game_id"), column("plies"));
+    let mut games: Vec<(i64, u64)> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a CSV row");
+            (r[id_at].parse().expect("a game id"), r[plies_at].parse().expect("a ply count"))
+        })
+        .collect();
+    games.sort_unstable();
+    games.dedup();
+    let step = games.len().div_ceil(shown_at_most.max(1)).max(1);
+    let few = games.len().min(shown_at_most) <= 50;
+    for (shown, &(id, plies)) in games.iter().step_by(step).take(shown_at_most).enumerate() {
+        let every = (few || shown < 5) && plies <= 1_000;
+        let formats: &[&str] = if every { &["kif", "ki2", "csa", "usi", "jkf", "western"] } else { &["kif"] };
+        for to in formats {
+            run(&["show", &id.to_string(), "--to", to]);
+        }
+    }
+    games.len()
+}

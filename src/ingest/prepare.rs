@@ -61,8 +61,9 @@ pub(super) struct FileWork {
     pub rejects: Vec<NewReject>,
     /// The warnings of the games stored, from reading and from replay.
     pub warnings: Vec<NewWarning>,
-    /// Some game in it has a move, as read (legal or not).
-    pub moves_read: bool,
+    /// It holds a record: some game in it has a move, as read (legal or not), or it is a JKF
+    /// object read whole.
+    pub record_read: bool,
 }
 
 /// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
@@ -180,9 +181,10 @@ pub(super) fn process(entry: &Entry, fetched: Fetched, read: ReadFn) -> Outcome 
     }
 }
 
-/// Whether a file read holds a record worth the name: a game with at least one move.
+/// Whether a file read holds a record worth the name: a game with at least one move, or a
+/// JKF object read whole.
 fn holds_moves(work: &FileWork) -> bool {
-    work.file.error.is_none() && work.moves_read
+    work.file.error.is_none() && work.record_read
 }
 
 fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], read: ReadFn) -> Outcome {
@@ -200,7 +202,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
         games: Vec::new(),
         rejects: Vec::new(),
         warnings: Vec::new(),
-        moves_read: false,
+        record_read: false,
     };
     let parsed = match read(Some(&file.path), bytes) {
         Ok(parsed) => parsed,
@@ -216,7 +218,10 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
             return Outcome::Read(work);
         }
     };
-    work.moves_read = parsed.games.iter().any(|g| !g.moves.is_empty());
+    // A JKF object read whole is a record even with no move (a handicap start, a position):
+    // its structure says so, where a text that only looks like headers does not.
+    work.record_read = parsed.games.iter().any(|g| !g.moves.is_empty())
+        || (parsed.format == kifu::Format::Jkf && parsed.games.iter().all(|g| g.problem.is_none()));
     work.file.format = Some(parsed.format.name());
     work.file.encoding = Some(parsed.encoding);
     if parsed.games.is_empty() {

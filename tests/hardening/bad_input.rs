@@ -17,6 +17,7 @@ use kifudex::{
 
 use super::harness::{assert_sound, export_games, stderr, usi_line};
 use crate::util::Rng;
+use crate::util::assert_every_read_works;
 
 /// The status, the summary `kifudex index --json` prints, and the messages (no progress bar:
 /// stderr is not a terminal).
@@ -71,6 +72,7 @@ fn binary_files_with_record_extensions_are_rejected() {
     }
     assert!(messages.lines().count() >= n, "{messages}");
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }
 
 /// `text` read as every format and as a file of unknown format, every game replayed.
@@ -113,6 +115,7 @@ fn a_hundred_megabyte_line_is_read_in_linear_time() {
     assert_eq!(summary["files_rejected"], 1, "{summary}");
     assert!(messages.contains("huge.usi [unknown_format]"), "{messages}");
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }
 
 /// The same shapes at 4 MB, in the default run.
@@ -233,6 +236,7 @@ fn a_game_of_a_million_plies_is_read_and_indexed() {
     let csv = export_games(&db);
     assert!(csv.lines().nth(1).unwrap().contains(",1000000,"), "{csv}");
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }
 
 /// A KIF record whose first move has 10,000 alternatives (every legal first move, over and
@@ -277,6 +281,7 @@ fn a_record_with_ten_thousand_variations_is_read_written_and_indexed() {
     assert_eq!(code, Some(0), "{messages}");
     assert_eq!(summary["games_added"], 1, "{summary}");
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }
 
 /// Directories 200 deep: the game at the bottom is found and indexed, with its whole path.
@@ -297,6 +302,7 @@ fn directories_nested_two_hundred_deep_are_walked() {
     assert_eq!(summary["games_added"], 2, "{summary}");
     assert!(export_games(&db).contains("/d198/d199/bottom.usi"));
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }
 
 /// A file name as CP932 bytes (not UTF-8), in the directory `dir`.
@@ -339,6 +345,7 @@ fn file_names_in_cp932_bytes_are_indexed_apart() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(export_games(&db).lines().count() - 1, 3);
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }
 
 /// NUL bytes in a header, in move lines, and a file of nothing else: no panic, each game is
@@ -372,4 +379,5 @@ fn nul_bytes_are_read_or_refused_and_kept_verbatim() {
     let csv = export_games(&db);
     assert!(csv.contains("名人\0戦"), "{csv}");
     assert_sound(&db);
+    assert_every_read_works(&db, "bad input", 400);
 }

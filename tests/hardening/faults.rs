@@ -18,10 +18,10 @@ use kifudex::{
 };
 
 use super::harness::{
-    assert_answers_cover_the_stored_games, assert_sound, export_games, index, kifudex, stderr, unprivileged,
-    write_games, write_games_of,
+    assert_answers_cover_the_stored_games, assert_sound, export_games, index, kifudex, listed_games, stderr,
+    unprivileged, write_games, write_games_of,
 };
-use crate::util::Rng;
+use crate::util::{Rng, assert_every_read_works};
 
 /// Whether this machine lets the tests make a mount namespace with a small tmpfs in it.
 fn can_mount_tmpfs() -> bool {
@@ -81,6 +81,7 @@ fn a_full_disk_stops_the_run_with_a_sound_database() {
         assert!(out.status.success(), "{}", stderr(&out));
         assert_sound(&db);
         assert_eq!(export_games(&db), expected, "tmpfs of {size}, completed");
+        assert_every_read_works(&db, &format!("tmpfs of {size}, completed"), 50);
     }
 }
 
@@ -110,6 +111,10 @@ fn a_file_size_limit_stops_the_run_with_a_sound_database() {
         assert_eq!(out.status.code(), Some(2), "limit {blocks} KiB: {message}");
         assert!(message.contains("k.sqlite") || message.contains(".sqlite"), "limit {blocks} KiB: {message}");
         assert_sound(&db);
+        // (A run stopped before its schema was made leaves no kifudex database yet.)
+        if listed_games(&db).is_some() {
+            assert_every_read_works(&db, &format!("limit {blocks} KiB, stopped"), 20);
+        }
         let out = index(&games, &db);
         assert!(out.status.success(), "{}", stderr(&out));
         assert_eq!(export_games(&db), expected, "limit {blocks} KiB, completed");
@@ -204,6 +209,7 @@ fn files_removed_or_changed_during_the_run_leave_a_sound_database_that_the_next_
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_sound(&db);
+    assert_every_read_works(&db, "files removed and changed, pruned", 400);
     let mut reader = Reader::open(&db).unwrap();
     assert_eq!(reader.snapshot().unwrap().game_count().unwrap(), 39 * 3 + 1);
 }
@@ -306,12 +312,16 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
         // Last: the check's own connection writes (it copies the log into the file).
         if db.exists() {
             assert_sound(&db);
+            if listed_games(&db).is_some() {
+                assert_every_read_works(&db, &context, 10);
+            }
         }
         if run % 4 == 3 {
             let out = index(&games, &db);
             assert!(out.status.success(), "{}", stderr(&out));
             assert_sound(&db);
             assert_eq!(export_games(&db), expected, "{context}, completed");
+            assert_every_read_works(&db, &format!("{context}, completed"), 100);
         }
     }
     // Timing depends on the machine's load: most kills land during a run, and many must,

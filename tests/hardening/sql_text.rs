@@ -11,6 +11,7 @@ use kifudex::{
 
 use super::harness::{assert_sound, export_games, index, stderr};
 use crate::util::Rng;
+use crate::util::assert_every_read_works;
 
 /// Texts that would change a statement they were pasted into.
 const TEXTS: &[&str] = &[
@@ -138,4 +139,5 @@ fn sql_in_headers_and_filters_is_text() {
     assert_eq!(reader.snapshot().unwrap().game_count().unwrap(), n as u64);
     assert_eq!(export_games(&db), csv);
     assert_sound(&db);
+    assert_every_read_works(&db, "SQL in text", 400);
 }
