@@ -15,3 +15,4 @@ mod notation;
 mod query;
 mod records;
 mod rules;
+mod yari;

@@ -41,3 +41,19 @@ pub fn random_playout(
         each(pos, mv);
     }
 }
+
+/// The number of legal move sequences of `depth` plies from `pos` (perft); `pos` ends as it
+/// was.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for m in moves {
+        pos.play_unchecked(m);
+        nodes += perft(pos, depth - 1);
+        pos.undo();
+    }
+    nodes
+}
