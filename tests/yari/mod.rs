@@ -1,7 +1,11 @@
-//! Yari shogi: its rules against Fairy-Stockfish's, and its key table.
+//! Yari shogi: its rules against Fairy-Stockfish's, its key table, its notation (every example
+//! of the seed text), its records, and `kifudex moves` / `convert` on yari games.
 
+mod cli;
 mod keys;
+mod notation;
 mod oracle;
+mod records;
 
 use kifudex::shogi::{Move, Position, Setup, Variant};
 
