@@ -5,6 +5,7 @@ mod cli;
 mod keys;
 mod notation;
 mod oracle;
+mod playouts;
 mod records;
 
 use kifudex::shogi::{Move, Position, Setup, Variant};

@@ -85,3 +85,14 @@ fn a_position_plays_by_its_own_game() {
     assert_eq!(start().legal_moves().len(), 20);
     assert_eq!(Position::startpos().legal_moves().len(), 30);
 }
+
+/// An impasse needs both generals in their promotion zones; kifudex tells when they are, and
+/// leaves the rest to the record.
+#[test]
+fn generals_in_camp() {
+    assert!(!start().kings_in_camp());
+    assert!(pos("3K3/7/7/7/7/7/7/7/3k3 b - 1").kings_in_camp());
+    assert!(pos("3K3/7/7/7/7/7/3k3/7/7 b - 1").kings_in_camp(), "rank g is in White's zone");
+    assert!(!pos("3K3/7/7/7/7/3k3/7/7/7 b - 1").kings_in_camp(), "rank f is not");
+    assert!(!pos("7/7/7/3K3/7/7/7/7/3k3 b - 1").kings_in_camp());
+}

@@ -12,6 +12,10 @@ Nothing here comes from kifudex: moves are Fairy-Stockfish's legal moves, transl
 USI-like form (7g7f, 8h2b+, N*5e) by this script, and the board is tracked by this script
 and checked against Fairy-Stockfish's FEN at the end of every game.
 
+pyffish builds its position anew for every call (one to two milliseconds of CPU each), so the
+playouts, a call a ply, took about an hour and three quarters on two cores shared with other
+work; perft and the sequences take minutes.
+
 usage: pip install pyffish; python3 tests/data/yari/oracle.py [--games N] [--jobs N]
        python3 tests/data/yari/oracle.py --show GAME   (every ply of one game, to find where a
                                                         mismatch starts)
