@@ -11,7 +11,8 @@ times, endings, diagrams) is kept byte for byte in its own encoding and line end
 
 The notation, SFEN, diagram and query targets get seeds cut out of the same files: the board
 diagrams of KIF files, the SFENs of USI files, the first moves of KI2 files, and the moves
-of a few hand-written lines in every notation.
+of a few hand-written lines in every notation. The yari target's seeds are hand-written: the
+seed text's yari examples, yari records and the mistakes its reader must name.
 """
 
 import hashlib
@@ -61,6 +62,24 @@ SEQUENCES = [
     "1...G-32 2.P-76 G-72",
     "P-76 P-34 2.P-26 G-52",
     "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 13\nG-78 S-42",
+]
+
+YARI_START = "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1"
+YARI = [
+    "P-7f",
+    "1. P-7f P-3d 2. P-2f YB-3b",
+    "1. P-7f P-3d 2. P-2f YB2a-3b 3. YB6i-5h YN-5b",
+    "1.P76 P34 2.P26 YB21-32 3.YB6958",
+    "r1nkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b N 1\nYN*6e P-1d YNx7c=",
+    "1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1\n1... P-3d 2. P-7f P-3e",
+    "7g7f 3c3d 6i5h 2a3b",
+    "5rk/7/6+P/7/7/7/7/7/K6 b P 1\nP*1b",
+    "S-4h",
+    "P-8f",
+    "[Variant \"Yari shogi\"]\n[Black \"Alice\"]\n[White \"Bob\"]\n[Result \"1-0\"]\n\n"
+    "1. P-7f P-3d 2. P-2f YB2a-3b 3. YB6i-5h YN-5b 4. P-7e P-3e 5. P-7d Px7d 6. YRx7d P*7c\n"
+    "7. YRx7c+ {the rook} (7. YRx7c= P-3f) 1-0\n",
+    "[SFEN \"" + YARI_START + "\"]\n\n1. G-4h G-4b 2. G-4i *\n",
 ]
 
 QUERIES = [
@@ -167,6 +186,10 @@ def main():
             put(target, f"{target}{i}_start", ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n" + mv).encode())
     for i, s in enumerate(SEQUENCES):
         put("move_sequence", f"sequence{i}", s.encode())
+    for i, y in enumerate(YARI):
+        put("yari", f"yari{i}", y.encode())
+    put("read_western", "yari_record", YARI[10].encode())
+    put("read_usi", "yari_line", f"position sfen {YARI_START} moves 7g7f 3c3d 6i5h 2a3b\n".encode())
     for i, q in enumerate(QUERIES):
         put("query", f"query{i}", q.encode())
         put("sfen", f"query{i}", q.encode())

@@ -73,7 +73,7 @@ pub enum StopReason {
 impl StopReason {
     /// A short stable code for the reason, for databases and CSV: `unreadable`, `no_such_move`,
     /// `ambiguous`, `wrong_side`, `no_previous_move`, `same_mismatch`, `piece_mismatch`,
-    /// `nothing_to_capture`, `bad_start`.
+    /// `nothing_to_capture`, `wrong_variant`, `bad_start`.
     pub fn code(&self) -> &'static str {
         match self {
             StopReason::Read(_) => "unreadable",
@@ -86,6 +86,7 @@ impl StopReason {
                 ResolveError::Ambiguous(_) => "ambiguous",
                 ResolveError::PieceMismatch { .. } => "piece_mismatch",
                 ResolveError::NothingToCapture(_) => "nothing_to_capture",
+                ResolveError::WrongVariant { .. } => "wrong_variant",
             },
         }
     }

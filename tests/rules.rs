@@ -5,7 +5,7 @@ use kifudex::shogi::{
     Square, rules,
 };
 
-use crate::util::{Rng, random_playout};
+use crate::util::{Rng, perft, random_playout};
 
 fn pos(sfen: &str) -> Position {
     Position::from_setup(sfen.parse().expect("test SFEN")).expect("test position")
@@ -17,20 +17,6 @@ fn mv(usi: &str) -> Move {
 
 fn sq(usi: &str) -> Square {
     usi.parse().expect("test square")
-}
-
-fn perft(pos: &mut Position, depth: u32) -> u64 {
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut nodes = 0;
-    for m in moves {
-        pos.play_unchecked(m);
-        nodes += perft(pos, depth - 1);
-        pos.undo();
-    }
-    nodes
 }
 
 /// Leaf statistics as the published start-position table counts them: each leaf move is

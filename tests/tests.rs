@@ -20,3 +20,4 @@ mod records;
 mod results;
 mod rules;
 mod serve;
+mod yari;

@@ -42,6 +42,22 @@ pub fn random_playout(
     }
 }
 
+/// The number of legal move sequences of `depth` plies from `pos` (perft); `pos` ends as it
+/// was.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for m in moves {
+        pos.play_unchecked(m);
+        nodes += perft(pos, depth - 1);
+        pos.undo();
+    }
+    nodes
+}
+
 /// The invariant every database the tests build must keep, whatever went into it: every
 /// export (`games`, `moves`, `positions`, `tree`, `rejects`, `warnings`) exits 0, and so does
 /// `show` of every game, or of `shown_at_most` games spread evenly over the ids when there are

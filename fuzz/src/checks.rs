@@ -17,7 +17,7 @@ use kifudex::{
     kifu::{self, Format, Game, bod, encoding},
     notation::{self, MoveToken, Style, csa, japanese, read_sequence, western},
     replay::{ReplayedGame, ReplayedVariation, Status, replay},
-    shogi::{Move, Position, Setup},
+    shogi::{Move, Position, Setup, Variant},
 };
 
 /// What a piece of work cost, by a deterministic count.
@@ -70,6 +70,7 @@ pub const TARGETS: &[&str] = &[
     "sfen",
     "bod",
     "query",
+    "yari",
 ];
 
 /// Runs the check of `target` on `data`.
@@ -94,6 +95,7 @@ pub fn run(target: &str, data: &[u8], meter: &dyn Meter) {
         "sfen" => sfen(data),
         "bod" => board_diagram(data, meter),
         "query" => query(data, meter),
+        "yari" => yari(data, meter),
         _ => panic!("no fuzz target named {target}"),
     }
 }
@@ -331,7 +333,83 @@ fn query(data: &[u8], meter: &dyn Meter) {
     let sfen = pos.sfen();
     let by_sfen = query_position(&sfen).map(|p| p.key());
     assert!(by_sfen == Some(pos.key()), "'{text}' names {sfen}, which as a query names another position");
-    let diagram = bod::write_bod(pos.setup());
-    let by_bod = query_position(&diagram).map(|p| p.key());
-    assert!(by_bod == Some(pos.key()), "'{text}' names {sfen}, whose diagram names another position");
+    // A board diagram draws shogi's board only.
+    if pos.variant() == Variant::Standard {
+        let diagram = bod::write_bod(pos.setup());
+        let by_bod = query_position(&diagram).map(|p| p.key());
+        assert!(by_bod == Some(pos.key()), "'{text}' names {sfen}, whose diagram names another position");
+    }
+}
+
+/// Splits the input into a yari start and the text to read: a first line that is a legal
+/// seven-file SFEN is the start, else the yari start.
+fn yari_start_and_text(data: &[u8]) -> Option<(Position, &str)> {
+    let text = std::str::from_utf8(data).ok()?;
+    if let Some((first, rest)) = text.split_once('\n')
+        && let Some(pos) = first
+            .parse::<Setup>()
+            .ok()
+            .filter(|s| s.variant == Variant::Yari)
+            .and_then(|s| Position::from_setup(s).ok())
+    {
+        return Some((pos, rest));
+    }
+    Some((Position::start(Variant::Yari), text))
+}
+
+/// Yari shogi, read three ways. As one move: what reads is written back as itself. As a
+/// sequence from the start: written in Hodges, Hosking and the USI-like form, it reads back
+/// as the same moves. As a Western record of yari games: each written in Hodges, in Hosking
+/// and in the USI-like form reads back with the same start and moves.
+fn yari(data: &[u8], meter: &dyn Meter) {
+    linear(meter, data, &|d| {
+        if let Some((pos, text)) = yari_start_and_text(d) {
+            let _ = read_sequence(&pos, text);
+            for game in kifu::western::read_as(text, Some(Variant::Yari)) {
+                replay(&game);
+            }
+        }
+    });
+    let Some((start, text)) = yari_start_and_text(data) else { return };
+    if let Ok(token) = MoveToken::parse_in(text, Variant::Yari) {
+        let shown = token.to_string();
+        let back = MoveToken::parse_in(&shown, Variant::Yari);
+        assert!(
+            back.as_ref() == Ok(&token),
+            "'{text}' read as {token:?}, written '{shown}', read back {back:?}"
+        );
+    }
+    if let Ok(moves) = read_sequence(&start, text) {
+        for style in [Style::Western, Style::Hosking, Style::Usi] {
+            let written = write_sequence(&start, &moves, style);
+            let back = read_sequence(&start, &written);
+            assert!(
+                back.as_ref() == Ok(&moves),
+                "'{text}' written {style} as '{written}' reads back as {back:?}"
+            );
+        }
+    }
+    for game in kifu::western::read_as(text, Some(Variant::Yari)) {
+        let first = replay(&game);
+        if matches!(first.status, Status::Stopped(kifudex::replay::StopReason::Start { .. })) {
+            continue;
+        }
+        for (format, written) in [
+            (Format::Western, kifu::western::write_in(&game, &first, Style::Western)),
+            (Format::Western, kifu::western::write_in(&game, &first, Style::Hosking)),
+            (Format::Usi, kifu::write(Format::Usi, &game, &first)),
+        ] {
+            let again = kifu::read(format, &written);
+            let [game2] = again.as_slice() else {
+                panic!("{format} wrote one yari game and read back {} games:\n{written}", again.len());
+            };
+            let second = replay(game2);
+            assert!(
+                second.start == first.start && second.moves == first.moves,
+                "a yari game written as\n{written}\nreads back as another game: {:?} {:?}",
+                second.start,
+                moves(&second)
+            );
+        }
+    }
 }

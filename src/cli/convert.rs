@@ -1,4 +1,4 @@
-//! `kifudex convert`: print a record file's games in another format.
+//! `kifudex convert`: print a record file's games in another format, shogi or yari shogi.
 
 use std::{
     fs,
@@ -10,8 +10,12 @@ use std::{
 use anyhow::{Context, bail};
 use kifudex::{
     kifu::{self, Format, encoding},
+    notation::Style,
     replay,
+    shogi::Variant,
 };
+
+use super::moves::VariantArg;
 
 /// Print the games of a record file in another format. Every move is replayed first, so what
 /// is written is what the rules allow, with the result replay judged; a game or variation that
@@ -22,9 +26,15 @@ use kifudex::{
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).
     file: PathBuf,
-    /// The format to write.
+    /// The format to write. `western` writes Hodges moves (P-7f), `hosking` the same Western
+    /// text with Hosking moves (P76). Yari shogi games are written as western, hosking or usi
+    /// (the USI-like form).
     #[arg(long, value_enum, default_value_t = To::Kif)]
     to: To,
+    /// Read the games as games of this variant. Without it, a game is yari shogi's when its
+    /// [Variant] tag, a seven-file SFEN or its moves (YN, YB, YR) say so.
+    #[arg(long, value_enum, value_name = "standard|yari")]
+    variant: Option<VariantArg>,
     /// Only the game with this index in the file (0 for the first).
     #[arg(long, value_name = "N")]
     game: Option<usize>,
@@ -42,6 +52,7 @@ pub(super) enum To {
     Usi,
     Jkf,
     Western,
+    Hosking,
 }
 
 impl From<To> for Format {
@@ -52,16 +63,25 @@ impl From<To> for Format {
             To::Csa => Format::Csa,
             To::Usi => Format::Usi,
             To::Jkf => Format::Jkf,
-            To::Western => Format::Western,
+            To::Western | To::Hosking => Format::Western,
         }
     }
 }
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let parsed = kifu::read_file(Some(&args.file), &bytes)
+    let variant = args.variant.map(Variant::from);
+    let parsed = kifu::read_file_as(Some(&args.file), &bytes, variant)
         .with_context(|| format!("{}: no game can be read", args.file.display()))?;
     let format = Format::from(args.to);
+    if let Some(game) = parsed.games.iter().find(|g| !format.holds_variant(g.start.variant())) {
+        bail!(
+            "{}: a {} file cannot hold {} games; write them with --to western, hosking or usi",
+            args.file.display(),
+            format.name().to_uppercase(),
+            game.start.variant().title().to_lowercase()
+        );
+    }
     let games: Vec<_> = match args.game {
         Some(n) => match parsed.games.get(n) {
             Some(game) => vec![(n, game)],
@@ -111,7 +131,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 v.moves.len()
             );
         });
-        texts.push(kifu::write(format, game, &replayed));
+        texts.push(match args.to {
+            To::Hosking => kifu::western::write_in(game, &replayed, Style::Hosking),
+            _ => kifu::write(format, game, &replayed),
+        });
     }
     let text = join(format, &texts);
     match &args.out {

@@ -1,15 +1,16 @@
-//! `kifudex moves`: read a move sequence in any notation and print it in one.
+//! `kifudex moves`: read a move sequence in any notation and print it in one, for shogi or yari
+//! shogi.
 
 use std::{
     io::{self, Write},
     process::ExitCode,
 };
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use kifudex::{
-    notation::{Style, write},
+    notation::{MoveTokens, Style, western, write},
     query::{Target, start_position},
-    shogi::{Move, Position},
+    shogi::{Move, Position, Variant},
 };
 
 /// Read a move sequence in any notation (USI, CSA, Japanese, Western; mixed, with move
@@ -23,9 +24,29 @@ pub struct MovesArgs {
     /// Where the moves start: an SFEN, `startpos`, or a handicap name (香落ち, 2-piece, …).
     #[arg(long, default_value = "startpos", value_name = "SFEN|startpos|HANDICAP")]
     start: String,
-    /// The notation to print the moves in.
+    /// The notation to print the moves in. Yari shogi moves are written in Western notation
+    /// (western, hosking) or the USI-like form (usi).
     #[arg(long, value_enum, default_value_t = To::Usi)]
     to: To,
+    /// The game: standard shogi or yari shogi. Without it, moves naming yari pieces (YN, YB,
+    /// YR) or a seven-file --start SFEN are yari shogi's; `startpos` is the game's start.
+    #[arg(long, value_enum, value_name = "standard|yari")]
+    variant: Option<VariantArg>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(super) enum VariantArg {
+    Standard,
+    Yari,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(arg: VariantArg) -> Variant {
+        match arg {
+            VariantArg::Standard => Variant::Standard,
+            VariantArg::Yari => Variant::Yari,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -67,11 +88,44 @@ fn render(start: &Position, moves: &[Move], style: Style) -> String {
     line
 }
 
+/// Whether a move of `text` names a yari shogi piece.
+fn names_yari_piece(text: &str) -> bool {
+    MoveTokens::new(text).any(|(word, _)| western::names_yari_piece(word))
+}
+
+/// The start position: `--start` in the game `--variant` names, or that the moves or the start
+/// itself show.
+fn start(args: &MovesArgs, text: &str) -> anyhow::Result<Position> {
+    let startpos = matches!(args.start.trim(), "" | "startpos");
+    let variant = args.variant.map(Variant::from);
+    let wanted =
+        variant.unwrap_or(if startpos && names_yari_piece(text) { Variant::Yari } else { Variant::Standard });
+    if startpos {
+        return Ok(Position::start(wanted));
+    }
+    let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
+    match variant {
+        Some(v) if v != start.variant() => {
+            bail!(
+                "--start is a position of {}, but --variant {v} was given",
+                start.variant().title().to_lowercase()
+            )
+        }
+        _ => Ok(start),
+    }
+}
+
 /// Runs the command. Errors are fatal (exit 2); a closed stdout is success.
 pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
-    let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
+    let text = args.text.join(" ");
+    let start = start(args, &text)?;
+    if start.variant() == Variant::Yari && matches!(args.to, To::Japanese | To::Csa) {
+        bail!(
+            "yari shogi moves are written in Western notation (--to western or hosking) or the USI-like form (--to usi)"
+        );
+    }
     let given = args.start.trim() != "startpos";
-    let target = Target::from_moves_given(&start, given, &args.text.join(" "))?;
+    let target = Target::from_moves_given(&start, given, &text)?;
     // The moves may name their own start (a USI position command).
     let (start, moves) = match target.sequence {
         Some((setup, moves)) => (Position::from_setup(setup).unwrap_or(start), moves),

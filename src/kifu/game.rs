@@ -145,6 +145,14 @@ impl Start {
         }
     }
 
+    /// The game the start is a position of.
+    pub fn variant(&self) -> crate::shogi::Variant {
+        match self {
+            Start::Standard(_) => crate::shogi::Variant::Standard,
+            Start::Custom(s) => s.variant,
+        }
+    }
+
     /// The start as a standard handicap when it is one, whichever way the record wrote it.
     pub fn handicap(&self) -> Option<Handicap> {
         match self {

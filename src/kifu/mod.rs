@@ -14,6 +14,11 @@
 //!   the game ends there without a stated ending, and replay judges it by its moves;
 //! - `variation_left_out`: a KIF or KI2 variation that branches from no move;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there.
+//!
+//! Yari shogi games ([`Variant::Yari`]) are read from Western text and USI-like lines only,
+//! the formats that can write its pieces; a game's variant is its start's
+//! ([`Start::variant`]). [`read_file`] finds it in the record (a `[Variant]` tag, a seven-file
+//! SFEN, a move naming a yari piece); [`read_file_as`] is told it.
 
 pub mod bod;
 pub mod csa;
@@ -31,6 +36,8 @@ pub mod western;
 pub mod write;
 
 use std::path::Path;
+
+use crate::shogi::Variant;
 
 pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
@@ -60,6 +67,9 @@ pub enum FileError {
     /// The file is empty (or only white space).
     #[error("empty file")]
     Empty,
+    /// The file's format cannot hold a game of the variant asked for.
+    #[error("a {} file cannot hold {} games (they are read from Western text or USI-like lines)", .format.name().to_uppercase(), .variant.title().to_lowercase())]
+    WrongVariant { format: Format, variant: Variant },
 }
 
 impl FileError {
@@ -69,6 +79,7 @@ impl FileError {
             FileError::Decode(_) => "decode",
             FileError::UnknownFormat => "unknown_format",
             FileError::Empty => "empty",
+            FileError::WrongVariant { .. } => "wrong_variant",
         }
     }
 }
@@ -81,13 +92,31 @@ impl FileError {
 /// A [`FileError`] when the file yields no game at all. Games that are broken part-way are
 /// returned with [`Game::problem`] set, not as errors.
 pub fn read_file(path: Option<&Path>, bytes: &[u8]) -> Result<ParsedFile, FileError> {
+    read_file_as(path, bytes, None)
+}
+
+/// Reads a file as [`read_file`] does, its games as games of `variant` when given (see
+/// [`read_as`]).
+///
+/// # Errors
+///
+/// As [`read_file`]; and [`FileError::WrongVariant`] for yari shogi asked of a format that
+/// cannot hold it.
+pub fn read_file_as(
+    path: Option<&Path>,
+    bytes: &[u8],
+    variant: Option<Variant>,
+) -> Result<ParsedFile, FileError> {
     let decoded = encoding::decode(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
     let text: &str = &decoded.text;
     if text.trim().is_empty() {
         return Err(FileError::Empty);
     }
     let format = detect(path, text).ok_or(FileError::UnknownFormat)?;
-    let games = read(format, text);
+    if variant.is_some_and(|v| !format.holds_variant(v)) {
+        return Err(FileError::WrongVariant { format, variant: variant.unwrap_or_default() });
+    }
+    let games = read_as(format, text, variant);
     if games.is_empty() {
         return Err(FileError::UnknownFormat);
     }
@@ -141,13 +170,20 @@ pub fn looks_like(format: Format, text: &str) -> bool {
 
 /// Reads every game of `text` as `format`.
 pub fn read(format: Format, text: &str) -> Vec<Game> {
+    read_as(format, text, None)
+}
+
+/// Reads every game of `text` as `format`, as games of `variant` when given. Only Western
+/// text and USI lines are told the variant ([`western::read_as`], [`usi::read_as`]); the
+/// other formats hold shogi games only.
+pub fn read_as(format: Format, text: &str, variant: Option<Variant>) -> Vec<Game> {
     match format {
         Format::Kif => kif::read(text),
         Format::Ki2 => ki2::read(text),
         Format::Csa => csa::read(text),
         Format::Jkf => jkf::read(text),
-        Format::Usi => usi::read(text),
-        Format::Western => western::read(text),
+        Format::Usi => usi::read_as(text, variant),
+        Format::Western => western::read_as(text, variant),
     }
 }
 
@@ -169,5 +205,11 @@ impl Format {
     /// Western text); KIF, KI2 and JKF hold one.
     pub const fn holds_several_games(self) -> bool {
         matches!(self, Format::Csa | Format::Usi | Format::Western)
+    }
+
+    /// Whether the format can hold games of `variant`: every format holds shogi; Western text
+    /// and USI lines hold yari shogi too.
+    pub const fn holds_variant(self, variant: Variant) -> bool {
+        matches!(variant, Variant::Standard) || matches!(self, Format::Usi | Format::Western)
     }
 }

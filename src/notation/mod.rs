@@ -15,6 +15,11 @@
 //! every style reads back as the same move; the policies (which pieces need telling apart,
 //! what a missing promotion mark means) are in the `resolve` and `write` modules' documentation
 //! and in [`relative`].
+//!
+//! Yari shogi ([`Variant::Yari`]) is read and written in Western notation, with its own
+//! piece letters (see [`western`]), and in the USI-like form (`7g7f`, `N*5e`, where the letters
+//! are those of its SFEN-like text). [`MoveToken::parse_in`] reads a move of either game; a
+//! move of one game never resolves in a position of the other ([`ResolveError::WrongVariant`]).
 
 pub mod csa;
 pub mod japanese;
@@ -32,7 +37,7 @@ pub use sequence::{MoveTokens, SequenceError, SequenceErrorKind, read_sequence};
 pub use western::WesternMove;
 pub use write::write;
 
-use crate::shogi::{Color, IllegalMove, Move, PieceKind, Position, Square};
+use crate::shogi::{Color, IllegalMove, Move, PieceKind, Position, Square, Variant};
 
 /// Text that is not a move in the notation it was read as.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -84,6 +89,12 @@ impl MoveToken {
                 if let Ok(m) = western::parse(t) {
                     return Ok(MoveToken::Western(m));
                 }
+                if western::names_yari_piece(t) {
+                    return Err(MoveSyntaxError::new(
+                        text,
+                        "YN, YB and YR are yari shogi pieces, not shogi's",
+                    ));
+                }
             }
         }
         japanese::parse(t)
@@ -96,6 +107,44 @@ impl MoveToken {
                     e
                 }
             })
+    }
+
+    /// Reads one move of `variant`. For standard shogi this is [`MoveToken::parse`]; yari
+    /// shogi moves are Western (`P-7f`, `YNx7c=`) or in the USI-like form (`7g7f`, `N*5e`).
+    ///
+    /// # Errors
+    ///
+    /// [`MoveSyntaxError`] when the text is not a move of that game; a piece or a square the
+    /// game does not have, and a notation it is not written in, are said so.
+    pub fn parse_in(text: &str, variant: Variant) -> Result<MoveToken, MoveSyntaxError> {
+        if variant == Variant::Standard {
+            return MoveToken::parse(text);
+        }
+        let t = text.trim();
+        if let Ok(m) = t.parse::<Move>() {
+            let on_board = m.from().is_none_or(|sq| variant.contains(sq)) && variant.contains(m.to());
+            return match m {
+                _ if !on_board => {
+                    Err(MoveSyntaxError::new(text, "a square off the 7×9 yari shogi board (files 1 to 7)"))
+                }
+                Move::Drop { kind, .. } if !variant.hand_kinds().contains(&kind) => {
+                    Err(MoveSyntaxError::new(
+                        text,
+                        "yari shogi drops only P, N, B and R (pawn, yari knight, yari bishop, yari rook)",
+                    ))
+                }
+                _ => Ok(MoveToken::Usi(m)),
+            };
+        }
+        let first = t.chars().next().ok_or_else(|| MoveSyntaxError::new(text, "empty move"))?;
+        let csa = matches!(first, '+' | '-') && csa::parse(t).is_ok();
+        if !first.is_ascii() || csa {
+            return Err(MoveSyntaxError::new(
+                text,
+                "yari shogi moves are written in Western notation (P-7f, YNx7c=) or the USI-like form (7g7f)",
+            ));
+        }
+        western::parse_in(t, variant).map(MoveToken::Western)
     }
 
     /// The side the text says is moving, when it says so (▲△, `+`/`-`).
@@ -145,6 +194,9 @@ pub enum ResolveError {
     /// `x` (a capture) onto an empty square.
     #[error("x marks a capture, but {0} is empty")]
     NothingToCapture(Square),
+    /// A move written for one game, read in a position of the other.
+    #[error("the move is written for {}, but the game is {}", .written.title().to_lowercase(), .game.title().to_lowercase())]
+    WrongVariant { written: Variant, game: Variant },
 }
 
 fn list(moves: &[Move]) -> String {
@@ -190,6 +242,10 @@ impl MoveToken {
     /// A [`ResolveError`]: no such move (with the reason when the text named one move
     /// exactly), ambiguous (with the candidates), or a side mark for the wrong side.
     pub fn resolve(&self, pos: &Position, previous: Previous) -> Result<Move, ResolveError> {
+        // Japanese and CSA notation have no yari pieces.
+        if matches!(self, MoveToken::Csa(_) | MoveToken::Japanese(_)) && pos.variant() != Variant::Standard {
+            return Err(ResolveError::WrongVariant { written: Variant::Standard, game: pos.variant() });
+        }
         match self {
             MoveToken::Usi(m) => resolve::exact(pos, *m),
             MoveToken::Csa(m) => m.resolve(pos),

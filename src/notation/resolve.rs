@@ -182,10 +182,14 @@ impl WesternMove {
     ///
     /// # Errors
     ///
-    /// A [`ResolveError`]: the short form without a previous move; no such move (with the
-    /// rules' reason when the text names one move exactly); ambiguous (with the candidates);
-    /// a piece other than the one written on the origin; `x` onto an empty square.
+    /// A [`ResolveError`]: a move of another game; the short form without a previous move; no
+    /// such move (with the rules' reason when the text names one move exactly); ambiguous
+    /// (with the candidates); a piece other than the one written on the origin; `x` onto an
+    /// empty square.
     pub fn resolve(&self, pos: &Position, previous: Previous) -> Result<Move, ResolveError> {
+        if self.variant != pos.variant() {
+            return Err(ResolveError::WrongVariant { written: self.variant, game: pos.variant() });
+        }
         let to = match self.destination {
             Some(sq) => sq,
             None => previous.ok_or(ResolveError::NoPreviousMove)?,

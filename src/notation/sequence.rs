@@ -13,6 +13,9 @@
 //! Japanese moves may run together with no space between them (`▲７六歩△３四歩▲２六歩`, and
 //! even `７六歩３四歩`): each is read as far as it goes, and the next starts after it.
 //!
+//! A sequence of yari shogi moves (read from a yari position) is Western or USI-like:
+//! `1. P-7f P-3d 2. P-2f YB2a-3b`, and `1... P-3d 2. P-7f` when White moves first.
+//!
 //! Places count moves from 1, in the order they are written.
 
 use std::fmt;
@@ -20,10 +23,10 @@ use std::fmt;
 use super::{
     MoveSyntaxError, MoveToken, Previous, ResolveError, Style,
     japanese::{self, Destination},
-    western::strip_annotations,
+    western::{self, strip_annotations},
     write,
 };
-use crate::shogi::{Color, Move, PieceKind, Position, Square};
+use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
 
 /// The moves in a text, one at a time, with the text each was read from.
 ///
@@ -33,12 +36,18 @@ use crate::shogi::{Color, Move, PieceKind, Position, Square};
 pub struct MoveTokens<'a> {
     rest: &'a str,
     ellipsis: bool,
+    variant: Variant,
 }
 
 impl<'a> MoveTokens<'a> {
-    /// The moves written in `text`.
+    /// The standard shogi moves written in `text`.
     pub fn new(text: &'a str) -> MoveTokens<'a> {
-        MoveTokens { rest: text, ellipsis: false }
+        MoveTokens::in_variant(text, Variant::Standard)
+    }
+
+    /// The moves of `variant` written in `text` (see [`MoveToken::parse_in`]).
+    pub fn in_variant(text: &'a str, variant: Variant) -> MoveTokens<'a> {
+        MoveTokens { rest: text, ellipsis: false, variant }
     }
 
     /// Whether the move last returned came right after an ellipsis (`1...G-32`, `... P-55`),
@@ -141,7 +150,7 @@ impl<'a> Iterator for MoveTokens<'a> {
                 self.rest = &self.rest[end..];
                 continue;
             }
-            if starts_japanese(self.rest) {
+            if self.variant == Variant::Standard && starts_japanese(self.rest) {
                 if let Ok((mv, used)) = japanese::parse_prefix(self.rest) {
                     let text = &self.rest[..used];
                     self.rest = self.rest[used..].trim_start_matches(['!', '?', '#']);
@@ -149,8 +158,8 @@ impl<'a> Iterator for MoveTokens<'a> {
                 }
             }
             self.rest = &self.rest[end..];
-            let token =
-                MoveToken::parse(strip_annotations(word)).map_err(|e| MoveSyntaxError::new(word, e.why));
+            let token = MoveToken::parse_in(strip_annotations(word), self.variant)
+                .map_err(|e| MoveSyntaxError::new(word, e.why));
             return Some((word, token));
         }
     }
@@ -177,8 +186,9 @@ pub enum SequenceErrorKind {
     /// The move does not name exactly one legal move. `candidates` holds, for an ambiguous
     /// move, each candidate; for a move that fits no legal move and gives no rules' reason,
     /// the legal moves of the written piece to the written square, which `target` names
-    /// (`金 to ５八`). Candidates are written in the move's own notation (and USI).
-    Unplayable { error: ResolveError, candidates: Vec<String>, target: Option<String> },
+    /// (`金 to ５八`). Candidates are written in the move's own notation (and USI). `variant`
+    /// is the game, whose letters the message uses.
+    Unplayable { error: ResolveError, candidates: Vec<String>, target: Option<String>, variant: Variant },
 }
 
 impl fmt::Display for SequenceErrorKind {
@@ -188,18 +198,31 @@ impl fmt::Display for SequenceErrorKind {
             SequenceErrorKind::Unplayable { error: ResolveError::Ambiguous(_), candidates, .. } => {
                 write!(f, "ambiguous: it could be {}", candidates.join(" or "))
             }
-            SequenceErrorKind::Unplayable { error: ResolveError::NoSuchMove(None), candidates, target } => {
-                match target {
-                    Some(target) if candidates.is_empty() => write!(f, "no such move: no legal {target}"),
-                    Some(target) => write!(
-                        f,
-                        "no such move as written: the legal {target} {} {}",
-                        if candidates.len() == 1 { "is" } else { "are" },
-                        candidates.join(" or ")
-                    ),
-                    None => f.write_str("no such move"),
-                }
-            }
+            SequenceErrorKind::Unplayable {
+                error: ResolveError::NoSuchMove(None),
+                candidates,
+                target,
+                ..
+            } => match target {
+                Some(target) if candidates.is_empty() => write!(f, "no such move: no legal {target}"),
+                Some(target) => write!(
+                    f,
+                    "no such move as written: the legal {target} {} {}",
+                    if candidates.len() == 1 { "is" } else { "are" },
+                    candidates.join(" or ")
+                ),
+                None => f.write_str("no such move"),
+            },
+            SequenceErrorKind::Unplayable {
+                error: ResolveError::PieceMismatch { at, written, found },
+                variant: variant @ Variant::Yari,
+                ..
+            } => write!(
+                f,
+                "the piece on {at} is a {}, not a {}",
+                western::letters(*variant, *found),
+                western::letters(*variant, *written)
+            ),
             SequenceErrorKind::Unplayable { error, .. } => error.fmt(f),
         }
     }
@@ -256,7 +279,7 @@ fn unplayable(
                     Style::Japanese => {
                         format!("{} to {}", japanese::piece_name(kind), japanese::square_text(to))
                     }
-                    _ => format!("{} to {to}", kind.sfen()),
+                    _ => format!("{} to {to}", western::letters(pos.variant(), kind)),
                 };
                 (list(&pos.legal_moves_of_kind_to(kind, to)), Some(target))
             }
@@ -264,11 +287,11 @@ fn unplayable(
         },
         _ => (Vec::new(), None),
     };
-    SequenceErrorKind::Unplayable { error, candidates, target }
+    SequenceErrorKind::Unplayable { error, candidates, target, variant: pos.variant() }
 }
 
 /// Reads a sequence of moves from `start` (see the module documentation for what it accepts)
-/// and returns them as legal moves.
+/// and returns them as legal moves. The moves are read as moves of `start`'s game.
 ///
 /// ```
 /// use kifudex::{notation::read_sequence, shogi::Position};
@@ -285,7 +308,7 @@ pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, Sequence
     let mut pos = start.clone();
     let mut previous = start.last_move().map(Move::to);
     let mut moves = Vec::new();
-    let mut tokens = MoveTokens::new(text);
+    let mut tokens = MoveTokens::in_variant(text, start.variant());
     let mut place = 0;
     while let Some((word, token)) = tokens.next() {
         place += 1;
@@ -293,7 +316,13 @@ pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, Sequence
         let token = token.map_err(|e| fail(SequenceErrorKind::Unreadable(e)))?;
         if tokens.after_ellipsis() && pos.turn() == Color::Black {
             let error = ResolveError::WrongSide { written: Color::White, to_move: Color::Black };
-            return Err(fail(SequenceErrorKind::Unplayable { error, candidates: Vec::new(), target: None }));
+            let variant = pos.variant();
+            return Err(fail(SequenceErrorKind::Unplayable {
+                error,
+                candidates: Vec::new(),
+                target: None,
+                variant,
+            }));
         }
         let mv = token.resolve(&pos, previous).map_err(|e| fail(unplayable(&pos, &token, previous, e)))?;
         pos.play_unchecked(mv);

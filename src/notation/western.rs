@@ -5,6 +5,12 @@
 //! A move is `piece (origin) movement destination (promotion)`. This module reads the text into
 //! a [`WesternMove`] without looking at any position.
 //!
+//! Yari shogi is written the same way, with its own pieces ([`parse_in`]): `P`, `YN` (yari
+//! knight), `YB` (yari bishop), `YR` (yari rook) and `G` (general); promoted `+P` (yari
+//! silver), `+YN` and `+YB` (yari golds) and `+YR` (rook); squares on files 1 to 7 only:
+//! `P-7f`, `YNx7c=`, `YB6i-5h`, `YR*3e`, Hosking `YB6958`. A letter of the other game (`S`
+//! in yari shogi, `YB` in shogi) is an error that says so, as is a square off the board.
+//!
 //! Accepted beyond the standard forms: ranks as letters (Hodges) or digits (Hosking); the
 //! hyphen left out (`P2f`, `P76`); drops marked `*`, `'`, `’` or `@`; the short capture form
 //! of some texts (`Px`, `Rx`: the destination is the previous move's); a leading move number
@@ -12,7 +18,7 @@
 //! `!!`, `??`), check and mate marks (`ch`, `#`, `†`) and numeric annotation glyphs (`$2`).
 
 use super::MoveSyntaxError;
-use crate::shogi::{PieceKind, Square};
+use crate::shogi::{PieceKind, Square, Variant};
 
 /// What the movement symbol says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,7 +34,11 @@ pub enum Action {
 /// A Western move as written, not yet resolved against a position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct WesternMove {
-    /// The piece as written (before the move).
+    /// The game whose letters the move is written in; it resolves in a position of that game
+    /// only.
+    pub variant: Variant,
+    /// The piece as written (before the move), as [`crate::shogi::variant`] encodes the
+    /// game's pieces (a yari knight is a [`PieceKind::Knight`]).
     pub piece: PieceKind,
     /// The origin, written only to tell pieces apart: `G7g-7h`.
     pub origin: Option<Square>,
@@ -77,12 +87,113 @@ fn square(f: u8, r: u8) -> Option<Square> {
     Square::from_numbers(file, rank)
 }
 
-/// Reads one Western move, with an optional leading move number and trailing annotations.
+/// The letters of `kind` in `variant`'s Western notation: `P`, `+R`, `YN`, `+YB`, `G` (yari
+/// shogi's general).
+pub const fn letters(variant: Variant, kind: PieceKind) -> &'static str {
+    match variant {
+        Variant::Standard => kind.sfen(),
+        Variant::Yari => match kind {
+            PieceKind::Pawn => "P",
+            PieceKind::Knight => "YN",
+            PieceKind::Bishop => "YB",
+            PieceKind::Rook => "YR",
+            PieceKind::King => "G",
+            PieceKind::ProPawn => "+P",
+            PieceKind::ProKnight => "+YN",
+            PieceKind::Horse => "+YB",
+            PieceKind::Dragon => "+YR",
+            // No yari piece: the standard letters, which no yari move reads back.
+            other => other.sfen(),
+        },
+    }
+}
+
+/// Whether `word` is a Western move naming a yari shogi piece (`YN`, `YB` or `YR`, promoted or
+/// not): the pieces that tell a yari shogi text from a shogi one.
+pub fn names_yari_piece(word: &str) -> bool {
+    let core = strip_move_number(word.trim());
+    let core = core.strip_prefix('+').unwrap_or(core);
+    matches!(core.as_bytes(), [b'Y', b'N' | b'B' | b'R', ..]) && parse_in(word, Variant::Yari).is_ok()
+}
+
+/// Reads one standard shogi Western move, with an optional leading move number and trailing
+/// annotations.
 ///
 /// # Errors
 ///
 /// [`MoveSyntaxError`] when the text is not a Western move.
 pub fn parse(text: &str) -> Result<WesternMove, MoveSyntaxError> {
+    parse_in(text, Variant::Standard)
+}
+
+/// The piece a standard shogi move names, read from `b` at `i` (after any `+`); moves `i` past
+/// its letter.
+fn standard_piece(b: &[u8], i: &mut usize, promoted: bool) -> Result<PieceKind, &'static str> {
+    let letter = *b.get(*i).ok_or("expected a piece letter")?;
+    *i += 1;
+    Ok(match (letter, promoted) {
+        (b'D', false) => PieceKind::Dragon,
+        (b'H', false) => PieceKind::Horse,
+        (b'T', false) => PieceKind::ProPawn,
+        (b'Y', _) if matches!(b.get(*i), Some(b'N' | b'B' | b'R')) => {
+            return Err("YN, YB and YR are yari shogi pieces, not shogi's");
+        }
+        (l, _) if l.is_ascii_uppercase() => {
+            let kind = PieceKind::from_letter(l as char).ok_or("unknown piece letter")?;
+            if promoted { kind.promote().ok_or("this piece cannot be promoted")? } else { kind }
+        }
+        _ => return Err("expected a piece letter (P L N S G B R K, +P … +R, D H T)"),
+    })
+}
+
+/// The piece a yari shogi move names, read from `b` at `i` (after any `+`); moves `i` past
+/// its letters.
+fn yari_piece(b: &[u8], i: &mut usize, promoted: bool) -> Result<PieceKind, &'static str> {
+    let letter = *b.get(*i).ok_or("expected a piece letter")?;
+    *i += 1;
+    let kind = match letter {
+        b'P' => PieceKind::Pawn,
+        b'G' => PieceKind::King,
+        b'Y' => {
+            let second = b.get(*i).copied();
+            *i += 1;
+            match second {
+                Some(b'N') => PieceKind::Knight,
+                Some(b'B') => PieceKind::Bishop,
+                Some(b'R') => PieceKind::Rook,
+                _ => {
+                    return Err(
+                        "Y starts a yari piece: YN (yari knight), YB (yari bishop) or YR (yari rook)",
+                    );
+                }
+            }
+        }
+        b'S' => return Err("yari shogi has no silver: its pieces are P, YN, YB, YR and G"),
+        b'L' => return Err("yari shogi has no lance: its pieces are P, YN, YB, YR and G"),
+        b'N' | b'B' | b'R' => {
+            return Err("N, B and R are shogi's letters: yari shogi writes its pieces YN, YB and YR");
+        }
+        b'K' => return Err("yari shogi writes its general G, not K"),
+        b'D' | b'H' | b'T' => {
+            return Err("D, H and T are shogi's promoted pieces: yari shogi writes +P, +YN, +YB and +YR");
+        }
+        _ => return Err("expected a yari shogi piece (P YN YB YR G, +P +YN +YB +YR)"),
+    };
+    match (kind, promoted) {
+        (PieceKind::King, true) => Err("the general does not promote"),
+        (kind, true) => Ok(kind.promote().unwrap_or(kind)),
+        (kind, false) => Ok(kind),
+    }
+}
+
+/// Reads one Western move of `variant`, with an optional leading move number and trailing
+/// annotations.
+///
+/// # Errors
+///
+/// [`MoveSyntaxError`] when the text is not a Western move of that game: a piece letter of
+/// another game and a square off the board are said so.
+pub fn parse_in(text: &str, variant: Variant) -> Result<WesternMove, MoveSyntaxError> {
     let err = |why| MoveSyntaxError::new(text, why);
     let core = strip_annotations(strip_move_number(text.trim()));
     let b = core.as_bytes();
@@ -92,18 +203,11 @@ pub fn parse(text: &str) -> Result<WesternMove, MoveSyntaxError> {
     if promoted {
         i += 1;
     }
-    let letter = *b.get(i).ok_or_else(|| err("expected a piece letter"))?;
-    i += 1;
-    let piece = match (letter, promoted) {
-        (b'D', false) => PieceKind::Dragon,
-        (b'H', false) => PieceKind::Horse,
-        (b'T', false) => PieceKind::ProPawn,
-        (l, _) if l.is_ascii_uppercase() => {
-            let kind = PieceKind::from_letter(l as char).ok_or_else(|| err("unknown piece letter"))?;
-            if promoted { kind.promote().ok_or_else(|| err("this piece cannot be promoted"))? } else { kind }
-        }
-        _ => return Err(err("expected a piece letter (P L N S G B R K, +P … +R, D H T)")),
-    };
+    let piece = match variant {
+        Variant::Standard => standard_piece(b, &mut i, promoted),
+        Variant::Yari => yari_piece(b, &mut i, promoted),
+    }
+    .map_err(err)?;
 
     // Up to two squares: origin and destination, or the destination alone.
     let mut squares = Vec::with_capacity(2);
@@ -125,7 +229,11 @@ pub fn parse(text: &str) -> Result<WesternMove, MoveSyntaxError> {
             }
             f @ b'1'..=b'9' if squares.len() < 2 => {
                 let r = *b.get(i + 1).ok_or_else(|| err("a square needs a file and a rank"))?;
-                squares.push(square(f, r).ok_or_else(|| err("not a square (like 7f or 76)"))?);
+                let sq = square(f, r).ok_or_else(|| err("not a square (like 7f or 76)"))?;
+                if !variant.contains(sq) {
+                    return Err(err("a square off the 7×9 yari shogi board (files 1 to 7, ranks a to i)"));
+                }
+                squares.push(sq);
                 i += 2;
             }
             _ if core[i..].starts_with('’') && action.is_none() => {
@@ -146,13 +254,13 @@ pub fn parse(text: &str) -> Result<WesternMove, MoveSyntaxError> {
     if action == Action::Drop && promotion.is_some() {
         return Err(err("a drop cannot promote"));
     }
-    Ok(WesternMove { piece, origin, action, destination, promotion })
+    Ok(WesternMove { variant, piece, origin, action, destination, promotion })
 }
 
-/// Writes the move back in Hodges form: `P-7f`, `S7bx8c+`, `B*4e`, `Px`.
+/// Writes the move back in Hodges form: `P-7f`, `S7bx8c+`, `B*4e`, `Px`, `YNx7c=`.
 impl std::fmt::Display for WesternMove {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.piece.sfen())?;
+        f.write_str(letters(self.variant, self.piece))?;
         if let Some(origin) = self.origin {
             write!(f, "{origin}")?;
         }

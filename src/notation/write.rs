@@ -16,6 +16,10 @@
 //!
 //! Both count, as "other pieces that could reach the square", pieces that are pinned: a reader
 //! that does not look at pins still finds exactly one piece, and one that does is not misled.
+//!
+//! A yari shogi move is written in Western notation with yari letters (`YB6i-5h`, `YNx7c=`,
+//! `+P-4c`, Hosking `YB69-58`) or in the USI-like form; Japanese and CSA notation have no yari
+//! pieces, and for a yari position those styles write the USI-like form.
 
 use std::fmt::Write as _;
 
@@ -24,8 +28,9 @@ use super::{
     csa::CsaMove,
     japanese::{Motion, Relative, file_char, piece_name, rank_char},
     relative,
+    western::letters,
 };
-use crate::shogi::{Color, Move, PieceKind, Position, Square};
+use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
 
 /// Writes `mv`, a legal move in `pos`, in `style`. `previous` is the destination of the move
 /// before (Japanese writes 同 when `mv` goes there).
@@ -36,6 +41,9 @@ pub fn write(pos: &Position, mv: Move, previous: Previous, style: Style) -> Stri
     let Some(kind) = pos.moving_kind(mv) else {
         return mv.to_string();
     };
+    if pos.variant() != Variant::Standard && matches!(style, Style::Japanese | Style::Csa) {
+        return mv.to_string();
+    }
     match style {
         Style::Usi => mv.to_string(),
         Style::Csa => {
@@ -112,7 +120,7 @@ fn western(pos: &Position, mv: Move, kind: PieceKind, hosking: bool) -> String {
     };
     let to = mv.to();
     let mut text = String::with_capacity(10);
-    text.push_str(kind.sfen());
+    text.push_str(letters(pos.variant(), kind));
     match mv {
         Move::Drop { .. } => text.push(if hosking { '\'' } else { '*' }),
         Move::Normal { from, .. } => {

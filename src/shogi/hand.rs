@@ -1,6 +1,6 @@
 //! Pieces in hand (持ち駒).
 
-use super::PieceKind;
+use super::{PieceKind, Variant};
 
 /// The pieces one side holds in hand: a count per unpromoted kind (king excluded).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -31,9 +31,15 @@ impl Hand {
     /// Adds one piece of `kind`, unpromoting it first. Returns the new count, or `None` (and
     /// changes nothing) for a king or when the count would pass the full set's size.
     pub fn add(&mut self, kind: PieceKind) -> Option<u8> {
+        self.add_in(Variant::Standard, kind)
+    }
+
+    /// Adds one piece of `kind` as [`Hand::add`] does, against `variant`'s full set (yari
+    /// shogi has four yari bishops and four yari rooks, where shogi has two).
+    pub fn add_in(&mut self, variant: Variant, kind: PieceKind) -> Option<u8> {
         let kind = kind.unpromote();
         let i = kind.hand_index()?;
-        if self.0[i] >= kind.max_count() {
+        if self.0[i] >= variant.max_count(kind) {
             return None;
         }
         self.0[i] += 1;

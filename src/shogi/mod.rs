@@ -1,9 +1,13 @@
-//! The game itself: squares, pieces, hands, moves, positions and the position key.
+//! The game itself: squares, pieces, hands, moves, positions and the position key, for
+//! standard shogi and for yari shogi ([`Variant`]).
 //!
-//! Everything here is pure: no I/O, no text formats beyond SFEN and USI moves. Legality and
-//! move generation come from the rules crate, wrapped by [`Position`]; no other module names
-//! that crate, so replacing it is a change to this module alone. The position key
-//! ([`PositionKey`]) is ours, because stored keys must not change when a dependency does.
+//! Everything here is pure: no I/O, no text formats beyond SFEN and USI moves. Both games share
+//! the vocabulary; a [`Setup`] says which game it is, and a [`Position`] made from it plays by
+//! that game's rules (see [`variant`] for what differs). Standard shogi's legality and move
+//! generation come from the rules crate, wrapped by [`Position`]; no other module names that
+//! crate, so replacing it is a change to this module alone. Yari shogi's rules are our own
+//! ([`yari`]). The position keys ([`PositionKey`]) are ours, one frozen table per game,
+//! because stored keys must not change when a dependency does.
 
 mod hand;
 mod handicap;
@@ -13,6 +17,8 @@ mod position;
 pub mod rules;
 mod setup;
 mod square;
+pub mod variant;
+pub mod yari;
 mod zobrist;
 
 pub use hand::Hand;
@@ -23,4 +29,5 @@ pub use position::{Position, PositionError, Repetition};
 pub use rules::{IllegalMove, IllegalMoveKind};
 pub use setup::{STARTPOS_SFEN, Setup, SfenError};
 pub use square::{File, ParseSquareError, Rank, Square};
+pub use variant::{Variant, YARI_START_SFEN};
 pub use zobrist::PositionKey;

@@ -1,10 +1,13 @@
 //! Validated positions: checked play, legal moves, check, mate and repetition.
 //!
-//! [`Position`] is a facade over the rules crate. It keeps its own copy of the board (a
-//! [`Setup`]) and its own [`PositionKey`], so everything the rest of kifudex reads (pieces,
-//! hands, SFEN, keys) is ours; the crate answers legality and move generation.
+//! A [`Position`] is a position of either game ([`Variant`]): the setup it was made from
+//! decides, and every method answers by that game's rules. For standard shogi it is a facade
+//! over the rules crate; for yari shogi it asks [`super::yari`]. Either way it keeps its own
+//! copy of the board (a [`Setup`]) and its own [`PositionKey`], so everything the rest of
+//! kifudex reads (pieces, hands, SFEN, keys) is ours, and repetition is judged here for both.
 //!
-//! The facade rebuilds its inner position from its own board every [`REBUILD_EVERY`] plies.
+//! For standard shogi the facade rebuilds its inner position from its own board every
+//! [`REBUILD_EVERY`] plies.
 //! The crate counts plies in 16 bits, and after each move it scans the positions since its
 //! start for a repetition, which the facade judges itself ([`Position::repetition`]): a
 //! short history keeps that scan short, and a rebuild copies the board in place, allocating
@@ -20,8 +23,10 @@ use rsshogi::{
 
 use super::{
     Color, Handicap, IllegalMove, IllegalMoveKind, Move, Piece, PieceKind, PositionKey, Setup, Square,
+    Variant,
     rules::{self, Reach},
     setup::STARTPOS_SFEN,
+    yari,
 };
 
 /// Plies between rebuilds of the inner position (see the module documentation).
@@ -36,6 +41,10 @@ pub enum PositionError {
     TooManyPieces { kind: PieceKind, count: u32, max: u8 },
     #[error("the side not to move is in check (its king could be taken)")]
     OpponentInCheck,
+    #[error("{square} is off the {} board", .variant.title().to_lowercase())]
+    OffBoard { square: Square, variant: Variant },
+    #[error("{kind} is no piece of {}", .variant.title().to_lowercase(), kind = .kind.sfen())]
+    ForeignPiece { kind: PieceKind, variant: Variant },
 }
 
 /// One played move, with what undoing it needs.
@@ -45,8 +54,20 @@ struct Played {
     key_before: PositionKey,
     captured: Option<Piece>,
     gave_check: bool,
-    /// The inner move, for undo while the inner position still holds this ply.
+    /// The rules crate's move, for undo while its position still holds this ply (standard
+    /// shogi only).
     inner: rs::Move32,
+}
+
+/// What answers legality: the rules crate's position for standard shogi; for yari shogi the
+/// board itself, which [`yari`] reads.
+// The standard position is by far the common case: boxing it would cost every clone and
+// every replayed game an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+enum Engine {
+    Standard(Inner),
+    Yari,
 }
 
 /// What repetition (千日手) says about the current position.
@@ -65,7 +86,7 @@ pub enum Repetition {
 
 /// A legal position with its history since the start.
 pub struct Position {
-    inner: Inner,
+    engine: Engine,
     setup: Setup,
     key: PositionKey,
     history: Vec<Played>,
@@ -76,7 +97,7 @@ pub struct Position {
 impl Clone for Position {
     fn clone(&self) -> Position {
         Position {
-            inner: self.inner.clone(),
+            engine: self.engine.clone(),
             setup: self.setup.clone(),
             key: self.key,
             history: self.history.clone(),
@@ -87,7 +108,10 @@ impl Clone for Position {
     /// Copies `source` into `self`, reusing `self`'s memory: the rules crate's state stack
     /// is allocated once instead of once per game, which replaying many games notices.
     fn clone_from(&mut self, source: &Position) {
-        self.inner.clone_from(&source.inner);
+        match (&mut self.engine, &source.engine) {
+            (Engine::Standard(mine), Engine::Standard(theirs)) => mine.clone_from(theirs),
+            (mine, theirs) => mine.clone_from(theirs),
+        }
         self.setup.clone_from(&source.setup);
         self.key = source.key;
         self.history.clone_from(&source.history);
@@ -120,6 +144,11 @@ impl Position {
         Position::from_setup(handicap.setup()).expect("the standard start positions are legal")
     }
 
+    /// The start position of `variant` (for standard shogi, the even game).
+    pub fn start(variant: Variant) -> Position {
+        Position::from_setup(Setup::start(variant)).expect("the start positions are legal")
+    }
+
     /// Checks `setup` and makes it a position.
     ///
     /// Kings may be missing (tsume problems often have only one), but a side may not have two,
@@ -134,8 +163,16 @@ impl Position {
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
         validate(&setup)?;
         let key = PositionKey::of(&setup);
-        let inner = build_inner(&setup);
-        Ok(Position { inner, setup, key, history: Vec::new(), inner_base: 0 })
+        let engine = match setup.variant {
+            Variant::Standard => Engine::Standard(build_inner(&setup)),
+            Variant::Yari => Engine::Yari,
+        };
+        Ok(Position { engine, setup, key, history: Vec::new(), inner_base: 0 })
+    }
+
+    /// The game this is a position of.
+    pub fn variant(&self) -> Variant {
+        self.setup.variant
     }
 
     /// The side to move.
@@ -185,7 +222,10 @@ impl Position {
 
     /// Whether `mv` is legal here.
     pub fn is_legal(&self, mv: Move) -> bool {
-        to_inner(mv).is_some_and(|m| self.inner.is_legal_move(m))
+        match &self.engine {
+            Engine::Standard(inner) => to_inner(mv).is_some_and(|m| inner.is_legal_move(m)),
+            Engine::Yari => yari::is_legal(&self.setup, mv),
+        }
     }
 
     /// Plays `mv` after checking it.
@@ -194,12 +234,11 @@ impl Position {
     ///
     /// An [`IllegalMove`] saying why, in the words players use; the position is unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        match to_inner(mv) {
-            Some(m) if self.inner.is_legal_move(m) => {
-                self.apply(mv, m);
-                Ok(())
-            }
-            _ => Err(IllegalMove { mv, kind: self.explain(mv) }),
+        if self.is_legal(mv) {
+            self.apply(mv);
+            Ok(())
+        } else {
+            Err(IllegalMove { mv, kind: self.explain(mv) })
         }
     }
 
@@ -219,20 +258,26 @@ impl Position {
     ///
     /// If `mv` is not legal. Moves read from files go through [`Position::play`].
     pub fn play_unchecked(&mut self, mv: Move) {
-        let m = to_inner(mv).expect("play_unchecked takes a legal move");
-        debug_assert!(self.inner.is_legal_move(m), "play_unchecked takes a legal move: {mv}");
-        self.apply(mv, m);
+        debug_assert!(self.is_legal(mv), "play_unchecked takes a legal move: {mv}");
+        self.apply(mv);
     }
 
-    fn apply(&mut self, mv: Move, m: rs::Move) {
+    fn apply(&mut self, mv: Move) {
         let key_before = self.key;
         self.key = self.key.after(&self.setup, mv);
         let captured = apply_to_setup(&mut self.setup, mv);
-        let m32 = self.inner.move32_from_move(m);
-        self.inner.apply_move32(m32);
-        let gave_check = self.inner.is_in_check();
-        self.history.push(Played { mv, key_before, captured, gave_check, inner: m32 });
-        if self.history.len() - self.inner_base >= REBUILD_EVERY {
+        let (gave_check, inner) = match &mut self.engine {
+            Engine::Standard(inner) => {
+                let m = to_inner(mv).expect("a legal move has the rules crate's form");
+                let m32 = inner.move32_from_move(m);
+                inner.apply_move32(m32);
+                (inner.is_in_check(), m32)
+            }
+            Engine::Yari => (yari::in_check(&self.setup, self.setup.turn), rs::Move32::default()),
+        };
+        self.history.push(Played { mv, key_before, captured, gave_check, inner });
+        if matches!(self.engine, Engine::Standard(_)) && self.history.len() - self.inner_base >= REBUILD_EVERY
+        {
             self.rebuild_inner();
         }
     }
@@ -242,30 +287,52 @@ impl Position {
         let played = self.history.pop()?;
         undo_on_setup(&mut self.setup, &played);
         self.key = played.key_before;
-        if self.history.len() >= self.inner_base {
-            self.inner.undo_move32(played.inner).expect("the inner position holds the ply being undone");
-        } else {
-            self.rebuild_inner();
+        let base = self.inner_base;
+        match &mut self.engine {
+            Engine::Standard(inner) if self.history.len() >= base => {
+                inner.undo_move32(played.inner).expect("the inner position holds the ply being undone");
+            }
+            Engine::Standard(_) => self.rebuild_inner(),
+            Engine::Yari => {}
         }
         Some(played.mv)
     }
 
     fn rebuild_inner(&mut self) {
-        self.inner.set_position_state(&inner_state(&self.setup));
-        self.inner_base = self.history.len();
+        if let Engine::Standard(inner) = &mut self.engine {
+            inner.set_position_state(&inner_state(&self.setup));
+            self.inner_base = self.history.len();
+        }
     }
 
     /// Every legal move, unpromoted moves of pawns, lances, bishops and rooks included.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut list = MoveList::new();
-        generate_moves::<LegalAll>(&self.inner, &mut list);
-        list.iter().filter_map(|&m| from_inner(m)).collect()
+        match &self.engine {
+            Engine::Standard(inner) => {
+                let mut list = MoveList::new();
+                generate_moves::<LegalAll>(inner, &mut list);
+                list.iter().filter_map(|&m| from_inner(m)).collect()
+            }
+            Engine::Yari => {
+                let mut moves = Vec::with_capacity(64);
+                yari::legal_moves(&self.setup, &mut moves);
+                moves
+            }
+        }
     }
 
     /// The legal moves to `to`, drops included.
     pub fn legal_moves_to(&self, to: Square) -> Vec<Move> {
+        let inner = match &self.engine {
+            Engine::Standard(inner) => inner,
+            Engine::Yari => {
+                let mut moves = self.legal_moves();
+                moves.retain(|m| m.to() == to);
+                return moves;
+            }
+        };
         let mut list = MoveList::new();
-        generate_moves_to::<LegalAll>(&self.inner, rs_square(to), &mut list);
+        generate_moves_to::<LegalAll>(inner, rs_square(to), &mut list);
         let mut moves: Vec<Move> = list.iter().filter_map(|&m| from_inner(m)).collect();
         for (kind, _) in self.hand(self.turn()).iter() {
             let drop = Move::Drop { kind, to };
@@ -303,12 +370,27 @@ impl Position {
 
     /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
-        self.inner.is_in_check()
+        match &self.engine {
+            Engine::Standard(inner) => inner.is_in_check(),
+            Engine::Yari => yari::in_check(&self.setup, self.turn()),
+        }
     }
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
-        !self.inner.is_mated()
+        match &self.engine {
+            Engine::Standard(inner) => !inner.is_mated(),
+            Engine::Yari => yari::has_legal_moves(&self.setup),
+        }
+    }
+
+    /// Whether both kings (yari shogi's generals) stand in their promotion zones (相入玉): the
+    /// first condition of an impasse (持将棋), which the players then agree on.
+    pub fn kings_in_camp(&self) -> bool {
+        Color::ALL.into_iter().all(|color| {
+            let king = Some(Piece::new(color, PieceKind::King));
+            self.variant().squares().any(|sq| self.piece_at(sq) == king && sq.rank().is_promotion_zone(color))
+        })
     }
 
     /// Whether the side to move is checkmated: in check with no legal move.
@@ -379,7 +461,10 @@ impl Position {
             return IllegalMoveKind::KingInCheck;
         }
         match mv {
-            Move::Drop { kind: PieceKind::Pawn, .. } => IllegalMoveKind::PawnDropMate,
+            // Only standard shogi forbids mate by a pawn drop; yari shogi allows it.
+            Move::Drop { kind: PieceKind::Pawn, .. } if self.variant() == Variant::Standard => {
+                IllegalMoveKind::PawnDropMate
+            }
             _ => IllegalMoveKind::KingInCheck,
         }
     }
@@ -407,7 +492,8 @@ fn apply_to_setup(setup: &mut Setup, mv: Move) -> Option<Piece> {
             let piece = setup.piece_at(from).expect("a playable board move starts on a piece");
             let captured = setup.piece_at(to);
             if let Some(c) = captured {
-                setup.hand_mut(us).add(c.kind);
+                let variant = setup.variant;
+                setup.hand_mut(us).add_in(variant, c.kind);
             }
             let kind = if promote { piece.kind.promote().unwrap_or(piece.kind) } else { piece.kind };
             setup.set(from, None);
@@ -439,7 +525,8 @@ fn undo_on_setup(setup: &mut Setup, played: &Played) {
         }
         Move::Drop { kind, to } => {
             setup.set(to, None);
-            setup.hand_mut(us).add(kind);
+            let variant = setup.variant;
+            setup.hand_mut(us).add_in(variant, kind);
         }
     }
     setup.turn = us;
@@ -461,12 +548,19 @@ fn king_attacked(setup: &Setup, color: Color) -> bool {
 }
 
 fn validate(setup: &Setup) -> Result<(), PositionError> {
+    let variant = setup.variant;
     let mut counts = [0u32; 14];
     let mut kings = [0u32; 2];
     for sq in Square::all() {
         let Some(p) = setup.piece_at(sq) else {
             continue;
         };
+        if !variant.contains(sq) {
+            return Err(PositionError::OffBoard { square: sq, variant });
+        }
+        if !variant.has_kind(p.kind) {
+            return Err(PositionError::ForeignPiece { kind: p.kind, variant });
+        }
         counts[p.kind.unpromote().index()] += 1;
         if p.kind == PieceKind::King {
             kings[p.color.index()] += 1;
@@ -477,11 +571,14 @@ fn validate(setup: &Setup) -> Result<(), PositionError> {
     }
     for color in Color::ALL {
         for (kind, n) in setup.hand(color).iter() {
+            if !variant.hand_kinds().contains(&kind) {
+                return Err(PositionError::ForeignPiece { kind, variant });
+            }
             counts[kind.index()] += u32::from(n);
         }
     }
-    for kind in PieceKind::ALL.into_iter().filter(|k| !k.is_promoted() && *k != PieceKind::King) {
-        let (count, max) = (counts[kind.index()], kind.max_count());
+    for &kind in variant.hand_kinds() {
+        let (count, max) = (counts[kind.index()], variant.max_count(kind));
         if count > u32::from(max) {
             return Err(PositionError::TooManyPieces { kind, count, max });
         }

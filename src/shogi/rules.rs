@@ -1,12 +1,15 @@
 //! How pieces move, and why a move is illegal, in the words players use.
 //!
-//! The rules crate behind [`Position`](super::Position) decides legality. This module explains
-//! a refusal and answers geometric questions that notation needs ("which pieces of this kind
-//! could reach this square if pins were ignored?").
+//! For standard shogi the rules crate behind [`Position`](super::Position) decides legality;
+//! this module explains a refusal and answers geometric questions that notation needs ("which
+//! pieces of this kind could reach this square if pins were ignored?"). Yari shogi's moves are
+//! played by [`super::yari`], from the same tables. Every function reads the game from the
+//! setup it is given ([`Setup::variant`]): a piece moves as its game says, and never off that
+//! game's board.
 
 use std::fmt;
 
-use super::{Color, Move, Piece, PieceKind, Setup, Square};
+use super::{Color, Move, Piece, PieceKind, Setup, Square, Variant};
 
 /// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,6 +41,8 @@ pub enum IllegalMoveKind {
     MustPromote,
     /// The move leaves (or puts) the mover's king in check.
     KingInCheck,
+    /// A square of the move is not on the game's board (files 8 and 9 in yari shogi).
+    OffBoard,
 }
 
 impl fmt::Display for IllegalMoveKind {
@@ -62,6 +67,7 @@ impl fmt::Display for IllegalMoveKind {
                 f.write_str("the piece must promote: unpromoted it would have no further move")
             }
             IllegalMoveKind::KingInCheck => f.write_str("the king is left in check"),
+            IllegalMoveKind::OffBoard => f.write_str("a square of the move is off the board"),
         }
     }
 }
@@ -83,9 +89,9 @@ pub enum Reach {
     BlockedAt(Square),
 }
 
-/// Single steps of each kind, as Black sees them: `(files, ranks)` with ranks decreasing
-/// forward. White's steps are the same with the rank sign reversed.
-fn steps(kind: PieceKind) -> &'static [(i8, i8)] {
+/// Single steps of each kind in `variant`, as Black sees them: `(files, ranks)` with ranks
+/// decreasing forward. White's steps are the same with the rank sign reversed.
+pub(super) fn steps(variant: Variant, kind: PieceKind) -> &'static [(i8, i8)] {
     const KING: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
     const GOLD: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
     const SILVER: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
@@ -93,44 +99,77 @@ fn steps(kind: PieceKind) -> &'static [(i8, i8)] {
     const PAWN: &[(i8, i8)] = &[(0, -1)];
     const ORTHOGONAL: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0), (0, 1)];
     const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
-    match kind {
-        PieceKind::Pawn => PAWN,
-        PieceKind::Knight => KNIGHT,
-        PieceKind::Silver => SILVER,
-        PieceKind::King => KING,
-        PieceKind::Horse => ORTHOGONAL,
-        PieceKind::Dragon => DIAGONAL,
-        PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook => &[],
-        _ => GOLD,
+    // Yari shogi: the three squares ahead (yari silver), and those with the two beside them
+    // (yari gold); each slides backward besides, so the step straight back is left out here.
+    const FORWARD_THREE: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1)];
+    const FORWARD_DIAGONALS: &[(i8, i8)] = &[(-1, -1), (1, -1)];
+    const YARI_GOLD: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0)];
+    match variant {
+        Variant::Standard => match kind {
+            PieceKind::Pawn => PAWN,
+            PieceKind::Knight => KNIGHT,
+            PieceKind::Silver => SILVER,
+            PieceKind::King => KING,
+            PieceKind::Horse => ORTHOGONAL,
+            PieceKind::Dragon => DIAGONAL,
+            PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook => &[],
+            _ => GOLD,
+        },
+        Variant::Yari => match kind {
+            PieceKind::Pawn => PAWN,
+            PieceKind::Knight => KNIGHT,
+            PieceKind::Bishop => FORWARD_DIAGONALS,
+            PieceKind::King => KING,
+            PieceKind::ProPawn => FORWARD_THREE,
+            PieceKind::ProKnight | PieceKind::Horse => YARI_GOLD,
+            _ => &[],
+        },
     }
 }
 
-/// Sliding directions of each kind, as Black sees them.
-fn slides(kind: PieceKind) -> &'static [(i8, i8)] {
+/// Sliding directions of each kind in `variant`, as Black sees them.
+pub(super) fn slides(variant: Variant, kind: PieceKind) -> &'static [(i8, i8)] {
     const FORWARD: &[(i8, i8)] = &[(0, -1)];
+    const BACKWARD: &[(i8, i8)] = &[(0, 1)];
     const ORTHOGONAL: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0), (0, 1)];
     const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
-    match kind {
-        PieceKind::Lance => FORWARD,
-        PieceKind::Bishop | PieceKind::Horse => DIAGONAL,
-        PieceKind::Rook | PieceKind::Dragon => ORTHOGONAL,
-        _ => &[],
+    const FORWARD_AND_SIDEWAYS: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0)];
+    match variant {
+        Variant::Standard => match kind {
+            PieceKind::Lance => FORWARD,
+            PieceKind::Bishop | PieceKind::Horse => DIAGONAL,
+            PieceKind::Rook | PieceKind::Dragon => ORTHOGONAL,
+            _ => &[],
+        },
+        Variant::Yari => match kind {
+            PieceKind::Knight | PieceKind::Bishop => FORWARD,
+            PieceKind::Rook => FORWARD_AND_SIDEWAYS,
+            PieceKind::ProPawn | PieceKind::ProKnight | PieceKind::Horse => BACKWARD,
+            PieceKind::Dragon => ORTHOGONAL,
+            _ => &[],
+        },
     }
+}
+
+/// The square `df` files and `dr` ranks from `sq`, if it is on `variant`'s board.
+pub(super) fn offset(variant: Variant, sq: Square, df: i8, dr: i8) -> Option<Square> {
+    sq.offset(df, dr).filter(|&to| variant.contains(to))
 }
 
 /// Whether a `kind` of `color` standing on `from` reaches `to` on `setup`'s board, blockers
 /// included. What stands on `to` is not looked at.
 pub fn reach(setup: &Setup, color: Color, kind: PieceKind, from: Square, to: Square) -> Reach {
     let sign = if color == Color::Black { 1 } else { -1 };
-    for &(df, dr) in steps(kind) {
-        if from.offset(df, dr * sign) == Some(to) {
+    let variant = setup.variant;
+    for &(df, dr) in steps(variant, kind) {
+        if offset(variant, from, df, dr * sign) == Some(to) {
             return Reach::Yes;
         }
     }
-    for &(df, dr) in slides(kind) {
+    for &(df, dr) in slides(variant, kind) {
         let mut blocker = None;
         let mut sq = from;
-        while let Some(next) = sq.offset(df, dr * sign) {
+        while let Some(next) = offset(variant, sq, df, dr * sign) {
             if next == to {
                 return blocker.map_or(Reach::Yes, Reach::BlockedAt);
             }
@@ -150,16 +189,18 @@ pub fn reach(setup: &Setup, color: Color, kind: PieceKind, from: Square, to: Squ
 /// notation asks this for nearly every move.
 pub fn movers_to(setup: &Setup, color: Color, kind: PieceKind, to: Square) -> Vec<Square> {
     let sign = if color == Color::Black { 1 } else { -1 };
+    let variant = setup.variant;
     let mover = Some(Piece::new(color, kind));
     let mut found = Vec::new();
-    for &(df, dr) in steps(kind) {
-        if let Some(from) = to.offset(-df, -dr * sign).filter(|&from| setup.piece_at(from) == mover) {
+    for &(df, dr) in steps(variant, kind) {
+        if let Some(from) = offset(variant, to, -df, -dr * sign).filter(|&from| setup.piece_at(from) == mover)
+        {
             found.push(from);
         }
     }
-    for &(df, dr) in slides(kind) {
+    for &(df, dr) in slides(variant, kind) {
         let mut sq = to;
-        while let Some(from) = sq.offset(-df, -dr * sign) {
+        while let Some(from) = offset(variant, sq, -df, -dr * sign) {
             match setup.piece_at(from) {
                 None => sq = from,
                 Some(piece) => {
@@ -175,15 +216,39 @@ pub fn movers_to(setup: &Setup, color: Color, kind: PieceKind, to: Square) -> Ve
     found
 }
 
+/// Whether a piece of `by` could move to `sq` on `setup`'s board, pins and checks ignored:
+/// whether `by` attacks the square.
+pub(super) fn attacked(setup: &Setup, sq: Square, by: Color) -> bool {
+    let sign = if by == Color::Black { 1 } else { -1 };
+    let variant = setup.variant;
+    variant.kinds().iter().any(|&kind| {
+        let attacker = Some(Piece::new(by, kind));
+        let stepped = steps(variant, kind).iter().any(|&(df, dr)| {
+            offset(variant, sq, -df, -dr * sign).is_some_and(|from| setup.piece_at(from) == attacker)
+        });
+        stepped
+            || slides(variant, kind).iter().any(|&(df, dr)| {
+                let mut at = sq;
+                while let Some(from) = offset(variant, at, -df, -dr * sign) {
+                    match setup.piece_at(from) {
+                        None => at = from,
+                        Some(piece) => return Some(piece) == attacker,
+                    }
+                }
+                false
+            })
+    })
+}
+
 /// Whether a move from `from` to `to` by `color` may promote: the piece must start or end in
-/// the promotion zone.
+/// the promotion zone (the three far ranks, in both games).
 pub fn in_promotion_zone(color: Color, from: Square, to: Square) -> bool {
     from.rank().is_promotion_zone(color) || to.rank().is_promotion_zone(color)
 }
 
-/// Whether an unpromoted `kind` of `color` on `sq` would have no move left.
-pub fn is_dead(color: Color, kind: PieceKind, sq: Square) -> bool {
-    sq.rank().relative(color) <= kind.dead_ranks()
+/// Whether an unpromoted `kind` of `color` on `sq` would have no move left in `variant`.
+pub fn is_dead(variant: Variant, color: Color, kind: PieceKind, sq: Square) -> bool {
+    sq.rank().relative(color) <= variant.dead_ranks(kind)
 }
 
 /// The reasons a move is illegal that can be told from the board alone, before asking
@@ -193,6 +258,9 @@ pub fn movement_error(setup: &Setup, mv: Move) -> Option<IllegalMoveKind> {
     let us = setup.turn;
     match mv {
         Move::Normal { from, to, promote } => {
+            if !setup.variant.contains(from) || !setup.variant.contains(to) {
+                return Some(IllegalMoveKind::OffBoard);
+            }
             let Some(piece) = setup.piece_at(from) else {
                 return Some(IllegalMoveKind::NoPiece);
             };
@@ -210,19 +278,22 @@ pub fn movement_error(setup: &Setup, mv: Move) -> Option<IllegalMoveKind> {
             if promote && (!piece.kind.can_promote() || !in_promotion_zone(us, from, to)) {
                 return Some(IllegalMoveKind::CannotPromote);
             }
-            if !promote && is_dead(us, piece.kind, to) {
+            if !promote && is_dead(setup.variant, us, piece.kind, to) {
                 return Some(IllegalMoveKind::MustPromote);
             }
             None
         }
         Move::Drop { kind, to } => {
-            if kind.hand_index().is_none() || setup.hand(us).count(kind) == 0 {
+            if !setup.variant.hand_kinds().contains(&kind) || setup.hand(us).count(kind) == 0 {
                 return Some(IllegalMoveKind::NotInHand);
+            }
+            if !setup.variant.contains(to) {
+                return Some(IllegalMoveKind::OffBoard);
             }
             if setup.piece_at(to).is_some() {
                 return Some(IllegalMoveKind::Occupied);
             }
-            if is_dead(us, kind, to) {
+            if is_dead(setup.variant, us, kind, to) {
                 return Some(IllegalMoveKind::DeadPiece);
             }
             if kind == PieceKind::Pawn && has_pawn_on_file(setup, us, to) {
@@ -233,7 +304,7 @@ pub fn movement_error(setup: &Setup, mv: Move) -> Option<IllegalMoveKind> {
     }
 }
 
-fn has_pawn_on_file(setup: &Setup, color: Color, on: Square) -> bool {
+pub(super) fn has_pawn_on_file(setup: &Setup, color: Color, on: Square) -> bool {
     super::Rank::all().any(|rank| {
         setup
             .piece_at(Square::new(on.file(), rank))

@@ -1,22 +1,29 @@
 //! Unvalidated positions and their SFEN text form.
 //!
-//! A [`Setup`] is what a record or a query says the position is: pieces on squares, hands,
-//! side to move. It may be impossible (two kings, two pawns on a file);
+//! A [`Setup`] is what a record or a query says the position is: the game, pieces on squares,
+//! hands, side to move. It may be impossible (two kings, two pawns on a file);
 //! [`Position::from_setup`](super::Position::from_setup) decides.
+//!
+//! SFEN is as wide as the board: nine squares a rank for shogi, seven for yari shogi
+//! (`rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1`, the board Fairy-Stockfish's FEN
+//! draws, read in the letters [`crate::shogi::yari`] gives). Reading tells the games apart
+//! by the width of the first rank.
 
 use std::{
     fmt::{self, Write as _},
     str::FromStr,
 };
 
-use super::{Color, Hand, Piece, PieceKind, Square};
+use super::{Color, Hand, Piece, PieceKind, Square, Variant};
 
 /// The SFEN of the even-game start position.
 pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-/// A position as written: board, hands, side to move and move number, not yet checked.
+/// A position as written: game, board, hands, side to move and move number, not yet checked.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
+    /// The game. Its board is the squares [`Variant::contains`]; the others stay empty.
+    pub variant: Variant,
     /// The piece on each square, by [`Square::index`].
     pub board: [Option<Piece>; 81],
     /// The hands, by [`Color::index`].
@@ -28,13 +35,23 @@ pub struct Setup {
 }
 
 impl Default for Setup {
-    /// An empty board, empty hands, Black to move.
+    /// A standard shogi setup: empty board, empty hands, Black to move.
     fn default() -> Setup {
-        Setup { board: [None; 81], hands: [Hand::EMPTY; 2], turn: Color::Black, move_number: 1 }
+        Setup::empty(Variant::Standard)
     }
 }
 
 impl Setup {
+    /// An empty board of `variant`, empty hands, Black to move.
+    pub const fn empty(variant: Variant) -> Setup {
+        Setup { variant, board: [None; 81], hands: [Hand::EMPTY; 2], turn: Color::Black, move_number: 1 }
+    }
+
+    /// The start position of `variant` (for standard shogi, the even game).
+    pub fn start(variant: Variant) -> Setup {
+        variant.start_sfen().parse().expect("the start positions are valid SFEN")
+    }
+
     /// The piece on `sq`.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
@@ -71,7 +88,7 @@ impl Setup {
                 out.push('/');
             }
             let mut empty = 0;
-            for file in (1..=9).rev() {
+            for file in (1..=self.variant.files()).rev() {
                 let sq = Square::from_numbers(file, rank).expect("files and ranks 1-9");
                 match self.piece_at(sq) {
                     None => empty += 1,
@@ -108,7 +125,8 @@ impl Setup {
     }
 }
 
-/// SFEN: `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`.
+/// SFEN: `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`, or seven squares
+/// wide for yari shogi.
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::with_capacity(96);
@@ -127,10 +145,12 @@ impl fmt::Display for Setup {
 pub enum SfenError {
     #[error("the board has {0} ranks; SFEN needs 9 separated by '/'")]
     RankCount(usize),
-    #[error("rank {rank} covers {squares} squares; it must cover 9")]
-    RankWidth { rank: usize, squares: usize },
+    #[error("rank {rank} covers {squares} squares; it must cover {width}")]
+    RankWidth { rank: usize, squares: usize, width: usize },
     #[error("'{0}' is not a piece letter")]
     BadPiece(char),
+    #[error("'{letter}' is not a piece of {}", .variant.title().to_lowercase())]
+    NotInVariant { letter: String, variant: Variant },
     #[error("'+{0}' is not a piece that can be promoted")]
     BadPromotion(char),
     #[error("the side to move must be 'b' or 'w', not '{0}'")]
@@ -181,13 +201,34 @@ impl FromStr for Setup {
     }
 }
 
+/// The number of squares an SFEN rank covers, as far as it can be told (digits count their
+/// squares, letters one each).
+fn rank_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c {
+            '1'..='9' => c as usize - '0' as usize,
+            '+' => 0,
+            _ => 1,
+        })
+        .sum()
+}
+
 fn parse_board(board: &str, setup: &mut Setup) -> Result<(), SfenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 9 {
         return Err(SfenError::RankCount(ranks.len()));
     }
+    // Seven squares a rank is yari shogi's board; anything else is read as shogi's, and a
+    // wrong width is reported against nine.
+    let variant = if rank_width(ranks[0]) == usize::from(Variant::Yari.files()) {
+        Variant::Yari
+    } else {
+        Variant::Standard
+    };
+    setup.variant = variant;
+    let width = usize::from(variant.files());
     for (r, text) in ranks.iter().enumerate() {
-        let mut file: usize = 9;
+        let mut file: usize = width;
         let mut squares = 0usize;
         let mut promoted = false;
         for c in text.chars() {
@@ -204,9 +245,13 @@ fn parse_board(board: &str, setup: &mut Setup) -> Result<(), SfenError> {
                     let kind = PieceKind::from_letter(c).ok_or(SfenError::BadPiece(c))?;
                     let kind =
                         if promoted { kind.promote().ok_or(SfenError::BadPromotion(c))? } else { kind };
+                    if !variant.has_kind(kind) {
+                        let letter = if promoted { format!("+{c}") } else { c.to_string() };
+                        return Err(SfenError::NotInVariant { letter, variant });
+                    }
                     promoted = false;
                     squares += 1;
-                    if squares <= 9 {
+                    if squares <= width {
                         let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
                         let sq = Square::from_numbers(file as u8, r as u8 + 1).expect("file 1-9");
                         setup.set(sq, Some(Piece::new(color, kind)));
@@ -218,8 +263,8 @@ fn parse_board(board: &str, setup: &mut Setup) -> Result<(), SfenError> {
         if promoted {
             return Err(SfenError::BadPromotion('+'));
         }
-        if squares != 9 {
-            return Err(SfenError::RankWidth { rank: r + 1, squares });
+        if squares != width {
+            return Err(SfenError::RankWidth { rank: r + 1, squares, width });
         }
     }
     Ok(())
@@ -244,6 +289,9 @@ fn parse_hands(text: &str, setup: &mut Setup) -> Result<(), SfenError> {
             continue;
         }
         let kind = PieceKind::from_letter(c).filter(|k| k.hand_index().is_some()).ok_or_else(bad)?;
+        if !setup.variant.hand_kinds().contains(&kind) {
+            return Err(SfenError::NotInVariant { letter: c.to_string(), variant: setup.variant });
+        }
         let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
         let n = count.take().unwrap_or(1);
         if n == 0 {

@@ -9,6 +9,10 @@
 //! Policy: a start that equals a standard one is read as that standard start. A line that is
 //! none of the above gives a game holding only the problem; a token that is not a move stops
 //! its game there, keeping the moves before it.
+//!
+//! Yari shogi games are the same lines in the USI-like form: a seven-file SFEN
+//! (`position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f …`), or, read
+//! with [`read_as`] for yari shogi, `startpos` (the yari start) and bare move lists.
 
 mod usen;
 mod write;
@@ -18,7 +22,7 @@ pub use write::write;
 use crate::{
     kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines, support::excerpt},
     notation::MoveToken,
-    shogi::{Handicap, Move, Setup, SfenError},
+    shogi::{Handicap, Move, Setup, SfenError, Variant},
 };
 
 /// Why a USI line cannot be read (to its end).
@@ -32,6 +36,8 @@ enum UsiError {
     Move(String),
     #[error("'{0}' after the end of the game")]
     AfterEnd(String),
+    #[error("the SFEN is a position of {}, but the game is {}", .found.title().to_lowercase(), .asked.title().to_lowercase())]
+    Variant { found: Variant, asked: Variant },
 }
 
 impl From<SfenError> for UsiError {
@@ -42,13 +48,24 @@ impl From<SfenError> for UsiError {
 
 /// Reads every game of a USI/SFEN/USEN text, one per line.
 pub fn read(text: &str) -> Vec<Game> {
+    read_as(text, None)
+}
+
+/// Reads every game of a USI/SFEN text as games of `variant`, when given: `startpos` and a bare
+/// move list then start from that game's start, and an SFEN of the other game is a problem.
+/// USEN lines are shogi's only.
+pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     lines(text)
         .filter_map(|(number, line)| {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 return None;
             }
-            Some(if usen::is_usen(line) { usen::read_line(line, number) } else { read_line(line, number) })
+            Some(if usen::is_usen(line) {
+                usen::read_line(line, number)
+            } else {
+                read_line(line, number, variant)
+            })
         })
         .collect()
 }
@@ -62,19 +79,22 @@ pub fn looks_like(text: &str) -> bool {
     if usen::is_usen(line) {
         return true;
     }
-    let game = read_line(line, 1);
+    let game = read_line(line, 1, None);
     game.problem.is_none() || !game.moves.is_empty()
 }
 
-fn read_line(line: &str, number: u32) -> Game {
+fn read_line(line: &str, number: u32, variant: Option<Variant>) -> Game {
     let mut game = Game { line: number, ..Game::default() };
-    if let Err(error) = read_into(line, number, &mut game) {
+    if variant == Some(Variant::Yari) {
+        game.start = Start::Custom(Setup::start(Variant::Yari));
+    }
+    if let Err(error) = read_into(line, number, variant, &mut game) {
         game.problem = Some(ReadProblem { line: number, message: error.to_string() });
     }
     game
 }
 
-fn read_into(line: &str, number: u32, game: &mut Game) -> Result<(), UsiError> {
+fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game) -> Result<(), UsiError> {
     let mut tokens = line.split_ascii_whitespace().peekable();
     if tokens.peek() == Some(&"position") {
         tokens.next();
@@ -96,6 +116,12 @@ fn read_into(line: &str, number: u32, game: &mut Game) -> Result<(), UsiError> {
                 sfen.push_str(n);
             }
             let setup: Setup = sfen.trim_end().parse()?;
+            match variant {
+                Some(asked) if asked != setup.variant => {
+                    return Err(UsiError::Variant { found: setup.variant, asked });
+                }
+                _ => {}
+            }
             game.start = match Handicap::find(&setup) {
                 Some(h) => Start::Standard(h),
                 None => Start::Custom(setup),

@@ -18,20 +18,30 @@
 //!   as a draw.
 //! - A word that is no move stops the game there (the moves before it are kept); reading goes
 //!   on with the next game.
+//!
+//! # Yari shogi
+//!
+//! A game is yari shogi's when its `[Variant]` tag says so (`Yari shogi`, `yari`, …), when its
+//! `[SFEN]` is seven squares wide, when the reader is told so ([`read_as`]), or when its
+//! moves name a yari piece (`YN`, `YB`, `YR` exist only in yari shogi): the moves read before
+//! such a word are read again as yari moves. Its moves are then read with yari letters
+//! (`P-7f`, `YNx7c=`, `G-4h`), and it starts from the yari start position unless an `[SFEN]`
+//! gives another; there are no yari handicaps. Tags that contradict each other (a `[Variant]`
+//! of one game and an `[SFEN]` of the other) stop the game with the reason.
 
 mod tokens;
 mod write;
 
 use tokens::{Token, Tokens};
-pub use write::write;
+pub use write::{write, write_in};
 
 use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, info,
         support::{MAX_DEPTH, excerpt},
     },
-    notation::{MoveToken, western},
-    shogi::{Color, Handicap, Setup, SfenError},
+    notation::{MoveSyntaxError, MoveToken, western},
+    shogi::{Color, Handicap, Setup, SfenError, Variant},
 };
 
 /// Why a Western game stopped being read.
@@ -53,6 +63,12 @@ enum WesternError {
     TooDeep,
     #[error("a ')' with no variation open")]
     Close,
+    #[error("unknown variant '{0}' (kifudex plays shogi and yari shogi)")]
+    UnknownVariant(String),
+    #[error("the game is {}, but {what} is {}", .fixed.title().to_lowercase(), .other.title().to_lowercase())]
+    VariantConflict { fixed: Variant, what: &'static str, other: Variant },
+    #[error("there are no yari shogi handicaps (give the start as a seven-file [SFEN])")]
+    YariHandicap,
 }
 
 impl From<SfenError> for WesternError {
@@ -61,14 +77,21 @@ impl From<SfenError> for WesternError {
     }
 }
 
-/// Reads every game of a Western text.
+/// Reads every game of a Western text; each game's variant is found as the module
+/// documentation says.
 pub fn read(text: &str) -> Vec<Game> {
+    read_as(text, None)
+}
+
+/// Reads every game of a Western text as games of `variant`, when given: a game whose tags
+/// name the other game then stops with the reason.
+pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     let mut games = Vec::new();
-    let mut reader = GameReader::default();
+    let mut reader = GameReader::new(variant);
     for (line, token) in Tokens::new(text) {
         let starts_game = matches!(token, Token::Tag(..) | Token::BadTag(_)) && reader.in_moves;
         if starts_game || (reader.done && matches!(token, Token::Word(_))) {
-            games.extend(std::mem::take(&mut reader).finish());
+            games.extend(std::mem::replace(&mut reader, GameReader::new(variant)).finish());
         }
         if reader.game.line == 0 {
             reader.game.line = line;
@@ -86,14 +109,14 @@ pub fn read(text: &str) -> Vec<Game> {
 }
 
 /// Whether `text` looks like Western game text: it starts with a tag, or with a move in
-/// Western notation (comments and a move number before it allowed).
+/// Western notation of either game (comments and a move number before it allowed).
 pub fn looks_like(text: &str) -> bool {
     let mut words = Tokens::new(text).filter(|(_, t)| {
         !matches!(t, Token::Comment(_)) && !matches!(t, Token::Word(w) if is_move_number(w))
     });
     match words.next() {
         Some((_, Token::Tag(..))) => true,
-        Some((_, Token::Word(w))) => western::parse(w).is_ok(),
+        Some((_, Token::Word(w))) => western::parse(w).is_ok() || western::names_yari_piece(w),
         _ => false,
     }
 }
@@ -137,8 +160,8 @@ fn info(headers: &[Header]) -> Info {
     info
 }
 
-/// The start the tags give.
-fn start(headers: &[Header]) -> Result<Start, WesternError> {
+/// The start the tags give, in a game of `variant`.
+fn start(headers: &[Header], variant: Variant) -> Result<Start, WesternError> {
     let tag =
         |key: &str| headers.iter().find(|h| h.key == key).map(|h| h.value.trim()).filter(|v| !v.is_empty());
     if let Some(sfen) = tag("SFEN").or_else(|| tag("FEN")) {
@@ -153,17 +176,68 @@ fn start(headers: &[Header]) -> Result<Start, WesternError> {
             2 => format!("{sfen} -").parse()?,
             _ => sfen.parse()?,
         };
+        if setup.variant != variant {
+            return Err(WesternError::VariantConflict {
+                fixed: variant,
+                what: "its SFEN",
+                other: setup.variant,
+            });
+        }
         return Ok(match Handicap::find(&setup) {
             Some(h) => Start::Standard(h),
             None => Start::Custom(setup),
         });
     }
-    match tag("Handicap") {
-        Some(name) => {
+    match (tag("Handicap"), variant) {
+        (Some(_), Variant::Yari) => Err(WesternError::YariHandicap),
+        (Some(name), _) => {
             handicap(name).map(Start::Standard).ok_or_else(|| WesternError::Handicap(excerpt(name)))
         }
-        None => Ok(Start::default()),
+        (None, Variant::Yari) => Ok(Start::Custom(Setup::start(Variant::Yari))),
+        (None, Variant::Standard) => Ok(Start::default()),
     }
+}
+
+/// The game a tag says the record is of, if it says: `[Variant]` by name, `[SFEN]` or `[FEN]`
+/// by the width of its board, `[Handicap]` (a shogi handicap).
+fn tag_variant(key: &str, value: &str) -> Result<Option<(Variant, &'static str)>, WesternError> {
+    let value = value.trim();
+    Ok(match key {
+        _ if key.eq_ignore_ascii_case("Variant") => match Variant::from_name(value) {
+            Some(v) => Some((v, "its [Variant] tag")),
+            None if value.is_empty() => None,
+            None => return Err(WesternError::UnknownVariant(excerpt(value))),
+        },
+        "SFEN" | "FEN" if !value.is_empty() => {
+            let board = value.split_ascii_whitespace().next().unwrap_or("");
+            let first = board.split('/').next().unwrap_or("");
+            let width: usize =
+                first.chars().map(|c| c.to_digit(10).map_or(usize::from(c != '+'), |d| d as usize)).sum();
+            let v =
+                if width == usize::from(Variant::Yari.files()) { Variant::Yari } else { Variant::Standard };
+            Some((v, "its SFEN"))
+        }
+        "Handicap" if !value.is_empty() => Some((Variant::Standard, "its [Handicap] tag")),
+        _ => None,
+    })
+}
+
+/// Reads every move of `entries` (and of `variations`) again as a move of `variant`: the moves
+/// read before a word showed the game's variant.
+fn reread(
+    entries: &mut [MoveEntry],
+    variations: &mut [Variation],
+    variant: Variant,
+) -> Result<(), MoveSyntaxError> {
+    for entry in entries.iter_mut() {
+        if let MoveToken::Western(m) = &entry.token {
+            entry.token = MoveToken::Western(western::parse_in(&m.to_string(), variant)?);
+        }
+    }
+    for v in variations {
+        reread(&mut v.moves, &mut v.variations, variant)?;
+    }
+    Ok(())
 }
 
 /// A handicap by name: kifudex's own (`2-piece`), Japanese (`二枚落ち`), or English as
@@ -201,6 +275,9 @@ struct Branch {
 #[derive(Default)]
 struct GameReader {
     game: Game,
+    /// The game's variant once something fixed it (the caller, a tag, a yari piece), with what
+    /// fixed it; standard shogi until then.
+    variant: Option<(Variant, &'static str)>,
     /// Open variations, innermost last.
     open: Vec<Branch>,
     /// A move, comment or result was read: a tag now starts another game.
@@ -216,14 +293,59 @@ struct GameReader {
 }
 
 impl GameReader {
+    fn new(variant: Option<Variant>) -> GameReader {
+        GameReader { variant: variant.map(|v| (v, "the variant asked for")), ..GameReader::default() }
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant.map_or(Variant::Standard, |(v, _)| v)
+    }
+
+    /// Fixes the game's variant to `variant`, because of `what`; a different one already fixed
+    /// is a conflict.
+    fn fix_variant(&mut self, variant: Variant, what: &'static str) -> Result<(), WesternError> {
+        match self.variant {
+            Some((fixed, _)) if fixed != variant => {
+                Err(WesternError::VariantConflict { fixed, what, other: variant })
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.variant = Some((variant, what));
+                Ok(())
+            }
+        }
+    }
+
+    /// Reads a move word as a move of the game's variant. While nothing has fixed the variant,
+    /// a word naming a yari piece makes the game yari shogi's, and the moves before it are
+    /// read again.
+    fn read_move(&mut self, word: &str) -> Result<MoveToken, WesternError> {
+        match western::parse_in(word, self.variant()) {
+            Ok(mv) => Ok(MoveToken::Western(mv)),
+            Err(e) if self.variant.is_none() && western::names_yari_piece(word) => {
+                self.variant = Some((Variant::Yari, "its moves"));
+                reread(&mut self.game.moves, &mut self.game.variations, Variant::Yari)?;
+                for branch in &mut self.open {
+                    reread(&mut branch.moves, &mut branch.variations, Variant::Yari)?;
+                }
+                western::parse_in(word, Variant::Yari).map(MoveToken::Western).map_err(|_| e.into())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
     fn token(&mut self, line: u32, token: Token<'_>) -> Result<(), WesternError> {
         if !matches!(token, Token::Tag(..) | Token::BadTag(_)) {
             self.in_moves = true;
         }
         match token {
             Token::Tag(key, value) => {
+                let fixed = tag_variant(key, &value);
                 self.game.headers.push(Header { key: key.to_string(), value });
                 self.tag_lines.push(line);
+                if let Some((variant, what)) = fixed? {
+                    self.fix_variant(variant, what)?;
+                }
             }
             Token::BadTag(text) => return Err(WesternError::Tag(excerpt(text))),
             Token::Comment(text) => {
@@ -264,10 +386,10 @@ impl GameReader {
                 if word.len() > 32 {
                     return Err(WesternError::Word(excerpt(word)));
                 }
-                let mv = western::parse(word)?;
+                let token = self.read_move(word)?;
                 let comments =
                     self.open.last_mut().map(|b| std::mem::take(&mut b.leading)).unwrap_or_default();
-                self.moves().push(MoveEntry { token: MoveToken::Western(mv), line, seconds: None, comments });
+                self.moves().push(MoveEntry { token, line, seconds: None, comments });
             }
         }
         Ok(())
@@ -306,7 +428,7 @@ impl GameReader {
             self.close(branch);
         }
         self.game.info = info(&self.game.headers);
-        match start(&self.game.headers) {
+        match start(&self.game.headers, self.variant()) {
             Ok(start) => self.game.start = start,
             // The moves cannot be placed without their start: keep none of them.
             Err(error) => {

@@ -1,4 +1,4 @@
-//! Writing a game as Western game text.
+//! Writing a game as Western game text, in Hodges or Hosking style, for shogi or yari shogi.
 
 use super::result_word;
 use crate::{
@@ -8,7 +8,7 @@ use crate::{
     },
     notation::{self, Style},
     replay::{ReplayedGame, ReplayedVariation, rewind},
-    shogi::{Color, Handicap, Move, Position},
+    shogi::{Color, Handicap, Move, Position, Setup, Variant},
 };
 
 /// Lines of move text are wrapped before this width.
@@ -24,10 +24,28 @@ const WIDTH: usize = 80;
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
 ///
+/// A yari shogi game is written as [`write_in`] says.
+///
 /// # Panics
 ///
 /// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
+    write_in(game, replayed, Style::Western)
+}
+
+/// Writes the game as [`write()`] does, its moves in `style`: [`Style::Western`] (Hodges,
+/// `P-7f`) or [`Style::Hosking`] (`P76`); any other style is taken as Hodges.
+///
+/// A yari shogi game starts with `[Variant "Yari shogi"]`, names its players in `Black` and
+/// `White` tags, gives an `[SFEN]` (seven squares wide) only when it does not start from the
+/// yari start position, and writes its moves with yari letters (`YB6i-5h`, `YNx7c=`).
+///
+/// # Panics
+///
+/// If `replayed` holds a move that is not legal from its start (it did not come from replay).
+pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
+    let style = if style == Style::Hosking { Style::Hosking } else { Style::Western };
+    let variant = replayed.start.variant;
     let mut out = String::with_capacity(512 + replayed.moves.len() * 8);
     let info = &game.info;
     let mut tag = |key: &str, value: &str| {
@@ -40,6 +58,9 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
         let value = value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\r', '\n'], " ");
         out.push_str(&format!("[{key} \"{value}\"]\n"));
     };
+    if variant != Variant::Standard {
+        tag("Variant", variant.title());
+    }
     if let Some(v) = &info.event {
         tag("Event", v);
     }
@@ -53,11 +74,12 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             tag("Time", &format!("{h:02}:{m:02}:{s:02}"));
         }
     }
+    let (black, white) = if variant == Variant::Standard { ("Sente", "Gote") } else { ("Black", "White") };
     if let Some(p) = &info.black {
-        tag("Sente", &p.full);
+        tag(black, &p.full);
     }
     if let Some(p) = &info.white {
-        tag("Gote", &p.full);
+        tag(white, &p.full);
     }
     if let Some(v) = &info.time_control {
         tag("TimeControl", v);
@@ -68,9 +90,13 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     match Handicap::find(&replayed.start) {
         Some(Handicap::Even) => {}
         Some(h) => tag("Handicap", h.slug()),
+        None if variant != Variant::Standard && replayed.start == Setup::start(variant) => {}
         None => tag("SFEN", &replayed.start.to_string()),
     }
-    for h in other_headers(game) {
+    // A yari game's own [Variant] tag is the one written above.
+    for h in
+        other_headers(game).filter(|h| variant == Variant::Standard || !h.key.eq_ignore_ascii_case("Variant"))
+    {
         tag(&h.key, &h.value);
     }
     tag("Result", result_word(replayed.outcome));
@@ -79,7 +105,7 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     }
     out.push('\n');
 
-    let mut text = Movetext { out, column: 0, glue: false };
+    let mut text = Movetext { out, column: 0, glue: false, style };
     if !game.comments.is_empty() {
         text.push(&comment(&game.comments));
     }
@@ -123,6 +149,8 @@ struct Movetext {
     column: usize,
     /// The next token follows the last one without a space (after an opening parenthesis).
     glue: bool,
+    /// Hodges or Hosking.
+    style: Style,
 }
 
 impl Movetext {
@@ -161,7 +189,7 @@ impl Movetext {
         walk(pos, moves, entries, |step| {
             let ply = numbering.ply + i;
             let n = numbering.number(ply);
-            let mv = notation::write(step.pos, step.mv, step.previous, Style::Western);
+            let mv = notation::write(step.pos, step.mv, step.previous, self.style);
             // A number stays on the line of its move.
             if step.pos.turn() == Color::Black {
                 self.push(&format!("{n}. {mv}"));
