@@ -373,7 +373,12 @@ fn yari(data: &[u8], meter: &dyn Meter) {
     let Some((start, text)) = yari_start_and_text(data) else { return };
     if let Ok(token) = MoveToken::parse_in(text, Variant::Yari) {
         let shown = token.to_string();
-        let back = MoveToken::parse_in(&shown, Variant::Yari);
+        // A Western drop is written `P*3f`, which as a whole move reads as the USI-like form;
+        // written Western, it must read back as Western.
+        let back = match token {
+            MoveToken::Western(_) => western::parse_in(&shown, Variant::Yari).map(MoveToken::Western),
+            _ => MoveToken::parse_in(&shown, Variant::Yari),
+        };
         assert!(
             back.as_ref() == Ok(&token),
             "'{text}' read as {token:?}, written '{shown}', read back {back:?}"

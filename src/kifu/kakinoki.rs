@@ -100,8 +100,10 @@ impl Preamble {
         if t.is_empty() || t.starts_with(['#', '&']) {
             return true;
         }
-        if let Some(comment) = t.strip_prefix('*') {
-            self.comments.push(comment.to_string());
+        if t.starts_with('*') {
+            // As in the move section: the comment is everything after the `*`, as written.
+            let raw = line.trim_start_matches(is_space);
+            self.comments.push(raw[1..].to_string());
             return true;
         }
         match self.bod.feed(n, line) {

@@ -433,6 +433,10 @@ impl GameReader {
             // The moves cannot be placed without their start: keep none of them.
             Err(error) => {
                 let line = self.tag_line(&["SFEN", "FEN", "Handicap"]);
+                // The game stays one of the variant it was read as.
+                if self.variant() != Variant::Standard {
+                    self.game.start = Start::Custom(Setup::start(self.variant()));
+                }
                 self.game.moves.clear();
                 self.game.variations.clear();
                 self.game.problem = Some(ReadProblem { line, message: error.to_string() });

@@ -93,10 +93,8 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
         None if variant != Variant::Standard && replayed.start == Setup::start(variant) => {}
         None => tag("SFEN", &replayed.start.to_string()),
     }
-    // A yari game's own [Variant] tag is the one written above.
-    for h in
-        other_headers(game).filter(|h| variant == Variant::Standard || !h.key.eq_ignore_ascii_case("Variant"))
-    {
+    // The [Variant] tag is the one written above, from the start: a record's own may be wrong.
+    for h in other_headers(game).filter(|h| !h.key.eq_ignore_ascii_case("Variant")) {
         tag(&h.key, &h.value);
     }
     tag("Result", result_word(replayed.outcome));
