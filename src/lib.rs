@@ -37,4 +37,5 @@ pub mod query;
 pub mod replay;
 pub mod serve;
 pub mod shogi;
+mod text;
 pub mod walk;

@@ -25,21 +25,16 @@ use super::{
     bod::Bod,
     encoding::{Lines, lines},
     info,
-    support::excerpt,
 };
 use crate::{
     notation::{MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Square},
+    text::{ascii_digit, excerpt, is_space},
 };
 
 /// The part of a line before a trailing `#` remark (a dialect some tools write).
 pub(crate) fn strip_remark(line: &str) -> &str {
     line.as_bytes().iter().position(|&b| b == b'#').map_or(line, |i| &line[..i])
-}
-
-/// White space, the full-width space included.
-pub(crate) fn is_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{3000}'
 }
 
 /// The header section of a KIF or KI2 file.
@@ -100,8 +95,9 @@ impl Preamble {
         if t.is_empty() || t.starts_with(['#', '&']) {
             return true;
         }
-        if let Some(comment) = t.strip_prefix('*') {
-            self.comments.push(comment.to_string());
+        if t.starts_with('*') {
+            let raw = line.trim_start_matches(is_space);
+            self.comments.push(raw[1..].to_string());
             return true;
         }
         match self.bod.feed(n, line) {
@@ -371,14 +367,6 @@ pub(crate) fn variation_start(line: &str) -> Option<u32> {
     let digits = rest.trim_end_matches(is_space).trim_end_matches('目').trim_end_matches('手');
     let digits: String = digits.trim_matches(is_space).chars().map(ascii_digit).collect();
     digits.parse().ok()
-}
-
-/// A full-width digit as its ASCII form; other characters unchanged.
-pub(crate) fn ascii_digit(c: char) -> char {
-    match c {
-        '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
-        _ => c,
-    }
 }
 
 /// Reads the lines both formats have in their move section: `*` comments, `#` remarks, `&`

@@ -23,13 +23,13 @@ use super::{
     Game, MoveEntry,
     encoding::lines,
     kakinoki::{
-        Boundary, Preamble, Tree, is_space, shared_body_line, start_turn, terminal, variation_start,
-        without_moves,
+        Boundary, Preamble, Tree, shared_body_line, start_turn, terminal, variation_start, without_moves,
     },
 };
 use crate::{
     notation::{MoveToken, japanese},
     shogi::Color,
+    text::is_space,
 };
 
 /// The side a mark names: ▲ ☗ ▼ for Black, △ ☖ ▽ for White.

@@ -31,13 +31,16 @@ use super::{
     Game, MoveEntry,
     encoding::lines,
     kakinoki::{
-        Boundary, Preamble, Tree, ascii_digit, is_space, shared_body_line, start_turn, strip_remark,
-        terminal, variation_start, without_moves,
+        Boundary, Preamble, Tree, shared_body_line, start_turn, strip_remark, terminal, variation_start,
+        without_moves,
     },
 };
-use crate::notation::{
-    MoveToken,
-    japanese::{self, Destination},
+use crate::{
+    notation::{
+        MoveToken,
+        japanese::{self, Destination},
+    },
+    text::{ascii_digit, is_space},
 };
 
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.

@@ -15,15 +15,6 @@ use crate::{
 /// rather than walked, since every walk over variations (replay, the writers) recurses.
 pub(crate) const MAX_DEPTH: usize = 32;
 
-/// Text quoted in an error: the first 32 characters, so that a huge bad line makes a short
-/// message.
-pub(crate) fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(32) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
-
 /// The side to move after `plies` moves from a position where `start` moves.
 pub(crate) fn turn_after(start: Color, plies: usize) -> Color {
     if plies % 2 == 0 { start } else { start.flip() }

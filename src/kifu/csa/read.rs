@@ -6,13 +6,12 @@ use super::{
 };
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning,
-        encoding::lines,
-        info,
-        support::{excerpt, turn_after},
+        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning, encoding::lines, info,
+        support::turn_after,
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
+    text::excerpt,
 };
 
 /// Why a game stopped being read.

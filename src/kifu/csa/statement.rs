@@ -3,12 +3,12 @@
 //! Classifying a statement has no effect on any game, so detection can use it too.
 
 use crate::{
-    kifu::support::excerpt,
     notation::{
         MoveSyntaxError,
         csa::{self, CsaMove, piece_from_code},
     },
     shogi::{Color, Piece, PieceKind, Square},
+    text::excerpt,
 };
 
 /// Why a line is not a CSA statement.

@@ -9,13 +9,14 @@ use crate::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation,
         csa::EndingWord,
         info,
-        support::{MAX_DEPTH, excerpt, turn_after},
+        support::{MAX_DEPTH, turn_after},
     },
     notation::{
         MoveToken,
         csa::{CsaMove, piece_from_code},
     },
     shogi::{Color, Handicap, Piece, Setup, Square},
+    text::excerpt,
 };
 
 /// Why a JKF game stopped being read.

@@ -20,9 +20,10 @@ mod write;
 pub use write::write;
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines, support::excerpt},
+    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines},
     notation::MoveToken,
     shogi::{Handicap, Move, Setup, SfenError, Variant},
+    text::excerpt,
 };
 
 /// Why a USI line cannot be read (to its end).

@@ -15,9 +15,10 @@
 //! The last `.final` section may be left out (the files written by some tools do).
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation, support::excerpt},
+    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation},
     notation::MoveToken,
     shogi::{Handicap, Move, PieceKind, Setup, Square},
+    text::excerpt,
 };
 
 /// Why a USEN line cannot be read.

@@ -38,10 +38,11 @@ pub use write::{write, write_in};
 use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, info,
-        support::{MAX_DEPTH, excerpt},
+        support::MAX_DEPTH,
     },
     notation::{MoveSyntaxError, MoveToken, western},
     shogi::{Color, Handicap, Setup, SfenError, Variant},
+    text::excerpt,
 };
 
 /// Why a Western game stopped being read.
