@@ -4,11 +4,13 @@
 //! encoding, replays every move through a rules engine, and stores games, moves and every
 //! position in one SQLite file that answers opening and position queries.
 //!
-//! The layers, each using only those before it:
+//! The layers, each using only those before it (and the crate-private `text` module of
+//! character classes that the readers share):
 //! - [`shogi`]: squares, pieces, moves, positions, handicaps, the frozen position key.
 //! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
-//! - [`kifu`]: whole records: detection, decoding, readers and writers, the game model.
+//! - [`kifu`]: whole records: detection, decoding, the readers, the game model.
 //! - [`replay`]: a record's moves checked against the rules; keys, result and status.
+//! - [`write`]: a replayed record as text again, in every format.
 //! - [`walk`]: finding record files under the paths given.
 //! - [`db`]: the SQLite database: schema, migrations, the typed writer and reader.
 //! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
@@ -39,3 +41,4 @@ pub mod serve;
 pub mod shogi;
 mod text;
 pub mod walk;
+pub mod write;

@@ -128,6 +128,10 @@ impl fmt::Display for Status {
 pub struct ReplayedVariation {
     /// The index, in the line it branches from, of the first move it replaces.
     pub ply: usize,
+    /// The index of the variation it was replayed from in the list it was read in
+    /// ([`Game::variations`], [`Variation::variations`]). Replay sorts that list by ply and
+    /// drops what it cannot reach, so the two lists do not line up by position.
+    pub source: usize,
     pub moves: Vec<Move>,
     pub variations: Vec<ReplayedVariation>,
     /// Set when the variation could not be replayed to its end.
@@ -582,9 +586,9 @@ fn stated(
 fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> Vec<ReplayedVariation> {
     let start = pos.ply();
     let mut out = Vec::with_capacity(vars.len());
-    let mut sorted: Vec<&Variation> = vars.iter().collect();
-    sorted.sort_by_key(|v| v.ply);
-    for var in sorted {
+    let mut sorted: Vec<(usize, &Variation)> = vars.iter().enumerate().collect();
+    sorted.sort_by_key(|(_, v)| v.ply);
+    for (source, var) in sorted {
         // A variation that replaces a move past the end of its line's legal moves cannot be
         // reached; neither can the later ones.
         if var.ply > line.len() {
@@ -594,13 +598,13 @@ fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> V
         while pos.ply() < start + var.ply {
             pos.play_unchecked(line[pos.ply() - start]);
         }
-        out.push(replay_variation(pos, var));
+        out.push(replay_variation(pos, source, var));
     }
     out
 }
 
 /// Replays one variation from `pos`, and its own variations; `pos` ends where it was.
-fn replay_variation(pos: &mut Position, var: &Variation) -> ReplayedVariation {
+fn replay_variation(pos: &mut Position, source: usize, var: &Variation) -> ReplayedVariation {
     let base = pos.ply();
     let mut moves = Vec::with_capacity(var.moves.len());
     let mut stopped = None;
@@ -625,7 +629,7 @@ fn replay_variation(pos: &mut Position, var: &Variation) -> ReplayedVariation {
     rewind(pos, base);
     let variations = replay_variations(pos, &moves, &var.variations);
     rewind(pos, base);
-    ReplayedVariation { ply: var.ply, moves, variations, stopped }
+    ReplayedVariation { ply: var.ply, source, moves, variations, stopped }
 }
 
 /// Takes back moves until `pos` is `ply` plies from where it was made.

@@ -244,7 +244,7 @@ fn a_game_of_a_million_plies_is_read_and_indexed() {
 fn ten_thousand_variations() -> String {
     let pos = kifudex::shogi::Position::startpos();
     let firsts: Vec<String> =
-        pos.legal_moves().into_iter().map(|mv| kifudex::kifu::write::kif::move_text(&pos, mv)).collect();
+        pos.legal_moves().into_iter().map(|mv| kifudex::write::kif::move_text(&pos, mv)).collect();
     let mut text =
         String::from("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
     for i in 0..10_000 {
@@ -266,7 +266,7 @@ fn a_record_with_ten_thousand_variations_is_read_written_and_indexed() {
     assert!(replayed.variations.iter().all(|v| v.stopped.is_none() && v.moves.len() == 1));
     // Written and read back, every variation is still there.
     for format in [Format::Kif, Format::Ki2, Format::Jkf, Format::Western] {
-        let written = kifu::write(format, game, &replayed);
+        let written = kifudex::write::write(format, game, &replayed);
         let again = kifu::read(format, &written);
         assert_eq!(again.len(), 1, "{format}");
         assert_eq!(again[0].variations.len(), 10_000, "{format}");

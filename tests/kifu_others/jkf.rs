@@ -133,7 +133,8 @@ fn jkf_writer_matches_the_shipped_conversions() {
     // of moves is written.
     for name in ["floodgate", "v22", "tsumeshogi_00al", "initial_2"] {
         let game = only_game(Format::Csa, &format!("jkf/{name}.csa"));
-        let ours: Value = serde_json::from_str(&jkf::write(&game, &replay(&game))).expect("JSON");
+        let ours: Value =
+            serde_json::from_str(&kifudex::write::jkf::write(&game, &replay(&game))).expect("JSON");
         let theirs: Value = serde_json::from_str(&super::fixture(&format!("jkf/{name}.json"))).expect("JSON");
         assert_eq!(ours["header"], theirs["header"], "{name}");
         assert_eq!(ours["initial"], theirs["initial"], "{name}");

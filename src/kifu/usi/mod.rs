@@ -1,4 +1,5 @@
-//! USI position lines, SFEN and USEN: reading, detection and writing.
+//! USI position lines, SFEN and USEN: reading and detection (the writer is
+//! [`crate::write::usi`]).
 //!
 //! One game per line: `position startpos moves 7g7f …`, `position sfen <sfen> moves …`, the
 //! same without the `position` word, a bare SFEN (a position with no moves), a bare move list
@@ -15,9 +16,6 @@
 //! with [`read_as`] for yari shogi, `startpos` (the yari start) and bare move lists.
 
 mod usen;
-mod write;
-
-pub use write::write;
 
 use crate::{
     kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines},

@@ -1,4 +1,5 @@
-//! Western game text (PSN, the PGN of shogi): reading, detection and writing.
+//! Western game text (PSN, the PGN of shogi): reading and detection (the
+//! writer is [`crate::write::western`]).
 //!
 //! A game is `[Tag "value"]` lines, then the moves in Western notation (Hodges `P-7f`,
 //! `S7bx8c+`, `B*4e`, or Hosking `P76`, `B'45`, read by [`crate::notation::western`]), with
@@ -30,10 +31,8 @@
 //! of one game and an `[SFEN]` of the other) stop the game with the reason.
 
 mod tokens;
-mod write;
 
 use tokens::{Token, Tokens};
-pub use write::{write, write_in};
 
 use crate::{
     kifu::{
@@ -469,7 +468,7 @@ fn is_annotation(word: &str) -> bool {
 }
 
 /// The result word for an outcome.
-fn result_word(outcome: Option<Outcome>) -> &'static str {
+pub(crate) fn result_word(outcome: Option<Outcome>) -> &'static str {
     match outcome {
         Some(Outcome::Win(Color::Black)) => "1-0",
         Some(Outcome::Win(Color::White)) => "0-1",

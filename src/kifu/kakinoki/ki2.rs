@@ -20,13 +20,10 @@
 //! ([`Game::problem`] for the main line).
 
 use super::{
-    Game, MoveEntry,
-    encoding::lines,
-    kakinoki::{
-        Boundary, Preamble, Tree, shared_body_line, start_turn, terminal, variation_start, without_moves,
-    },
+    Boundary, Preamble, Tree, shared_body_line, start_turn, terminal, variation_start, without_moves,
 };
 use crate::{
+    kifu::{Game, MoveEntry, encoding::lines},
     notation::{MoveToken, japanese},
     shogi::Color,
     text::is_space,

@@ -1,4 +1,7 @@
-//! What the two Kakinoki formats (KIF and KI2) share: the header section, the words that end
+//! The Kakinoki formats: [`kif`] (the numbered move table), [`ki2`] (Japanese notation, several
+//! moves a line) and the board diagrams ([`bod`]) both carry.
+//!
+//! This module holds what KIF and KI2 share: the header section, the words that end
 //! a game, the `まで…` summary line, `変化：N手` lines, and the tree of variations.
 //!
 //! Header section policy: `key：value` lines become headers, raw and in file order (the value
@@ -20,13 +23,18 @@
 //! by that foul. The side of an ending is worked out from the moves counted, not from the
 //! numbers written.
 
-use super::{
-    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
-    bod::Bod,
-    encoding::{Lines, lines},
-    info,
-};
+pub mod bod;
+pub mod ki2;
+pub mod kif;
+
+use bod::Bod;
+
 use crate::{
+    kifu::{
+        Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
+        encoding::{Lines, lines},
+        info,
+    },
     notation::{MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Square},
     text::{ascii_digit, excerpt, is_space},

@@ -28,14 +28,11 @@
 //! Kakinoki's own tsume files write drops) is a drop.
 
 use super::{
-    Game, MoveEntry,
-    encoding::lines,
-    kakinoki::{
-        Boundary, Preamble, Tree, shared_body_line, start_turn, strip_remark, terminal, variation_start,
-        without_moves,
-    },
+    Boundary, Preamble, Tree, shared_body_line, start_turn, strip_remark, terminal, variation_start,
+    without_moves,
 };
 use crate::{
+    kifu::{Game, MoveEntry, encoding::lines},
     notation::{
         MoveToken,
         japanese::{self, Destination},
