@@ -71,12 +71,14 @@ pub enum StopReason {
 }
 
 impl StopReason {
-    /// A short stable code for the reason, for databases and CSV: `unreadable`, `no_such_move`,
+    /// A short stable code for the reason, for databases and CSV: for a record that cannot be
+    /// read further, the [`ReadProblem::code`] (`bad_move_text`, `bad_board`, …: see
+    /// [`crate::kifu::ReadProblem`]); for a move that cannot be played `no_such_move`,
     /// `ambiguous`, `wrong_side`, `no_previous_move`, `same_mismatch`, `piece_mismatch`,
-    /// `nothing_to_capture`, `wrong_variant`, `bad_start`.
+    /// `nothing_to_capture`, `wrong_variant`; `bad_start` for an impossible start.
     pub fn code(&self) -> &'static str {
         match self {
-            StopReason::Read(_) => "unreadable",
+            StopReason::Read(problem) => problem.code(),
             StopReason::Start { .. } => "bad_start",
             StopReason::Move { error, .. } => match error {
                 ResolveError::NoPreviousMove => "no_previous_move",

@@ -29,6 +29,7 @@ pub mod info;
 pub mod jkf;
 pub(crate) mod kakinoki;
 mod names;
+mod problem;
 pub(crate) mod support;
 pub mod usi;
 pub mod western;
@@ -38,11 +39,12 @@ use std::path::Path;
 use crate::shogi::Variant;
 
 pub use game::{
-    DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
-    Termination, Variation, Warning,
+    DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, Variation,
+    Warning,
 };
 pub use kakinoki::{bod, ki2, kif};
 pub use names::NameKind;
+pub use problem::{ReadErrorKind, ReadProblem};
 
 /// A record file read into games.
 #[derive(Clone, Debug)]

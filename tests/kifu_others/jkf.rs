@@ -120,9 +120,10 @@ fn jkf_problems_name_their_line() {
     assert_eq!(game.moves.len(), 1);
     let problem = game.problem.expect("the bad piece is reported");
     assert_eq!(problem.line, 4);
-    assert!(problem.message.contains("XX"), "{problem}");
+    assert!(problem.kind.to_string().contains("XX"), "{problem}");
+    assert_eq!(problem.code(), "bad_move_text");
     let game = jkf::read("{\"initial\": {\"preset\": \"9\"}, \"moves\": []}").remove(0);
-    assert!(game.problem.is_some());
+    assert_eq!(game.problem.map(|p| p.code()), Some("bad_board"));
 }
 
 #[test]

@@ -31,4 +31,5 @@ mod read;
 mod statement;
 
 pub(crate) use ending::{EndingWord, word_for};
-pub use read::{looks_like, read};
+pub use read::{CsaError, looks_like, read};
+pub use statement::StatementError;

@@ -13,7 +13,7 @@ use crate::{
 
 /// Why a line is not a CSA statement.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(super) enum StatementError {
+pub enum StatementError {
     #[error(transparent)]
     Move(#[from] MoveSyntaxError),
     #[error("'{0}' is not a CSA statement")]

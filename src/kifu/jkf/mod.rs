@@ -17,7 +17,7 @@
 
 mod read;
 
-pub use read::{looks_like, read};
+pub use read::{JkfError, looks_like, read};
 
 use crate::shogi::Handicap;
 

@@ -124,7 +124,7 @@ pub fn read(text: &str) -> Vec<Game> {
                     tree.push(entry);
                 }
                 Err(e) => {
-                    tree.fail(n, e.to_string());
+                    tree.fail(n, e.into());
                     break;
                 }
             }

@@ -17,6 +17,8 @@
 
 mod usen;
 
+pub use usen::UsenError;
+
 use crate::{
     kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines},
     notation::MoveToken,
@@ -26,7 +28,7 @@ use crate::{
 
 /// Why a USI line cannot be read (to its end).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum UsiError {
+pub enum UsiError {
     #[error("not a USI position, SFEN or move list")]
     NotUsi,
     #[error("bad SFEN: {0}")]
@@ -37,6 +39,19 @@ enum UsiError {
     AfterEnd(String),
     #[error("the SFEN is a position of {}, but the game is {}", .found.title().to_lowercase(), .asked.title().to_lowercase())]
     Variant { found: Variant, asked: Variant },
+}
+
+impl UsiError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            UsiError::NotUsi => "bad_line",
+            UsiError::Sfen(_) => "bad_board",
+            UsiError::Move(_) => "bad_move_text",
+            UsiError::AfterEnd(_) => "move_after_end",
+            UsiError::Variant { .. } => "wrong_variant",
+        }
+    }
 }
 
 impl From<SfenError> for UsiError {
@@ -88,7 +103,7 @@ fn read_line(line: &str, number: u32, variant: Option<Variant>) -> Game {
         game.start = Start::Custom(Setup::start(Variant::Yari));
     }
     if let Err(error) = read_into(line, number, variant, &mut game) {
-        game.problem = Some(ReadProblem { line: number, message: error.to_string() });
+        game.problem = Some(ReadProblem::new(number, error));
     }
     game
 }

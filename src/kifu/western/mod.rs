@@ -46,7 +46,7 @@ use crate::{
 
 /// Why a Western game stopped being read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum WesternError {
+pub enum WesternError {
     #[error("'{0}' is not a tag like [Event \"…\"]")]
     Tag(String),
     #[error(transparent)]
@@ -69,6 +69,22 @@ enum WesternError {
     VariantConflict { fixed: Variant, what: &'static str, other: Variant },
     #[error("there are no yari shogi handicaps (give the start as a seven-file [SFEN])")]
     YariHandicap,
+}
+
+impl WesternError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            WesternError::Move(_) | WesternError::Word(_) => "bad_move_text",
+            WesternError::Sfen(_) => "bad_board",
+            WesternError::Tag(_)
+            | WesternError::Handicap(_)
+            | WesternError::UnknownVariant(_)
+            | WesternError::YariHandicap => "bad_header",
+            WesternError::VariantConflict { .. } => "wrong_variant",
+            WesternError::Variation | WesternError::TooDeep | WesternError::Close => "bad_variation",
+        }
+    }
 }
 
 impl From<SfenError> for WesternError {
@@ -100,7 +116,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
             continue;
         }
         if let Err(error) = reader.token(line, token) {
-            reader.game.problem = Some(ReadProblem { line, message: error.to_string() });
+            reader.game.problem = Some(ReadProblem::new(line, error));
             reader.failed = true;
         }
     }
@@ -435,7 +451,7 @@ impl GameReader {
                 let line = self.tag_line(&["SFEN", "FEN", "Handicap"]);
                 self.game.moves.clear();
                 self.game.variations.clear();
-                self.game.problem = Some(ReadProblem { line, message: error.to_string() });
+                self.game.problem = Some(ReadProblem::new(line, error));
             }
         }
         let tag = |key: &str| self.game.header(key).map(str::to_string);
