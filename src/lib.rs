@@ -18,6 +18,27 @@
 //! - [`export`]: CSV exports of the database, and stored games as records again.
 //! - [`serve`]: the database over HTTP: the browser page and its JSON API.
 //!
+//! # Example
+//!
+//! Read a record, replay it, and find the key of the position after its second move, the key
+//! the database indexes positions by:
+//!
+//! ```
+//! use kifudex::{kifu, replay::replay, shogi::{Position, Setup}};
+//!
+//! let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+//! let file = kifu::read_file(None, text.as_bytes())?;
+//! assert_eq!(file.format, kifu::Format::Kif);
+//! let game = &file.games[0];
+//! let replayed = replay(game);
+//! assert_eq!(replayed.moves.len(), 2);
+//!
+//! let sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+//! let after_two = Position::from_setup(sfen.parse::<Setup>()?)?;
+//! assert_eq!(replayed.keys[2], after_two.key());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Errors
 //!
 //! Every error says each thing once. An error that wraps another either shows the inner
