@@ -10,7 +10,7 @@
 //! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
 //! - [`kifu`]: whole records: detection, decoding, the readers, the game model.
 //! - [`replay`]: a record's moves checked against the rules; keys, result and status.
-//! - [`write`]: a replayed record as text again, in every format.
+//! - [`write`](mod@write): a replayed record as text again, in every format.
 //! - [`walk`]: finding record files under the paths given.
 //! - [`db`]: the SQLite database: schema, migrations, the typed writer and reader.
 //! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
