@@ -213,7 +213,7 @@ fn mutations(dir: &Path) {
                 for game in &parsed.games {
                     let r = replay::replay(game);
                     for format in Format::ALL {
-                        std::hint::black_box(kifu::write(format, game, &r));
+                        std::hint::black_box(kifudex::write::write(format, game, &r));
                     }
                 }
                 parsed.games.len()
@@ -260,7 +260,7 @@ fn write_all(
     let files = corpus
         .iter()
         .map(|(game, r)| {
-            let text = kifu::write(format, game, r);
+            let text = kifudex::write::write(format, game, r);
             if cp932 {
                 encoding::encode_cp932(&text).expect("a generated game is CP932 text")
             } else {

@@ -4,17 +4,40 @@
 //! encoding, replays every move through a rules engine, and stores games, moves and every
 //! position in one SQLite file that answers opening and position queries.
 //!
-//! The layers, each using only those before it:
+//! The layers, each using only those before it (and the crate-private `text` module of
+//! character classes that the readers share):
 //! - [`shogi`]: squares, pieces, moves, positions, handicaps, the frozen position key.
 //! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
-//! - [`kifu`]: whole records: detection, decoding, readers and writers, the game model.
+//! - [`kifu`]: whole records: detection, decoding, the readers, the game model.
 //! - [`replay`]: a record's moves checked against the rules; keys, result and status.
+//! - [`write`](mod@write): a replayed record as text again, in every format.
 //! - [`walk`]: finding record files under the paths given.
 //! - [`db`]: the SQLite database: schema, migrations, the typed writer and reader.
 //! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
 //! - [`query`]: position queries: the games that reach a position and the moves played next.
 //! - [`export`]: CSV exports of the database, and stored games as records again.
 //! - [`serve`]: the database over HTTP: the browser page and its JSON API.
+//!
+//! # Example
+//!
+//! Read a record, replay it, and find the key of the position after its second move, the key
+//! the database indexes positions by:
+//!
+//! ```
+//! use kifudex::{kifu, replay::replay, shogi::{Position, Setup}};
+//!
+//! let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+//! let file = kifu::read_file(None, text.as_bytes())?;
+//! assert_eq!(file.format, kifu::Format::Kif);
+//! let game = &file.games[0];
+//! let replayed = replay(game);
+//! assert_eq!(replayed.moves.len(), 2);
+//!
+//! let sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+//! let after_two = Position::from_setup(sfen.parse::<Setup>()?)?;
+//! assert_eq!(replayed.keys[2], after_two.key());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Errors
 //!
@@ -37,4 +60,6 @@ pub mod query;
 pub mod replay;
 pub mod serve;
 pub mod shogi;
+mod text;
 pub mod walk;
+pub mod write;

@@ -71,12 +71,14 @@ pub enum StopReason {
 }
 
 impl StopReason {
-    /// A short stable code for the reason, for databases and CSV: `unreadable`, `no_such_move`,
+    /// A short stable code for the reason, for databases and CSV: for a record that cannot be
+    /// read further, the [`ReadProblem::code`] (`bad_move_text`, `bad_board`, …: see
+    /// [`crate::kifu::ReadProblem`]); for a move that cannot be played `no_such_move`,
     /// `ambiguous`, `wrong_side`, `no_previous_move`, `same_mismatch`, `piece_mismatch`,
-    /// `nothing_to_capture`, `wrong_variant`, `bad_start`.
+    /// `nothing_to_capture`, `wrong_variant`; `bad_start` for an impossible start.
     pub fn code(&self) -> &'static str {
         match self {
-            StopReason::Read(_) => "unreadable",
+            StopReason::Read(problem) => problem.code(),
             StopReason::Start { .. } => "bad_start",
             StopReason::Move { error, .. } => match error {
                 ResolveError::NoPreviousMove => "no_previous_move",
@@ -128,6 +130,10 @@ impl fmt::Display for Status {
 pub struct ReplayedVariation {
     /// The index, in the line it branches from, of the first move it replaces.
     pub ply: usize,
+    /// The index of the variation it was replayed from in the list it was read in
+    /// ([`Game::variations`], [`Variation::variations`]). Replay sorts that list by ply and
+    /// drops what it cannot reach, so the two lists do not line up by position.
+    pub source: usize,
     pub moves: Vec<Move>,
     pub variations: Vec<ReplayedVariation>,
     /// Set when the variation could not be replayed to its end.
@@ -582,9 +588,9 @@ fn stated(
 fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> Vec<ReplayedVariation> {
     let start = pos.ply();
     let mut out = Vec::with_capacity(vars.len());
-    let mut sorted: Vec<&Variation> = vars.iter().collect();
-    sorted.sort_by_key(|v| v.ply);
-    for var in sorted {
+    let mut sorted: Vec<(usize, &Variation)> = vars.iter().enumerate().collect();
+    sorted.sort_by_key(|(_, v)| v.ply);
+    for (source, var) in sorted {
         // A variation that replaces a move past the end of its line's legal moves cannot be
         // reached; neither can the later ones.
         if var.ply > line.len() {
@@ -594,13 +600,13 @@ fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> V
         while pos.ply() < start + var.ply {
             pos.play_unchecked(line[pos.ply() - start]);
         }
-        out.push(replay_variation(pos, var));
+        out.push(replay_variation(pos, source, var));
     }
     out
 }
 
 /// Replays one variation from `pos`, and its own variations; `pos` ends where it was.
-fn replay_variation(pos: &mut Position, var: &Variation) -> ReplayedVariation {
+fn replay_variation(pos: &mut Position, source: usize, var: &Variation) -> ReplayedVariation {
     let base = pos.ply();
     let mut moves = Vec::with_capacity(var.moves.len());
     let mut stopped = None;
@@ -625,7 +631,7 @@ fn replay_variation(pos: &mut Position, var: &Variation) -> ReplayedVariation {
     rewind(pos, base);
     let variations = replay_variations(pos, &moves, &var.variations);
     rewind(pos, base);
-    ReplayedVariation { ply: var.ply, moves, variations, stopped }
+    ReplayedVariation { ply: var.ply, source, moves, variations, stopped }
 }
 
 /// Takes back moves until `pos` is `ply` plies from where it was made.

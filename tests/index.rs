@@ -308,8 +308,8 @@ fn a_game_that_stops_is_stored_up_to_the_stop_and_rejected() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
     fs::create_dir_all(&dir).unwrap();
-    // Ply 5 (3c3d again, from a square now empty) is illegal; an unreadable token stops the
-    // next game at ply 3.
+    // Ply 5 (3c3d again, from a square now empty) is illegal; a token that is no USI move
+    // (`bad_move_text`) stops the next game at ply 3.
     fs::write(dir.join("bad.usi"), "position startpos moves 7g7f 3c3d 2g2f 8c8d 3c3d 6c6d\n").unwrap();
     fs::write(dir.join("worse.usi"), "# event: x\n\nposition startpos moves 7g7f 3c3d zz 8c8d\n").unwrap();
     fs::write(dir.join("empty.usi"), "").unwrap();
@@ -325,7 +325,7 @@ fn a_game_that_stops_is_stored_up_to_the_stop_and_rejected() {
     let bad = rows.iter().find(|r| r["source_path"].ends_with("bad.usi")).unwrap();
     assert_eq!((bad["plies"].as_str(), bad["status"].as_str()), ("4", "no_such_move"));
     let worse = rows.iter().find(|r| r["source_path"].ends_with("worse.usi")).unwrap();
-    assert_eq!((worse["plies"].as_str(), worse["status"].as_str()), ("2", "unreadable"));
+    assert_eq!((worse["plies"].as_str(), worse["status"].as_str()), ("2", "bad_move_text"));
     let rejects = export_rejects(&db);
     let lines: Vec<&str> = rejects.lines().collect();
     assert_eq!(lines[0], "path,game_index,line,ply,code,message");
@@ -333,7 +333,7 @@ fn a_game_that_stops_is_stored_up_to_the_stop_and_rejected() {
     assert!(lines[1].contains("bad.usi,0,1,5,no_such_move,"), "{rejects}");
     assert!(lines[2].contains("empty.usi,,,,empty,"), "{rejects}");
     assert!(lines[3].contains("prose.usi,,,,unknown_format,"), "{rejects}");
-    assert!(lines[4].contains("worse.usi,0,3,3,unreadable,"), "{rejects}");
+    assert!(lines[4].contains("worse.usi,0,3,3,bad_move_text,"), "{rejects}");
     // A re-run parses nothing and rejects nothing; the rejects recorded stay.
     let again = index(&dir, &db, 2);
     assert_eq!((again.files_unchanged, again.files_rejected, again.games_rejected), (4, 0, 0));

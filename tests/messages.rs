@@ -158,8 +158,10 @@ fn no_error_repeats_the_error_it_wraps() {
     ] {
         let games = kifudex::kifu::read(format, text);
         let problem = games[0].problem.as_ref().expect("the bad SFEN stops the game");
-        assert!(problem.message.contains("the board has 1 ranks"), "{}", problem.message);
-        assert_once(&problem.message, &[], &problem.message);
+        let message = problem.kind.to_string();
+        assert!(message.contains("the board has 1 ranks"), "{message}");
+        assert_once(&message, &[], &message);
+        assert_eq!(problem.code(), "bad_board", "{message}");
     }
 }
 

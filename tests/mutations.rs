@@ -108,7 +108,7 @@ fn exercise(path: &Path, bytes: &[u8], write: bool) {
         let r = replay(game);
         if write {
             for format in Format::ALL {
-                let text = kifu::write(format, game, &r);
+                let text = kifudex::write::write(format, game, &r);
                 let _ = encoding::encode_cp932(&text);
                 if format == Format::Kif {
                     let _ = kifu::read_file(None, text.as_bytes());

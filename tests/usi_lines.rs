@@ -9,7 +9,7 @@ use std::path::Path;
 use kifudex::{
     kifu::{
         DateTime, Ending, FileError, Format, Game, Header, Info, MoveEntry, Outcome, ParsedFile, Player,
-        ReadProblem, Start, Termination,
+        ReadProblem, Start, Termination, usi::UsiError,
     },
     notation::MoveToken,
     shogi::{Color, Handicap, Move, Setup},
@@ -62,7 +62,7 @@ fn game(rest: &str, line: u32, headers: Vec<Header>) -> Game {
                 None => Start::Custom(setup),
             },
             Err(e) => {
-                g.problem = Some(ReadProblem { line, message: format!("bad SFEN: {e}") });
+                g.problem = Some(ReadProblem::new(line, UsiError::Sfen(e)));
                 return g;
             }
         }
@@ -81,7 +81,7 @@ fn game(rest: &str, line: u32, headers: Vec<Header>) -> Game {
                 comments: Vec::new(),
             }),
             Err(_) => {
-                g.problem = Some(ReadProblem { line, message: format!("'{token}' is not a USI move") });
+                g.problem = Some(ReadProblem::new(line, UsiError::Move(token.to_string())));
                 break;
             }
         }

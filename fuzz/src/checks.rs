@@ -156,9 +156,9 @@ fn any_file(data: &[u8], meter: &dyn Meter) {
 fn round_trip(format: Format, game: &Game) {
     let first = replay(game);
     for other in Format::ALL {
-        let _ = kifu::write(other, game, &first);
+        let _ = kifudex::write::write(other, game, &first);
     }
-    let written = kifu::write(format, game, &first);
+    let written = kifudex::write::write(format, game, &first);
     let again = kifu::read(format, &written);
     let [game2] = again.as_slice() else {
         panic!("{format} wrote one game and read back {} games:\n{written}", again.len());
@@ -185,7 +185,7 @@ fn round_trip(format: Format, game: &Game) {
     same("start", &first.start, &second.start);
     same("moves", &moves(&first), &moves(&second));
     if game.problem.is_none() && whole(&first.status, &first.variations) {
-        let rewritten = kifu::write(format, game2, &second);
+        let rewritten = kifudex::write::write(format, game2, &second);
         same_text(&written, &rewritten);
     }
 }
@@ -400,9 +400,9 @@ fn yari(data: &[u8], meter: &dyn Meter) {
             continue;
         }
         for (format, written) in [
-            (Format::Western, kifu::western::write_in(&game, &first, Style::Western)),
-            (Format::Western, kifu::western::write_in(&game, &first, Style::Hosking)),
-            (Format::Usi, kifu::write(Format::Usi, &game, &first)),
+            (Format::Western, kifudex::write::western::write_in(&game, &first, Style::Western)),
+            (Format::Western, kifudex::write::western::write_in(&game, &first, Style::Hosking)),
+            (Format::Usi, kifudex::write::write(Format::Usi, &game, &first)),
         ] {
             let again = kifu::read(format, &written);
             let [game2] = again.as_slice() else {

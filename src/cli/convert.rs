@@ -132,8 +132,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             );
         });
         texts.push(match args.to {
-            To::Hosking => kifu::western::write_in(game, &replayed, Style::Hosking),
-            _ => kifu::write(format, game, &replayed),
+            To::Hosking => kifudex::write::western::write_in(game, &replayed, Style::Hosking),
+            _ => kifudex::write::write(format, game, &replayed),
         });
     }
     let text = join(format, &texts);

@@ -8,8 +8,7 @@
 use crate::{
     db::{GameResult, StoredGame},
     kifu::{
-        self, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination,
-        info::parse_date,
+        Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date,
     },
     notation::MoveToken,
     replay::{ReplayedGame, Status},
@@ -87,7 +86,7 @@ pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplay
 /// [`Unplayable`] when the game cannot be played back.
 pub fn write_stored(stored: &StoredGame, format: Format) -> Result<String, Unplayable> {
     let (record, replayed) = stored_replay(stored)?;
-    Ok(kifu::write(format, &record, &replayed))
+    Ok(crate::write::write(format, &record, &replayed))
 }
 
 /// The record of a stored game: what the writers need to print it in any format.

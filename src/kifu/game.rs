@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use super::ReadProblem;
 use crate::{
     notation::MoveToken,
     shogi::{Color, Handicap, Setup},
@@ -304,15 +305,6 @@ pub struct Variation {
     pub ending: Option<Ending>,
     /// Variations of this variation.
     pub variations: Vec<Variation>,
-}
-
-/// Why reading a game stopped before its end; the game holds what came before.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct ReadProblem {
-    /// The 1-based line.
-    pub line: u32,
-    pub message: String,
 }
 
 /// Something a record holds that kifudex read past or judged against the record's own words,

@@ -8,7 +8,8 @@
 //! count as absent. Dates are kept as precise as they are written ([`parse_date`]); player
 //! names keep their full text beside the split into name and title ([`parse_player`]).
 
-use super::{DateTime, Header, Info, Player, kakinoki::ascii_digit};
+use super::{DateTime, Header, Info, Player};
+use crate::text::{ascii_digit, is_inline_space, is_space};
 
 /// Header keys that describe another format's file rather than the game, or that the game
 /// itself holds (the start position, the result): `V` (the CSA version), SFEN tags, a
@@ -152,7 +153,7 @@ fn clean(value: &str) -> &str {
         Some(i) if !value[..i].contains("://") => &value[..i],
         _ => value,
     };
-    value.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}')
+    value.trim_matches(is_space)
 }
 
 /// Reads a date, or a date and time, in the forms records use: `2013/11/29 09:00:00`,
@@ -299,26 +300,22 @@ pub fn parse_player(text: &str) -> Player {
     let full = clean(text);
     let mut end = full.len();
     loop {
-        let head = full[..end].trim_end_matches(is_space);
+        let head = full[..end].trim_end_matches(is_inline_space);
         let Some(start) = title_start(head) else { break };
-        let before = head[..start].trim_end_matches(is_space);
+        let before = head[..start].trim_end_matches(is_inline_space);
         let before = before.strip_suffix(['・', '、']).unwrap_or(before);
-        if before.trim_end_matches(is_space).is_empty() {
+        if before.trim_end_matches(is_inline_space).is_empty() {
             break;
         }
         end = before.len();
     }
-    let name = full[..end].trim_end_matches(is_space);
+    let name = full[..end].trim_end_matches(is_inline_space);
     if end == full.len() || name.is_empty() {
         return Player { full: full.to_string(), name: full.to_string(), title: None };
     }
-    let title = full[end..].trim_matches(is_space);
-    let title = title.strip_prefix(['・', '、']).unwrap_or(title).trim_start_matches(is_space);
+    let title = full[end..].trim_matches(is_inline_space);
+    let title = title.strip_prefix(['・', '、']).unwrap_or(title).trim_start_matches(is_inline_space);
     Player { full: full.to_string(), name: name.to_string(), title: Some(title.to_string()) }
-}
-
-fn is_space(c: char) -> bool {
-    c == ' ' || c == '\u{3000}' || c == '\t'
 }
 
 const TITLES: &[&str] = &[

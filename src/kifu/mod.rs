@@ -1,7 +1,9 @@
-//! Whole records: format detection, decoding, and the readers and writers of every format.
+//! Whole records: format detection, decoding, the readers of every format, and the game model
+//! they produce.
 //!
 //! Readers check syntax only: a move that is well written but illegal is the replay's
-//! business ([`crate::replay`]). Every reader returns every game it finds; a game it cannot
+//! business ([`crate::replay`]); writing a record, which needs the positions replay finds,
+//! is [`crate::write`]'s. This module reaches nothing above [`crate::notation`]. Every reader returns every game it finds; a game it cannot
 //! read to the end keeps what came before and says where and why it stopped
 //! ([`Game::problem`]).
 //!
@@ -20,30 +22,29 @@
 //! ([`Start::variant`]). [`read_file`] finds it in the record (a `[Variant]` tag, a seven-file
 //! SFEN, a move naming a yari piece); [`read_file_as`] is told it.
 
-pub mod bod;
 pub mod csa;
 pub mod encoding;
 mod game;
 pub mod info;
 pub mod jkf;
-mod kakinoki;
-pub mod ki2;
-pub mod kif;
+pub(crate) mod kakinoki;
 mod names;
-mod support;
+mod problem;
+pub(crate) mod support;
 pub mod usi;
 pub mod western;
-pub mod write;
 
 use std::path::Path;
 
 use crate::shogi::Variant;
 
 pub use game::{
-    DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, ReadProblem, Start,
-    Termination, Variation, Warning,
+    DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, Variation,
+    Warning,
 };
+pub use kakinoki::{bod, ki2, kif};
 pub use names::NameKind;
+pub use problem::{ReadErrorKind, ReadProblem};
 
 /// A record file read into games.
 #[derive(Clone, Debug)]
@@ -184,19 +185,6 @@ pub fn read_as(format: Format, text: &str, variant: Option<Variant>) -> Vec<Game
         Format::Jkf => jkf::read(text),
         Format::Usi => usi::read_as(text, variant),
         Format::Western => western::read_as(text, variant),
-    }
-}
-
-/// Writes `game`, replayed as `replayed`, in `format` (UTF-8 text; see
-/// [`encoding::encode_cp932`] for Shift_JIS files).
-pub fn write(format: Format, game: &Game, replayed: &crate::replay::ReplayedGame) -> String {
-    match format {
-        Format::Kif => write::kif::write(game, replayed),
-        Format::Ki2 => write::ki2::write(game, replayed),
-        Format::Csa => csa::write(game, replayed),
-        Format::Jkf => jkf::write(game, replayed),
-        Format::Usi => usi::write(game, replayed),
-        Format::Western => western::write(game, replayed),
     }
 }
 

@@ -23,7 +23,10 @@
 //! written together (`▲７六歩△３四歩`).
 
 use super::MoveSyntaxError;
-use crate::shogi::{Color, PieceKind, Square};
+use crate::{
+    shogi::{Color, PieceKind, Square},
+    text::is_inline_space,
+};
 
 /// Where a Japanese move goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,10 +91,6 @@ fn number(c: char) -> Option<u8> {
     }
 }
 
-fn is_space(c: char) -> bool {
-    c == ' ' || c == '\u{3000}' || c == '\t'
-}
-
 /// Reads one Japanese move. Leading and trailing spaces are ignored; nothing else may follow
 /// the move.
 ///
@@ -100,7 +99,7 @@ fn is_space(c: char) -> bool {
 /// [`MoveSyntaxError`] when the text is not a Japanese move.
 pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
     let (mv, used) = parse_prefix(text)?;
-    if text[used..].trim_matches(is_space).is_empty() {
+    if text[used..].trim_matches(is_inline_space).is_empty() {
         Ok(mv)
     } else {
         Err(MoveSyntaxError::new(text, "unexpected text after the move"))
@@ -117,7 +116,7 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
 /// [`MoveSyntaxError`] when `text` does not start with a Japanese move.
 pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError> {
     let err = |why| MoveSyntaxError::new(text, why);
-    let mut rest = text.trim_start_matches(is_space);
+    let mut rest = text.trim_start_matches(is_inline_space);
     let mut color = None;
     if let Some(c) = rest.chars().next() {
         color = match c {
@@ -126,7 +125,7 @@ pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError
             _ => None,
         };
         if color.is_some() {
-            rest = rest[c.len_utf8()..].trim_start_matches(is_space);
+            rest = rest[c.len_utf8()..].trim_start_matches(is_inline_space);
         }
     }
 
@@ -135,7 +134,7 @@ pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError
     let first = chars.next().ok_or_else(|| err("empty move"))?;
     if matches!(first, '同' | '仝' | '-') {
         destination = Destination::Same;
-        rest = rest[first.len_utf8()..].trim_start_matches(is_space);
+        rest = rest[first.len_utf8()..].trim_start_matches(is_inline_space);
     } else {
         let second = chars.next().ok_or_else(|| err("expected a destination square"))?;
         let (Some(file), Some(rank)) = (number(first), number(second)) else {
@@ -145,7 +144,7 @@ pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError
         rest = &rest[first.len_utf8() + second.len_utf8()..];
         if let Some(after) = rest.strip_prefix('同').or_else(|| rest.strip_prefix('仝')) {
             destination = Destination::SquareSame(sq);
-            rest = after.trim_start_matches(is_space);
+            rest = after.trim_start_matches(is_inline_space);
         } else {
             destination = Destination::Square(sq);
         }

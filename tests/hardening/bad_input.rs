@@ -244,7 +244,7 @@ fn a_game_of_a_million_plies_is_read_and_indexed() {
 fn ten_thousand_variations() -> String {
     let pos = kifudex::shogi::Position::startpos();
     let firsts: Vec<String> =
-        pos.legal_moves().into_iter().map(|mv| kifudex::kifu::write::kif::move_text(&pos, mv)).collect();
+        pos.legal_moves().into_iter().map(|mv| kifudex::write::kif::move_text(&pos, mv)).collect();
     let mut text =
         String::from("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
     for i in 0..10_000 {
@@ -266,7 +266,7 @@ fn a_record_with_ten_thousand_variations_is_read_written_and_indexed() {
     assert!(replayed.variations.iter().all(|v| v.stopped.is_none() && v.moves.len() == 1));
     // Written and read back, every variation is still there.
     for format in [Format::Kif, Format::Ki2, Format::Jkf, Format::Western] {
-        let written = kifu::write(format, game, &replayed);
+        let written = kifudex::write::write(format, game, &replayed);
         let again = kifu::read(format, &written);
         assert_eq!(again.len(), 1, "{format}");
         assert_eq!(again[0].variations.len(), 10_000, "{format}");
@@ -372,9 +372,10 @@ fn nul_bytes_are_read_or_refused_and_kept_verbatim() {
     assert_eq!(summary["files_rejected"], 2, "{summary}");
     assert!(messages.contains("nothing.csa [unknown_format]"), "{messages}");
     assert!(messages.contains("line.usi [unknown_format]"), "{messages}");
-    // The KIF move with a NUL stops its game after move 1, which the header file also holds.
+    // The KIF move with a NUL stops its game after move 1, which the header file also holds;
+    // a move row that holds no Japanese move is `bad_move_text`.
     assert_eq!(summary["games_rejected"], 1, "{summary}");
-    assert!(messages.contains("moves.kif game 0 ply 2 [unreadable]"), "{messages}");
+    assert!(messages.contains("moves.kif game 0 ply 2 [bad_move_text]"), "{messages}");
     assert_eq!((&summary["games_added"], &summary["games_duplicate"]), (&1.into(), &1.into()), "{summary}");
     let csv = export_games(&db);
     assert!(csv.contains("名人\0戦"), "{csv}");

@@ -74,7 +74,7 @@ fn a_foul_with_a_stated_draw_keeps_the_draw() {
         let game = kifu::read(Format::Kif, text).remove(0);
         let first = replay(&game);
         assert_eq!(first.outcome, Some(Outcome::Draw));
-        let written = kifu::write(format, &game, &first);
+        let written = kifudex::write::write(format, &game, &first);
         let again = replay(&kifu::read(format, &written).remove(0));
         assert_eq!(again.outcome, Some(Outcome::Draw), "{format}:\n{written}");
     }
@@ -93,8 +93,8 @@ fn a_csa_game_ending_on_an_illegal_first_move_is_written_the_same_twice() {
     let game = kifu::read(Format::Csa, text).remove(0);
     let first = replay(&game);
     assert_eq!(first.illegal_ending.as_deref(), Some("+1213RY"));
-    let written = kifu::write(Format::Csa, &game, &first);
+    let written = kifudex::write::write(Format::Csa, &game, &first);
     assert_eq!(written, "V2.2\nPI\n+\n'a note\n'illegal move: +1213RY\n%ILLEGAL_MOVE\n");
     let game2 = kifu::read(Format::Csa, &written).remove(0);
-    assert_eq!(kifu::write(Format::Csa, &game2, &replay(&game2)), written);
+    assert_eq!(kifudex::write::write(Format::Csa, &game2, &replay(&game2)), written);
 }

@@ -5,8 +5,8 @@ use std::{collections::HashSet, fs};
 
 use kifudex::{
     db::{GameFilter, GameId, Reader},
-    kifu::write::kif::move_text,
     shogi::Position,
+    write::kif::move_text,
 };
 
 use super::harness::{assert_sound, export_games, index, stderr};

@@ -813,7 +813,8 @@ fn kif_unreadable_move_stops_the_main_line() {
     assert_eq!(game.moves.len(), 2);
     let problem = game.problem.as_ref().unwrap();
     assert_eq!(problem.line, 5);
-    assert!(problem.message.starts_with("move 3:"), "{problem}");
+    assert!(problem.kind.to_string().starts_with("move 3:"), "{problem}");
+    assert_eq!(problem.code(), "bad_move_text");
     assert_eq!(game.ending, None);
     // The variations after the problem are still read.
     assert_eq!(game.variations.len(), 1);
@@ -822,6 +823,7 @@ fn kif_unreadable_move_stops_the_main_line() {
     // A row cut short after its number.
     let game = &kif::read("手数----指手--\n   1 ７六歩(77)\n   2")[0];
     assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (1, Some(3)));
+    assert_eq!(game.problem.as_ref().map(|p| p.code()), Some("bad_move_text"));
 }
 
 #[test]

@@ -2,7 +2,10 @@
 //! formats' own pieces go through decoding, both readers, the diagram reader, replay and both
 //! writers.
 
-use kifudex::kifu::{Game, bod, encoding, ki2, kif, write};
+use kifudex::{
+    kifu::{Game, bod, encoding, ki2, kif},
+    write,
+};
 use proptest::prelude::*;
 
 const SEEDS: &[&str] = &[

@@ -3,8 +3,9 @@
 //! variations, headers, comments and times.
 
 use kifudex::{
-    kifu::{Game, Header, MoveEntry, Variation, ki2, kif, write},
+    kifu::{Game, Header, MoveEntry, Variation, ki2, kif},
     replay::{ReplayedGame, ReplayedVariation},
+    write,
 };
 
 /// Writes `game` as KIF (and KI2 when possible), reads it back and compares. Only games that

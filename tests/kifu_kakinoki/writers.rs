@@ -2,9 +2,10 @@
 //! Windows' layout), headers from other formats, custom starts, written fouls, CP932.
 
 use kifudex::{
-    kifu::{Ending, Game, Header, MoveEntry, Start, Termination, bod, encoding, info, kif, write},
+    kifu::{Ending, Game, Header, MoveEntry, Start, Termination, bod, encoding, info, kif},
     notation::MoveToken,
     shogi::{Color, Handicap},
+    write,
 };
 
 use super::fixtures::load;

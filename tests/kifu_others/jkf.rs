@@ -120,9 +120,10 @@ fn jkf_problems_name_their_line() {
     assert_eq!(game.moves.len(), 1);
     let problem = game.problem.expect("the bad piece is reported");
     assert_eq!(problem.line, 4);
-    assert!(problem.message.contains("XX"), "{problem}");
+    assert!(problem.kind.to_string().contains("XX"), "{problem}");
+    assert_eq!(problem.code(), "bad_move_text");
     let game = jkf::read("{\"initial\": {\"preset\": \"9\"}, \"moves\": []}").remove(0);
-    assert!(game.problem.is_some());
+    assert_eq!(game.problem.map(|p| p.code()), Some("bad_board"));
 }
 
 #[test]
@@ -133,7 +134,8 @@ fn jkf_writer_matches_the_shipped_conversions() {
     // of moves is written.
     for name in ["floodgate", "v22", "tsumeshogi_00al", "initial_2"] {
         let game = only_game(Format::Csa, &format!("jkf/{name}.csa"));
-        let ours: Value = serde_json::from_str(&jkf::write(&game, &replay(&game))).expect("JSON");
+        let ours: Value =
+            serde_json::from_str(&kifudex::write::jkf::write(&game, &replay(&game))).expect("JSON");
         let theirs: Value = serde_json::from_str(&super::fixture(&format!("jkf/{name}.json"))).expect("JSON");
         assert_eq!(ours["header"], theirs["header"], "{name}");
         assert_eq!(ours["initial"], theirs["initial"], "{name}");

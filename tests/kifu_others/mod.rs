@@ -63,10 +63,10 @@ pub fn read(format: Format, text: &str) -> Vec<Game> {
 /// The writer of one of this module's formats.
 pub fn write(format: Format, game: &Game, replayed: &ReplayedGame) -> String {
     match format {
-        Format::Csa => kifu::csa::write(game, replayed),
-        Format::Jkf => kifu::jkf::write(game, replayed),
-        Format::Usi => kifu::usi::write(game, replayed),
-        Format::Western => kifu::western::write(game, replayed),
+        Format::Csa => kifudex::write::csa::write(game, replayed),
+        Format::Jkf => kifudex::write::jkf::write(game, replayed),
+        Format::Usi => kifudex::write::usi::write(game, replayed),
+        Format::Western => kifudex::write::western::write(game, replayed),
         Format::Kif | Format::Ki2 => unreachable!("not written here"),
     }
 }

@@ -74,7 +74,12 @@ proptest! {
 #[test]
 fn forks_nest_only_so_deep() {
     let game = read(Format::Jkf, &deep_forks(40)).remove(0);
-    assert!(game.problem.as_ref().is_some_and(|p| p.message.contains("nested")), "{:?}", game.problem);
+    assert!(
+        game.problem.as_ref().is_some_and(|p| p.kind.to_string().contains("nested")),
+        "{:?}",
+        game.problem
+    );
+    assert_eq!(game.problem.as_ref().map(|p| p.code()), Some("bad_variation"));
     assert_eq!(read(Format::Jkf, &deep_forks(20))[0].problem, None);
 }
 

@@ -141,7 +141,12 @@ fn psn_problems_keep_what_came_before() {
     assert_eq!((games[1].problem.as_ref(), tokens(&games[1]).len()), (None, 1));
     let game = &western::read("[Event \"x\"]\n[Handicap \"queen\"]\nP-7f")[0];
     assert!(game.moves.is_empty());
-    assert_eq!(game.problem.as_ref().map(|p| p.line), Some(2));
+    assert_eq!(game.problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_header")));
     let game = &western::read(&"P-7f (".repeat(40))[0];
-    assert!(game.problem.as_ref().is_some_and(|p| p.message.contains("nested")), "{:?}", game.problem);
+    assert!(
+        game.problem.as_ref().is_some_and(|p| p.kind.to_string().contains("nested")),
+        "{:?}",
+        game.problem
+    );
+    assert_eq!(game.problem.as_ref().map(|p| p.code()), Some("bad_variation"));
 }

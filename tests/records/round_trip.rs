@@ -171,7 +171,7 @@ pub fn differences(
     original: &ReplayedGame,
     writer: &Writer,
 ) -> Result<Vec<String>, String> {
-    let text = kifu::write(writer.format, game, original);
+    let text = kifudex::write::write(writer.format, game, original);
     let bytes = if writer.cp932 {
         encoding::encode_cp932(&text).map_err(|e| e.to_string())?
     } else {

@@ -46,9 +46,9 @@ fn generated_games_round_trip_in_every_yari_form() {
         assert_eq!(replayed.status, Status::Complete);
         assert_eq!(replayed.moves, moves);
         for (name, text) in [
-            ("Hodges", kifu::western::write_in(&game, &replayed, Style::Western)),
-            ("Hosking", kifu::western::write_in(&game, &replayed, Style::Hosking)),
-            ("USI-like", kifu::write(Format::Usi, &game, &replayed)),
+            ("Hodges", kifudex::write::western::write_in(&game, &replayed, Style::Western)),
+            ("Hosking", kifudex::write::western::write_in(&game, &replayed, Style::Hosking)),
+            ("USI-like", kifudex::write::write(Format::Usi, &game, &replayed)),
         ] {
             let parsed =
                 kifu::read_file(None, text.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
@@ -75,7 +75,7 @@ fn the_variant_tag_and_players() {
     let replayed = replay::replay(&game);
     let usi: Vec<String> = replayed.moves.iter().map(ToString::to_string).collect();
     assert_eq!(usi, ["7g7f", "3c3d", "4i4h", "4a4b"], "G is the general");
-    let written = kifu::western::write(&game, &replayed);
+    let written = kifudex::write::western::write(&game, &replayed);
     assert!(
         written.starts_with(
             "[Variant \"Yari shogi\"]\n[Date \"2024.05.01\"]\n[Black \"Alice\"]\n[White \"Bob\"]\n"
@@ -107,7 +107,7 @@ fn a_seven_file_sfen_is_yari_shogi() {
     let game = read_one(Format::Western, &format!("[SFEN \"{sfen}\"]\n\n1... P-3d 2. P-7f\n"));
     let replayed = replay::replay(&game);
     assert_eq!(replayed.status, Status::Complete);
-    let written = kifu::western::write(&game, &replayed);
+    let written = kifudex::write::western::write(&game, &replayed);
     assert!(written.contains(&format!("[SFEN \"{sfen}\"]")), "{written}");
     assert!(written.contains("1... P-3d 2. P-7f"), "White moves first: {written}");
     let usi = read_one(Format::Usi, &format!("position sfen {sfen} moves 3c3d 7g7f\n"));

@@ -1,4 +1,4 @@
-//! CSA records (V2, V2.2 and V3.0): reading, detection and writing.
+//! CSA records (V2, V2.2 and V3.0): reading and detection (the writer is [`crate::write::csa`]).
 //!
 //! A file holds one game or several separated by lines of a single `/`. Each game is read
 //! statement by statement: `V` version, `N+`/`N-` names, `$KEY:value` headers (every one kept
@@ -29,8 +29,7 @@
 mod ending;
 mod read;
 mod statement;
-mod write;
 
 pub(crate) use ending::{EndingWord, word_for};
-pub use read::{looks_like, read};
-pub use write::write;
+pub use read::{CsaError, looks_like, read};
+pub use statement::StatementError;

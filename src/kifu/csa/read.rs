@@ -6,18 +6,17 @@ use super::{
 };
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning,
-        encoding::lines,
-        info,
-        support::{excerpt, turn_after},
+        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning, encoding::lines, info,
+        support::turn_after,
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
+    text::excerpt,
 };
 
 /// Why a game stopped being read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum CsaError {
+pub enum CsaError {
     #[error(transparent)]
     Statement(#[from] StatementError),
     #[error("the position is set after the moves began")]
@@ -35,6 +34,21 @@ enum CsaError {
 }
 
 impl CsaError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            CsaError::Statement(StatementError::Move(_)) => "bad_move_text",
+            CsaError::Statement(StatementError::Row { .. } | StatementError::Group(_))
+            | CsaError::LatePosition
+            | CsaError::BadRemoval(_)
+            | CsaError::TooMany(_) => "bad_board",
+            CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
+            | CsaError::Separator => "bad_line",
+            CsaError::AfterEnd(_) => "move_after_end",
+            CsaError::UnknownEnding(_) => "bad_ending",
+        }
+    }
+
     /// The warning code of an error that reading goes on past (a line, or part of one, that
     /// holds no statement the game needs), `None` for one that stops the game.
     fn skipped(&self) -> Option<&'static str> {
@@ -81,7 +95,7 @@ pub fn read(text: &str) -> Vec<Game> {
                 reader.game.warnings.push(Warning { line: number, ply: None, code, message });
                 continue;
             }
-            reader.game.problem = Some(ReadProblem { line: number, message: error.to_string() });
+            reader.game.problem = Some(ReadProblem::new(number, error));
             reader.failed = true;
             reader.any = true;
             break;

@@ -3,17 +3,17 @@
 //! Classifying a statement has no effect on any game, so detection can use it too.
 
 use crate::{
-    kifu::support::excerpt,
     notation::{
         MoveSyntaxError,
         csa::{self, CsaMove, piece_from_code},
     },
     shogi::{Color, Piece, PieceKind, Square},
+    text::excerpt,
 };
 
 /// Why a line is not a CSA statement.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(super) enum StatementError {
+pub enum StatementError {
     #[error(transparent)]
     Move(#[from] MoveSyntaxError),
     #[error("'{0}' is not a CSA statement")]

@@ -1,4 +1,4 @@
-//! JKF (JSON Kifu Format): reading, detection and writing.
+//! JKF (JSON Kifu Format): reading and detection (the writer is [`crate::write::jkf`]).
 //!
 //! A JKF text is one JSON object: `header` (a map of KIF header keys to values, kept raw in
 //! file order and normalized like KIF's), `initial` (a `preset` such as `HIRATE`, `KY` or
@@ -16,10 +16,8 @@
 //! - Lines are those of the entry in the JSON text, for problems and moves alike.
 
 mod read;
-mod write;
 
-pub use read::{looks_like, read};
-pub use write::write;
+pub use read::{JkfError, looks_like, read};
 
 use crate::shogi::Handicap;
 
@@ -33,7 +31,7 @@ fn preset_handicap(preset: &str) -> Option<Handicap> {
 }
 
 /// The preset that names a standard start.
-fn preset_name(handicap: Handicap) -> &'static str {
+pub(crate) fn preset_name(handicap: Handicap) -> &'static str {
     let i = Handicap::ALL.iter().position(|&h| h == handicap).expect("every handicap is in ALL");
     PRESETS[i]
 }

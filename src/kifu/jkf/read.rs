@@ -9,18 +9,19 @@ use crate::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation,
         csa::EndingWord,
         info,
-        support::{MAX_DEPTH, excerpt, turn_after},
+        support::{MAX_DEPTH, turn_after},
     },
     notation::{
         MoveToken,
         csa::{CsaMove, piece_from_code},
     },
     shogi::{Color, Handicap, Piece, Setup, Square},
+    text::excerpt,
 };
 
 /// Why a JKF game stopped being read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum JkfError {
+pub enum JkfError {
     #[error("not JKF: {0}")]
     Json(String),
     #[error("unknown preset '{0}'")]
@@ -49,6 +50,31 @@ enum JkfError {
     AfterEnd,
     #[error("forks nested more than {MAX_DEPTH} deep")]
     TooDeep,
+    /// An error in the `initial` object: the start position cannot be read.
+    #[error(transparent)]
+    Initial(Box<JkfError>),
+}
+
+impl JkfError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            JkfError::Initial(_) | JkfError::Preset(_) | JkfError::NoData | JkfError::BoardShape => {
+                "bad_board"
+            }
+            JkfError::Json(_) => "bad_json",
+            JkfError::Piece(_)
+            | JkfError::Color(_)
+            | JkfError::Square(..)
+            | JkfError::NoDestination
+            | JkfError::NoPiece
+            | JkfError::Drop(_)
+            | JkfError::Promotion(_) => "bad_move_text",
+            JkfError::Special(_) => "bad_ending",
+            JkfError::AfterEnd => "move_after_end",
+            JkfError::TooDeep => "bad_variation",
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -139,7 +165,7 @@ pub fn read(text: &str) -> Vec<Game> {
         Ok(r) => r,
         Err(e) => {
             let line = u32::try_from(e.line()).unwrap_or(u32::MAX).max(1);
-            game.problem = Some(ReadProblem { line, message: JkfError::Json(e.to_string()).to_string() });
+            game.problem = Some(ReadProblem::new(line, JkfError::Json(e.to_string())));
             return vec![game];
         }
     };
@@ -155,7 +181,7 @@ pub fn read(text: &str) -> Vec<Game> {
         match initial(raw) {
             Ok(start) => game.start = start,
             Err(error) => {
-                game.problem = Some(reader.problem(raw, error));
+                game.problem = Some(reader.problem(raw, JkfError::Initial(Box::new(error))));
                 return vec![game];
             }
         }
@@ -291,7 +317,7 @@ impl Reader<'_> {
     }
 
     fn problem(&self, raw: &RawValue, error: JkfError) -> ReadProblem {
-        ReadProblem { line: self.line_of(raw), message: error.to_string() }
+        ReadProblem::new(self.line_of(raw), error)
     }
 
     /// Reads the entries of a line (the main line's first entry holds only the start's

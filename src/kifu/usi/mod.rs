@@ -1,4 +1,5 @@
-//! USI position lines, SFEN and USEN: reading, detection and writing.
+//! USI position lines, SFEN and USEN: reading and detection (the writer is
+//! [`crate::write::usi`]).
 //!
 //! One game per line: `position startpos moves 7g7f …`, `position sfen <sfen> moves …`, the
 //! same without the `position` word, a bare SFEN (a position with no moves), a bare move list
@@ -15,19 +16,19 @@
 //! with [`read_as`] for yari shogi, `startpos` (the yari start) and bare move lists.
 
 mod usen;
-mod write;
 
-pub use write::write;
+pub use usen::UsenError;
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines, support::excerpt},
+    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines},
     notation::MoveToken,
     shogi::{Handicap, Move, Setup, SfenError, Variant},
+    text::excerpt,
 };
 
 /// Why a USI line cannot be read (to its end).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum UsiError {
+pub enum UsiError {
     #[error("not a USI position, SFEN or move list")]
     NotUsi,
     #[error("bad SFEN: {0}")]
@@ -38,6 +39,19 @@ enum UsiError {
     AfterEnd(String),
     #[error("the SFEN is a position of {}, but the game is {}", .found.title().to_lowercase(), .asked.title().to_lowercase())]
     Variant { found: Variant, asked: Variant },
+}
+
+impl UsiError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            UsiError::NotUsi => "bad_line",
+            UsiError::Sfen(_) => "bad_board",
+            UsiError::Move(_) => "bad_move_text",
+            UsiError::AfterEnd(_) => "move_after_end",
+            UsiError::Variant { .. } => "wrong_variant",
+        }
+    }
 }
 
 impl From<SfenError> for UsiError {
@@ -89,7 +103,7 @@ fn read_line(line: &str, number: u32, variant: Option<Variant>) -> Game {
         game.start = Start::Custom(Setup::start(Variant::Yari));
     }
     if let Err(error) = read_into(line, number, variant, &mut game) {
-        game.problem = Some(ReadProblem { line: number, message: error.to_string() });
+        game.problem = Some(ReadProblem::new(number, error));
     }
     game
 }

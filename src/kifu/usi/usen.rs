@@ -15,14 +15,15 @@
 //! The last `.final` section may be left out (the files written by some tools do).
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation, support::excerpt},
+    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation},
     notation::MoveToken,
     shogi::{Handicap, Move, PieceKind, Setup, Square},
+    text::excerpt,
 };
 
 /// Why a USEN line cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum UsenError {
+pub enum UsenError {
     #[error("the start position '{0}' is not SFEN")]
     Start(String),
     #[error("the offset '{0}' is not a number")]
@@ -35,6 +36,18 @@ enum UsenError {
     Branch(usize),
 }
 
+impl UsenError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            UsenError::Start(_) => "bad_board",
+            UsenError::Offset(_) | UsenError::Branch(_) => "bad_variation",
+            UsenError::Move(_) => "bad_move_text",
+            UsenError::Final(_) => "bad_ending",
+        }
+    }
+}
+
 /// Whether a line is USEN: URL-safe characters with a `~` between the start and the moves.
 pub(super) fn is_usen(line: &str) -> bool {
     line.contains('~')
@@ -45,7 +58,7 @@ pub(super) fn is_usen(line: &str) -> bool {
 pub(super) fn read_line(text: &str, line: u32) -> Game {
     let mut game = Game { line, ..Game::default() };
     if let Err(error) = read_into(text, line, &mut game) {
-        game.problem = Some(ReadProblem { line, message: error.to_string() });
+        game.problem = Some(ReadProblem::new(line, error));
     }
     game
 }

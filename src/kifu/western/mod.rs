@@ -1,4 +1,5 @@
-//! Western game text (PSN, the PGN of shogi): reading, detection and writing.
+//! Western game text (PSN, the PGN of shogi): reading and detection (the
+//! writer is [`crate::write::western`]).
 //!
 //! A game is `[Tag "value"]` lines, then the moves in Western notation (Hodges `P-7f`,
 //! `S7bx8c+`, `B*4e`, or Hosking `P76`, `B'45`, read by [`crate::notation::western`]), with
@@ -30,23 +31,22 @@
 //! of one game and an `[SFEN]` of the other) stop the game with the reason.
 
 mod tokens;
-mod write;
 
 use tokens::{Token, Tokens};
-pub use write::{write, write_in};
 
 use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, info,
-        support::{MAX_DEPTH, excerpt},
+        support::MAX_DEPTH,
     },
     notation::{MoveSyntaxError, MoveToken, western},
     shogi::{Color, Handicap, Setup, SfenError, Variant},
+    text::excerpt,
 };
 
 /// Why a Western game stopped being read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-enum WesternError {
+pub enum WesternError {
     #[error("'{0}' is not a tag like [Event \"…\"]")]
     Tag(String),
     #[error(transparent)]
@@ -69,6 +69,22 @@ enum WesternError {
     VariantConflict { fixed: Variant, what: &'static str, other: Variant },
     #[error("there are no yari shogi handicaps (give the start as a seven-file [SFEN])")]
     YariHandicap,
+}
+
+impl WesternError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            WesternError::Move(_) | WesternError::Word(_) => "bad_move_text",
+            WesternError::Sfen(_) => "bad_board",
+            WesternError::Tag(_)
+            | WesternError::Handicap(_)
+            | WesternError::UnknownVariant(_)
+            | WesternError::YariHandicap => "bad_header",
+            WesternError::VariantConflict { .. } => "wrong_variant",
+            WesternError::Variation | WesternError::TooDeep | WesternError::Close => "bad_variation",
+        }
+    }
 }
 
 impl From<SfenError> for WesternError {
@@ -100,7 +116,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
             continue;
         }
         if let Err(error) = reader.token(line, token) {
-            reader.game.problem = Some(ReadProblem { line, message: error.to_string() });
+            reader.game.problem = Some(ReadProblem::new(line, error));
             reader.failed = true;
         }
     }
@@ -439,7 +455,7 @@ impl GameReader {
                 }
                 self.game.moves.clear();
                 self.game.variations.clear();
-                self.game.problem = Some(ReadProblem { line, message: error.to_string() });
+                self.game.problem = Some(ReadProblem::new(line, error));
             }
         }
         let tag = |key: &str| self.game.header(key).map(str::to_string);
@@ -472,7 +488,7 @@ fn is_annotation(word: &str) -> bool {
 }
 
 /// The result word for an outcome.
-fn result_word(outcome: Option<Outcome>) -> &'static str {
+pub(crate) fn result_word(outcome: Option<Outcome>) -> &'static str {
     match outcome {
         Some(Outcome::Win(Color::Black)) => "1-0",
         Some(Outcome::Win(Color::White)) => "0-1",

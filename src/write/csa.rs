@@ -2,12 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::ending::word_for;
+use super::support::{comment_lines, other_headers, slash_date, start_position, walk};
 use crate::{
-    kifu::{
-        Game,
-        support::{comment_lines, other_headers, slash_date, start_position, walk},
-    },
+    kifu::{Game, Player, csa::word_for},
     notation::{self, Style, csa::piece_code},
     replay::ReplayedGame,
     shogi::{Color, Handicap, Setup, Square},
@@ -15,7 +12,7 @@ use crate::{
 
 /// The name CSA writes: the full name, with a title that was given apart from it (a Western
 /// grade tag) added, since CSA has only the one field.
-fn name_with_title(p: &crate::kifu::Player) -> String {
+fn name_with_title(p: &Player) -> String {
     match &p.title {
         Some(t) if !p.full.ends_with(t.as_str()) => format!("{} {t}", p.full),
         _ => p.full.clone(),

@@ -20,16 +20,13 @@
 //! ([`Game::problem`] for the main line).
 
 use super::{
-    Game, MoveEntry,
-    encoding::lines,
-    kakinoki::{
-        Boundary, Preamble, Tree, is_space, shared_body_line, start_turn, terminal, variation_start,
-        without_moves,
-    },
+    Boundary, Preamble, Tree, shared_body_line, start_turn, terminal, variation_start, without_moves,
 };
 use crate::{
+    kifu::{Game, MoveEntry, encoding::lines},
     notation::{MoveToken, japanese},
     shogi::Color,
+    text::is_space,
 };
 
 /// The side a mark names: ▲ ☗ ▼ for Black, △ ☖ ▽ for White.
@@ -127,7 +124,7 @@ pub fn read(text: &str) -> Vec<Game> {
                     tree.push(entry);
                 }
                 Err(e) => {
-                    tree.fail(n, e.to_string());
+                    tree.fail(n, e.into());
                     break;
                 }
             }

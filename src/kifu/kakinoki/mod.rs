@@ -1,4 +1,7 @@
-//! What the two Kakinoki formats (KIF and KI2) share: the header section, the words that end
+//! The Kakinoki formats: [`kif`] (the numbered move table), [`ki2`] (Japanese notation, several
+//! moves a line) and the board diagrams ([`bod`]) both carry.
+//!
+//! This module holds what KIF and KI2 share: the header section, the words that end
 //! a game, the `まで…` summary line, `変化：N手` lines, and the tree of variations.
 //!
 //! Header section policy: `key：value` lines become headers, raw and in file order (the value
@@ -20,26 +23,58 @@
 //! by that foul. The side of an ending is worked out from the moves counted, not from the
 //! numbers written.
 
-use super::{
-    Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
-    bod::Bod,
-    encoding::{Lines, lines},
-    info,
-    support::excerpt,
-};
+pub mod bod;
+pub mod ki2;
+pub mod kif;
+
+use bod::Bod;
+
 use crate::{
-    notation::{MoveToken, japanese::Destination},
+    kifu::{
+        Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
+        encoding::{Lines, lines},
+        info,
+    },
+    notation::{MoveSyntaxError, MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Square},
+    text::{ascii_digit, excerpt, is_space},
 };
+
+/// Why a KIF or KI2 line stopped reading (a board diagram's own errors are [`bod::BodError`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KakinokiError {
+    /// A move that is no Japanese move.
+    #[error(transparent)]
+    Move(#[from] MoveSyntaxError),
+    /// A KIF move row whose move is no Japanese move; `number` is the row's number as written.
+    #[error("move {number}: {error}")]
+    Row { number: String, error: MoveSyntaxError },
+    /// A KIF move row with its number and nothing readable after it.
+    #[error("move {number}: a move row without a move")]
+    EmptyRow { number: String },
+    #[error("a move after the end of the game")]
+    AfterEnd,
+    /// A 手合割 name that gives no standard start, with no board diagram to give one.
+    #[error("手合割 {name} needs a board diagram, and there is none")]
+    NeedsDiagram { name: String },
+}
+
+impl KakinokiError {
+    /// The reject code (see [`ReadProblem`]'s module).
+    pub fn code(&self) -> &'static str {
+        match self {
+            KakinokiError::Move(_) | KakinokiError::Row { .. } | KakinokiError::EmptyRow { .. } => {
+                "bad_move_text"
+            }
+            KakinokiError::AfterEnd => "move_after_end",
+            KakinokiError::NeedsDiagram { .. } => "bad_header",
+        }
+    }
+}
 
 /// The part of a line before a trailing `#` remark (a dialect some tools write).
 pub(crate) fn strip_remark(line: &str) -> &str {
     line.as_bytes().iter().position(|&b| b == b'#').map_or(line, |i| &line[..i])
-}
-
-/// White space, the full-width space included.
-pub(crate) fn is_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{3000}'
 }
 
 /// The header section of a KIF or KI2 file.
@@ -110,7 +145,7 @@ impl Preamble {
             Ok(true) => return true,
             Ok(false) => {}
             Err(e) => {
-                self.problem.get_or_insert(ReadProblem { line: n, message: e.to_string() });
+                self.problem.get_or_insert(ReadProblem::new(n, e));
                 return true;
             }
         }
@@ -170,8 +205,7 @@ impl Preamble {
                     game.start = Start::Custom(setup);
                 }
                 Err(e) => {
-                    problem
-                        .get_or_insert(ReadProblem { line: e.line().unwrap_or(1), message: e.to_string() });
+                    problem.get_or_insert(ReadProblem::new(e.line().unwrap_or(1), e));
                 }
             }
         } else if let Some((line, value)) = &self.handicap {
@@ -179,10 +213,10 @@ impl Preamble {
             match handicap_of_name(name) {
                 Some(Some(h)) => game.start = Start::Standard(h),
                 Some(None) => {
-                    problem.get_or_insert(ReadProblem {
-                        line: *line,
-                        message: format!("手合割 {name} needs a board diagram, and there is none"),
-                    });
+                    problem.get_or_insert(ReadProblem::new(
+                        *line,
+                        KakinokiError::NeedsDiagram { name: name.to_string() },
+                    ));
                 }
                 None => {}
             }
@@ -375,14 +409,6 @@ pub(crate) fn variation_start(line: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// A full-width digit as its ASCII form; other characters unchanged.
-pub(crate) fn ascii_digit(c: char) -> char {
-    match c {
-        '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
-        _ => c,
-    }
-}
-
 /// Reads the lines both formats have in their move section: `*` comments, `#` remarks, `&`
 /// bookmarks, blank lines, `変化：N手` and `まで…`. Returns `false` for any other line.
 pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
@@ -504,7 +530,7 @@ impl Tree {
         }
         if line.ending.is_some() {
             let at = entry.line;
-            self.fail(at, "a move after the end of the game".to_string());
+            self.fail(at, KakinokiError::AfterEnd);
             return;
         }
         if in_variation && line.moves.is_empty() && !line.pending.is_empty() {
@@ -545,15 +571,15 @@ impl Tree {
 
     /// Stops the current line: the main line's problem becomes the game's; a variation is
     /// cut where it could not be read.
-    pub fn fail(&mut self, line_no: u32, message: String) {
+    pub fn fail(&mut self, line_no: u32, error: KakinokiError) {
         let is_main = self.stack.len() == 1;
         let line = self.current();
         let (already, detached) = (line.closed, line.detached);
         line.closed = true;
         if is_main && self.problem.is_none() {
-            self.problem = Some(ReadProblem { line: line_no, message });
+            self.problem = Some(ReadProblem::new(line_no, error));
         } else if !is_main && !already && !detached {
-            let message = format!("a variation is cut here: {message}");
+            let message = format!("a variation is cut here: {error}");
             self.warnings.push(Warning { line: line_no, ply: None, code: "variation_cut", message });
         }
     }

@@ -25,12 +25,13 @@ pub mod kif;
 
 use std::{cmp::Reverse, fmt::Write as _};
 
-use super::{
-    Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
-    info::{Field, STRUCTURE_KEYS},
-    kakinoki::handicap_of_name,
-};
+use super::support::paired_variations;
 use crate::{
+    kifu::{
+        Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
+        info::{Field, STRUCTURE_KEYS},
+        kakinoki::handicap_of_name,
+    },
     notation::MoveToken,
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, PieceKind, Position, Setup},
@@ -124,15 +125,12 @@ struct LineOut<'a> {
     variations: Vec<(&'a Variation, &'a ReplayedVariation)>,
 }
 
-/// The variations of a line paired with their replays (replay keeps them sorted by their
-/// branch point and drops those it cannot reach), latest branch first.
+/// The variations of a line paired with their replays, latest branch first.
 fn pair<'a>(
     vars: &'a [Variation],
     replayed: &'a [ReplayedVariation],
 ) -> Vec<(&'a Variation, &'a ReplayedVariation)> {
-    let mut sorted: Vec<&Variation> = vars.iter().collect();
-    sorted.sort_by_key(|v| v.ply);
-    let mut pairs: Vec<_> = sorted.into_iter().zip(replayed).collect();
+    let mut pairs = paired_variations(vars, replayed);
     pairs.sort_by_key(|(v, _)| Reverse(v.ply));
     pairs
 }

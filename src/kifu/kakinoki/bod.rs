@@ -24,8 +24,10 @@
 
 use std::fmt::Write as _;
 
-use super::kakinoki::ascii_digit;
-use crate::shogi::{Color, Hand, Piece, PieceKind, Setup, Square};
+use crate::{
+    shogi::{Color, Hand, Piece, PieceKind, Setup, Square},
+    text::{ascii_digit, is_space},
+};
 
 /// Why a diagram cannot be read. The messages leave the line out; [`BodError::line`] has it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -98,7 +100,7 @@ impl Bod {
     ///
     /// [`BodError`] for a diagram line that is malformed.
     pub fn feed(&mut self, line_no: u32, line: &str) -> Result<bool, BodError> {
-        let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}');
+        let t = line.trim_matches(is_space);
         if let Some((color, names, value)) = hand_line(t) {
             self.hands[color.index()] = parse_hand(value).ok_or(BodError::BadHand { line: line_no })?;
             self.handicap_names |= names;
@@ -311,7 +313,7 @@ fn parse_row(line: u32, body: &str) -> Result<Row, BodError> {
 /// Reads a hand: `飛　角二　歩十二`, `歩17 金`, `なし` or nothing.
 fn parse_hand(value: &str) -> Option<Hand> {
     let mut hand = Hand::EMPTY;
-    let value = value.trim_matches(|c: char| c.is_whitespace() || c == '\u{3000}');
+    let value = value.trim_matches(is_space);
     if value.is_empty() || value == "なし" {
         return Some(hand);
     }

@@ -2,15 +2,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::preset_name;
+use super::support::{branching_at, other_headers, paired_variations, slash_date, start_position, walk};
 use crate::{
-    kifu::{
-        Game, MoveEntry, Variation,
-        csa::word_for,
-        support::{
-            branching_at, other_headers, paired_variations, slash_date, start_position, turn_after, walk,
-        },
-    },
+    kifu::{Game, MoveEntry, Variation, csa::word_for, jkf::preset_name, support::turn_after},
     notation::{self, Style, csa::piece_code},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Square},

@@ -1,11 +1,8 @@
 //! Writing a game as Western game text, in Hodges or Hosking style, for shogi or yari shogi.
 
-use super::result_word;
+use super::support::{branching_at, other_headers, paired_variations, start_position, walk};
 use crate::{
-    kifu::{
-        Game, MoveEntry, Variation,
-        support::{branching_at, other_headers, paired_variations, start_position, walk},
-    },
+    kifu::{Game, MoveEntry, Variation, western::result_word},
     notation::{self, Style},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Variant},

@@ -28,16 +28,16 @@
 //! Kakinoki's own tsume files write drops) is a drop.
 
 use super::{
-    Game, MoveEntry,
-    encoding::lines,
-    kakinoki::{
-        Boundary, Preamble, Tree, ascii_digit, is_space, shared_body_line, start_turn, strip_remark,
-        terminal, variation_start, without_moves,
-    },
+    Boundary, KakinokiError, Preamble, Tree, shared_body_line, start_turn, strip_remark, terminal,
+    variation_start, without_moves,
 };
-use crate::notation::{
-    MoveToken,
-    japanese::{self, Destination},
+use crate::{
+    kifu::{Game, MoveEntry, encoding::lines},
+    notation::{
+        MoveToken,
+        japanese::{self, Destination},
+    },
+    text::{ascii_digit, is_space},
 };
 
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.
@@ -92,7 +92,7 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
         let t = line.trim_start_matches(is_space);
         if t.starts_with(|c: char| c.is_ascii_digit()) && !tree.closed() {
             let number = t.split(|c: char| !c.is_ascii_digit()).next().unwrap_or_default();
-            tree.fail(n, format!("move {number}: a move row without a move"));
+            tree.fail(n, KakinokiError::EmptyRow { number: number.to_string() });
         } else {
             tree.skip(n, line);
         }
@@ -119,7 +119,7 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
             let token = MoveToken::Japanese(m);
             tree.push(MoveEntry { token, line: n, seconds: r.seconds, comments: Vec::new() });
         }
-        Err(e) => tree.fail(n, format!("move {}: {e}", r.number)),
+        Err(error) => tree.fail(n, KakinokiError::Row { number: r.number.to_string(), error }),
     }
 }
 

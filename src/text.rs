@@ -1,0 +1,93 @@
+//! The character classes and small text forms that the move and record readers share: the two
+//! kinds of space, full-width digits, and how much of a bad text an error quotes.
+//!
+//! Space policy: each use takes one of two definitions, and the choice is part of what a
+//! reader accepts.
+//! - Lines, header values and diagram lines are trimmed of any white space, [`is_space`]:
+//!   Unicode's White_Space, which holds the full-width space (U+3000) as well as the no-break
+//!   and wide spaces that text copied from web pages carries. Such a space at either end of
+//!   a line changes nothing a record says.
+//! - Inside a move or a player's name, only the spaces records write between the parts of one
+//!   separate them, [`is_inline_space`]: the ASCII space, the tab and the full-width space.
+//!   Any other character there (a no-break space in `同 歩`, say) is no part of the notation,
+//!   and the move is refused rather than guessed at.
+
+/// White space at the ends of a line or a value: any Unicode white space (the full-width
+/// space U+3000 is one).
+pub(crate) fn is_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// A space between the parts of a move or a name: the ASCII space, the tab, the full-width
+/// space (U+3000).
+pub(crate) fn is_inline_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\u{3000}')
+}
+
+/// A full-width digit (`０`–`９`) as its ASCII form; any other character unchanged.
+pub(crate) fn ascii_digit(c: char) -> char {
+    match c {
+        '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+        _ => c,
+    }
+}
+
+/// Text quoted in an error: the first 32 characters, so that a huge bad line makes a short
+/// message.
+pub(crate) fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(32) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The characters the two definitions are told apart by, with what each says of them.
+    const SPACES: [(char, bool, bool); 11] = [
+        // (character, is_space, is_inline_space)
+        (' ', true, true),
+        ('\t', true, true),
+        ('\u{3000}', true, true),
+        ('\n', true, false),
+        ('\r', true, false),
+        ('\u{0B}', true, false),
+        ('\u{0C}', true, false),
+        ('\u{A0}', true, false),
+        ('\u{2003}', true, false),
+        ('\u{FEFF}', false, false),
+        ('_', false, false),
+    ];
+
+    #[test]
+    fn the_two_kinds_of_space() {
+        for (c, space, inline) in SPACES {
+            assert_eq!((is_space(c), is_inline_space(c)), (space, inline), "U+{:04X}", u32::from(c));
+        }
+    }
+
+    /// The Kakinoki readers trimmed with `c.is_whitespace() || c == '\u{3000}'`: the same set,
+    /// since the full-width space is Unicode white space.
+    #[test]
+    fn the_full_width_space_is_unicode_white_space() {
+        assert!('\u{3000}'.is_whitespace());
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(is_space(c), c.is_whitespace() || c == '\u{3000}', "U+{:04X}", u32::from(c));
+        }
+    }
+
+    #[test]
+    fn full_width_digits_become_ascii() {
+        let text: String = "０１２３４５６７８９9一".chars().map(ascii_digit).collect();
+        assert_eq!(text, "01234567899一");
+    }
+
+    #[test]
+    fn excerpts_are_at_most_32_characters() {
+        assert_eq!(excerpt("short"), "short");
+        let long = "七".repeat(40);
+        assert_eq!(excerpt(&long), format!("{}…", "七".repeat(32)));
+    }
+}

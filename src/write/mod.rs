@@ -1,0 +1,67 @@
+//! Records written again: a game as read, with its replay, as text in every format.
+//!
+//! Writing needs what only replay knows: the legal moves, the position before each (for 同,
+//! the origin a KI2 move must name, CSA's piece after promotion), and the outcome the rules
+//! judge. So the writers sit above [`crate::replay`], and [`crate::kifu`] stays syntax only.
+//!
+//! Policy: a writer writes what the replayed game holds, the legal moves replay found (and a
+//! written foul that ended the game), so that a game written and read back replays to the
+//! same game. A variation replay could not reach is left out; each replayed variation names
+//! the variation it was read from ([`ReplayedVariation::source`]), so pairing the two never
+//! depends on the order replay visits them in.
+//!
+//! [`ReplayedVariation::source`]: crate::replay::ReplayedVariation::source
+
+pub mod csa;
+pub mod jkf;
+mod kakinoki;
+mod support;
+pub mod usi;
+pub mod western;
+
+pub use kakinoki::{ki2, kif};
+
+use crate::{
+    kifu::{Format, Game},
+    replay::ReplayedGame,
+};
+
+/// Writes `game`, replayed as `replayed`, in `format` (UTF-8 text; see
+/// [`encode_cp932`](crate::kifu::encoding::encode_cp932) for Shift_JIS files).
+pub fn write(format: Format, game: &Game, replayed: &ReplayedGame) -> String {
+    match format {
+        Format::Kif => kif::write(game, replayed),
+        Format::Ki2 => ki2::write(game, replayed),
+        Format::Csa => csa::write(game, replayed),
+        Format::Jkf => jkf::write(game, replayed),
+        Format::Usi => usi::write(game, replayed),
+        Format::Western => western::write(game, replayed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{kifu::kif, replay::replay};
+
+    /// KIF lists variations latest branch first, so replay, which goes by ply, meets them in
+    /// the other order; the writer must still put each variation's moves under its own branch.
+    #[test]
+    fn variations_are_paired_by_source_not_position() {
+        let text = "手数----指手---------消費時間--\n   1 ７六歩(77)+\n   2 ３四歩(33)\n   3 ２六歩(27)+\n   4 ８四歩(83)\n\n変化：3手\n   3 ６六歩(67)\n\n変化：1手\n   1 ２六歩(27)\n";
+        let game = &kif::read(text)[0];
+        assert_eq!(game.variations.iter().map(|v| v.ply).collect::<Vec<_>>(), [2, 0]);
+        let replayed = replay(game);
+        let sources: Vec<_> = replayed.variations.iter().map(|v| (v.ply, v.source)).collect();
+        assert_eq!(sources, [(0, 1), (2, 0)]);
+
+        let written = write(Format::Kif, game, &replayed);
+        let at = |label: &str| written.find(label).expect(label);
+        let (three, one) = (at("変化：3手"), at("変化：1手"));
+        assert!(three < one, "latest branch first:\n{written}");
+        assert!(written[three..one].contains("６六歩(67)"), "{written}");
+        assert!(written[one..].contains("２六歩(27)"), "{written}");
+        let again = &kif::read(&written)[0];
+        assert_eq!(replay(again).variations, replayed.variations);
+    }
+}

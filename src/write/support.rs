@@ -1,0 +1,129 @@
+//! Small pieces the writers share: which raw headers still need writing, dates in the slash
+//! form, pairing variations with their replays, and walking a replayed line move by move.
+
+use crate::{
+    kifu::{
+        DateTime, Game, Header, Info, MoveEntry, Variation,
+        info::{Field, STRUCTURE_KEYS},
+    },
+    replay::{ReplayedGame, ReplayedVariation},
+    shogi::{Move, Position, Square},
+};
+
+/// Whether `info` holds a value for `field`.
+fn holds(info: &Info, field: Field) -> bool {
+    match field {
+        Field::Event => info.event.is_some(),
+        Field::Site => info.site.is_some(),
+        Field::Start => info.start.is_some(),
+        Field::End => info.end.is_some(),
+        Field::TimeControl => info.time_control.is_some(),
+        Field::Black => info.black.is_some(),
+        Field::White => info.white.is_some(),
+        // No writer has a place for a grade apart from the name: keep the raw tag.
+        Field::BlackGrade | Field::WhiteGrade => false,
+        Field::Opening => info.opening.is_some(),
+    }
+}
+
+/// The raw headers a writer must still write after the normalized ones: those that feed no
+/// field, those that only stand in for a field's main key (表題 for 棋戦), and those whose
+/// field stayed empty (a date that could not be read, say).
+pub(crate) fn other_headers(game: &Game) -> impl Iterator<Item = &Header> {
+    game.headers.iter().filter(|h| {
+        h.key != "手合割"
+            && !STRUCTURE_KEYS.contains(&h.key.as_str())
+            && !Field::of(&h.key).is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f))
+    })
+}
+
+/// `2003/05/03 10:30:00`, as precise as the date is: `2003/05/03`, `2003/05`, `2003`.
+pub(crate) fn slash_date(date: &DateTime) -> String {
+    let mut s = format!("{:04}", date.year);
+    if let Some(m) = date.month {
+        s.push_str(&format!("/{m:02}"));
+        if let Some(d) = date.day {
+            s.push_str(&format!("/{d:02}"));
+            if let Some((h, mi, sec)) = date.time {
+                s.push_str(&format!(" {h:02}:{mi:02}:{sec:02}"));
+            }
+        }
+    }
+    s
+}
+
+/// One move of a replayed line, for a writer: the position before it, the move, the
+/// destination of the move before (for 同 and short captures), and the record's entry for it.
+/// A writer may play a variation on the position, as long as it takes it back
+/// ([`rewind`](crate::replay::rewind)) before returning.
+pub(crate) struct Step<'a> {
+    pub pos: &'a mut Position,
+    pub mv: Move,
+    pub previous: Option<Square>,
+    pub entry: Option<&'a MoveEntry>,
+}
+
+/// Calls `each` for every move of `moves`, played from `pos`, which ends after the last one.
+pub(crate) fn walk(
+    pos: &mut Position,
+    moves: &[Move],
+    entries: &[MoveEntry],
+    mut each: impl FnMut(Step<'_>),
+) {
+    for (i, &mv) in moves.iter().enumerate() {
+        let previous = pos.last_move().map(Move::to);
+        each(Step { pos, mv, previous, entry: entries.get(i) });
+        pos.play_unchecked(mv);
+    }
+}
+
+/// The start position of a replayed game, ready to play its moves. `None` when the start
+/// itself is impossible (replay then has no moves either).
+pub(crate) fn start_position(replayed: &ReplayedGame) -> Option<Position> {
+    Position::from_setup(replayed.start.clone()).ok()
+}
+
+/// The variations, of a list sorted by ply, that replace move `ply` and were replayed in
+/// part at least; `next` is where the search starts and moves on to, so that walking a line
+/// visits every variation once however many there are.
+pub(crate) fn branching_at<'a, 'b>(
+    pairs: &'b [(&'a Variation, &'a ReplayedVariation)],
+    next: &mut usize,
+    ply: usize,
+) -> &'b [(&'a Variation, &'a ReplayedVariation)] {
+    while pairs.get(*next).is_some_and(|(v, _)| v.ply < ply) {
+        *next += 1;
+    }
+    let start = *next;
+    while pairs.get(*next).is_some_and(|(v, _)| v.ply == ply) {
+        *next += 1;
+    }
+    &pairs[start..*next]
+}
+
+/// The game's variations paired with their replayed forms, in replay's order (sorted by the
+/// ply they branch at); a variation replay could not reach has no replayed form and is left
+/// out. Each replayed variation names the variation it was read from.
+pub(crate) fn paired_variations<'a>(
+    read: &'a [Variation],
+    replayed: &'a [ReplayedVariation],
+) -> Vec<(&'a Variation, &'a ReplayedVariation)> {
+    replayed.iter().filter_map(|r| read.get(r.source).map(|v| (v, r))).collect()
+}
+
+/// Comment text split into single lines (writers put one line per comment line).
+pub(crate) fn comment_lines(comments: &[String]) -> impl Iterator<Item = &str> {
+    comments.iter().flat_map(|c| c.lines())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_written_as_precise_as_known() {
+        let d = DateTime { year: 2003, month: Some(5), day: Some(3), time: Some((10, 30, 0)) };
+        assert_eq!(slash_date(&d), "2003/05/03 10:30:00");
+        assert_eq!(slash_date(&DateTime { year: 2003, month: None, day: None, time: None }), "2003");
+    }
+}
