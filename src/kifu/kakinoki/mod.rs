@@ -640,7 +640,10 @@ impl Tree {
                     None => {}
                 }
             }
-            if line.ending.is_none() && !line.closed {
+            // Only the game's own line: a variation is a what-if, and its comments discuss it;
+            // one cut where it could not be read is written back without its cut, and would
+            // read back with an ending it never had.
+            if i == 0 && line.ending.is_none() && !line.closed {
                 line.ending = foul_comment(&line.moves, turn);
             }
             if i > 0 && !line.pending.is_empty() && line.moves.is_empty() {
