@@ -484,6 +484,7 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
     write_games(&dir, &corpus()[..30]);
     {
         let mut writer = kifudex::db::Writer::open(&db).unwrap();
+        let mut batch = writer.batch().unwrap();
         for (i, spec) in corpus()[..30].iter().enumerate() {
             let parsed = usi_lines::read(None, spec.usi().as_bytes()).unwrap();
             let game = &parsed.games[0];
@@ -497,9 +498,9 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
                 encoding: Some("utf-8"),
                 error: None,
             };
-            writer.write_file(&file, std::slice::from_ref(&new), &[]).unwrap();
+            batch.write_file(&file, std::slice::from_ref(&new), &[]).unwrap();
         }
-        writer.commit().unwrap();
+        batch.commit().unwrap();
     }
     let start = Handicap::Even.setup();
     let even = corpus()[..30].iter().filter(|s| s.start == Handicap::Even).count() as u64;

@@ -14,13 +14,18 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{
-    GameId, GameResult, Result,
-    codec::{Posting, decode_moves, pack_position},
-    read::{Snapshot, start_setup},
-    runs,
+use super::{KEYPOS_MAX_PLY, Posting, packed::pack_position, runs};
+#[cfg(doc)]
+use crate::db::Corrupt;
+use crate::{
+    db::{
+        Error, GameId, GameResult, Result,
+        codec::decode_moves,
+        play::{play_stored, reached},
+        read::{Snapshot, start_setup},
+    },
+    shogi::{Move, PositionKey, Setup},
 };
-use crate::shogi::{Move, Position, PositionKey, Setup};
 
 /// One occurrence of a position in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,36 +65,6 @@ pub struct PositionStats {
     pub moves: Vec<MoveStats>,
 }
 
-/// Replays stored moves from a stored start, calling `each(ply, position, next move)` for
-/// plies 0 up to `upto` (or the end); `each` returns false to stop. Returns false, calling
-/// nothing, when the start is not a legal position: only an older version stored such games,
-/// and they reach no position an answer can be about, so lookups leave them out.
-///
-/// # Errors
-///
-/// [`super::Corrupt`] when the start is not SFEN or a move does not replay.
-pub(super) fn replay_stored(
-    start: Option<&str>,
-    moves: &[u8],
-    upto: usize,
-    mut each: impl FnMut(usize, &Position, Option<Move>) -> bool,
-) -> Result<bool> {
-    let Ok(mut pos) = Position::from_setup(start_setup(start)?) else {
-        return Ok(false);
-    };
-    let moves = decode_moves(moves)?;
-    for ply in 0..=moves.len() {
-        let next = moves.get(ply).copied();
-        if !each(ply, &pos, next) || ply >= upto {
-            return Ok(true);
-        }
-        if let Some(mv) = next {
-            pos.play(mv).map_err(|_| super::Corrupt("a stored move is illegal"))?;
-        }
-    }
-    Ok(true)
-}
-
 impl Snapshot<'_> {
     /// Every occurrence indexed under `key`, dead games left out, sorted by game and ply.
     /// Not exact: another position with the same key would be among them (see
@@ -100,9 +75,9 @@ impl Snapshot<'_> {
     /// Any database failure.
     pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
         let mut postings: Vec<Posting> = Vec::new();
-        runs::lookup(&self.tx, &self.runs, key.to_i64(), &mut postings)?;
+        runs::lookup(&self.tx, &self.runs, key, &mut postings)?;
         let mut out: Vec<Occurrence> =
-            postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(occurrence).collect();
+            postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(Occurrence::from).collect();
         if self.runs.len() > 1 {
             out.sort_unstable();
         }
@@ -114,7 +89,7 @@ impl Snapshot<'_> {
     ///
     /// # Errors
     ///
-    /// Any database failure, or [`super::Corrupt`] when a game to check does not replay.
+    /// Any database failure, or [`Corrupt`] when a game to check does not replay.
     pub fn exact_occurrences(
         &self,
         position: &Setup,
@@ -148,7 +123,7 @@ impl Snapshot<'_> {
             rows.collect::<rusqlite::Result<_>>()?
         };
         let trusted = |o: &Occurrence| {
-            early_trusted && o.ply <= self.early_max && !collisions.contains(&(o.game, o.ply))
+            early_trusted && o.ply <= KEYPOS_MAX_PLY && !collisions.contains(&(o.game, o.ply))
         };
         if occ.iter().all(trusted) {
             return Ok(occ);
@@ -171,14 +146,15 @@ impl Snapshot<'_> {
                 Some(&v) => v,
                 None => {
                     let mut same = false;
-                    replay_stored(group.0.as_deref(), &group.1, o.ply as usize, |ply, pos, _| {
+                    let start = start_setup(group.0.as_deref())?;
+                    reached(play_stored(&start, &decode_moves(&group.1)?, |ply, pos, _| {
                         if ply == o.ply as usize {
                             scratch.clear();
                             pack_position(pos.setup(), &mut scratch);
                             same = scratch == packed;
                         }
-                        true
-                    })?;
+                        Ok(ply < o.ply as usize)
+                    }))?;
                     verdicts.insert(group, same);
                     same
                 }
@@ -195,7 +171,7 @@ impl Snapshot<'_> {
     ///
     /// # Errors
     ///
-    /// Any database failure, or [`super::Corrupt`] when a game does not replay.
+    /// Any database failure, or [`Corrupt`] when a game does not replay.
     pub fn position_stats(&self, position: &Setup, games: Option<&HashSet<GameId>>) -> Result<PositionStats> {
         let occ = self.exact_occurrences(position, games)?;
         self.stats(position, &occ, games)
@@ -206,7 +182,7 @@ impl Snapshot<'_> {
     ///
     /// # Errors
     ///
-    /// Any database failure, or [`super::Corrupt`] when a game does not replay.
+    /// Any database failure, or [`Corrupt`] when a game does not replay.
     pub fn stats(
         &self,
         position: &Setup,
@@ -264,7 +240,7 @@ impl Snapshot<'_> {
     /// # Errors
     ///
     /// Any database failure, a game that does not replay, or the first error `each` returns.
-    pub fn for_each_position<E: From<super::Error>>(
+    pub fn for_each_position<E: From<Error>>(
         &self,
         max_ply: u32,
         games: Option<&HashSet<GameId>>,
@@ -275,7 +251,7 @@ impl Snapshot<'_> {
             let mut occ: Vec<Occurrence> = postings
                 .iter()
                 .filter(|p| !self.dead.contains(&p.game))
-                .map(|p| occurrence(*p))
+                .map(|&p| Occurrence::from(p))
                 .filter(|o| games.is_none_or(|set| set.contains(&o.game)))
                 .collect();
             // A key may stand for several positions: take them one at a time, each found by
@@ -285,7 +261,7 @@ impl Snapshot<'_> {
                     occ.retain(|o| o.game != first.game);
                     continue;
                 };
-                let mine = self.exact(&setup, PositionKey::from_i64(key), occ.clone())?;
+                let mine = self.exact(&setup, key, occ.clone())?;
                 // `mine` is a subsequence of `occ` (both sorted by game and ply): drop it.
                 let mut k = 0;
                 occ.retain(|o| {
@@ -321,22 +297,19 @@ impl Snapshot<'_> {
             return Ok(None);
         };
         let mut found = None;
-        replay_stored(start.as_deref(), &moves, ply as usize, |at, pos, _| {
+        reached(play_stored(&start_setup(start.as_deref())?, &decode_moves(&moves)?, |at, pos, _| {
             if at == ply as usize {
                 found = Some(pos.setup().clone());
             }
-            true
-        })?;
+            Ok(at < ply as usize)
+        }))?;
         Ok(found)
     }
 }
 
-fn occurrence(p: Posting) -> Occurrence {
-    Occurrence {
-        game: GameId(i64::from(p.game)),
-        ply: p.ply,
-        next: if p.mv == 0 { None } else { Move::from_code(p.mv) },
-        result: GameResult::from_code(p.result),
+impl From<Posting> for Occurrence {
+    fn from(p: Posting) -> Occurrence {
+        Occurrence { game: p.game, ply: p.ply, next: p.next, result: p.result }
     }
 }
 
