@@ -82,6 +82,7 @@ mod newest;
 mod open;
 pub mod play;
 mod read;
+mod stats;
 mod write;
 
 use std::{
@@ -99,6 +100,7 @@ pub use self::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
         WarningRow,
     },
+    stats::Stats,
     write::{Batch, FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, WriteCounts, Writer},
 };
 #[cfg(doc)]

@@ -19,7 +19,7 @@ use super::{KEYPOS_MAX_PLY, Posting, packed::pack_position, runs};
 use crate::db::Corrupt;
 use crate::{
     db::{
-        Error, GameId, GameResult, Result,
+        Error, GameId, GameResult, Result, Stats,
         codec::decode_moves,
         play::{play_stored, reached},
         read::{Snapshot, start_setup},
@@ -41,26 +41,19 @@ pub struct Occurrence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveStats {
     pub mv: Move,
-    /// Games that played this move from the position.
-    pub played: u64,
+    /// The games that played this move from the position, with their results.
+    pub played: Stats,
     /// Games that reached the resulting position, by any move order.
     pub reached: u64,
-    /// Results of the games that played it.
-    pub black_wins: u64,
-    pub white_wins: u64,
-    pub draws: u64,
 }
 
 /// A position's games and next moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionStats {
-    /// Games that reach the position.
-    pub games: u64,
+    /// The games that reach the position, with their results.
+    pub games: Stats,
     /// Times it occurs (a game may reach it more than once).
     pub occurrences: u64,
-    pub black_wins: u64,
-    pub white_wins: u64,
-    pub draws: u64,
     /// The moves played from it, most played first (then by move code).
     pub moves: Vec<MoveStats>,
 }
@@ -197,8 +190,7 @@ impl Snapshot<'_> {
             if current != Some(o.game) {
                 current = Some(o.game);
                 credited.clear();
-                stats.games += 1;
-                tally(o.result, &mut stats.black_wins, &mut stats.white_wins, &mut stats.draws);
+                stats.games += o.result;
             }
             let Some(mv) = o.next else {
                 continue;
@@ -207,16 +199,8 @@ impl Snapshot<'_> {
                 continue;
             }
             credited.push(mv);
-            let m = moves.entry(mv).or_insert(MoveStats {
-                mv,
-                played: 0,
-                reached: 0,
-                black_wins: 0,
-                white_wins: 0,
-                draws: 0,
-            });
-            m.played += 1;
-            tally(o.result, &mut m.black_wins, &mut m.white_wins, &mut m.draws);
+            let m = moves.entry(mv).or_insert(MoveStats { mv, played: Stats::default(), reached: 0 });
+            m.played += o.result;
         }
         for m in moves.values_mut() {
             let mut child = position.clone();
@@ -225,7 +209,7 @@ impl Snapshot<'_> {
             m.reached = distinct_games(&reached);
         }
         stats.moves = moves.into_values().collect();
-        stats.moves.sort_by(|a, b| b.played.cmp(&a.played).then(a.mv.code().cmp(&b.mv.code())));
+        stats.moves.sort_by(|a, b| b.played.games.cmp(&a.played.games).then(a.mv.code().cmp(&b.mv.code())));
         Ok(stats)
     }
 }
@@ -310,15 +294,6 @@ impl Snapshot<'_> {
 impl From<Posting> for Occurrence {
     fn from(p: Posting) -> Occurrence {
         Occurrence { game: p.game, ply: p.ply, next: p.next, result: p.result }
-    }
-}
-
-fn tally(result: GameResult, black: &mut u64, white: &mut u64, draws: &mut u64) {
-    match result {
-        GameResult::BlackWin => *black += 1,
-        GameResult::WhiteWin => *white += 1,
-        GameResult::Draw => *draws += 1,
-        GameResult::Unknown => {}
     }
 }
 
