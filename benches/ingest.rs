@@ -82,10 +82,12 @@ fn main() {
 /// Times each stage of the worker side on one thread: read the bytes, parse, replay,
 /// prepare for the writer.
 fn measure_stages(dir: &std::path::Path, reader: ReadFn) {
-    let walked = kifudex::walk::walk(&[dir.to_path_buf()], kifudex::walk::WalkOptions::default());
+    let files: Vec<_> = kifudex::walk::entries(&[dir.to_path_buf()], kifudex::walk::WalkOptions::default())
+        .filter_map(Result::ok)
+        .collect();
     let (mut t_read, mut t_parse, mut t_replay, mut t_prepare) = (0f64, 0f64, 0f64, 0f64);
     let (mut games, mut plies) = (0u64, 0u64);
-    for file in walked.files.iter().filter(|f| f.expect != kifudex::walk::Expect::Skip) {
+    for file in files.iter().filter(|f| f.expect != kifudex::walk::Expect::Skip) {
         let t = Instant::now();
         let bytes = std::fs::read(&file.path).expect("a readable file");
         let t1 = Instant::now();

@@ -291,7 +291,7 @@ fn the_same_game_from_two_files_is_stored_once() {
     let mut reader = Reader::open(&db).unwrap();
     let snap = reader.snapshot().unwrap();
     let end = spec.setups().pop().unwrap();
-    assert_eq!(snap.position_stats(&end, None).unwrap().games, 1);
+    assert_eq!(snap.position_stats(&end, None).unwrap().games.games, 1);
     // A run waits for readers' transactions to end before it starts.
     drop(snap);
     drop(reader);
@@ -452,17 +452,17 @@ fn position_answers_match_an_independent_replay() {
                 }
             }
             let stats = snap.position_stats(setup, filter).unwrap();
-            assert_eq!(stats.games, games.len() as u64, "{text}");
+            assert_eq!(stats.games.games, games.len() as u64, "{text}");
             let got_ids: BTreeSet<GameId> =
                 snap.exact_occurrences(setup, filter).unwrap().iter().map(|o| o.game).collect();
             assert_eq!(got_ids, games, "{text}");
             let winners: BTreeSet<GameId> =
                 o.iter().filter(|o| current[o.0].result == GameResult::BlackWin).map(|o| ids[o.0]).collect();
             let wins = winners.len() as u64;
-            assert_eq!(stats.black_wins, wins, "{text}");
+            assert_eq!(stats.games.black_wins, wins, "{text}");
             assert_eq!(stats.moves.len(), played.len(), "{text}");
             for m in &stats.moves {
-                assert_eq!(m.played, played[&m.mv.code()].len() as u64, "{text} {}", m.mv);
+                assert_eq!(m.played.games, played[&m.mv.code()].len() as u64, "{text} {}", m.mv);
                 let mut child = setup.clone();
                 child.play_legal(m.mv);
                 let reached: BTreeSet<GameId> = occ[&child.position_text()]
@@ -484,6 +484,7 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
     write_games(&dir, &corpus()[..30]);
     {
         let mut writer = kifudex::db::Writer::open(&db).unwrap();
+        let mut batch = writer.batch().unwrap();
         for (i, spec) in corpus()[..30].iter().enumerate() {
             let parsed = usi_lines::read(None, spec.usi().as_bytes()).unwrap();
             let game = &parsed.games[0];
@@ -497,16 +498,16 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
                 encoding: Some("utf-8"),
                 error: None,
             };
-            writer.write_file(&file, std::slice::from_ref(&new), &[]).unwrap();
+            batch.write_file(&file, std::slice::from_ref(&new), &[]).unwrap();
         }
-        writer.commit().unwrap();
+        batch.commit().unwrap();
     }
     let start = Handicap::Even.setup();
     let even = corpus()[..30].iter().filter(|s| s.start == Handicap::Even).count() as u64;
     let at_start = |db: &Path| {
         let mut reader = Reader::open(db).unwrap();
         let snapshot = reader.snapshot().unwrap();
-        (snapshot.position_stats(&start, None).unwrap().games, snapshot.unindexed_games().unwrap())
+        (snapshot.position_stats(&start, None).unwrap().games.games, snapshot.unindexed_games().unwrap())
     };
     // A commit writes the games' positions with them.
     assert_eq!(at_start(&db), (even, 0));

@@ -258,8 +258,9 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
         encoding: Some("utf-8"),
         error: None,
     };
-    writer.write_file(&file, &games, &[]).unwrap();
-    writer.commit().unwrap();
+    let mut batch = writer.batch().unwrap();
+    batch.write_file(&file, &games, &[]).unwrap();
+    batch.commit().unwrap();
     writer.finish().unwrap();
 
     for what in ["moves", "positions"] {

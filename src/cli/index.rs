@@ -120,10 +120,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.clone()
     };
-    let jobs = args
-        .jobs
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs = args.jobs.map(usize::from).unwrap_or_else(ingest::default_jobs);
     let (stop, signal) = stop_on_signals()?;
     let globs = Globs::new(&args.include, &args.exclude)?;
     let options = ingest::Options {

@@ -108,7 +108,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
         _ => {}
     }
-    Ok(if answer.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if answer.games.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn target(args: &QueryArgs) -> anyhow::Result<Target> {
@@ -168,7 +168,11 @@ fn table(query: &Query, answer: &Answer) -> String {
     let which = if query.exact_sequence { " that played exactly these moves" } else { "" };
     out.push_str(&format!(
         "{} games{which} reach it ({} occurrences): black won {}, white won {}, {} draws\n",
-        answer.games, answer.occurrences, answer.black_wins, answer.white_wins, answer.draws
+        answer.games.games,
+        answer.occurrences,
+        answer.games.black_wins,
+        answer.games.white_wins,
+        answer.games.draws
     ));
     if !answer.moves.is_empty() {
         out.push('\n');
@@ -181,11 +185,11 @@ fn table(query: &Query, answer: &Answer) -> String {
                 m.usi.clone(),
                 m.japanese.clone(),
                 m.western.clone(),
-                m.played.to_string(),
+                m.played.games.to_string(),
                 m.reached.to_string(),
-                m.black_wins.to_string(),
-                m.white_wins.to_string(),
-                m.draws.to_string(),
+                m.played.black_wins.to_string(),
+                m.played.white_wins.to_string(),
+                m.played.draws.to_string(),
                 percent(m.score),
             ]);
         }
@@ -215,13 +219,13 @@ fn table(query: &Query, answer: &Answer) -> String {
                 "(games {} to {} of {}, newest first; --offset and --limit choose others)\n",
                 query.offset + 1,
                 query.offset + answer.list.len(),
-                answer.games
+                answer.games.games
             ));
-        } else if (answer.list.len() as u64) < answer.games {
+        } else if (answer.list.len() as u64) < answer.games.games {
             out.push_str(&format!(
                 "(the newest {} of {} games; --limit N lists more)\n",
                 answer.list.len(),
-                answer.games
+                answer.games.games
             ));
         }
     }
@@ -238,11 +242,11 @@ fn csv(answer: &Answer, list: List) -> anyhow::Result<String> {
                     m.usi.as_str(),
                     &m.japanese,
                     &m.western,
-                    &m.played.to_string(),
+                    &m.played.games.to_string(),
                     &m.reached.to_string(),
-                    &m.black_wins.to_string(),
-                    &m.white_wins.to_string(),
-                    &m.draws.to_string(),
+                    &m.played.black_wins.to_string(),
+                    &m.played.white_wins.to_string(),
+                    &m.played.draws.to_string(),
                     &m.score.map(|s| format!("{s:.4}")).unwrap_or_default(),
                 ])?;
             }

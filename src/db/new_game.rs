@@ -4,13 +4,14 @@
 use xxhash_rust::xxh3::Xxh3;
 
 use super::{
-    GameResult, KEYPOS_MAX_PLY,
-    codec::{encode_comments, encode_headers, encode_moves, encode_times, pack_position},
+    GameResult,
+    codec::{encode_comments, encode_headers, encode_moves, encode_times},
+    index::GamePositions,
 };
 use crate::{
     kifu::{Game, Outcome, Player},
     replay::{ReplayedGame, Status},
-    shogi::{Color, Handicap, PositionKey, Setup},
+    shogi::{Color, Handicap, Setup},
 };
 
 /// A player's name without the title, and the title.
@@ -38,12 +39,8 @@ pub struct NewGame {
     pub plies: u32,
     /// The moves, as stored ([`encode_moves`]).
     pub moves: Vec<u8>,
-    /// The key of every position, plies 0 to `plies`.
-    pub keys: Vec<PositionKey>,
-    /// The packed positions ([`pack_position`]) of plies 0 to `min(plies, KEYPOS_MAX_PLY)`,
-    /// one after the other, for the exactness check; `early_ends[i]` is where ply `i` ends.
-    pub early: Vec<u8>,
-    pub early_ends: Vec<u32>,
+    /// Its positions, for the position index.
+    pub positions: GamePositions,
     pub times: Option<Vec<u8>>,
     pub comments: Option<Vec<u8>>,
     pub end_sfen: String,
@@ -77,7 +74,6 @@ impl NewGame {
         h.update(start.as_deref().unwrap_or("").as_bytes());
         h.update(&[0xff]);
         h.update(&moves);
-        let (early, early_ends) = early_positions(&replayed.start, &replayed.moves);
         let played = &game.moves[..plies.min(game.moves.len())];
         let comments = game.comments.iter().map(|c| (0, c.as_str())).chain(
             played
@@ -100,8 +96,6 @@ impl NewGame {
             handicap: game.start.handicap().map(Handicap::slug),
             plies: plies as u32,
             moves,
-            early,
-            early_ends,
             times: encode_times(played.iter().map(|e| e.seconds)),
             comments: encode_comments(comments),
             end_sfen: replayed.end.to_string(),
@@ -121,15 +115,8 @@ impl NewGame {
             time_control: text(&info.time_control),
             opening: text(&info.opening),
             headers: encode_headers(game.headers.iter().map(|h| (h.key.as_str(), h.value.as_str()))),
-            keys: replayed.keys,
+            positions: GamePositions::new(&replayed.start, replayed.moves, replayed.keys),
         }
-    }
-
-    /// The packed position of early ply `ply` (up to `min(plies, KEYPOS_MAX_PLY)`).
-    pub fn early_position(&self, ply: usize) -> Option<&[u8]> {
-        let end = *self.early_ends.get(ply)? as usize;
-        let start = if ply == 0 { 0 } else { self.early_ends[ply - 1] as usize };
-        self.early.get(start..end)
     }
 }
 
@@ -139,20 +126,4 @@ fn player(p: &Player) -> Option<PlayerName> {
         name: name.to_string(),
         title: p.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
     })
-}
-
-/// The packed positions of plies 0 to `min(moves, KEYPOS_MAX_PLY)`, and where each ends.
-fn early_positions(start: &Setup, moves: &[crate::shogi::Move]) -> (Vec<u8>, Vec<u32>) {
-    let n = moves.len().min(KEYPOS_MAX_PLY as usize);
-    let mut packed = Vec::with_capacity(56 * (n + 1));
-    let mut ends = Vec::with_capacity(n + 1);
-    let mut setup = start.clone();
-    pack_position(&setup, &mut packed);
-    ends.push(packed.len() as u32);
-    for &mv in &moves[..n] {
-        setup.play_legal(mv);
-        pack_position(&setup, &mut packed);
-        ends.push(packed.len() as u32);
-    }
-    (packed, ends)
 }

@@ -9,7 +9,7 @@ use super::{
     GameId, GameResult, Result,
     codec::{decode_comments, decode_headers, decode_moves, decode_times},
     filter::{Conditions, shown_record},
-    runs::{self, Run},
+    index::{self, Run},
 };
 use crate::shogi::{Handicap, Move, Setup};
 
@@ -192,18 +192,14 @@ impl Reader {
     /// Any database failure.
     pub fn snapshot(&mut self) -> Result<Snapshot<'_>> {
         let tx = self.conn.transaction()?;
-        let runs = runs::live(&tx)?;
+        index::check_depth(&tx)?;
+        let runs = index::live_runs(&tx)?;
         let dead = {
             let mut stmt = tx.prepare_cached("SELECT game FROM dead")?;
-            let ids = stmt.query_map([], |r| r.get::<_, i64>(0))?;
-            ids.filter_map(|id| id.ok().and_then(|id| u32::try_from(id).ok())).collect()
+            let ids = stmt.query_map([], |r| r.get(0))?;
+            ids.collect::<rusqlite::Result<_>>()?
         };
-        let early_max = tx
-            .query_row("SELECT value FROM meta WHERE key = 'keypos_max_ply'", [], |r| r.get::<_, String>(0))
-            .optional()?
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        Ok(Snapshot { tx, runs, dead, early_max })
+        Ok(Snapshot { tx, runs, dead })
     }
 }
 
@@ -211,9 +207,8 @@ impl Reader {
 pub struct Snapshot<'a> {
     pub(super) tx: rusqlite::Transaction<'a>,
     pub(super) runs: Vec<Run>,
-    pub(super) dead: HashSet<u32>,
-    /// Occurrences up to this ply were checked against `keypos` when indexed.
-    pub(super) early_max: u32,
+    /// The deleted games whose postings some run still holds.
+    pub(super) dead: HashSet<GameId>,
 }
 
 pub(super) fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
@@ -332,7 +327,7 @@ impl Snapshot<'_> {
             moves: decode_moves(r.get_ref(8)?.as_blob()?)?,
             times: times.as_deref().map(decode_times).transpose()?.unwrap_or_default(),
             comments: comments.as_deref().map(decode_comments).transpose()?.unwrap_or_default(),
-            headers: headers.as_deref().map(decode_headers).unwrap_or_default(),
+            headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
             termination: r.get(12)?,
             site: r.get(13)?,
             end_date: r.get(14)?,

@@ -23,9 +23,10 @@ use std::io::{self, Write};
 
 pub use self::{
     moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, moves, positions},
-    record::{Unplayable, play_stored, stored_record, stored_replay, write_stored},
+    record::{stored_record, stored_replay, write_stored},
     tree::{TREE_COLUMNS, tree},
 };
+pub use crate::db::play::Unplayable;
 use crate::db::{self, GameFilter, Snapshot};
 
 /// The columns of the games export.

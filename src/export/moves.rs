@@ -13,10 +13,12 @@ use std::{fmt::Write as _, io::Write};
 
 use rayon::prelude::*;
 
-use super::{Error, Table, csv_buffer, csv_bytes, record::play_stored};
+use super::{Error, Table, csv_buffer, csv_bytes};
 use crate::{
-    db::{GameFilter, GameId, GameMoves, Snapshot},
-    export::Unplayable,
+    db::{
+        GameFilter, GameId, GameMoves, Snapshot,
+        play::{Unplayable, play_stored},
+    },
     notation::{Style, write},
     shogi::{Move, Position},
 };
@@ -102,11 +104,13 @@ fn per_game(
 }
 
 /// Replays `game`, calling `each(position before, move)` for every move.
-fn replay(
-    game: &GameMoves,
-    each: impl FnMut(&Position, Move) -> Result<(), Error>,
-) -> Result<Position, Error> {
-    play_stored(&game.start, &game.moves, each)
+fn replay(game: &GameMoves, mut each: impl FnMut(&Position, Move) -> Result<(), Error>) -> Result<(), Error> {
+    play_stored(&game.start, &game.moves, |_, pos, next| {
+        if let Some(mv) = next {
+            each(pos, mv)?;
+        }
+        Ok(true)
+    })
 }
 
 fn move_rows(game: &GameMoves) -> Rows {
@@ -162,18 +166,10 @@ fn number(out: &mut String, n: u32) {
 fn position_rows(game: &GameMoves) -> Rows {
     let mut csv = csv_buffer();
     let id = game.id.to_string();
-    let mut ply = 0u32;
-    let end = replay(game, |pos, mv| {
-        csv.write_record([
-            id.as_str(),
-            &ply.to_string(),
-            &pos.key().to_string(),
-            &pos.sfen(),
-            &mv.to_string(),
-        ])?;
-        ply += 1;
-        Ok(())
+    play_stored(&game.start, &game.moves, |ply, pos, next| -> Result<bool, Error> {
+        let usi = next.map(|mv| mv.to_string()).unwrap_or_default();
+        csv.write_record([id.as_str(), &ply.to_string(), &pos.key().to_string(), &pos.sfen(), &usi])?;
+        Ok(true)
     })?;
-    csv.write_record([id.as_str(), &ply.to_string(), &end.key().to_string(), &end.sfen(), ""])?;
-    Ok((csv_bytes(csv)?, u64::from(ply) + 1))
+    Ok((csv_bytes(csv)?, game.moves.len() as u64 + 1))
 }

@@ -6,46 +6,17 @@
 //! [`stored_replay`] gives the writers that replay without judging the result again.
 
 use crate::{
-    db::{GameResult, StoredGame},
+    db::{
+        GameResult, StoredGame,
+        play::{Unplayable, play_stored},
+    },
     kifu::{
         Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date,
     },
     notation::MoveToken,
     replay::{ReplayedGame, Status},
-    shogi::{Color, Move, Position, PositionError, Setup},
+    shogi::Color,
 };
-
-/// Why a stored game cannot be played back. A database this version writes holds neither: an
-/// older version stored games with an impossible start (as rejects, with no moves).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Unplayable {
-    #[error(
-        "its start is not a legal position ({0}): an older kifudex stored it; a database this version builds keeps such a game as a reject only"
-    )]
-    Start(PositionError),
-    #[error("its move {ply} ({mv}) is illegal: the database is damaged")]
-    Move { ply: usize, mv: Move },
-}
-
-/// Plays `moves` from `start`, calling `each(position before, move)` for every move. Returns
-/// the final position.
-///
-/// # Errors
-///
-/// [`Unplayable`] when the start is not a legal position or a move is illegal (which no
-/// database this version writes holds), or the first error `each` returns.
-pub fn play_stored<E: From<Unplayable>>(
-    start: &Setup,
-    moves: &[Move],
-    mut each: impl FnMut(&Position, Move) -> Result<(), E>,
-) -> Result<Position, E> {
-    let mut pos = Position::from_setup(start.clone()).map_err(Unplayable::Start)?;
-    for (i, &mv) in moves.iter().enumerate() {
-        each(&pos, mv)?;
-        pos.play(mv).map_err(|_| Unplayable::Move { ply: i + 1, mv })?;
-    }
-    Ok(pos)
-}
 
 /// A stored game as the writers take it: its record ([`stored_record`]) and its replay, with
 /// the result and termination the database holds. They are never judged again from the
@@ -58,17 +29,20 @@ pub fn play_stored<E: From<Unplayable>>(
 pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplayable> {
     let record = stored_record(stored);
     let mut keys = Vec::with_capacity(stored.moves.len() + 1);
-    let end = play_stored(&stored.start, &stored.moves, |pos, _| -> Result<(), Unplayable> {
+    let mut end = stored.start.clone();
+    play_stored(&stored.start, &stored.moves, |_, pos, next| -> Result<bool, Unplayable> {
         keys.push(pos.key());
-        Ok(())
+        if next.is_none() {
+            end = pos.setup().clone();
+        }
+        Ok(true)
     })?;
-    keys.push(end.key());
     let ending = record.ending.as_ref();
     let replayed = ReplayedGame {
         start: stored.start.clone(),
         moves: stored.moves.clone(),
         keys,
-        end: end.setup().clone(),
+        end,
         outcome: ending.and_then(|e| e.stated),
         termination: stored.termination.as_deref().and_then(Termination::from_name),
         illegal_ending: None,

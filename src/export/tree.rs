@@ -56,7 +56,7 @@ pub fn tree(
         let pos = Position::from_setup(setup.clone())
             .map_err(|_| crate::db::Error::from(crate::db::Corrupt("an indexed position is not legal")))?;
         let (sfen, key, ply, reaching) =
-            (setup.to_string(), pos.key().to_string(), ply.to_string(), stats.games.to_string());
+            (setup.to_string(), pos.key().to_string(), ply.to_string(), stats.games.games.to_string());
         for m in &stats.moves {
             table.row([
                 sfen.as_str(),
@@ -66,11 +66,11 @@ pub fn tree(
                 &m.mv.to_string(),
                 &write(&pos, m.mv, None, Style::Japanese),
                 &write(&pos, m.mv, None, Style::Western),
-                &m.played.to_string(),
+                &m.played.games.to_string(),
                 &m.reached.to_string(),
-                &m.black_wins.to_string(),
-                &m.white_wins.to_string(),
-                &m.draws.to_string(),
+                &m.played.black_wins.to_string(),
+                &m.played.white_wins.to_string(),
+                &m.played.draws.to_string(),
             ])?;
         }
         Ok(true)

@@ -133,6 +133,11 @@ pub struct Options {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// The number of workers when none is asked for: one per CPU (2 when that is unknown).
+pub fn default_jobs() -> usize {
+    thread::available_parallelism().map_or(2, |n| n.get())
+}
+
 impl Options {
     /// Indexing `roots` into `db` with the defaults: one worker per CPU, no pruning, links
     /// not followed.
@@ -140,7 +145,7 @@ impl Options {
         Options {
             roots,
             db,
-            jobs: thread::available_parallelism().map_or(2, |n| n.get()),
+            jobs: default_jobs(),
             prune: false,
             follow_links: false,
             globs: std::sync::Arc::default(),

@@ -308,18 +308,13 @@ fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
 
 /// The reject row for a game that stopped early.
 fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
-    let Status::Stopped(reason) = &replayed.status else {
+    let (Status::Stopped(reason), Some(ply)) = (&replayed.status, replayed.stopped_at()) else {
         return None;
-    };
-    let ply = match reason {
-        StopReason::Move { ply, .. } => *ply as u32,
-        StopReason::Read(_) => replayed.plies() as u32 + 1,
-        StopReason::Start { .. } => 0,
     };
     Some(NewReject {
         game_index: Some(index),
         line: Some(reason.line()),
-        ply: Some(ply),
+        ply: Some(ply as u32),
         code: reason.code(),
         message: reason.to_string(),
     })

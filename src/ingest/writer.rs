@@ -3,10 +3,12 @@
 use crossbeam_channel::Receiver;
 
 use super::{Error, Observer, Summary, prepare::Outcome};
-use crate::db::Writer;
+use crate::db::{Batch, Writer};
 
 /// Writes every chunk from `rx` (until `stopped` says to stop), then prunes under `prune`
-/// (when given, and the walk was not cut short) and commits. The caller finishes the run.
+/// (when given, and the walk was not cut short) and commits. A batch is committed whenever it
+/// is due, between files, and the runs a tier has filled are then merged. The caller finishes
+/// the run.
 pub(super) fn write_all(
     writer: &mut Writer,
     rx: Receiver<Vec<Outcome>>,
@@ -16,8 +18,9 @@ pub(super) fn write_all(
     observer: &dyn Observer,
 ) -> Result<Summary, Error> {
     let mut s = Summary::default();
+    let mut batch = writer.batch()?;
     for root in roots {
-        writer.clear_entry_rejects(root)?;
+        batch.clear_entry_rejects(root)?;
     }
     'chunks: for chunk in rx {
         for outcome in chunk {
@@ -27,25 +30,29 @@ pub(super) fn write_all(
             }
             s.files_seen += 1;
             if prune.is_some() {
-                writer.mark_seen(outcome.path())?;
+                batch.mark_seen(outcome.path())?;
             }
-            write_one(writer, outcome, &mut s, observer)?;
-            writer.end_file()?;
+            write_one(&mut batch, outcome, &mut s, observer)?;
+            if batch.is_due() {
+                batch.commit()?;
+                writer.merge_filled()?;
+                batch = writer.batch()?;
+            }
             observer.progress(s.files_seen, &s);
         }
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
         for root in prune.unwrap_or_default() {
-            s.files_pruned += writer.prune_unseen(root)?;
+            s.files_pruned += batch.prune_unseen(root)?;
         }
     }
-    writer.commit()?;
+    batch.commit()?;
     Ok(s)
 }
 
 fn write_one(
-    writer: &mut Writer,
+    writer: &mut Batch<'_>,
     outcome: Outcome,
     s: &mut Summary,
     observer: &dyn Observer,

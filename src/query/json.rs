@@ -15,8 +15,8 @@ pub fn to_json(answer: &Answer) -> String {
         .map(|m| {
             json!({
                 "usi": m.usi, "japanese": m.japanese, "western": m.western,
-                "played": m.played, "reached": m.reached,
-                "black_wins": m.black_wins, "white_wins": m.white_wins, "draws": m.draws,
+                "played": m.played.games, "reached": m.reached,
+                "black_wins": m.played.black_wins, "white_wins": m.played.white_wins, "draws": m.played.draws,
                 "score": m.score,
             })
         })
@@ -34,8 +34,9 @@ pub fn to_json(answer: &Answer) -> String {
         .collect();
     json!({
         "position": {
-            "sfen": answer.sfen, "games": answer.games, "occurrences": answer.occurrences,
-            "black_wins": answer.black_wins, "white_wins": answer.white_wins, "draws": answer.draws,
+            "sfen": answer.sfen, "games": answer.games.games, "occurrences": answer.occurrences,
+            "black_wins": answer.games.black_wins, "white_wins": answer.games.white_wins,
+            "draws": answer.games.draws,
         },
         "moves": moves,
         "games": games,

@@ -28,7 +28,7 @@ pub use self::{
     target::{Target, TargetError, start_position},
 };
 use crate::{
-    db::{self, GameFilter, GameId, GameRow, Occurrence, Snapshot},
+    db::{self, GameFilter, GameId, GameRow, Occurrence, Snapshot, Stats},
     notation::{Style, write},
     shogi::{Color, Move},
 };
@@ -67,14 +67,10 @@ pub struct NextMove {
     pub usi: String,
     pub japanese: String,
     pub western: String,
-    /// Games that played the move from the position.
-    pub played: u64,
+    /// The games that played the move from the position, with their results.
+    pub played: Stats,
     /// Games that reach the position after the move, by any order.
     pub reached: u64,
-    /// The results of the games that played it.
-    pub black_wins: u64,
-    pub white_wins: u64,
-    pub draws: u64,
     /// The mover's score over those of them with a known result (a win 1, a draw ½), from 0 to
     /// 1; `None` when no result is known.
     pub score: Option<f64>,
@@ -94,13 +90,10 @@ pub struct Answer {
     /// The position, as SFEN.
     pub sfen: String,
     pub turn: Color,
-    /// Games that reach the position.
-    pub games: u64,
+    /// The games that reach the position, with their results.
+    pub games: Stats,
     /// Times it occurs in them (a game may return to it).
     pub occurrences: u64,
-    pub black_wins: u64,
-    pub white_wins: u64,
-    pub draws: u64,
     /// The next moves, most played first.
     pub moves: Vec<NextMove>,
     /// The newest games that reach the position, at most the query's limit.
@@ -132,24 +125,14 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
     let moves = stats
         .moves
         .iter()
-        .map(|m| {
-            let (wins, losses) = match pos.turn() {
-                Color::Black => (m.black_wins, m.white_wins),
-                Color::White => (m.white_wins, m.black_wins),
-            };
-            let decided = wins + losses + m.draws;
-            NextMove {
-                mv: m.mv,
-                usi: m.mv.to_string(),
-                japanese: write(pos, m.mv, None, Style::Japanese),
-                western: write(pos, m.mv, None, Style::Western),
-                played: m.played,
-                reached: m.reached,
-                black_wins: m.black_wins,
-                white_wins: m.white_wins,
-                draws: m.draws,
-                score: (decided > 0).then(|| (wins as f64 + m.draws as f64 / 2.0) / decided as f64),
-            }
+        .map(|m| NextMove {
+            mv: m.mv,
+            usi: m.mv.to_string(),
+            japanese: write(pos, m.mv, None, Style::Japanese),
+            western: write(pos, m.mv, None, Style::Western),
+            played: m.played,
+            reached: m.reached,
+            score: m.played.score(pos.turn()),
         })
         .collect();
     Ok(Answer {
@@ -157,9 +140,6 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
         turn: pos.turn(),
         games: stats.games,
         occurrences: stats.occurrences,
-        black_wins: stats.black_wins,
-        white_wins: stats.white_wins,
-        draws: stats.draws,
         moves,
         list: list(snapshot, &occ, &query.filter, query.offset, query.limit)?,
     })

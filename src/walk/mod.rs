@@ -110,14 +110,6 @@ pub struct WalkOptions {
     pub globs: Arc<Globs>,
 }
 
-/// What a walk found.
-#[derive(Debug, Default)]
-pub struct Walked {
-    /// The files, sorted by path, each once.
-    pub files: Vec<SourceFile>,
-    pub problems: Vec<WalkProblem>,
-}
-
 /// What a file is expected to hold, from its name and the globs' choice (a file named on the
 /// command line counts as included).
 fn expect(path: &Path, choice: Choice) -> Expect {
@@ -126,18 +118,6 @@ fn expect(path: &Path, choice: Choice) -> Expect {
         (Some(NameKind::Maybe(_)), _) | (None, Choice::Included) => Expect::Maybe,
         (None, _) => Expect::Skip,
     }
-}
-
-/// Walks `roots` and collects what [`entries`] yields.
-pub fn walk(roots: &[PathBuf], options: WalkOptions) -> Walked {
-    let mut out = Walked::default();
-    for entry in entries(roots, options) {
-        match entry {
-            Ok(file) => out.files.push(file),
-            Err(problem) => out.problems.push(problem),
-        }
-    }
-    out
 }
 
 /// The files under `roots` and the entries that could not be read, one at a time in path
@@ -233,6 +213,26 @@ pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata, expect: Expect) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a walk found.
+    #[derive(Debug, Default)]
+    struct Walked {
+        /// The files, sorted by path, each once.
+        files: Vec<SourceFile>,
+        problems: Vec<WalkProblem>,
+    }
+
+    /// Walks `roots` and collects what [`entries`] yields.
+    fn walk(roots: &[PathBuf], options: WalkOptions) -> Walked {
+        let mut out = Walked::default();
+        for entry in entries(roots, options) {
+            match entry {
+                Ok(file) => out.files.push(file),
+                Err(problem) => out.problems.push(problem),
+            }
+        }
+        out
+    }
 
     fn touch(path: &Path) {
         fs::create_dir_all(path.parent().unwrap()).unwrap();

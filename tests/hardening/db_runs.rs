@@ -145,7 +145,7 @@ fn readers_during_a_run_get_answers_that_cover_exactly_the_games_they_list() {
         if let Ok(mut reader) = Reader::open(&db) {
             let snapshot = reader.snapshot().unwrap();
             let games = snapshot.game_count().unwrap();
-            assert_eq!(snapshot.position_stats(&start, None).unwrap().games, games, "one snapshot");
+            assert_eq!(snapshot.position_stats(&start, None).unwrap().games.games, games, "one snapshot");
         }
         // The commands, one after another: the games only grow during a run, so the answers
         // must lie between the lists read before and after them.

@@ -22,8 +22,12 @@ use std::{cmp::Reverse, collections::BinaryHeap};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
-    Error, Result,
-    codec::{Block, BlockBuilder, Posting, decode_block},
+    Posting,
+    blocks::{Block, BlockBuilder, decode_block},
+};
+use crate::{
+    db::{Error, GameId, Result},
+    shogi::PositionKey,
 };
 
 /// Runs smaller than this many postings, times [`TIER_FACTOR`], are all in the first tier
@@ -39,7 +43,7 @@ const STOP_CHECK: u32 = 1 << 14;
 
 /// A live run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Run {
+pub struct Run {
     pub id: i64,
     pub postings: i64,
 }
@@ -69,12 +73,12 @@ pub(super) fn write(
 
 fn insert_block(conn: &Connection, run: i64, block: &Block) -> Result<()> {
     conn.prepare_cached("INSERT INTO pblocks(run, lo, n, data) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![run, block.lo, block.n, block.data])?;
+        .execute(params![run, block.lo.to_i64(), block.n, block.data])?;
     Ok(())
 }
 
 /// The live runs, oldest first.
-pub(super) fn live(conn: &Connection) -> Result<Vec<Run>> {
+pub fn live(conn: &Connection) -> Result<Vec<Run>> {
     let mut stmt = conn.prepare_cached("SELECT id, postings FROM runs ORDER BY id")?;
     let runs = stmt.query_map([], |r| Ok(Run { id: r.get(0)?, postings: r.get(1)? }))?;
     Ok(runs.collect::<rusqlite::Result<_>>()?)
@@ -82,7 +86,12 @@ pub(super) fn live(conn: &Connection) -> Result<Vec<Run>> {
 
 /// Appends the postings of `key` in every run of `runs` to `out` (run by run; each run's
 /// postings sorted by game and ply).
-pub(super) fn lookup(conn: &Connection, runs: &[Run], key: i64, out: &mut Vec<Posting>) -> Result<()> {
+pub(super) fn lookup(
+    conn: &Connection,
+    runs: &[Run],
+    key: PositionKey,
+    out: &mut Vec<Posting>,
+) -> Result<()> {
     // The block whose first key is the greatest not above `key`, or every piece of `key`
     // when its postings fill several (see the block format in `codec`).
     let mut stmt = conn.prepare_cached(
@@ -92,9 +101,9 @@ pub(super) fn lookup(conn: &Connection, runs: &[Run], key: i64, out: &mut Vec<Po
     )?;
     for run in runs {
         // Decoded where SQLite holds them, without copying the blocks out.
-        let mut rows = stmt.query(params![run.id, key])?;
+        let mut rows = stmt.query(params![run.id, key.to_i64()])?;
         while let Some(row) = rows.next()? {
-            decode_block(row.get(0)?, row.get_ref(1)?.as_blob()?, Some(key), out)?;
+            decode_block(PositionKey::from_i64(row.get(0)?), row.get_ref(1)?.as_blob()?, Some(key), out)?;
         }
     }
     Ok(())
@@ -184,7 +193,7 @@ impl Cursor {
             return Ok(false);
         };
         self.last = Some((id, lo));
-        decode_block(lo, &data, None, &mut self.block)?;
+        decode_block(PositionKey::from_i64(lo), &data, None, &mut self.block)?;
         Ok(!self.block.is_empty())
     }
 }
@@ -212,7 +221,7 @@ fn open_cursors(conn: &Connection, runs: &[Run], consume: bool) -> Result<(Vec<C
 pub(super) fn for_each_key(
     conn: &Connection,
     runs: &[Run],
-    mut each: impl FnMut(i64, &[Posting]) -> Result<bool>,
+    mut each: impl FnMut(PositionKey, &[Posting]) -> Result<bool>,
 ) -> Result<()> {
     let (mut cursors, mut heap) = open_cursors(conn, runs, false)?;
     let mut group: Vec<Posting> = Vec::new();
@@ -246,14 +255,14 @@ pub(super) fn for_each_key(
 pub(super) fn merge(
     conn: &Connection,
     merged: &[Run],
-    dead: impl Fn(u32) -> bool,
+    dead: impl Fn(GameId) -> bool,
     stop: impl Fn() -> bool,
 ) -> Result<i64> {
     let (mut cursors, mut heap) = open_cursors(conn, merged, true)?;
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::default();
-    let (mut written, mut min, mut max) = (0i64, u32::MAX, 0u32);
+    let (mut written, mut min, mut max) = (0i64, i64::MAX, 0i64);
     let mut read = 0u32;
     while let Some(Reverse((p, i))) = heap.pop() {
         read = read.wrapping_add(1);
@@ -262,8 +271,8 @@ pub(super) fn merge(
         }
         if !dead(p.game) {
             written += 1;
-            min = min.min(p.game);
-            max = max.max(p.game);
+            min = min.min(p.game.0);
+            max = max.max(p.game.0);
             for block in builder.push(p) {
                 insert_block(conn, run, &block)?;
             }
@@ -298,7 +307,13 @@ mod tests {
     }
 
     fn posting(key: i64, game: u32, ply: u32) -> Posting {
-        Posting { key, game, ply, mv: 1 + ply as u16, result: (game % 3) as u8 }
+        Posting {
+            key: PositionKey::from_i64(key),
+            game: GameId(i64::from(game)),
+            ply,
+            next: crate::shogi::Move::from_code(1 + ply as u16),
+            result: crate::db::GameResult::from_code((game % 3) as u8),
+        }
     }
 
     /// Each run's postings: a hot key with 10,000 postings (several blocks), and keys on
@@ -320,11 +335,11 @@ mod tests {
     #[test]
     fn lookups_walks_and_merges_read_keys_cut_into_several_blocks() {
         let mut conn = Connection::open_in_memory().unwrap();
-        super::super::migrate::migrate(&mut conn).unwrap();
+        crate::db::migrate::migrate(&mut conn).unwrap();
         let runs_in = sample_runs();
         for run in &runs_in {
-            let (min, max) =
-                (run.iter().map(|p| p.game).min().unwrap(), run.iter().map(|p| p.game).max().unwrap());
+            let game = |p: &Posting| p.game.0 as u32;
+            let (min, max) = (run.iter().map(game).min().unwrap(), run.iter().map(game).max().unwrap());
             write(&conn, run.iter().copied(), run.len(), min, max).unwrap();
         }
         let pieces: i64 =
@@ -337,14 +352,14 @@ mod tests {
         };
         let check = |conn: &Connection, all: &[Posting]| {
             let live = live(conn).unwrap();
-            let mut keys: Vec<i64> = all.iter().map(|p| p.key).collect();
+            let mut keys: Vec<PositionKey> = all.iter().map(|p| p.key).collect();
             keys.dedup();
-            for &key in keys.iter().step_by(13).chain([&500]) {
+            for &key in keys.iter().step_by(13).chain([&PositionKey::from_i64(500)]) {
                 let mut found = Vec::new();
                 lookup(conn, &live, key, &mut found).unwrap();
                 found.sort();
                 let want: Vec<Posting> = all.iter().copied().filter(|p| p.key == key).collect();
-                assert_eq!(found, want, "key {key}");
+                assert_eq!(found, want, "key {key:?}");
             }
             let mut walked = Vec::new();
             for_each_key(conn, &live, |key, postings| {
@@ -356,7 +371,7 @@ mod tests {
             assert_eq!(walked, all);
         };
         check(&conn, &all);
-        let dead = |g: u32| g % 5 == 0;
+        let dead = |g: GameId| g.0 % 5 == 0;
         let written = merge(&conn, &live(&conn).unwrap(), dead, || false).unwrap();
         let survivors: Vec<Posting> = all.iter().copied().filter(|p| !dead(p.game)).collect();
         assert_eq!(written, survivors.len() as i64);
@@ -367,7 +382,7 @@ mod tests {
     #[test]
     fn a_stopped_merge_says_so() {
         let mut conn = Connection::open_in_memory().unwrap();
-        super::super::migrate::migrate(&mut conn).unwrap();
+        crate::db::migrate::migrate(&mut conn).unwrap();
         for run in sample_runs() {
             write(&conn, run.iter().copied(), run.len(), 1, 60_000).unwrap();
         }

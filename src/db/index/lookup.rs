@@ -14,13 +14,18 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{
-    GameId, GameResult, Result,
-    codec::{Posting, decode_moves, pack_position},
-    read::{Snapshot, start_setup},
-    runs,
+use super::{KEYPOS_MAX_PLY, Posting, packed::pack_position, runs};
+#[cfg(doc)]
+use crate::db::Corrupt;
+use crate::{
+    db::{
+        Error, GameId, GameResult, Result, Stats,
+        codec::decode_moves,
+        play::{play_stored, reached},
+        read::{Snapshot, start_setup},
+    },
+    shogi::{Move, PositionKey, Setup},
 };
-use crate::shogi::{Move, Position, PositionKey, Setup};
 
 /// One occurrence of a position in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,58 +41,21 @@ pub struct Occurrence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveStats {
     pub mv: Move,
-    /// Games that played this move from the position.
-    pub played: u64,
+    /// The games that played this move from the position, with their results.
+    pub played: Stats,
     /// Games that reached the resulting position, by any move order.
     pub reached: u64,
-    /// Results of the games that played it.
-    pub black_wins: u64,
-    pub white_wins: u64,
-    pub draws: u64,
 }
 
 /// A position's games and next moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionStats {
-    /// Games that reach the position.
-    pub games: u64,
+    /// The games that reach the position, with their results.
+    pub games: Stats,
     /// Times it occurs (a game may reach it more than once).
     pub occurrences: u64,
-    pub black_wins: u64,
-    pub white_wins: u64,
-    pub draws: u64,
     /// The moves played from it, most played first (then by move code).
     pub moves: Vec<MoveStats>,
-}
-
-/// Replays stored moves from a stored start, calling `each(ply, position, next move)` for
-/// plies 0 up to `upto` (or the end); `each` returns false to stop. Returns false, calling
-/// nothing, when the start is not a legal position: only an older version stored such games,
-/// and they reach no position an answer can be about, so lookups leave them out.
-///
-/// # Errors
-///
-/// [`super::Corrupt`] when the start is not SFEN or a move does not replay.
-pub(super) fn replay_stored(
-    start: Option<&str>,
-    moves: &[u8],
-    upto: usize,
-    mut each: impl FnMut(usize, &Position, Option<Move>) -> bool,
-) -> Result<bool> {
-    let Ok(mut pos) = Position::from_setup(start_setup(start)?) else {
-        return Ok(false);
-    };
-    let moves = decode_moves(moves)?;
-    for ply in 0..=moves.len() {
-        let next = moves.get(ply).copied();
-        if !each(ply, &pos, next) || ply >= upto {
-            return Ok(true);
-        }
-        if let Some(mv) = next {
-            pos.play(mv).map_err(|_| super::Corrupt("a stored move is illegal"))?;
-        }
-    }
-    Ok(true)
 }
 
 impl Snapshot<'_> {
@@ -100,9 +68,9 @@ impl Snapshot<'_> {
     /// Any database failure.
     pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
         let mut postings: Vec<Posting> = Vec::new();
-        runs::lookup(&self.tx, &self.runs, key.to_i64(), &mut postings)?;
+        runs::lookup(&self.tx, &self.runs, key, &mut postings)?;
         let mut out: Vec<Occurrence> =
-            postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(occurrence).collect();
+            postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(Occurrence::from).collect();
         if self.runs.len() > 1 {
             out.sort_unstable();
         }
@@ -114,7 +82,7 @@ impl Snapshot<'_> {
     ///
     /// # Errors
     ///
-    /// Any database failure, or [`super::Corrupt`] when a game to check does not replay.
+    /// Any database failure, or [`Corrupt`] when a game to check does not replay.
     pub fn exact_occurrences(
         &self,
         position: &Setup,
@@ -148,7 +116,7 @@ impl Snapshot<'_> {
             rows.collect::<rusqlite::Result<_>>()?
         };
         let trusted = |o: &Occurrence| {
-            early_trusted && o.ply <= self.early_max && !collisions.contains(&(o.game, o.ply))
+            early_trusted && o.ply <= KEYPOS_MAX_PLY && !collisions.contains(&(o.game, o.ply))
         };
         if occ.iter().all(trusted) {
             return Ok(occ);
@@ -171,14 +139,15 @@ impl Snapshot<'_> {
                 Some(&v) => v,
                 None => {
                     let mut same = false;
-                    replay_stored(group.0.as_deref(), &group.1, o.ply as usize, |ply, pos, _| {
+                    let start = start_setup(group.0.as_deref())?;
+                    reached(play_stored(&start, &decode_moves(&group.1)?, |ply, pos, _| {
                         if ply == o.ply as usize {
                             scratch.clear();
                             pack_position(pos.setup(), &mut scratch);
                             same = scratch == packed;
                         }
-                        true
-                    })?;
+                        Ok(ply < o.ply as usize)
+                    }))?;
                     verdicts.insert(group, same);
                     same
                 }
@@ -195,7 +164,7 @@ impl Snapshot<'_> {
     ///
     /// # Errors
     ///
-    /// Any database failure, or [`super::Corrupt`] when a game does not replay.
+    /// Any database failure, or [`Corrupt`] when a game does not replay.
     pub fn position_stats(&self, position: &Setup, games: Option<&HashSet<GameId>>) -> Result<PositionStats> {
         let occ = self.exact_occurrences(position, games)?;
         self.stats(position, &occ, games)
@@ -206,7 +175,7 @@ impl Snapshot<'_> {
     ///
     /// # Errors
     ///
-    /// Any database failure, or [`super::Corrupt`] when a game does not replay.
+    /// Any database failure, or [`Corrupt`] when a game does not replay.
     pub fn stats(
         &self,
         position: &Setup,
@@ -221,8 +190,7 @@ impl Snapshot<'_> {
             if current != Some(o.game) {
                 current = Some(o.game);
                 credited.clear();
-                stats.games += 1;
-                tally(o.result, &mut stats.black_wins, &mut stats.white_wins, &mut stats.draws);
+                stats.games += o.result;
             }
             let Some(mv) = o.next else {
                 continue;
@@ -231,16 +199,8 @@ impl Snapshot<'_> {
                 continue;
             }
             credited.push(mv);
-            let m = moves.entry(mv).or_insert(MoveStats {
-                mv,
-                played: 0,
-                reached: 0,
-                black_wins: 0,
-                white_wins: 0,
-                draws: 0,
-            });
-            m.played += 1;
-            tally(o.result, &mut m.black_wins, &mut m.white_wins, &mut m.draws);
+            let m = moves.entry(mv).or_insert(MoveStats { mv, played: Stats::default(), reached: 0 });
+            m.played += o.result;
         }
         for m in moves.values_mut() {
             let mut child = position.clone();
@@ -249,7 +209,7 @@ impl Snapshot<'_> {
             m.reached = distinct_games(&reached);
         }
         stats.moves = moves.into_values().collect();
-        stats.moves.sort_by(|a, b| b.played.cmp(&a.played).then(a.mv.code().cmp(&b.mv.code())));
+        stats.moves.sort_by(|a, b| b.played.games.cmp(&a.played.games).then(a.mv.code().cmp(&b.mv.code())));
         Ok(stats)
     }
 }
@@ -264,7 +224,7 @@ impl Snapshot<'_> {
     /// # Errors
     ///
     /// Any database failure, a game that does not replay, or the first error `each` returns.
-    pub fn for_each_position<E: From<super::Error>>(
+    pub fn for_each_position<E: From<Error>>(
         &self,
         max_ply: u32,
         games: Option<&HashSet<GameId>>,
@@ -275,7 +235,7 @@ impl Snapshot<'_> {
             let mut occ: Vec<Occurrence> = postings
                 .iter()
                 .filter(|p| !self.dead.contains(&p.game))
-                .map(|p| occurrence(*p))
+                .map(|&p| Occurrence::from(p))
                 .filter(|o| games.is_none_or(|set| set.contains(&o.game)))
                 .collect();
             // A key may stand for several positions: take them one at a time, each found by
@@ -285,7 +245,7 @@ impl Snapshot<'_> {
                     occ.retain(|o| o.game != first.game);
                     continue;
                 };
-                let mine = self.exact(&setup, PositionKey::from_i64(key), occ.clone())?;
+                let mine = self.exact(&setup, key, occ.clone())?;
                 // `mine` is a subsequence of `occ` (both sorted by game and ply): drop it.
                 let mut k = 0;
                 occ.retain(|o| {
@@ -321,31 +281,19 @@ impl Snapshot<'_> {
             return Ok(None);
         };
         let mut found = None;
-        replay_stored(start.as_deref(), &moves, ply as usize, |at, pos, _| {
+        reached(play_stored(&start_setup(start.as_deref())?, &decode_moves(&moves)?, |at, pos, _| {
             if at == ply as usize {
                 found = Some(pos.setup().clone());
             }
-            true
-        })?;
+            Ok(at < ply as usize)
+        }))?;
         Ok(found)
     }
 }
 
-fn occurrence(p: Posting) -> Occurrence {
-    Occurrence {
-        game: GameId(i64::from(p.game)),
-        ply: p.ply,
-        next: if p.mv == 0 { None } else { Move::from_code(p.mv) },
-        result: GameResult::from_code(p.result),
-    }
-}
-
-fn tally(result: GameResult, black: &mut u64, white: &mut u64, draws: &mut u64) {
-    match result {
-        GameResult::BlackWin => *black += 1,
-        GameResult::WhiteWin => *white += 1,
-        GameResult::Draw => *draws += 1,
-        GameResult::Unknown => {}
+impl From<Posting> for Occurrence {
+    fn from(p: Posting) -> Occurrence {
+        Occurrence { game: p.game, ply: p.ply, next: p.next, result: p.result }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The postings of new games, held in memory until they are written as a run.
 //!
-//! An entry takes 16 bytes (key, game, ply, move); the result is kept once per game beside
-//! them. Games arrive in increasing id order and each game's positions in ply order, so a
+//! An entry takes 16 bytes (key, game, ply, move code); the result is kept once per game
+//! beside them. Games arrive in increasing id order and each game's positions in ply order, so a
 //! stable sort by key alone puts the entries in the (key, game, ply) order of a run.
 //! Positions past ply 65,535 of a game are not indexed (no real game comes near).
 //!
@@ -14,8 +14,14 @@
 
 use std::collections::HashSet;
 
-use super::codec::Posting;
+use super::{Posting, blocks::next_code};
+use crate::{
+    db::{GameId, GameResult},
+    shogi::{Move, PositionKey},
+};
 
+/// A posting in 16 bytes: the key as a signed integer, the game in 32 bits, the ply, and the
+/// move as its code ([`next_code`]), which [`Move::from_code`] turns back into the move.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: i64,
@@ -40,7 +46,7 @@ pub(super) struct PostingBuffer {
     entries: Vec<Entry>,
     /// The first game id in the buffer; `results[i]` is the result of game `first + i`.
     first: u32,
-    results: Vec<u8>,
+    results: Vec<GameResult>,
 }
 
 impl PostingBuffer {
@@ -60,17 +66,22 @@ impl PostingBuffer {
     }
 
     /// Adds the positions of `game` (its id must be greater than any held): `(key, move
-    /// played from it, 0 at the end)` for plies 0, 1, ….
-    pub fn push_game(&mut self, game: u32, result: u8, positions: impl Iterator<Item = (i64, u16)>) {
+    /// played from it, `None` at the end)` for plies 0, 1, ….
+    pub fn push_game(
+        &mut self,
+        game: u32,
+        result: GameResult,
+        positions: impl Iterator<Item = (PositionKey, Option<Move>)>,
+    ) {
         if self.results.is_empty() {
             self.first = game;
         }
         debug_assert!(game >= self.first + self.results.len() as u32);
         let offset = (game - self.first) as usize;
-        self.results.resize(offset, 0);
+        self.results.resize(offset, GameResult::Unknown);
         self.results.push(result);
-        for (ply, (key, mv)) in positions.take(usize::from(u16::MAX) + 1).enumerate() {
-            self.entries.push(Entry { key, game, ply: ply as u16, mv });
+        for (ply, (key, next)) in positions.take(usize::from(u16::MAX) + 1).enumerate() {
+            self.entries.push(Entry { key: key.to_i64(), game, ply: ply as u16, mv: next_code(next) });
         }
     }
 
@@ -89,11 +100,11 @@ impl PostingBuffer {
     /// The postings, in the order they are held (run order after [`PostingBuffer::sort`]).
     pub fn postings(&self) -> impl Iterator<Item = Posting> + '_ {
         self.entries.iter().map(|e| Posting {
-            key: e.key,
-            game: e.game,
+            key: PositionKey::from_i64(e.key),
+            game: GameId(i64::from(e.game)),
             ply: u32::from(e.ply),
-            mv: e.mv,
-            result: self.results.get((e.game - self.first) as usize).copied().unwrap_or(0),
+            next: Move::from_code(e.mv),
+            result: self.results[(e.game - self.first) as usize],
         })
     }
 
@@ -157,16 +168,29 @@ mod tests {
     #[test]
     fn drains_in_run_order_with_results() {
         let mut b = PostingBuffer::default();
-        b.push_game(5, 1, [(30, 7), (10, 8), (30, 0)].into_iter());
-        b.push_game(8, 2, [(10, 9), (20, 0)].into_iter());
-        b.push_game(9, 3, [(40, 0)].into_iter());
+        let k = PositionKey::from_i64;
+        let m = |usi: &str| Some(usi.parse::<Move>().unwrap());
+        b.push_game(
+            5,
+            GameResult::BlackWin,
+            [(k(30), m("7g7f")), (k(10), m("3c3d")), (k(30), None)].into_iter(),
+        );
+        b.push_game(8, GameResult::WhiteWin, [(k(10), m("P*5e")), (k(20), None)].into_iter());
+        b.push_game(9, GameResult::Draw, [(k(40), None)].into_iter());
         assert_eq!(b.len(), 6);
         assert_eq!(b.sort(&HashSet::from([9])), Some((5, 8)));
-        let got: Vec<(i64, u32, u32, u16, u8)> =
-            b.postings().map(|p| (p.key, p.game, p.ply, p.mv, p.result)).collect();
+        let got: Vec<(PositionKey, GameId, u32, Option<Move>, GameResult)> =
+            b.postings().map(|p| (p.key, p.game, p.ply, p.next, p.result)).collect();
+        let (black, white) = (GameResult::BlackWin, GameResult::WhiteWin);
         assert_eq!(
             got,
-            [(10, 5, 1, 8, 1), (10, 8, 0, 9, 2), (20, 8, 1, 0, 2), (30, 5, 0, 7, 1), (30, 5, 2, 0, 1)]
+            [
+                (k(10), GameId(5), 1, m("3c3d"), black),
+                (k(10), GameId(8), 0, m("P*5e"), white),
+                (k(20), GameId(8), 1, None, white),
+                (k(30), GameId(5), 0, m("7g7f"), black),
+                (k(30), GameId(5), 2, None, black),
+            ]
         );
         b.clear();
         assert_eq!(b.len(), 0);

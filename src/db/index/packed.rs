@@ -1,0 +1,91 @@
+//! Packed positions, a stored format: `keypos` stores the exact position of every early key
+//! in this form, so that an occurrence can be compared with it byte for byte.
+//!
+//! A first byte with the side to move (bit 0) and whether Black's (bit 1) and White's (bit 2)
+//! hands hold anything; the seven hand counts of each non-empty hand (pawn, lance, knight,
+//! silver, gold, bishop, rook); an 11-byte bitmap of the occupied squares (bit `i % 8` of byte
+//! `i / 8` for [`Square::index`] `i`); then the pieces on the occupied squares in that order,
+//! five bits each (`Piece::index()`), packed from the low bits up. Equal positions pack to
+//! equal bytes.
+
+#[cfg(doc)]
+use crate::shogi::Square;
+use crate::shogi::{Color, PieceKind, Setup};
+
+/// Appends the packed form of `setup`'s position (board, hands, side to move; not the move
+/// number) to `out`.
+pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
+    let mut flags = u8::from(setup.turn == Color::White);
+    for color in Color::ALL {
+        if !setup.hand(color).is_empty() {
+            flags |= 2 << color.index();
+        }
+    }
+    out.push(flags);
+    for color in Color::ALL {
+        let hand = setup.hand(color);
+        if !hand.is_empty() {
+            out.extend(PieceKind::HAND.iter().map(|&k| hand.count(k)));
+        }
+    }
+    // One pass: the occupancy bitmap, and the pieces five bits each (40 pieces at most on a
+    // legal board, 81 in any case, so 51 bytes at most).
+    let mut occupied = 0u128;
+    let mut pieces = [0u8; 51];
+    let (mut bits, mut n, mut len) = (0u32, 0, 0);
+    for (i, piece) in setup.board.iter().enumerate() {
+        if let Some(p) = piece {
+            occupied |= 1 << i;
+            bits |= (p.index() as u32) << n;
+            n += 5;
+            if n >= 8 {
+                pieces[len] = bits as u8;
+                len += 1;
+                bits >>= 8;
+                n -= 8;
+            }
+        }
+    }
+    if n > 0 {
+        pieces[len] = bits as u8;
+        len += 1;
+    }
+    out.extend_from_slice(&occupied.to_le_bytes()[..11]);
+    out.extend_from_slice(&pieces[..len]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_positions_are_equal_exactly_when_positions_are() {
+        let texts = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 7",
+            "lnsgkgsnl/1r5+b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b B 1",
+            "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b b 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2P 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b P 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b P2p 1",
+        ];
+        let packed: Vec<Vec<u8>> = texts
+            .iter()
+            .map(|t| {
+                let mut out = Vec::new();
+                pack_position(&t.parse::<Setup>().unwrap(), &mut out);
+                out
+            })
+            .collect();
+        for i in 0..texts.len() {
+            for j in 0..texts.len() {
+                let same_position =
+                    texts[i].rsplit_once(' ').unwrap().0 == texts[j].rsplit_once(' ').unwrap().0;
+                assert_eq!(packed[i] == packed[j], same_position, "{} vs {}", texts[i], texts[j]);
+            }
+        }
+        assert_eq!(packed[0].len(), 1 + 11 + 25);
+    }
+}

@@ -1,0 +1,335 @@
+//! What the writer does to the position index: the postings of new games, buffered and
+//! written as a run inside the transaction that stores the games; the exactness check of
+//! their early positions; tombstones for deleted games; and merges.
+//!
+//! Postings are buffered in memory and written as a run when the buffer holds
+//! [`RUN_POSTINGS`] (so memory stays bounded whatever the corpus size) and before every
+//! commit ([`IndexWriter::flush`]): a game's postings are committed with it, so a reader never
+//! sees a game that its position lookups miss. Runs are therefore as small as a transaction's
+//! games; the runs a tier has filled are merged after each commit (see the policy in
+//! [`runs`](super::runs)), so their number stays bounded during a run too, and the end of a
+//! run also merges away the postings of deleted games.
+
+use std::{
+    collections::HashSet,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::{
+    KEYPOS_MAX_PLY, buffer::PostingBuffer, cache::KeyPositions, check_depth, packed::pack_position,
+    posting_game, runs,
+};
+use crate::{
+    db::{
+        Corrupt, Error, GameId, GameResult, Result,
+        codec::decode_moves,
+        play::{Unplayable, play_stored, reached},
+        read::start_setup,
+    },
+    shogi::{Move, PositionKey, Setup},
+};
+
+/// Postings held in memory before they are written as a run (16 MiB; about 10,000 games).
+pub const RUN_POSTINGS: usize = 1 << 20;
+/// Room for the postings of the game that fills a run, beyond the run itself.
+const RESERVE_SLACK: usize = 1 << 16;
+
+/// A new game's part of the index, prepared on a worker thread: its moves, the key of every
+/// position, and the exact positions of the early ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePositions {
+    moves: Vec<Move>,
+    /// The key of every position, plies 0 to the end.
+    keys: Vec<PositionKey>,
+    /// The packed positions of plies 0 to `min(plies, KEYPOS_MAX_PLY)`, one after the other;
+    /// `early_ends[i]` is where ply `i` ends.
+    early: Vec<u8>,
+    early_ends: Vec<u32>,
+}
+
+impl GamePositions {
+    /// The positions of the game that plays `moves` (legal, as a replay found them) from
+    /// `start`, whose keys are `keys` (one per position, the last after every move).
+    pub fn new(start: &Setup, moves: Vec<Move>, keys: Vec<PositionKey>) -> GamePositions {
+        let n = moves.len().min(KEYPOS_MAX_PLY as usize);
+        let mut early = Vec::with_capacity(56 * (n + 1));
+        let mut early_ends = Vec::with_capacity(n + 1);
+        let mut setup = start.clone();
+        pack_position(&setup, &mut early);
+        early_ends.push(early.len() as u32);
+        for &mv in &moves[..n] {
+            setup.play_legal(mv);
+            pack_position(&setup, &mut early);
+            early_ends.push(early.len() as u32);
+        }
+        GamePositions { moves, keys, early, early_ends }
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The packed positions of the early plies, from ply 0.
+    fn early(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.early_ends.iter().copied());
+        starts.zip(&self.early_ends).map(|(start, &end)| &self.early[start as usize..end as usize])
+    }
+}
+
+/// The writer's side of the index.
+pub struct IndexWriter {
+    postings: PostingBuffer,
+    /// The games deleted since the buffer was last written whose postings it may hold.
+    deleted: HashSet<u32>,
+    keypos: KeyPositions,
+    /// The highest game id indexed so far.
+    last_game: GameId,
+    run_postings: usize,
+}
+
+impl IndexWriter {
+    /// The index of the database of `conn`.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when the database was checked to another depth than this build checks (see
+    /// [`check_depth`]); any database failure.
+    pub fn open(conn: &Connection) -> Result<IndexWriter> {
+        check_depth(conn)?;
+        let empty = conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
+        Ok(IndexWriter {
+            postings: PostingBuffer::default(),
+            deleted: HashSet::new(),
+            keypos: KeyPositions::new(empty),
+            last_game: GameId(0),
+            run_postings: RUN_POSTINGS,
+        })
+    }
+
+    /// Sets the number of postings buffered before a run is written (at least 1).
+    pub fn set_run_postings(&mut self, n: usize) {
+        self.run_postings = n.max(1);
+    }
+
+    /// Gives back the memory of the buffer and the cache (a merge needs none of it).
+    pub fn release_memory(&mut self) {
+        self.postings = PostingBuffer::default();
+        self.keypos = KeyPositions::new(false);
+    }
+
+    /// Adds the postings of the new game `id` (greater than any indexed before), which has
+    /// `result`, and checks its early positions against `keypos`.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] for an id past 32 bits; any database failure.
+    pub fn add_game(
+        &mut self,
+        conn: &Connection,
+        id: GameId,
+        result: GameResult,
+        positions: &GamePositions,
+    ) -> Result<()> {
+        let game = posting_game(id)?;
+        self.last_game = id;
+        if self.postings.len() == 0 {
+            // Room for a full run at once, so the buffer never grows by copying.
+            self.postings
+                .reserve(self.run_postings.saturating_add(RESERVE_SLACK).min(RUN_POSTINGS + RESERVE_SLACK));
+        }
+        let next = positions.moves.iter().copied().map(Some).chain(std::iter::once(None));
+        self.postings.push_game(game, result, positions.keys.iter().copied().zip(next));
+        for (ply, (&key, position)) in positions.keys.iter().zip(positions.early()).enumerate() {
+            self.check_early(conn, key, position, id, ply as u32)?;
+        }
+        Ok(())
+    }
+
+    /// Compares an early occurrence with the position stored for its key; records the key's
+    /// position when it is new, and a collision when it differs.
+    fn check_early(
+        &mut self,
+        conn: &Connection,
+        key: PositionKey,
+        position: &[u8],
+        game: GameId,
+        ply: u32,
+    ) -> Result<()> {
+        let key = key.to_i64();
+        let stored = match self.keypos.get(key).map(|p| p == position) {
+            Some(same) => Some(same),
+            None if self.keypos.complete() => None,
+            None => {
+                let found: Option<Vec<u8>> = conn
+                    .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+                    .query_row([key], |r| r.get(0))
+                    .optional()?;
+                found.map(|p| {
+                    let same = p == position;
+                    self.keypos.insert(key, p.into_boxed_slice());
+                    same
+                })
+            }
+        };
+        match stored {
+            Some(true) => {}
+            Some(false) => {
+                conn.prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
+                    .execute(params![key, game, ply])?;
+            }
+            None => {
+                conn.prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2)")?
+                    .execute(params![key, position])?;
+                self.keypos.insert(key, position.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes the postings of deleted game `id`, with `plies` moves, dead until their runs are
+    /// merged, and forgets its collisions.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn remove_game(&mut self, conn: &Connection, id: GameId, plies: i64) -> Result<()> {
+        conn.prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
+            .execute(params![id, plies + 1])?;
+        conn.prepare_cached("DELETE FROM collisions WHERE game = ?1")?.execute([id])?;
+        let game = posting_game(id)?;
+        if self.postings.may_hold(game) {
+            self.deleted.insert(game);
+        }
+        Ok(())
+    }
+
+    /// Writes the buffer as a run when it is full.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn flush_if_full(&mut self, conn: &Connection) -> Result<()> {
+        if self.postings.len() >= self.run_postings {
+            self.flush(conn)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffer as a run, and records that every game indexed so far has its
+    /// postings in a run; inside the transaction that stores the games.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn flush(&mut self, conn: &Connection) -> Result<()> {
+        let deleted = std::mem::take(&mut self.deleted);
+        if let Some((min, max)) = self.postings.sort(&deleted) {
+            runs::write(conn, self.postings.postings(), self.postings.len(), min, max)?;
+        }
+        self.postings.clear();
+        conn.prepare_cached(
+            "UPDATE meta SET value = ?1 WHERE key = 'indexed_through' AND CAST(value AS INTEGER) < ?1",
+        )?
+        .execute([self.last_game.0.to_string()])?;
+        Ok(())
+    }
+
+    /// Rebuilds, inside the transaction of `conn`, the postings of the games that a run of an
+    /// older kifudex, which committed games before their postings, left out of the runs when
+    /// it was killed.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when `meta.indexed_through` is not a number or a game does not play back;
+    /// any database failure.
+    pub fn recover(&mut self, conn: &Connection) -> Result<()> {
+        let through: i64 = conn
+            .query_row("SELECT value FROM meta WHERE key = 'indexed_through'", [], |r| r.get::<_, String>(0))?
+            .parse()
+            .map_err(|_| Corrupt("meta.indexed_through is not a number"))?;
+        let ids: Vec<GameId> = conn
+            .prepare("SELECT id FROM games WHERE id > ?1 ORDER BY id")?
+            .query_map([through], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if ids.is_empty() {
+            return Ok(());
+        }
+        for id in ids {
+            let (start, moves, result): (Option<String>, Vec<u8>, GameResult) = conn
+                .prepare_cached("SELECT start, moves, result FROM games WHERE id = ?1")?
+                .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            let mut positions = Vec::new();
+            let played =
+                play_stored(&start_setup(start.as_deref())?, &decode_moves(&moves)?, |_, pos, next| {
+                    positions.push((pos.key(), next));
+                    Ok::<_, Unplayable>(true)
+                });
+            reached(played)?;
+            self.postings.push_game(posting_game(id)?, result, positions.into_iter());
+            self.last_game = id;
+        }
+        self.flush(conn)
+    }
+}
+
+/// Merges runs as the policy in [`runs`] says, each merge in a transaction of its own; with
+/// `all`, also every run when dead games fill too much of them. Returns the runs merged, and
+/// whether `stop` cut the merges short (the one under way is then rolled back).
+///
+/// # Errors
+///
+/// [`Corrupt`] when a run does not decode; any database failure.
+pub fn merge_runs(conn: &mut Connection, all: bool, stop: Option<&AtomicBool>) -> Result<(usize, bool)> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut merged = 0;
+    loop {
+        let live = runs::live(conn)?;
+        let dead_postings: i64 = if all {
+            conn.query_row("SELECT coalesce(sum(postings), 0) FROM dead", [], |r| r.get(0))?
+        } else {
+            0
+        };
+        let Some(plan) = runs::plan(&live, dead_postings) else {
+            return Ok((merged, false));
+        };
+        if stopped() {
+            return Ok((merged, true));
+        }
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // One bit a game id: a set of any size in little memory, and the fastest test.
+        let mut dead: Vec<u64> = Vec::new();
+        {
+            let mut stmt = tx.prepare_cached("SELECT game FROM dead")?;
+            for id in stmt.query_map([], |r| r.get::<_, GameId>(0))? {
+                let id = posting_game(id?)? as usize;
+                if dead.len() <= id / 64 {
+                    dead.resize(id / 64 + 1, 0);
+                }
+                dead[id / 64] |= 1 << (id % 64);
+            }
+        }
+        let is_dead = |g: GameId| dead.get(g.0 as usize / 64).is_some_and(|w| w & (1 << (g.0 % 64)) != 0);
+        match runs::merge(&tx, &plan, is_dead, stopped) {
+            Err(Error::Interrupted) => {
+                tx.rollback()?;
+                return Ok((merged, true));
+            }
+            written => written?,
+        };
+        tx.execute(
+            "DELETE FROM dead WHERE NOT EXISTS
+               (SELECT 1 FROM runs WHERE dead.game BETWEEN runs.min_game AND runs.max_game)",
+            [],
+        )?;
+        tx.commit()?;
+        merged += plan.len();
+    }
+}

@@ -1,0 +1,269 @@
+//! File and reject bookkeeping: the `files` rows, the rejects and warnings of files and of
+//! entries that could not be read, and the removal of files that are gone. Writing a file
+//! hands its games to game storage.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Batch, NewGame};
+use crate::db::Result;
+
+/// A file as the writer records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRecord {
+    /// The path, as the walk gave it (absolute).
+    pub path: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// The xxh3-128 hash of the content.
+    pub hash: [u8; 16],
+    pub format: Option<&'static str>,
+    pub encoding: Option<&'static str>,
+    /// The reject code when the file yields no game.
+    pub error: Option<&'static str>,
+}
+
+/// Input that could not be used, as a rejects row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewReject {
+    pub game_index: Option<u32>,
+    pub line: Option<u32>,
+    pub ply: Option<u32>,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// A warning row: a game kept whole though its record holds something read past or judged
+/// against its own words. The same fields as a reject's.
+pub type NewWarning = NewReject;
+
+/// What writing a file did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteCounts {
+    /// Games stored as new games.
+    pub added: u64,
+    /// Games that were already stored (from another file or format), linked to this file.
+    pub duplicate: u64,
+    /// Postings of the new games.
+    pub positions: u64,
+}
+
+impl Batch<'_> {
+    /// Removes the rejects recorded without a file (unreadable entries) for `root` and
+    /// everything under it; a new walk records those that remain.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn clear_entry_rejects(&mut self, root: &str) -> Result<()> {
+        let (lo, hi) = under(root);
+        self.tx
+            .prepare_cached(
+                "DELETE FROM rejects WHERE file IS NULL AND (path = ?1 OR (path > ?2 AND path < ?3))",
+            )?
+            .execute(params![root, lo, hi])?;
+        Ok(())
+    }
+
+    /// Records a reject for an entry that has no file row (it could not be read).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn reject_entry(&mut self, path: &str, reject: &NewReject) -> Result<()> {
+        self.tx.prepare_cached("DELETE FROM rejects WHERE file IS NULL AND path = ?1")?.execute([path])?;
+        insert_reject(&self.tx, path, None, reject)
+    }
+
+    /// Records that the file at `path`, whose content is unchanged, now has this size and
+    /// modification time.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn touch_file(&mut self, path: &str, size: u64, mtime_ns: i64) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1")?
+            .execute(params![path, size as i64, mtime_ns])?;
+        Ok(())
+    }
+
+    /// Writes a file and its games, replacing whatever an earlier version of it held.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn write_file(
+        &mut self,
+        file: &FileRecord,
+        games: &[NewGame],
+        rejects: &[NewReject],
+    ) -> Result<WriteCounts> {
+        // Each game that stopped early has one reject row, and so has each game whose start is
+        // impossible, which is not stored.
+        let stopped = rejects.iter().filter(|r| r.game_index.is_some()).count() as i64;
+        let existing = file_id(&self.tx, &file.path)?;
+        let values = params![
+            file.path,
+            file.size as i64,
+            file.mtime_ns,
+            &file.hash[..],
+            file.format,
+            file.encoding,
+            games.len() as i64,
+            stopped,
+            file.error
+        ];
+        let file_id = match existing {
+            Some(id) => {
+                self.unlink_games(id)?;
+                self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
+                self.tx
+                    .prepare_cached(
+                        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
+                         games = ?7, stopped = ?8, error = ?9 WHERE path = ?1",
+                    )?
+                    .execute(values)?;
+                id
+            }
+            None => {
+                self.tx
+                    .prepare_cached(
+                        "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    )?
+                    .execute(values)?;
+                self.tx.last_insert_rowid()
+            }
+        };
+        // A file without a row has no rejects: those of an entry that could not be read were
+        // cleared when the run started (clear_entry_rejects), and remove_file clears the rest.
+        for r in rejects {
+            insert_reject(&self.tx, &file.path, Some(file_id), r)?;
+        }
+        let mut counts = WriteCounts::default();
+        for g in games {
+            let (id, new) = self.games.store(&self.tx, self.index, g)?;
+            if new {
+                counts.added += 1;
+                counts.positions += g.positions.len() as u64;
+            } else {
+                counts.duplicate += 1;
+            }
+            self.games.link(&self.tx, file_id, id, g)?;
+            self.index.flush_if_full(&self.tx)?;
+        }
+        self.written += games.len();
+        Ok(counts)
+    }
+
+    /// Records the warnings of the file at `path`, just written by [`Batch::write_file`] in
+    /// the same batch (they are removed with its games).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn write_warnings(&mut self, path: &str, warnings: &[NewWarning]) -> Result<()> {
+        if warnings.is_empty() {
+            return Ok(());
+        }
+        let Some(file) = file_id(&self.tx, path)? else {
+            return Ok(());
+        };
+        let mut insert = self.tx.prepare_cached(
+            "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for w in warnings {
+            insert.execute(params![path, file, w.game_index, w.line, w.ply, w.code, w.message])?;
+        }
+        Ok(())
+    }
+
+    /// Removes a file and its games (for files that are gone). Returns whether it was there.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn remove_file(&mut self, path: &str) -> Result<bool> {
+        let Some(id) = file_id(&self.tx, path)? else {
+            return Ok(false);
+        };
+        self.unlink_games(id)?;
+        self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([path])?;
+        self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
+        Ok(true)
+    }
+
+    /// Notes that the file at `path` was walked in this run, for [`Batch::prune_unseen`].
+    /// The paths go in a temporary table, so memory does not grow with their number.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn mark_seen(&mut self, path: &str) -> Result<()> {
+        self.tx.prepare_cached("INSERT OR IGNORE INTO temp.seen(path) VALUES (?1)")?.execute([path])?;
+        Ok(())
+    }
+
+    /// Removes the files recorded at `root` or under it that were not marked seen in this
+    /// run, with their games. Returns how many were removed.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn prune_unseen(&mut self, root: &str) -> Result<u64> {
+        const BATCH: usize = 256;
+        let (lo, hi) = under(root);
+        let mut after = String::new();
+        let mut removed = 0;
+        loop {
+            let gone: Vec<String> = self
+                .tx
+                .prepare_cached(
+                    "SELECT path FROM files
+                     WHERE (path = ?1 OR (path > ?2 AND path < ?3)) AND path > ?4
+                       AND NOT EXISTS (SELECT 1 FROM temp.seen WHERE seen.path = files.path)
+                     ORDER BY path LIMIT ?5",
+                )?
+                .query_map(params![root, lo, hi, after, BATCH], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            for path in &gone {
+                removed += u64::from(self.remove_file(path)?);
+            }
+            match gone.into_iter().next_back() {
+                Some(last) => after = last,
+                None => return Ok(removed),
+            }
+        }
+    }
+
+    /// Unlinks the games of file `id` (see game storage), which frees pages.
+    fn unlink_games(&mut self, id: i64) -> Result<()> {
+        self.games.unlink_file(&self.tx, self.index, id)?;
+        *self.freed = true;
+        Ok(())
+    }
+}
+
+fn insert_reject(conn: &Connection, path: &str, file: Option<i64>, r: &NewReject) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO rejects(path, file, game_index, line, ply, code, message)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![path, file, r.game_index, r.line, r.ply, r.code, r.message])?;
+    Ok(())
+}
+
+fn file_id(conn: &Connection, path: &str) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM files WHERE path = ?1")?
+        .query_row([path], |r| r.get(0))
+        .optional()?)
+}
+
+/// The bounds of the paths strictly under directory `root`: after `root/` and before
+/// `root0` ('0' follows '/').
+fn under(root: &str) -> (String, String) {
+    let base = root.strip_suffix('/').unwrap_or(root);
+    (format!("{base}/"), format!("{base}0"))
+}

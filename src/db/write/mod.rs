@@ -1,0 +1,219 @@
+//! The writer: one connection, owned by one thread, writing in batches.
+//!
+//! A [`Batch`] is a transaction: everything written through it is committed together by
+//! [`Batch::commit`], and a batch dropped without it (a failure, a stop) is rolled back. The
+//! writer's work is split three ways, each in its own place:
+//! - file and reject bookkeeping ([`files`]): the `files` rows, rejects and warnings, and the
+//!   removal of files that are gone;
+//! - game storage ([`games`]): games stored once however many files hold them, and each
+//!   file's own record of them (`sources`);
+//! - the position index ([`super::index`]): the postings of new games, written as a run
+//!   inside the batch that stores them, so that a commit never holds a game that position
+//!   lookups miss.
+//!
+//! A file is written whole inside one batch: its old games (if it was indexed before) are
+//! removed, its `files` row, games, sources and rejects are written. The caller commits a
+//! batch when it is due ([`Batch::is_due`]: [`COMMIT_GAMES`] games or [`COMMIT_EVERY`]), so a
+//! crash loses at most the files since the last commit, and never part of a file; between
+//! batches, [`Writer::merge_filled`] merges the runs a tier has filled.
+//!
+//! The writer holds the database's write lock from [`Writer::open`] until it is dropped, and
+//! the file is in WAL mode from open until [`Writer::finish`] (or the drop) ends the run (see
+//! the [module documentation](super)).
+
+mod files;
+mod games;
+
+use std::{
+    sync::{Arc, atomic::AtomicBool},
+    time::{Duration, Instant},
+};
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+pub use self::files::{FileRecord, NewReject, NewWarning, WriteCounts};
+pub use super::new_game::{NewGame, PlayerName};
+use super::{
+    Result,
+    index::{IndexWriter, merge_runs},
+    lock::WriteLock,
+    open,
+};
+
+/// Games per batch, at most.
+const COMMIT_GAMES: usize = 10_000;
+/// Time between commits, at most (so readers see progress and the WAL stays small).
+const COMMIT_EVERY: Duration = Duration::from_secs(2);
+/// WAL pages (64 MiB of 16 KiB pages) before SQLite copies them into the database. Larger
+/// than SQLite's default (1,000 pages) because index pages rewritten by every transaction
+/// are then copied once per checkpoint instead of once per transaction; not much larger,
+/// because pages evicted from the cache while still in the WAL are read back from it.
+const WAL_AUTOCHECKPOINT: u32 = 4_096;
+/// The connection's page cache, in KiB.
+const PAGE_CACHE_KIB: i64 = 16_384;
+
+/// What ending a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// Position runs merged.
+    pub merged: usize,
+    /// Whether the stop flag cut the merges short (the next run makes them).
+    pub stopped: bool,
+    /// Whether the file stays in WAL mode, because other programs had it open as the run
+    /// ended (see the [module documentation](super)).
+    pub wal_kept: bool,
+}
+
+/// The single writer.
+pub struct Writer {
+    conn: Connection,
+    /// Dropped after the connection closes.
+    _lock: WriteLock,
+    /// Whether the run has ended (see [`Writer::finish`]).
+    ended: bool,
+    stop: Option<Arc<AtomicBool>>,
+    games: games::GameStore,
+    index: IndexWriter,
+    /// Whether pages were freed (games removed, runs merged), for the vacuum at the end.
+    freed: bool,
+}
+
+/// A transaction of the writer's: what is written through it is committed together by
+/// [`Batch::commit`], and rolled back when it is dropped without.
+pub struct Batch<'w> {
+    tx: Transaction<'w>,
+    games: &'w mut games::GameStore,
+    index: &'w mut IndexWriter,
+    freed: &'w mut bool,
+    started: Instant,
+    /// Games written in it.
+    written: usize,
+}
+
+impl Writer {
+    /// Takes the database's write lock, opens the database at `path` (creating it when
+    /// there is no file, or the file is empty), migrates it, and rebuilds the postings of
+    /// games that a run of an older kifudex left out of the position index.
+    ///
+    /// # Errors
+    ///
+    /// [`super::Error::Busy`] when another writer holds the lock;
+    /// [`super::Error::NotKifudex`] for a file that is not a kifudex database (it is left as
+    /// it was); [`super::Corrupt`] for a position index this build cannot extend; any other
+    /// failure to open or migrate the database.
+    pub fn open(path: &std::path::Path) -> Result<Writer> {
+        let lock = WriteLock::acquire(path)?;
+        let conn = open::open_write(path)?;
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
+        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
+        conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
+        let index = IndexWriter::open(&conn)?;
+        let mut w = Writer {
+            conn,
+            _lock: lock,
+            ended: false,
+            stop: None,
+            games: games::GameStore::default(),
+            index,
+            freed: false,
+        };
+        let batch = w.batch()?;
+        batch.index.recover(&batch.tx)?;
+        batch.commit()?;
+        Ok(w)
+    }
+
+    /// Sets the number of postings buffered before a run is written
+    /// ([`super::RUN_POSTINGS`] by default; at least 1).
+    pub fn set_run_postings(&mut self, n: usize) {
+        self.index.set_run_postings(n);
+    }
+
+    /// Gives the writer a flag that, once set, stops merges: the one under way is rolled
+    /// back, and [`Writer::finish`] makes no other (the next run makes them).
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    /// Starts a batch.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn batch(&mut self) -> Result<Batch<'_>> {
+        Ok(Batch {
+            tx: self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
+            games: &mut self.games,
+            index: &mut self.index,
+            freed: &mut self.freed,
+            started: Instant::now(),
+            written: 0,
+        })
+    }
+
+    /// Merges the runs a tier has filled (see the policy in the position index), each merge
+    /// in a transaction of its own; between batches.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn merge_filled(&mut self) -> Result<()> {
+        let (merged, _) = merge_runs(&mut self.conn, false, self.stop.as_deref())?;
+        self.freed |= merged > 0;
+        Ok(())
+    }
+
+    /// Merges runs as the policy says (unless the stop flag is set), and ends the run: the
+    /// database is checkpointed and put back in rollback-journal mode.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn finish(mut self) -> Result<Finished> {
+        // The buffers and caches are done with; a merge needs none of their memory.
+        self.index.release_memory();
+        self.games = games::GameStore::default();
+        let (merged, stopped) = merge_runs(&mut self.conn, true, self.stop.as_deref())?;
+        if (self.freed || merged > 0) && !stopped {
+            // Each step of this pragma frees one page, so it must be stepped to the end.
+            let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
+            let mut steps = vacuum.query([])?;
+            while steps.next()?.is_some() {}
+        }
+        if !stopped {
+            self.conn.execute_batch("PRAGMA optimize")?;
+        }
+        self.ended = true;
+        let at_rest = open::end_run(&self.conn)?;
+        Ok(Finished { merged, stopped, wal_kept: !at_rest })
+    }
+}
+
+impl Drop for Writer {
+    /// A writer dropped without [`Writer::finish`] (its run failed, or stopped early) ends the
+    /// run as well as it can. (A batch not committed was rolled back when it was dropped.)
+    fn drop(&mut self) {
+        if !self.ended {
+            let _ = open::end_run(&self.conn);
+        }
+    }
+}
+
+impl Batch<'_> {
+    /// Whether the batch is due for a commit: it holds 10,000 games, or began two seconds ago
+    /// (so that readers see progress and the WAL stays small).
+    pub fn is_due(&self) -> bool {
+        self.written >= COMMIT_GAMES || self.started.elapsed() >= COMMIT_EVERY
+    }
+
+    /// Writes the postings of its games as a run, and commits everything.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure (everything written in the batch is then rolled back).
+    pub fn commit(self) -> Result<()> {
+        self.index.flush(&self.tx)?;
+        self.tx.commit()?;
+        Ok(())
+    }
+}
