@@ -74,10 +74,12 @@ pub mod codec;
 mod filter;
 mod lock;
 mod migrate;
+mod names;
 mod new_game;
 mod newest;
 mod open;
 mod read;
+mod records;
 mod runs;
 mod tree;
 mod write;
@@ -92,6 +94,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 pub use self::{
     codec::Posting,
     migrate::{READABLE_FROM, VERSION},
+    names::{Alias, AliasError},
+    records::{Identities, RecordDetails, RecordFacts},
     open::APPLICATION_ID,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,

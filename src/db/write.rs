@@ -162,6 +162,8 @@ impl Writer {
         };
         w.conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
         w.recover()?;
+        super::names::fill_keys(w.transaction()?)?;
+        w.commit()?;
         let empty = w.conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM keypos)", [], |r| r.get(0))?;
         w.keypos = KeyPositions::new(empty);
         Ok(w)
@@ -187,6 +189,13 @@ impl Writer {
     fn reserve_run(&mut self) {
         self.postings
             .reserve(self.run_postings.saturating_add(RESERVE_SLACK).min(RUN_POSTINGS + RESERVE_SLACK));
+    }
+
+    /// The connection, in the current transaction (begun if none is open), for what is
+    /// written beside files and games (aliases, keys).
+    pub(super) fn transaction(&mut self) -> Result<&Connection> {
+        self.begin()?;
+        Ok(&self.conn)
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -568,16 +577,16 @@ impl Writer {
         }
         let (select, insert) = match table {
             Names::Players => {
-                ("SELECT id FROM players WHERE name = ?1", "INSERT INTO players(name) VALUES (?1)")
+                ("SELECT id FROM players WHERE name = ?1", "INSERT INTO players(name, key) VALUES (?1, ?2)")
             }
             Names::Events => {
-                ("SELECT id FROM events WHERE name = ?1", "INSERT INTO events(name) VALUES (?1)")
+                ("SELECT id FROM events WHERE name = ?1", "INSERT INTO events(name, key) VALUES (?1, ?2)")
             }
         };
         let id = match self.conn.prepare_cached(select)?.query_row([name], |r| r.get(0)).optional()? {
             Some(id) => id,
             None => {
-                self.conn.prepare_cached(insert)?.execute([name])?;
+                self.conn.prepare_cached(insert)?.execute(params![name, crate::kifu::name_key::key(name)])?;
                 self.conn.last_insert_rowid()
             }
         };

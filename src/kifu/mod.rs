@@ -18,12 +18,14 @@
 pub mod bod;
 pub mod csa;
 pub mod encoding;
+pub mod eval;
 mod game;
 pub mod info;
 pub mod jkf;
 mod kakinoki;
 pub mod ki2;
 pub mod kif;
+pub mod name_key;
 mod names;
 mod support;
 pub mod usi;
