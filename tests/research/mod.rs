@@ -6,8 +6,12 @@
 //! identity label by hand (`habu`, `fujii`, …) beside the spelling the record uses. Every
 //! expected count is worked out from that list by the test itself, never from kifudex.
 
+mod evals;
 mod games;
 mod names;
+mod players;
+mod views;
+mod years;
 
 use std::{
     collections::HashMap,
