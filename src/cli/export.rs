@@ -112,14 +112,17 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let options = export::Options { max_ply: args.max_ply, by_year: args.by.is_some() };
     let columns = export::columns(table, &options);
     let output: Output<Box<dyn Write>> = match (&args.out, format) {
-        (Some(path), export::Format::Parquet) => {
-            Output::parquet(File::create(path).with_context(|| format!("cannot create {}", path.display()))?, columns)?
-        }
+        (Some(path), export::Format::Parquet) => Output::parquet(
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+            columns,
+        )?,
         (Some(path), _) => {
             let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
             Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?
         }
-        (None, _) => Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?,
+        (None, _) => {
+            Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?
+        }
     };
     // A game an older version stored that cannot be played back is named, and left out.
     let mut skipped = 0u64;

@@ -89,8 +89,11 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         .with_context(|| format!("{}: not text", path.display()))?
         .text
         .into_owned();
-    let mut reader =
-        csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
     let mut out = Vec::new();
     for (i, row) in reader.records().enumerate() {
         let row = row.with_context(|| format!("{}: not CSV", path.display()))?;
@@ -98,8 +101,11 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         let fields: Vec<&str> = row.iter().collect();
         match fields.as_slice() {
             [""] | [] => {}
-            [alias, name] if i == 0 && alias.eq_ignore_ascii_case("alias") && name.eq_ignore_ascii_case("name") => {}
-            [alias, name] if !alias.is_empty() && !name.is_empty() => out.push((alias.to_string(), name.to_string())),
+            [alias, name]
+                if i == 0 && alias.eq_ignore_ascii_case("alias") && name.eq_ignore_ascii_case("name") => {}
+            [alias, name] if !alias.is_empty() && !name.is_empty() => {
+                out.push((alias.to_string(), name.to_string()))
+            }
             _ => bail!("{} line {line}: an alias row is `alias,name`", path.display()),
         }
     }

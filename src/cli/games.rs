@@ -6,18 +6,23 @@ use std::{
 };
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use kifudex::{
     db::Reader,
     query::games::{self, GAME_LIST_COLUMNS},
 };
 
-use super::{db::DbOpt, filter::FilterOpt, table::TextTable};
+use super::{
+    db::DbOpt,
+    filter::FilterOpt,
+    table::{ListFormat, TextTable},
+};
 
 /// List the games the filters keep, newest first, without a position.
 ///
 /// Each game is listed once, with the record shown for it: the first in path order that the
-/// filters match. Exit status 1 when no game is kept.
+/// filters match. --format json prints one object, {"total": N, "games": [...]}. Exit
+/// status 1 when no game is kept.
 #[derive(Debug, Args)]
 pub struct GamesArgs {
     #[command(flatten)]
@@ -32,20 +37,10 @@ pub struct GamesArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     offset: usize,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    format: ListFormat,
     #[command(flatten)]
     db: DbOpt,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// An aligned table
-    Table,
-    /// One JSON object: {"total": N, "games": [...]}
-    Json,
-    /// A CSV table with a header row
-    Csv,
 }
 
 pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
@@ -55,8 +50,8 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
     let limit = if args.all { usize::MAX } else { args.limit };
     let list = games::list(&snapshot, &filter, args.offset, limit)?;
     let text = match args.format {
-        Format::Json => games::to_json(&list) + "\n",
-        Format::Csv => {
+        ListFormat::Json => games::to_json(&list) + "\n",
+        ListFormat::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(GAME_LIST_COLUMNS)?;
             for g in &list.games {
@@ -64,7 +59,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
             }
             String::from_utf8(w.into_inner()?)?
         }
-        Format::Table => {
+        ListFormat::Table => {
             let mut t = TextTable::new(&GAME_LIST_COLUMNS);
             for g in &list.games {
                 t.row(g.fields().to_vec());

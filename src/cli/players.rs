@@ -7,13 +7,17 @@ use std::{
 };
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use kifudex::{
     db::Reader,
     query::players::{self, PLAYER_COLUMNS, PlayersQuery},
 };
 
-use super::{db::DbOpt, filter::FilterOpt, table::TextTable};
+use super::{
+    db::DbOpt,
+    filter::FilterOpt,
+    table::{ListFormat, TextTable},
+};
 
 /// Player statistics: games, wins, losses and draws, overall and as black and as white, the
 /// first and last dates, and the openings (戦型) played most.
@@ -21,8 +25,8 @@ use super::{db::DbOpt, filter::FilterOpt, table::TextTable};
 /// The filters choose the games; --player also chooses the players listed. A player is every
 /// spelling of one name (widths, spaces, case and a title after the name do not count) and
 /// its aliases; a game counts once for each player, however many of its records name them.
-/// With --vs NAME, each row is a player's record against NAME. Exit status 1 when no player
-/// is counted.
+/// With --vs NAME, each row is a player's record against NAME. --format json prints a list of
+/// objects, one a player. Exit status 1 when no player is counted.
 #[derive(Debug, Args)]
 pub struct PlayersArgs {
     #[command(flatten)]
@@ -31,34 +35,25 @@ pub struct PlayersArgs {
     #[arg(long, value_name = "NAME")]
     vs: Option<String>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    format: ListFormat,
     #[command(flatten)]
     db: DbOpt,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// An aligned table
-    Table,
-    /// A JSON list of objects
-    Json,
-    /// A CSV table with a header row
-    Csv,
-}
-
 pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
-    let query = PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
+    let query =
+        PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
     let stats = players::players(&snapshot, &query)?;
     let mut header: Vec<&str> = PLAYER_COLUMNS.to_vec();
     header.push("openings");
     let text = match args.format {
-        Format::Json => {
+        ListFormat::Json => {
             serde_json::Value::Array(stats.iter().map(|p| p.to_json()).collect()).to_string() + "\n"
         }
-        Format::Csv => {
+        ListFormat::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(&header)?;
             for p in &stats {
@@ -66,7 +61,7 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
             }
             String::from_utf8(w.into_inner()?)?
         }
-        Format::Table => {
+        ListFormat::Table => {
             let mut t = TextTable::new(&header);
             for p in &stats {
                 t.row(p.fields());

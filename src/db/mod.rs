@@ -95,12 +95,12 @@ pub use self::{
     codec::Posting,
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},
-    records::{Identities, RecordDetails, RecordFacts},
     open::APPLICATION_ID,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
         WarningRow,
     },
+    records::{Identities, RecordDetails, RecordFacts},
     tree::{MoveStats, Occurrence, PositionStats},
     write::{
         FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, RUN_POSTINGS, WriteCounts, Writer,

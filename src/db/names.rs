@@ -42,7 +42,9 @@ pub struct Alias {
 pub enum AliasError {
     #[error("'{0}' is no name: it has nothing but spaces and a title")]
     Empty(String),
-    #[error("'{alias}' and '{name}' are already one name (names are compared without spaces, widths, case and titles)")]
+    #[error(
+        "'{alias}' and '{name}' are already one name (names are compared without spaces, widths, case and titles)"
+    )]
     Same { alias: String, name: String },
     #[error(transparent)]
     Db(#[from] super::Error),
@@ -73,7 +75,8 @@ impl AliasMap {
             if alias_key.is_empty() || name_key.is_empty() {
                 continue;
             }
-            let target = map.resolve(&name_key).map_or((name.clone(), name_key), |(n, k)| (n.clone(), k.clone()));
+            let target =
+                map.resolve(&name_key).map_or((name.clone(), name_key), |(n, k)| (n.clone(), k.clone()));
             if target.1 != alias_key {
                 map.by_key.insert(alias_key, target);
             }
@@ -163,7 +166,11 @@ fn keyed(
 /// # Errors
 ///
 /// Any database failure.
-pub(super) fn player_ids(conn: &Connection, text: &str, extra: &[(String, String)]) -> rusqlite::Result<Vec<i64>> {
+pub(super) fn player_ids(
+    conn: &Connection,
+    text: &str,
+    extra: &[(String, String)],
+) -> rusqlite::Result<Vec<i64>> {
     let part = player_key(text);
     let found = keyed(conn, "players", Some(("instr(key, ?1) > 0", &part)), &|k| k.contains(&part))?;
     let aliases = AliasMap::load(conn, extra)?;
@@ -305,8 +312,10 @@ impl Writer {
         let stored = (|| {
             conn.prepare_cached("UPDATE aliases SET name = ?2, name_key = ?3 WHERE name_key = ?1")?
                 .execute(params![alias_key, name, name_key])?;
-            conn.prepare_cached("INSERT OR REPLACE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)")?
-                .execute(params![alias_key, alias.trim(), name, name_key])
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![alias_key, alias.trim(), name, name_key])
         })();
         stored.map_err(super::Error::from)?;
         Ok(Alias { alias: alias.trim().to_string(), name })
@@ -320,7 +329,8 @@ impl Writer {
     /// Any database failure.
     pub fn remove_alias(&mut self, alias: &str) -> Result<Option<Alias>> {
         let conn = self.transaction()?;
-        let mut stmt = conn.prepare_cached("DELETE FROM aliases WHERE alias_key = ?1 RETURNING alias, name")?;
+        let mut stmt =
+            conn.prepare_cached("DELETE FROM aliases WHERE alias_key = ?1 RETURNING alias, name")?;
         let mut rows = stmt.query([player_key(alias)])?;
         Ok(match rows.next()? {
             Some(r) => Some(Alias { alias: r.get(0)?, name: r.get(1)? }),

@@ -74,7 +74,9 @@ pub fn columns(table: Table, options: &Options) -> Vec<Column> {
             }
             c
         }
-        Table::Rejects | Table::Warnings => sink::columns(&REJECT_COLUMNS, &[Text, Int, Int, Int, Text, Text]),
+        Table::Rejects | Table::Warnings => {
+            sink::columns(&REJECT_COLUMNS, &[Text, Int, Int, Int, Text, Text])
+        }
     }
 }
 
@@ -136,8 +138,8 @@ pub const GAME_COLUMNS: [&str; 24] = [
 const GAME_KINDS: [Kind; 24] = {
     use Kind::*;
     [
-        Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int, Text,
-        Text, Text, Date, Text, Text, Text,
+        Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int,
+        Text, Text, Text, Date, Text, Text, Text,
     ]
 };
 
@@ -209,7 +211,11 @@ pub fn games(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> R
     csv(snapshot, Table::Games, filter, &Options::default(), out, &mut |_, _| {})
 }
 
-fn games_rows<W: Write>(snapshot: &Snapshot<'_>, filter: &GameFilter, out: &mut Output<W>) -> Result<(), Error> {
+fn games_rows<W: Write>(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: &mut Output<W>,
+) -> Result<(), Error> {
     snapshot.for_each_occurrence(filter, |r| -> Result<(), Error> {
         let headers = serde_json::to_string(&r.headers).unwrap_or_default();
         let int = |n: u32| Cell::Int(i64::from(n));

@@ -194,7 +194,13 @@ fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
     let id = game.id.0;
     let mut ply = 0i64;
     let end = replay(game, |pos, mv| {
-        rows.push(&[Cell::Int(id), Cell::Int(ply), Cell::Key(pos.key().0), Cell::Text(&pos.sfen()), Cell::Text(&mv.to_string())])?;
+        rows.push(&[
+            Cell::Int(id),
+            Cell::Int(ply),
+            Cell::Key(pos.key().0),
+            Cell::Text(&pos.sfen()),
+            Cell::Text(&mv.to_string()),
+        ])?;
         ply += 1;
         Ok(())
     })?;

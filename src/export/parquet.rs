@@ -225,13 +225,14 @@ impl ParquetWriter {
                 fields.push(f.map_err(parquet_error)?);
             }
         }
-        let schema = Type::group_type_builder("kifudex").with_fields(fields).build().map_err(parquet_error)?;
+        let schema =
+            Type::group_type_builder("kifudex").with_fields(fields).build().map_err(parquet_error)?;
         let properties = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
             .set_created_by(format!("kifudex {}", env!("CARGO_PKG_VERSION")))
             .build();
-        let writer = SerializedFileWriter::new(file, Arc::new(schema), Arc::new(properties))
-            .map_err(parquet_error)?;
+        let writer =
+            SerializedFileWriter::new(file, Arc::new(schema), Arc::new(properties)).map_err(parquet_error)?;
         Ok(ParquetWriter { writer })
     }
 

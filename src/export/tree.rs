@@ -49,7 +49,12 @@ pub const TREE_COLUMNS: [&str; 12] = [
 /// # Errors
 ///
 /// A database failure, a stored game that does not replay, or a write error.
-pub fn tree(snapshot: &Snapshot<'_>, filter: &GameFilter, max_ply: u32, out: impl Write) -> Result<u64, Error> {
+pub fn tree(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    max_ply: u32,
+    out: impl Write,
+) -> Result<u64, Error> {
     let options = Options { max_ply, by_year: false };
     super::csv(snapshot, Table::Tree, filter, &options, out, &mut |_, _| {})
 }
@@ -68,63 +73,78 @@ pub(super) fn tree_rows<W: Write>(
     } else {
         None
     };
-    snapshot.for_each_position(options.max_ply, games.as_ref(), |setup, stats, ply| -> Result<bool, Error> {
-        if stats.moves.is_empty() {
-            return Ok(true);
-        }
-        let pos = Position::from_setup(setup.clone())
-            .map_err(|_| crate::db::Error::from(crate::db::Corrupt("an indexed position is not legal")))?;
-        let (sfen, key, ply) = (setup.to_string(), pos.key().0, i64::from(ply));
-        let notations: Vec<(String, String, String)> = stats
-            .moves
-            .iter()
-            .map(|m| (m.mv.to_string(), write(&pos, m.mv, None, Style::Japanese), write(&pos, m.mv, None, Style::Western)))
-            .collect();
-        let Some(years) = &years else {
-            for (m, (usi, japanese, western)) in stats.moves.iter().zip(&notations) {
-                out.row(&[
-                    Cell::Text(&sfen),
-                    Cell::Key(key),
-                    Cell::Int(ply),
-                    count(stats.games),
-                    Cell::Text(usi),
-                    Cell::Text(japanese),
-                    Cell::Text(western),
-                    count(m.played),
-                    count(m.reached),
-                    count(m.black_wins),
-                    count(m.white_wins),
-                    count(m.draws),
-                ])?;
+    snapshot.for_each_position(
+        options.max_ply,
+        games.as_ref(),
+        |setup, stats, ply| -> Result<bool, Error> {
+            if stats.moves.is_empty() {
+                return Ok(true);
             }
-            return Ok(true);
-        };
-        let by = by_year(snapshot, setup, stats, games.as_ref(), years)?;
-        for (i, (m, (usi, japanese, western))) in stats.moves.iter().zip(&notations).enumerate() {
-            for (year, t) in &by.moves[i] {
-                let reached = by.reached[i].get(year).map_or(0, |t| t.games);
-                let reaching = by.position.get(year).map_or(0, |t| t.games);
-                let year_cell = if year == UNKNOWN_YEAR { Cell::Null } else { year.parse().map_or(Cell::Null, Cell::Int) };
-                out.row(&[
-                    Cell::Text(&sfen),
-                    Cell::Key(key),
-                    Cell::Int(ply),
-                    count(reaching),
-                    Cell::Text(usi),
-                    Cell::Text(japanese),
-                    Cell::Text(western),
-                    count(t.games),
-                    count(reached),
-                    count(t.black_wins),
-                    count(t.white_wins),
-                    count(t.draws),
-                    year_cell,
-                ])?;
-                let _ = m;
+            let pos = Position::from_setup(setup.clone()).map_err(|_| {
+                crate::db::Error::from(crate::db::Corrupt("an indexed position is not legal"))
+            })?;
+            let (sfen, key, ply) = (setup.to_string(), pos.key().0, i64::from(ply));
+            let notations: Vec<(String, String, String)> = stats
+                .moves
+                .iter()
+                .map(|m| {
+                    (
+                        m.mv.to_string(),
+                        write(&pos, m.mv, None, Style::Japanese),
+                        write(&pos, m.mv, None, Style::Western),
+                    )
+                })
+                .collect();
+            let Some(years) = &years else {
+                for (m, (usi, japanese, western)) in stats.moves.iter().zip(&notations) {
+                    out.row(&[
+                        Cell::Text(&sfen),
+                        Cell::Key(key),
+                        Cell::Int(ply),
+                        count(stats.games),
+                        Cell::Text(usi),
+                        Cell::Text(japanese),
+                        Cell::Text(western),
+                        count(m.played),
+                        count(m.reached),
+                        count(m.black_wins),
+                        count(m.white_wins),
+                        count(m.draws),
+                    ])?;
+                }
+                return Ok(true);
+            };
+            let by = by_year(snapshot, setup, stats, games.as_ref(), years)?;
+            for (i, (m, (usi, japanese, western))) in stats.moves.iter().zip(&notations).enumerate() {
+                for (year, t) in &by.moves[i] {
+                    let reached = by.reached[i].get(year).map_or(0, |t| t.games);
+                    let reaching = by.position.get(year).map_or(0, |t| t.games);
+                    let year_cell = if year == UNKNOWN_YEAR {
+                        Cell::Null
+                    } else {
+                        year.parse().map_or(Cell::Null, Cell::Int)
+                    };
+                    out.row(&[
+                        Cell::Text(&sfen),
+                        Cell::Key(key),
+                        Cell::Int(ply),
+                        count(reaching),
+                        Cell::Text(usi),
+                        Cell::Text(japanese),
+                        Cell::Text(western),
+                        count(t.games),
+                        count(reached),
+                        count(t.black_wins),
+                        count(t.white_wins),
+                        count(t.draws),
+                        year_cell,
+                    ])?;
+                    let _ = m;
+                }
             }
-        }
-        Ok(true)
-    })?;
+            Ok(true)
+        },
+    )?;
     Ok(())
 }
 

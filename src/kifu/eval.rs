@@ -75,7 +75,13 @@ fn mate_of(text: &str) -> Option<i64> {
     };
     let n = match plies {
         None | Some("") => 0,
-        Some(p) => p.strip_suffix('手').unwrap_or(p).trim().parse::<i64>().ok().filter(|n| (0..1_000_000).contains(n))?,
+        Some(p) => p
+            .strip_suffix('手')
+            .unwrap_or(p)
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (0..1_000_000).contains(n))?,
     };
     Some(sign * (MATE - n))
 }

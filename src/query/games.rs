@@ -33,7 +33,12 @@ pub const GAME_LIST_COLUMNS: [&str; 11] =
 /// # Errors
 ///
 /// Any database failure.
-pub fn list(snapshot: &Snapshot<'_>, filter: &GameFilter, offset: usize, limit: usize) -> Result<GameList, db::Error> {
+pub fn list(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    offset: usize,
+    limit: usize,
+) -> Result<GameList, db::Error> {
     let ids = snapshot.game_ids(filter)?;
     let rows = snapshot.newest_records(&ids, filter, offset, limit)?;
     let records: Vec<i64> = rows.iter().map(|&(_, record)| record).collect();

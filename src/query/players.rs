@@ -128,7 +128,13 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
         if let Some((_, sides)) = game.as_mut() {
             for (id, black) in [(r.black, true), (r.white, false)] {
                 if let Some((key, spelling)) = id.and_then(|id| identities.of(id)) {
-                    sides.sides.push((key.to_string(), black, spelling.to_string(), r.date.clone(), r.opening.clone()));
+                    sides.sides.push((
+                        key.to_string(),
+                        black,
+                        spelling.to_string(),
+                        r.date.clone(),
+                        r.opening.clone(),
+                    ));
                 }
             }
         }
@@ -245,8 +251,21 @@ impl PlayerStats {
         let (b, w) = (&self.as_black, &self.as_white);
         let mut out: Vec<String> = vec![self.name.clone()];
         out.extend(
-            [self.games, self.wins, self.losses, self.draws, b.games, b.wins, b.losses, b.draws, w.games, w.wins, w.losses, w.draws]
-                .map(|n| n.to_string()),
+            [
+                self.games,
+                self.wins,
+                self.losses,
+                self.draws,
+                b.games,
+                b.wins,
+                b.losses,
+                b.draws,
+                w.games,
+                w.wins,
+                w.losses,
+                w.draws,
+            ]
+            .map(|n| n.to_string()),
         );
         out.push(self.first_date.clone().unwrap_or_default());
         out.push(self.last_date.clone().unwrap_or_default());
@@ -256,8 +275,10 @@ impl PlayerStats {
 
     /// The statistics as a JSON object (see the command-line contract for its keys).
     pub fn to_json(&self) -> Value {
-        let side = |s: &SideRecord| json!({"games": s.games, "wins": s.wins, "losses": s.losses, "draws": s.draws});
-        let openings: Vec<Value> = self.openings.iter().map(|(o, n)| json!({"opening": o, "games": n})).collect();
+        let side =
+            |s: &SideRecord| json!({"games": s.games, "wins": s.wins, "losses": s.losses, "draws": s.draws});
+        let openings: Vec<Value> =
+            self.openings.iter().map(|(o, n)| json!({"opening": o, "games": n})).collect();
         json!({
             "name": self.name, "games": self.games, "wins": self.wins, "losses": self.losses, "draws": self.draws,
             "as_black": side(&self.as_black), "as_white": side(&self.as_white),

@@ -56,8 +56,13 @@ mod tests {
     #[test]
     fn tallies_add_up() {
         let mut t = Tally::default();
-        for r in [GameResult::BlackWin, GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw, GameResult::Unknown]
-        {
+        for r in [
+            GameResult::BlackWin,
+            GameResult::BlackWin,
+            GameResult::WhiteWin,
+            GameResult::Draw,
+            GameResult::Unknown,
+        ] {
             t += r;
         }
         assert_eq!(t, Tally { games: 5, black_wins: 2, white_wins: 1, draws: 1 });

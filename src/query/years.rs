@@ -43,8 +43,16 @@ pub fn year_of(date: Option<&str>) -> String {
 /// # Errors
 ///
 /// Any database failure.
-pub fn years_of(snapshot: &Snapshot<'_>, ids: &[GameId], filter: &GameFilter) -> Result<HashMap<GameId, String>, db::Error> {
-    Ok(snapshot.shown_dates(ids, filter)?.into_iter().map(|(game, date)| (game, year_of(date.as_deref()))).collect())
+pub fn years_of(
+    snapshot: &Snapshot<'_>,
+    ids: &[GameId],
+    filter: &GameFilter,
+) -> Result<HashMap<GameId, String>, db::Error> {
+    Ok(snapshot
+        .shown_dates(ids, filter)?
+        .into_iter()
+        .map(|(game, date)| (game, year_of(date.as_deref())))
+        .collect())
 }
 
 /// The counts by year of `occ` (the occurrences of one position, sorted by game and ply):

@@ -12,7 +12,10 @@ use crate::query::csv_rows;
 fn listed(args: &[&str]) -> Vec<i64> {
     let mut all = vec!["games", "--format", "csv"];
     all.extend_from_slice(args);
-    csv_rows(stdout(&kifudex(&all, &archive().db)).as_bytes()).iter().map(|r| r["id"].parse().unwrap()).collect()
+    csv_rows(stdout(&kifudex(&all, &archive().db)).as_bytes())
+        .iter()
+        .map(|r| r["id"].parse().unwrap())
+        .collect()
 }
 
 /// The ids of the records `keep` keeps, as a set.
@@ -22,7 +25,8 @@ fn expected(keep: impl Fn(&Rec) -> bool) -> BTreeSet<i64> {
 
 #[test]
 fn every_filter_keeps_the_games_of_the_records_it_matches() {
-    let set = |args: &[&str]| -> BTreeSet<i64> { listed(&[args, &["--all"][..]].concat()).into_iter().collect() };
+    let set =
+        |args: &[&str]| -> BTreeSet<i64> { listed(&[args, &["--all"][..]].concat()).into_iter().collect() };
     let year = |r: &Rec| r.date.get(..4).unwrap_or("").to_string();
     assert_eq!(set(&[]), expected(|_| true));
     assert_eq!(set(&["--player", "佐藤康光"]), expected(|r| r.black.0 == "sato" || r.white.0 == "sato"));
@@ -31,7 +35,10 @@ fn every_filter_keeps_the_games_of_the_records_it_matches() {
     assert_eq!(set(&["--event", "竜王戦"]), expected(|r| r.event == "竜王戦"));
     assert_eq!(set(&["--since", "2015"]), expected(|r| year(r).as_str() >= "2015"));
     assert_eq!(set(&["--until", "2014-07"]), expected(|r| !r.date.is_empty() && r.date <= "2014/07/31"));
-    assert_eq!(set(&["--since", "2014-07-02", "--until", "2014-12-01"]), expected(|r| ("2014/07/02"..="2014/12/01").contains(&r.date)));
+    assert_eq!(
+        set(&["--since", "2014-07-02", "--until", "2014-12-01"]),
+        expected(|r| ("2014/07/02"..="2014/12/01").contains(&r.date))
+    );
     for result in ["black", "white", "draw"] {
         assert_eq!(set(&["--result", result]), expected(|r| result_of(r) == result), "{result}");
     }
@@ -41,14 +48,17 @@ fn every_filter_keeps_the_games_of_the_records_it_matches() {
     assert_eq!(set(&["--opening", "角換"]), expected(|r| r.opening == "角換わり"));
     assert_eq!(
         set(&["--player", "羽生", "--result", "black", "--since", "2014"]),
-        expected(|r| (r.black.0 == "habu" || r.white.0 == "habu") && result_of(r) == "black" && year(r).as_str() >= "2014")
+        expected(|r| (r.black.0 == "habu" || r.white.0 == "habu")
+            && result_of(r) == "black"
+            && year(r).as_str() >= "2014")
     );
 }
 
 #[test]
 fn newest_first_with_limits_pages_and_a_note_when_the_list_is_cut() {
     // Newest first by date; the game without a date comes last.
-    let mut by_date: Vec<(&str, i64)> = records().iter().zip(&archive().ids).map(|(r, &id)| (r.date, id)).collect();
+    let mut by_date: Vec<(&str, i64)> =
+        records().iter().zip(&archive().ids).map(|(r, &id)| (r.date, id)).collect();
     by_date.sort_by(|a, b| match (a.0.is_empty(), b.0.is_empty()) {
         (false, true) => std::cmp::Ordering::Less,
         (true, false) => std::cmp::Ordering::Greater,
@@ -77,7 +87,11 @@ fn newest_first_with_limits_pages_and_a_note_when_the_list_is_cut() {
         String::from_utf8_lossy(&q.stderr),
         format!("kifudex: listed games 1 to 2 of {n}, newest first (--limit N lists more)\n")
     );
-    assert!(kifudex(&["query", "--format", "csv", "--csv", "games", "--limit", "100"], &archive().db).stderr.is_empty());
+    assert!(
+        kifudex(&["query", "--format", "csv", "--csv", "games", "--limit", "100"], &archive().db)
+            .stderr
+            .is_empty()
+    );
     // Nothing kept: exit status 1.
     assert_eq!(kifudex(&["games", "--player", "nobody"], &archive().db).status.code(), Some(1));
     assert_eq!(kifudex(&["games", "--limit", "1", "--all"], &archive().db).status.code(), Some(2));
@@ -86,7 +100,8 @@ fn newest_first_with_limits_pages_and_a_note_when_the_list_is_cut() {
 #[test]
 fn the_table_json_and_csv_show_the_record_of_each_game() {
     let a = archive();
-    let json: Value = serde_json::from_str(&stdout(&kifudex(&["games", "--all", "--format", "json"], &a.db))).unwrap();
+    let json: Value =
+        serde_json::from_str(&stdout(&kifudex(&["games", "--all", "--format", "json"], &a.db))).unwrap();
     let games = json["games"].as_array().unwrap();
     assert_eq!(json["total"].as_u64().unwrap() as usize, games.len());
     for (r, &id) in records().iter().zip(&a.ids) {

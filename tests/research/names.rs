@@ -63,10 +63,11 @@ fn names_events_and_openings_match_without_widths_spaces_case_or_titles() {
     };
     assert_eq!(query(&["--event", "62期"]), ids_of(&a.ids, &["01", "02", "03"]));
     assert_eq!(query(&["--player", "habu", "--moves", "2g2f"]), ids_of(&a.ids, &["07"]));
-    let exported: BTreeSet<i64> = csv_rows(stdout(&kifudex(&["export", "games", "--player", "羽生善治"], &a.db)).as_bytes())
-        .iter()
-        .map(|r| r["game_id"].parse().unwrap())
-        .collect();
+    let exported: BTreeSet<i64> =
+        csv_rows(stdout(&kifudex(&["export", "games", "--player", "羽生善治"], &a.db)).as_bytes())
+            .iter()
+            .map(|r| r["game_id"].parse().unwrap())
+            .collect();
     assert_eq!(exported, ids_of(&a.ids, &["01", "02", "03", "04", "07", "08"]));
 }
 
@@ -120,7 +121,10 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     // The writer's rules: left in rollback mode, with no lock or journal beside it.
     let header = fs::read(&db).unwrap();
     assert_eq!(&header[18..20], &[1, 1], "rollback-journal mode at rest");
-    let mut beside: Vec<String> = fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut beside: Vec<String> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     beside.sort();
     assert_eq!(beside, ["aliases.csv", "archive", "k.sqlite"]);
 }

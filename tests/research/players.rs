@@ -36,7 +36,11 @@ fn side(games: &HashMap<u64, Option<Color>>, color: Color, records: &[&Rec]) -> 
 
 /// The rows `players --format json` should print: each identity (after `label`) that plays in
 /// the records `keep` keeps, counted on the sides `counts` allows.
-fn expected(label: impl Fn(&str) -> String, keep: impl Fn(&Rec) -> bool, counts: impl Fn(&Rec, Color) -> bool) -> BTreeMap<String, Value> {
+fn expected(
+    label: impl Fn(&str) -> String,
+    keep: impl Fn(&Rec) -> bool,
+    counts: impl Fn(&Rec, Color) -> bool,
+) -> BTreeMap<String, Value> {
     let kept: Vec<&Rec> = records().iter().filter(|r| keep(r)).collect();
     let mut by: HashMap<String, Expected> = HashMap::new();
     for r in &kept {
@@ -65,7 +69,8 @@ fn expected(label: impl Fn(&str) -> String, keep: impl Fn(&Rec) -> bool, counts:
         let black = side(&e.black, Color::Black, &kept);
         let white = side(&e.white, Color::White, &kept);
         let sum = |k: &str| black[k].as_u64().unwrap() + white[k].as_u64().unwrap();
-        let openings: BTreeMap<String, usize> = e.openings.iter().map(|(o, g)| (o.clone(), g.len())).collect();
+        let openings: BTreeMap<String, usize> =
+            e.openings.iter().map(|(o, g)| (o.clone(), g.len())).collect();
         out.insert(
             name.clone(),
             json!({
@@ -109,9 +114,11 @@ fn players_count_games_results_sides_dates_and_openings() {
     // Filters choose the games; --player chooses the rows too.
     assert_eq!(players(&a.db, &["--since", "2015"]), expected(own, |r| r.date >= "2015", |_, _| true));
     let habu = players(&a.db, &["--player", "羽生"]);
-    let all = expected(own, |r| r.black.0 == "habu" || r.white.0 == "habu", |r, c| {
-        (if c == Color::Black { r.black.0 } else { r.white.0 }) == "habu"
-    });
+    let all = expected(
+        own,
+        |r| r.black.0 == "habu" || r.white.0 == "habu",
+        |r, c| (if c == Color::Black { r.black.0 } else { r.white.0 }) == "habu",
+    );
     assert_eq!(habu, all);
     assert_eq!(habu.len(), 1);
     assert_eq!(habu["羽生善治"]["games"], 6, "the game in two files counts once");
@@ -132,7 +139,9 @@ fn vs_gives_each_player_s_record_against_one_and_aliases_join_spellings() {
     let facing = move |who: &'static str| move |r: &Rec, c: Color| faces(r, c, who, &|l: &str| l.to_string());
     // The filters keep a game when one of its records matches them.
     let plays = |who: &'static str| {
-        move |r: &Rec| records().iter().any(|r2| r2.tail == r.tail && (r2.black.0 == who || r2.white.0 == who))
+        move |r: &Rec| {
+            records().iter().any(|r2| r2.tail == r.tail && (r2.black.0 == who || r2.white.0 == who))
+        }
     };
     let own = |l: &str| l.to_string();
     assert_eq!(players(&a.db, &["--vs", "羽生善治"]), expected(own, plays("habu"), facing("habu")));

@@ -15,12 +15,25 @@ fn games_v_has_a_row_per_occurrence_with_names_and_words() {
              FROM games_v ORDER BY source_path",
         )
         .unwrap();
-    type Row = (i64, String, i64, String, Option<String>, String, String, Option<String>, String, String, String);
+    type Row =
+        (i64, String, i64, String, Option<String>, String, String, Option<String>, String, String, String);
     type More = (i64, Option<String>, String, Option<i64>, i64, Option<String>);
     let rows: Vec<(Row, More)> = stmt
         .query_map([], |r| {
             Ok((
-                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
+                (
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                ),
                 (r.get(11)?, r.get(12)?, r.get(13)?, r.get(14)?, r.get(15)?, r.get(16)?),
             ))
         })
@@ -57,7 +70,9 @@ fn games_v_has_a_row_per_occurrence_with_names_and_words() {
     }
     // The first move's code, as the migration documents it: 7g7f is from 60 to 59.
     let code: Vec<u8> = conn
-        .query_row("SELECT substr(moves, 1, 2) FROM games_v WHERE source_path LIKE '%/a/01.csa'", [], |r| r.get(0))
+        .query_row("SELECT substr(moves, 1, 2) FROM games_v WHERE source_path LIKE '%/a/01.csa'", [], |r| {
+            r.get(0)
+        })
         .unwrap();
     assert_eq!(u16::from_le_bytes([code[0], code[1]]), 60 * 81 + 59);
 }

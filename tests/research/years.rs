@@ -11,7 +11,15 @@ use crate::query::csv_rows;
 /// One record of each game (the copies of game 7 share their date and moves).
 fn games() -> Vec<&'static Rec> {
     let mut seen = Vec::new();
-    records().iter().filter(|r| !seen.contains(&r.tail) && { seen.push(r.tail); true }).collect()
+    records()
+        .iter()
+        .filter(|r| {
+            !seen.contains(&r.tail) && {
+                seen.push(r.tail);
+                true
+            }
+        })
+        .collect()
 }
 
 fn year(r: &Rec) -> String {
@@ -61,7 +69,8 @@ fn query_by_year_counts_the_position_and_each_move() {
         }
     }
     // Without --by there is no breakdown; with it the table shows one.
-    let plain: Value = serde_json::from_str(&stdout(&kifudex(&["query", "--format", "json"], &a.db))).unwrap();
+    let plain: Value =
+        serde_json::from_str(&stdout(&kifudex(&["query", "--format", "json"], &a.db))).unwrap();
     assert!(plain["position"].get("by_year").is_none());
     let table = stdout(&kifudex(&["query", "--by", "year"], &a.db));
     let header = table.lines().find(|l| l.starts_with("year")).expect("a year table");
