@@ -242,7 +242,10 @@ pub(super) fn fill_keys(conn: &Connection) -> rusqlite::Result<u64> {
     Ok(filled)
 }
 
-/// Player id → (identity key, name as stored), for every player: the identity key is the
+/// Player id → (identity key, name as stored).
+pub(super) type IdentityKeys = HashMap<i64, (String, String)>;
+
+/// [`IdentityKeys`] of every player: the identity key is the
 /// key of the player's name through aliases (`extra` being a command's own); and the aliases.
 ///
 /// # Errors
@@ -251,7 +254,7 @@ pub(super) fn fill_keys(conn: &Connection) -> rusqlite::Result<u64> {
 pub(super) fn identities(
     conn: &Connection,
     extra: &[(String, String)],
-) -> rusqlite::Result<(HashMap<i64, (String, String)>, AliasMap)> {
+) -> rusqlite::Result<(IdentityKeys, AliasMap)> {
     let aliases = AliasMap::load(conn, extra)?;
     let keys = keyed(conn, "players", None, &|_| true)?;
     let mut names: HashMap<i64, String> = HashMap::new();

@@ -45,7 +45,7 @@ pub struct RecordFacts {
 #[derive(Clone, Debug, Default)]
 pub struct Identities {
     /// Player id → (identity key, the name as stored).
-    by_id: HashMap<i64, (String, String)>,
+    by_id: names::IdentityKeys,
     aliases: AliasMap,
 }
 

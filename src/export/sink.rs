@@ -77,8 +77,8 @@ pub enum Format {
 const TEXT_BUFFER: usize = 64 * 1024;
 
 /// A CSV writer into memory, without a header row.
-fn csv_writer() -> csv::Writer<Vec<u8>> {
-    csv::WriterBuilder::new().has_headers(false).from_writer(Vec::with_capacity(4096))
+fn csv_writer() -> Box<csv::Writer<Vec<u8>>> {
+    Box::new(csv::WriterBuilder::new().has_headers(false).from_writer(Vec::with_capacity(4096)))
 }
 
 /// Rows in one format, gathered in memory.
@@ -89,7 +89,8 @@ pub struct Rows {
 }
 
 enum Form {
-    Csv { csv: csv::Writer<Vec<u8>>, scratch: String },
+    // Boxed: the CSV writer's state is large beside the other forms'.
+    Csv { csv: Box<csv::Writer<Vec<u8>>>, scratch: String },
     Jsonl { out: Vec<u8>, names: std::sync::Arc<Vec<String>> },
     Columns(super::parquet::Columns),
 }
@@ -184,7 +185,7 @@ impl Rows {
         match &mut self.form {
             Form::Csv { csv, .. } => {
                 let full = std::mem::replace(csv, csv_writer());
-                full.into_inner().map_err(|e| Error::Write(e.into_error()))
+                (*full).into_inner().map_err(|e| Error::Write(e.into_error()))
             }
             Form::Jsonl { out, .. } => Ok(std::mem::take(out)),
             Form::Columns(_) => Ok(Vec::new()),

@@ -83,11 +83,20 @@ struct Gathered {
     openings: HashMap<String, u64>,
 }
 
-/// One game's records, as read: (identity, black?) for each side a record names, with the
-/// record's date and opening, and the spelling.
+/// One game's records, as read: a [`Side`] for each side a record names.
 struct GameSides {
     result: crate::db::GameResult,
-    sides: Vec<(String, bool, String, Option<String>, Option<String>)>,
+    sides: Vec<Side>,
+}
+
+/// A side a record names: the player's identity, whether black, the spelling, and the
+/// record's date and opening.
+struct Side {
+    key: String,
+    black: bool,
+    spelling: String,
+    date: Option<String>,
+    opening: Option<String>,
 }
 
 /// The statistics of every player the query counts, most games first (then by name).
@@ -128,13 +137,13 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
         if let Some((_, sides)) = game.as_mut() {
             for (id, black) in [(r.black, true), (r.white, false)] {
                 if let Some((key, spelling)) = id.and_then(|id| identities.of(id)) {
-                    sides.sides.push((
-                        key.to_string(),
+                    sides.sides.push(Side {
+                        key: key.to_string(),
                         black,
-                        spelling.to_string(),
-                        r.date.clone(),
-                        r.opening.clone(),
-                    ));
+                        spelling: spelling.to_string(),
+                        date: r.date.clone(),
+                        opening: r.opening.clone(),
+                    });
                 }
             }
         }
@@ -157,13 +166,13 @@ fn count_game(
 ) {
     // The sides the opponent of --vs plays on, in this game.
     let vs_sides: HashSet<bool> = match vs {
-        Some(set) => game.sides.iter().filter(|s| set.contains(&s.0)).map(|s| s.1).collect(),
+        Some(set) => game.sides.iter().filter(|s| set.contains(&s.key)).map(|s| s.black).collect(),
         None => HashSet::new(),
     };
     let mut counted: HashSet<(&str, bool)> = HashSet::new();
     let mut played: HashSet<&str> = HashSet::new();
     let mut openings: HashSet<(&str, &str)> = HashSet::new();
-    for (key, black, spelling, date, opening) in &game.sides {
+    for Side { key, black, spelling, date, opening } in &game.sides {
         if rows_of.is_some_and(|set| !set.contains(key)) {
             continue;
         }

@@ -18,7 +18,7 @@ use std::{
     collections::HashMap,
     fs,
     path::{Path, PathBuf},
-    process::{Command, Output},
+    process::Output,
     sync::OnceLock,
 };
 
@@ -27,6 +27,7 @@ use kifudex::{
     shogi::{Color, Move, Position},
 };
 
+pub use crate::duplicates::kifudex;
 use crate::{query::csv_rows, util::Rng};
 
 /// How a record ends.
@@ -60,6 +61,8 @@ pub struct Rec {
     pub end: End,
 }
 
+// One row of the table in `records`: positional, so that each record stays one line.
+#[allow(clippy::too_many_arguments)]
 const fn rec(
     file: &'static str,
     black: (&'static str, &'static str),
@@ -324,17 +327,6 @@ pub fn archive() -> &'static Archive {
         let ids = build(&root, &db);
         Archive { root: fs::canonicalize(&root).unwrap(), db, ids, _dir: dir }
     })
-}
-
-/// Runs `kifudex ARGS --db DB`.
-pub fn kifudex(args: &[&str], db: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .env_remove("KIFUDEX_DB")
-        .output()
-        .expect("the kifudex binary runs")
 }
 
 /// The standard output of a run that exited 0 or 1.
