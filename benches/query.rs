@@ -81,6 +81,7 @@ fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], rounds: usi
             limit: 20,
             offset: 0,
             exact_sequence: false,
+            by_year: false,
         };
         let answer = query::run(snapshot, &query).expect("the query runs");
         games.push(answer.games);

@@ -17,6 +17,7 @@ mod messages;
 mod notation;
 mod query;
 mod records;
+mod research;
 mod results;
 mod rules;
 mod serve;

@@ -1,6 +1,6 @@
-//! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV on stdout or into
-//! `--out FILE`. Exit status 0, or 1 when a stored game could not be played back and was left
-//! out (each is named on stderr).
+//! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV or JSON Lines on stdout
+//! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when a stored game
+//! could not be played back and was left out (each is named on stderr).
 
 use std::{
     fs::File,
@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameId, Reader},
-    export,
+    export::{self, Output},
 };
 
 use super::{
@@ -26,12 +26,13 @@ use super::{
 pub enum Table {
     /// One row per game occurrence (file and index in it)
     Games,
-    /// One row per move: game_id, ply, usi, japanese, western, sfen_before, key_before, time_seconds, comment
+    /// One row per move: game_id, ply, usi, japanese, western, sfen_before, key_before, time_seconds, comment,
+    /// eval (centipawns from black's side)
     Moves,
     /// One row per position of each main line: game_id, ply, key, sfen, usi (the move played from it)
     Positions,
     /// One row per position and move, for positions reached up to --max-ply: sfen, key, ply, games, usi,
-    /// japanese, western, played, reached, black_wins, white_wins, draws
+    /// japanese, western, played, reached, black_wins, white_wins, draws (and year, with --by year)
     Tree,
     /// One row per rejected file or game
     Rejects,
@@ -40,7 +41,18 @@ pub enum Table {
     Warnings,
 }
 
-/// Export the database as CSV (with a header row), streamed at constant memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// CSV with a header row
+    Csv,
+    /// JSON Lines: one object a row
+    Jsonl,
+    /// Parquet, typed columns (needs --out)
+    Parquet,
+}
+
+/// Export the database as CSV (with a header row), JSON Lines or Parquet, streamed at
+/// constant memory.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// What to export
@@ -51,6 +63,12 @@ pub struct ExportArgs {
     /// For `tree`: the positions reached at this ply or earlier
     #[arg(long, value_name = "PLY", default_value_t = 10)]
     max_ply: u32,
+    /// The file format (parquet needs --out)
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    format: FormatArg,
+    /// For `tree`: a row per position, move and year, with a `year` column
+    #[arg(long, value_enum, value_name = "year")]
+    by: Option<super::query::By>,
     #[command(flatten)]
     filter: FilterOpt,
     #[command(flatten)]
@@ -67,16 +85,44 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if args.what == Table::Warnings && !filter.is_empty() {
         bail!("warnings are about places in files: the game filters do not apply to them");
     }
+    if args.by.is_some() && args.what != Table::Tree {
+        bail!("--by year is for `export tree`");
+    }
+    let format = match args.format {
+        FormatArg::Csv => export::Format::Csv,
+        FormatArg::Jsonl => export::Format::Jsonl,
+        FormatArg::Parquet => export::Format::Parquet,
+    };
+    if format == export::Format::Parquet && args.out.is_none() {
+        bail!("--format parquet writes a file: give it with --out FILE");
+    }
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
     if args.what == Table::Tree {
         warn_unindexed(&snapshot, &args.db.path())?;
     }
-    let out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(BufWriter::new(
+    let table = match args.what {
+        Table::Games => export::Table::Games,
+        Table::Moves => export::Table::Moves,
+        Table::Positions => export::Table::Positions,
+        Table::Tree => export::Table::Tree,
+        Table::Rejects => export::Table::Rejects,
+        Table::Warnings => export::Table::Warnings,
+    };
+    let options = export::Options { max_ply: args.max_ply, by_year: args.by.is_some() };
+    let columns = export::columns(table, &options);
+    let output: Output<Box<dyn Write>> = match (&args.out, format) {
+        (Some(path), export::Format::Parquet) => Output::parquet(
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => Box::new(BufWriter::new(io::stdout().lock())),
+            columns,
+        )?,
+        (Some(path), _) => {
+            let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?
+        }
+        (None, _) => {
+            Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?
+        }
     };
     // A game an older version stored that cannot be played back is named, and left out.
     let mut skipped = 0u64;
@@ -84,14 +130,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         skipped += 1;
         eprintln!("kifudex: game {id} is left out: {why}");
     };
-    let written = match args.what {
-        Table::Games => export::games(&snapshot, &filter, out),
-        Table::Moves => export::moves(&snapshot, &filter, out, &mut skip),
-        Table::Positions => export::positions(&snapshot, &filter, out, &mut skip),
-        Table::Tree => export::tree(&snapshot, &filter, args.max_ply, out),
-        Table::Rejects => export::rejects(&snapshot, out, |_| true),
-        Table::Warnings => export::warnings(&snapshot, out, |_| true),
-    };
+    let written = export::write(&snapshot, table, &filter, &options, output, &mut skip);
     match written {
         Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
         Ok(_) => Ok(ExitCode::SUCCESS),

@@ -1,13 +1,17 @@
-//! The game filters `query` and `export` take.
+//! The game filters `query`, `games`, `players`, `show` and `export` take.
 
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameFilter, GameResult},
     query::FilterText,
 };
 
-/// Which games count. Names and events match on a part; dates are ISO 8601 as precise as
-/// wanted (`2019`, `2019-04`, `2019-04-01`).
+/// Which games count. Names, events and openings match on a part, without regard to widths,
+/// spaces, case or a title after a name; dates are ISO 8601 as precise as wanted (`2019`,
+/// `2019-04`, `2019-04-01`).
 #[derive(Debug, Clone, Args)]
 pub struct FilterOpt {
     /// Games with a player (either side) whose name contains NAME
@@ -34,6 +38,12 @@ pub struct FilterOpt {
     /// Games from this start: 平手 (even), 香落ち (lance), 角落ち (bishop), 二枚落ち (2-piece), …
     #[arg(long, value_name = "NAME", help_heading = "Filters")]
     handicap: Option<String>,
+    /// Games whose opening (the record's 戦型 header) contains TEXT
+    #[arg(long, value_name = "TEXT", help_heading = "Filters")]
+    opening: Option<String>,
+    /// More aliases, beside the database's: a CSV file of rows `alias,name` (see `kifudex alias`)
+    #[arg(long, value_name = "FILE", help_heading = "Filters")]
+    aliases: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -61,7 +71,43 @@ impl FilterOpt {
                 ResultArg::Other => GameResult::Unknown,
             }),
             handicap: self.handicap.clone(),
+            opening: self.opening.clone(),
+            aliases: match &self.aliases {
+                Some(path) => read_aliases(path)?,
+                None => Vec::new(),
+            },
         };
         Ok(text.filter()?)
     }
+}
+
+/// The (alias, name) rows of an aliases file: CSV, two fields a row, an optional header row
+/// `alias,name`, blank lines skipped.
+pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = kifudex::kifu::encoding::decode(&bytes)
+        .with_context(|| format!("{}: not text", path.display()))?
+        .text
+        .into_owned();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for (i, row) in reader.records().enumerate() {
+        let row = row.with_context(|| format!("{}: not CSV", path.display()))?;
+        let line = row.position().map_or(i as u64 + 1, |p| p.line());
+        let fields: Vec<&str> = row.iter().collect();
+        match fields.as_slice() {
+            [""] | [] => {}
+            [alias, name]
+                if i == 0 && alias.eq_ignore_ascii_case("alias") && name.eq_ignore_ascii_case("name") => {}
+            [alias, name] if !alias.is_empty() && !name.is_empty() => {
+                out.push((alias.to_string(), name.to_string()))
+            }
+            _ => bail!("{} line {line}: an alias row is `alias,name`", path.display()),
+        }
+    }
+    Ok(out)
 }

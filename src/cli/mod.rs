@@ -3,16 +3,20 @@
 //! Exit codes: 0 success; 1 finished, but some input was rejected or nothing matched; 2 usage
 //! or fatal error. A closed pipe on stdout exits 0. Data goes to stdout; messages to stderr.
 
+mod alias;
 mod convert;
 mod db;
 mod export;
 mod filter;
+mod games;
 mod index;
 mod moves;
+mod players;
 mod query;
 mod serve;
 mod show;
 mod table;
+mod years;
 
 use std::process::ExitCode;
 
@@ -36,6 +40,9 @@ enum Command {
     Moves(moves::MovesArgs),
     Convert(convert::ConvertArgs),
     Serve(serve::ServeArgs),
+    Games(games::GamesArgs),
+    Players(players::PlayersArgs),
+    Alias(alias::AliasArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -55,6 +62,9 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Games(args) => games::run(args),
+        Command::Players(args) => players::run(args),
+        Command::Alias(args) => alias::run(args),
     };
     match result {
         Ok(code) => code,

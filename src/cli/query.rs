@@ -63,6 +63,9 @@ pub struct QueryArgs {
     /// With --format csv: the table to write
     #[arg(long, value_enum, default_value_t = List::Moves)]
     csv: List,
+    /// Count the games year by year too: the position's and each next move's (table and JSON)
+    #[arg(long, value_enum, value_name = "year")]
+    by: Option<By>,
     #[command(flatten)]
     db: DbOpt,
 }
@@ -75,6 +78,12 @@ enum Format {
     Json,
     /// One CSV table (see --csv)
     Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    /// By the year of each game's date
+    Year,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -93,6 +102,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         limit: args.limit,
         offset: args.offset,
         exact_sequence: args.exact_sequence,
+        by_year: args.by == Some(By::Year),
     };
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
@@ -103,6 +113,15 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         Format::Json => query::to_json(&answer) + "\n",
         Format::Csv => csv(&answer, args.csv)?,
     };
+    let listed = query.offset as u64 + answer.list.len() as u64;
+    if args.format == Format::Csv && args.csv == List::Games && listed < answer.games.games {
+        eprintln!(
+            "kifudex: listed games {} to {} of {}, newest first (--limit N lists more)",
+            query.offset + 1,
+            listed,
+            answer.games.games
+        );
+    }
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
@@ -198,6 +217,7 @@ fn table(query: &Query, answer: &Answer) -> String {
             "(black, white, draws: results of the games that played the move; score: the mover's)\n",
         );
     }
+    out.push_str(&super::years::table(answer));
     if !answer.list.is_empty() {
         out.push('\n');
         let mut t = TextTable::new(&["id", "date", "event", "black", "white", "result", "ply"]);

@@ -1,7 +1,19 @@
 //! Aligned text tables for the terminal, Japanese text included: columns are measured in
 //! terminal cells (a kanji takes two), not in characters.
 
+use clap::ValueEnum;
 use unicode_width::UnicodeWidthStr;
+
+/// The output formats of the commands that list rows (`games`, `players`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// An aligned table
+    Table,
+    /// JSON (see the command's description)
+    Json,
+    /// A CSV table with a header row
+    Csv,
+}
 
 /// A table of text, written with every column aligned.
 pub struct TextTable {

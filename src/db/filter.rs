@@ -22,10 +22,12 @@ use rusqlite::{
     vtab::array::Array,
 };
 
-use super::GameResult;
+use super::{GameResult, names};
 use crate::shogi::Handicap;
 
-/// Which games to keep. Empty fields do not filter.
+/// Which games to keep. Empty fields do not filter. Names, events and openings match a part
+/// of them, compared by their keys (widths, spaces, case and a player's title do not count;
+/// see [`crate::kifu::name_key`]), and player names through aliases (see [`crate::db::Alias`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
     /// A player on either side (part of the name).
@@ -40,12 +42,16 @@ pub struct GameFilter {
     pub until: Option<String>,
     pub result: Option<GameResult>,
     pub handicap: Option<Handicap>,
+    /// Part of the opening (戦型) a record names.
+    pub opening: Option<String>,
+    /// Aliases of this filter's own, as (alias, name) pairs, beside the stored ones.
+    pub aliases: Vec<(String, String)>,
 }
 
 impl GameFilter {
     /// Whether the filter keeps every game.
     pub fn is_empty(&self) -> bool {
-        *self == GameFilter::default()
+        GameFilter { aliases: Vec::new(), ..self.clone() } == GameFilter::default()
     }
 }
 
@@ -63,10 +69,15 @@ pub(super) struct Conditions {
     pub args: Vec<Arg>,
 }
 
-/// An argument of the conditions: a text, or a list of ids (for `IN rarray(?)`).
+/// An argument of the conditions: a text, or a list of ids or texts (for `IN rarray(?)`).
 pub(super) enum Arg {
     Text(String),
     Ids(Array),
+}
+
+/// The list argument of `values`.
+fn list(values: impl IntoIterator<Item = Value>) -> Arg {
+    Arg::Ids(Rc::new(values.into_iter().collect()))
 }
 
 impl ToSql for Arg {
@@ -78,12 +89,9 @@ impl ToSql for Arg {
     }
 }
 
-/// The ids of the names in `table` (players or events) that contain `part`.
-fn ids_of(conn: &Connection, table: &str, part: &str) -> rusqlite::Result<Arg> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT id FROM {table} WHERE instr(name, ?1) > 0"))?;
-    let ids = stmt.query_map([part], |r| r.get::<_, i64>(0))?;
-    let ids = ids.map(|id| id.map(Value::Integer)).collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Arg::Ids(Rc::new(ids)))
+/// The ids of the players that `text` matches (see [`names`]).
+fn players(conn: &Connection, text: &str, filter: &GameFilter) -> rusqlite::Result<Arg> {
+    Ok(list(names::player_ids(conn, text, &filter.aliases)?.into_iter().map(Value::Integer)))
 }
 
 impl Conditions {
@@ -102,16 +110,21 @@ impl Conditions {
         let (mut record, mut game) = (String::new(), String::new());
         if let Some(p) = &filter.player {
             let clause = format!(" AND ({s}.black IN rarray(?) OR {s}.white IN rarray(?))");
-            arg(&mut record, &clause, ids_of(conn, "players", p)?);
+            arg(&mut record, &clause, players(conn, p, filter)?);
         }
         if let Some(p) = &filter.black {
-            arg(&mut record, &format!(" AND {s}.black IN rarray(?)"), ids_of(conn, "players", p)?);
+            arg(&mut record, &format!(" AND {s}.black IN rarray(?)"), players(conn, p, filter)?);
         }
         if let Some(p) = &filter.white {
-            arg(&mut record, &format!(" AND {s}.white IN rarray(?)"), ids_of(conn, "players", p)?);
+            arg(&mut record, &format!(" AND {s}.white IN rarray(?)"), players(conn, p, filter)?);
         }
         if let Some(e) = &filter.event {
-            arg(&mut record, &format!(" AND {s}.event IN rarray(?)"), ids_of(conn, "events", e)?);
+            let ids = names::event_ids(conn, e)?.into_iter().map(Value::Integer);
+            arg(&mut record, &format!(" AND {s}.event IN rarray(?)"), list(ids));
+        }
+        if let Some(o) = &filter.opening {
+            let texts = names::openings(conn, o)?.into_iter().map(Value::Text);
+            arg(&mut record, &format!(" AND {s}.opening IN rarray(?)"), list(texts));
         }
         if let Some(d) = &filter.since {
             arg(&mut record, &format!(" AND {s}.date >= ?"), Arg::Text(d.clone()));

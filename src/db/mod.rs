@@ -77,11 +77,13 @@ mod filter;
 pub mod index;
 mod lock;
 mod migrate;
+mod names;
 mod new_game;
 mod newest;
 mod open;
 pub mod play;
 mod read;
+mod records;
 mod stats;
 mod write;
 
@@ -95,11 +97,13 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 pub use self::{
     index::{GamePositions, KEYPOS_MAX_PLY, MoveStats, Occurrence, PositionStats, Posting, RUN_POSTINGS},
     migrate::{READABLE_FROM, VERSION},
+    names::{Alias, AliasError},
     open::APPLICATION_ID,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
         WarningRow,
     },
+    records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,
     write::{Batch, FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, WriteCounts, Writer},
 };

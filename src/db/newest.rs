@@ -42,6 +42,22 @@ impl Snapshot<'_> {
         offset: usize,
         limit: usize,
     ) -> Result<Vec<GameRow>> {
+        Ok(self.newest_records(ids, filter, offset, limit)?.into_iter().map(|(row, _)| row).collect())
+    }
+
+    /// [`Snapshot::newest_games`], each with the id of the record shown for it (a `sources`
+    /// row), for reading more of that record.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn newest_records(
+        &self,
+        ids: &[GameId],
+        filter: &GameFilter,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<(GameRow, i64)>> {
         if ids.len() <= offset || limit == 0 {
             return Ok(Vec::new());
         }
@@ -70,7 +86,20 @@ impl Snapshot<'_> {
         ))?;
         let mut by_record: std::collections::HashMap<i64, GameRow> =
             stmt.query_map([array], |r| Ok((r.get(6)?, game_row(r)?)))?.collect::<rusqlite::Result<_>>()?;
-        Ok(shown.iter().filter_map(|(_, record)| by_record.remove(record)).collect())
+        Ok(shown.iter().filter_map(|&(_, record)| Some((by_record.remove(&record)?, record))).collect())
+    }
+
+    /// The date of the record shown for each of `ids` (sorted, without repeats) under
+    /// `filter` (see the module documentation), `None` for a record without one; a game none
+    /// of whose records matches is left out.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn shown_dates(&self, ids: &[GameId], filter: &GameFilter) -> Result<Vec<(GameId, Option<String>)>> {
+        let records_only = GameFilter { result: None, handicap: None, ..filter.clone() };
+        let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
+        Ok(self.look_up(ids, &c)?.into_iter().map(|((date, game), _)| (game, date)).collect())
     }
 
     /// The shown record of each of `ids`, in no particular order.

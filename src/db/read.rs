@@ -52,6 +52,14 @@ pub struct OccurrenceRow {
     pub status: Option<String>,
     /// Set when an earlier source (in path order) holds the same game: that game's id.
     pub duplicate_of: Option<GameId>,
+    pub black_title: Option<String>,
+    pub white_title: Option<String>,
+    pub site: Option<String>,
+    pub end_date: Option<String>,
+    pub time_control: Option<String>,
+    pub opening: Option<String>,
+    /// Every header as written.
+    pub headers: Vec<(String, String)>,
 }
 
 /// A reject row.
@@ -362,7 +370,8 @@ impl Snapshot<'_> {
                 "SELECT s.game, f.path, s.idx, f.format, f.encoding, e.name, s.date, pb.name, pw.name, g.handicap,
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
-                          WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx)))
+                          WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
+                   s.black_title, s.white_title, s.site, s.end_date, s.time_control, s.opening, s.headers
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -511,6 +520,7 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
     let handicap: Option<String> = r.get(9)?;
     let start: Option<String> = r.get(10)?;
     let earlier: bool = r.get(16)?;
+    let headers: Option<String> = r.get(23)?;
     Ok(OccurrenceRow {
         game,
         path: r.get(1)?,
@@ -529,5 +539,12 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         termination: r.get(14)?,
         status: r.get(15)?,
         duplicate_of: earlier.then_some(game),
+        black_title: r.get(17)?,
+        white_title: r.get(18)?,
+        site: r.get(19)?,
+        end_date: r.get(20)?,
+        time_control: r.get(21)?,
+        opening: r.get(22)?,
+        headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
     })
 }

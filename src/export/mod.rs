@@ -16,7 +16,9 @@
 //! exactly the rows of the games the filter keeps.
 
 mod moves;
+mod parquet;
 mod record;
+mod sink;
 mod tree;
 
 use std::io::{self, Write};
@@ -24,13 +26,89 @@ use std::io::{self, Write};
 pub use self::{
     moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, moves, positions},
     record::{stored_record, stored_replay, write_stored},
+    sink::{Cell, Column, Format, Kind, Output, Rows},
     tree::{TREE_COLUMNS, tree},
 };
 pub use crate::db::play::Unplayable;
 use crate::db::{self, GameFilter, Snapshot};
 
+/// The tables an export writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    Games,
+    Moves,
+    Positions,
+    Tree,
+    Rejects,
+    Warnings,
+}
+
+/// What an export takes besides the filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// For the tree: the positions reached at this ply or earlier.
+    pub max_ply: u32,
+    /// For the tree: a row per year, with a `year` column.
+    pub by_year: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { max_ply: 10, by_year: false }
+    }
+}
+
+/// The columns of `table`, with their types.
+pub fn columns(table: Table, options: &Options) -> Vec<Column> {
+    use Kind::*;
+    match table {
+        Table::Games => sink::columns(&GAME_COLUMNS, &GAME_KINDS),
+        Table::Moves => {
+            sink::columns(&MOVE_COLUMNS, &[Int, Int, Text, Text, Text, Text, Key, Int, Text, Int])
+        }
+        Table::Positions => sink::columns(&POSITION_COLUMNS, &[Int, Int, Key, Text, Text]),
+        Table::Tree => {
+            let kinds = [Text, Key, Int, Int, Text, Text, Text, Int, Int, Int, Int, Int];
+            let mut c = sink::columns(&TREE_COLUMNS, &kinds);
+            if options.by_year {
+                c.push(Column { name: "year", kind: Int });
+            }
+            c
+        }
+        Table::Rejects | Table::Warnings => {
+            sink::columns(&REJECT_COLUMNS, &[Text, Int, Int, Int, Text, Text])
+        }
+    }
+}
+
+/// Writes `table` of the games `filter` keeps (every reject or warning for those tables,
+/// which filters do not apply to) into `out`, which must have been made with
+/// [`columns`]`(table, options)`. Returns the rows written.
+///
+/// # Errors
+///
+/// A database failure or a write error.
+pub fn write<W: Write>(
+    snapshot: &Snapshot<'_>,
+    table: Table,
+    filter: &GameFilter,
+    options: &Options,
+    mut out: Output<W>,
+    skipped: Skipped<'_>,
+) -> Result<u64, Error> {
+    match table {
+        Table::Games => games_rows(snapshot, filter, &mut out)?,
+        Table::Moves => moves::move_table(snapshot, filter, &mut out, skipped)?,
+        Table::Positions => moves::position_table(snapshot, filter, &mut out, skipped)?,
+        Table::Tree => tree::tree_rows(snapshot, filter, options, &mut out)?,
+        Table::Rejects => notes(snapshot, Notes::Rejects, &mut out, &|_| true)?,
+        Table::Warnings => notes(snapshot, Notes::Warnings, &mut out, &|_| true)?,
+    }
+    out.finish()
+}
+
 /// The columns of the games export.
-pub const GAME_COLUMNS: [&str; 17] = [
+pub const GAME_COLUMNS: [&str; 24] = [
     "game_id",
     "source_path",
     "game_index",
@@ -48,7 +126,23 @@ pub const GAME_COLUMNS: [&str; 17] = [
     "termination",
     "status",
     "duplicate_of",
+    "black_title",
+    "white_title",
+    "site",
+    "end_date",
+    "time_control",
+    "opening",
+    "headers",
 ];
+
+/// The types of [`GAME_COLUMNS`].
+const GAME_KINDS: [Kind; 24] = {
+    use Kind::*;
+    [
+        Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int,
+        Text, Text, Text, Date, Text, Text, Text,
+    ]
+};
 
 /// The columns of the rejects export.
 pub const REJECT_COLUMNS: [&str; 6] = ["path", "game_index", "line", "ply", "code", "message"];
@@ -60,6 +154,8 @@ pub enum Error {
     Db(#[from] db::Error),
     #[error("cannot write the export: {0}")]
     Write(io::Error),
+    #[error("cannot write the Parquet file: {0}")]
+    Parquet(String),
     /// A stored game cannot be played back.
     #[error("a stored game cannot be played back: {0}")]
     Unplayable(Unplayable),
@@ -93,121 +189,88 @@ impl From<csv::Error> for Error {
     }
 }
 
-fn text(v: &Option<String>) -> &str {
-    v.as_deref().unwrap_or("")
-}
-
-fn number(v: Option<u32>) -> String {
-    v.map(|n| n.to_string()).unwrap_or_default()
-}
-
-/// A CSV table being written: the header row first, then the rows, counted. Rows are
-/// formatted into a buffer that is written out every few dozen kilobytes.
-pub(crate) struct Table<W: Write> {
+/// Writes `table` as CSV into `out` (the form every export had before there were others).
+fn csv<W: Write>(
+    snapshot: &Snapshot<'_>,
+    table: Table,
+    filter: &GameFilter,
+    options: &Options,
     out: W,
-    csv: csv::Writer<Vec<u8>>,
-    rows: u64,
+    skipped: Skipped<'_>,
+) -> Result<u64, Error> {
+    let output = Output::text(Format::Csv, out, columns(table, options))?;
+    write(snapshot, table, filter, options, output, skipped)
 }
 
-/// The buffered bytes written out at once.
-const TABLE_BUFFER: usize = 64 * 1024;
-
-/// A CSV writer into memory.
-fn csv_buffer() -> csv::Writer<Vec<u8>> {
-    csv::WriterBuilder::new().has_headers(false).from_writer(Vec::with_capacity(TABLE_BUFFER + 4096))
-}
-
-/// The bytes a [`csv_buffer`] holds.
-fn csv_bytes(csv: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, Error> {
-    csv.into_inner().map_err(|e| Error::Write(e.into_error()))
-}
-
-impl<W: Write> Table<W> {
-    pub(crate) fn new(out: W, columns: &[&str]) -> Result<Table<W>, Error> {
-        let mut table = Table { out, csv: csv_buffer(), rows: 0 };
-        table.csv.write_record(columns)?;
-        Ok(table)
-    }
-
-    pub(crate) fn row<const N: usize>(&mut self, fields: [&str; N]) -> Result<(), Error> {
-        self.csv.write_record(fields)?;
-        self.rows += 1;
-        if self.csv.get_ref().len() >= TABLE_BUFFER {
-            self.drain()?;
-        }
-        Ok(())
-    }
-
-    /// Appends `rows` rows already formatted as CSV.
-    pub(crate) fn raw(&mut self, bytes: &[u8], rows: u64) -> Result<(), Error> {
-        self.drain()?;
-        self.out.write_all(bytes)?;
-        self.rows += rows;
-        Ok(())
-    }
-
-    fn drain(&mut self) -> Result<(), Error> {
-        let bytes = csv_bytes(std::mem::replace(&mut self.csv, csv_buffer()))?;
-        self.out.write_all(&bytes)?;
-        Ok(())
-    }
-
-    pub(crate) fn finish(mut self) -> Result<u64, Error> {
-        self.drain()?;
-        self.out.flush()?;
-        Ok(self.rows)
-    }
-}
-
-/// Writes the games export of the games `filter` keeps to `out`. Returns the rows written.
+/// Writes the games export of the games `filter` keeps to `out`, as CSV. Returns the rows
+/// written.
 ///
 /// # Errors
 ///
 /// A database failure or a write error.
 pub fn games(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> Result<u64, Error> {
-    let mut table = Table::new(out, &GAME_COLUMNS)?;
-    snapshot.for_each_occurrence(filter, |r| -> Result<(), Error> {
-        let handicap = r.handicap.map(|h| h.japanese()).unwrap_or("");
-        table.row([
-            r.game.to_string().as_str(),
-            &r.path,
-            &r.index.to_string(),
-            text(&r.format),
-            text(&r.encoding),
-            text(&r.event),
-            text(&r.date),
-            text(&r.black),
-            text(&r.white),
-            handicap,
-            &r.start_sfen,
-            &r.plies.to_string(),
-            &r.end_sfen,
-            r.result.name(),
-            text(&r.termination),
-            r.status.as_deref().unwrap_or("ok"),
-            &r.duplicate_of.map(|g| g.to_string()).unwrap_or_default(),
-        ])
-    })?;
-    table.finish()
+    csv(snapshot, Table::Games, filter, &Options::default(), out, &mut |_, _| {})
 }
 
-/// Writes the rejects whose path `keep` accepts to `out`. Returns the rows written.
+fn games_rows<W: Write>(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: &mut Output<W>,
+) -> Result<(), Error> {
+    snapshot.for_each_occurrence(filter, |r| -> Result<(), Error> {
+        let headers = serde_json::to_string(&r.headers).unwrap_or_default();
+        let int = |n: u32| Cell::Int(i64::from(n));
+        out.row(&[
+            Cell::Int(r.game.0),
+            Cell::Text(&r.path),
+            int(r.index),
+            Cell::text(r.format.as_deref()),
+            Cell::text(r.encoding.as_deref()),
+            Cell::text(r.event.as_deref()),
+            Cell::text(r.date.as_deref()),
+            Cell::text(r.black.as_deref()),
+            Cell::text(r.white.as_deref()),
+            Cell::text(r.handicap.map(|h| h.japanese())),
+            Cell::Text(&r.start_sfen),
+            int(r.plies),
+            Cell::Text(&r.end_sfen),
+            Cell::Text(r.result.name()),
+            Cell::text(r.termination.as_deref()),
+            Cell::Text(r.status.as_deref().unwrap_or("ok")),
+            Cell::int(r.duplicate_of.map(|g| g.0)),
+            Cell::text(r.black_title.as_deref()),
+            Cell::text(r.white_title.as_deref()),
+            Cell::text(r.site.as_deref()),
+            Cell::text(r.end_date.as_deref()),
+            Cell::text(r.time_control.as_deref()),
+            Cell::text(r.opening.as_deref()),
+            Cell::Text(if r.headers.is_empty() { "[]" } else { &headers }),
+        ])
+    })?;
+    Ok(())
+}
+
+/// Writes the rejects whose path `keep` accepts to `out`, as CSV. Returns the rows written.
 ///
 /// # Errors
 ///
 /// A database failure or a write error.
 pub fn rejects(snapshot: &Snapshot<'_>, out: impl Write, keep: impl Fn(&str) -> bool) -> Result<u64, Error> {
-    notes(snapshot, Notes::Rejects, out, keep)
+    let mut output = Output::text(Format::Csv, out, columns(Table::Rejects, &Options::default()))?;
+    notes(snapshot, Notes::Rejects, &mut output, &keep)?;
+    output.finish()
 }
 
-/// Writes the warnings whose path `keep` accepts to `out`, with the columns of the rejects
-/// ([`WARNING_COLUMNS`]). Returns the rows written.
+/// Writes the warnings whose path `keep` accepts to `out`, as CSV, with the columns of the
+/// rejects ([`WARNING_COLUMNS`]). Returns the rows written.
 ///
 /// # Errors
 ///
 /// A database failure or a write error.
 pub fn warnings(snapshot: &Snapshot<'_>, out: impl Write, keep: impl Fn(&str) -> bool) -> Result<u64, Error> {
-    notes(snapshot, Notes::Warnings, out, keep)
+    let mut output = Output::text(Format::Csv, out, columns(Table::Warnings, &Options::default()))?;
+    notes(snapshot, Notes::Warnings, &mut output, &keep)?;
+    output.finish()
 }
 
 /// The columns of the warnings export: those of the rejects.
@@ -220,29 +283,28 @@ enum Notes {
     Warnings,
 }
 
-fn notes(
+fn notes<W: Write>(
     snapshot: &Snapshot<'_>,
     which: Notes,
-    out: impl Write,
-    keep: impl Fn(&str) -> bool,
-) -> Result<u64, Error> {
-    let mut table = Table::new(out, &REJECT_COLUMNS)?;
+    out: &mut Output<W>,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<(), Error> {
     let mut row = |r: &db::RejectRow| -> Result<(), Error> {
         if !keep(&r.path) {
             return Ok(());
         }
-        table.row([
-            r.path.as_str(),
-            &number(r.game_index),
-            &number(r.line),
-            &number(r.ply),
-            &r.code,
-            &r.message,
+        out.row(&[
+            Cell::Text(&r.path),
+            Cell::int(r.game_index),
+            Cell::int(r.line),
+            Cell::int(r.ply),
+            Cell::Text(&r.code),
+            Cell::Text(&r.message),
         ])
     };
     match which {
         Notes::Rejects => snapshot.for_each_reject(&mut row)?,
         Notes::Warnings => snapshot.for_each_warning(&mut row)?,
     }
-    table.finish()
+    Ok(())
 }

@@ -9,24 +9,40 @@
 //! A stored game that cannot be played back (an impossible start, which only an older version
 //! stored) has no rows: it is handed to the caller's `skipped`, and the export goes on.
 
-use std::{fmt::Write as _, io::Write};
+use std::io::Write;
 
 use rayon::prelude::*;
 
-use super::{Error, Table, csv_buffer, csv_bytes};
+use super::{
+    Error, Options, Table,
+    sink::{Cell, Output, Rows},
+};
 use crate::{
     db::{
         GameFilter, GameId, GameMoves, Snapshot,
         play::{Unplayable, play_stored},
     },
+    kifu::eval::evaluation,
     notation::{Style, write},
     shogi::{Move, Position},
 };
 
 /// The columns of the moves export. `ply` counts from 1; `sfen_before` and `key_before` are
-/// the position the move was played in; `comment` joins the comments after the move.
-pub const MOVE_COLUMNS: [&str; 9] =
-    ["game_id", "ply", "usi", "japanese", "western", "sfen_before", "key_before", "time_seconds", "comment"];
+/// the position the move was played in; `comment` joins the comments after the move; `eval`
+/// is the engine evaluation a comment after the move states, in centipawns from Black's
+/// side, mates encoded as [`crate::kifu::eval`] says (the last one, when several do).
+pub const MOVE_COLUMNS: [&str; 10] = [
+    "game_id",
+    "ply",
+    "usi",
+    "japanese",
+    "western",
+    "sfen_before",
+    "key_before",
+    "time_seconds",
+    "comment",
+    "eval",
+];
 
 /// The columns of the positions export: every position of each main line, ply 0 being the
 /// start, with the move played from it (empty after the last move).
@@ -38,7 +54,8 @@ const BATCH: usize = 512;
 /// Called for each stored game that cannot be played back, which the export leaves out.
 pub type Skipped<'a> = &'a mut dyn FnMut(GameId, &Unplayable);
 
-/// Writes the moves export of the games `filter` keeps to `out`. Returns the rows written.
+/// Writes the moves export of the games `filter` keeps to `out`, as CSV. Returns the rows
+/// written.
 ///
 /// # Errors
 ///
@@ -49,10 +66,11 @@ pub fn moves(
     out: impl Write,
     skipped: Skipped<'_>,
 ) -> Result<u64, Error> {
-    per_game(snapshot, filter, out, &MOVE_COLUMNS, move_rows, skipped)
+    super::csv(snapshot, Table::Moves, filter, &Options::default(), out, skipped)
 }
 
-/// Writes the positions export of the games `filter` keeps to `out`. Returns the rows written.
+/// Writes the positions export of the games `filter` keeps to `out`, as CSV. Returns the
+/// rows written.
 ///
 /// # Errors
 ///
@@ -63,29 +81,54 @@ pub fn positions(
     out: impl Write,
     skipped: Skipped<'_>,
 ) -> Result<u64, Error> {
-    per_game(snapshot, filter, out, &POSITION_COLUMNS, position_rows, skipped)
+    super::csv(snapshot, Table::Positions, filter, &Options::default(), out, skipped)
 }
 
-/// The rows of one game, as CSV, and how many.
-type Rows = Result<(Vec<u8>, u64), Error>;
-
-/// Streams the games `filter` keeps in batches, formats each game with `rows` in parallel,
-/// and writes the results in game order under a header of `columns`.
-fn per_game(
+/// The rows of the moves export.
+pub(super) fn move_table<W: Write>(
     snapshot: &Snapshot<'_>,
     filter: &GameFilter,
-    out: impl Write,
-    columns: &[&str],
-    rows: fn(&GameMoves) -> Rows,
+    out: &mut Output<W>,
     skipped: Skipped<'_>,
-) -> Result<u64, Error> {
-    let mut table = Table::new(out, columns)?;
+) -> Result<(), Error> {
+    per_game(snapshot, filter, out, move_rows, skipped)
+}
+
+/// The rows of the positions export.
+pub(super) fn position_table<W: Write>(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: &mut Output<W>,
+    skipped: Skipped<'_>,
+) -> Result<(), Error> {
+    per_game(snapshot, filter, out, position_rows, skipped)
+}
+
+/// Fills `rows` with the rows of one game.
+type GameRows = fn(&GameMoves, &mut Rows) -> Result<(), Error>;
+
+/// Streams the games `filter` keeps in batches, makes each game's rows with `rows` in
+/// parallel, and writes them in game order.
+fn per_game<W: Write>(
+    snapshot: &Snapshot<'_>,
+    filter: &GameFilter,
+    out: &mut Output<W>,
+    rows: GameRows,
+    skipped: Skipped<'_>,
+) -> Result<(), Error> {
     let mut batch: Vec<GameMoves> = Vec::with_capacity(BATCH);
-    let mut flush = |batch: &mut Vec<GameMoves>, table: &mut Table<_>| -> Result<(), Error> {
-        let done: Vec<Rows> = batch.par_iter().map(rows).collect();
+    let mut flush = |batch: &mut Vec<GameMoves>, out: &mut Output<W>| -> Result<(), Error> {
+        let empty = out.rows();
+        let done: Vec<Result<Rows, Error>> = batch
+            .par_iter()
+            .map(|game| {
+                let mut chunk = empty.empty();
+                rows(game, &mut chunk).map(|()| chunk)
+            })
+            .collect();
         for (game, rows) in batch.drain(..).zip(done) {
             match rows {
-                Ok((bytes, n)) => table.raw(&bytes, n)?,
+                Ok(chunk) => out.append(chunk)?,
                 Err(Error::Unplayable(why)) => skipped(game.id, &why),
                 Err(e) => return Err(e),
             }
@@ -95,12 +138,11 @@ fn per_game(
     snapshot.for_each_game(filter, |game| -> Result<(), Error> {
         batch.push(game);
         if batch.len() == BATCH {
-            flush(&mut batch, &mut table)?;
+            flush(&mut batch, out)?;
         }
         Ok(())
     })?;
-    flush(&mut batch, &mut table)?;
-    table.finish()
+    flush(&mut batch, out)
 }
 
 /// Replays `game`, calling `each(position before, move)` for every move.
@@ -113,14 +155,12 @@ fn replay(game: &GameMoves, mut each: impl FnMut(&Position, Move) -> Result<(), 
     })
 }
 
-fn move_rows(game: &GameMoves) -> Rows {
-    let mut csv = csv_buffer();
-    let id = game.id.to_string();
+fn move_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
+    let id = game.id.0;
     let mut previous = None;
     // Comments before the first move are the game's, not a move's: `show` prints them.
     let mut comments = game.comments.iter().skip_while(|(at, _)| *at == 0).peekable();
-    let (mut comment, mut ply_text, mut key, mut time) =
-        (String::new(), String::new(), String::new(), String::new());
+    let mut comment = String::new();
     let mut ply = 0u32;
     replay(game, |pos, mv| {
         ply += 1;
@@ -128,48 +168,42 @@ fn move_rows(game: &GameMoves) -> Rows {
         let western = write(pos, mv, previous, Style::Western);
         previous = Some(mv.to());
         comment.clear();
+        let mut eval = None;
         while let Some((_, text)) = comments.next_if(|(at, _)| *at <= ply) {
             if !comment.is_empty() {
                 comment.push('\n');
             }
             comment.push_str(text);
+            eval = evaluation(text).or(eval);
         }
-        number(&mut ply_text, ply);
-        time.clear();
-        if let Some(t) = game.times.get(ply as usize - 1).copied().flatten() {
-            number(&mut time, t);
-        }
-        key.clear();
-        let _ = write!(key, "{}", pos.key());
-        csv.write_record([
-            id.as_str(),
-            &ply_text,
-            &mv.to_string(),
-            &japanese,
-            &western,
-            &pos.sfen(),
-            &key,
-            &time,
-            &comment,
-        ])?;
-        Ok(())
+        let time = game.times.get(ply as usize - 1).copied().flatten();
+        rows.push(&[
+            Cell::Int(id),
+            Cell::Int(i64::from(ply)),
+            Cell::Text(&mv.to_string()),
+            Cell::Text(&japanese),
+            Cell::Text(&western),
+            Cell::Text(&pos.sfen()),
+            Cell::Key(pos.key().0),
+            Cell::int(time),
+            if comment.is_empty() { Cell::Null } else { Cell::Text(&comment) },
+            Cell::int(eval),
+        ])
     })?;
-    Ok((csv_bytes(csv)?, u64::from(ply)))
+    Ok(())
 }
 
-/// Sets `out` to `n` in decimal, reusing its memory.
-fn number(out: &mut String, n: u32) {
-    out.clear();
-    let _ = write!(out, "{n}");
-}
-
-fn position_rows(game: &GameMoves) -> Rows {
-    let mut csv = csv_buffer();
-    let id = game.id.to_string();
+fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
+    let id = game.id.0;
     play_stored(&game.start, &game.moves, |ply, pos, next| -> Result<bool, Error> {
-        let usi = next.map(|mv| mv.to_string()).unwrap_or_default();
-        csv.write_record([id.as_str(), &ply.to_string(), &pos.key().to_string(), &pos.sfen(), &usi])?;
+        let usi = next.map(|mv| mv.to_string());
+        rows.push(&[
+            Cell::Int(id),
+            Cell::Int(ply as i64),
+            Cell::Key(pos.key().0),
+            Cell::Text(&pos.sfen()),
+            usi.as_deref().map_or(Cell::Null, Cell::Text),
+        ])?;
         Ok(true)
-    })?;
-    Ok((csv_bytes(csv)?, game.moves.len() as u64 + 1))
+    })
 }

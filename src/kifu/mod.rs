@@ -24,10 +24,12 @@
 
 pub mod csa;
 pub mod encoding;
+pub mod eval;
 mod game;
 pub mod info;
 pub mod jkf;
 pub(crate) mod kakinoki;
+pub mod name_key;
 mod names;
 mod problem;
 pub(crate) mod support;

@@ -16,16 +16,22 @@
 //! the answer with [`to_json`], so the command line and the HTTP API accept the same input,
 //! refuse it with the same words and answer with the same object.
 
+pub mod games;
 mod json;
 mod options;
+pub mod players;
+mod tally;
 mod target;
+pub mod years;
 
 use std::collections::HashSet;
 
 pub use self::{
     json::to_json,
-    options::{FilterText, OptionError, RESULT_NAMES, parse_result, target_from_text},
+    options::{FilterText, OptionError, RESULT_NAMES, parse_by, parse_result, target_from_text},
+    tally::Tally,
     target::{Target, TargetError, start_position},
+    years::ByYear,
 };
 use crate::{
     db::{self, GameFilter, GameId, GameRow, Occurrence, Snapshot, Stats},
@@ -44,6 +50,8 @@ pub struct Query {
     pub offset: usize,
     /// Only the games that played exactly the target's moves from its start.
     pub exact_sequence: bool,
+    /// Count the games year by year too ([`Answer::by_year`]).
+    pub by_year: bool,
 }
 
 /// Why a query has no answer.
@@ -98,6 +106,8 @@ pub struct Answer {
     pub moves: Vec<NextMove>,
     /// The newest games that reach the position, at most the query's limit.
     pub list: Vec<ListedGame>,
+    /// With [`Query::by_year`]: the position's games and each move's by year.
+    pub by_year: Option<ByYear>,
 }
 
 /// Answers `query` from `snapshot`.
@@ -122,6 +132,15 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
         occ.retain(|o| o.ply == ply && keep.contains(&o.game));
     }
     let stats = snapshot.stats(setup, &occ, games.as_ref())?;
+    let by_year = if query.by_year {
+        let mut ids: Vec<GameId> = occ.iter().map(|o| o.game).collect();
+        ids.dedup();
+        let years = years::years_of(snapshot, &ids, &query.filter)?;
+        let order: Vec<Move> = stats.moves.iter().map(|m| m.mv).collect();
+        Some(years::by_year(&occ, &order, &years))
+    } else {
+        None
+    };
     let moves = stats
         .moves
         .iter()
@@ -142,6 +161,7 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
         occurrences: stats.occurrences,
         moves,
         list: list(snapshot, &occ, &query.filter, query.offset, query.limit)?,
+        by_year,
     })
 }
 

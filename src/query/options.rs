@@ -18,6 +18,8 @@ pub enum OptionError {
     Handicap(String),
     #[error("--result '{0}' is not one of black, white, draw, other")]
     Result(String),
+    #[error("--by '{0}' is not a breakdown; the only one is year")]
+    By(String),
     #[error("--moves and --sfen cannot be given together")]
     MovesAndSfen,
     #[error("--start {0}")]
@@ -48,8 +50,21 @@ pub fn parse_result(text: &str) -> Result<GameResult, OptionError> {
         .ok_or_else(|| OptionError::Result(text.to_string()))
 }
 
-/// The game filters as text. Names and events match on a part; an empty text does not
-/// filter; dates are ISO 8601 as precise as wanted (`2019`, `2019-04`, `2019-04-01`).
+/// Whether a `--by` text asks for the breakdown by year (the only one there is).
+///
+/// # Errors
+///
+/// [`OptionError::By`] for any other text.
+pub fn parse_by(text: &str) -> Result<bool, OptionError> {
+    match text {
+        "year" => Ok(true),
+        other => Err(OptionError::By(other.to_string())),
+    }
+}
+
+/// The game filters as text. Names, events and openings match on a part, compared without
+/// widths, spaces, case or a title after a name (see [`crate::kifu::name_key`]); an empty text
+/// does not filter; dates are ISO 8601 as precise as wanted (`2019`, `2019-04`, `2019-04-01`).
 #[derive(Clone, Debug, Default)]
 pub struct FilterText {
     pub player: Option<String>,
@@ -61,6 +76,10 @@ pub struct FilterText {
     pub result: Option<GameResult>,
     /// A handicap's Japanese or English name (香落ち, `lance`).
     pub handicap: Option<String>,
+    /// Part of the opening (戦型) a record names.
+    pub opening: Option<String>,
+    /// Aliases of the command's own (alias, name), beside the database's.
+    pub aliases: Vec<(String, String)>,
 }
 
 impl FilterText {
@@ -89,6 +108,8 @@ impl FilterText {
             until: self.until.clone(),
             result: self.result,
             handicap,
+            opening: text(&self.opening),
+            aliases: self.aliases.clone(),
         })
     }
 }

@@ -132,13 +132,14 @@ pub async fn query(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -
 fn cache_key(query: &crate::query::Query) -> String {
     let sequence = if query.exact_sequence { format!("{:?}", query.target.sequence) } else { String::new() };
     format!(
-        "{}|{}|{:?}|{}|{}|{}",
+        "{}|{}|{:?}|{}|{}|{}|{}",
         query.target.position.sfen(),
         sequence,
         query.filter,
         query.limit,
         query.offset,
-        query.exact_sequence
+        query.exact_sequence,
+        query.by_year
     )
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::api::ApiError;
 use crate::{
     db::GameFilter,
-    query::{FilterText, Query, parse_result, target_from_text},
+    query::{FilterText, Query, parse_by, parse_result, target_from_text},
 };
 
 /// The longest query string answered, in bytes.
@@ -21,7 +21,7 @@ pub const MAX_BODY: usize = 512 * 1024;
 pub const MAX_LIMIT: usize = 1000;
 
 /// The parameters `/api/query` and `/api/position` know, with the longest value each takes.
-const KNOWN: [(&str, usize); 14] = [
+const KNOWN: [(&str, usize); 16] = [
     ("moves", 8 * 1024),
     ("sfen", 256),
     ("start", 256),
@@ -33,9 +33,11 @@ const KNOWN: [(&str, usize); 14] = [
     ("until", 10),
     ("result", 10),
     ("handicap", 40),
+    ("opening", 200),
     ("limit", 10),
     ("offset", 10),
     ("exact-sequence", 5),
+    ("by", 10),
 ];
 
 /// Decoded parameters, by name.
@@ -98,6 +100,8 @@ impl Params {
             until: text("until"),
             result: self.get("result").map(parse_result).transpose()?,
             handicap: text("handicap"),
+            opening: text("opening"),
+            aliases: Vec::new(),
         };
         Ok(filter.filter()?)
     }
@@ -121,7 +125,15 @@ impl Params {
             Some("1" | "true") => true,
             Some(v) => return Err(ApiError::bad(format!("--exact-sequence '{v}' is not true or false"))),
         };
-        Ok(Query { target, filter: self.filter()?, limit, offset: self.number("offset", 0)?, exact_sequence })
+        let by_year = self.get("by").map(parse_by).transpose()?.unwrap_or(false);
+        Ok(Query {
+            target,
+            filter: self.filter()?,
+            limit,
+            offset: self.number("offset", 0)?,
+            exact_sequence,
+            by_year,
+        })
     }
 
     /// The position's parameters alone (`moves`, `sfen`, `start`), as [`Params::query`] reads

@@ -139,16 +139,16 @@ impl GameStore {
         }
         let (select, insert) = match table {
             Names::Players => {
-                ("SELECT id FROM players WHERE name = ?1", "INSERT INTO players(name) VALUES (?1)")
+                ("SELECT id FROM players WHERE name = ?1", "INSERT INTO players(name, key) VALUES (?1, ?2)")
             }
             Names::Events => {
-                ("SELECT id FROM events WHERE name = ?1", "INSERT INTO events(name) VALUES (?1)")
+                ("SELECT id FROM events WHERE name = ?1", "INSERT INTO events(name, key) VALUES (?1, ?2)")
             }
         };
         let id = match conn.prepare_cached(select)?.query_row([name], |r| r.get(0)).optional()? {
             Some(id) => id,
             None => {
-                conn.prepare_cached(insert)?.execute([name])?;
+                conn.prepare_cached(insert)?.execute(params![name, crate::kifu::name_key::key(name)])?;
                 conn.last_insert_rowid()
             }
         };

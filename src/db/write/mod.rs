@@ -119,6 +119,7 @@ impl Writer {
         };
         let batch = w.batch()?;
         batch.index.recover(&batch.tx)?;
+        super::names::fill_keys(&batch.tx)?;
         batch.commit()?;
         Ok(w)
     }
@@ -200,6 +201,12 @@ impl Drop for Writer {
 }
 
 impl Batch<'_> {
+    /// The connection, in the batch's transaction, for what is written beside files and
+    /// games (aliases, name keys).
+    pub(in crate::db) fn conn(&self) -> &Connection {
+        &self.tx
+    }
+
     /// Whether the batch is due for a commit: it holds 10,000 games, or began two seconds ago
     /// (so that readers see progress and the WAL stays small).
     pub fn is_due(&self) -> bool {

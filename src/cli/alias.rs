@@ -1,0 +1,115 @@
+//! `kifudex alias add|list|remove`: other spellings of players' names, stored in the database.
+//!
+//! `add` and `remove` write the database as `index` does (one writer at a time, never a file
+//! that is not kifudex's, the file back in rollback mode at the end); `list` only reads.
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use kifudex::db::{Batch, Reader, Writer};
+
+use super::{db::DbOpt, table::TextTable};
+
+/// Other spellings of players' names: a romanized name, an old name, a handle.
+///
+/// Filters (--player, --black, --white) and `players` go through them: with the alias
+/// "Habu Yoshiharu" → 羽生善治, `--player Habu` finds the games that name 羽生善治 and
+/// `--player 羽生` those that name Habu Yoshiharu. Names are compared without regard to widths,
+/// spaces, case and a title after the name. `--aliases FILE` gives a command more of its own.
+#[derive(Debug, Args)]
+pub struct AliasArgs {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Debug, Subcommand)]
+enum Action {
+    /// Store ALIAS as another spelling of the player NAME
+    Add {
+        alias: String,
+        name: String,
+        #[command(flatten)]
+        db: DbOpt,
+    },
+    /// List the stored aliases (CSV with --csv)
+    List {
+        /// Write CSV rows `alias,name` (the form --aliases reads)
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        db: DbOpt,
+    },
+    /// Remove the alias ALIAS (exit status 1 when there is none)
+    Remove {
+        alias: String,
+        #[command(flatten)]
+        db: DbOpt,
+    },
+}
+
+pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
+    match args.action {
+        Action::Add { alias, name, db } => {
+            let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
+            eprintln!("kifudex: alias {} → {}", added.alias, added.name);
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Remove { alias, db } => match write(&db, |b| Ok(b.remove_alias(&alias)?))? {
+            Some(removed) => {
+                eprintln!("kifudex: removed alias {} → {}", removed.alias, removed.name);
+                Ok(ExitCode::SUCCESS)
+            }
+            None => {
+                eprintln!("kifudex: no alias {alias}");
+                Ok(ExitCode::from(1))
+            }
+        },
+        Action::List { csv, db } => {
+            let mut reader = Reader::open(&db.path())?;
+            let aliases = reader.snapshot()?.aliases()?;
+            let text = if csv {
+                let mut w = ::csv::Writer::from_writer(Vec::new());
+                w.write_record(["alias", "name"])?;
+                for a in &aliases {
+                    w.write_record([&a.alias, &a.name])?;
+                }
+                String::from_utf8(w.into_inner()?)?
+            } else {
+                let mut t = TextTable::new(&["alias", "name"]);
+                for a in &aliases {
+                    t.row(vec![a.alias.clone(), a.name.clone()]);
+                }
+                t.render()
+            };
+            let mut out = io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
+                _ => Ok(ExitCode::SUCCESS),
+            }
+        }
+    }
+}
+
+/// Opens the database for writing (it must be a kifudex database already), does `change` in
+/// one batch, commits it, and ends the run.
+fn write<T>(db: &DbOpt, change: impl FnOnce(&mut Batch<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let path = db.path();
+    // A reader first: it refuses a missing file, which the writer would create.
+    drop(Reader::open(&path)?);
+    let mut writer = Writer::open(&path)?;
+    let mut batch = writer.batch()?;
+    let done = change(&mut batch)?;
+    batch.commit()?;
+    if writer.finish()?.wal_kept {
+        eprintln!(
+            "kifudex: note: other programs had {} open as the change ended, so it stays in WAL mode until \
+             the next run; until then, reading it needs the right to write its directory",
+            path.display()
+        );
+    }
+    Ok(done)
+}

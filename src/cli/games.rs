@@ -1,0 +1,84 @@
+//! `kifudex games`: the games the filters keep, without a position, newest first.
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use anyhow::Context;
+use clap::Args;
+use kifudex::{
+    db::Reader,
+    query::games::{self, GAME_LIST_COLUMNS},
+};
+
+use super::{
+    db::DbOpt,
+    filter::FilterOpt,
+    table::{ListFormat, TextTable},
+};
+
+/// List the games the filters keep, newest first, without a position.
+///
+/// Each game is listed once, with the record shown for it: the first in path order that the
+/// filters match. --format json prints one object, {"total": N, "games": [...]}. Exit
+/// status 1 when no game is kept.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    #[command(flatten)]
+    filter: FilterOpt,
+    /// List at most N games
+    #[arg(long, value_name = "N", default_value_t = 20, conflicts_with = "all")]
+    limit: usize,
+    /// List every game
+    #[arg(long)]
+    all: bool,
+    /// Leave out the newest N games, to page through them all
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    offset: usize,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    format: ListFormat,
+    #[command(flatten)]
+    db: DbOpt,
+}
+
+pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
+    let filter = args.filter.filter()?;
+    let mut reader = Reader::open(&args.db.path())?;
+    let snapshot = reader.snapshot()?;
+    let limit = if args.all { usize::MAX } else { args.limit };
+    let list = games::list(&snapshot, &filter, args.offset, limit)?;
+    let text = match args.format {
+        ListFormat::Json => games::to_json(&list) + "\n",
+        ListFormat::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(GAME_LIST_COLUMNS)?;
+            for g in &list.games {
+                w.write_record(g.fields())?;
+            }
+            String::from_utf8(w.into_inner()?)?
+        }
+        ListFormat::Table => {
+            let mut t = TextTable::new(&GAME_LIST_COLUMNS);
+            for g in &list.games {
+                t.row(g.fields().to_vec());
+            }
+            t.render()
+        }
+    };
+    let listed = args.offset as u64 + list.games.len() as u64;
+    if listed < list.total {
+        eprintln!(
+            "kifudex: listed games {} to {listed} of {}, newest first (--limit N or --all lists more)",
+            args.offset + 1,
+            list.total
+        );
+    }
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
+        _ => {}
+    }
+    Ok(if list.total == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,78 @@
+//! `kifudex players`: per-player games, wins, losses and draws, by side, with dates and
+//! openings; with `--vs`, each player's record against one opponent.
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use anyhow::Context;
+use clap::Args;
+use kifudex::{
+    db::Reader,
+    query::players::{self, PLAYER_COLUMNS, PlayersQuery},
+};
+
+use super::{
+    db::DbOpt,
+    filter::FilterOpt,
+    table::{ListFormat, TextTable},
+};
+
+/// Player statistics: games, wins, losses and draws, overall and as black and as white, the
+/// first and last dates, and the openings (戦型) played most.
+///
+/// The filters choose the games; --player also chooses the players listed. A player is every
+/// spelling of one name (widths, spaces, case and a title after the name do not count) and
+/// its aliases; a game counts once for each player, however many of its records name them.
+/// With --vs NAME, each row is a player's record against NAME. --format json prints a list of
+/// objects, one a player. Exit status 1 when no player is counted.
+#[derive(Debug, Args)]
+pub struct PlayersArgs {
+    #[command(flatten)]
+    filter: FilterOpt,
+    /// Each player's record against the player NAME (NAME's own row is left out)
+    #[arg(long, value_name = "NAME")]
+    vs: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    format: ListFormat,
+    #[command(flatten)]
+    db: DbOpt,
+}
+
+pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
+    let query =
+        PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
+    let mut reader = Reader::open(&args.db.path())?;
+    let snapshot = reader.snapshot()?;
+    let stats = players::players(&snapshot, &query)?;
+    let mut header: Vec<&str> = PLAYER_COLUMNS.to_vec();
+    header.push("openings");
+    let text = match args.format {
+        ListFormat::Json => {
+            serde_json::Value::Array(stats.iter().map(|p| p.to_json()).collect()).to_string() + "\n"
+        }
+        ListFormat::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(&header)?;
+            for p in &stats {
+                w.write_record(p.fields())?;
+            }
+            String::from_utf8(w.into_inner()?)?
+        }
+        ListFormat::Table => {
+            let mut t = TextTable::new(&header);
+            for p in &stats {
+                t.row(p.fields());
+            }
+            t.render()
+        }
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
+        _ => {}
+    }
+    Ok(if stats.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,342 @@
+//! Names as people write them: the stored keys of player and event names, aliases, and the
+//! names a filter's text matches.
+//!
+//! # Policy
+//!
+//! - A filter's text matches a name when the text's key is a part of the name's key
+//!   ([`crate::kifu::name_key`]): widths, spaces and case do not count, nor a title written
+//!   after a player's name.
+//! - An *alias* says that a spelling (`Habu Yoshiharu`) is another name of a player
+//!   (`羽生善治`). Aliases are stored in the database (`kifudex alias`), and a command may add
+//!   more of its own (`--aliases FILE`), which win over stored ones of the same spelling. A
+//!   player filter keeps every spelling of each player it matches: `--player Habu` keeps the
+//!   games that name 羽生善治, and `--player 羽生` those that name Habu Yoshiharu. It matches
+//!   a player through the player's name, any name a record gives them, or any alias.
+//! - An alias names a player, never another alias: adding `A → B` when `B` is an alias of `C`
+//!   stores `A → C`, and the aliases of `A` then name `C` too.
+//! - Keys are filled by the writer; a reader makes the key of a name whose key is not stored
+//!   (a database the writer has not opened since keys were added), so answers do not depend
+//!   on it.
+
+use std::{
+    collections::{HashMap, HashSet},
+    rc::Rc,
+};
+
+use rusqlite::{Connection, params, types::Value, vtab::array::Array};
+
+use super::{Batch, Result, read::Snapshot};
+use crate::kifu::name_key::{key, player_key};
+
+/// An alias: another spelling of a player's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The spelling, as given.
+    pub alias: String,
+    /// The player's name, as given.
+    pub name: String,
+}
+
+/// Why an alias is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum AliasError {
+    #[error("'{0}' is no name: it has nothing but spaces and a title")]
+    Empty(String),
+    #[error(
+        "'{alias}' and '{name}' are already one name (names are compared without spaces, widths, case and titles)"
+    )]
+    Same { alias: String, name: String },
+    #[error(transparent)]
+    Db(#[from] super::Error),
+}
+
+/// Aliases by the key of the spelling: the player's name and its key.
+#[derive(Clone, Debug, Default)]
+pub struct AliasMap {
+    by_key: HashMap<String, (String, String)>,
+}
+
+impl AliasMap {
+    /// The stored aliases (none in a database from before aliases), then `extra` (alias,
+    /// name) pairs, which win over stored aliases of the same spelling.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub(super) fn load(conn: &Connection, extra: &[(String, String)]) -> rusqlite::Result<AliasMap> {
+        let mut map = AliasMap::default();
+        if has_table(conn, "aliases")? {
+            let mut stmt = conn.prepare_cached("SELECT alias_key, name, name_key FROM aliases")?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
+            map.by_key = rows.collect::<rusqlite::Result<_>>()?;
+        }
+        for (alias, name) in extra {
+            let (alias_key, name_key) = (player_key(alias), player_key(name));
+            if alias_key.is_empty() || name_key.is_empty() {
+                continue;
+            }
+            let target =
+                map.resolve(&name_key).map_or((name.clone(), name_key), |(n, k)| (n.clone(), k.clone()));
+            if target.1 != alias_key {
+                map.by_key.insert(alias_key, target);
+            }
+        }
+        Ok(map)
+    }
+
+    /// The player a key is an alias of: their name and key.
+    fn resolve(&self, key: &str) -> Option<&(String, String)> {
+        // Stored aliases never chain; those of a file may, and a loop ends where it started.
+        let mut at = self.by_key.get(key)?;
+        for _ in 0..self.by_key.len() {
+            match self.by_key.get(&at.1) {
+                Some(next) if next.1 != key => at = next,
+                _ => break,
+            }
+        }
+        Some(at)
+    }
+
+    /// The key of the player whose name or alias has key `key`.
+    pub fn canonical<'a>(&'a self, key: &'a str) -> &'a str {
+        self.resolve(key).map_or(key, |(_, k)| k.as_str())
+    }
+
+    /// The name an alias gives the player of key `key` (a canonical key), if one does.
+    pub fn name_of(&self, key: &str) -> Option<&str> {
+        self.by_key.values().find(|(_, k)| k == key).map(|(n, _)| n.as_str())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.by_key.is_empty()
+    }
+}
+
+fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1)")?
+        .query_row([table], |r| r.get(0))
+}
+
+/// Whether `table` (players or events) has its `key` column.
+fn has_keys(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM pragma_table_info(?1) WHERE name = 'key')")?
+        .query_row([table], |r| r.get(0))
+}
+
+/// A condition on the stored `key` of a name, with its argument `?1`; `None` keeps all.
+type KeyCondition<'a> = Option<(&'a str, &'a dyn rusqlite::ToSql)>;
+
+/// The rows of `table` (players or events) with the key of each name, stored or made here:
+/// those whose stored key `stored` keeps, and those without one whose made key `keep` keeps.
+/// (Stored names are already without titles: the key of a name is [`key`] of it.)
+fn keyed(
+    conn: &Connection,
+    table: &str,
+    stored: KeyCondition<'_>,
+    keep: &dyn Fn(&str) -> bool,
+) -> rusqlite::Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    let unkeyed = if has_keys(conn, table)? {
+        let (condition, args): (&str, Vec<&dyn rusqlite::ToSql>) = match stored {
+            Some((c, arg)) => (c, vec![arg]),
+            None => ("key IS NOT NULL", vec![]),
+        };
+        let mut stmt = conn.prepare_cached(&format!("SELECT id, key FROM {table} WHERE {condition}"))?;
+        for row in stmt.query_map(args.as_slice(), |r| Ok((r.get(0)?, r.get(1)?)))? {
+            out.push(row?);
+        }
+        format!("SELECT id, name FROM {table} WHERE key IS NULL")
+    } else {
+        format!("SELECT id, name FROM {table}")
+    };
+    let mut stmt = conn.prepare_cached(&unkeyed)?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let k = key(r.get_ref(1)?.as_str()?);
+        if keep(&k) {
+            out.push((r.get(0)?, k));
+        }
+    }
+    Ok(out)
+}
+
+/// The ids of the players whose names `text` matches, through aliases: every spelling of
+/// each player matched (see the module documentation). `extra` are a command's own aliases.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn player_ids(
+    conn: &Connection,
+    text: &str,
+    extra: &[(String, String)],
+) -> rusqlite::Result<Vec<i64>> {
+    let part = player_key(text);
+    let found = keyed(conn, "players", Some(("instr(key, ?1) > 0", &part)), &|k| k.contains(&part))?;
+    let aliases = AliasMap::load(conn, extra)?;
+    if aliases.is_empty() {
+        return Ok(found.into_iter().map(|(id, _)| id).collect());
+    }
+    let mut wanted: HashSet<String> = found.iter().map(|(_, k)| aliases.canonical(k).to_string()).collect();
+    for (alias_key, (_, name_key)) in &aliases.by_key {
+        if alias_key.contains(&part) || name_key.contains(&part) {
+            wanted.insert(name_key.clone());
+        }
+    }
+    let mut keys = wanted.clone();
+    keys.extend(aliases.by_key.iter().filter(|(_, (_, k))| wanted.contains(k)).map(|(a, _)| a.clone()));
+    let array: Array = Rc::new(keys.iter().map(|k| Value::Text(k.clone())).collect());
+    let rows = keyed(conn, "players", Some(("key IN rarray(?1)", &array)), &|k| keys.contains(k))?;
+    Ok(rows.into_iter().map(|(id, _)| id).collect())
+}
+
+/// The ids of the events whose names `text` matches.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn event_ids(conn: &Connection, text: &str) -> rusqlite::Result<Vec<i64>> {
+    let part = key(text);
+    let found = keyed(conn, "events", Some(("instr(key, ?1) > 0", &part)), &|k| k.contains(&part))?;
+    Ok(found.into_iter().map(|(id, _)| id).collect())
+}
+
+/// The openings (戦型 headers, as stored) that `text` matches.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn openings(conn: &Connection, text: &str) -> rusqlite::Result<Vec<String>> {
+    let part = key(text);
+    let mut stmt = conn.prepare_cached("SELECT DISTINCT opening FROM sources WHERE opening IS NOT NULL")?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let opening: String = r.get(0)?;
+        if key(&opening).contains(&part) {
+            out.push(opening);
+        }
+    }
+    Ok(out)
+}
+
+/// Stores the key of every player and event name that has none (all of them, the first
+/// time a database with keys is written), in the writer's transaction.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn fill_keys(conn: &Connection) -> rusqlite::Result<u64> {
+    let mut filled = 0;
+    for table in ["players", "events"] {
+        let rows: Vec<(i64, String)> = conn
+            .prepare(&format!("SELECT id, name FROM {table} WHERE key IS NULL"))?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut update = conn.prepare(&format!("UPDATE {table} SET key = ?2 WHERE id = ?1"))?;
+        for (id, name) in rows {
+            update.execute(params![id, key(&name)])?;
+            filled += 1;
+        }
+    }
+    Ok(filled)
+}
+
+/// Player id → (identity key, name as stored).
+pub(super) type IdentityKeys = HashMap<i64, (String, String)>;
+
+/// [`IdentityKeys`] of every player: the identity key is the
+/// key of the player's name through aliases (`extra` being a command's own); and the aliases.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn identities(
+    conn: &Connection,
+    extra: &[(String, String)],
+) -> rusqlite::Result<(IdentityKeys, AliasMap)> {
+    let aliases = AliasMap::load(conn, extra)?;
+    let keys = keyed(conn, "players", None, &|_| true)?;
+    let mut names: HashMap<i64, String> = HashMap::new();
+    let mut stmt = conn.prepare_cached("SELECT id, name FROM players")?;
+    for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))? {
+        let (id, name) = row?;
+        names.insert(id, name);
+    }
+    let by_id = keys
+        .into_iter()
+        .map(|(id, k)| {
+            let canonical = aliases.canonical(&k).to_string();
+            (id, (canonical, names.remove(&id).unwrap_or_default()))
+        })
+        .collect();
+    Ok((by_id, aliases))
+}
+
+impl Snapshot<'_> {
+    /// The stored aliases, by spelling (none in a database from before aliases).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn aliases(&self) -> Result<Vec<Alias>> {
+        if !has_table(&self.tx, "aliases")? {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self.tx.prepare("SELECT alias, name FROM aliases ORDER BY name_key, alias_key")?;
+        let rows = stmt.query_map([], |r| Ok(Alias { alias: r.get(0)?, name: r.get(1)? }))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+impl Batch<'_> {
+    /// Stores `alias` as another spelling of the player `name` (see the module documentation
+    /// for aliases of aliases). Returns the alias as stored. Committed with the batch.
+    ///
+    /// # Errors
+    ///
+    /// [`AliasError::Empty`] for a text without a name, [`AliasError::Same`] when both are
+    /// already one name; any database failure.
+    pub fn add_alias(&mut self, alias: &str, name: &str) -> Result<Alias, AliasError> {
+        let (alias_key, name_key) = (player_key(alias), player_key(name));
+        for (text, k) in [(alias, &alias_key), (name, &name_key)] {
+            if k.is_empty() {
+                return Err(AliasError::Empty(text.to_string()));
+            }
+        }
+        let conn = self.conn();
+        let map = AliasMap::load(conn, &[]).map_err(super::Error::from)?;
+        let (name, name_key) =
+            map.resolve(&name_key).cloned().unwrap_or_else(|| (name.trim().to_string(), name_key));
+        if name_key == alias_key {
+            return Err(AliasError::Same { alias: alias.to_string(), name });
+        }
+        let stored = (|| {
+            conn.prepare_cached("UPDATE aliases SET name = ?2, name_key = ?3 WHERE name_key = ?1")?
+                .execute(params![alias_key, name, name_key])?;
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![alias_key, alias.trim(), name, name_key])
+        })();
+        stored.map_err(super::Error::from)?;
+        Ok(Alias { alias: alias.trim().to_string(), name })
+    }
+
+    /// Removes the alias whose spelling has the key of `alias`. Returns it, if there was one.
+    /// Committed with the batch.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn remove_alias(&mut self, alias: &str) -> Result<Option<Alias>> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare_cached("DELETE FROM aliases WHERE alias_key = ?1 RETURNING alias, name")?;
+        let mut rows = stmt.query([player_key(alias)])?;
+        Ok(match rows.next()? {
+            Some(r) => Some(Alias { alias: r.get(0)?, name: r.get(1)? }),
+            None => None,
+        })
+    }
+}

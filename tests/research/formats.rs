@@ -1,0 +1,162 @@
+//! Parquet and JSON Lines read back against the CSV exports, and DuckDB (the Python
+//! package) as a second reader of the Parquet files: row counts, column types, and the
+//! next-move counts of one position as `kifudex query` gives them.
+//!
+//! The DuckDB test is skipped, saying so, when `python3 -c "import duckdb"` fails, unless
+//! `CI=true`, which makes it required (`.ci/run` installs the package).
+
+use std::{collections::HashMap, fs::File, path::Path, process::Command};
+
+use parquet::{
+    file::reader::{FileReader, SerializedFileReader},
+    record::Field,
+};
+use serde_json::Value;
+
+use super::{archive, kifudex, stdout};
+use crate::query::csv_rows;
+
+const TABLES: [&str; 4] = ["games", "moves", "positions", "tree"];
+
+fn csv_of(table: &str, db: &Path) -> Vec<HashMap<String, String>> {
+    csv_rows(stdout(&kifudex(&["export", table], db)).as_bytes())
+}
+
+/// A Parquet value as the CSV export writes it (keys as 16 hexadecimal digits).
+fn text(field: &Field) -> String {
+    match field {
+        Field::Null => String::new(),
+        Field::Long(n) => n.to_string(),
+        Field::ULong(k) => format!("{k:016x}"),
+        Field::Str(s) => s.clone(),
+        other => panic!("a column of an unexpected type: {other:?}"),
+    }
+}
+
+#[test]
+fn parquet_reads_back_as_the_csv_export_with_typed_columns() {
+    let a = archive();
+    let tmp = tempfile::tempdir().unwrap();
+    for table in TABLES {
+        let path = tmp.path().join(format!("{table}.parquet"));
+        let out = kifudex(&["export", table, "--format", "parquet", "--out", path.to_str().unwrap()], &a.db);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let csv = csv_of(table, &a.db);
+        let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+        assert_eq!(reader.metadata().file_metadata().num_rows() as usize, csv.len(), "{table}");
+        for (row, want) in reader.get_row_iter(None).unwrap().zip(&csv) {
+            for (name, field) in row.unwrap().get_column_iter() {
+                // A date is a DATE column beside its ISO text, `NAME_iso`, which CSV's holds.
+                if let Field::Date(_) = field {
+                    continue;
+                }
+                let csv_name = name.strip_suffix("_iso").unwrap_or(name);
+                if matches!(field, Field::Null) && want[csv_name].is_empty() {
+                    continue;
+                }
+                assert_eq!(text(field), want[csv_name], "{table}.{name}");
+            }
+        }
+    }
+    // Parquet needs a file.
+    assert_eq!(kifudex(&["export", "games", "--format", "parquet"], &a.db).status.code(), Some(2));
+}
+
+#[test]
+fn json_lines_read_back_as_the_csv_export() {
+    let a = archive();
+    for table in TABLES {
+        let jsonl = stdout(&kifudex(&["export", table, "--format", "jsonl"], &a.db));
+        let csv = csv_of(table, &a.db);
+        assert_eq!(jsonl.lines().count(), csv.len(), "{table}");
+        for (line, want) in jsonl.lines().zip(&csv) {
+            let object: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            assert_eq!(object.len(), want.len(), "{table}: {line}");
+            for (name, value) in object {
+                let got = match value {
+                    Value::Null => String::new(),
+                    Value::String(s) => s,
+                    Value::Number(n) => n.to_string(),
+                    other => panic!("{table}.{name}: {other}"),
+                };
+                assert_eq!(got, want[&name], "{table}.{name}");
+            }
+        }
+    }
+}
+
+/// Whether DuckDB's Python package can be imported; without it the test is skipped unless
+/// CI=true.
+fn duckdb_present() -> bool {
+    let ok = Command::new("python3").args(["-c", "import duckdb"]).output().is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but DuckDB's Python package is missing (pip install duckdb)"
+        );
+        eprintln!(
+            "skipping the DuckDB test: python3 cannot import duckdb (pip install duckdb; required when CI=true)"
+        );
+    }
+    ok
+}
+
+/// The DuckDB script: every file's row count, the types of the key and date columns, one
+/// game's date, and the next moves of the position `key` from positions.parquet.
+const SCRIPT: &str = r#"
+import duckdb, json, sys
+d, key = sys.argv[1], int(sys.argv[2])
+con = duckdb.connect()
+out = {}
+for t in ["games", "moves", "positions", "tree"]:
+    out[t] = con.execute(f"SELECT count(*) FROM '{d}/{t}.parquet'").fetchone()[0]
+out["key_type"] = con.execute(f"SELECT typeof(key) FROM '{d}/positions.parquet' LIMIT 1").fetchone()[0]
+out["dates"] = [str(r[0]) for r in con.execute(f"SELECT date FROM '{d}/games.parquet' WHERE date IS NOT NULL ORDER BY date LIMIT 1").fetchall()]
+rows = con.execute(f"""
+    SELECT usi, count(DISTINCT game_id) AS played
+    FROM '{d}/positions.parquet'
+    WHERE key = {key} AND usi IS NOT NULL
+    GROUP BY usi ORDER BY usi""").fetchall()
+out["next"] = {u: n for u, n in rows}
+print(json.dumps(out))
+"#;
+
+#[test]
+fn duckdb_reads_the_parquet_exports_and_counts_next_moves_as_query_does() {
+    if !duckdb_present() {
+        return;
+    }
+    let a = archive();
+    let tmp = tempfile::tempdir().unwrap();
+    for table in TABLES {
+        let path = tmp.path().join(format!("{table}.parquet"));
+        let out = kifudex(&["export", table, "--format", "parquet", "--out", path.to_str().unwrap()], &a.db);
+        assert_eq!(out.status.code(), Some(0));
+    }
+    // The key of the position after 7g7f, from the CSV export of positions.
+    let positions = csv_of("positions", &a.db);
+    let after = positions.iter().find(|r| r["ply"] == "1" && r["sfen"].contains("/2P6/")).unwrap();
+    let key = u64::from_str_radix(&after["key"], 16).unwrap();
+    let out = Command::new("python3")
+        .args(["-c", SCRIPT, tmp.path().to_str().unwrap(), &key.to_string()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for table in TABLES {
+        assert_eq!(got[table].as_u64().unwrap() as usize, csv_of(table, &a.db).len(), "{table}");
+    }
+    assert_eq!(got["key_type"], "UBIGINT");
+    assert_eq!(got["dates"][0], "2013-04-10", "the oldest game's date, as a date");
+    let answer: Value =
+        serde_json::from_str(&stdout(&kifudex(&["query", "--moves", "7g7f", "--format", "json"], &a.db)))
+            .unwrap();
+    let want: serde_json::Map<String, Value> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["usi"].as_str().unwrap().to_string(), m["played"].clone()))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got["next"], Value::Object(want));
+}

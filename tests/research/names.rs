@@ -1,0 +1,152 @@
+//! Names, events and openings matched as people write them, and aliases: against sets of
+//! records chosen by hand from the archive's list.
+
+use std::{collections::BTreeSet, fs};
+
+use super::{archive, build, kifudex, records, stdout};
+use crate::query::csv_rows;
+
+/// The game ids `games --all` lists with `filters`.
+fn listed(db: &std::path::Path, filters: &[&str]) -> BTreeSet<i64> {
+    let mut args = vec!["games", "--all", "--format", "csv"];
+    args.extend_from_slice(filters);
+    csv_rows(stdout(&kifudex(&args, db)).as_bytes()).iter().map(|r| r["id"].parse().unwrap()).collect()
+}
+
+/// The ids of the records with these numbers (their file names, `07` standing for both copies).
+fn ids_of(ids: &[i64], numbers: &[&str]) -> BTreeSet<i64> {
+    records()
+        .iter()
+        .zip(ids)
+        .filter(|(r, _)| numbers.iter().any(|n| r.file.ends_with(&format!("/{n}.csa"))))
+        .map(|(_, &id)| id)
+        .collect()
+}
+
+#[test]
+fn names_events_and_openings_match_without_widths_spaces_case_or_titles() {
+    let a = archive();
+    let cases: &[(&[&str], &[&str])] = &[
+        // The three that used to miss: full-width digits, a space in the name, case.
+        (&["--event", "62期"], &["01", "02", "03"]),
+        (&["--player", "羽生善治"], &["01", "02", "03", "04", "07", "08"]),
+        (&["--player", "habu"], &["06", "07"]),
+        (&["--player", "Habu"], &["06", "07"]),
+        // A title written after the name, in the filter or in the record.
+        (&["--player", "羽生善治 名人"], &["01", "02", "03", "04", "07", "08"]),
+        (&["--player", "藤井聡太竜王"], &["03", "04", "05", "09", "10"]),
+        (&["--black", "羽生　善治"], &["01", "03", "07"]),
+        (&["--white", "藤井 聡太"], &["03", "05", "10"]),
+        // Full-width Latin letters, spaces of every width, and case.
+        (&["--player", "fujii souta"], &["11"]),
+        (&["--player", "ＦＵＪＩＩ"], &["11"]),
+        (&["--event", "nhk"], &["05", "06", "09"]),
+        (&["--event", "ＮＨＫ杯"], &["05", "09"]),
+        (&["--player", "渡辺 明"], &["05", "07", "08", "09"]),
+        // Openings, a part of the record's 戦型 header.
+        (&["--opening", "矢倉"], &["01", "03", "07"]),
+        (&["--opening", "YAGURA"], &["06", "07"]),
+        (&["--opening", "四間"], &["04", "09"]),
+        // Names and events together must hold in one record: 07's Japanese record names the
+        // event 棋聖戦, its English one Habu.
+        (&["--player", "habu", "--event", "棋聖"], &[]),
+        (&["--player", "habu", "--event", "kisei"], &["07"]),
+    ];
+    for (filters, numbers) in cases {
+        assert_eq!(listed(&a.db, filters), ids_of(&a.ids, numbers), "{filters:?}");
+    }
+    // The same filters hold for a position query and the games export.
+    let query = |args: &[&str]| -> BTreeSet<i64> {
+        let mut all = vec!["query", "--limit", "100", "--format", "csv", "--csv", "games"];
+        all.extend_from_slice(args);
+        csv_rows(stdout(&kifudex(&all, &a.db)).as_bytes()).iter().map(|r| r["id"].parse().unwrap()).collect()
+    };
+    assert_eq!(query(&["--event", "62期"]), ids_of(&a.ids, &["01", "02", "03"]));
+    assert_eq!(query(&["--player", "habu", "--moves", "2g2f"]), ids_of(&a.ids, &["07"]));
+    let exported: BTreeSet<i64> =
+        csv_rows(stdout(&kifudex(&["export", "games", "--player", "羽生善治"], &a.db)).as_bytes())
+            .iter()
+            .map(|r| r["game_id"].parse().unwrap())
+            .collect();
+    assert_eq!(exported, ids_of(&a.ids, &["01", "02", "03", "04", "07", "08"]));
+}
+
+#[test]
+fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let ids = build(&tmp.path().join("archive"), &db);
+    let habu = ids_of(&ids, &["01", "02", "03", "04", "06", "07", "08"]);
+    let hash = || fs::read(&db).unwrap();
+
+    // From a file, without writing the database: either spelling finds both.
+    let file = tmp.path().join("aliases.csv");
+    fs::write(&file, "alias,name\nHabu Yoshiharu,羽生善治\n\n\"Watanabe Akira\", 渡辺明\n").unwrap();
+    let before = hash();
+    let with_file = ["--aliases", file.to_str().unwrap()];
+    assert_eq!(listed(&db, &[&["--player", "羽生"][..], &with_file].concat()), habu);
+    assert_eq!(listed(&db, &[&["--player", "habu"][..], &with_file].concat()), habu);
+    assert_eq!(
+        listed(&db, &[&["--player", "渡辺明"][..], &with_file].concat()),
+        ids_of(&ids, &["05", "06", "07", "08", "09"])
+    );
+    assert_eq!(hash(), before, "a read command with --aliases writes nothing");
+    assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
+
+    // Stored: `alias add`, then every command goes through it.
+    let out = kifudex(&["alias", "add", "Habu Yoshiharu", "羽生善治"], &db);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(listed(&db, &["--player", "羽生"]), habu);
+    assert_eq!(listed(&db, &["--player", "HABU"]), habu);
+    assert_eq!(listed(&db, &["--white", "Habu Yoshiharu"]), ids_of(&ids, &["02", "04", "08"]));
+    // An alias of an alias names the player it stands for.
+    assert_eq!(kifudex(&["alias", "add", "はぶ", "habu yoshiharu"], &db).status.code(), Some(0));
+    assert_eq!(listed(&db, &["--player", "はぶ"]), habu);
+    let list = stdout(&kifudex(&["alias", "list", "--csv"], &db));
+    assert_eq!(list, "alias,name\nHabu Yoshiharu,羽生善治\nはぶ,羽生善治\n");
+    // The list reads back as an aliases file.
+    fs::write(&file, &list).unwrap();
+    assert_eq!(listed(&db, &[&["--player", "はぶ"][..], &with_file].concat()), habu);
+    // One name twice, and texts that are no name, are refused.
+    let same = kifudex(&["alias", "add", "羽生 善治 名人", "羽生善治"], &db);
+    assert_eq!(same.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&same.stderr).contains("already one name"), "{:?}", same);
+    assert_eq!(kifudex(&["alias", "add", "　", "羽生善治"], &db).status.code(), Some(2));
+    // Removed by any spelling of the alias; a missing one exits 1.
+    assert_eq!(kifudex(&["alias", "remove", "HABU  YOSHIHARU"], &db).status.code(), Some(0));
+    assert_eq!(kifudex(&["alias", "remove", "Habu Yoshiharu"], &db).status.code(), Some(1));
+    assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
+    assert_eq!(stdout(&kifudex(&["alias", "list", "--csv"], &db)), "alias,name\nはぶ,羽生善治\n");
+
+    // The writer's rules: left in rollback mode, with no lock or journal beside it.
+    let header = fs::read(&db).unwrap();
+    assert_eq!(&header[18..20], &[1, 1], "rollback-journal mode at rest");
+    let mut beside: Vec<String> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    beside.sort();
+    assert_eq!(beside, ["aliases.csv", "archive", "k.sqlite"]);
+}
+
+#[test]
+fn alias_refuses_what_is_not_a_kifudex_database_and_leaves_it_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("none.sqlite");
+    let out = kifudex(&["alias", "add", "a", "b"], &missing);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!missing.exists(), "no database is created");
+    let foreign = tmp.path().join("other.sqlite");
+    fs::write(&foreign, b"not a database at all").unwrap();
+    for args in [&["alias", "add", "a", "b"][..], &["alias", "remove", "a"], &["alias", "list"]] {
+        let out = kifudex(args, &foreign);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not a kifudex database"), "{out:?}");
+    }
+    assert_eq!(fs::read(&foreign).unwrap(), b"not a database at all");
+    let bad = tmp.path().join("bad.csv");
+    fs::write(&bad, "one,two,three\n").unwrap();
+    let out = kifudex(&["games", "--aliases", bad.to_str().unwrap()], &archive().db);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: an alias row is `alias,name`"), "{out:?}");
+}
