@@ -4,7 +4,10 @@ use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameFilter, GameResult},
     query::FilterText,
+    shogi::Variant,
 };
+
+use super::moves::VariantArg;
 
 /// Which games count. Names and events match on a part; dates are ISO 8601 as precise as
 /// wanted (`2019`, `2019-04`, `2019-04-01`).
@@ -34,6 +37,10 @@ pub struct FilterOpt {
     /// Games from this start: 平手 (even), 香落ち (lance), 角落ち (bishop), 二枚落ち (2-piece), …
     #[arg(long, value_name = "NAME", help_heading = "Filters")]
     handicap: Option<String>,
+    /// Games of this game: shogi (standard) or yari shogi. `query` also reads its moves and
+    /// start in it (its position is one game's, so only that game's games reach it)
+    #[arg(long, value_enum, help_heading = "Filters")]
+    variant: Option<VariantArg>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -61,6 +68,7 @@ impl FilterOpt {
                 ResultArg::Other => GameResult::Unknown,
             }),
             handicap: self.handicap.clone(),
+            variant: self.variant.map(|v| Variant::from(v).name().to_string()),
         };
         Ok(text.filter()?)
     }

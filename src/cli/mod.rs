@@ -5,6 +5,7 @@
 
 mod convert;
 mod db;
+mod diagram;
 mod export;
 mod filter;
 mod index;

@@ -5,7 +5,8 @@
 //! # Packed positions (a stored format)
 //!
 //! `keypos` stores positions exactly, packed ([`pack_position`]): a first byte with the side
-//! to move (bit 0) and whether Black's (bit 1) and White's (bit 2) hands hold anything; the
+//! to move (bit 0), whether Black's (bit 1) and White's (bit 2) hands hold anything and
+//! whether the game is yari shogi (bit 3, whose squares are the first 63); the
 //! seven hand counts of each non-empty hand (pawn, lance, knight, silver, gold, bishop,
 //! rook); an 11-byte bitmap of the occupied squares (bit `i % 8` of byte `i / 8` for
 //! [`Square::index`] `i`); then the pieces on the occupied squares in that order, five bits
@@ -28,7 +29,7 @@
 use super::Corrupt;
 #[cfg(doc)]
 use crate::shogi::Square;
-use crate::shogi::{Color, Move, PieceKind, Setup};
+use crate::shogi::{Color, Move, PieceKind, Setup, Variant};
 
 /// One occurrence of a position in the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -255,14 +256,19 @@ fn skip_postings(data: &[u8], mut at: usize, count: u64) -> Result<usize, Corrup
     Ok(at)
 }
 
-/// Appends the packed form of `setup`'s position (board, hands, side to move; not the move
-/// number) to `out`.
+/// Appends the packed form of `setup`'s position (its game, board, hands, side to move; not
+/// the move number) to `out`. The first byte holds the side to move (bit 0), which hands are
+/// not empty (bits 1 and 2) and whether the game is yari shogi (bit 3), so that no position of
+/// one game packs as one of the other.
 pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
     let mut flags = u8::from(setup.turn == Color::White);
     for color in Color::ALL {
         if !setup.hand(color).is_empty() {
             flags |= 2 << color.index();
         }
+    }
+    if setup.variant == Variant::Yari {
+        flags |= 8;
     }
     out.push(flags);
     for color in Color::ALL {
@@ -592,6 +598,9 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/4K4 b 2P 1",
             "4k4/9/9/9/9/9/9/9/4K4 b P 1",
             "4k4/9/9/9/9/9/9/9/4K4 b P2p 1",
+            // The same squares (4a, 4i) on both boards: the yari bit tells them apart.
+            "5k3/9/9/9/9/9/9/9/5K3 b - 1",
+            "3k3/7/7/7/7/7/7/7/3K3 b - 1",
         ];
         let packed: Vec<Vec<u8>> = texts
             .iter()

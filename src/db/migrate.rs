@@ -15,6 +15,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0003_application_id", include_str!("../../migrations/0003_application_id.sql")),
     ("0004_warnings", include_str!("../../migrations/0004_warnings.sql")),
     ("0005_source_records", include_str!("../../migrations/0005_source_records.sql")),
+    ("0006_game_variant", include_str!("../../migrations/0006_game_variant.sql")),
 ];
 
 /// The schema version this build writes.
@@ -29,9 +30,10 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// a version 1 file finds one block per key there), 0003 only marks the file, and 0004 adds
 /// the warnings, which a reader of an older file finds none of; 0005 moves each record's
 /// headers, times and comments from `games` to `sources`, which readers read, so files of
-/// earlier versions need an index run before they are read. A migration that changes what
-/// readers read raises this to its own version.
-pub const READABLE_FROM: i64 = version_of("0005_source_records");
+/// earlier versions need an index run before they are read; 0006 adds the column saying which
+/// game (shogi or yari shogi) each stored game is, which readers filter on. A migration that
+/// changes what readers read raises this to its own version.
+pub const READABLE_FROM: i64 = version_of("0006_game_variant");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {

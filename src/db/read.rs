@@ -11,7 +11,7 @@ use super::{
     filter::{Conditions, shown_record},
     runs::{self, Run},
 };
-use crate::shogi::{Handicap, Move, Setup};
+use crate::shogi::{Handicap, Move, Setup, Variant};
 
 /// The reader: one connection, used from one thread.
 pub struct Reader {
@@ -52,6 +52,8 @@ pub struct OccurrenceRow {
     pub status: Option<String>,
     /// Set when an earlier source (in path order) holds the same game: that game's id.
     pub duplicate_of: Option<GameId>,
+    /// The game it is a game of.
+    pub variant: Variant,
 }
 
 /// A reject row.
@@ -367,7 +369,8 @@ impl Snapshot<'_> {
                 "SELECT s.game, f.path, s.idx, f.format, f.encoding, e.name, s.date, pb.name, pw.name, g.handicap,
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
-                          WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx)))
+                          WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
+                   g.variant
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -534,5 +537,16 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         termination: r.get(14)?,
         status: r.get(15)?,
         duplicate_of: earlier.then_some(game),
+        variant: variant_of(r.get_ref(17)?.as_str_or_null()?)?,
     })
+}
+
+/// The game a `games.variant` value names: NULL is shogi.
+fn variant_of(name: Option<&str>) -> Result<Variant> {
+    match name {
+        None => Ok(Variant::Standard),
+        Some(name) => {
+            Variant::from_name(name).ok_or_else(|| super::Corrupt("a stored variant is unknown").into())
+        }
+    }
 }

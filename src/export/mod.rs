@@ -29,7 +29,7 @@ pub use self::{
 use crate::db::{self, GameFilter, Snapshot};
 
 /// The columns of the games export.
-pub const GAME_COLUMNS: [&str; 17] = [
+pub const GAME_COLUMNS: [&str; 18] = [
     "game_id",
     "source_path",
     "game_index",
@@ -47,6 +47,7 @@ pub const GAME_COLUMNS: [&str; 17] = [
     "termination",
     "status",
     "duplicate_of",
+    "variant",
 ];
 
 /// The columns of the rejects export.
@@ -185,6 +186,7 @@ pub fn games(snapshot: &Snapshot<'_>, filter: &GameFilter, out: impl Write) -> R
             text(&r.termination),
             r.status.as_deref().unwrap_or("ok"),
             &r.duplicate_of.map(|g| g.to_string()).unwrap_or_default(),
+            r.variant.name(),
         ])
     })?;
     table.finish()

@@ -24,7 +24,9 @@ use std::collections::HashSet;
 
 pub use self::{
     json::to_json,
-    options::{FilterText, OptionError, RESULT_NAMES, parse_result, target_from_text},
+    options::{
+        FilterText, OptionError, RESULT_NAMES, fit_variant, parse_result, start_for, target_from_text,
+    },
     target::{Target, TargetError, start_position},
 };
 use crate::{

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use super::api::ApiError;
 use crate::{
     db::GameFilter,
-    query::{FilterText, Query, parse_result, target_from_text},
+    query::{FilterText, Query, fit_variant, parse_result, target_from_text},
+    shogi::Variant,
 };
 
 /// The longest query string answered, in bytes.
@@ -21,7 +22,7 @@ pub const MAX_BODY: usize = 512 * 1024;
 pub const MAX_LIMIT: usize = 1000;
 
 /// The parameters `/api/query` and `/api/position` know, with the longest value each takes.
-const KNOWN: [(&str, usize); 14] = [
+const KNOWN: [(&str, usize); 15] = [
     ("moves", 8 * 1024),
     ("sfen", 256),
     ("start", 256),
@@ -33,6 +34,7 @@ const KNOWN: [(&str, usize); 14] = [
     ("until", 10),
     ("result", 10),
     ("handicap", 40),
+    ("variant", 20),
     ("limit", 10),
     ("offset", 10),
     ("exact-sequence", 5),
@@ -98,6 +100,7 @@ impl Params {
             until: text("until"),
             result: self.get("result").map(parse_result).transpose()?,
             handicap: text("handicap"),
+            variant: text("variant"),
         };
         Ok(filter.filter()?)
     }
@@ -108,8 +111,9 @@ impl Params {
     ///
     /// 400 with the command line's words for anything it refuses.
     pub fn query(&self) -> Result<Query, ApiError> {
-        let target =
-            target_from_text(self.get("moves"), self.get("sfen"), self.get("start").unwrap_or("startpos"))?;
+        let mut filter = self.filter()?;
+        let target = self.target_in(filter.variant)?;
+        fit_variant(&target, &mut filter)?;
         let limit = self.number("limit", 20)?;
         if limit > MAX_LIMIT {
             return Err(ApiError::bad(format!(
@@ -121,17 +125,24 @@ impl Params {
             Some("1" | "true") => true,
             Some(v) => return Err(ApiError::bad(format!("--exact-sequence '{v}' is not true or false"))),
         };
-        Ok(Query { target, filter: self.filter()?, limit, offset: self.number("offset", 0)?, exact_sequence })
+        Ok(Query { target, filter, limit, offset: self.number("offset", 0)?, exact_sequence })
     }
 
-    /// The position's parameters alone (`moves`, `sfen`, `start`), as [`Params::query`] reads
-    /// them; the others are ignored.
+    /// The position's parameters alone (`moves`, `sfen`, `start`, `variant`), as
+    /// [`Params::query`] reads them; the others are ignored.
     ///
     /// # Errors
     ///
     /// 400 with the command line's words for a position it refuses.
     pub fn target(&self) -> Result<crate::query::Target, ApiError> {
-        Ok(target_from_text(self.get("moves"), self.get("sfen"), self.get("start").unwrap_or("startpos"))?)
+        let variant =
+            FilterText { variant: self.get("variant").map(str::to_string), ..FilterText::default() };
+        self.target_in(variant.filter()?.variant)
+    }
+
+    fn target_in(&self, variant: Option<Variant>) -> Result<crate::query::Target, ApiError> {
+        let start = self.get("start").unwrap_or("startpos");
+        Ok(target_from_text(self.get("moves"), self.get("sfen"), start, variant)?)
     }
 }
 
