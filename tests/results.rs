@@ -227,7 +227,7 @@ fn an_impossible_start_never_enters_the_database() {
     }
     let out = run(&["query", "--moves", "7g7f 3c3d"], &db);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("1 games reach it"), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("1 game reaches it (1 occurrence)"), "{}", text(&out.stdout));
     // The impossible position itself is no position to ask about.
     let out =
         run(&["query", "--sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNNGKGNNL b - 1"], &db);

@@ -61,8 +61,9 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// The invariant every database the tests build must keep, whatever went into it: every
 /// export (`games`, `moves`, `positions`, `tree`, `rejects`, `warnings`) exits 0, and so does
 /// `show` of every game, or of `shown_at_most` games spread evenly over the ids when there are
-/// more: in KIF, and in every format when it has at most 1,000 plies (a longer game's JKF text
-/// runs to hundreds of megabytes) and is one of the first five shown or one of at most fifty.
+/// more: in its default format (KIF; Western for yari shogi), and in every format that holds
+/// its game when it has at most 1,000 plies (a longer game's JKF text runs to hundreds of
+/// megabytes) and is one of the first five shown or one of at most fifty.
 /// Returns the number of games listed.
 pub fn assert_every_read_works(db: &std::path::Path, context: &str, shown_at_most: usize) -> usize {
     use std::process::{Command, Stdio};
@@ -90,23 +91,29 @@ pub fn assert_every_read_works(db: &std::path::Path, context: &str, shown_at_mos
     let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
     let headers = reader.headers().expect("a header row").clone();
     let column = |name: &str| headers.iter().position(|h| h == name).expect("a column of export games");
-    let (id_at, plies_at) = (column("game_id"), column("plies"));
-    let mut games: Vec<(i64, u64)> = reader
+    let (id_at, plies_at, variant_at) = (column("game_id"), column("plies"), column("variant"));
+    let mut games: Vec<(i64, u64, bool)> = reader
         .records()
         .map(|r| {
             let r = r.expect("a CSV row");
-            (r[id_at].parse().expect("a game id"), r[plies_at].parse().expect("a ply count"))
+            let yari = &r[variant_at] == "yari";
+            (r[id_at].parse().expect("a game id"), r[plies_at].parse().expect("a ply count"), yari)
         })
         .collect();
     games.sort_unstable();
     games.dedup();
     let step = games.len().div_ceil(shown_at_most.max(1)).max(1);
     let few = games.len().min(shown_at_most) <= 50;
-    for (shown, &(id, plies)) in games.iter().step_by(step).take(shown_at_most).enumerate() {
-        let every = (few || shown < 5) && plies <= 1_000;
-        let formats: &[&str] = if every { &["kif", "ki2", "csa", "usi", "jkf", "western"] } else { &["kif"] };
-        for to in formats {
-            run(&["show", &id.to_string(), "--to", to]);
+    for (shown, &(id, plies, yari)) in games.iter().step_by(step).take(shown_at_most).enumerate() {
+        run(&["show", &id.to_string()]);
+        if (few || shown < 5) && plies <= 1_000 {
+            let formats: &[&str] = match yari {
+                false => &["kif", "ki2", "csa", "usi", "jkf", "western", "hosking"],
+                true => &["usi", "western", "hosking"],
+            };
+            for to in formats {
+                run(&["show", &id.to_string(), "--to", to]);
+            }
         }
     }
     games.len()

@@ -9,7 +9,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use kifudex::{
-    kifu::{self, Format, encoding},
+    kifu::{self, Format, Game, encoding},
     notation::Style,
     replay,
     shogi::Variant,
@@ -64,6 +64,16 @@ impl From<To> for Format {
             To::Usi => Format::Usi,
             To::Jkf => Format::Jkf,
             To::Western | To::Hosking => Format::Western,
+        }
+    }
+}
+
+impl To {
+    /// `game`, replayed as `replayed`, written in this format.
+    pub(super) fn write(self, game: &Game, replayed: &replay::ReplayedGame) -> String {
+        match self {
+            To::Hosking => kifudex::write::western::write_in(game, replayed, Style::Hosking),
+            _ => kifudex::write::write(Format::from(self), game, replayed),
         }
     }
 }
@@ -131,10 +141,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 v.moves.len()
             );
         });
-        texts.push(match args.to {
-            To::Hosking => kifudex::write::western::write_in(game, &replayed, Style::Hosking),
-            _ => kifudex::write::write(format, game, &replayed),
-        });
+        texts.push(args.to.write(game, &replayed));
     }
     let text = join(format, &texts);
     match &args.out {

@@ -7,7 +7,10 @@ use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameFilter, GameResult},
     query::FilterText,
+    shogi::Variant,
 };
+
+use super::moves::VariantArg;
 
 /// Which games count. Names, events and openings match on a part, without regard to widths,
 /// spaces, case or a title after a name; dates are ISO 8601 as precise as wanted (`2019`,
@@ -44,6 +47,10 @@ pub struct FilterOpt {
     /// More aliases, beside the database's: a CSV file of rows `alias,name` (see `kifudex alias`)
     #[arg(long, value_name = "FILE", help_heading = "Filters")]
     aliases: Option<PathBuf>,
+    /// Games of this game: shogi (standard) or yari shogi. `query` also reads its moves and
+    /// start in it (its position is one game's, so only that game's games reach it)
+    #[arg(long, value_enum, help_heading = "Filters")]
+    variant: Option<VariantArg>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -76,6 +83,7 @@ impl FilterOpt {
                 Some(path) => read_aliases(path)?,
                 None => Vec::new(),
             },
+            variant: self.variant.map(|v| Variant::from(v).name().to_string()),
         };
         Ok(text.filter()?)
     }

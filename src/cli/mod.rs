@@ -6,6 +6,7 @@
 mod alias;
 mod convert;
 mod db;
+mod diagram;
 mod export;
 mod filter;
 mod games;

@@ -8,8 +8,8 @@ use std::{
 
 use anyhow::{Context, bail};
 use kifudex::{
-    notation::{MoveTokens, Style, western, write},
-    query::{Target, start_position},
+    notation::{Style, write},
+    query::{Target, start_for},
     shogi::{Move, Position, Variant},
 };
 
@@ -88,31 +88,10 @@ fn render(start: &Position, moves: &[Move], style: Style) -> String {
     line
 }
 
-/// Whether a move of `text` names a yari shogi piece.
-fn names_yari_piece(text: &str) -> bool {
-    MoveTokens::new(text).any(|(word, _)| western::names_yari_piece(word))
-}
-
 /// The start position: `--start` in the game `--variant` names, or that the moves or the start
 /// itself show.
 fn start(args: &MovesArgs, text: &str) -> anyhow::Result<Position> {
-    let startpos = matches!(args.start.trim(), "" | "startpos");
-    let variant = args.variant.map(Variant::from);
-    let wanted =
-        variant.unwrap_or(if startpos && names_yari_piece(text) { Variant::Yari } else { Variant::Standard });
-    if startpos {
-        return Ok(Position::start(wanted));
-    }
-    let start = start_position(&args.start).map_err(|e| anyhow::anyhow!("--start {e}"))?;
-    match variant {
-        Some(v) if v != start.variant() => {
-            bail!(
-                "--start is a position of {}, but --variant {v} was given",
-                start.variant().title().to_lowercase()
-            )
-        }
-        _ => Ok(start),
-    }
+    Ok(start_for(&args.start, args.variant.map(Variant::from), text)?)
 }
 
 /// Runs the command. Errors are fatal (exit 2); a closed stdout is success.

@@ -11,12 +11,13 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
     db::Reader,
-    kifu::bod::write_bod,
-    query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, target_from_text},
+    query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, fit_variant, target_from_text},
+    shogi::Variant,
 };
 
 use super::{
     db::{DbOpt, warn_unindexed},
+    diagram::diagram,
     filter::FilterOpt,
     table::TextTable,
 };
@@ -95,10 +96,12 @@ enum List {
 }
 
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    let target = target(&args)?;
+    let mut filter = args.filter.filter()?;
+    let target = target(&args, filter.variant)?;
+    fit_variant(&target, &mut filter)?;
     let query = Query {
         target,
-        filter: args.filter.filter()?,
+        filter,
         limit: args.limit,
         offset: args.offset,
         exact_sequence: args.exact_sequence,
@@ -130,7 +133,8 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     Ok(if answer.games.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn target(args: &QueryArgs) -> anyhow::Result<Target> {
+/// The position asked about; `variant`, the game `--variant` names, if any.
+fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> {
     if let Some(sfen) = &args.sfen {
         return Ok(Target::from_sfen(sfen)?);
     }
@@ -153,7 +157,7 @@ fn target(args: &QueryArgs) -> anyhow::Result<Target> {
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
-    Ok(target_from_text(args.moves.as_deref(), None, &args.start)?)
+    Ok(target_from_text(args.moves.as_deref(), None, &args.start, variant)?)
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.
@@ -182,11 +186,14 @@ fn table(query: &Query, answer: &Answer) -> String {
         out.push_str(&format!("After: {}\n", usi.join(" ")));
     }
     out.push('\n');
-    out.push_str(&write_bod(query.target.position.setup()));
+    out.push_str(&diagram(query.target.position.setup()));
     out.push('\n');
     let which = if query.exact_sequence { " that played exactly these moves" } else { "" };
+    let (games, reach) = if answer.games.games == 1 { ("game", "reaches") } else { ("games", "reach") };
+    let occurrences = if answer.occurrences == 1 { "occurrence" } else { "occurrences" };
+    let draws = if answer.games.draws == 1 { "draw" } else { "draws" };
     out.push_str(&format!(
-        "{} games{which} reach it ({} occurrences): black won {}, white won {}, {} draws\n",
+        "{} {games}{which} {reach} it ({} {occurrences}): black won {}, white won {}, {} {draws}\n",
         answer.games.games,
         answer.occurrences,
         answer.games.black_wins,

@@ -9,8 +9,9 @@ use std::{
 use anyhow::{Context, bail};
 use kifudex::{
     db::{GameId, Reader},
-    export::write_stored,
+    export::stored_replay,
     kifu::Format,
+    shogi::Variant,
 };
 
 use super::{
@@ -29,9 +30,10 @@ pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
     #[arg(value_name = "GAME_ID")]
     id: i64,
-    /// The format to write
-    #[arg(long, value_enum, default_value_t = To::Kif)]
-    to: To,
+    /// The format to write [default: kif; western for a yari shogi game, which has no KIF,
+    /// KI2, CSA or JKF form]
+    #[arg(long, value_enum)]
+    to: Option<To>,
     /// Write to FILE instead of stdout (a `.kif` or `.ki2` file in Shift_JIS, others in UTF-8)
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -52,8 +54,19 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         eprintln!("kifudex: no record of game {} matches the filters", args.id);
         return Ok(ExitCode::from(1));
     };
-    let text = write_stored(&stored, Format::from(args.to))
-        .with_context(|| format!("game {} cannot be played back", args.id))?;
+    let variant = stored.start.variant;
+    let to = args.to.unwrap_or(if variant == Variant::Standard { To::Kif } else { To::Western });
+    if !Format::from(to).holds_variant(variant) {
+        bail!(
+            "game {} is a {} game, which a {} record cannot hold; show it with --to western, hosking or usi",
+            args.id,
+            variant.title().to_lowercase(),
+            Format::from(to).name().to_uppercase()
+        );
+    }
+    let (record, replayed) =
+        stored_replay(&stored).with_context(|| format!("game {} cannot be played back", args.id))?;
+    let text = to.write(&record, &replayed);
     match &args.out {
         Some(path) => write_file(path, &text)?,
         None => {

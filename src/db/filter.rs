@@ -7,7 +7,7 @@
 //! - the filters on what records say (player, black, white, event, since, until) keep a game
 //!   when *one of its records* matches all of them: a game that a KIF file names 羽生善治 and
 //!   a CSA file names Habu is found by `--player 羽生` and by `--player Habu`;
-//! - the filters on the game (result, handicap) look at the game;
+//! - the filters on the game (result, handicap, variant) look at the game;
 //! - where one record of a game is shown (the game list of a query, `show`), it is the first
 //!   of its records in path order (then index in the file) that matches the record filters:
 //!   the first in path order when there are none.
@@ -23,7 +23,7 @@ use rusqlite::{
 };
 
 use super::{GameResult, names};
-use crate::shogi::Handicap;
+use crate::shogi::{Handicap, Variant};
 
 /// Which games to keep. Empty fields do not filter. Names, events and openings match a part
 /// of them, compared by their keys (widths, spaces, case and a player's title do not count;
@@ -46,6 +46,8 @@ pub struct GameFilter {
     pub opening: Option<String>,
     /// Aliases of this filter's own, as (alias, name) pairs, beside the stored ones.
     pub aliases: Vec<(String, String)>,
+    /// Games of this game: shogi or yari shogi.
+    pub variant: Option<Variant>,
 }
 
 impl GameFilter {
@@ -139,6 +141,12 @@ impl Conditions {
         if let Some(h) = filter.handicap {
             arg(&mut game, &format!(" AND {g}.handicap = ?"), Arg::Text(h.slug().to_string()));
         }
+        match filter.variant {
+            None => {}
+            // Shogi games store no variant name (NULL), every other game its own.
+            Some(Variant::Standard) => game.push_str(&format!(" AND {g}.variant IS NULL")),
+            Some(v) => arg(&mut game, &format!(" AND {g}.variant = ?"), Arg::Text(v.name().to_string())),
+        }
         Ok(Conditions { record, game, args })
     }
 
@@ -203,6 +211,12 @@ mod tests {
         );
         assert_eq!(a.game, " AND g.result = 3 AND g.handicap = ?3");
         assert!(GameFilter::default().is_empty());
+        let yari = GameFilter { variant: Some(Variant::Yari), ..GameFilter::default() };
+        let c = Conditions::new(&conn, &yari, "s", "g").unwrap();
+        assert_eq!((c.game.as_str(), texts(&c)), (" AND g.variant = ?1", vec!["yari".to_string()]));
+        let shogi = GameFilter { variant: Some(Variant::Standard), ..GameFilter::default() };
+        let c = Conditions::new(&conn, &shogi, "s", "g").unwrap();
+        assert_eq!((c.game.as_str(), c.args.len()), (" AND g.variant IS NULL", 0));
         let none = Conditions::new(&conn, &GameFilter::default(), "s", "g").unwrap();
         assert!(none.record.is_empty() && none.game.is_empty() && none.args.is_empty());
     }

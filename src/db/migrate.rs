@@ -17,6 +17,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0005_source_records", include_str!("../../migrations/0005_source_records.sql")),
     ("0006_name_keys", include_str!("../../migrations/0006_name_keys.sql")),
     ("0007_views", include_str!("../../migrations/0007_views.sql")),
+    ("0008_game_variant", include_str!("../../migrations/0008_game_variant.sql")),
 ];
 
 /// The schema version this build writes.
@@ -33,9 +34,10 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// headers, times and comments from `games` to `sources`, which readers read, so files of
 /// earlier versions need an index run before they are read. 0006 adds the keys of names and
 /// the aliases, which readers make or do without when a file lacks them, and 0007 only adds
-/// views for other tools. A migration that changes what readers read raises this to its own
-/// version.
-pub const READABLE_FROM: i64 = version_of("0005_source_records");
+/// views for other tools; 0008 adds the column saying which game (shogi or yari shogi) each
+/// stored game is, which readers filter on. A migration that changes what readers read raises
+/// this to its own version.
+pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {

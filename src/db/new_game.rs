@@ -11,7 +11,7 @@ use super::{
 use crate::{
     kifu::{Game, Outcome, Player},
     replay::{ReplayedGame, Status},
-    shogi::{Color, Handicap, Setup},
+    shogi::{Color, Handicap, Setup, Variant},
 };
 
 /// A player's name without the title, and the title.
@@ -36,6 +36,8 @@ pub struct NewGame {
     pub start: Option<String>,
     /// The standard start's slug (`even`, `lance`, …), `None` for a custom start.
     pub handicap: Option<&'static str>,
+    /// The game's variant ([`Variant::name`]), `None` for shogi.
+    pub variant: Option<&'static str>,
     pub plies: u32,
     /// The moves, as stored ([`encode_moves`]).
     pub moves: Vec<u8>,
@@ -94,6 +96,7 @@ impl NewGame {
             movehash: h.digest() as i64,
             start,
             handicap: game.start.handicap().map(Handicap::slug),
+            variant: (replayed.start.variant != Variant::Standard).then(|| replayed.start.variant.name()),
             plies: plies as u32,
             moves,
             times: encode_times(played.iter().map(|e| e.seconds)),

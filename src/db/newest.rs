@@ -68,7 +68,7 @@ impl Snapshot<'_> {
         // Walking reads about limit × records / ids rows, looking up reads ids rows.
         let (k, limit_n) = (ids.len() as u128, limit as u128);
         // The ids are the games the filter keeps: only its record conditions choose the record.
-        let records_only = GameFilter { result: None, handicap: None, ..filter.clone() };
+        let records_only = GameFilter { result: None, handicap: None, variant: None, ..filter.clone() };
         let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
         let mut shown = if k * k > limit_n * records.max(1) as u128 {
             self.walk(ids, &c, limit)?

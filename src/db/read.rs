@@ -11,7 +11,7 @@ use super::{
     filter::{Conditions, shown_record},
     index::{self, Run},
 };
-use crate::shogi::{Handicap, Move, Setup};
+use crate::shogi::{Handicap, Move, Setup, Variant};
 
 /// The reader: one connection, used from one thread.
 pub struct Reader {
@@ -60,6 +60,8 @@ pub struct OccurrenceRow {
     pub opening: Option<String>,
     /// Every header as written.
     pub headers: Vec<(String, String)>,
+    /// The game it is a game of.
+    pub variant: Variant,
 }
 
 /// A reject row.
@@ -371,7 +373,7 @@ impl Snapshot<'_> {
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
-                   s.black_title, s.white_title, s.site, s.end_date, s.time_control, s.opening, s.headers
+                   s.black_title, s.white_title, s.site, s.end_date, s.time_control, s.opening, s.headers, g.variant
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -546,5 +548,16 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         time_control: r.get(21)?,
         opening: r.get(22)?,
         headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
+        variant: variant_of(r.get_ref(24)?.as_str_or_null()?)?,
     })
+}
+
+/// The game a `games.variant` value names: NULL is shogi.
+fn variant_of(name: Option<&str>) -> Result<Variant> {
+    match name {
+        None => Ok(Variant::Standard),
+        Some(name) => {
+            Variant::from_name(name).ok_or_else(|| super::Corrupt("a stored variant is unknown").into())
+        }
+    }
 }

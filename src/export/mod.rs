@@ -108,7 +108,7 @@ pub fn write<W: Write>(
 }
 
 /// The columns of the games export.
-pub const GAME_COLUMNS: [&str; 24] = [
+pub const GAME_COLUMNS: [&str; 25] = [
     "game_id",
     "source_path",
     "game_index",
@@ -133,14 +133,15 @@ pub const GAME_COLUMNS: [&str; 24] = [
     "time_control",
     "opening",
     "headers",
+    "variant",
 ];
 
 /// The types of [`GAME_COLUMNS`].
-const GAME_KINDS: [Kind; 24] = {
+const GAME_KINDS: [Kind; 25] = {
     use Kind::*;
     [
         Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int,
-        Text, Text, Text, Date, Text, Text, Text,
+        Text, Text, Text, Date, Text, Text, Text, Text,
     ]
 };
 
@@ -245,6 +246,7 @@ fn games_rows<W: Write>(
             Cell::text(r.time_control.as_deref()),
             Cell::text(r.opening.as_deref()),
             Cell::Text(if r.headers.is_empty() { "[]" } else { &headers }),
+            Cell::Text(r.variant.name()),
         ])
     })?;
     Ok(())

@@ -53,14 +53,19 @@ pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplay
     Ok((record, replayed))
 }
 
-/// A stored game written in `format`, as `kifudex show --to` prints it.
+/// A stored game written in `format`, as `kifudex show --to` prints it; `None` when a file of
+/// `format` cannot hold a game of its variant ([`Format::holds_variant`]: a yari shogi game
+/// has no KIF, KI2, CSA or JKF form).
 ///
 /// # Errors
 ///
 /// [`Unplayable`] when the game cannot be played back.
-pub fn write_stored(stored: &StoredGame, format: Format) -> Result<String, Unplayable> {
+pub fn write_stored(stored: &StoredGame, format: Format) -> Result<Option<String>, Unplayable> {
+    if !format.holds_variant(stored.start.variant) {
+        return Ok(None);
+    }
     let (record, replayed) = stored_replay(stored)?;
-    Ok(crate::write::write(format, &record, &replayed))
+    Ok(Some(crate::write::write(format, &record, &replayed)))
 }
 
 /// The record of a stored game: what the writers need to print it in any format.

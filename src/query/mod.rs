@@ -28,7 +28,10 @@ use std::collections::HashSet;
 
 pub use self::{
     json::to_json,
-    options::{FilterText, OptionError, RESULT_NAMES, parse_by, parse_result, target_from_text},
+    options::{
+        FilterText, OptionError, RESULT_NAMES, fit_variant, parse_by, parse_result, start_for,
+        target_from_text,
+    },
     tally::Tally,
     target::{Target, TargetError, start_position},
     years::ByYear,

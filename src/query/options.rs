@@ -6,7 +6,8 @@
 use super::{Target, TargetError, start_position};
 use crate::{
     db::{GameFilter, GameResult},
-    shogi::Handicap,
+    notation::{MoveTokens, western},
+    shogi::{Handicap, Position, Variant},
 };
 
 /// Why query options are refused.
@@ -20,6 +21,10 @@ pub enum OptionError {
     Result(String),
     #[error("--by '{0}' is not a breakdown; the only one is year")]
     By(String),
+    #[error("--variant '{0}' is not a game kifudex knows: standard or yari")]
+    Variant(String),
+    #[error("--variant {asked} was given, but {what} is a position of {}", .found.title().to_lowercase())]
+    OtherVariant { asked: Variant, what: &'static str, found: Variant },
     #[error("--moves and --sfen cannot be given together")]
     MovesAndSfen,
     #[error("--start {0}")]
@@ -80,6 +85,8 @@ pub struct FilterText {
     pub opening: Option<String>,
     /// Aliases of the command's own (alias, name), beside the database's.
     pub aliases: Vec<(String, String)>,
+    /// A game's name (`standard`, `yari`, as [`Variant::from_name`] reads it).
+    pub variant: Option<String>,
 }
 
 impl FilterText {
@@ -87,7 +94,7 @@ impl FilterText {
     ///
     /// # Errors
     ///
-    /// A date that is not ISO 8601, or a handicap name that names none.
+    /// A date that is not ISO 8601, or a handicap or game name that names none.
     pub fn filter(&self) -> Result<GameFilter, OptionError> {
         for (name, date) in [("since", &self.since), ("until", &self.until)] {
             if let Some(d) = date {
@@ -97,6 +104,12 @@ impl FilterText {
         let handicap = match &self.handicap {
             None => None,
             Some(name) => Some(Handicap::from_name(name).ok_or_else(|| OptionError::Handicap(name.clone()))?),
+        };
+        let variant = match self.variant.as_deref().filter(|v| !v.is_empty()) {
+            None => None,
+            Some(name) => {
+                Some(Variant::from_name(name).ok_or_else(|| OptionError::Variant(name.to_string()))?)
+            }
         };
         let text = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
         Ok(GameFilter {
@@ -110,26 +123,77 @@ impl FilterText {
             handicap,
             opening: text(&self.opening),
             aliases: self.aliases.clone(),
+            variant,
         })
     }
 }
 
 /// The position asked about: `sfen`, or `moves` (any notation) from `start` (an SFEN,
-/// `startpos` or a handicap name), or the start itself when neither is given.
+/// `startpos` or a handicap name), or the start itself when neither is given; in the game
+/// `variant` names, or (without it) the one the position or the moves show ([`start_for`]).
 ///
 /// # Errors
 ///
-/// Both `moves` and `sfen`, a start that is none of those, or a position or move that cannot
-/// be read or played, in the words of [`TargetError`].
-pub fn target_from_text(moves: Option<&str>, sfen: Option<&str>, start: &str) -> Result<Target, OptionError> {
+/// Both `moves` and `sfen`, a start that is none of those, a position of another game than
+/// `variant`, or a position or move that cannot be read or played, in the words of
+/// [`TargetError`].
+pub fn target_from_text(
+    moves: Option<&str>,
+    sfen: Option<&str>,
+    start: &str,
+    variant: Option<Variant>,
+) -> Result<Target, OptionError> {
     match (moves, sfen) {
         (Some(_), Some(_)) => Err(OptionError::MovesAndSfen),
-        (None, Some(sfen)) => Ok(Target::from_sfen(sfen)?),
-        (moves, None) => {
-            let given = start.trim() != "startpos";
-            let start = start_position(start).map_err(OptionError::Start)?;
-            Ok(Target::from_moves_given(&start, given, moves.unwrap_or(""))?)
+        (None, Some(sfen)) => {
+            let target = Target::from_sfen(sfen)?;
+            check_variant(variant, "the SFEN", target.position.variant())?;
+            Ok(target)
         }
+        (moves, None) => {
+            let moves = moves.unwrap_or("");
+            let given = !matches!(start.trim(), "" | "startpos");
+            let start = start_for(start, variant, moves)?;
+            Ok(Target::from_moves_given(&start, given, moves)?)
+        }
+    }
+}
+
+/// Where moves start: `start` (an SFEN, `startpos` or a handicap name, as [`start_position`]
+/// reads it) in the game `variant` names. Without `variant`, `startpos` is the start of the
+/// game the moves show: yari shogi's when one of them names a yari piece (`YB-3b`), else
+/// shogi's; an SFEN shows its game by its width.
+///
+/// # Errors
+///
+/// A start that is none of those, or a position of another game than `variant`.
+pub fn start_for(start: &str, variant: Option<Variant>, moves: &str) -> Result<Position, OptionError> {
+    if matches!(start.trim(), "" | "startpos") {
+        let yari = || MoveTokens::new(moves).any(|(word, _)| western::names_yari_piece(word));
+        let shown = if yari() { Variant::Yari } else { Variant::Standard };
+        return Ok(Position::start(variant.unwrap_or(shown)));
+    }
+    let position = start_position(start).map_err(OptionError::Start)?;
+    check_variant(variant, "the start", position.variant())?;
+    Ok(position)
+}
+
+/// Fits the games `filter` keeps to the game of `target`'s position: positions of one game are
+/// never reached in another, so a filter on the position's own game is dropped (it would cost
+/// a look at every game and keep them all).
+///
+/// # Errors
+///
+/// [`OptionError::OtherVariant`] when the filter asks for games of another game than the
+/// position's.
+pub fn fit_variant(target: &Target, filter: &mut GameFilter) -> Result<(), OptionError> {
+    check_variant(filter.variant.take(), "the position asked about", target.position.variant())
+}
+
+fn check_variant(asked: Option<Variant>, what: &'static str, found: Variant) -> Result<(), OptionError> {
+    match asked {
+        Some(asked) if asked != found => Err(OptionError::OtherVariant { asked, what, found }),
+        _ => Ok(()),
     }
 }
 
@@ -211,11 +275,48 @@ mod tests {
         );
         assert_eq!(parse_result("other").unwrap(), GameResult::Unknown);
         assert!(matches!(
-            target_from_text(Some("7g7f"), Some("startpos"), ""),
+            target_from_text(Some("7g7f"), Some("startpos"), "", None),
             Err(OptionError::MovesAndSfen)
         ));
         assert!(
-            target_from_text(None, None, "queen").unwrap_err().to_string().starts_with("--start 'queen'")
+            target_from_text(None, None, "queen", None)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--start 'queen'")
+        );
+    }
+
+    #[test]
+    fn the_game_is_the_one_asked_for_or_the_one_the_position_shows() {
+        // By hand: from yari shogi's start, Black's pawn 7g-7f and White's 3c-3d.
+        let after = "rnnkbbr/7/pppp1pp/4p2/7/P6/1PPPPPP/7/RBBKNNR b - 3";
+        let asked = target_from_text(Some("P-7f P-3d"), None, "startpos", Some(Variant::Yari)).unwrap();
+        assert_eq!(asked.position.sfen(), after);
+        let shown = target_from_text(Some("P-7f P-3d P-2f YN-5b"), None, "", None).unwrap();
+        assert_eq!(shown.position.variant(), Variant::Yari);
+        let shogi = target_from_text(Some("P-7f P-3d"), None, "startpos", None).unwrap();
+        assert_eq!(
+            shogi.position.sfen(),
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+        );
+        assert!(target_from_text(Some("YN-5b"), None, "startpos", Some(Variant::Standard)).is_err());
+        assert_eq!(
+            target_from_text(None, Some(after), "", Some(Variant::Standard)).unwrap_err().to_string(),
+            "--variant standard was given, but the SFEN is a position of yari shogi"
+        );
+        assert_eq!(
+            target_from_text(None, None, "lance", Some(Variant::Yari)).unwrap_err().to_string(),
+            "--variant yari was given, but the start is a position of shogi"
+        );
+        let mut filter = GameFilter { variant: Some(Variant::Yari), ..GameFilter::default() };
+        fit_variant(&asked, &mut filter).unwrap();
+        assert!(filter.is_empty(), "the position's own game filters nothing");
+        let mut filter = GameFilter { variant: Some(Variant::Yari), ..GameFilter::default() };
+        assert!(matches!(fit_variant(&shogi, &mut filter), Err(OptionError::OtherVariant { .. })));
+        let bad = FilterText { variant: Some("chess".into()), ..FilterText::default() };
+        assert_eq!(
+            bad.filter().unwrap_err().to_string(),
+            "--variant 'chess' is not a game kifudex knows: standard or yari"
         );
     }
 }

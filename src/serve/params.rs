@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use super::api::ApiError;
 use crate::{
     db::GameFilter,
-    query::{FilterText, Query, parse_by, parse_result, target_from_text},
+    query::{FilterText, Query, fit_variant, parse_by, parse_result, target_from_text},
+    shogi::Variant,
 };
 
 /// The longest query string answered, in bytes.
@@ -21,7 +22,7 @@ pub const MAX_BODY: usize = 512 * 1024;
 pub const MAX_LIMIT: usize = 1000;
 
 /// The parameters `/api/query` and `/api/position` know, with the longest value each takes.
-const KNOWN: [(&str, usize); 16] = [
+const KNOWN: [(&str, usize); 17] = [
     ("moves", 8 * 1024),
     ("sfen", 256),
     ("start", 256),
@@ -34,6 +35,7 @@ const KNOWN: [(&str, usize); 16] = [
     ("result", 10),
     ("handicap", 40),
     ("opening", 200),
+    ("variant", 20),
     ("limit", 10),
     ("offset", 10),
     ("exact-sequence", 5),
@@ -102,6 +104,7 @@ impl Params {
             handicap: text("handicap"),
             opening: text("opening"),
             aliases: Vec::new(),
+            variant: text("variant"),
         };
         Ok(filter.filter()?)
     }
@@ -112,8 +115,9 @@ impl Params {
     ///
     /// 400 with the command line's words for anything it refuses.
     pub fn query(&self) -> Result<Query, ApiError> {
-        let target =
-            target_from_text(self.get("moves"), self.get("sfen"), self.get("start").unwrap_or("startpos"))?;
+        let mut filter = self.filter()?;
+        let target = self.target_in(filter.variant)?;
+        fit_variant(&target, &mut filter)?;
         let limit = self.number("limit", 20)?;
         if limit > MAX_LIMIT {
             return Err(ApiError::bad(format!(
@@ -126,24 +130,24 @@ impl Params {
             Some(v) => return Err(ApiError::bad(format!("--exact-sequence '{v}' is not true or false"))),
         };
         let by_year = self.get("by").map(parse_by).transpose()?.unwrap_or(false);
-        Ok(Query {
-            target,
-            filter: self.filter()?,
-            limit,
-            offset: self.number("offset", 0)?,
-            exact_sequence,
-            by_year,
-        })
+        Ok(Query { target, filter, limit, offset: self.number("offset", 0)?, exact_sequence, by_year })
     }
 
-    /// The position's parameters alone (`moves`, `sfen`, `start`), as [`Params::query`] reads
-    /// them; the others are ignored.
+    /// The position's parameters alone (`moves`, `sfen`, `start`, `variant`), as
+    /// [`Params::query`] reads them; the others are ignored.
     ///
     /// # Errors
     ///
     /// 400 with the command line's words for a position it refuses.
     pub fn target(&self) -> Result<crate::query::Target, ApiError> {
-        Ok(target_from_text(self.get("moves"), self.get("sfen"), self.get("start").unwrap_or("startpos"))?)
+        let variant =
+            FilterText { variant: self.get("variant").map(str::to_string), ..FilterText::default() };
+        self.target_in(variant.filter()?.variant)
+    }
+
+    fn target_in(&self, variant: Option<Variant>) -> Result<crate::query::Target, ApiError> {
+        let start = self.get("start").unwrap_or("startpos");
+        Ok(target_from_text(self.get("moves"), self.get("sfen"), start, variant)?)
     }
 }
 

@@ -15,12 +15,13 @@ use super::{
     webdriver::{Browser, find_browser},
 };
 
-/// The page's board as the rows of an SFEN (`lnsgkgsnl/1r5b1/…`), read from the drawn pieces.
+/// The page's board as the rows of an SFEN (`lnsgkgsnl/1r5b1/…`), read from the drawn pieces of
+/// a board `arguments[0]` files wide.
 const BOARD_AS_SFEN: &str = r#"
     const rows = [];
     for (let r = 0; r < 9; r++) {
       let row = "", empty = 0;
-      for (let f = 9; f >= 1; f--) {
+      for (let f = arguments[0]; f >= 1; f--) {
         const g = document.querySelector(`#board [data-at="${f}${String.fromCharCode(97 + r)}"]`);
         if (!g) { empty++; continue; }
         if (empty) { row += empty; empty = 0; }
@@ -59,7 +60,11 @@ fn click(browser: &Browser, css: &str) {
 }
 
 fn board(browser: &Browser) -> String {
-    browser.run(BOARD_AS_SFEN, json!([])).as_str().unwrap().to_string()
+    board_of_width(browser, 9)
+}
+
+fn board_of_width(browser: &Browser, files: u8) -> String {
+    browser.run(BOARD_AS_SFEN, json!([files])).as_str().unwrap().to_string()
 }
 
 fn sfen_board(sfen: &str) -> &str {
@@ -241,6 +246,26 @@ fn the_page_explores_filters_and_replays_games() {
     wait(&browser);
     let lance = cli_query(&["--start", "lance"]);
     assert_eq!(board(&browser), sfen_board(lance["position"]["sfen"].as_str().unwrap()));
+
+    // A yari shogi game: a board seven files wide, its pieces lettered as its notation writes
+    // them, each position the one the command line exports.
+    let yari = cli_query(&["--variant", "yari"]);
+    let id = yari["games"][0]["id"].to_string();
+    let rows = String::from_utf8(kifudex(&["export", "moves", "--db", &db]).stdout).unwrap();
+    let yari_before = |n: u64| -> String {
+        let row = rows.lines().find(|l| l.starts_with(&format!("{id},{n},"))).expect("a row for the ply");
+        row.split(',').nth(5).unwrap().split(' ').next().unwrap().to_string()
+    };
+    browser.open(&server.url(&format!("/?game={id}&ply=3&lang=en")));
+    wait(&browser);
+    assert_eq!(board_of_width(&browser, 7), yari_before(4));
+    let squares = browser.run("return document.querySelectorAll('#board rect[data-sq]').length", json!([]));
+    assert_eq!(squares, json!(63));
+    let general = r#"return document.querySelector('#board [data-at="4i"] text').textContent"#;
+    assert_eq!(attribute(&browser, general), "G");
+    click(&browser, "#step-next");
+    assert_eq!(board_of_width(&browser, 7), yari_before(5));
+    std::fs::write(screenshot_dir().join("yari.png"), browser.screenshot()).unwrap();
 
     // How long the first view took, for the record (the benchmark measures it).
     browser.open(&server.url("/"));

@@ -17,15 +17,21 @@ use std::{
     sync::OnceLock,
 };
 
-/// A database of the bundled samples and two records with comments, built once.
+/// A database of the bundled samples, two records with comments and a yari shogi game, built
+/// once.
 pub fn samples_db() -> &'static Path {
     static DB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("k.sqlite");
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let paths = ["samples", "tests/data/kifu/handmade-comment.kifu", "tests/data/kifu/last_comment.kif"]
-            .map(|p| root.join(p).to_string_lossy().to_string());
+        let paths = [
+            "samples",
+            "tests/data/kifu/handmade-comment.kifu",
+            "tests/data/kifu/last_comment.kif",
+            "tests/data/yari/opening.psn",
+        ]
+        .map(|p| root.join(p).to_string_lossy().to_string());
         let mut args = vec!["index", "--quiet", "--db", db.to_str().unwrap()];
         args.extend(paths.iter().map(String::as_str));
         let out = kifudex(&args);

@@ -85,7 +85,7 @@ fn moves_refuses_with_the_reason() {
             "--start",
             "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
         ],
-        "--start is a position of yari shogi, but --variant standard was given",
+        "--variant standard was given, but the start is a position of yari shogi",
     );
 }
 

@@ -2,6 +2,7 @@
 //! of the seed text), its records, and `kifudex moves` / `convert` on yari games.
 
 mod cli;
+mod index;
 mod keys;
 mod notation;
 mod oracle;

@@ -1,8 +1,9 @@
 //! Packed positions, a stored format: `keypos` stores the exact position of every early key
 //! in this form, so that an occurrence can be compared with it byte for byte.
 //!
-//! A first byte with the side to move (bit 0) and whether Black's (bit 1) and White's (bit 2)
-//! hands hold anything; the seven hand counts of each non-empty hand (pawn, lance, knight,
+//! A first byte with the side to move (bit 0), whether Black's (bit 1) and White's (bit 2)
+//! hands hold anything, and whether the game is yari shogi (bit 3, whose squares are the first
+//! 63), so that no position of one game packs as one of the other; the seven hand counts of each non-empty hand (pawn, lance, knight,
 //! silver, gold, bishop, rook); an 11-byte bitmap of the occupied squares (bit `i % 8` of byte
 //! `i / 8` for [`Square::index`] `i`); then the pieces on the occupied squares in that order,
 //! five bits each (`Piece::index()`), packed from the low bits up. Equal positions pack to
@@ -10,16 +11,19 @@
 
 #[cfg(doc)]
 use crate::shogi::Square;
-use crate::shogi::{Color, PieceKind, Setup};
+use crate::shogi::{Color, PieceKind, Setup, Variant};
 
-/// Appends the packed form of `setup`'s position (board, hands, side to move; not the move
-/// number) to `out`.
+/// Appends the packed form of `setup`'s position (its game, board, hands, side to move; not
+/// the move number) to `out`.
 pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
     let mut flags = u8::from(setup.turn == Color::White);
     for color in Color::ALL {
         if !setup.hand(color).is_empty() {
             flags |= 2 << color.index();
         }
+    }
+    if setup.variant == Variant::Yari {
+        flags |= 8;
     }
     out.push(flags);
     for color in Color::ALL {
@@ -70,6 +74,9 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/4K4 b 2P 1",
             "4k4/9/9/9/9/9/9/9/4K4 b P 1",
             "4k4/9/9/9/9/9/9/9/4K4 b P2p 1",
+            // The same squares (4a, 4i) on both boards: the yari bit tells them apart.
+            "5k3/9/9/9/9/9/9/9/5K3 b - 1",
+            "3k3/7/7/7/7/7/7/7/3K3 b - 1",
         ];
         let packed: Vec<Vec<u8>> = texts
             .iter()

@@ -47,13 +47,14 @@ impl GameStore {
             }
         }
         conn.prepare_cached(
-            "INSERT INTO games(movehash, start, handicap, plies, moves, end_sfen, result, termination)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO games(movehash, start, handicap, variant, plies, moves, end_sfen, result, termination)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
         .execute(params![
             g.movehash,
             g.start,
             g.handicap,
+            g.variant,
             g.plies,
             g.moves,
             g.end_sfen,

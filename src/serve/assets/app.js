@@ -187,6 +187,7 @@
       KX.board.drawHand($(`${color}-hand`), {
         color,
         hand: pos.hand[color],
+        variant: pos.variant,
         selectable: playable && pos.turn === color,
         selected: playable && selection && selection.drop && pos.turn === color ? selection.drop : null,
         emptyText: `${L.hand}: ${L.none}`,

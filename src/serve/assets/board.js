@@ -10,6 +10,11 @@ window.KX = window.KX || {};
     K: "玉", R: "飛", B: "角", G: "金", S: "銀", N: "桂", L: "香", P: "歩",
     "+R": "龍", "+B": "馬", "+S": "全", "+N": "圭", "+L": "杏", "+P": "と",
   };
+  // Yari shogi has no kanji of its own: its pieces carry their Western letters, as its
+  // notation writes them (G the general; YR, YB, YN the yari rook, bishop and knight).
+  const YARI = {
+    K: "G", R: "YR", B: "YB", N: "YN", P: "P", "+R": "+YR", "+B": "+YB", "+N": "+YN", "+P": "+P",
+  };
   const HAND_ORDER = ["R", "B", "G", "S", "N", "L", "P"];
   const W = 44; // square width
   const H = 48; // square height (shogi squares are a little taller than wide)
@@ -46,7 +51,10 @@ window.KX = window.KX || {};
         count = "";
       }
     }
-    return { files: cells[0] ? cells[0].length : 9, ranks: cells.length, cells, hand, turn: turn === "w" ? "white" : "black" };
+    const files = cells[0] ? cells[0].length : 9;
+    // A board seven files wide is yari shogi's (its SFEN is the same board as its FEN).
+    const variant = files === 7 ? "yari" : "standard";
+    return { files, ranks: cells.length, cells, hand, turn: turn === "w" ? "white" : "black", variant };
   }
 
   // The USI name of the square at column `col` (from the left) and row `row` (from the top).
@@ -61,19 +69,22 @@ window.KX = window.KX || {};
   }
 
   // One piece tile, pointing up for Black and down for White, centred on (cx, cy).
-  function tile(kind, color, cx, cy, scale, at) {
+  function tile(kind, color, cx, cy, scale, at, variant) {
     const w = W * 0.78 * scale, h = H * 0.86 * scale;
     const top = -h / 2, bottom = h / 2, shoulder = top + h * 0.24;
     const points = [
       [0, top], [w * 0.36, shoulder], [w / 2, bottom], [-w / 2, bottom], [-w * 0.36, shoulder],
     ].map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
     const promoted = kind.startsWith("+");
-    const text = kind === "K" && color === "white" ? "王" : KANJI[kind] || kind;
+    const text = variant === "yari" ? YARI[kind] || kind
+      : kind === "K" && color === "white" ? "王" : KANJI[kind] || kind;
+    // Letters narrow as they grow: one kanji or letter, two (YR), three (+YR).
+    const size = W * scale * [0.54, 0.54, 0.4, 0.3][Math.min(text.length, 3)];
     const rotate = color === "white" ? " rotate(180)" : "";
     const where = at ? ` data-at="${at}" data-kind="${kind}" data-color="${color}"` : "";
     return `<g class="piece${promoted ? " promoted" : ""}"${where} transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})${rotate}">` +
       `<polygon points="${points}"/>` +
-      `<text y="${(h * 0.14).toFixed(1)}" font-size="${(W * 0.54 * scale).toFixed(1)}">${text}</text></g>`;
+      `<text y="${(h * 0.14).toFixed(1)}" font-size="${size.toFixed(1)}">${text}</text></g>`;
   }
 
   // Draws the board into `svgHost` (an element whose content it replaces). `view` holds:
@@ -116,7 +127,7 @@ window.KX = window.KX || {};
     for (let row = 0; row < pos.ranks; row++) {
       for (let col = 0; col < pos.files; col++) {
         const cell = pos.cells[row][col];
-        if (cell) parts.push(tile(cell.kind, cell.color, M + col * W + W / 2, M + row * H + H / 2, 1, squareName(pos, col, row)));
+        if (cell) parts.push(tile(cell.kind, cell.color, M + col * W + W / 2, M + row * H + H / 2, 1, squareName(pos, col, row), pos.variant));
       }
     }
     for (const name of targets) {
@@ -144,12 +155,12 @@ window.KX = window.KX || {};
 
   // Draws one side's pieces in hand into `host`: a button per kind with its count.
   // `view` holds: color, hand ({R: 1, P: 3, …}), selectable (whether drops can be chosen),
-  // selected (the kind chosen, if any), onPick(kind).
+  // selected (the kind chosen, if any), variant ("yari" draws letters), onPick(kind).
   function drawHand(host, view) {
     const kinds = HAND_ORDER.filter((k) => view.hand[k]);
     host.innerHTML = kinds.map((k) => {
       const n = view.hand[k];
-      const svg = `<svg viewBox="0 0 ${W} ${H}" class="hand-piece">${tile(k, "black", W / 2, H / 2, 0.95)}</svg>`;
+      const svg = `<svg viewBox="0 0 ${W} ${H}" class="hand-piece">${tile(k, "black", W / 2, H / 2, 0.95, null, view.variant)}</svg>`;
       const sel = view.selected === k ? " selected" : "";
       return `<button type="button" class="hand-item${sel}" data-hand="${view.color}" data-kind="${k}"${view.selectable ? "" : " disabled"}>` +
         `${svg}${n > 1 ? `<span class="count">${n}</span>` : ""}</button>`;
