@@ -15,9 +15,10 @@
 //!   they leave out is not found at all, and an excluded directory is not walked.
 //! - An entry that cannot be read (permissions, a vanished file, a loop) is not fatal: it is
 //!   returned as a [`WalkProblem`] with its path, and the walk goes on.
-//! - With a [`Shard`], a file (or an entry that cannot be read) that another shard takes is
-//!   still found, as [`Expect::OtherShard`], so that a run knows it exists (it is never
-//!   pruned as if gone), but it is neither read nor looked at further.
+//! - With a [`Shard`], a file that another shard takes is still found, as
+//!   [`Expect::OtherShard`], so that a run knows it exists (it is never pruned as if gone),
+//!   but it is neither read nor looked at further. An entry that cannot be read is every
+//!   shard's: a directory that cannot be read may hide files of any.
 
 mod globs;
 mod shard;
@@ -176,12 +177,6 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
             let top = root.clone();
             let globs = Arc::clone(&options.globs);
             let shard = options.shard;
-            // Whether another shard takes `path`; the directory given itself is every shard's.
-            let elsewhere = move |root: &Path, path: &Path| {
-                shard.is_some_and(|s| {
-                    path.strip_prefix(root).is_ok_and(|rel| !rel.as_os_str().is_empty() && !s.takes(rel))
-                })
-            };
             let walker = walker.into_iter().filter_entry(move |e| {
                 let dir = e.depth() > 0 && e.file_type().is_dir();
                 !(dir && e.path().strip_prefix(&top).is_ok_and(|rel| globs.excludes_dir(rel)))
@@ -199,7 +194,8 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     if choice == Choice::Left {
                         return None;
                     }
-                    if elsewhere(&root, entry.path()) {
+                    let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path());
+                    if shard.is_some_and(|s| !s.takes(rel)) {
                         return Some(Ok(other_shard(entry.into_path())));
                     }
                     let expect = expect(entry.path(), choice);
@@ -209,10 +205,8 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     })
                 }
                 Err(e) => {
+                    // Every shard reports it: a directory that cannot be read hides files of any.
                     let path = e.path().unwrap_or(&root).to_path_buf();
-                    if elsewhere(&root, &path) {
-                        return Some(Ok(other_shard(path)));
-                    }
                     Some(Err(problem(e, &path)))
                 }
             }))

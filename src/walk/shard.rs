@@ -16,10 +16,9 @@
 //!   `0x100000001b3`), and the shard is `1 + floor(hash * N / 2^64)`: the high bits choose,
 //!   because FNV-1a's low bits depend only on the low bits of the bytes hashed.
 //!
-//! Everything the walk meets under a directory is sharded this way, files and entries that
-//! cannot be read alike, so each is one machine's; an entry at a directory given itself (a
-//! path that does not exist, a directory that cannot be read) belongs to every shard, since
-//! it is about the command line, not a file.
+//! Every file the walk finds is sharded this way, so each is one machine's. An entry the walk
+//! cannot read (a path given that does not exist, a directory that cannot be listed, a link
+//! loop) is every machine's to report, since it may hide files of any shard.
 
 use std::{
     fmt,
