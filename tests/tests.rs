@@ -21,4 +21,5 @@ mod research;
 mod results;
 mod rules;
 mod serve;
+mod shards;
 mod yari;

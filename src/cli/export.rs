@@ -1,6 +1,12 @@
 //! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV or JSON Lines on stdout
 //! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when a stored game
 //! could not be played back and was left out (each is named on stderr).
+//!
+//! `--out-dir DIR` writes the export as one part of a dataset partitioned by shard, in the
+//! layout DuckDB and Spark read as one table (Hive style): `DIR/shard=I/TABLE-I-of-N.EXT`,
+//! I/N being the shard the database holds (1/1 when it holds every file). The file is
+//! written under a name starting with `.` (which both skip) and renamed when complete, so a
+//! reader of the dataset never meets half a part.
 
 use std::{
     fs::File,
@@ -14,6 +20,7 @@ use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameId, Reader},
     export::{self, Output},
+    walk::Shard,
 };
 
 use super::{
@@ -29,7 +36,8 @@ pub enum Table {
     /// One row per move: game_id, ply, usi, japanese, western, sfen_before, key_before, time_seconds, comment,
     /// eval (centipawns from black's side)
     Moves,
-    /// One row per position of each main line: game_id, ply, key, sfen, usi (the move played from it)
+    /// One row per position of each main line: game_id, ply, key, sfen, usi (the move played from it),
+    /// result, game_key (the same game's in any database)
     Positions,
     /// One row per position and move, for positions reached up to --max-ply: sfen, key, ply, games, usi,
     /// japanese, western, played, reached, black_wins, white_wins, draws (and year, with --by year)
@@ -60,6 +68,10 @@ pub struct ExportArgs {
     /// Write to FILE instead of stdout
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Write into DIR as one part of a dataset partitioned by shard, as DuckDB and Spark read
+    /// one: DIR/shard=I/TABLE-I-of-N.EXT, I/N the database's shard (1/1 without one)
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    out_dir: Option<PathBuf>,
     /// For `tree`: the positions reached at this ply or earlier
     #[arg(long, value_name = "PLY", default_value_t = 10)]
     max_ply: u32,
@@ -93,11 +105,21 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         FormatArg::Jsonl => export::Format::Jsonl,
         FormatArg::Parquet => export::Format::Parquet,
     };
-    if format == export::Format::Parquet && args.out.is_none() {
-        bail!("--format parquet writes a file: give it with --out FILE");
+    if format == export::Format::Parquet && args.out.is_none() && args.out_dir.is_none() {
+        bail!("--format parquet writes a file: give it with --out FILE (or --out-dir DIR)");
     }
     let mut reader = Reader::open(&args.db.path())?;
     let snapshot = reader.snapshot()?;
+    // With --out-dir, the file is written under a hidden name, then renamed to `part`.
+    let (file, part) = match (&args.out, &args.out_dir) {
+        (Some(path), _) => (Some(path.clone()), None),
+        (None, Some(dir)) => {
+            let shard = snapshot.shard()?.unwrap_or(Shard::new(1, 1)?);
+            let (hidden, part) = partition(dir, shard, args.what, format)?;
+            (Some(hidden), Some(part))
+        }
+        (None, None) => (None, None),
+    };
     if args.what == Table::Tree {
         warn_unindexed(&snapshot, &args.db.path())?;
     }
@@ -111,7 +133,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let options = export::Options { max_ply: args.max_ply, by_year: args.by.is_some() };
     let columns = export::columns(table, &options);
-    let output: Output<Box<dyn Write>> = match (&args.out, format) {
+    let output: Output<Box<dyn Write>> = match (&file, format) {
         (Some(path), export::Format::Parquet) => Output::parquet(
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
             columns,
@@ -131,10 +153,38 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         eprintln!("kifudex: game {id} is left out: {why}");
     };
     let written = export::write(&snapshot, table, &filter, &options, output, &mut skip);
+    if let (Some(hidden), Some(part)) = (&file, &part) {
+        if written.is_ok() {
+            std::fs::rename(hidden, part)
+                .with_context(|| format!("cannot rename {} to {}", hidden.display(), part.display()))?;
+        } else {
+            let _ = std::fs::remove_file(hidden);
+        }
+    }
     match written {
         Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
         Ok(_) => Ok(ExitCode::SUCCESS),
         Err(e) if e.is_broken_pipe() => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The hidden file to write and the part it becomes, under `dir`, for shard `shard` of
+/// `what` in `format`; makes the shard's directory.
+fn partition(
+    dir: &std::path::Path,
+    shard: Shard,
+    what: Table,
+    format: export::Format,
+) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let table = what.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+    let ext = match format {
+        export::Format::Csv => "csv",
+        export::Format::Jsonl => "jsonl",
+        export::Format::Parquet => "parquet",
+    };
+    let folder = dir.join(format!("shard={}", shard.index()));
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let name = format!("{table}-{}-of-{}.{ext}", shard.index(), shard.count());
+    Ok((folder.join(format!(".{name}.partial")), folder.join(name)))
 }

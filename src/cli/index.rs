@@ -24,7 +24,7 @@ use super::db::DbOpt;
 use kifudex::{
     db::{NewReject, Reader},
     export, ingest, kifu,
-    walk::Globs,
+    walk::{Globs, Shard},
 };
 
 /// Index files and directories of game records into the database.
@@ -60,6 +60,11 @@ pub struct IndexArgs {
     /// Leave out the files and directories GLOB matches (repeatable; wins over --include)
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
+    /// Index only shard I of N (1/4 to 4/4 for four): the files whose path under the PATH
+    /// given hashes to it, so that N machines with the same tree share it out without
+    /// overlap. The database records its shard and refuses any other
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
 }
 
 /// Progress and messages on stderr.
@@ -129,6 +134,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         follow_links: args.follow_links,
         stop: Some(stop),
         globs: Arc::new(globs),
+        shard: args.shard,
         ..ingest::Options::new(roots.clone(), args.db.path())
     };
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
@@ -168,8 +174,14 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         for glob in &summary.globs_unmatched {
             eprintln!("kifudex: {glob} matched nothing");
         }
+        let (shard, others) = match args.shard {
+            Some(s) => {
+                (format!("shard {s}: "), format!(", {} files of other shards", summary.files_other_shards))
+            }
+            None => (String::new(), String::new()),
+        };
         eprintln!(
-            "kifudex: {} files ({} indexed, {} unchanged, {} rejected, {} skipped), {} games added, \
+            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped){others}, {} games added, \
              {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,

@@ -84,6 +84,7 @@ mod open;
 pub mod play;
 mod read;
 mod records;
+mod shard;
 mod stats;
 mod write;
 
@@ -179,6 +180,10 @@ pub enum Error {
     Corrupt(#[from] Corrupt),
     #[error("unexpected value in the database: {0}")]
     Value(FromSqlError),
+    /// The database holds another share of the files than the run asks for (see
+    /// [`crate::walk::Shard`]).
+    #[error("{}", shard::mismatch(*.recorded, *.asked))]
+    Shard { recorded: Option<crate::walk::Shard>, asked: Option<crate::walk::Shard> },
 }
 
 /// The message of [`Error::Open`], naming the path once (SQLite's own message may end with it).

@@ -115,6 +115,7 @@ pub struct StoredGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameMoves {
     pub id: GameId,
+    pub result: GameResult,
     pub start: Setup,
     pub moves: Vec<Move>,
     /// Seconds per move, when known (empty when the record gave none).
@@ -407,7 +408,7 @@ impl Snapshot<'_> {
         let c = Conditions::new(&self.tx, filter, "r", "g").map_err(super::Error::from)?;
         let required = if c.record.is_empty() { "" } else { " AND s.id IS NOT NULL" };
         let sql = format!(
-            "SELECT g.id, g.start, g.moves, s.times, s.comments
+            "SELECT g.id, g.start, g.moves, s.times, s.comments, g.result
              FROM games g LEFT JOIN sources s ON s.id = {shown}
              WHERE 1{game}{required} ORDER BY g.id",
             shown = shown_record("g", &c.record),
@@ -422,6 +423,7 @@ impl Snapshot<'_> {
                 let comments: Option<Vec<u8>> = r.get(4)?;
                 Ok(GameMoves {
                     id: r.get(0)?,
+                    result: r.get(5)?,
                     start: start_setup(start.as_deref())?,
                     moves: decode_moves(r.get_ref(2)?.as_blob()?)?,
                     times: times.as_deref().map(decode_times).transpose()?.unwrap_or_default(),

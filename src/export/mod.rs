@@ -24,7 +24,7 @@ mod tree;
 use std::io::{self, Write};
 
 pub use self::{
-    moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, moves, positions},
+    moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, game_key, moves, positions},
     record::{stored_record, stored_replay, write_stored},
     sink::{Cell, Column, Format, Kind, Output, Rows},
     tree::{TREE_COLUMNS, tree},
@@ -66,7 +66,7 @@ pub fn columns(table: Table, options: &Options) -> Vec<Column> {
         Table::Moves => {
             sink::columns(&MOVE_COLUMNS, &[Int, Int, Text, Text, Text, Text, Key, Int, Text, Int])
         }
-        Table::Positions => sink::columns(&POSITION_COLUMNS, &[Int, Int, Key, Text, Text]),
+        Table::Positions => sink::columns(&POSITION_COLUMNS, &[Int, Int, Key, Text, Text, Text, Text]),
         Table::Tree => {
             let kinds = [Text, Key, Int, Int, Text, Text, Text, Int, Int, Int, Int, Int];
             let mut c = sink::columns(&TREE_COLUMNS, &kinds);

@@ -8,6 +8,11 @@
 //!
 //! A stored game that cannot be played back (an impossible start, which only an older version
 //! stored) has no rows: it is handed to the caller's `skipped`, and the export goes on.
+//!
+//! Each position row names its game twice: by `game_id`, the database's own number, and by
+//! `game_key` ([`game_key`]), a hash of the game's start and moves that any database gives
+//! the same game. So the exports of several databases (the shards of one archive, say) can
+//! be read as one, with a game that two of them hold counted once.
 
 use std::io::Write;
 
@@ -24,7 +29,7 @@ use crate::{
     },
     kifu::eval::evaluation,
     notation::{Style, write},
-    shogi::{Move, Position},
+    shogi::{Move, Position, Setup},
 };
 
 /// The columns of the moves export. `ply` counts from 1; `sfen_before` and `key_before` are
@@ -45,8 +50,9 @@ pub const MOVE_COLUMNS: [&str; 10] = [
 ];
 
 /// The columns of the positions export: every position of each main line, ply 0 being the
-/// start, with the move played from it (empty after the last move).
-pub const POSITION_COLUMNS: [&str; 5] = ["game_id", "ply", "key", "sfen", "usi"];
+/// start, with the move played from it (empty after the last move), the game's result
+/// (`black`, `white`, `draw`, `unknown`) and its [`game_key`].
+pub const POSITION_COLUMNS: [&str; 7] = ["game_id", "ply", "key", "sfen", "usi", "result", "game_key"];
 
 /// Games replayed together.
 const BATCH: usize = 512;
@@ -195,6 +201,7 @@ fn move_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
 
 fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
     let id = game.id.0;
+    let key = game_key(&game.start, &game.moves);
     play_stored(&game.start, &game.moves, |ply, pos, next| -> Result<bool, Error> {
         let usi = next.map(|mv| mv.to_string());
         rows.push(&[
@@ -203,7 +210,43 @@ fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
             Cell::Key(pos.key().0),
             Cell::Text(&pos.sfen()),
             usi.as_deref().map_or(Cell::Null, Cell::Text),
+            Cell::Text(game.result.name()),
+            Cell::Text(&key),
         ])?;
         Ok(true)
     })
+}
+
+/// A game's identity in any database: XXH3-128 (seed 0) of the UTF-8 text made of its start
+/// position's SFEN followed by each move in USI, each after one space
+/// (`lnsgkgsnl/… b - 1 7g7f 3c3d`), as 32 lowercase hexadecimal digits (the hash's canonical,
+/// big-endian form). Games with the same start and moves, which a database stores as one,
+/// have one key; two different games sharing one is as likely as a collision of a 128-bit
+/// hash. The text is the export's own (`sfen` at ply 0, then the `usi` column), so anyone can
+/// compute the key again from the rows.
+pub fn game_key(start: &Setup, moves: &[Move]) -> String {
+    use std::fmt::Write as _;
+    let mut text = start.to_string();
+    text.reserve(moves.len() * 5);
+    for mv in moves {
+        let _ = write!(text, " {mv}");
+    }
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Handicap;
+
+    #[test]
+    fn the_game_key_is_the_documented_hash() {
+        // Computed with another implementation of XXH3 (the Python `xxhash` package's
+        // `xxh3_128_hexdigest`) over the documented text.
+        let start = Handicap::Even.setup();
+        let moves: Vec<Move> = ["7g7f", "3c3d"].iter().map(|m| m.parse().unwrap()).collect();
+        assert_eq!(game_key(&start, &moves), "1786238e9ca85e1685d1c6b241fab312");
+        assert_eq!(game_key(&start, &moves[..1]), "c5c88fdebfa861adb438f0d412e97920");
+        assert_eq!(game_key(&start, &[]), "cf1b082465aa9b87b824509dfe948ed6");
+    }
 }

@@ -68,6 +68,15 @@
 //! An unchanged file is not read again. A changed file's games are replaced (a game that
 //! another file also holds stays). With `prune`, files recorded under the given paths that
 //! the walk no longer finds are removed with their games.
+//!
+//! # Shards
+//!
+//! With a [`Shard`] ([`Options::shard`]), a run reads only the files the shard takes (see
+//! [`crate::walk`]); the others are found but not read, counted apart
+//! ([`Summary::files_other_shards`]), and never pruned, since they are not gone. The database
+//! records its shard at its first run, and a run that asks for another (or for none, or a
+//! shard of a database that holds files indexed without one) is refused before it writes
+//! anything, so a database never mixes shares.
 
 mod prepare;
 mod writer;
@@ -90,7 +99,7 @@ pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
     kifu::{FileError, ParsedFile},
-    walk::{self, Entry, Expect, Globs, WalkOptions},
+    walk::{self, Entry, Expect, Globs, Shard, WalkOptions},
 };
 
 /// The function that reads a file into games: [`crate::kifu::read_file`] in the command.
@@ -131,6 +140,8 @@ pub struct Options {
     /// When set (by a signal handler, say), the run stops early and keeps what it wrote
     /// (see the module documentation).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Index only this share of the files (see the module documentation).
+    pub shard: Option<Shard>,
 }
 
 /// The number of workers when none is asked for: one per CPU (2 when that is unknown).
@@ -151,6 +162,7 @@ impl Options {
             globs: std::sync::Arc::default(),
             run_postings: db::RUN_POSTINGS,
             stop: None,
+            shard: None,
         }
     }
 }
@@ -158,7 +170,7 @@ impl Options {
 /// What a run did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
-    /// Files and unreadable entries found by the walk.
+    /// Files and unreadable entries found by the walk (of this run's shard, with one).
     pub files_seen: u64,
     /// Files read in this run (new or changed).
     pub files_indexed: u64,
@@ -170,6 +182,9 @@ pub struct Summary {
     pub files_skipped: u64,
     /// Files removed because they are gone (with `prune`).
     pub files_pruned: u64,
+    /// Files (and unreadable entries) that other shards take: found, not read (0 without a
+    /// shard).
+    pub files_other_shards: u64,
     /// Games stored as new games.
     pub games_added: u64,
     /// Games read that were already stored (from another file or format).
@@ -261,7 +276,11 @@ impl From<rayon::ThreadPoolBuildError> for Error {
 pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<Summary, Error> {
     let started = std::time::Instant::now();
     let roots = absolute_roots(&options.roots)?;
-    let walk_options = WalkOptions { follow_links: options.follow_links, globs: options.globs.clone() };
+    let walk_options = WalkOptions {
+        follow_links: options.follow_links,
+        globs: options.globs.clone(),
+        shard: options.shard,
+    };
     let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     if observer.wants_total() {
         let files = walk::entries(&roots, walk_options.clone()).take_while(|_| !stopped()).count();
@@ -275,6 +294,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
         observer.start(files as u64);
     }
     let mut writer = Writer::open(&options.db)?;
+    writer.claim_shard(options.shard)?;
     writer.set_run_postings(options.run_postings);
     if let Some(stop) = &options.stop {
         writer.set_stop(Arc::clone(stop));
@@ -328,7 +348,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
                     let states = chunk
                         .iter()
                         .map(|e| match e {
-                            Ok(file) if lookup && file.expect != Expect::Skip => {
+                            Ok(file) if lookup && matches!(file.expect, Expect::Record | Expect::Maybe) => {
                                 reader.file_state(&path_text(&file.path))
                             }
                             _ => Ok(None),

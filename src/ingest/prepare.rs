@@ -36,6 +36,8 @@ pub(super) enum Outcome {
     Unreadable { path: String, reject: NewReject },
     /// It holds no record, and need not; `read` when it was read to know that.
     Skipped { path: String, read: bool },
+    /// Another shard takes it: not read, only known to exist.
+    OtherShard { path: String },
     /// Read and parsed (possibly into no game at all).
     Read(FileWork),
 }
@@ -47,7 +49,8 @@ impl Outcome {
             Outcome::Unchanged { path, .. }
             | Outcome::Touched { path, .. }
             | Outcome::Unreadable { path, .. }
-            | Outcome::Skipped { path, .. } => path,
+            | Outcome::Skipped { path, .. }
+            | Outcome::OtherShard { path } => path,
             Outcome::Read(work) => &work.file.path,
         }
     }
@@ -116,8 +119,10 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
         }
     };
     let path = path_text(&file.path);
-    if file.expect == Expect::Skip {
-        return Fetched::Settled(Outcome::Skipped { path, read: false });
+    match file.expect {
+        Expect::Skip => return Fetched::Settled(Outcome::Skipped { path, read: false }),
+        Expect::OtherShard => return Fetched::Settled(Outcome::OtherShard { path }),
+        Expect::Record | Expect::Maybe => {}
     }
     let state = match state {
         Some(state) if state.size == file.size && state.mtime_ns == file.mtime_ns => {

@@ -18,6 +18,7 @@ pub(super) fn write_all(
     observer: &dyn Observer,
 ) -> Result<Summary, Error> {
     let mut s = Summary::default();
+    let mut done = 0;
     let mut batch = writer.batch()?;
     for root in roots {
         batch.clear_entry_rejects(root)?;
@@ -28,17 +29,23 @@ pub(super) fn write_all(
                 s.interrupted = true;
                 break 'chunks;
             }
-            s.files_seen += 1;
+            done += 1;
+            // A file another shard takes is not gone: it is marked seen so as not to be pruned.
             if prune.is_some() {
                 batch.mark_seen(outcome.path())?;
             }
-            write_one(&mut batch, outcome, &mut s, observer)?;
+            if let Outcome::OtherShard { .. } = outcome {
+                s.files_other_shards += 1;
+            } else {
+                s.files_seen += 1;
+                write_one(&mut batch, outcome, &mut s, observer)?;
+            }
             if batch.is_due() {
                 batch.commit()?;
                 writer.merge_filled()?;
                 batch = writer.batch()?;
             }
-            observer.progress(s.files_seen, &s);
+            observer.progress(done, &s);
         }
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
@@ -61,6 +68,8 @@ fn write_one(
         // An unchanged file was not read: its rejects, recorded when it was, stay as they are
         // and are not this run's.
         Outcome::Unchanged { .. } => s.files_unchanged += 1,
+        // Counted by the caller, never written.
+        Outcome::OtherShard { .. } => {}
         Outcome::Touched { path, size, mtime_ns, .. } => {
             writer.touch_file(&path, size, mtime_ns)?;
             s.files_unchanged += 1;

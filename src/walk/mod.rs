@@ -15,8 +15,13 @@
 //!   they leave out is not found at all, and an excluded directory is not walked.
 //! - An entry that cannot be read (permissions, a vanished file, a loop) is not fatal: it is
 //!   returned as a [`WalkProblem`] with its path, and the walk goes on.
+//! - With a [`Shard`], a file that another shard takes is still found, as
+//!   [`Expect::OtherShard`], so that a run knows it exists (it is never pruned as if gone),
+//!   but it is neither read nor looked at further. An entry that cannot be read is every
+//!   shard's: a directory that cannot be read may hide files of any.
 
 mod globs;
+mod shard;
 
 use std::{
     fmt, fs,
@@ -25,7 +30,10 @@ use std::{
     time::UNIX_EPOCH,
 };
 
-pub use self::globs::{Choice, GlobError, Globs};
+pub use self::{
+    globs::{Choice, GlobError, Globs},
+    shard::{Shard, ShardError, fnv1a64, path_bytes},
+};
 use crate::kifu::NameKind;
 
 /// What a file found by the walk is expected to hold, from its name.
@@ -37,6 +45,9 @@ pub enum Expect {
     Maybe,
     /// Not a record's name: skipped without being read.
     Skip,
+    /// Another shard's (see [`Shard`]): neither read nor counted. Its size and time are not
+    /// looked up (0).
+    OtherShard,
 }
 
 /// A file found by the walk.
@@ -108,6 +119,8 @@ pub struct WalkOptions {
     pub follow_links: bool,
     /// The files to take under a directory.
     pub globs: Arc<Globs>,
+    /// The share of the files to take; the others are found as [`Expect::OtherShard`].
+    pub shard: Option<Shard>,
 }
 
 /// What a file is expected to hold, from its name and the globs' choice (a file named on the
@@ -151,6 +164,11 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
         }
         Err(e) => Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Io(e) }))),
         Ok(m) if m.is_file() => {
+            // A file given by itself is hashed by its name.
+            let name = root.file_name().map(Path::new).unwrap_or(&root);
+            if options.shard.is_some_and(|s| !s.takes(name)) {
+                return Box::new(std::iter::once(Ok(other_shard(root))));
+            }
             let expect = expect(&root, Choice::Included);
             Box::new(std::iter::once(Ok(source_file(root, &m, expect))))
         }
@@ -158,6 +176,7 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
             let walker = walkdir::WalkDir::new(&root).follow_links(options.follow_links).sort_by_file_name();
             let top = root.clone();
             let globs = Arc::clone(&options.globs);
+            let shard = options.shard;
             let walker = walker.into_iter().filter_entry(move |e| {
                 let dir = e.depth() > 0 && e.file_type().is_dir();
                 !(dir && e.path().strip_prefix(&top).is_ok_and(|rel| globs.excludes_dir(rel)))
@@ -175,6 +194,10 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     if choice == Choice::Left {
                         return None;
                     }
+                    let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path());
+                    if shard.is_some_and(|s| !s.takes(rel)) {
+                        return Some(Ok(other_shard(entry.into_path())));
+                    }
                     let expect = expect(entry.path(), choice);
                     Some(match entry.metadata() {
                         Ok(m) => Ok(source_file(entry.into_path(), &m, expect)),
@@ -182,6 +205,7 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     })
                 }
                 Err(e) => {
+                    // Every shard reports it: a directory that cannot be read hides files of any.
                     let path = e.path().unwrap_or(&root).to_path_buf();
                     Some(Err(problem(e, &path)))
                 }
@@ -198,6 +222,11 @@ fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
         ),
     };
     WalkProblem { path: path.to_path_buf(), kind }
+}
+
+/// A file another shard takes.
+fn other_shard(path: PathBuf) -> SourceFile {
+    SourceFile { path, size: 0, mtime_ns: 0, expect: Expect::OtherShard }
 }
 
 /// The file at `path` as its metadata describes it.
@@ -288,7 +317,7 @@ mod tests {
         let options = |include: &[&str], exclude: &[&str]| {
             let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
             let globs = Globs::new(&strings(include), &strings(exclude)).unwrap();
-            WalkOptions { follow_links: false, globs: Arc::new(globs) }
+            WalkOptions { globs: Arc::new(globs), ..WalkOptions::default() }
         };
         let root = [dir.path().to_path_buf()];
         use Expect::*;
@@ -336,6 +365,52 @@ mod tests {
         let mut sorted = walked.files.clone();
         sorted.sort();
         assert_eq!(walked.files, sorted);
+    }
+
+    #[test]
+    fn shards_split_the_files_by_their_path_under_the_directory_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (0..60).map(|i| format!("d{}/g{i:02}.kif", i % 3)).collect();
+        for name in &names {
+            touch(&dir.path().join(name));
+        }
+        let root = [dir.path().to_path_buf()];
+        let mut taken: Vec<String> = Vec::new();
+        for i in 1..=3 {
+            let shard = Shard::new(i, 3).unwrap();
+            let walked = walk(&root, WalkOptions { shard: Some(shard), ..WalkOptions::default() });
+            // Every file is found, and this shard's are those whose relative path hashes to it.
+            assert_eq!(walked.files.len(), names.len());
+            for f in &walked.files {
+                let rel = f.path.strip_prefix(dir.path()).unwrap().to_str().unwrap().to_string();
+                let mine = Shard::of_bytes(rel.as_bytes(), 3) == i;
+                assert_eq!(f.expect != Expect::OtherShard, mine, "{rel} in {shard}");
+                if mine {
+                    assert_eq!(f.size, 1);
+                    taken.push(rel);
+                }
+            }
+        }
+        taken.sort();
+        let mut all = names.clone();
+        all.sort();
+        assert_eq!(taken, all, "the three shards take every file once");
+        // The same tree elsewhere splits the same way; a file given by itself is hashed by
+        // its name.
+        let other = tempfile::tempdir().unwrap();
+        touch(&other.path().join("deeper/tree/g07.kif"));
+        let alone = other.path().join("deeper/tree/g07.kif");
+        let shard = Shard::new(Shard::of_bytes(b"g07.kif", 3), 3).unwrap();
+        let walked =
+            walk(std::slice::from_ref(&alone), WalkOptions { shard: Some(shard), ..WalkOptions::default() });
+        assert_eq!(walked.files[0].expect, Expect::Record);
+        let next = Shard::new(shard.index() % 3 + 1, 3).unwrap();
+        let walked = walk(&[alone], WalkOptions { shard: Some(next), ..WalkOptions::default() });
+        assert_eq!(walked.files[0].expect, Expect::OtherShard);
+        // A directory given that does not exist is every shard's problem.
+        let walked =
+            walk(&[dir.path().join("nothing")], WalkOptions { shard: Some(next), ..WalkOptions::default() });
+        assert_eq!(walked.problems.len(), 1);
     }
 
     #[cfg(unix)]

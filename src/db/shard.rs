@@ -1,0 +1,105 @@
+//! The shard a database holds ([`Shard`]), recorded in `meta` (the row `shard`, `I/N`) by
+//! the first run that indexes with one.
+//!
+//! Policy: a database holds one shard, or the files indexed without one, and never a mix.
+//! A run that asks for another shard than the one recorded, or for none, or for a shard of a
+//! database that already holds files indexed without one, is refused before it writes
+//! anything: its files would sit beside another share's, and the shares would overlap.
+
+use rusqlite::OptionalExtension;
+
+use super::{Corrupt, Error, Result, Snapshot, Writer};
+use crate::walk::Shard;
+
+/// The shard recorded in the database reached through `conn`, if any.
+fn recorded(conn: &rusqlite::Connection) -> Result<Option<Shard>> {
+    let text: Option<String> = conn
+        .prepare_cached("SELECT value FROM meta WHERE key = 'shard'")?
+        .query_row([], |r| r.get(0))
+        .optional()?;
+    text.map(|t| t.parse().map_err(|_| Error::from(Corrupt("meta.shard is not a shard")))).transpose()
+}
+
+impl Writer {
+    /// Checks that this run may index `asked` (a shard, or every file) into the database, and
+    /// records it when it is the database's first (see the module documentation).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Shard`] when the database holds another share; any database failure.
+    pub fn claim_shard(&mut self, asked: Option<Shard>) -> Result<()> {
+        let batch = self.batch()?;
+        let conn = batch.conn();
+        let recorded = recorded(conn)?;
+        if recorded == asked {
+            return Ok(());
+        }
+        let has_files: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?;
+        match (recorded, asked) {
+            (None, Some(shard)) if !has_files => {
+                conn.execute("INSERT INTO meta(key, value) VALUES ('shard', ?1)", [shard.to_string()])?;
+                batch.commit()
+            }
+            _ => Err(Error::Shard { recorded, asked }),
+        }
+    }
+}
+
+impl Snapshot<'_> {
+    /// The shard the database holds, `None` when its files were indexed without one.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when the recorded shard cannot be read; any database failure.
+    pub fn shard(&self) -> Result<Option<Shard>> {
+        recorded(&self.tx)
+    }
+}
+
+/// The message of [`Error::Shard`].
+pub(super) fn mismatch(recorded: Option<Shard>, asked: Option<Shard>) -> String {
+    match (recorded, asked) {
+        (Some(r), Some(a)) => {
+            format!("it holds shard {r} of the files, not {a}: each shard needs a database of its own")
+        }
+        (Some(r), None) => format!(
+            "it holds shard {r} of the files: index it with --shard {r} (a database holds one shard, or every file)"
+        ),
+        (None, Some(a)) => {
+            format!("it holds files indexed without --shard: shard {a} needs a database of its own")
+        }
+        (None, None) => "it holds another share of the files".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_takes_its_first_shard_and_refuses_any_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("s.sqlite");
+        let two: Shard = "2/4".parse().unwrap();
+        {
+            let mut w = Writer::open(&db).unwrap();
+            w.claim_shard(Some(two)).unwrap();
+            w.claim_shard(Some(two)).unwrap();
+            for asked in [None, Some("3/4".parse().unwrap()), Some("2/8".parse().unwrap())] {
+                let e = w.claim_shard(asked).unwrap_err();
+                assert!(matches!(e, Error::Shard { recorded: Some(r), .. } if r == two), "{e}");
+            }
+            w.finish().unwrap();
+        }
+        let mut reader = super::super::Reader::open(&db).unwrap();
+        assert_eq!(reader.snapshot().unwrap().shard().unwrap(), Some(two));
+        assert_eq!(
+            mismatch(Some(two), None),
+            "it holds shard 2/4 of the files: index it with --shard 2/4 (a database holds one shard, or every file)"
+        );
+        assert_eq!(
+            mismatch(Some(two), Some("1/4".parse().unwrap())),
+            "it holds shard 2/4 of the files, not 1/4: each shard needs a database of its own"
+        );
+    }
+}

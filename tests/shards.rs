@@ -1,0 +1,425 @@
+//! Shards: an archive generated here indexed as four databases with `index --shard I/4`, their
+//! positions exported as one dataset partitioned by shard (`export --out-dir`), and the
+//! opening tree aggregated from that dataset by `scripts/tree_duckdb.sql` (DuckDB's Python
+//! package) and `scripts/tree_spark.py` (PySpark), against `kifudex export tree` over one
+//! database of the whole archive, row for row.
+//!
+//! Which shard takes a file is worked out here, from the documented hash (64-bit FNV-1a of
+//! the path under the directory given, the high bits choosing), by a second implementation.
+//!
+//! The DuckDB test is skipped, saying so, when `python3 -c "import duckdb"` fails, unless
+//! `CI=true`, which makes it required. The Spark test is ignored by default (a Java virtual
+//! machine takes long to start); `.ci/run` runs it when it can install PySpark and a Java
+//! runtime, and says so when it cannot.
+
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap},
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Output},
+    sync::OnceLock,
+};
+
+use kifudex::shogi::{Handicap, Move, Position};
+use serde_json::Value;
+
+use crate::{
+    duplicates::kifudex,
+    index::generate,
+    query::csv_rows,
+    util::{Rng, random_playout},
+};
+
+const SHARDS: u64 = 4;
+
+/// The shard (from 1) of a file whose path under the directory given is `rel`, as the
+/// documentation defines it.
+fn shard_of(rel: &str, n: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in rel.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    ((u128::from(h) * u128::from(n)) >> 64) as u64 + 1
+}
+
+/// The archive, its databases and the exports.
+struct Sharded {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    /// The database of every file.
+    whole: PathBuf,
+    /// The database of each shard, 1 to 4.
+    shards: Vec<PathBuf>,
+    /// The positions exports of the shards: `shard=I/positions-I-of-4.parquet`.
+    positions: PathBuf,
+    /// Each record file's path under the root, with the games in it (as USI lines).
+    files: BTreeMap<String, Vec<String>>,
+    /// The `--json` summary of each shard's run.
+    summaries: Vec<Value>,
+}
+
+/// A game as a USI line, with an ending word that sets its result: `resign` (the side to
+/// move loses), `draw`, or none (no result).
+fn usi_line(start: Handicap, moves: &[Move], ending: usize) -> String {
+    let start = match start {
+        Handicap::Even => "startpos".to_string(),
+        h => format!("sfen {}", h.sfen()),
+    };
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+    let end = ["resign", "draw", "", "resign"][ending % 4];
+    format!("position {start} moves {} {end}", moves.join(" ")).trim_end().to_string()
+}
+
+/// Games that go back and forth, so a position of the tree occurs twice in one game and the
+/// same move is played from it twice (the game counts once for it), then go on at random.
+fn back_and_forth(n: usize, rng: &mut Rng) -> Vec<Vec<Move>> {
+    (0..n)
+        .map(|_| {
+            let mut pos = Position::handicap(Handicap::Even);
+            let mut moves = Vec::new();
+            for m in "7g7f 3c3d 2h3h 8b7b 3h2h 7b8b 2h3h 8b7b 3h2h 7b8b".split_whitespace() {
+                let mv: Move = m.parse().unwrap();
+                pos.play(mv).unwrap();
+                moves.push(mv);
+            }
+            let plies = 10 + rng.below(20);
+            random_playout(&mut pos, rng, plies, |_, mv| moves.push(mv));
+            moves
+        })
+        .collect()
+}
+
+/// Writes the archive: generated games (transposing openings, handicaps, random endings),
+/// most one to a file, some three to a file, one in eight also copied into a second file
+/// elsewhere in the tree; and files that hold no record.
+fn write_archive(root: &Path) -> BTreeMap<String, Vec<String>> {
+    let mut rng = Rng::new(2024);
+    let mut lines: Vec<String> =
+        generate(480, 15).iter().enumerate().map(|(i, spec)| usi_line(spec.start, &spec.moves, i)).collect();
+    for (i, moves) in back_and_forth(20, &mut rng).iter().enumerate() {
+        lines.push(usi_line(Handicap::Even, moves, i));
+    }
+    let mut files: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let take = if i % 50 == 7 { 3 } else { 1 };
+        let games: Vec<String> = lines[i..(i + take).min(lines.len())].to_vec();
+        let name = format!("{}/{:02}/g{i:04}.usi", ["pro", "club", "engine"][i % 3], i % 17);
+        if i % 8 == 3 {
+            files.insert(format!("copies/{i:04}.usi"), games.clone());
+        }
+        files.insert(name, games);
+        i += take;
+    }
+    for (name, games) in &files {
+        let path = root.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, games.join("\n") + "\n").unwrap();
+    }
+    fs::write(root.join("README.md"), "not a record\n").unwrap();
+    fs::write(root.join("pro/notes.txt"), "nothing here either\n").unwrap();
+    files
+}
+
+/// Runs `kifudex index ARGS --json`, checks its status, and returns the summary.
+fn index(args: &[&str], db: &Path, status: i32) -> Value {
+    let mut all = vec!["index", "--json"];
+    all.extend_from_slice(args);
+    let out = kifudex(&all, db);
+    assert_eq!(out.status.code(), Some(status), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn sharded() -> &'static Sharded {
+    static SHARDED: OnceLock<Sharded> = OnceLock::new();
+    SHARDED.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("archive");
+        let files = write_archive(&root);
+        let root = fs::canonicalize(&root).unwrap();
+        let whole = dir.path().join("whole.sqlite");
+        index(&[root.to_str().unwrap()], &whole, 0);
+        let positions = dir.path().join("exports/positions");
+        let (mut shards, mut summaries) = (Vec::new(), Vec::new());
+        for i in 1..=SHARDS {
+            let db = dir.path().join(format!("shard{i}.sqlite"));
+            summaries.push(index(&[root.to_str().unwrap(), "--shard", &format!("{i}/{SHARDS}")], &db, 0));
+            let args =
+                ["export", "positions", "--format", "parquet", "--out-dir", positions.to_str().unwrap()];
+            ok(&kifudex(&args, &db));
+            shards.push(db);
+        }
+        Sharded { _dir: dir, root, whole, shards, positions, files, summaries }
+    })
+}
+
+/// The source paths (under the root) of the games a database holds.
+fn paths(db: &Path, root: &Path) -> BTreeSet<String> {
+    csv_rows(ok(&kifudex(&["export", "games"], db)).as_bytes())
+        .into_iter()
+        .map(|r| Path::new(&r["source_path"]).strip_prefix(root).unwrap().to_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn four_shards_take_every_file_once_each_the_files_its_hash_picks() {
+    let s = sharded();
+    let mut seen = BTreeSet::new();
+    for (i, db) in s.shards.iter().enumerate() {
+        let mine = paths(db, &s.root);
+        for p in &mine {
+            assert_eq!(shard_of(p, SHARDS), i as u64 + 1, "{p}");
+            assert!(seen.insert(p.clone()), "{p} is in two shards");
+        }
+        // Every file of the shard is there.
+        let want: BTreeSet<String> =
+            s.files.keys().filter(|p| shard_of(p, SHARDS) == i as u64 + 1).cloned().collect();
+        assert_eq!(mine, want, "shard {}", i + 1);
+        assert!(!mine.is_empty());
+    }
+    assert_eq!(seen, paths(&s.whole, &s.root));
+    assert_eq!(seen.len(), s.files.len());
+    // Some game is held by files of two shards, so the aggregation has a copy to count once.
+    let mut shards_of_game: HashMap<&String, BTreeSet<u64>> = HashMap::new();
+    for (p, games) in &s.files {
+        for g in games {
+            shards_of_game.entry(g).or_default().insert(shard_of(p, SHARDS));
+        }
+    }
+    assert!(shards_of_game.values().filter(|s| s.len() > 1).count() >= 5);
+    // Each part of the dataset is where the layout says.
+    for i in 1..=SHARDS {
+        let part = s.positions.join(format!("shard={i}/positions-{i}-of-{SHARDS}.parquet"));
+        assert!(part.is_file(), "{}", part.display());
+    }
+}
+
+#[test]
+fn a_run_counts_the_other_shards_files_apart() {
+    let s = sharded();
+    let all = s.files.len() as u64 + 2; // the records, and the two files that hold none
+    let mut seen = 0;
+    for j in &s.summaries {
+        assert_eq!(j["files_seen"].as_u64().unwrap() + j["files_other_shards"].as_u64().unwrap(), all);
+        seen += j["files_seen"].as_u64().unwrap();
+    }
+    assert_eq!(seen, all);
+}
+
+/// Copies the archive to `to`, made absolute.
+fn copy_archive(to: &Path) -> PathBuf {
+    let s = sharded();
+    for entry in walkdir::WalkDir::new(&s.root).into_iter().map(Result::unwrap) {
+        let target = to.join(entry.path().strip_prefix(&s.root).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    fs::canonicalize(to).unwrap()
+}
+
+#[test]
+fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = copy_archive(&tmp.path().join("archive"));
+    let r = root.to_str().unwrap();
+    let db = tmp.path().join("s1.sqlite");
+    index(&[r, "--shard", "1/4"], &db, 0);
+    let before = paths(&db, &root);
+    for (args, message) in [
+        (
+            vec![r, "--shard", "2/4"],
+            "it holds shard 1/4 of the files, not 2/4: each shard needs a database of its own",
+        ),
+        (vec![r, "--shard", "1/8"], "it holds shard 1/4 of the files, not 1/8"),
+        (vec![r], "it holds shard 1/4 of the files: index it with --shard 1/4"),
+    ] {
+        let out = kifudex(&[&["index"], args.as_slice()].concat(), &db);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message) && err.contains("s1.sqlite"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    assert_eq!(paths(&db, &root), before, "a refused run changes nothing");
+    // A database of every file takes no shard.
+    let whole = tmp.path().join("whole.sqlite");
+    index(&[r], &whole, 0);
+    let out = kifudex(&["index", r, "--shard", "1/4"], &whole);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("it holds files indexed without --shard"));
+
+    // Remove a file of shard 1 and one of shard 2: the prune of shard 1 removes its own only.
+    let of =
+        |i: u64| before.iter().chain(&paths(&whole, &root)).find(|p| shard_of(p, 4) == i).unwrap().clone();
+    let (mine, theirs) = (of(1), of(2));
+    fs::remove_file(root.join(&mine)).unwrap();
+    fs::remove_file(root.join(&theirs)).unwrap();
+    let j = index(&[r, "--shard", "1/4", "--prune"], &db, 0);
+    assert_eq!(j["files_pruned"], 1);
+    let mut want = before.clone();
+    want.remove(&mine);
+    assert_eq!(paths(&db, &root), want);
+
+    // Given a directory inside the archive, the paths hash otherwise: files of the database
+    // that another shard now takes exist, and are not pruned.
+    let pro = root.join("pro");
+    let j = index(&[pro.to_str().unwrap(), "--shard", "1/4", "--prune"], &db, 0);
+    assert_eq!(j["files_pruned"], 0);
+    assert!(j["files_other_shards"].as_u64().unwrap() > 0);
+    let after = paths(&db, &root);
+    assert!(want.is_subset(&after), "nothing pruned: {:?}", want.difference(&after).collect::<Vec<_>>());
+    assert!(want.iter().any(|p| p.starts_with("pro/") && shard_of(p.strip_prefix("pro/").unwrap(), 4) != 1));
+}
+
+#[test]
+fn bad_shards_are_usage_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("never.sqlite");
+    for (bad, message) in [
+        ("0/4", "'0/4' is no shard of 4: I counts from 1 to 4"),
+        ("5/4", "'5/4' is no shard of 4: I counts from 1 to 4"),
+        ("1/0", "'1/0' has no shard: N must be at least 1"),
+        ("junk", "'junk' is not a shard: write I/N"),
+        ("2", "'2' is not a shard: write I/N"),
+    ] {
+        let out = kifudex(&["index", tmp.path().to_str().unwrap(), "--shard", bad], &db);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--shard") && err.contains(message), "{bad}: {err}");
+    }
+    assert!(!db.exists(), "no database made");
+}
+
+#[test]
+fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
+    let s = sharded();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    for (format, ext) in [("parquet", "parquet"), ("csv", "csv"), ("jsonl", "jsonl")] {
+        ok(&kifudex(&["export", "games", "--format", format, "--out-dir", dir.to_str().unwrap()], &s.whole));
+        assert!(dir.join(format!("shard=1/games-1-of-1.{ext}")).is_file());
+    }
+    let csv = fs::read_to_string(dir.join("shard=1/games-1-of-1.csv")).unwrap();
+    assert_eq!(csv, ok(&kifudex(&["export", "games"], &s.whole)));
+    let names: Vec<String> = fs::read_dir(dir.join("shard=1"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 3, "no hidden part left: {names:?}");
+    let out = kifudex(&["export", "games", "--out", "x.csv", "--out-dir", dir.to_str().unwrap()], &s.whole);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `kifudex export tree` of the whole database, without the notations a script cannot write.
+fn whole_tree(max_ply: u32) -> Vec<HashMap<String, String>> {
+    let s = sharded();
+    let out = ok(&kifudex(&["export", "tree", "--max-ply", &max_ply.to_string()], &s.whole));
+    let mut rows = csv_rows(out.as_bytes());
+    for r in &mut rows {
+        r.remove("japanese");
+        r.remove("western");
+    }
+    rows
+}
+
+/// Checks the rows a script wrote (CSV) against the whole database's tree: the same rows,
+/// and the positions in the same order.
+fn same_tree(script: &str, csv: &[u8], max_ply: u32) {
+    let got = csv_rows(csv);
+    let want = whole_tree(max_ply);
+    assert!(want.len() > 100, "a tree worth the name: {} rows", want.len());
+    let keys = |rows: &[HashMap<String, String>]| {
+        let mut k: Vec<String> = rows.iter().map(|r| r["key"].clone()).collect();
+        k.dedup();
+        k
+    };
+    assert_eq!(keys(&got), keys(&want), "{script}: the positions in kifudex's order");
+    let sorted = |rows: &[HashMap<String, String>]| {
+        let mut v: Vec<BTreeMap<String, String>> =
+            rows.iter().map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect()).collect();
+        v.sort();
+        v
+    };
+    let (got, want) = (sorted(&got), sorted(&want));
+    assert_eq!(got.len(), want.len(), "{script}: rows");
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g, w, "{script}, max ply {max_ply}");
+    }
+}
+
+/// Whether `python3 -c "import MODULE"` works.
+fn python_has(module: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(name)
+}
+
+const DUCKDB: &str = r#"
+import duckdb, sys
+con = duckdb.connect()
+con.execute("SET VARIABLE positions = ?", [sys.argv[1]])
+con.execute("SET VARIABLE max_ply = ?", [int(sys.argv[2])])
+con.sql(open(sys.argv[3], encoding="utf-8").read()).write_csv(sys.argv[4])
+"#;
+
+#[test]
+fn duckdb_aggregates_the_shards_exports_into_the_tree_of_one_database() {
+    if !python_has("duckdb") {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but DuckDB's Python package is missing (pip install duckdb)"
+        );
+        eprintln!("skipping the shards' DuckDB test: python3 cannot import duckdb (pip install duckdb)");
+        return;
+    }
+    let s = sharded();
+    let tmp = tempfile::tempdir().unwrap();
+    let glob = format!("{}/**/*.parquet", s.positions.display());
+    for max_ply in [10, 3] {
+        let out = tmp.path().join(format!("tree{max_ply}.csv"));
+        let run = Command::new("python3")
+            .args(["-c", DUCKDB, &glob, &max_ply.to_string()])
+            .arg(script("tree_duckdb.sql"))
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        same_tree("tree_duckdb.sql", &fs::read(&out).unwrap(), max_ply);
+    }
+}
+
+#[test]
+#[ignore = "starts Spark in a Java virtual machine: .ci/run runs it when PySpark and Java install"]
+fn spark_aggregates_the_shards_exports_into_the_tree_of_one_database() {
+    let java = Command::new("java").arg("-version").output().is_ok_and(|o| o.status.success());
+    if !python_has("pyspark") || !java {
+        eprintln!("skipping the shards' Spark test: it needs python3's pyspark and a Java runtime");
+        return;
+    }
+    let s = sharded();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tree.csv");
+    let run = Command::new("python3")
+        .arg(script("tree_spark.py"))
+        .arg(&s.positions)
+        .arg("--out")
+        .arg(&out)
+        .args(["--max-ply", "10"])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    same_tree("tree_spark.py", &fs::read(&out).unwrap(), 10);
+}
