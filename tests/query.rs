@@ -21,12 +21,12 @@ use serde_json::Value;
 use crate::index::{Spec, generate, index_with, options, write_games};
 
 /// The test database: generated games, indexed, with their ids.
-struct Fixture {
-    _dir: tempfile::TempDir,
-    db: PathBuf,
-    paths: Vec<PathBuf>,
-    specs: Vec<Spec>,
-    ids: Vec<i64>,
+pub struct Fixture {
+    pub dir: Option<tempfile::TempDir>,
+    pub db: PathBuf,
+    pub paths: Vec<PathBuf>,
+    pub specs: Vec<Spec>,
+    pub ids: Vec<i64>,
 }
 
 fn fixture() -> &'static Fixture {
@@ -38,19 +38,21 @@ fn fixture() -> &'static Fixture {
         let paths = write_games(&games, &specs);
         // Small runs, so that answers combine several runs.
         index_with(&kifudex::ingest::Options { run_postings: 3_000, ..options(&games, &db, 2) });
-        let by_path: HashMap<String, i64> = csv_rows(&run(&["export", "games"], &db).stdout)
-            .into_iter()
-            .map(|r| (r["source_path"].clone(), r["game_id"].parse().unwrap()))
-            .collect();
-        let ids = paths
-            .iter()
-            .map(|p| by_path[&std::fs::canonicalize(p).unwrap().to_string_lossy().to_string()])
-            .collect();
-        Fixture { _dir: dir, db, paths, specs, ids }
+        let ids = ids_of(&db, &paths);
+        Fixture { dir: Some(dir), db, paths, specs, ids }
     })
 }
 
-fn run(args: &[&str], db: &Path) -> Output {
+/// The id of the game of each of `paths` in `db`.
+pub fn ids_of(db: &Path, paths: &[PathBuf]) -> Vec<i64> {
+    let by_path: HashMap<String, i64> = csv_rows(&run(&["export", "games"], db).stdout)
+        .into_iter()
+        .map(|r| (r["source_path"].clone(), r["game_id"].parse().unwrap()))
+        .collect();
+    paths.iter().map(|p| by_path[&std::fs::canonicalize(p).unwrap().to_string_lossy().to_string()]).collect()
+}
+
+pub fn run(args: &[&str], db: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifudex"))
         .args(args)
         .arg("--db")
@@ -70,7 +72,7 @@ pub fn csv_rows(bytes: &[u8]) -> Vec<HashMap<String, String>> {
 }
 
 /// The position after every ply of a game, replayed here.
-fn setups(spec: &Spec) -> Vec<Setup> {
+pub fn setups(spec: &Spec) -> Vec<Setup> {
     let mut pos = Position::handicap(spec.start);
     let mut out = vec![pos.setup().clone()];
     for &mv in &spec.moves {
@@ -81,9 +83,9 @@ fn setups(spec: &Spec) -> Vec<Setup> {
 }
 
 /// Every occurrence of every position: position text → (game index, ply, next move).
-type Truth = HashMap<String, Vec<(usize, usize, Option<Move>)>>;
+pub type Truth = HashMap<String, Vec<(usize, usize, Option<Move>)>>;
 
-fn truth(specs: &[Spec]) -> (Truth, HashMap<String, Setup>) {
+pub fn truth(specs: &[Spec]) -> (Truth, HashMap<String, Setup>) {
     let mut occ: Truth = HashMap::new();
     let mut setups_by_text = HashMap::new();
     for (g, spec) in specs.iter().enumerate() {
@@ -128,8 +130,8 @@ fn iso(date: &str) -> String {
 }
 
 /// The answer computed here for the position `text` over the games `keep` accepts.
-struct Expected {
-    games: BTreeMap<i64, usize>,
+pub struct Expected {
+    pub games: BTreeMap<i64, usize>,
     occurrences: usize,
     wins: [usize; 3],
     moves: BTreeMap<String, (BTreeSet<i64>, usize, [usize; 3])>,
@@ -148,7 +150,7 @@ fn wins_of(results: impl Iterator<Item = GameResult>) -> [usize; 3] {
     w
 }
 
-fn expected(fx: &Fixture, occ: &Truth, text: &str, keep: &dyn Fn(usize) -> bool) -> Expected {
+pub fn expected(fx: &Fixture, occ: &Truth, text: &str, keep: &dyn Fn(usize) -> bool) -> Expected {
     let mine: Vec<_> = occ.get(text).map(|o| o.iter().filter(|o| keep(o.0)).collect()).unwrap_or_default();
     let mut games: BTreeMap<i64, usize> = BTreeMap::new();
     for &&(g, ply, _) in &mine {
@@ -177,7 +179,7 @@ fn expected(fx: &Fixture, occ: &Truth, text: &str, keep: &dyn Fn(usize) -> bool)
     Expected { games, occurrences: mine.len(), wins, moves }
 }
 
-fn check(answer: &Value, want: &Expected, what: &str) {
+pub fn check(answer: &Value, want: &Expected, what: &str) {
     let p = &answer["position"];
     assert_eq!(p["games"], want.games.len(), "{what}");
     assert_eq!(p["occurrences"], want.occurrences, "{what}");
@@ -215,7 +217,7 @@ fn check(answer: &Value, want: &Expected, what: &str) {
     assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{what}: newest first");
 }
 
-fn query_json(args: &[&str], db: &Path) -> (Value, i32) {
+pub fn query_json(args: &[&str], db: &Path) -> (Value, i32) {
     let out = run(&[&["query", "--format", "json", "--limit", "100000"], args].concat(), db);
     let code = out.status.code().unwrap();
     assert!(code < 2, "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -329,7 +331,7 @@ const DIAGRAM: &str = "後手の持駒：なし
 fn a_board_diagram_from_a_file_or_stdin_is_the_same_position() {
     let fx = fixture();
     let (by_moves, _) = query_json(&["--moves", "7g7f 3c3d"], &fx.db);
-    let file = fx._dir.path().join("position.bod");
+    let file = fx.dir.as_ref().unwrap().path().join("position.bod");
     std::fs::write(&file, DIAGRAM).unwrap();
     let (by_file, _) = query_json(&["--bod", file.to_str().unwrap()], &fx.db);
     assert_eq!(by_file["moves"], by_moves["moves"]);

@@ -9,6 +9,7 @@ mod convert;
 mod corpus;
 mod duplicates;
 mod hardening;
+mod hot;
 mod index;
 mod keys;
 mod kifu_kakinoki;

@@ -96,7 +96,9 @@ use std::{
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 pub use self::{
-    index::{GamePositions, KEYPOS_MAX_PLY, MoveStats, Occurrence, PositionStats, Posting, RUN_POSTINGS},
+    index::{
+        GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, MoveStats, Occurrence, PositionStats, Posting, RUN_POSTINGS,
+    },
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},
     open::APPLICATION_ID,

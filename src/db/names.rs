@@ -112,7 +112,7 @@ impl AliasMap {
     }
 }
 
-fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+pub(super) fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
     conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1)")?
         .query_row([table], |r| r.get(0))
 }

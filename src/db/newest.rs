@@ -10,15 +10,22 @@
 //! the walk's place, so once `limit` games show records that sort before that place, no other
 //! game can come before them.
 
-use std::{collections::BinaryHeap, rc::Rc};
+use std::{
+    collections::{BinaryHeap, HashMap},
+    rc::Rc,
+};
 
 use rusqlite::{OptionalExtension, params_from_iter, types::Value, vtab::array::Array};
 
 use super::{
     GameId, Result,
+    codec::decode_moves,
     filter::{Conditions, GameFilter},
-    read::{GAME_COLUMNS, GameRow, RECORD_JOINS, Snapshot, game_row},
+    index::packed::pack_position,
+    play::{play_stored, reached},
+    read::{GAME_COLUMNS, GameRow, RECORD_JOINS, Snapshot, game_row, start_setup},
 };
+use crate::shogi::{PositionKey, Setup};
 
 /// Where a game sorts in the list: by date, then id, both descending (so the greatest key
 /// comes first).
@@ -63,18 +70,97 @@ impl Snapshot<'_> {
         }
         // The first `offset` entries are settled as the others are, then left out.
         let limit = offset.saturating_add(limit);
-        // About as many records as games ever stored (a count would read them all).
-        let records: i64 = self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?;
+        let records = self.game_count_bound()?;
         // Walking reads about limit × records / ids rows, looking up reads ids rows.
         let (k, limit_n) = (ids.len() as u128, limit as u128);
         // The ids are the games the filter keeps: only its record conditions choose the record.
         let records_only = GameFilter { result: None, handicap: None, variant: None, ..filter.clone() };
         let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
-        let mut shown = if k * k > limit_n * records.max(1) as u128 {
-            self.walk(ids, &c, limit)?
+        let shown = if k * k > limit_n * records.max(1) as u128 {
+            self.walk(&mut |game| Ok(ids.binary_search(&game).is_ok()), &c, limit)?
         } else {
             self.look_up(ids, &c)?
         };
+        self.listed(shown, offset, limit)
+    }
+
+    /// About as many games (and records) as were ever stored: the highest game id, read at
+    /// once where a count would read them all.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn game_count_bound(&self) -> Result<i64> {
+        Ok(self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?)
+    }
+
+    /// The newest games that reach exactly `position` (a position most games reach), the first
+    /// `offset` left out, at most `limit`, each with its first record and the first ply at
+    /// which it is there: found by walking the records by date and playing each game met back,
+    /// which costs about `limit` games over the share of games that reach the position,
+    /// whatever the size of the archive.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`super::Corrupt`] when a game does not play back.
+    pub fn newest_reaching(
+        &self,
+        position: &Setup,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<(GameRow, u32)>> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let key = PositionKey::of(position);
+        let mut packed = Vec::with_capacity(64);
+        pack_position(position, &mut packed);
+        let mut first: HashMap<GameId, u32> = HashMap::new();
+        let c = Conditions::new(&self.tx, &GameFilter::default(), "s", "g")?;
+        let limit = offset.saturating_add(limit);
+        let shown = self.walk(
+            &mut |game| {
+                let ply = self.first_ply(game, key, &packed)?;
+                first.extend(ply.map(|ply| (game, ply)));
+                Ok(ply.is_some())
+            },
+            &c,
+            limit,
+        )?;
+        let rows = self.listed(shown, offset, limit)?;
+        Ok(rows
+            .into_iter()
+            .map(|(row, _)| {
+                let ply = first.get(&row.id).copied().unwrap_or(0);
+                (row, ply)
+            })
+            .collect())
+    }
+
+    /// The first ply at which game `game` is in exactly the position `packed` (whose key is
+    /// `key`).
+    fn first_ply(&self, game: GameId, key: PositionKey, packed: &[u8]) -> Result<Option<u32>> {
+        let Some((start, moves)) = self.start_and_moves(game)? else {
+            return Ok(None);
+        };
+        let mut found = None;
+        let mut scratch = Vec::with_capacity(64);
+        reached(play_stored(&start_setup(start.as_deref())?, &decode_moves(&moves)?, |ply, pos, _| {
+            if pos.key() == key {
+                scratch.clear();
+                pack_position(pos.setup(), &mut scratch);
+                if scratch == packed {
+                    found = Some(ply as u32);
+                }
+            }
+            Ok(found.is_none())
+        }))?;
+        Ok(found)
+    }
+
+    /// The list from the shown records `shown` (at least the newest `limit` of the games):
+    /// the newest `limit`, the first `offset` left out, with their rows and record ids.
+    fn listed(&self, mut shown: Vec<Shown>, offset: usize, limit: usize) -> Result<Vec<(GameRow, i64)>> {
         shown.sort_by(|a, b| b.0.cmp(&a.0));
         shown.truncate(limit);
         shown.drain(..offset.min(shown.len()));
@@ -122,9 +208,14 @@ impl Snapshot<'_> {
         Ok(out)
     }
 
-    /// The shown records of the newest `limit` of `ids` (at least), found by walking the
-    /// records by date.
-    fn walk(&self, ids: &[GameId], c: &Conditions, limit: usize) -> Result<Vec<Shown>> {
+    /// The shown records of the newest `limit` (at least) of the games for which `member`
+    /// is true, found by walking the records by date (`member` is asked once per game).
+    fn walk(
+        &self,
+        member: &mut dyn FnMut(GameId) -> Result<bool>,
+        c: &Conditions,
+        limit: usize,
+    ) -> Result<Vec<Shown>> {
         // Every record is walked, whether it matches or not: a game's shown record is dated
         // no later than any of its records met first, so the order argument holds all the same,
         // and the walk reads the date index alone.
@@ -144,7 +235,7 @@ impl Snapshot<'_> {
                 break;
             };
             let place: SortKey = (r.get(1)?, r.get(0)?);
-            if ids.binary_search(&place.1).is_ok() && met.insert(place.1) {
+            if met.insert(place.1) && member(place.1)? {
                 // (A game none of whose records matches has no place in the list.)
                 let found = shown
                     .query_row(params_from_iter(c.args_with(&[&place.1])), |r| Ok((r.get(0)?, r.get(1)?)))

@@ -210,7 +210,8 @@ impl Reader {
             let ids = stmt.query_map([], |r| r.get(0))?;
             ids.collect::<rusqlite::Result<_>>()?
         };
-        Ok(Snapshot { tx, runs, dead })
+        let hot = super::names::has_table(&tx, "hot")?;
+        Ok(Snapshot { tx, runs, dead, hot })
     }
 }
 
@@ -220,6 +221,8 @@ pub struct Snapshot<'a> {
     pub(super) runs: Vec<Run>,
     /// The deleted games whose postings some run still holds.
     pub(super) dead: HashSet<GameId>,
+    /// Whether the file has hot positions (an older one counts everything from the postings).
+    pub(super) hot: bool,
 }
 
 pub(super) fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
@@ -437,8 +440,7 @@ impl Snapshot<'_> {
 
     /// The stored start (`None` for the even game) and move blob of game `id`, if it exists.
     pub(super) fn start_and_moves(&self, id: GameId) -> Result<Option<(Option<String>, Vec<u8>)>> {
-        let mut stmt = self.tx.prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?;
-        Ok(stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
+        self.view().start_and_moves(id)
     }
 
     /// Whether the game `id` starts from `start` and its first moves are `moves`.

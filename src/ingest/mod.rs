@@ -137,6 +137,9 @@ pub struct Options {
     /// Positions buffered in memory before they are written as a run (memory against the
     /// number of runs; [`db::RUN_POSTINGS`] by default).
     pub run_postings: usize,
+    /// Games of one run that make a position hot, its counts then kept per position and move
+    /// ([`db::HOT_GAMES`] by default).
+    pub hot_games: u32,
     /// When set (by a signal handler, say), the run stops early and keeps what it wrote
     /// (see the module documentation).
     pub stop: Option<Arc<AtomicBool>>,
@@ -161,6 +164,7 @@ impl Options {
             follow_links: false,
             globs: std::sync::Arc::default(),
             run_postings: db::RUN_POSTINGS,
+            hot_games: db::HOT_GAMES,
             stop: None,
             shard: None,
         }
@@ -296,6 +300,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
     let mut writer = Writer::open(&options.db)?;
     writer.claim_shard(options.shard)?;
     writer.set_run_postings(options.run_postings);
+    writer.set_hot_games(options.hot_games);
     if let Some(stop) = &options.stop {
         writer.set_stop(Arc::clone(stop));
     }

@@ -122,6 +122,11 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
     let pos = &query.target.position;
     let setup = pos.setup();
     let games = snapshot.filter_games(&query.filter)?;
+    if games.is_none() && !query.exact_sequence && !query.by_year {
+        if let Some(stats) = snapshot.hot_stats(setup)? {
+            return hot_answer(snapshot, query, stats);
+        }
+    }
     let mut occ = snapshot.exact_occurrences(setup, games.as_ref())?;
     if query.exact_sequence {
         let (start, moves) = query.target.sequence.as_ref().ok_or(QueryError::NoSequence)?;
@@ -144,6 +149,47 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
     } else {
         None
     };
+    let list = list(snapshot, &occ, &query.filter, query.offset, query.limit)?;
+    Ok(answer(query, &stats, list, by_year))
+}
+
+/// The answer to an unfiltered query about a hot position (see [`Snapshot::hot_stats`]): the
+/// counts as they are kept, and the list found by playing games back when the position's
+/// games are too many to read their postings for it.
+fn hot_answer(
+    snapshot: &Snapshot<'_>,
+    query: &Query,
+    stats: db::PositionStats,
+) -> Result<Answer, QueryError> {
+    let setup = query.target.position.setup();
+    let wanted = query.offset.saturating_add(query.limit) as u128;
+    let all = snapshot.game_count_bound()?.max(1) as u128;
+    let reaching = u128::from(stats.games.games);
+    // Walking the newest games plays back about wanted × all / reaching of them; reading the
+    // postings decodes `reaching`, each some thousand times cheaper than a game played back.
+    let list = if reaching * reaching > WALK_COST * wanted * all {
+        snapshot
+            .newest_reaching(setup, query.offset, query.limit)?
+            .into_iter()
+            .map(|(game, ply)| ListedGame { game, ply })
+            .collect()
+    } else {
+        let occ = snapshot.exact_occurrences(setup, None)?;
+        list(snapshot, &occ, &query.filter, query.offset, query.limit)?
+    };
+    Ok(answer(query, &stats, list, None))
+}
+
+/// How many postings read cost as much as one game played back, roughly.
+const WALK_COST: u128 = 2_000;
+
+fn answer(
+    query: &Query,
+    stats: &db::PositionStats,
+    list: Vec<ListedGame>,
+    by_year: Option<ByYear>,
+) -> Answer {
+    let pos = &query.target.position;
     let moves = stats
         .moves
         .iter()
@@ -157,15 +203,15 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
             score: m.played.score(pos.turn()),
         })
         .collect();
-    Ok(Answer {
+    Answer {
         sfen: pos.sfen(),
         turn: pos.turn(),
         games: stats.games,
         occurrences: stats.occurrences,
         moves,
-        list: list(snapshot, &occ, &query.filter, query.offset, query.limit)?,
+        list,
         by_year,
-    })
+    }
 }
 
 /// The newest of the games of `occ` (sorted by game and ply) after the first `offset`, at most

@@ -12,19 +12,22 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{KEYPOS_MAX_PLY, Posting, packed::pack_position, runs};
-#[cfg(doc)]
-use crate::db::Corrupt;
+use super::{
+    KEYPOS_MAX_PLY, Posting,
+    hot::{self, HotRows},
+    packed::pack_position,
+    runs::{self, Run},
+};
 use crate::{
     db::{
-        Error, GameId, GameResult, Result, Stats,
+        Corrupt, Error, GameId, GameResult, Result, Stats,
         codec::decode_moves,
         play::{play_stored, reached},
         read::{Snapshot, start_setup},
     },
-    shogi::{Move, PositionKey, Setup},
+    shogi::{Move, Position, PositionKey, Setup},
 };
 
 /// One occurrence of a position in a game.
@@ -58,17 +61,20 @@ pub struct PositionStats {
     pub moves: Vec<MoveStats>,
 }
 
-impl Snapshot<'_> {
+/// What a lookup reads: a connection inside a transaction, the live runs, and the deleted
+/// games whose postings some run still holds. Readers make one from their snapshot, the writer
+/// from its own transaction (to count a key that becomes hot).
+pub(in crate::db) struct View<'a> {
+    pub conn: &'a Connection,
+    pub runs: &'a [Run],
+    pub dead: &'a HashSet<GameId>,
+}
+
+impl View<'_> {
     /// Every occurrence indexed under `key`, dead games left out, sorted by game and ply.
-    /// Not exact: another position with the same key would be among them (see
-    /// [`Snapshot::exact_occurrences`]).
-    ///
-    /// # Errors
-    ///
-    /// Any database failure.
     pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
         let mut postings: Vec<Posting> = Vec::new();
-        runs::lookup(&self.tx, &self.runs, key, &mut postings)?;
+        runs::lookup(self.conn, self.runs, key, &mut postings)?;
         let mut out: Vec<Occurrence> =
             postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(Occurrence::from).collect();
         if self.runs.len() > 1 {
@@ -77,41 +83,20 @@ impl Snapshot<'_> {
         Ok(out)
     }
 
-    /// The occurrences of exactly `position` (board, hands and side to move), optionally
-    /// only in the games of `games`.
-    ///
-    /// # Errors
-    ///
-    /// Any database failure, or [`Corrupt`] when a game to check does not replay.
-    pub fn exact_occurrences(
-        &self,
-        position: &Setup,
-        games: Option<&HashSet<GameId>>,
-    ) -> Result<Vec<Occurrence>> {
-        let key = PositionKey::of(position);
-        let mut occ = self.occurrences(key)?;
-        if let Some(set) = games {
-            occ.retain(|o| set.contains(&o.game));
-        }
-        self.exact(position, key, occ)
-    }
-
-    /// The occurrences among `occ` (found under `key`, the key of `position`) that are of
-    /// exactly `position`.
-    fn exact(&self, position: &Setup, key: PositionKey, occ: Vec<Occurrence>) -> Result<Vec<Occurrence>> {
+    /// The occurrences among `occ` (found under `key`) that are of exactly the position
+    /// `packed` (see [`pack_position`]).
+    pub fn exact(&self, packed: &[u8], key: PositionKey, occ: Vec<Occurrence>) -> Result<Vec<Occurrence>> {
         if occ.is_empty() {
             return Ok(occ);
         }
-        let mut packed = Vec::with_capacity(64);
-        pack_position(position, &mut packed);
         let stored: Option<Vec<u8>> = self
-            .tx
+            .conn
             .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
             .query_row([key.to_i64()], |r| r.get(0))
             .optional()?;
-        let early_trusted = stored.as_deref() == Some(packed.as_slice());
+        let early_trusted = stored.as_deref() == Some(packed);
         let collisions: HashSet<(GameId, u32)> = {
-            let mut stmt = self.tx.prepare_cached("SELECT game, ply FROM collisions WHERE key = ?1")?;
+            let mut stmt = self.conn.prepare_cached("SELECT game, ply FROM collisions WHERE key = ?1")?;
             let rows = stmt.query_map(params![key.to_i64()], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
@@ -159,6 +144,80 @@ impl Snapshot<'_> {
         Ok(keep)
     }
 
+    /// The start and stored moves of game `id`, `None` when there is no such game.
+    pub fn start_and_moves(&self, id: GameId) -> Result<Option<(Option<String>, Vec<u8>)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?;
+        Ok(stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
+    }
+}
+
+/// The games of `occ` (the occurrences of one position, sorted by game and ply) and, for each
+/// move played from it, the games that played it: each game once.
+pub(super) fn count(occ: &[Occurrence]) -> (Stats, HashMap<Move, Stats>) {
+    let mut games = Stats::default();
+    let mut moves: HashMap<Move, Stats> = HashMap::new();
+    let mut credited: Vec<Move> = Vec::new();
+    let mut current = None;
+    for o in occ {
+        if current != Some(o.game) {
+            current = Some(o.game);
+            credited.clear();
+            games += o.result;
+        }
+        let Some(mv) = o.next else {
+            continue;
+        };
+        if !credited.contains(&mv) {
+            credited.push(mv);
+            *moves.entry(mv).or_default() += o.result;
+        }
+    }
+    (games, moves)
+}
+
+impl Snapshot<'_> {
+    pub(in crate::db) fn view(&self) -> View<'_> {
+        View { conn: &self.tx, runs: &self.runs, dead: &self.dead }
+    }
+
+    /// Every occurrence indexed under `key`, dead games left out, sorted by game and ply.
+    /// Not exact: another position with the same key would be among them (see
+    /// [`Snapshot::exact_occurrences`]).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
+        self.view().occurrences(key)
+    }
+
+    /// The occurrences of exactly `position` (board, hands and side to move), optionally
+    /// only in the games of `games`.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`Corrupt`] when a game to check does not replay.
+    pub fn exact_occurrences(
+        &self,
+        position: &Setup,
+        games: Option<&HashSet<GameId>>,
+    ) -> Result<Vec<Occurrence>> {
+        let key = PositionKey::of(position);
+        let mut occ = self.occurrences(key)?;
+        if let Some(set) = games {
+            occ.retain(|o| set.contains(&o.game));
+        }
+        self.exact(position, key, occ)
+    }
+
+    /// The occurrences among `occ` (found under `key`, the key of `position`) that are of
+    /// exactly `position`.
+    fn exact(&self, position: &Setup, key: PositionKey, occ: Vec<Occurrence>) -> Result<Vec<Occurrence>> {
+        let mut packed = Vec::with_capacity(64);
+        pack_position(position, &mut packed);
+        self.view().exact(&packed, key, occ)
+    }
+
     /// The games that reach `position` and the moves played from it, with their counts,
     /// optionally only over the games of `games`.
     ///
@@ -182,35 +241,82 @@ impl Snapshot<'_> {
         occ: &[Occurrence],
         games: Option<&HashSet<GameId>>,
     ) -> Result<PositionStats> {
-        let mut stats = PositionStats { occurrences: occ.len() as u64, ..PositionStats::default() };
-        let mut moves: HashMap<Move, MoveStats> = HashMap::new();
-        let mut credited: Vec<Move> = Vec::new();
-        let mut current = None;
-        for o in occ {
-            if current != Some(o.game) {
-                current = Some(o.game);
-                credited.clear();
-                stats.games += o.result;
+        let (games_stats, played) = count(occ);
+        self.answer(position, games_stats, occ.len() as u64, played.into_iter().collect(), games)
+    }
+
+    /// The counts of exactly `position` from its hot rows (see [`hot`](super::hot)): `None`
+    /// when it is not hot, and the caller counts it from the postings. The same answer as
+    /// [`Snapshot::position_stats`] without a filter.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure, or [`Corrupt`] when a hot row names a move that is not legal
+    /// there.
+    pub fn hot_stats(&self, position: &Setup) -> Result<Option<PositionStats>> {
+        let Some((games, occurrences, rows)) = self.hot_rows(position)? else {
+            return Ok(None);
+        };
+        let here =
+            Position::from_setup(position.clone()).map_err(|_| Corrupt("a hot position is not legal"))?;
+        let mut played = Vec::with_capacity(rows.len());
+        for (code, stats) in rows {
+            match Move::from_code(code).filter(|&mv| here.is_legal(mv)) {
+                Some(mv) => played.push((mv, stats)),
+                None => return Err(Corrupt("a hot position's move is not legal there").into()),
             }
-            let Some(mv) = o.next else {
-                continue;
-            };
-            if credited.contains(&mv) {
-                continue;
-            }
-            credited.push(mv);
-            let m = moves.entry(mv).or_insert(MoveStats { mv, played: Stats::default(), reached: 0 });
-            m.played += o.result;
         }
-        for m in moves.values_mut() {
+        self.answer(position, games, occurrences, played, None).map(Some)
+    }
+
+    /// The hot rows of `position`, when its key is hot and the position is the one `keypos`
+    /// stores for it.
+    fn hot_rows(&self, position: &Setup) -> Result<Option<HotRows>> {
+        if !self.hot {
+            return Ok(None);
+        }
+        let key = PositionKey::of(position);
+        let Some(rows) = hot::rows(&self.tx, key.to_i64())? else {
+            return Ok(None);
+        };
+        let stored: Option<Vec<u8>> = self
+            .tx
+            .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+            .query_row([key.to_i64()], |r| r.get(0))
+            .optional()?;
+        let mut packed = Vec::with_capacity(64);
+        pack_position(position, &mut packed);
+        Ok((stored.as_deref() == Some(packed.as_slice())).then_some(rows))
+    }
+
+    /// A position's answer from its counts (`played`: the moves, legal there, with the games
+    /// that played them): each move's `reached` counted over the games of `games` (all
+    /// without it: then from the hot rows of the position after the move, when it is hot),
+    /// most played moves first.
+    fn answer(
+        &self,
+        position: &Setup,
+        games_stats: Stats,
+        occurrences: u64,
+        played: Vec<(Move, Stats)>,
+        games: Option<&HashSet<GameId>>,
+    ) -> Result<PositionStats> {
+        let mut moves = Vec::with_capacity(played.len());
+        for (mv, played) in played {
             let mut child = position.clone();
-            child.play_legal(m.mv);
-            let reached = self.exact_occurrences(&child, games)?;
-            m.reached = distinct_games(&reached);
+            child.play_legal(mv);
+            let hot = match games {
+                None => self.hot_rows(&child)?,
+                Some(_) => None,
+            };
+            let reached = match hot {
+                Some((child_games, _, _)) => child_games.games,
+                None => distinct_games(&self.exact_occurrences(&child, games)?),
+            };
+            moves.push(MoveStats { mv, played, reached });
         }
-        stats.moves = moves.into_values().collect();
-        stats.moves.sort_by(|a, b| b.played.games.cmp(&a.played.games).then(a.mv.code().cmp(&b.mv.code())));
-        Ok(stats)
+        moves.sort_by(|a, b| b.played.games.cmp(&a.played.games).then(a.mv.code().cmp(&b.mv.code())));
+        Ok(PositionStats { games: games_stats, occurrences, moves })
     }
 }
 
@@ -255,7 +361,14 @@ impl Snapshot<'_> {
                     }
                     *o != first
                 });
-                let stats = self.stats(&setup, &mine, games)?;
+                let hot = match games {
+                    None => self.hot_stats(&setup)?,
+                    Some(_) => None,
+                };
+                let stats = match hot {
+                    Some(stats) => stats,
+                    None => self.stats(&setup, &mine, games)?,
+                };
                 let lowest = mine.iter().map(|o| o.ply).min().unwrap_or(first.ply);
                 match each(&setup, &stats, lowest) {
                     Ok(true) => {}

@@ -11,6 +11,8 @@
 //! - `cache`: the writer's bounded memory of `keypos`.
 //! - `writer`: what the writer does to the index: postings, the exactness check, runs and
 //!   merges, tombstones.
+//! - `hot`: the counts of hot positions (those many games reach), kept per position and
+//!   move so that their answers cost the same whatever the size of the archive.
 //! - `lookup`: the readers' side: the occurrences of a position, made exact, and the counts
 //!   of the moves played from it.
 //!
@@ -31,6 +33,7 @@
 pub mod blocks;
 mod buffer;
 mod cache;
+mod hot;
 mod lookup;
 pub mod packed;
 mod runs;
@@ -41,12 +44,13 @@ use std::cmp::Ordering;
 use rusqlite::{Connection, OptionalExtension};
 
 pub use self::{
+    hot::HOT_GAMES,
     lookup::{MoveStats, Occurrence, PositionStats},
     writer::{GamePositions, RUN_POSTINGS},
 };
 pub(super) use self::{
     runs::{Run, live as live_runs},
-    writer::{IndexWriter, merge_runs},
+    writer::{IndexWriter, RemovedGame, merge_runs},
 };
 use super::{Corrupt, GameId, GameResult, Result};
 use crate::shogi::{Move, PositionKey};

@@ -257,6 +257,7 @@ pub(super) fn merge(
     merged: &[Run],
     dead: impl Fn(GameId) -> bool,
     stop: impl Fn() -> bool,
+    mut see: impl FnMut(&Posting),
 ) -> Result<i64> {
     let (mut cursors, mut heap) = open_cursors(conn, merged, true)?;
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
@@ -270,6 +271,7 @@ pub(super) fn merge(
             return Err(Error::Interrupted);
         }
         if !dead(p.game) {
+            see(&p);
             written += 1;
             min = min.min(p.game.0);
             max = max.max(p.game.0);
@@ -372,7 +374,7 @@ mod tests {
         };
         check(&conn, &all);
         let dead = |g: GameId| g.0 % 5 == 0;
-        let written = merge(&conn, &live(&conn).unwrap(), dead, || false).unwrap();
+        let written = merge(&conn, &live(&conn).unwrap(), dead, || false, |_| {}).unwrap();
         let survivors: Vec<Posting> = all.iter().copied().filter(|p| !dead(p.game)).collect();
         assert_eq!(written, survivors.len() as i64);
         assert_eq!(live(&conn).unwrap().len(), 1);
@@ -386,7 +388,7 @@ mod tests {
         for run in sample_runs() {
             write(&conn, run.iter().copied(), run.len(), 1, 60_000).unwrap();
         }
-        let merged = merge(&conn, &live(&conn).unwrap(), |_| false, || true);
+        let merged = merge(&conn, &live(&conn).unwrap(), |_| false, || true, |_| {});
         assert!(matches!(merged, Err(Error::Interrupted)), "{merged:?}");
     }
 

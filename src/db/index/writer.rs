@@ -18,7 +18,12 @@ use std::{
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    KEYPOS_MAX_PLY, buffer::PostingBuffer, cache::KeyPositions, check_depth, packed::pack_position,
+    KEYPOS_MAX_PLY,
+    buffer::PostingBuffer,
+    cache::KeyPositions,
+    check_depth,
+    hot::{Hot, scan_once},
+    packed::pack_position,
     posting_game, runs,
 };
 use crate::{
@@ -40,6 +45,7 @@ const RESERVE_SLACK: usize = 1 << 16;
 /// position, and the exact positions of the early ones.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GamePositions {
+    start: Setup,
     moves: Vec<Move>,
     /// The key of every position, plies 0 to the end.
     keys: Vec<PositionKey>,
@@ -64,7 +70,7 @@ impl GamePositions {
             pack_position(&setup, &mut early);
             early_ends.push(early.len() as u32);
         }
-        GamePositions { moves, keys, early, early_ends }
+        GamePositions { start: start.clone(), moves, keys, early, early_ends }
     }
 
     /// The number of positions.
@@ -84,12 +90,24 @@ impl GamePositions {
     }
 }
 
+/// What the index needs of a deleted game: the row it had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemovedGame {
+    pub plies: i64,
+    pub start: Option<String>,
+    pub moves: Vec<u8>,
+    pub result: GameResult,
+}
+
 /// The writer's side of the index.
 pub struct IndexWriter {
     postings: PostingBuffer,
     /// The games deleted since the buffer was last written whose postings it may hold.
     deleted: HashSet<u32>,
     keypos: KeyPositions,
+    hot: Hot,
+    /// A game's occurrences of hot positions (reused from game to game).
+    hits: Vec<(i64, Option<Move>)>,
     /// The highest game id indexed so far.
     last_game: GameId,
     run_postings: usize,
@@ -109,6 +127,8 @@ impl IndexWriter {
             postings: PostingBuffer::default(),
             deleted: HashSet::new(),
             keypos: KeyPositions::new(empty),
+            hot: Hot::load(conn)?,
+            hits: Vec::new(),
             last_game: GameId(0),
             run_postings: RUN_POSTINGS,
         })
@@ -119,6 +139,11 @@ impl IndexWriter {
         self.run_postings = n.max(1);
     }
 
+    /// Sets the number of games that make a position hot (see [`hot`](super::hot)).
+    pub fn set_hot_games(&mut self, games: u32) {
+        self.hot.set_threshold(games);
+    }
+
     /// Gives back the memory of the buffer and the cache (a merge needs none of it).
     pub fn release_memory(&mut self) {
         self.postings = PostingBuffer::default();
@@ -126,7 +151,8 @@ impl IndexWriter {
     }
 
     /// Adds the postings of the new game `id` (greater than any indexed before), which has
-    /// `result`, and checks its early positions against `keypos`.
+    /// `result`, checks its early positions against `keypos`, and counts it in the hot
+    /// positions it reaches.
     ///
     /// # Errors
     ///
@@ -147,14 +173,65 @@ impl IndexWriter {
         }
         let next = positions.moves.iter().copied().map(Some).chain(std::iter::once(None));
         self.postings.push_game(game, result, positions.keys.iter().copied().zip(next));
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        let next = |ply: usize| positions.moves.get(ply).copied();
         for (ply, (&key, position)) in positions.keys.iter().zip(positions.early()).enumerate() {
-            self.check_early(conn, key, position, id, ply as u32)?;
+            let exact = self.check_early(conn, key, position, id, ply as u32)?;
+            if exact && self.hot.contains(key.to_i64()) {
+                hits.push((key.to_i64(), next(ply)));
+            }
         }
+        if !self.hot.is_empty() {
+            // Later occurrences of hot keys (rare: a return to an opening position) were not
+            // checked: compare their positions now.
+            let early = positions.early_ends.len();
+            let late: Vec<usize> = (early..positions.keys.len())
+                .filter(|&ply| self.hot.contains(positions.keys[ply].to_i64()))
+                .collect();
+            if let Some(&last) = late.last() {
+                let mut setup = positions.start.clone();
+                let mut packed = Vec::with_capacity(64);
+                for (ply, &mv) in positions.moves[..last].iter().enumerate() {
+                    setup.play_legal(mv);
+                    if late.binary_search(&(ply + 1)).is_ok() {
+                        let key = positions.keys[ply + 1].to_i64();
+                        packed.clear();
+                        pack_position(&setup, &mut packed);
+                        if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
+                            hits.push((key, next(ply + 1)));
+                        }
+                    }
+                }
+            }
+        }
+        self.hot.count_game(&mut hits, result, 1);
+        self.hits = hits;
         Ok(())
     }
 
+    /// The position `keypos` stores for `key`.
+    fn stored_position(&mut self, conn: &Connection, key: i64) -> Result<Option<Box<[u8]>>> {
+        if let Some(p) = self.keypos.get(key) {
+            return Ok(Some(p.into()));
+        }
+        if self.keypos.complete() {
+            return Ok(None);
+        }
+        let found: Option<Vec<u8>> = conn
+            .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
+            .optional()?;
+        Ok(found.map(|p| {
+            let p: Box<[u8]> = p.into();
+            self.keypos.insert(key, p.clone());
+            p
+        }))
+    }
+
     /// Compares an early occurrence with the position stored for its key; records the key's
-    /// position when it is new, and a collision when it differs.
+    /// position when it is new, and a collision when it differs. Returns whether the
+    /// occurrence is of the stored position (not a collision).
     fn check_early(
         &mut self,
         conn: &Connection,
@@ -162,47 +239,63 @@ impl IndexWriter {
         position: &[u8],
         game: GameId,
         ply: u32,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let key = key.to_i64();
         let stored = match self.keypos.get(key).map(|p| p == position) {
             Some(same) => Some(same),
-            None if self.keypos.complete() => None,
-            None => {
-                let found: Option<Vec<u8>> = conn
-                    .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
-                    .query_row([key], |r| r.get(0))
-                    .optional()?;
-                found.map(|p| {
-                    let same = p == position;
-                    self.keypos.insert(key, p.into_boxed_slice());
-                    same
-                })
-            }
+            None => self.stored_position(conn, key)?.map(|p| *p == *position),
         };
         match stored {
-            Some(true) => {}
+            Some(true) => Ok(true),
             Some(false) => {
                 conn.prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
                     .execute(params![key, game, ply])?;
+                Ok(false)
             }
             None => {
                 conn.prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2)")?
                     .execute(params![key, position])?;
                 self.keypos.insert(key, position.into());
+                Ok(true)
             }
         }
-        Ok(())
     }
 
-    /// Makes the postings of deleted game `id`, with `plies` moves, dead until their runs are
-    /// merged, and forgets its collisions.
+    /// Makes the postings of deleted game `id` dead until their runs are merged, forgets its
+    /// collisions, and takes it off the hot positions it reached (played back from `stored`,
+    /// the row it had).
     ///
     /// # Errors
     ///
-    /// Any database failure.
-    pub fn remove_game(&mut self, conn: &Connection, id: GameId, plies: i64) -> Result<()> {
+    /// [`Corrupt`] when the game does not play back; any database failure.
+    pub fn remove_game(&mut self, conn: &Connection, id: GameId, stored: &RemovedGame) -> Result<()> {
         conn.prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
-            .execute(params![id, plies + 1])?;
+            .execute(params![id, stored.plies + 1])?;
+        if !self.hot.is_empty() {
+            let mut hits = std::mem::take(&mut self.hits);
+            hits.clear();
+            let mut keys = Vec::new();
+            let played = play_stored(
+                &start_setup(stored.start.as_deref())?,
+                &decode_moves(&stored.moves)?,
+                |_, pos, next| {
+                    if self.hot.contains(pos.key().to_i64()) {
+                        let mut packed = Vec::with_capacity(64);
+                        pack_position(pos.setup(), &mut packed);
+                        keys.push((pos.key().to_i64(), next, packed));
+                    }
+                    Ok::<_, Unplayable>(true)
+                },
+            );
+            reached(played)?;
+            for (key, next, packed) in keys {
+                if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
+                    hits.push((key, next));
+                }
+            }
+            self.hot.count_game(&mut hits, stored.result, -1);
+            self.hits = hits;
+        }
         conn.prepare_cached("DELETE FROM collisions WHERE game = ?1")?.execute([id])?;
         let game = posting_game(id)?;
         if self.postings.may_hold(game) {
@@ -230,15 +323,35 @@ impl IndexWriter {
     ///
     /// Any database failure.
     pub fn flush(&mut self, conn: &Connection) -> Result<()> {
+        self.hot.write(conn)?;
         let deleted = std::mem::take(&mut self.deleted);
         if let Some((min, max)) = self.postings.sort(&deleted) {
-            runs::write(conn, self.postings.postings(), self.postings.len(), min, max)?;
+            let mut candidates = self.hot.candidates();
+            let postings = self.postings.postings().inspect(|p| candidates.see(p));
+            runs::write(conn, postings, self.postings.len(), min, max)?;
+            // Counted after the run is written, so that the count takes its postings in.
+            let made = self.hot.promote(conn, candidates.finish())?;
+            self.hot.extend(made);
         }
         self.postings.clear();
         conn.prepare_cached(
             "UPDATE meta SET value = ?1 WHERE key = 'indexed_through' AND CAST(value AS INTEGER) < ?1",
         )?
         .execute([self.last_game.0.to_string()])?;
+        Ok(())
+    }
+
+    /// Counts, once per database, the runs written before hot positions existed (see
+    /// [`hot`](super::hot)), in a transaction of its own.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn scan_hot(&mut self, conn: &mut Connection) -> Result<()> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let made = scan_once(&tx, &self.hot)?;
+        tx.commit()?;
+        self.hot.extend(made);
         Ok(())
     }
 
@@ -266,14 +379,15 @@ impl IndexWriter {
             let (start, moves, result): (Option<String>, Vec<u8>, GameResult) = conn
                 .prepare_cached("SELECT start, moves, result FROM games WHERE id = ?1")?
                 .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            let mut positions = Vec::new();
-            let played =
-                play_stored(&start_setup(start.as_deref())?, &decode_moves(&moves)?, |_, pos, next| {
-                    positions.push((pos.key(), next));
-                    Ok::<_, Unplayable>(true)
-                });
-            reached(played)?;
-            self.postings.push_game(posting_game(id)?, result, positions.into_iter());
+            let start = start_setup(start.as_deref())?;
+            let moves = decode_moves(&moves)?;
+            let mut keys = Vec::with_capacity(moves.len() + 1);
+            if reached(play_stored(&start, &moves, |_, pos, _| {
+                keys.push(pos.key());
+                Ok::<_, Unplayable>(true)
+            }))? {
+                self.add_game(conn, id, result, &GamePositions::new(&start, moves, keys))?;
+            }
             self.last_game = id;
         }
         self.flush(conn)
@@ -287,7 +401,12 @@ impl IndexWriter {
 /// # Errors
 ///
 /// [`Corrupt`] when a run does not decode; any database failure.
-pub fn merge_runs(conn: &mut Connection, all: bool, stop: Option<&AtomicBool>) -> Result<(usize, bool)> {
+pub fn merge_runs(
+    conn: &mut Connection,
+    index: &mut IndexWriter,
+    all: bool,
+    stop: Option<&AtomicBool>,
+) -> Result<(usize, bool)> {
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let mut merged = 0;
     loop {
@@ -317,7 +436,8 @@ pub fn merge_runs(conn: &mut Connection, all: bool, stop: Option<&AtomicBool>) -
             }
         }
         let is_dead = |g: GameId| dead.get(g.0 as usize / 64).is_some_and(|w| w & (1 << (g.0 % 64)) != 0);
-        match runs::merge(&tx, &plan, is_dead, stopped) {
+        let mut candidates = index.hot.candidates();
+        match runs::merge(&tx, &plan, is_dead, stopped, |p| candidates.see(p)) {
             Err(Error::Interrupted) => {
                 tx.rollback()?;
                 return Ok((merged, true));
@@ -329,7 +449,9 @@ pub fn merge_runs(conn: &mut Connection, all: bool, stop: Option<&AtomicBool>) -
                (SELECT 1 FROM runs WHERE dead.game BETWEEN runs.min_game AND runs.max_game)",
             [],
         )?;
+        let made = index.hot.promote(&tx, candidates.finish())?;
         tx.commit()?;
+        index.hot.extend(made);
         merged += plan.len();
     }
 }

@@ -8,7 +8,10 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::NewGame;
-use crate::db::{GameId, Result, index::IndexWriter};
+use crate::db::{
+    GameId, Result,
+    index::{IndexWriter, RemovedGame},
+};
 
 /// Names kept in each of the player and event caches before it is emptied.
 const NAME_CACHE: usize = 16_384;
@@ -119,12 +122,19 @@ impl GameStore {
             if shared {
                 continue;
             }
-            let plies: Option<i64> = conn
-                .prepare_cached("DELETE FROM games WHERE id = ?1 RETURNING plies")?
-                .query_row([game], |r| r.get(0))
+            let removed: Option<RemovedGame> = conn
+                .prepare_cached("DELETE FROM games WHERE id = ?1 RETURNING plies, start, moves, result")?
+                .query_row([game], |r| {
+                    Ok(RemovedGame {
+                        plies: r.get(0)?,
+                        start: r.get(1)?,
+                        moves: r.get(2)?,
+                        result: r.get(3)?,
+                    })
+                })
                 .optional()?;
-            if let Some(plies) = plies {
-                index.remove_game(conn, game, plies)?;
+            if let Some(removed) = removed {
+                index.remove_game(conn, game, &removed)?;
             }
         }
         Ok(())

@@ -130,6 +130,12 @@ impl Writer {
         self.index.set_run_postings(n);
     }
 
+    /// Sets the number of games of one run that make a position hot (at least 1; see the
+    /// position index).
+    pub fn set_hot_games(&mut self, games: u32) {
+        self.index.set_hot_games(games);
+    }
+
     /// Gives the writer a flag that, once set, stops merges: the one under way is rolled
     /// back, and [`Writer::finish`] makes no other (the next run makes them).
     pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
@@ -159,7 +165,7 @@ impl Writer {
     ///
     /// Any database failure.
     pub fn merge_filled(&mut self) -> Result<()> {
-        let (merged, _) = merge_runs(&mut self.conn, false, self.stop.as_deref())?;
+        let (merged, _) = merge_runs(&mut self.conn, &mut self.index, false, self.stop.as_deref())?;
         self.freed |= merged > 0;
         Ok(())
     }
@@ -174,7 +180,10 @@ impl Writer {
         // The buffers and caches are done with; a merge needs none of their memory.
         self.index.release_memory();
         self.games = games::GameStore::default();
-        let (merged, stopped) = merge_runs(&mut self.conn, true, self.stop.as_deref())?;
+        let (merged, stopped) = merge_runs(&mut self.conn, &mut self.index, true, self.stop.as_deref())?;
+        if !stopped {
+            self.index.scan_hot(&mut self.conn)?;
+        }
         if (self.freed || merged > 0) && !stopped {
             // Each step of this pragma frees one page, so it must be stepped to the end.
             let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;

@@ -1,0 +1,315 @@
+//! Hot positions: the counts of the positions that many games reach, kept per position and
+//! move, so that answering them costs the same whatever the size of the archive.
+//!
+//! A key becomes hot when one run, as it is written or merged, holds early occurrences (at a
+//! ply up to [`KEYPOS_MAX_PLY`]) of it from at least [`HOT_GAMES`] games; the first index run
+//! on a database made before hot positions existed also counts its runs once (`hot_scan`).
+//! From then on the `hot` table holds the counts of the position `keypos` stores for the key,
+//! over every live game and at any ply: its games (each once) with their results and its
+//! occurrences (move 0), and for each move played from it, the games that played it (each
+//! once) with their results. A key stays hot.
+//!
+//! The counts are exact:
+//! - only occurrences of exactly the stored position count: early ones as the exactness check
+//!   of the index found them, later ones by comparing the position itself;
+//! - they change inside the transaction that changes the games: a new game adds itself to the
+//!   hot keys it reaches, a deleted game takes itself off (played back from its stored moves),
+//!   and a key that becomes hot is counted once from the postings, made exact as lookups make
+//!   them. A commit therefore never holds counts and postings that disagree, and a killed run
+//!   leaves both as the last commit wrote them.
+//!
+//! A reader answers a position from its hot rows when the position is the one `keypos`
+//! stores for its key, and from the postings otherwise. A position that is not hot has fewer
+//! than [`HOT_GAMES`] games in each run, so its postings are few.
+
+use std::{
+    collections::{HashMap, HashSet},
+    hash::BuildHasherDefault,
+};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{
+    KEYPOS_MAX_PLY, Posting,
+    cache::KeyHasher,
+    lookup::{View, count},
+    runs::{self, Run},
+};
+use crate::{
+    db::{GameId, GameResult, Result, Stats},
+    shogi::Move,
+};
+
+/// Games with an early occurrence of a key in one run that make the key hot.
+pub const HOT_GAMES: u32 = 32;
+
+type KeySet = HashSet<i64, BuildHasherDefault<KeyHasher>>;
+
+/// The change to one `hot` row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Delta {
+    games: i64,
+    black_wins: i64,
+    white_wins: i64,
+    draws: i64,
+    occurrences: i64,
+}
+
+impl Delta {
+    fn add(&mut self, result: GameResult, sign: i64, occurrences: i64) {
+        let stats = Stats::from(result);
+        self.games += sign;
+        self.black_wins += sign * stats.black_wins as i64;
+        self.white_wins += sign * stats.white_wins as i64;
+        self.draws += sign * stats.draws as i64;
+        self.occurrences += sign * occurrences;
+    }
+}
+
+/// The writer's side of the hot positions: which keys are hot, and the changes to their
+/// counts not yet written.
+#[derive(Debug, Default)]
+pub(super) struct Hot {
+    keys: KeySet,
+    /// Games that make a key hot ([`HOT_GAMES`] unless set otherwise).
+    threshold: u32,
+    /// Changes by (key, move code; 0 for the position).
+    deltas: HashMap<(i64, u16), Delta>,
+    /// Whether a game was taken off since the last write (rows may have fallen to zero).
+    removed: bool,
+}
+
+impl Hot {
+    /// The hot keys of the database of `conn`.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn load(conn: &Connection) -> Result<Hot> {
+        let mut stmt = conn.prepare_cached("SELECT key FROM hot WHERE move = 0")?;
+        let keys = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<KeySet>>()?;
+        Ok(Hot { keys, threshold: HOT_GAMES, ..Hot::default() })
+    }
+
+    /// Sets the number of games that make a key hot (at least 1).
+    pub fn set_threshold(&mut self, games: u32) {
+        self.threshold = games.max(1);
+    }
+
+    /// A finder of the keys a stream of postings makes hot.
+    pub fn candidates(&self) -> Candidates {
+        Candidates { threshold: self.threshold, ..Candidates::default() }
+    }
+
+    /// Whether `key` is hot.
+    pub fn contains(&self, key: i64) -> bool {
+        self.keys.contains(&key)
+    }
+
+    /// Whether no key is hot.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Adds one game (`sign` 1) or takes it off (`sign` -1): `hits` are its occurrences of
+    /// exactly the positions of hot keys, as (key, move played from there), in any order.
+    pub fn count_game(&mut self, hits: &mut [(i64, Option<Move>)], result: GameResult, sign: i64) {
+        if hits.is_empty() {
+            return;
+        }
+        self.removed |= sign < 0;
+        hits.sort_unstable_by_key(|&(key, next)| (key, next.map_or(0, Move::code)));
+        for group in hits.chunk_by(|a, b| a.0 == b.0) {
+            let key = group[0].0;
+            self.deltas.entry((key, 0)).or_default().add(result, sign, group.len() as i64);
+            let mut last = None;
+            for &(_, next) in group {
+                if let Some(mv) = next.filter(|&mv| last != Some(mv)) {
+                    last = Some(mv);
+                    self.deltas.entry((key, mv.code())).or_default().add(result, sign, 0);
+                }
+            }
+        }
+    }
+
+    /// Writes the changes, inside the writer's transaction.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure (a count below zero among them: the counts disagreed with the
+    /// games).
+    pub fn write(&mut self, conn: &Connection) -> Result<()> {
+        // An update, else an insert: a row's CHECK holds for the row it makes, and an
+        // insert of a negative change would fail it even where the row exists.
+        let mut update = conn.prepare_cached(
+            "UPDATE hot SET games = games + ?3, black_wins = black_wins + ?4, white_wins = white_wins + ?5,
+               draws = draws + ?6, occurrences = occurrences + ?7
+             WHERE key = ?1 AND move = ?2",
+        )?;
+        let mut insert = conn.prepare_cached(
+            "INSERT INTO hot(key, move, games, black_wins, white_wins, draws, occurrences)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for ((key, mv), d) in self.deltas.drain() {
+            if d != Delta::default() {
+                let values = params![key, mv, d.games, d.black_wins, d.white_wins, d.draws, d.occurrences];
+                if update.execute(values)? == 0 {
+                    insert.execute(values)?;
+                }
+            }
+        }
+        if std::mem::take(&mut self.removed) {
+            // A move nobody plays any more is no next move; the position's row stays, with
+            // the key hot.
+            conn.prepare_cached("DELETE FROM hot WHERE move != 0 AND games = 0")?.execute([])?;
+        }
+        Ok(())
+    }
+
+    /// Makes `keys` hot (those that are not yet), each counted from the live runs. Returns
+    /// the keys it made hot; the caller adds them with [`Hot::extend`] once their rows are
+    /// committed.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`](crate::db::Corrupt) when a game to check does not replay; any database
+    /// failure.
+    pub fn promote(&self, conn: &Connection, keys: Vec<i64>) -> Result<Vec<i64>> {
+        let keys: Vec<i64> = keys.into_iter().filter(|k| !self.keys.contains(k)).collect();
+        if keys.is_empty() {
+            return Ok(keys);
+        }
+        let live = runs::live(conn)?;
+        let dead: HashSet<GameId> = {
+            let mut stmt = conn.prepare_cached("SELECT game FROM dead")?;
+            stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        let view = View { conn, runs: &live, dead: &dead };
+        let mut insert = conn.prepare_cached(
+            "INSERT INTO hot(key, move, games, black_wins, white_wins, draws, occurrences)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        let mut made = Vec::with_capacity(keys.len());
+        for key in keys {
+            let stored: Option<Vec<u8>> = conn
+                .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+                .query_row([key], |r| r.get(0))
+                .optional()?;
+            let Some(position) = stored else {
+                continue;
+            };
+            let k = crate::shogi::PositionKey::from_i64(key);
+            let occ = view.exact(&position, k, view.occurrences(k)?)?;
+            let (games, moves) = count(&occ);
+            let mut row = |mv: u16, s: Stats, occurrences: u64| {
+                insert.execute(params![key, mv, s.games, s.black_wins, s.white_wins, s.draws, occurrences])
+            };
+            row(0, games, occ.len() as u64)?;
+            for (mv, s) in moves {
+                row(mv.code(), s, 0)?;
+            }
+            made.push(key);
+        }
+        Ok(made)
+    }
+
+    /// Records keys made hot by [`Hot::promote`], once their rows are in.
+    pub fn extend(&mut self, keys: impl IntoIterator<Item = i64>) {
+        self.keys.extend(keys);
+    }
+}
+
+/// Finds the keys a sorted stream of postings makes hot: those with early occurrences from
+/// [`HOT_GAMES`] games or more.
+#[derive(Debug, Default)]
+pub(super) struct Candidates {
+    threshold: u32,
+    key: Option<i64>,
+    last_game: Option<GameId>,
+    games: u32,
+    found: Vec<i64>,
+}
+
+impl Candidates {
+    /// Looks at the next posting of the stream.
+    pub fn see(&mut self, p: &Posting) {
+        let key = p.key.to_i64();
+        if self.key != Some(key) {
+            self.close();
+            self.key = Some(key);
+            self.last_game = None;
+            self.games = 0;
+        }
+        if p.ply <= KEYPOS_MAX_PLY && self.last_game != Some(p.game) {
+            self.last_game = Some(p.game);
+            self.games += 1;
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(key) = self.key.filter(|_| self.games >= self.threshold) {
+            self.found.push(key);
+        }
+    }
+
+    /// The keys found, once the stream has ended.
+    pub fn finish(mut self) -> Vec<i64> {
+        self.close();
+        self.found
+    }
+}
+
+/// Counts every live run for keys to make hot, once per database: those written before hot
+/// positions existed (see the module documentation). Returns the keys made hot.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn scan_once(conn: &Connection, hot: &Hot) -> Result<Vec<i64>> {
+    let pending = conn
+        .query_row("SELECT value FROM meta WHERE key = 'hot_scan'", [], |r| r.get::<_, String>(0))
+        .optional()?
+        .is_some_and(|v| v == "pending");
+    if !pending {
+        return Ok(Vec::new());
+    }
+    let live: Vec<Run> = runs::live(conn)?;
+    let mut candidates = hot.candidates();
+    runs::for_each_key(conn, &live, |_, postings| {
+        for p in postings {
+            candidates.see(p);
+        }
+        Ok(true)
+    })?;
+    let made = hot.promote(conn, candidates.finish())?;
+    conn.execute("UPDATE meta SET value = 'done' WHERE key = 'hot_scan'", [])?;
+    Ok(made)
+}
+
+/// The rows of a hot key: the position's games and occurrences, and each move's games; `None`
+/// when the key is not hot.
+pub(in crate::db) type HotRows = (Stats, u64, Vec<(u16, Stats)>);
+
+/// Reads the rows of `key`.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(in crate::db) fn rows(conn: &Connection, key: i64) -> Result<Option<HotRows>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT move, games, black_wins, white_wins, draws, occurrences FROM hot WHERE key = ?1 ORDER BY move",
+    )?;
+    let mut found = stmt.query([key])?;
+    let mut out: Option<HotRows> = None;
+    while let Some(r) = found.next()? {
+        let mv: u16 = r.get(0)?;
+        let stats =
+            Stats { games: r.get(1)?, black_wins: r.get(2)?, white_wins: r.get(3)?, draws: r.get(4)? };
+        match &mut out {
+            None if mv == 0 => out = Some((stats, r.get(5)?, Vec::new())),
+            None => return Err(crate::db::Corrupt("a hot key has moves but no position row").into()),
+            Some((_, _, moves)) => moves.push((mv, stats)),
+        }
+    }
+    Ok(out)
+}

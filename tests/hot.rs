@@ -1,0 +1,248 @@
+//! Hot positions: the counts kept per position and move for the positions many games reach.
+//! Answers are checked against a replay of the games here (never against the database's own
+//! other path), after each kind of change an archive goes through: new games, changed files,
+//! duplicates, removed files pruned; a killed run is covered by the hardening tests, whose
+//! start position is hot. A low threshold makes most shared positions hot, and games that
+//! come back to an early position late (after the plies checked when indexed) test the
+//! exactness of the counts.
+
+use std::{
+    collections::{BTreeSet, HashMap, HashSet},
+    fs,
+    path::{Path, PathBuf},
+};
+
+use kifudex::{
+    db::{GameResult, Reader},
+    ingest::Options,
+    shogi::{Handicap, Move, Position},
+};
+
+use crate::{
+    index::{Spec, generate, index_with, options, write_games},
+    query::{Fixture, check, expected, ids_of, query_json, run, setups, truth},
+};
+
+/// Generated games whose result is the one their headers say: none ends in a mate or comes
+/// back to a position four times, where the moves decide the result.
+fn plain_games(n: usize, seed: u64) -> Vec<Spec> {
+    let mut out: Vec<Spec> = generate(n * 2, seed)
+        .into_iter()
+        .filter(|spec| {
+            let all = setups(spec);
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            let repeated = all.iter().any(|s| {
+                let n = seen.entry(s.position_text()).or_default();
+                *n += 1;
+                *n >= 4
+            });
+            let mut end = Position::handicap(spec.start);
+            for &mv in &spec.moves {
+                end.play(mv).unwrap();
+            }
+            !repeated && end.has_legal_moves()
+        })
+        .collect();
+    assert!(out.len() >= n);
+    out.truncate(n);
+    out
+}
+
+/// Games whose rooks go for a walk along their ranks and come back, so that the position
+/// after their first two moves comes back at ply 18: past the plies checked when indexed
+/// (and no position comes four times, which would end the game).
+fn returning_games(n: usize) -> Vec<Spec> {
+    (0..n)
+        .map(|i| {
+            let mut text = String::from(if i % 2 == 0 { "7g7f 3c3d" } else { "2g2f 8c8d" });
+            let black = ["2h3h", "3h4h", "4h5h", "5h6h", "6h5h", "5h4h", "4h3h", "3h2h"];
+            let white = ["8b7b", "7b6b", "6b5b", "5b4b", "4b5b", "5b6b", "6b7b", "7b8b"];
+            for (b, w) in black.iter().zip(white) {
+                text.push_str(&format!(" {b} {w}"));
+            }
+            let tail = ["5g5f", "6g6f", "1g1f", "9g9f", "4g4f", "3g3f"][i / 2 % 6];
+            text.push(' ');
+            text.push_str(tail);
+            let mut pos = Position::handicap(Handicap::Even);
+            let moves: Vec<Move> = text
+                .split_whitespace()
+                .map(|m| {
+                    let mv: Move = m.parse().unwrap();
+                    pos.play(mv).unwrap();
+                    mv
+                })
+                .collect();
+            Spec {
+                start: Handicap::Even,
+                moves,
+                result: [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw][i % 3],
+                black: format!("Shuffler {}", i % 4),
+                white: "Shuffler".into(),
+                event: "Returns".into(),
+                date: format!("2021/03/{:02}", 1 + i),
+            }
+        })
+        .collect()
+}
+
+/// The index options of these tests: positions hot from two games of a run, small runs.
+fn hot_options(games: &Path, db: &Path) -> Options {
+    Options { run_postings: 2_000, hot_games: 2, ..options(games, db, 2) }
+}
+
+/// The archive as it stands: the game files present, one spec for each distinct stored game.
+fn fixture_of(db: &Path, present: &[(PathBuf, Spec)]) -> Fixture {
+    let paths: Vec<PathBuf> = present.iter().map(|(p, _)| p.clone()).collect();
+    let ids = ids_of(db, &paths);
+    let mut seen = HashSet::new();
+    let (mut keep_paths, mut specs, mut keep_ids) = (Vec::new(), Vec::new(), Vec::new());
+    for ((path, spec), id) in present.iter().zip(ids) {
+        if seen.insert(id) {
+            keep_paths.push(path.clone());
+            specs.push(spec.clone());
+            keep_ids.push(id);
+        }
+    }
+    Fixture { dir: None, db: db.to_path_buf(), paths: keep_paths, specs, ids: keep_ids }
+}
+
+fn hot_keys(db: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT count(*) FROM hot WHERE move = 0", [], |r| r.get(0)).unwrap()
+}
+
+/// Every position reached by two games or more (and those the returning games reach again),
+/// asked without a filter, against the replay here.
+fn assert_answers(fx: &Fixture, what: &str) -> usize {
+    let (occ, setups_by_text) = truth(&fx.specs);
+    let asked: BTreeSet<&String> = occ.iter().filter(|(_, o)| o.len() > 1).map(|(t, _)| t).collect();
+    for text in &asked {
+        let sfen = setups_by_text[*text].to_string();
+        let want = expected(fx, &occ, text, &|_| true);
+        let (answer, _) = query_json(&["--sfen", &sfen], &fx.db);
+        check(&answer, &want, &format!("{what}: {sfen}"));
+    }
+    // The newest games that reach the commonest positions, found by walking the games by
+    // date (the way an answer lists them when the position's games are too many to read).
+    let mut reader = Reader::open(&fx.db).unwrap();
+    let snapshot = reader.snapshot().unwrap();
+    let mut common: Vec<&String> = asked.iter().copied().collect();
+    common.sort_by_key(|t| std::cmp::Reverse(occ[*t].len()));
+    for text in common.into_iter().take(8) {
+        let want = expected(fx, &occ, text, &|_| true);
+        let mut newest: Vec<(String, i64, usize)> = want
+            .games
+            .iter()
+            .map(|(&id, &ply)| {
+                let i = fx.ids.iter().position(|&x| x == id).unwrap();
+                (fx.specs[i].date.replace('/', "-"), id, ply)
+            })
+            .collect();
+        newest.sort_by(|a, b| (&b.0, b.1).cmp(&(&a.0, a.1)));
+        for (offset, limit) in [(0, 20), (5, 7), (30, 100)] {
+            let got: Vec<(i64, usize)> = snapshot
+                .newest_reaching(&setups_by_text[text], offset, limit)
+                .unwrap()
+                .into_iter()
+                .map(|(row, ply)| (row.id.0, ply as usize))
+                .collect();
+            let want: Vec<(i64, usize)> =
+                newest.iter().skip(offset).take(limit).map(|&(_, id, ply)| (id, ply)).collect();
+            assert_eq!(got, want, "{what}: the newest games at {text}, {offset} {limit}");
+        }
+    }
+    // The tree export counts the start position's games as the replay does.
+    let start = Handicap::Even.setup().position_text();
+    let tree = run(&["export", "tree", "--max-ply", "0"], &fx.db);
+    let rows = crate::query::csv_rows(&tree.stdout);
+    let games: BTreeSet<usize> = occ.get(&start).map_or(BTreeSet::new(), |o| o.iter().map(|o| o.0).collect());
+    let sfen = Handicap::Even.setup().to_string();
+    let at_start: Vec<_> = rows.iter().filter(|r| r["sfen"] == sfen).collect();
+    assert!(!at_start.is_empty(), "{what}: tree");
+    assert!(at_start.iter().all(|r| r["games"] == games.len().to_string()), "{what}: tree {at_start:?}");
+    asked.len()
+}
+
+#[test]
+fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let mut specs = plain_games(150, 23);
+    specs.extend(returning_games(12));
+    let paths = write_games(&games, &specs);
+    let mut present: Vec<(PathBuf, Spec)> = paths.iter().cloned().zip(specs.iter().cloned()).collect();
+
+    // New games, in several runs of a first index run (merges among them).
+    index_with(&hot_options(&games, &db));
+    assert!(hot_keys(&db) >= 40, "{} hot keys", hot_keys(&db));
+    let asked = assert_answers(&fixture_of(&db, &present), "indexed");
+    assert!(asked >= 60, "{asked} positions asked");
+    // The returning games make their early positions come back after the checked plies, and
+    // those positions are hot.
+    let back = setups(&specs[150])[18].position_text();
+    assert_eq!(back, setups(&specs[150])[2].position_text());
+
+    // Changed files: other games in ten of them, and a returning game turned into another.
+    let changed = plain_games(10, 99);
+    for (i, spec) in changed.into_iter().enumerate() {
+        let at = i * 13 + 5;
+        fs::write(&present[at].0, spec.usi()).unwrap();
+        present[at].1 = spec;
+    }
+    index_with(&hot_options(&games, &db));
+    assert_answers(&fixture_of(&db, &present), "after changed files");
+
+    // Duplicates: the same games in other files, counted once.
+    let dup_dir = games.join("dups");
+    fs::create_dir_all(&dup_dir).unwrap();
+    for i in (0..present.len()).step_by(9) {
+        let copy = dup_dir.join(format!("dup{i:04}.usi"));
+        fs::copy(&present[i].0, &copy).unwrap();
+        present.push((copy, present[i].1.clone()));
+    }
+    index_with(&hot_options(&games, &db));
+    assert_answers(&fixture_of(&db, &present), "after duplicates");
+
+    // Removed files, pruned: some had duplicates (their game stays), some not (it goes).
+    let mut removed = 0;
+    present.retain(|(path, _)| {
+        let go = path.file_stem().unwrap().to_string_lossy().ends_with('0') && !path.starts_with(&dup_dir);
+        if go {
+            fs::remove_file(path).unwrap();
+            removed += 1;
+        }
+        !go
+    });
+    assert!(removed >= 10, "{removed}");
+    index_with(&Options { prune: true, ..hot_options(&games, &db) });
+    assert_answers(&fixture_of(&db, &present), "after prune");
+
+    // Every file gone: no game reaches anything, and the hot rows say so.
+    for (path, _) in &present {
+        fs::remove_file(path).unwrap();
+    }
+    index_with(&Options { prune: true, ..hot_options(&games, &db) });
+    let (answer, code) = query_json(&[], &db);
+    assert_eq!((answer["position"]["games"].as_u64(), code), (Some(0), 1));
+    assert!(answer["moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_database_without_hot_counts_gets_them_from_its_next_index_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let specs = plain_games(60, 31);
+    let paths = write_games(&games, &specs);
+    // A threshold no run reaches: nothing is hot.
+    index_with(&Options { hot_games: 1_000, ..hot_options(&games, &db) });
+    assert_eq!(hot_keys(&db), 0);
+    // As a database made before hot counts existed: the next run counts every run once.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE meta SET value = 'pending' WHERE key = 'hot_scan'", [])
+        .unwrap();
+    index_with(&hot_options(&games, &db));
+    assert!(hot_keys(&db) >= 20, "{} hot keys", hot_keys(&db));
+    let present: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
+    assert_answers(&fixture_of(&db, &present), "after the scan");
+}
