@@ -20,7 +20,6 @@ pub mod games;
 mod json;
 mod options;
 pub mod players;
-mod tally;
 mod target;
 pub mod years;
 
@@ -32,7 +31,6 @@ pub use self::{
         FilterText, OptionError, RESULT_NAMES, fit_variant, parse_by, parse_result, start_for,
         target_from_text,
     },
-    tally::Tally,
     target::{Target, TargetError, start_position},
     years::ByYear,
 };
