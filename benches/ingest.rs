@@ -96,7 +96,7 @@ fn measure_stages(dir: &std::path::Path, reader: ReadFn) {
         let replayed: Vec<_> = parsed.games.iter().map(kifudex::replay::replay).collect();
         let t3 = Instant::now();
         for (i, (g, r)) in parsed.games.iter().zip(replayed).enumerate() {
-            let prepared = kifudex::db::NewGame::new(g, r, i as u32);
+            let prepared = kifudex::store::new_game(g, r, i as u32);
             plies += u64::from(prepared.plies);
             games += 1;
         }

@@ -7,15 +7,18 @@
 //! The layers, each using only those before it (and the crate-private `text` module of
 //! character classes that the readers share):
 //! - [`shogi`]: squares, pieces, moves, positions, handicaps, the frozen position key.
+//! - [`name_key`]: players' names split from their titles, and the keys names are compared by
+//!   (the readers split names with it; the database keys and matches them with it).
 //! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
 //! - [`kifu`]: whole records: detection, decoding, the readers, the game model.
 //! - [`replay`]: a record's moves checked against the rules; keys, result and status.
 //! - [`write`](mod@write): a replayed record as text again, in every format.
 //! - [`walk`]: finding record files under the paths given.
 //! - [`db`]: the SQLite database: schema, migrations, the typed writer and reader.
+//! - [`store`]: records as the database stores them, and stored games as records again.
 //! - [`ingest`]: indexing paths into the database, in parallel, incrementally.
 //! - [`query`]: position queries: the games that reach a position and the moves played next.
-//! - [`export`]: CSV exports of the database, and stored games as records again.
+//! - [`export`]: CSV, JSON Lines and Parquet exports of the database.
 //! - [`serve`]: the database over HTTP: the browser page and its JSON API.
 //!
 //! # Example
@@ -55,11 +58,13 @@ pub mod db;
 pub mod export;
 pub mod ingest;
 pub mod kifu;
+pub mod name_key;
 pub mod notation;
 pub mod query;
 pub mod replay;
 pub mod serve;
 pub mod shogi;
+pub mod store;
 mod text;
 pub mod walk;
 pub mod write;

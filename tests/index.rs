@@ -488,7 +488,7 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
         for (i, spec) in corpus()[..30].iter().enumerate() {
             let parsed = usi_lines::read(None, spec.usi().as_bytes()).unwrap();
             let game = &parsed.games[0];
-            let new = kifudex::db::NewGame::new(game, kifudex::replay::replay(game), 0);
+            let new = kifudex::store::new_game(game, kifudex::replay::replay(game), 0);
             let file = kifudex::db::FileRecord {
                 path: format!("/nowhere/{i}.usi"),
                 size: 1,

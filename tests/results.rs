@@ -15,6 +15,7 @@ use kifudex::{
     db::{FileRecord, NewGame, Writer},
     kifu::{self, Format},
     replay::replay,
+    store,
 };
 
 fn records() -> PathBuf {
@@ -246,7 +247,7 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
     let parsed = kifu::read(Format::Usi, &source);
     // What an older version wrote: both games, the impossible one with its stop reason.
     let games: Vec<NewGame> =
-        parsed.iter().enumerate().map(|(i, g)| NewGame::new(g, replay(g), i as u32)).collect();
+        parsed.iter().enumerate().map(|(i, g)| store::new_game(g, replay(g), i as u32)).collect();
     assert_eq!(games[0].status, Some("bad_start"));
     let mut writer = Writer::open(&db).unwrap();
     let file = FileRecord {

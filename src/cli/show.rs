@@ -9,9 +9,9 @@ use std::{
 use anyhow::{Context, bail};
 use kifudex::{
     db::{GameId, Reader},
-    export::stored_replay,
     kifu::Format,
     shogi::Variant,
+    store::stored_replay,
 };
 
 use super::{

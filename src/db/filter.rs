@@ -27,7 +27,7 @@ use crate::shogi::{Handicap, Variant};
 
 /// Which games to keep. Empty fields do not filter. Names, events and openings match a part
 /// of them, compared by their keys (widths, spaces, case and a player's title do not count;
-/// see [`crate::kifu::name_key`]), and player names through aliases (see [`crate::db::Alias`]).
+/// see [`crate::name_key`]), and player names through aliases (see [`crate::db::Alias`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
     /// A player on either side (part of the name).

@@ -1,5 +1,5 @@
-//! CSV exports, streamed row by row from a database snapshot at constant memory, and stored
-//! games rebuilt as records for the writers.
+//! CSV exports, streamed row by row from a database snapshot at constant memory (stored games
+//! as records again are [`crate::store`]'s).
 //!
 //! - `games`: one row per game occurrence (a source file and the game's index in it, from 0),
 //!   in path order. The first occurrence of a game has an empty `duplicate_of`; a later one
@@ -17,7 +17,6 @@
 
 mod moves;
 mod parquet;
-mod record;
 mod sink;
 mod tree;
 
@@ -25,7 +24,6 @@ use std::io::{self, Write};
 
 pub use self::{
     moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, moves, positions},
-    record::{stored_record, stored_replay, write_stored},
     sink::{Cell, Column, Format, Kind, Output, Rows},
     tree::{TREE_COLUMNS, tree},
 };

@@ -16,6 +16,7 @@ use crate::{
     db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
     kifu,
     replay::{ReplayedGame, Status, StopReason, replay},
+    store,
     walk::{Entry, Expect, SourceFile},
 };
 
@@ -253,7 +254,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
             code: w.code,
             message: w.message.clone(),
         }));
-        work.games.push(NewGame::new(game, replayed, index));
+        work.games.push(store::new_game(game, replayed, index));
     }
     Outcome::Read(work)
 }

@@ -68,7 +68,7 @@ pub fn parse_by(text: &str) -> Result<bool, OptionError> {
 }
 
 /// The game filters as text. Names, events and openings match on a part, compared without
-/// widths, spaces, case or a title after a name (see [`crate::kifu::name_key`]); an empty text
+/// widths, spaces, case or a title after a name (see [`crate::name_key`]); an empty text
 /// does not filter; dates are ISO 8601 as precise as wanted (`2019`, `2019-04`, `2019-04-01`).
 #[derive(Clone, Debug, Default)]
 pub struct FilterText {

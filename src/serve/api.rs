@@ -184,7 +184,7 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
                 snapshot.game(id)?.ok_or_else(|| ApiError::not_found(format!("there is no game {id}")))?;
             match format {
                 None => Ok((None, game::describe(&stored)?.to_string())),
-                Some(format) => match crate::export::write_stored(&stored, format)? {
+                Some(format) => match crate::store::write_stored(&stored, format)? {
                     Some(text) => Ok((Some(format), text)),
                     None => Err(ApiError::not_found(format!(
                         "game {id} is a {} game, which a {} record cannot hold; ask for .psn or .usi",
