@@ -204,11 +204,16 @@ impl Reader {
         let tx = self.conn.transaction()?;
         index::check_depth(&tx)?;
         let runs = index::live_runs(&tx)?;
-        let dead = {
+        let mut dead = HashSet::new();
+        {
             let mut stmt = tx.prepare_cached("SELECT game FROM dead")?;
-            let ids = stmt.query_map([], |r| r.get(0))?;
-            ids.collect::<rusqlite::Result<_>>()?
-        };
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                // A row that is no game id would leave a deleted game's postings live.
+                let id = row.get_ref(0)?.as_i64().map_err(|_| super::Corrupt("a dead row is no game id"))?;
+                dead.insert(GameId(id));
+            }
+        }
         Ok(Snapshot { tx, runs, dead })
     }
 }
@@ -558,6 +563,32 @@ fn variant_of(name: Option<&str>) -> Result<Variant> {
         None => Ok(Variant::Standard),
         Some(name) => {
             Variant::from_name(name).ok_or_else(|| super::Corrupt("a stored variant is unknown").into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{Error, Writer};
+
+    #[test]
+    fn a_dead_row_that_is_no_game_id_is_corrupt_data() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("k.sqlite");
+        Writer::open(&path).unwrap().finish().unwrap();
+        // A damaged file: the table holds a text where a game id belongs.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE dead; CREATE TABLE dead(game, postings INTEGER NOT NULL);
+             INSERT INTO dead VALUES ('seven', 3);",
+        )
+        .unwrap();
+        drop(conn);
+        let mut reader = Reader::open(&path).unwrap();
+        match reader.snapshot() {
+            Err(Error::Corrupt(e)) => assert_eq!(e.0, "a dead row is no game id"),
+            other => panic!("{:?}", other.map(|_| ())),
         }
     }
 }
