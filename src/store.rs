@@ -163,13 +163,13 @@ pub fn write_stored(stored: &StoredGame, format: Format) -> Result<Option<String
 pub fn stored_record(stored: &StoredGame) -> Game {
     let info = Info {
         event: stored.row.event.clone(),
-        site: stored.site.clone(),
+        site: stored.info.site.clone(),
         start: stored.row.date.as_deref().and_then(parse_date),
-        end: stored.end_date.as_deref().and_then(parse_date),
-        time_control: stored.time_control.clone(),
-        black: player(&stored.row.black, &stored.black_title),
-        white: player(&stored.row.white, &stored.white_title),
-        opening: stored.opening.clone(),
+        end: stored.info.end_date.as_deref().and_then(parse_date),
+        time_control: stored.info.time_control.clone(),
+        black: player(&stored.row.black, &stored.info.black_title),
+        white: player(&stored.row.white, &stored.info.white_title),
+        opening: stored.info.opening.clone(),
     };
     let mut comments = Vec::new();
     let mut moves: Vec<MoveEntry> = stored
@@ -195,6 +195,7 @@ pub fn stored_record(stored: &StoredGame) -> Game {
     };
     Game {
         headers: stored
+            .info
             .headers
             .iter()
             .map(|(key, value)| Header { key: key.clone(), value: value.clone() })

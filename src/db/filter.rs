@@ -171,6 +171,17 @@ pub(super) fn shown_record(g: &str, record: &str) -> String {
     )
 }
 
+/// The condition that keeps every record (aliased `s`) of the games one of whose records
+/// meets the record conditions `record` (on alias `r`): empty when there are none, for every
+/// game is kept then.
+pub(super) fn any_record_of_a_kept_game(record: &str) -> String {
+    if record.is_empty() {
+        String::new()
+    } else {
+        format!(" AND s.game IN (SELECT r.game FROM sources r WHERE 1{record})")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,8 +100,8 @@ pub use self::{
     names::{Alias, AliasError},
     open::APPLICATION_ID,
     read::{
-        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
-        WarningRow,
+        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
+        StoredGame, WarningRow,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,

@@ -95,7 +95,11 @@ fn sql_in_headers_and_filters_is_text() {
     let snapshot = reader.snapshot().unwrap();
     for (i, &id) in id_of.iter().enumerate() {
         let game = snapshot.game(GameId(id)).unwrap().unwrap();
-        assert!(game.headers.contains(&("備考".to_string(), names(i).2.to_string())), "{:?}", game.headers);
+        assert!(
+            game.info.headers.contains(&("備考".to_string(), names(i).2.to_string())),
+            "{:?}",
+            game.info.headers
+        );
     }
 
     // Matched as text: each filter keeps the games whose field holds it, worked out here
