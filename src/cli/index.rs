@@ -213,12 +213,7 @@ fn stop_on_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
 /// Writes the rejects recorded for `roots` (and under them) to `file`.
 fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()> {
     let roots: Vec<String> = ingest::absolute_roots(roots)?.iter().map(|r| ingest::path_text(r)).collect();
-    let under = |path: &str| {
-        roots.iter().any(|r| {
-            path == r
-                || path.strip_prefix(r.as_str()).is_some_and(|rest| rest.starts_with('/') || r.ends_with('/'))
-        })
-    };
+    let under = |path: &str| roots.iter().any(|r| kifudex::db::is_under(path, r));
     let out = std::fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?;
     let mut reader = Reader::open(db)?;
     let snapshot = reader.snapshot()?;

@@ -81,6 +81,7 @@ mod names;
 mod new_game;
 mod newest;
 mod open;
+mod paths;
 pub mod play;
 mod read;
 mod records;
@@ -99,6 +100,7 @@ pub use self::{
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},
     open::APPLICATION_ID,
+    paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
         StoredGame, WarningRow,
