@@ -10,7 +10,7 @@ use std::{
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use kifudex::db::{Batch, Reader, Writer};
+use kifudex::db::{Batch, Writer};
 
 use super::{db::DbOpt, table::TextTable};
 
@@ -69,7 +69,7 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
             }
         },
         Action::List { csv, db } => {
-            let mut reader = Reader::open(&db.path())?;
+            let mut reader = db.reader()?;
             let aliases = reader.snapshot()?.aliases()?;
             let text = if csv {
                 let mut w = ::csv::Writer::from_writer(Vec::new());
@@ -99,7 +99,7 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
 fn write<T>(db: &DbOpt, change: impl FnOnce(&mut Batch<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let path = db.path();
     // A reader first: it refuses a missing file, which the writer would create.
-    drop(Reader::open(&path)?);
+    drop(super::db::open_reader(&path)?);
     let mut writer = Writer::open(&path)?;
     let mut batch = writer.batch()?;
     let done = change(&mut batch)?;

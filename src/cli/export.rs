@@ -12,7 +12,7 @@ use std::{
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
-    db::{GameId, Reader},
+    db::GameId,
     export::{self, Output},
 };
 
@@ -96,7 +96,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if format == export::Format::Parquet && args.out.is_none() {
         bail!("--format parquet writes a file: give it with --out FILE");
     }
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     if args.what == Table::Tree {
         warn_unindexed(&snapshot, &args.db.path())?;

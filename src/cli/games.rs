@@ -7,10 +7,7 @@ use std::{
 
 use anyhow::Context;
 use clap::Args;
-use kifudex::{
-    db::Reader,
-    query::games::{self, GAME_LIST_COLUMNS},
-};
+use kifudex::query::games::{self, GAME_LIST_COLUMNS};
 
 use super::{
     db::DbOpt,
@@ -45,7 +42,7 @@ pub struct GamesArgs {
 
 pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let limit = if args.all { usize::MAX } else { args.limit };
     let list = games::list(&snapshot, &filter, args.offset, limit)?;

@@ -21,11 +21,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::db::DbOpt;
-use kifudex::{
-    db::{NewReject, Reader},
-    export, ingest, kifu,
-    walk::Globs,
-};
+use kifudex::{db::NewReject, export, ingest, kifu, walk::Globs};
 
 /// Index files and directories of game records into the database.
 #[derive(Debug, Args)]
@@ -142,7 +138,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
     let summary = ingest::run(&options, kifu::read_file, &console).map_err(|e| match e {
-        ingest::Error::Db(e) if e.names_database() => anyhow::Error::new(e),
+        ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
         e => anyhow::Error::new(e).context(format!("indexing into {} failed", options.db.display())),
     })?;
     console.bar.finish_and_clear();
@@ -215,7 +211,7 @@ fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()
     let roots: Vec<String> = ingest::absolute_roots(roots)?.iter().map(|r| ingest::path_text(r)).collect();
     let under = |path: &str| roots.iter().any(|r| kifudex::db::is_under(path, r));
     let out = std::fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?;
-    let mut reader = Reader::open(db)?;
+    let mut reader = super::db::open_reader(db)?;
     let snapshot = reader.snapshot()?;
     export::rejects(&snapshot, std::io::BufWriter::new(out), under)
         .with_context(|| format!("cannot write the rejects to {}", file.display()))?;

@@ -8,10 +8,7 @@ use std::{
 
 use anyhow::Context;
 use clap::Args;
-use kifudex::{
-    db::Reader,
-    query::players::{self, PLAYER_COLUMNS, PlayersQuery},
-};
+use kifudex::query::players::{self, PLAYER_COLUMNS, PlayersQuery};
 
 use super::{
     db::DbOpt,
@@ -44,7 +41,7 @@ pub struct PlayersArgs {
 pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
     let query =
         PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let stats = players::players(&snapshot, &query)?;
     let mut header: Vec<&str> = PLAYER_COLUMNS.to_vec();

@@ -10,7 +10,6 @@ use std::{
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
-    db::Reader,
     query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, fit_variant, target_from_text},
     shogi::Variant,
 };
@@ -107,7 +106,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         exact_sequence: args.exact_sequence,
         by_year: args.by == Some(By::Year),
     };
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     warn_unindexed(&snapshot, &args.db.path())?;
     let answer = query::run(&snapshot, &query)?;

@@ -7,12 +7,7 @@ use std::{
 };
 
 use anyhow::{Context, bail};
-use kifudex::{
-    db::{GameId, Reader},
-    kifu::Format,
-    shogi::Variant,
-    store::stored_replay,
-};
+use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
 
 use super::{
     convert::{To, write_file},
@@ -45,7 +40,7 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {
         if filter.is_empty() || snapshot.game(GameId(args.id))?.is_none() {
