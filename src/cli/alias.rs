@@ -3,12 +3,8 @@
 //! `add` and `remove` write the database as `index` does (one writer at a time, never a file
 //! that is not kifudex's, the file back in rollback mode at the end); `list` only reads.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
 use kifudex::db::{Batch, Writer};
 
@@ -85,11 +81,8 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
                 }
                 t.render()
             };
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
-                _ => Ok(ExitCode::SUCCESS),
-            }
+            super::print(&text)?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

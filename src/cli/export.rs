@@ -134,7 +134,6 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     match written {
         Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
         Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.is_broken_pipe() => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),
     }
 }

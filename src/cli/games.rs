@@ -1,11 +1,7 @@
 //! `kifudex games`: the games the filters keep, without a position, newest first.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 use kifudex::query::games::{self, GAME_LIST_COLUMNS};
 
@@ -72,10 +68,6 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
             list.total
         );
     }
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
-        _ => {}
-    }
+    super::print(&text)?;
     Ok(if list.total == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -147,7 +147,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     }
     if summary.interrupted {
         if args.json {
-            println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
+            super::print(&(serde_json::to_string(&summary).context("cannot write the summary")? + "\n"))?;
         }
         eprintln!("kifudex: interrupted: {} files indexed; run again to finish", summary.files_indexed);
         let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
@@ -181,7 +181,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if args.json {
-        println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
+        super::print(&(serde_json::to_string(&summary).context("cannot write the summary")? + "\n"))?;
     }
     Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

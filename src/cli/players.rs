@@ -1,12 +1,8 @@
 //! `kifudex players`: per-player games, wins, losses and draws, by side, with dates and
 //! openings; with `--vs`, each player's record against one opponent.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 use kifudex::query::players::{self, PLAYER_COLUMNS, PlayersQuery};
 
@@ -66,10 +62,6 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
             t.render()
         }
     };
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
-        _ => {}
-    }
+    super::print(&text)?;
     Ok(if stats.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

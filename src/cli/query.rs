@@ -2,7 +2,7 @@
 
 use std::{
     fs,
-    io::{self, Read, Write},
+    io::{self, Read},
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -124,11 +124,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
             answer.games.games
         );
     }
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
-        _ => {}
-    }
+    super::print(&text)?;
     Ok(if answer.games.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

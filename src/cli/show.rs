@@ -1,10 +1,6 @@
 //! `kifudex show`: a stored game in any format kifudex writes.
 
-use std::{
-    io::{self, Write},
-    path::PathBuf,
-    process::ExitCode,
-};
+use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, bail};
 use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
@@ -64,15 +60,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let text = to.write(&record, &replayed);
     match &args.out {
         Some(path) => write_file(path, &text)?,
-        None => {
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                    return Err(e).context("cannot write to stdout");
-                }
-                _ => {}
-            }
-        }
+        None => super::print(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }
