@@ -21,7 +21,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::db::DbOpt;
-use kifudex::{db::NewReject, export, ingest, kifu, walk::Globs};
+use kifudex::{db::NewReject, export, ingest, walk::Globs};
 
 /// Index files and directories of game records into the database.
 #[derive(Debug, Args)]
@@ -137,7 +137,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
-    let summary = ingest::run(&options, kifu::read_file, &console).map_err(|e| match e {
+    let summary = ingest::run(&options, &console).map_err(|e| match e {
         ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
         e => anyhow::Error::new(e).context(format!("indexing into {} failed", options.db.display())),
     })?;

@@ -10,8 +10,7 @@ use kifudex::{
 };
 
 use super::harness::{assert_sound, export_games, index, stderr};
-use crate::util::Rng;
-use crate::util::assert_every_read_works;
+use crate::util::{Rng, assert_every_read_works};
 
 /// Texts that would change a statement they were pasted into.
 const TEXTS: &[&str] = &[
