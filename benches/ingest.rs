@@ -2,44 +2,31 @@
 //! games/s, bytes per game and peak memory.
 //!
 //! ```text
-//! cargo bench --bench ingest -- DIR [--reader kifu|usi] [--jobs N] [--db FILE]
+//! cargo bench --bench ingest -- DIR [--jobs N] [--db FILE] [--stages]
 //! ```
 //!
-//! `--reader kifu` (the default) reads records with kifudex's own readers, as the command
-//! does; `--reader usi` reads one-game-per-line USI files (`position … moves …` with
-//! `# key: value` headers), which measures replay and the writer alone. Without DIR, a
-//! synthetic corpus of 2,000 random games is generated in a temporary directory first.
+//! Records are read as the command reads them. Without DIR, a synthetic corpus of 2,000
+//! random games (USI files of one game each, `position startpos moves …`) is generated in a
+//! temporary directory first. `--stages` times each stage of the worker side instead.
 //! For the side-by-side comparison with the peer pipeline, see `scripts/bench.sh`.
 
 use std::{path::PathBuf, time::Instant};
 
 use kifudex::{
-    ingest::{self, Options, Quiet, ReadFn},
+    ingest::{self, Options, Quiet},
     kifu,
     shogi::{Move, Position},
 };
 
-#[path = "../tests/usi_lines.rs"]
-#[allow(dead_code)]
-mod usi_lines;
-
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let mut dir: Option<PathBuf> = None;
-    let mut reader: ReadFn = kifu::read_file;
-    let mut jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut jobs = ingest::default_jobs();
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let mut db = tmp.path().join("bench.sqlite");
     let mut stages = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--reader" => {
-                reader = match args.next().as_deref() {
-                    Some("usi") => usi_lines::read,
-                    Some("kifu") => kifu::read_file,
-                    other => panic!("--reader takes kifu or usi, not {other:?}"),
-                }
-            }
             "--jobs" => jobs = args.next().and_then(|j| j.parse().ok()).expect("--jobs N"),
             "--db" => db = PathBuf::from(args.next().expect("--db FILE")),
             "--stages" => stages = true,
@@ -47,20 +34,19 @@ fn main() {
         }
     }
     let dir = dir.unwrap_or_else(|| {
-        reader = usi_lines::read;
         let dir = tmp.path().join("games");
         synthetic(&dir, 2_000);
         dir
     });
     if stages {
-        return measure_stages(&dir, reader);
+        return measure_stages(&dir);
     }
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
     let options = Options { jobs, ..Options::new(vec![dir.clone()], db.clone()) };
     let started = Instant::now();
-    let s = ingest::run(&options, reader, &Quiet).expect("the ingest runs");
+    let s = ingest::run(&options, &Quiet).expect("the ingest runs");
     let seconds = started.elapsed().as_secs_f64();
     let bytes = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
     let games = s.games_added.max(1);
@@ -81,7 +67,7 @@ fn main() {
 
 /// Times each stage of the worker side on one thread: read the bytes, parse, replay,
 /// prepare for the writer.
-fn measure_stages(dir: &std::path::Path, reader: ReadFn) {
+fn measure_stages(dir: &std::path::Path) {
     let files: Vec<_> = kifudex::walk::entries(&[dir.to_path_buf()], kifudex::walk::WalkOptions::default())
         .filter_map(Result::ok)
         .collect();
@@ -91,12 +77,12 @@ fn measure_stages(dir: &std::path::Path, reader: ReadFn) {
         let t = Instant::now();
         let bytes = std::fs::read(&file.path).expect("a readable file");
         let t1 = Instant::now();
-        let Ok(parsed) = reader(Some(&file.path), &bytes) else { continue };
+        let Ok(parsed) = kifu::read_file(Some(&file.path), &bytes) else { continue };
         let t2 = Instant::now();
         let replayed: Vec<_> = parsed.games.iter().map(kifudex::replay::replay).collect();
         let t3 = Instant::now();
         for (i, (g, r)) in parsed.games.iter().zip(replayed).enumerate() {
-            let prepared = kifudex::db::NewGame::new(g, r, i as u32);
+            let prepared = kifudex::store::new_game(g, r, i as u32);
             plies += u64::from(prepared.plies);
             games += 1;
         }
@@ -153,12 +139,7 @@ fn synthetic(dir: &std::path::Path, n: usize) {
         let sub = dir.join(format!("d{:03}", g / 100));
         std::fs::create_dir_all(&sub).expect("a corpus directory");
         let text: Vec<String> = moves.iter().map(Move::to_string).collect();
-        let body = format!(
-            "# black: P{}\n# white: P{}\nposition startpos moves {}\n",
-            g % 97,
-            g % 89,
-            text.join(" ")
-        );
+        let body = format!("position startpos moves {}\n", text.join(" "));
         std::fs::write(sub.join(format!("g{g:05}.usi")), body).expect("a corpus file");
     }
 }

@@ -37,10 +37,10 @@
 //! cargo bench --bench records -- --mutations [DIR]
 //! ```
 //!
-//! times instead the inputs of the mutation test (`tests/mutations.rs`): the 10,000 mutants
+//! times instead the inputs of the test of mutated records (`tests/mutated_records.rs`): the 10,000 mutants
 //! of the record files under DIR (default `../shared/corpus`), read and replayed (the
 //! slowest one, and nanoseconds per input byte over those of 1 KB or more: median, 99th
-//! percentile, maximum), and the inputs built to grow (`tests/mutate.rs`) at scales 1, 2, 4, 8 and 16,
+//! percentile, maximum), and the inputs built to grow (`tests/util/mutants.rs`) at scales 1, 2, 4, 8 and 16,
 //! read, replayed and written in every format, as nanoseconds per byte at each scale: flat
 //! for linear work, doubling with each scale for quadratic work.
 
@@ -53,13 +53,11 @@ use kifudex::{
     shogi::{Move, Position},
 };
 
-#[path = "../tests/mutate.rs"]
-mod mutate;
 #[allow(dead_code)]
-#[path = "../tests/util.rs"]
+#[path = "../tests/util/mod.rs"]
 mod util;
 
-use util::Rng;
+use util::{Rng, mutants};
 
 /// One generated corpus, written in one format.
 struct Written {
@@ -165,7 +163,7 @@ fn time_rounds(rounds: usize, mut f: impl FnMut() -> usize) -> (f64, f64) {
 
 /// Times the mutation test's inputs (see the module documentation).
 fn mutations(dir: &Path) {
-    let sources = mutate::Sources::load(dir);
+    let sources = mutants::Sources::load(dir);
     assert!(!sources.files.is_empty(), "no files under {}", dir.display());
     // (ns per byte, mutant, bytes, µs)
     let mut timed: Vec<(f64, u64, usize, f64)> = Vec::with_capacity(10_000);
@@ -201,10 +199,10 @@ fn mutations(dir: &Path) {
         describe(n)
     );
     println!("grown inputs, read+replay+write every format, ns/byte at scales 1 2 4 8 16:");
-    for family in 0..mutate::FAMILIES {
+    for family in 0..mutants::FAMILIES {
         let mut row = String::new();
         for k in [1, 2, 4, 8, 16] {
-            let (name, text) = mutate::grown(family, k);
+            let (name, text) = mutants::grown(family, k);
             if k == 1 {
                 row.push_str(&format!("{name:<24}"));
             }

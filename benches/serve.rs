@@ -10,13 +10,17 @@
 //! (the server keeps answers until the database changes), and the median time to the first
 //! drawn view over N page loads (5).
 
-// The test suite's HTTP and WebDriver clients; this benchmark uses part of each.
+// The test suite's HTTP and WebDriver clients and its way to run the binary; this benchmark
+// uses part of each.
 #[allow(dead_code)]
 #[path = "../tests/serve/http.rs"]
 mod http;
 #[allow(dead_code)]
 #[path = "../tests/serve/server.rs"]
 mod server;
+#[allow(dead_code)]
+#[path = "../tests/util/mod.rs"]
+mod util;
 #[allow(dead_code)]
 #[path = "../tests/serve/webdriver.rs"]
 mod webdriver;

@@ -6,12 +6,11 @@
 use std::{
     fs,
     path::{Path, PathBuf},
-    process::Command,
 };
 
 use serde_json::Value;
 
-use crate::duplicates::kifudex;
+use crate::util::kifudex;
 
 fn data(path: &str) -> Vec<u8> {
     fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
@@ -31,12 +30,11 @@ fn sparse(path: &Path, size: u64) {
 /// use at most 512 MiB of data (`ulimit -d`), so reading one of the huge files whole would
 /// make it fail.
 fn index(args: &[&str], db: &Path) -> (Option<i32>, Value, String) {
-    let out = Command::new("sh")
+    let out = crate::util::wrapper("sh")
         .args(["-c", "ulimit -d 524288; exec \"$0\" index --json --db \"$@\""])
-        .arg(env!("CARGO_BIN_EXE_kifudex"))
+        .arg(crate::util::exe())
         .arg(db)
         .args(args)
-        .env_remove("KIFUDEX_DB")
         .output()
         .expect("the kifudex binary runs");
     let summary = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
@@ -59,7 +57,7 @@ fn counts(summary: &Value) -> [u64; 7] {
 }
 
 fn export(what: &str, db: &Path) -> String {
-    let out = kifudex(&["export", what], db);
+    let out = kifudex(["export", what]).db(db).output();
     assert_eq!(out.status.code(), Some(0));
     String::from_utf8(out.stdout).unwrap()
 }

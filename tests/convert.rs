@@ -2,19 +2,21 @@
 //! back and replaying it (a round trip through a second format), plus game selection, encodings
 //! and exit codes.
 
-use std::{path::Path, process::Command};
+use std::path::Path;
 
 use kifudex::{
     kifu::{self, encoding},
     replay,
 };
 
+use crate::util::kifudex;
+
 fn data(rel: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu").join(rel)
 }
 
 fn convert(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex")).arg("convert").args(args).output().expect("the binary runs")
+    kifudex(["convert"]).args(args).output()
 }
 
 /// (start SFEN, moves, end SFEN, outcome) of every game in `bytes`, replayed.

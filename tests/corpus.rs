@@ -225,13 +225,12 @@ fn corpus_database_reads_back_through_every_export_and_show() {
     let Some(root) = corpus_root() else { return };
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let db = tmp.path().join("corpus.sqlite");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let out = crate::util::command()
         .arg("index")
         .arg(&root)
         .arg("--db")
         .arg(&db)
         .arg("--quiet")
-        .env_remove("KIFUDEX_DB")
         .output()
         .expect("the kifudex binary runs");
     // 1: the corpus holds records that are rejected on purpose.

@@ -12,12 +12,12 @@ use std::{
     collections::HashMap,
     fs,
     path::{Path, PathBuf},
-    process::{Command, Output},
+    process::Output,
 };
 
 use serde_json::Value;
 
-use crate::query::csv_rows;
+use crate::{query::csv_rows, util::kifudex};
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates")
@@ -37,17 +37,6 @@ fn copy_files(to: &Path) -> PathBuf {
     fs::canonicalize(to).unwrap()
 }
 
-/// Runs `kifudex ARGS --db DB`.
-pub fn kifudex(args: &[&str], db: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .env_remove("KIFUDEX_DB")
-        .output()
-        .expect("the kifudex binary runs")
-}
-
 fn stdout(out: &Output) -> String {
     assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout.clone()).unwrap()
@@ -57,7 +46,7 @@ fn stdout(out: &Output) -> String {
 /// black, white, duplicate_of).
 fn occurrences(db: &Path, root: &Path, filters: &[&str]) -> Vec<[String; 7]> {
     let args: Vec<&str> = ["export", "games"].into_iter().chain(filters.iter().copied()).collect();
-    csv_rows(stdout(&kifudex(&args, db)).as_bytes())
+    csv_rows(stdout(&kifudex(&args).db(db).output()).as_bytes())
         .into_iter()
         .map(|r| {
             let path = r["source_path"].strip_prefix(&format!("{}/", root.display())).unwrap().to_string();
@@ -102,7 +91,7 @@ fn own_records() -> Vec<[String; 7]> {
 /// `query --format json` with `filters`: (games, the listed games as (id, black, event, date)).
 fn query(db: &Path, filters: &[&str]) -> (u64, Vec<(i64, String, String, String)>) {
     let args: Vec<&str> = ["query", "--format", "json"].into_iter().chain(filters.iter().copied()).collect();
-    let out = kifudex(&args, db);
+    let out = kifudex(&args).db(db).output();
     let answer: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let games = answer["position"]["games"].as_u64().unwrap();
     assert_eq!(out.status.code(), Some(if games == 0 { 1 } else { 0 }));
@@ -119,7 +108,7 @@ fn query(db: &Path, filters: &[&str]) -> (u64, Vec<(i64, String, String, String)
 fn index(dir: &Path, db: &Path, extra: &[&str]) -> Value {
     let args: Vec<&str> =
         ["index", dir.to_str().unwrap(), "--json"].into_iter().chain(extra.iter().copied()).collect();
-    let out = kifudex(&args, db);
+    let out = kifudex(&args).db(db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -192,28 +181,29 @@ fn each_file_keeps_its_own_record_and_every_filter_finds_the_game_through_any_of
         (&["--player", "Habu Yoshiharu"], "7", "opens the bishop's diagonal"),
     ] {
         let args: Vec<&str> = ["export", "moves"].into_iter().chain(filters.iter().copied()).collect();
-        let moves = csv_rows(stdout(&kifudex(&args, &db)).as_bytes());
+        let moves = csv_rows(stdout(&kifudex(&args).db(&db).output()).as_bytes());
         assert_eq!(moves.len(), 12, "{filters:?}");
         assert_eq!((moves[0]["time_seconds"].as_str(), moves[0]["comment"].as_str()), (seconds, comment));
     }
     for table in ["positions", "tree"] {
         let rows = |filters: &[&str]| {
             let args: Vec<&str> = ["export", table].into_iter().chain(filters.iter().copied()).collect();
-            csv_rows(stdout(&kifudex(&args, &db)).as_bytes()).len()
+            csv_rows(stdout(&kifudex(&args).db(&db).output()).as_bytes()).len()
         };
         assert!(rows(&["--event", "Junisen"]) > 0, "{table}");
         assert_eq!(rows(&["--event", "Junisen"]), rows(&["--player", "羽生"]), "{table}");
         assert_eq!(rows(&["--event", "Junisen", "--player", "羽生"]), 0, "{table}");
     }
     assert_eq!(
-        csv_rows(stdout(&kifudex(&["export", "positions", "--player", "羽生"], &db)).as_bytes()).len(),
+        csv_rows(stdout(&kifudex(["export", "positions", "--player", "羽生"]).db(&db).output()).as_bytes())
+            .len(),
         13
     );
 
     // `show` writes the record the filters choose, the first in path order without them.
     let show = |filters: &[&str], to: &str| {
         let args: Vec<&str> = ["show", "1", "--to", to].into_iter().chain(filters.iter().copied()).collect();
-        stdout(&kifudex(&args, &db))
+        stdout(&kifudex(&args).db(&db).output())
     };
     let csa = show(&[], "csa");
     assert!(csa.contains("N+Habu Yoshiharu\n") && csa.contains("$EVENT:Meijin-sen"), "{csa}");
@@ -235,7 +225,7 @@ fn each_file_keeps_its_own_record_and_every_filter_finds_the_game_through_any_of
     }
     assert!(!kif.contains("Habu") && !kif.contains("bishop"), "{kif}");
     assert!(show(&["--event", "Copy of"], "csa").contains("N+Black copyist\n"));
-    let out = kifudex(&["show", "1", "--player", "nobody"], &db);
+    let out = kifudex(["show", "1", "--player", "nobody"]).db(&db).output();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no record of game 1"));
@@ -309,8 +299,14 @@ fn a_version_2_database_migrates_and_the_next_run_gives_each_file_its_own_record
     // The same database as a new one built from the files.
     let fresh = tmp.path().join("fresh.sqlite");
     index(&root, &fresh, &[]);
-    assert_eq!(stdout(&kifudex(&["export", "games"], &db)), stdout(&kifudex(&["export", "games"], &fresh)));
-    assert_eq!(stdout(&kifudex(&["export", "moves"], &db)), stdout(&kifudex(&["export", "moves"], &fresh)));
+    assert_eq!(
+        stdout(&kifudex(["export", "games"]).db(&db).output()),
+        stdout(&kifudex(["export", "games"]).db(&fresh).output())
+    );
+    assert_eq!(
+        stdout(&kifudex(["export", "moves"]).db(&db).output()),
+        stdout(&kifudex(["export", "moves"]).db(&fresh).output())
+    );
     let again = index(&root, &db, &[]);
     assert_eq!(again["files_unchanged"], 4);
 }
@@ -328,12 +324,12 @@ struct Copy {
 
 #[test]
 fn the_game_list_shows_the_newest_games_each_with_its_first_matching_record() {
-    use kifudex::{
-        db::{GameFilter, GameId, Reader},
-        shogi::Move,
-    };
+    use kifudex::db::{GameFilter, GameId, Reader};
 
-    use crate::{index::generate, util::Rng};
+    use crate::util::{
+        Rng,
+        games::{csa, generate},
+    };
     let tmp = tempfile::tempdir().unwrap();
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
     // 300 games, each in one to three files (`c0/`, `c1/`, `c2/`: path order is copy order),
@@ -352,25 +348,11 @@ fn the_game_list_shows_the_newest_games_each_with_its_first_matching_record() {
                 event: format!("Cup {}", rng.below(3)),
                 date,
             };
-            let path = dir.join(format!("c{c}")).join(format!("g{game:04}.usi"));
+            let path = dir.join(format!("c{c}")).join(format!("g{game:04}.csa"));
             fs::create_dir_all(path.parent().unwrap()).unwrap();
-            let moves: Vec<String> = spec.moves.iter().map(Move::to_string).collect();
-            let start = match spec.start {
-                kifudex::shogi::Handicap::Even => "startpos".to_string(),
-                h => format!("sfen {}", h.sfen()),
-            };
-            let date = copy
-                .date
-                .as_deref()
-                .map(|d| format!("# date: {}\n", d.replace('-', "/")))
-                .unwrap_or_default();
-            let text = format!(
-                "# black: {}\n# event: {}\n{date}position {start} moves {}\n",
-                copy.black,
-                copy.event,
-                moves.join(" ")
-            );
-            fs::write(&path, text).unwrap();
+            let mut headers = vec![format!("N+{}", copy.black), format!("$EVENT:{}", copy.event)];
+            headers.extend(copy.date.as_deref().map(|d| format!("$START_TIME:{}", d.replace('-', "/"))));
+            fs::write(&path, csa(&headers, spec.start, &spec.moves, "%CHUDAN")).unwrap();
             copies.push((fs::canonicalize(&path).unwrap(), copy));
         }
     }

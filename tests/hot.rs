@@ -19,8 +19,12 @@ use kifudex::{
 };
 
 use crate::{
-    index::{Spec, generate, index_with, options, write_games},
-    query::{Fixture, check, expected, ids_of, query_json, run, setups, truth},
+    index::{index_with, options},
+    query::{Fixture, check, csv_rows, expected, ids_of, query_json},
+    util::{
+        games::{Spec, generate, truth, write_games},
+        kifudex,
+    },
 };
 
 /// Generated games whose result is the one their headers say: none ends in a mate or comes
@@ -29,7 +33,7 @@ fn plain_games(n: usize, seed: u64) -> Vec<Spec> {
     let mut out: Vec<Spec> = generate(n * 2, seed)
         .into_iter()
         .filter(|spec| {
-            let all = setups(spec);
+            let all = spec.setups();
             let mut seen: HashMap<String, usize> = HashMap::new();
             let repeated = all.iter().any(|s| {
                 let n = seen.entry(s.position_text()).or_default();
@@ -75,7 +79,8 @@ fn returning_games(n: usize) -> Vec<Spec> {
             Spec {
                 start: Handicap::Even,
                 moves,
-                result: [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw][i % 3],
+                // White, to move after the walk and one more move, resigns, or it is a draw.
+                result: if i % 3 == 2 { GameResult::Draw } else { GameResult::BlackWin },
                 black: format!("Shuffler {}", i % 4),
                 white: "Shuffler".into(),
                 event: "Returns".into(),
@@ -153,8 +158,8 @@ fn assert_answers(fx: &Fixture, what: &str) -> usize {
     }
     // The tree export counts the start position's games as the replay does.
     let start = Handicap::Even.setup().position_text();
-    let tree = run(&["export", "tree", "--max-ply", "0"], &fx.db);
-    let rows = crate::query::csv_rows(&tree.stdout);
+    let tree = kifudex(["export", "tree", "--max-ply", "0"]).db(&fx.db).output();
+    let rows = csv_rows(&tree.stdout);
     let games: BTreeSet<usize> = occ.get(&start).map_or(BTreeSet::new(), |o| o.iter().map(|o| o.0).collect());
     let sfen = Handicap::Even.setup().to_string();
     let at_start: Vec<_> = rows.iter().filter(|r| r["sfen"] == sfen).collect();
@@ -179,14 +184,14 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     assert!(asked >= 60, "{asked} positions asked");
     // The returning games make their early positions come back after the checked plies, and
     // those positions are hot.
-    let back = setups(&specs[150])[18].position_text();
-    assert_eq!(back, setups(&specs[150])[2].position_text());
+    let back = specs[150].setups()[18].position_text();
+    assert_eq!(back, specs[150].setups()[2].position_text());
 
     // Changed files: other games in ten of them, and a returning game turned into another.
     let changed = plain_games(10, 99);
     for (i, spec) in changed.into_iter().enumerate() {
         let at = i * 13 + 5;
-        fs::write(&present[at].0, spec.usi()).unwrap();
+        fs::write(&present[at].0, spec.csa()).unwrap();
         present[at].1 = spec;
     }
     index_with(&hot_options(&games, &db));
@@ -196,7 +201,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     let dup_dir = games.join("dups");
     fs::create_dir_all(&dup_dir).unwrap();
     for i in (0..present.len()).step_by(9) {
-        let copy = dup_dir.join(format!("dup{i:04}.usi"));
+        let copy = dup_dir.join(format!("dup{i:04}.csa"));
         fs::copy(&present[i].0, &copy).unwrap();
         present.push((copy, present[i].1.clone()));
     }

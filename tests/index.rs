@@ -1,14 +1,14 @@
 //! The index: incremental runs, duplicates, rejects, determinism, exact position answers,
 //! crash recovery, and the `index` and `export` commands.
 //!
-//! Until the record readers exist, games are written as USI lines and read with the
-//! stand-in reader of `usi_lines.rs`, through the library's pipeline; the commands are run
-//! as processes for what needs no reader (rejects, exit codes, exports).
+//! Generated games are written as CSA records ([`crate::util::games`]) and indexed through
+//! the library's pipeline, or by the command where what it prints is checked (rejects, exit
+//! codes, exports).
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap},
     fs,
-    path::{Path, PathBuf},
+    path::Path,
     process::Command,
     sync::OnceLock,
 };
@@ -17,105 +17,14 @@ use kifudex::{
     db::{GameFilter, GameId, GameResult, Reader},
     export,
     ingest::{self, Options, Quiet, Summary},
-    shogi::{Handicap, Move, Position, Setup},
+    shogi::Handicap,
 };
 
-use crate::{
-    usi_lines,
-    util::{Rng, random_playout},
+use crate::util::{
+    Rng,
+    games::{Spec, generate, truth, write_games},
+    kifudex,
 };
-
-/// A generated game.
-#[derive(Clone, Debug)]
-pub struct Spec {
-    pub start: Handicap,
-    pub moves: Vec<Move>,
-    pub result: GameResult,
-    pub black: String,
-    pub white: String,
-    pub event: String,
-    pub date: String,
-}
-
-impl Spec {
-    /// The game as USI lines with headers.
-    pub fn usi(&self) -> String {
-        let start = match self.start {
-            Handicap::Even => "startpos".to_string(),
-            h => format!("sfen {}", h.sfen()),
-        };
-        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
-        format!(
-            "# black: {}\n# white: {}\n# event: {}\n# date: {}\n# result: {}\nposition {start} moves {}\n",
-            self.black,
-            self.white,
-            self.event,
-            self.date,
-            self.result.name(),
-            moves.join(" ")
-        )
-    }
-
-    /// The setup after each ply, 0 to the end.
-    fn setups(&self) -> Vec<Setup> {
-        let mut pos = Position::handicap(self.start);
-        let mut out = vec![pos.setup().clone()];
-        for &mv in &self.moves {
-            pos.play(mv).expect("generated moves are legal");
-            out.push(pos.setup().clone());
-        }
-        out
-    }
-}
-
-/// Openings that transpose into each other, so positions are reached by several orders.
-const OPENINGS: &[&str] = &[
-    "7g7f 3c3d 2g2f 8c8d",
-    "2g2f 8c8d 7g7f 3c3d",
-    "2g2f 3c3d 7g7f 8c8d",
-    "7g7f 8c8d 2g2f 3c3d",
-    "7g7f 3c3d 6g6f 8c8d",
-    "5g5f 3c3d 7g7f 8c8d",
-    "",
-];
-
-/// `n` generated games: even games from the openings above, and one game in ten from a
-/// handicap, each continued by random legal moves.
-pub fn generate(n: usize, seed: u64) -> Vec<Spec> {
-    let mut rng = Rng::new(seed);
-    let handicaps = [Handicap::Lance, Handicap::TwoPieces, Handicap::Bishop];
-    (0..n)
-        .map(|i| {
-            let start = if i % 10 == 9 { handicaps[rng.below(handicaps.len())] } else { Handicap::Even };
-            let mut pos = Position::handicap(start);
-            let mut moves = Vec::new();
-            if start == Handicap::Even {
-                for m in OPENINGS[rng.below(OPENINGS.len())].split_whitespace() {
-                    let mv: Move = m.parse().expect("opening moves are USI");
-                    pos.play(mv).expect("opening moves are legal");
-                    moves.push(mv);
-                }
-            }
-            let plies = 20 + rng.below(50);
-            random_playout(&mut pos, &mut rng, plies, |_, mv| moves.push(mv));
-            let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw][rng.below(3)];
-            Spec {
-                start,
-                moves,
-                result,
-                black: format!("Player {}", rng.below(12)),
-                white: format!("Player {}", rng.below(12)),
-                event: format!("Cup {}", rng.below(4)),
-                date: format!(
-                    "20{:02}/{:02}/{:02}",
-                    10 + rng.below(15),
-                    1 + rng.below(12),
-                    1 + rng.below(28)
-                ),
-            }
-        })
-        .collect()
-}
 
 /// The games most tests share.
 fn corpus() -> &'static [Spec] {
@@ -123,26 +32,12 @@ fn corpus() -> &'static [Spec] {
     CORPUS.get_or_init(|| generate(400, 7))
 }
 
-/// Writes each game to its own file, `d<i/50>/g<i>.usi`. Returns the paths.
-pub fn write_games(dir: &Path, specs: &[Spec]) -> Vec<PathBuf> {
-    specs
-        .iter()
-        .enumerate()
-        .map(|(i, spec)| {
-            let path = dir.join(format!("d{:02}", i / 50)).join(format!("g{i:04}.usi"));
-            fs::create_dir_all(path.parent().unwrap()).unwrap();
-            fs::write(&path, spec.usi()).unwrap();
-            path
-        })
-        .collect()
-}
-
 pub fn options(dir: &Path, db: &Path, jobs: usize) -> Options {
     Options { jobs, ..Options::new(vec![dir.to_path_buf()], db.to_path_buf()) }
 }
 
 pub fn index_with(options: &Options) -> Summary {
-    ingest::run(options, usi_lines::read, &Quiet).expect("the index run succeeds")
+    ingest::run(options, &Quiet).expect("the index run succeeds")
 }
 
 fn index(dir: &Path, db: &Path, jobs: usize) -> Summary {
@@ -191,7 +86,7 @@ fn a_second_run_parses_nothing_and_changes_nothing() {
     assert_eq!(second.positions, 0);
     assert_eq!(export_games(&db), before);
     // A newer modification time with the same content is noticed and costs no parse.
-    let f = dir.join("d00/g0003.usi");
+    let f = dir.join("d00/g0003.csa");
     let text = fs::read(&f).unwrap();
     fs::write(&f, text).unwrap();
     let third = index(&dir, &db, 2);
@@ -206,11 +101,11 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     let paths = write_games(&dir, &corpus()[..60]);
     index(&dir, &db, 2);
     // g0005 now holds game 70 instead of game 5.
-    fs::write(&paths[5], corpus()[70].usi()).unwrap();
+    fs::write(&paths[5], corpus()[70].csa()).unwrap();
     let s = index(&dir, &db, 2);
     assert_eq!((s.files_indexed, s.files_unchanged, s.games_added), (1, 59, 1));
     let rows = game_rows(&db);
-    let row = rows.iter().find(|r| r["source_path"].ends_with("g0005.usi")).unwrap();
+    let row = rows.iter().find(|r| r["source_path"].ends_with("g0005.csa")).unwrap();
     assert_eq!(row["plies"], corpus()[70].moves.len().to_string());
     assert_eq!(row["game_id"], "61", "a replaced game gets a new id");
     assert!(!rows.iter().any(|r| r["game_id"] == "6"), "the old game is gone");
@@ -223,7 +118,7 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     assert_eq!(s.files_pruned, 1);
     let rows = game_rows(&db);
     assert_eq!(rows.len(), 59);
-    assert!(!rows.iter().any(|r| r["source_path"].ends_with("g0007.usi")));
+    assert!(!rows.iter().any(|r| r["source_path"].ends_with("g0007.csa")));
     // The pruned game's positions are gone from the answers too.
     let mut reader = Reader::open(&db).unwrap();
     let snap = reader.snapshot().unwrap();
@@ -263,25 +158,19 @@ fn the_same_game_from_two_files_is_stored_once() {
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
     let spec = &corpus()[11];
     fs::create_dir_all(dir.join("b")).unwrap();
-    // The same game written differently: other headers, the start as an SFEN, in a
-    // multi-game file after another game.
-    fs::write(dir.join("a.usi"), spec.usi()).unwrap();
-    let moves: Vec<String> = spec.moves.iter().map(Move::to_string).collect();
-    let other = format!(
-        "{}# black: someone else\nposition sfen {} moves {}\n",
-        corpus()[12].usi(),
-        spec.start.sfen(),
-        moves.join(" ")
-    );
+    // The same game written differently: in another format, without headers, the start as
+    // an SFEN, in a file of several games after another game.
+    fs::write(dir.join("a.csa"), spec.csa()).unwrap();
+    let other = corpus()[12].usi_line() + &spec.usi_line();
     fs::write(dir.join("b/c.usi"), other).unwrap();
-    fs::copy(dir.join("a.usi"), dir.join("b/renamed copy.usi")).unwrap();
+    fs::copy(dir.join("a.csa"), dir.join("b/renamed copy.csa")).unwrap();
     let s = index(&dir, &db, 2);
     assert_eq!((s.games_added, s.games_duplicate), (2, 2));
     let rows = game_rows(&db);
     let at = |name: &str, idx: &str| {
         rows.iter().find(|r| r["source_path"].ends_with(name) && r["game_index"] == idx).unwrap().clone()
     };
-    let (a, c1, copy) = (at("/a.usi", "0"), at("b/c.usi", "1"), at("renamed copy.usi", "0"));
+    let (a, c1, copy) = (at("/a.csa", "0"), at("b/c.usi", "1"), at("renamed copy.csa", "0"));
     assert_eq!(a["duplicate_of"], "");
     assert_eq!(c1["game_id"], a["game_id"]);
     assert_eq!(c1["duplicate_of"], a["game_id"]);
@@ -296,7 +185,7 @@ fn the_same_game_from_two_files_is_stored_once() {
     drop(snap);
     drop(reader);
     // Removing the first file keeps the game for the others.
-    fs::remove_file(dir.join("a.usi")).unwrap();
+    fs::remove_file(dir.join("a.csa")).unwrap();
     index_with(&Options { prune: true, ..options(&dir, &db, 1) });
     let rows = game_rows(&db);
     assert_eq!(rows.len(), 3);
@@ -363,23 +252,6 @@ fn one_and_two_workers_give_identical_databases() {
     assert_eq!(stats(&one), stats(&two));
 }
 
-/// Every position of the games, found by replaying them here: position text → occurrences
-/// (game index, ply, next move).
-type Truth = HashMap<String, Vec<(usize, usize, Option<Move>)>>;
-
-fn truth(specs: &[Spec]) -> (Truth, HashMap<String, Setup>) {
-    let mut occ: Truth = HashMap::new();
-    let mut setups = HashMap::new();
-    for (g, spec) in specs.iter().enumerate() {
-        for (ply, setup) in spec.setups().into_iter().enumerate() {
-            let text = setup.position_text();
-            occ.entry(text.clone()).or_default().push((g, ply, spec.moves.get(ply).copied()));
-            setups.entry(text).or_insert(setup);
-        }
-    }
-    (occ, setups)
-}
-
 #[test]
 fn position_answers_match_an_independent_replay() {
     let specs = corpus();
@@ -392,7 +264,7 @@ fn position_answers_match_an_independent_replay() {
     assert!(first.runs_merged > 0, "{first:?}");
     // Replace ten games, so that dead postings are in the runs too.
     for i in 0..10 {
-        fs::write(&paths[i * 7], specs[200 + i].usi()).unwrap();
+        fs::write(&paths[i * 7], specs[200 + i].csa()).unwrap();
     }
     index_with(&Options { run_postings: 1_000, ..options(&dir, &db, 2) });
     let current: Vec<Spec> = (0..specs.len())
@@ -486,15 +358,15 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
         let mut writer = kifudex::db::Writer::open(&db).unwrap();
         let mut batch = writer.batch().unwrap();
         for (i, spec) in corpus()[..30].iter().enumerate() {
-            let parsed = usi_lines::read(None, spec.usi().as_bytes()).unwrap();
+            let parsed = kifudex::kifu::read_file(Some(Path::new("g.csa")), spec.csa().as_bytes()).unwrap();
             let game = &parsed.games[0];
-            let new = kifudex::db::NewGame::new(game, kifudex::replay::replay(game), 0);
+            let new = kifudex::store::new_game(game, kifudex::replay::replay(game), 0);
             let file = kifudex::db::FileRecord {
-                path: format!("/nowhere/{i}.usi"),
+                path: format!("/nowhere/{i}.csa"),
                 size: 1,
                 mtime_ns: 1,
                 hash: [0; 16],
-                format: Some("usi"),
+                format: Some("csa"),
                 encoding: Some("utf-8"),
                 error: None,
             };
@@ -519,13 +391,13 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
     .unwrap();
     drop(conn);
     assert_eq!(at_start(&db), (0, 30));
-    let out = kifudex(tmp.path(), &["query", "--db", db.to_str().unwrap()]);
+    let out = kifudex(["query", "--db", db.to_str().unwrap()]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("leaves out 30 stored games"), "{}", stderr(&out));
     // The next writer rebuilds them.
     kifudex::db::Writer::open(&db).unwrap().finish().unwrap();
     assert_eq!(at_start(&db), (even, 0));
-    let out = kifudex(tmp.path(), &["query", "--db", db.to_str().unwrap()]);
+    let out = kifudex(["query", "--db", db.to_str().unwrap()]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
 }
@@ -633,16 +505,6 @@ fn a_killed_run_leaves_a_sound_database_and_a_rerun_completes_it() {
     assert!(killed_mid_run >= 3, "only {killed_mid_run} of 10 kills landed during a run");
 }
 
-/// Runs the `kifudex` command in `cwd`.
-fn kifudex(cwd: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("KIFUDEX_DB")
-        .output()
-        .expect("kifudex runs")
-}
-
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -650,18 +512,18 @@ fn stderr(out: &std::process::Output) -> String {
 #[test]
 fn index_needs_a_path_or_samples_and_existing_paths() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = kifudex(tmp.path(), &["index"]);
+    let out = kifudex(["index"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("samples/"), "{}", stderr(&out));
-    let out = kifudex(tmp.path(), &["index", "no/such/dir"]);
+    let out = kifudex(["index", "no/such/dir"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no/such/dir"), "{}", stderr(&out));
     // An empty samples/ directory indexes nothing, successfully, into ./kifudex.sqlite.
     fs::create_dir(tmp.path().join("samples")).unwrap();
-    let out = kifudex(tmp.path(), &["index", "--json"]);
+    let out = kifudex(["index", "--json"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(tmp.path().join("kifudex.sqlite").exists());
-    let out = kifudex(tmp.path(), &["index", "--jobs", "0"]);
+    let out = kifudex(["index", "--jobs", "0"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -700,19 +562,18 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     let db = tmp.path().join("k.sqlite");
     let rejects = tmp.path().join("rejects.csv");
     let dir_s = dir.to_str().unwrap();
-    let out = kifudex(
-        tmp.path(),
-        &[
-            "index",
-            dir_s,
-            "--db",
-            db.to_str().unwrap(),
-            "--json",
-            "--follow-links",
-            "--rejects",
-            "rejects.csv",
-        ],
-    );
+    let out = kifudex([
+        "index",
+        dir_s,
+        "--db",
+        db.to_str().unwrap(),
+        "--json",
+        "--follow-links",
+        "--rejects",
+        "rejects.csv",
+    ])
+    .dir(tmp.path())
+    .output();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for field in [
@@ -743,13 +604,14 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     assert!(stderr(&out).contains("rejected"), "{}", stderr(&out));
     // Without following links there is no loop to report, and nothing hangs.
     let db2 = tmp.path().join("k2.sqlite");
-    let out = kifudex(tmp.path(), &["index", dir_s, "--db", db2.to_str().unwrap(), "--quiet"]);
+    let out = kifudex(["index", dir_s, "--db", db2.to_str().unwrap(), "--quiet"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stderr.is_empty(), "--quiet prints nothing: {}", stderr(&out));
     // A re-run reads no file again: the files' rejects stay recorded, and the run rejects only
     // the entries it still cannot read (the loop, the dangling link, the locked file).
-    let out =
-        kifudex(tmp.path(), &["index", dir_s, "--db", db.to_str().unwrap(), "--json", "--follow-links"]);
+    let out = kifudex(["index", dir_s, "--db", db.to_str().unwrap(), "--json", "--follow-links"])
+        .dir(tmp.path())
+        .output();
     assert_eq!(out.status.code(), Some(1));
     let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(again["files_rejected"], 2 + u64::from(can_lock), "{again}");
@@ -765,14 +627,14 @@ fn exports_stream_csv_and_a_closed_pipe_is_not_an_error() {
     fs::write(dir.join("zz.usi"), "position startpos moves 7g7f 7g7f\n").unwrap();
     index(&dir, &db, 2);
     let db_s = db.to_str().unwrap();
-    let out = kifudex(tmp.path(), &["export", "games", "--db", db_s, "--out", "games.csv"]);
+    let out = kifudex(["export", "games", "--db", db_s, "--out", "games.csv"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let written = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
     assert_eq!(written, export_games(&db));
     assert_eq!(written.lines().next().unwrap(), kifudex::export::GAME_COLUMNS.join(","));
     assert_eq!(written.lines().count(), corpus().len() + 2);
     // KIFUDEX_DB names the database when --db does not.
-    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let out = crate::util::command()
         .args(["export", "rejects"])
         .current_dir(tmp.path())
         .env("KIFUDEX_DB", &db)
@@ -781,7 +643,7 @@ fn exports_stream_csv_and_a_closed_pipe_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), export_rejects(&db));
     // A reader that stops early.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let mut child = crate::util::command()
         .args(["export", "games", "--db", db_s])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -803,17 +665,17 @@ fn a_broken_or_missing_database_is_fatal_and_left_alone() {
     fs::create_dir(&dir).unwrap();
     let junk = tmp.path().join("junk.sqlite");
     fs::write(&junk, vec![7u8; 10_000]).unwrap();
-    let out = kifudex(tmp.path(), &["index", "in", "--db", junk.to_str().unwrap()]);
+    let out = kifudex(["index", "in", "--db", junk.to_str().unwrap()]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("junk.sqlite"), "{}", stderr(&out));
     assert_eq!(fs::read(&junk).unwrap(), vec![7u8; 10_000]);
-    let out = kifudex(tmp.path(), &["index", "in", "--db", "no/such/dir/k.sqlite"]);
+    let out = kifudex(["index", "in", "--db", "no/such/dir/k.sqlite"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
-    let out = kifudex(tmp.path(), &["export", "games", "--db", "absent.sqlite"]);
+    let out = kifudex(["export", "games", "--db", "absent.sqlite"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no database"), "{}", stderr(&out));
     assert!(!tmp.path().join("absent.sqlite").exists());
-    let out = kifudex(tmp.path(), &["export", "everything"]);
+    let out = kifudex(["export", "everything"]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -823,7 +685,9 @@ fn the_same_game_in_kif_and_csa_is_stored_once() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/index");
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");
-    let out = kifudex(tmp.path(), &["index", data.to_str().unwrap(), "--db", db.to_str().unwrap(), "--json"]);
+    let out = kifudex(["index", data.to_str().unwrap(), "--db", db.to_str().unwrap(), "--json"])
+        .dir(tmp.path())
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(1)));
@@ -842,13 +706,12 @@ fn the_samples_read_back_through_every_export_and_show() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("samples.sqlite");
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let out = crate::util::command()
         .arg("index")
         .arg(&samples)
         .arg("--db")
         .arg(&db)
         .arg("--quiet")
-        .env_remove("KIFUDEX_DB")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));

@@ -2,9 +2,9 @@
 //! says each thing once, dates are dates of the calendar, and USI position commands (as
 //! engines and `show --to usi` write them) are read wherever moves or an SFEN are.
 
-use std::{error::Error, fs, path::Path, process::Command};
+use std::{error::Error, fs, path::Path};
 
-use crate::duplicates::kifudex;
+use crate::util::kifudex;
 
 /// The parts of a message (`a: b: c`), without the `kifudex: ` prefix.
 fn parts(line: &str) -> Vec<&str> {
@@ -45,7 +45,7 @@ fn every_error_says_each_thing_once() {
         games.join("habu.kifu"),
     )
     .unwrap();
-    assert_eq!(kifudex(&["index", games.to_str().unwrap()], &db).status.code(), Some(0));
+    assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
     let junk = dir.join("junk.sqlite");
     fs::write(&junk, "x".repeat(5000)).unwrap();
     let notes = dir.join("notes.txt");
@@ -97,8 +97,8 @@ fn every_error_says_each_thing_once() {
     for (args, db) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = match db {
-            Some(db) => kifudex(&args, db),
-            None => Command::new(env!("CARGO_BIN_EXE_kifudex")).args(&args).output().unwrap(),
+            Some(db) => kifudex(&args).db(db).output(),
+            None => kifudex(&args).output(),
         };
         let message = String::from_utf8_lossy(&out.stderr).into_owned();
         let what = format!("{args:?}");
@@ -170,7 +170,7 @@ fn dates_are_checked_as_dates() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
-    assert_eq!(kifudex(&["index", games.to_str().unwrap()], &db).status.code(), Some(0));
+    assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
     for (date, why) in [
         ("2019-13", "there is no month 13"),
         ("2019-02-30", "2019-02 has 28 days"),
@@ -183,7 +183,7 @@ fn dates_are_checked_as_dates() {
             } else {
                 vec![command, option, date]
             };
-            let out = kifudex(&args, &db);
+            let out = kifudex(&args).db(&db).output();
             let message = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
             assert!(
@@ -200,10 +200,10 @@ fn dates_are_checked_as_dates() {
         ("2006-12-17", "2007", 1),
         ("2008-02-29", "2024-02-29", 0),
     ] {
-        let out = kifudex(
-            &["query", "--since", since, "--until", until, "--moves", "7g7f", "--format", "json"],
-            &db,
-        );
+        let out =
+            kifudex(["query", "--since", since, "--until", until, "--moves", "7g7f", "--format", "json"])
+                .db(&db)
+                .output();
         assert_eq!(out.status.code(), Some(if games == 0 { 1 } else { 0 }), "{since} {until}");
         let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(answer["position"]["games"], games, "{since} {until}");
@@ -216,7 +216,7 @@ const GAME: &str = "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 3i4h 8b4b 5i6h 5a6b 6h7h 6b7b"
 /// The position and list of `query ARGS --format json`.
 fn position_of(args: &[&str], db: &Path) -> (String, Vec<i64>) {
     let args: Vec<&str> = ["query", "--format", "json"].into_iter().chain(args.iter().copied()).collect();
-    let out = kifudex(&args, db);
+    let out = kifudex(&args).db(db).output();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let ids = answer["games"].as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
@@ -228,13 +228,13 @@ fn usi_position_commands_are_read_wherever_moves_and_sfens_are() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
-    assert_eq!(kifudex(&["index", games.to_str().unwrap()], &db).status.code(), Some(0));
+    assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
     // `show --to usi` writes the record with its ending word (black, to move, resigned) ...
-    let out = kifudex(&["show", "1", "--to", "usi"], &db);
+    let out = kifudex(["show", "1", "--to", "usi"]).db(&db).output();
     let line = String::from_utf8(out.stdout).unwrap();
     assert_eq!(line, format!("position startpos moves {GAME} resign\n"));
     // ... and `moves`, `query --moves` and `query --sfen` read it back.
-    let moves = Command::new(env!("CARGO_BIN_EXE_kifudex")).args(["moves", line.trim()]).output().unwrap();
+    let moves = crate::util::command().args(["moves", line.trim()]).output().unwrap();
     assert_eq!(String::from_utf8(moves.stdout).unwrap().trim(), GAME);
     let (end, ids) = position_of(&["--moves", GAME], &db);
     assert_eq!(ids, [1]);
@@ -251,10 +251,7 @@ fn usi_position_commands_are_read_wherever_moves_and_sfens_are() {
     ] {
         assert_eq!(position_of(&["--moves", &text], &db), after_two, "--moves {text}");
         assert_eq!(position_of(&["--sfen", &text], &db), after_two, "--sfen {text}");
-        let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-            .args(["moves", &text, "--to", "csa"])
-            .output()
-            .unwrap();
+        let out = crate::util::command().args(["moves", &text, "--to", "csa"]).output().unwrap();
         let expected = if text.contains("sfen") { "-3334FU" } else { "+7776FU -3334FU" };
         assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), expected, "moves {text}");
     }
@@ -263,9 +260,10 @@ fn usi_position_commands_are_read_wherever_moves_and_sfens_are() {
     let (_, exact) = position_of(&["--sfen", "position startpos moves 7g7f 3c3d", "--exact-sequence"], &db);
     assert_eq!(exact, [1]);
     // A command naming a start agrees with a --start naming the same one.
-    let out = kifudex(&["query", "--start", "startpos", "--moves", "startpos moves 7g7f"], &db);
+    let out = kifudex(["query", "--start", "startpos", "--moves", "startpos moves 7g7f"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0));
-    let out =
-        kifudex(&["query", "--start", after_one, "--moves", &format!("sfen {after_one} moves 3c3d")], &db);
+    let out = kifudex(["query", "--start", after_one, "--moves", &format!("sfen {after_one} moves 3c3d")])
+        .db(&db)
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }

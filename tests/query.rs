@@ -5,7 +5,6 @@
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap},
     path::{Path, PathBuf},
-    process::{Command, Output},
     sync::OnceLock,
 };
 
@@ -18,7 +17,13 @@ use kifudex::{
 };
 use serde_json::Value;
 
-use crate::index::{Spec, generate, index_with, options, write_games};
+use crate::{
+    index::{index_with, options},
+    util::{
+        games::{Spec, Truth, generate, truth, write_games},
+        kifudex,
+    },
+};
 
 /// The test database: generated games, indexed, with their ids.
 pub struct Fixture {
@@ -45,20 +50,11 @@ fn fixture() -> &'static Fixture {
 
 /// The id of the game of each of `paths` in `db`.
 pub fn ids_of(db: &Path, paths: &[PathBuf]) -> Vec<i64> {
-    let by_path: HashMap<String, i64> = csv_rows(&run(&["export", "games"], db).stdout)
+    let by_path: HashMap<String, i64> = csv_rows(&kifudex(["export", "games"]).db(db).output().stdout)
         .into_iter()
         .map(|r| (r["source_path"].clone(), r["game_id"].parse().unwrap()))
         .collect();
     paths.iter().map(|p| by_path[&std::fs::canonicalize(p).unwrap().to_string_lossy().to_string()]).collect()
-}
-
-pub fn run(args: &[&str], db: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .output()
-        .expect("the kifudex binary runs")
 }
 
 /// The rows of a CSV table, each keyed by column name.
@@ -69,33 +65,6 @@ pub fn csv_rows(bytes: &[u8]) -> Vec<HashMap<String, String>> {
         .records()
         .map(|r| headers.iter().zip(r.unwrap().iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect())
         .collect()
-}
-
-/// The position after every ply of a game, replayed here.
-pub fn setups(spec: &Spec) -> Vec<Setup> {
-    let mut pos = Position::handicap(spec.start);
-    let mut out = vec![pos.setup().clone()];
-    for &mv in &spec.moves {
-        pos.play(mv).unwrap();
-        out.push(pos.setup().clone());
-    }
-    out
-}
-
-/// Every occurrence of every position: position text → (game index, ply, next move).
-pub type Truth = HashMap<String, Vec<(usize, usize, Option<Move>)>>;
-
-pub fn truth(specs: &[Spec]) -> (Truth, HashMap<String, Setup>) {
-    let mut occ: Truth = HashMap::new();
-    let mut setups_by_text = HashMap::new();
-    for (g, spec) in specs.iter().enumerate() {
-        for (ply, setup) in setups(spec).into_iter().enumerate() {
-            let text = setup.position_text();
-            occ.entry(text.clone()).or_default().push((g, ply, spec.moves.get(ply).copied()));
-            setups_by_text.entry(text).or_insert(setup);
-        }
-    }
-    (occ, setups_by_text)
 }
 
 /// A filter as given on the command line, and the same filter computed here.
@@ -164,7 +133,7 @@ pub fn expected(fx: &Fixture, occ: &Truth, text: &str, keep: &dyn Fn(usize) -> b
     for &&(g, ply, next) in &mine {
         if let Some(mv) = next {
             played.entry(mv.to_string()).or_default().insert(fx.ids[g]);
-            child_text.insert(mv.to_string(), setups(&fx.specs[g])[ply + 1].position_text());
+            child_text.insert(mv.to_string(), fx.specs[g].setups()[ply + 1].position_text());
         }
     }
     let moves = played
@@ -218,7 +187,7 @@ pub fn check(answer: &Value, want: &Expected, what: &str) {
 }
 
 pub fn query_json(args: &[&str], db: &Path) -> (Value, i32) {
-    let out = run(&[&["query", "--format", "json", "--limit", "100000"], args].concat(), db);
+    let out = kifudex([&["query", "--format", "json", "--limit", "100000"], args].concat()).db(db).output();
     let code = out.status.code().unwrap();
     assert!(code < 2, "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     (serde_json::from_slice(&out.stdout).unwrap(), code)
@@ -233,11 +202,11 @@ fn answers_match_an_independent_replay_with_every_filter() {
     let mut asked: BTreeSet<String> =
         occ.iter().filter(|(_, o)| o.len() > 1).map(|(t, _)| t.clone()).take(70).collect();
     for spec in fx.specs.iter().filter(|s| s.start != Handicap::Even).take(6) {
-        let s = setups(spec);
+        let s = spec.setups();
         asked.extend([0, 1, 3].map(|i| s[i].position_text()));
     }
     for spec in fx.specs.iter().step_by(15) {
-        asked.insert(setups(spec).last().unwrap().position_text());
+        asked.insert(spec.setups().last().unwrap().position_text());
     }
     assert!(asked.len() >= 100, "{}", asked.len());
     let transposed = asked
@@ -277,7 +246,7 @@ fn moves_in_any_notation_a_file_and_ply_and_exact_sequences() {
         let spec = &fx.specs[g];
         let n = 6.min(spec.moves.len());
         let usi: Vec<String> = spec.moves[..n].iter().map(Move::to_string).collect();
-        let text = setups(spec)[n].position_text();
+        let text = spec.setups()[n].position_text();
         let want = expected(fx, &occ, &text, &all);
         let start = spec.start.japanese();
         let (by_moves, _) = query_json(&["--moves", &usi.join(" "), "--start", start], &fx.db);
@@ -337,7 +306,7 @@ fn a_board_diagram_from_a_file_or_stdin_is_the_same_position() {
     assert_eq!(by_file["moves"], by_moves["moves"]);
     assert_eq!(by_file["games"], by_moves["games"]);
     assert_eq!(by_file["position"]["games"], by_moves["position"]["games"]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let mut child = crate::util::command()
         .args(["query", "--format", "json", "--limit", "100000", "--bod", "-", "--db"])
         .arg(&fx.db)
         .stdin(std::process::Stdio::piped())
@@ -384,7 +353,7 @@ fn transposed_openings_count_each_game_once() {
 #[test]
 fn the_table_shows_the_board_and_both_notations_side_by_side() {
     let fx = fixture();
-    let out = run(&["query", "--moves", "7g7f 3c3d"], &fx.db);
+    let out = kifudex(["query", "--moves", "7g7f 3c3d"]).db(&fx.db).output();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("|v香v桂v銀v金v玉v金v銀v桂v香|一"), "{text}");
@@ -419,7 +388,7 @@ fn nothing_matched_exits_1_and_bad_positions_exit_2() {
         vec!["--handicap", "no such"],
         vec!["--position", "/no/such/file.kif:3"],
     ] {
-        let out = run(&[&["query"], bad.as_slice()].concat(), &fx.db);
+        let out = kifudex([&["query"], bad.as_slice()].concat()).db(&fx.db).output();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert!(!out.stderr.is_empty(), "{bad:?}");
     }
@@ -438,7 +407,7 @@ fn show_writes_every_format_and_each_reads_back_as_the_stored_game() {
             ("jkf", "jkf"),
             ("western", "psn"),
         ] {
-            let out = run(&["show", &fx.ids[g].to_string(), "--to", to], &fx.db);
+            let out = kifudex(["show", &fx.ids[g].to_string(), "--to", to]).db(&fx.db).output();
             assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
             let path = PathBuf::from(format!("game.{ext}"));
             let parsed = kifu::read_file(Some(&path), &out.stdout).unwrap();
@@ -478,7 +447,7 @@ fn show_writes_every_format_and_each_reads_back_as_the_stored_game() {
             }
         }
     }
-    let out = run(&["show", "999999"], &fx.db);
+    let out = kifudex(["show", "999999"]).db(&fx.db).output();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -486,12 +455,12 @@ fn show_writes_every_format_and_each_reads_back_as_the_stored_game() {
 fn the_moves_and_positions_exports_replay_every_game() {
     let fx = fixture();
     let index_of: HashMap<i64, usize> = fx.ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let moves = csv_rows(&run(&["export", "moves"], &fx.db).stdout);
+    let moves = csv_rows(&kifudex(["export", "moves"]).db(&fx.db).output().stdout);
     assert_eq!(moves.len(), fx.specs.iter().map(|s| s.moves.len()).sum::<usize>());
     for row in &moves {
         let spec = &fx.specs[index_of[&row["game_id"].parse::<i64>().unwrap()]];
         let ply: usize = row["ply"].parse().unwrap();
-        let before = &setups(spec)[ply - 1];
+        let before = &spec.setups()[ply - 1];
         let mv = spec.moves[ply - 1];
         assert_eq!(row["usi"], mv.to_string());
         assert_eq!(row["sfen_before"].parse::<Setup>().unwrap().position_text(), before.position_text());
@@ -504,13 +473,13 @@ fn the_moves_and_positions_exports_replay_every_game() {
             assert_eq!(token.resolve(&pos, previous).unwrap(), mv, "{text}");
         }
     }
-    let positions = csv_rows(&run(&["export", "positions"], &fx.db).stdout);
+    let positions = csv_rows(&kifudex(["export", "positions"]).db(&fx.db).output().stdout);
     assert_eq!(positions.len(), fx.specs.iter().map(|s| s.moves.len() + 1).sum::<usize>());
     // A filter keeps exactly the rows of its games.
-    let filtered = csv_rows(&run(&["export", "moves", "--event", "Cup 1"], &fx.db).stdout);
+    let filtered = csv_rows(&kifudex(["export", "moves", "--event", "Cup 1"]).db(&fx.db).output().stdout);
     let want: usize = fx.specs.iter().filter(|s| s.event == "Cup 1").map(|s| s.moves.len()).sum();
     assert_eq!(filtered.len(), want);
-    let games = csv_rows(&run(&["export", "games", "--result", "white"], &fx.db).stdout);
+    let games = csv_rows(&kifudex(["export", "games", "--result", "white"]).db(&fx.db).output().stdout);
     assert_eq!(games.len(), fx.specs.iter().filter(|s| s.result == GameResult::WhiteWin).count());
 }
 
@@ -522,7 +491,8 @@ fn the_tree_export_holds_every_position_up_to_the_ply_once() {
         (vec![], (|_| true) as fn(&Spec) -> bool),
         (vec!["--player", "Player 5"], |s: &Spec| s.black == "Player 5" || s.white == "Player 5"),
     ] {
-        let out = run(&[&["export", "tree", "--max-ply", "4"], args.as_slice()].concat(), &fx.db);
+        let out =
+            kifudex([&["export", "tree", "--max-ply", "4"], args.as_slice()].concat()).db(&fx.db).output();
         assert_eq!(out.status.code(), Some(0));
         let rows = csv_rows(&out.stdout);
         let keep = |g: usize| keeps(&fx.specs[g]);

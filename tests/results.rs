@@ -8,27 +8,20 @@ use std::{
     collections::BTreeMap,
     fs,
     path::{Path, PathBuf},
-    process::{Command, Output},
+    process::Output,
 };
 
 use kifudex::{
     db::{FileRecord, NewGame, Writer},
     kifu::{self, Format},
     replay::replay,
+    store,
 };
+
+use crate::util::kifudex;
 
 fn records() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/results/records")
-}
-
-fn run(args: &[&str], db: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .env_remove("KIFUDEX_DB")
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .output()
-        .expect("the kifudex binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -46,7 +39,7 @@ fn rows(out: &Output) -> Vec<BTreeMap<String, String>> {
 
 /// `kifudex export WHAT`, which must succeed.
 fn export(what: &str, db: &Path) -> Vec<BTreeMap<String, String>> {
-    let out = run(&["export", what], db);
+    let out = kifudex(["export", what]).db(db).output();
     assert_eq!(out.status.code(), Some(0), "export {what}: {}", text(&out.stderr));
     rows(&out)
 }
@@ -128,7 +121,7 @@ fn hand_built_records_end_as_the_rules_say() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");
     let want = expected();
-    let out = run(&["index", records().to_str().unwrap(), "--json", "--quiet"], &db);
+    let out = kifudex(["index", records().to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
     assert_eq!(out.status.code(), Some(1), "two games are rejected: {}", text(&out.stderr));
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let warnings: usize = want.values().map(|e| e.warnings.len()).sum();
@@ -163,12 +156,14 @@ fn hand_built_records_end_as_the_rules_say() {
         assert_eq!(played.join(" "), e.moves, "{key:?}: moves");
 
         // `show` writes the result `export games` holds, and so does `query`.
-        let shown = run(&["show", &g["game_id"], "--to", "csa"], &db);
+        let shown = kifudex(["show", &g["game_id"], "--to", "csa"]).db(&db).output();
         assert_eq!(shown.status.code(), Some(0), "{key:?}: {}", text(&shown.stderr));
         let shown = text(&shown.stdout);
         let ending = shown.lines().find(|l| l.starts_with('%'));
         assert_eq!(ending, csa_word(&g["termination"]), "{key:?}: show --to csa\n{shown}");
-        let answer = run(&["query", "--sfen", &g["start_sfen"], "--format", "json", "--limit", "1000"], &db);
+        let answer = kifudex(["query", "--sfen", &g["start_sfen"], "--format", "json", "--limit", "1000"])
+            .db(&db)
+            .output();
         assert_eq!(answer.status.code(), Some(0), "{key:?}: {}", text(&answer.stderr));
         let answer: serde_json::Value = serde_json::from_slice(&answer.stdout).unwrap();
         let listed = answer["games"]
@@ -201,7 +196,7 @@ fn an_impossible_start_never_enters_the_database() {
     let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
     fs::create_dir(&dir).unwrap();
     fs::copy(records().join("impossible_start.usi"), dir.join("two.usi")).unwrap();
-    let out = run(&["index", dir.to_str().unwrap()], &db);
+    let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("[bad_start]: line 1: impossible start position"),
@@ -222,15 +217,16 @@ fn an_impossible_start_never_enters_the_database() {
         (1, "bad_start", "1")
     );
     for to in ["kif", "ki2", "csa", "usi", "jkf", "western"] {
-        let out = run(&["show", &games[0]["game_id"], "--to", to], &db);
+        let out = kifudex(["show", &games[0]["game_id"], "--to", to]).db(&db).output();
         assert_eq!(out.status.code(), Some(0), "show --to {to}: {}", text(&out.stderr));
     }
-    let out = run(&["query", "--moves", "7g7f 3c3d"], &db);
+    let out = kifudex(["query", "--moves", "7g7f 3c3d"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("1 game reaches it (1 occurrence)"), "{}", text(&out.stdout));
     // The impossible position itself is no position to ask about.
-    let out =
-        run(&["query", "--sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNNGKGNNL b - 1"], &db);
+    let out = kifudex(["query", "--sfen", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNNGKGNNL b - 1"])
+        .db(&db)
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a legal position"), "{}", text(&out.stderr));
 }
@@ -246,7 +242,7 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
     let parsed = kifu::read(Format::Usi, &source);
     // What an older version wrote: both games, the impossible one with its stop reason.
     let games: Vec<NewGame> =
-        parsed.iter().enumerate().map(|(i, g)| NewGame::new(g, replay(g), i as u32)).collect();
+        parsed.iter().enumerate().map(|(i, g)| store::new_game(g, replay(g), i as u32)).collect();
     assert_eq!(games[0].status, Some("bad_start"));
     let mut writer = Writer::open(&db).unwrap();
     let file = FileRecord {
@@ -264,7 +260,7 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
     writer.finish().unwrap();
 
     for what in ["moves", "positions"] {
-        let out = run(&["export", what], &db);
+        let out = kifudex(["export", what]).db(&db).output();
         assert_eq!(out.status.code(), Some(1), "export {what}");
         let err = text(&out.stderr);
         assert!(err.contains("game 1 is left out: its start is not a legal position"), "{err}");
@@ -273,12 +269,12 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
     }
     assert_eq!(export("games", &db).len(), 2);
     assert!(!export("tree", &db).is_empty());
-    let out = run(&["show", "2"], &db);
+    let out = kifudex(["show", "2"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = run(&["show", "1"], &db);
+    let out = kifudex(["show", "1"]).db(&db).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("game 1 cannot be played back"), "{}", text(&out.stderr));
-    let out = run(&["query", "--moves", "7g7f"], &db);
+    let out = kifudex(["query", "--moves", "7g7f"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
@@ -290,7 +286,7 @@ fn warnings_alone_leave_the_exit_status_at_0() {
     let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
     fs::create_dir(&dir).unwrap();
     fs::copy(records().join("twofold_sennichite.csa"), dir.join("a.csa")).unwrap();
-    let out = run(&["index", dir.to_str().unwrap(), "--json"], &db);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((summary["warnings"].as_u64(), summary["games_rejected"].as_u64()), (Some(1), Some(0)));
@@ -304,7 +300,7 @@ fn warnings_alone_leave_the_exit_status_at_0() {
     assert!(w["message"].contains("occurred 2 times"), "{}", w["message"]);
     // Indexing the file again after a change replaces its warnings.
     fs::write(dir.join("a.csa"), "V2.2\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
-    let out = run(&["index", dir.to_str().unwrap()], &db);
+    let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(export("warnings", &db).is_empty());
 }
@@ -323,7 +319,7 @@ fn a_csa_comment_that_lost_its_quote_is_read_past() {
     let kif = "<html>\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n</div>\n   2 ３四歩(33)\n\
                縺ゅ≠縺\n棋戦：どこか\n   3 ２六歩(27)\n   4 投了\n";
     fs::write(dir.join("stray.kifu"), kif).unwrap();
-    let out = run(&["index", dir.to_str().unwrap(), "--json"], &db);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let games = export("games", &db);
     let got: Vec<(String, &str, &str, &str)> = games

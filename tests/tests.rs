@@ -1,6 +1,5 @@
 //! The integration tests: one binary, one module per area.
 
-mod usi_lines;
 mod util;
 
 mod archive;

@@ -3,14 +3,10 @@
 //! `add` and `remove` write the database as `index` does (one writer at a time, never a file
 //! that is not kifudex's, the file back in rollback mode at the end); `list` only reads.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
-use kifudex::db::{Batch, Reader, Writer};
+use kifudex::db::{Batch, Writer};
 
 use super::{db::DbOpt, table::TextTable};
 
@@ -69,7 +65,7 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
             }
         },
         Action::List { csv, db } => {
-            let mut reader = Reader::open(&db.path())?;
+            let mut reader = db.reader()?;
             let aliases = reader.snapshot()?.aliases()?;
             let text = if csv {
                 let mut w = ::csv::Writer::from_writer(Vec::new());
@@ -85,11 +81,8 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
                 }
                 t.render()
             };
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
-                _ => Ok(ExitCode::SUCCESS),
-            }
+            super::print(&text)?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
@@ -99,7 +92,7 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
 fn write<T>(db: &DbOpt, change: impl FnOnce(&mut Batch<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let path = db.path();
     // A reader first: it refuses a missing file, which the writer would create.
-    drop(Reader::open(&path)?);
+    drop(super::db::open_reader(&path)?);
     let mut writer = Writer::open(&path)?;
     let mut batch = writer.batch()?;
     let done = change(&mut batch)?;

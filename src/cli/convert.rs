@@ -2,7 +2,6 @@
 
 use std::{
     fs,
-    io::{self, Write},
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -147,8 +146,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     match &args.out {
         Some(path) => write_file(path, &text)?,
         None => {
-            let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write to stdout")?;
+            super::print(&text)?;
         }
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })

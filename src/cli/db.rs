@@ -1,9 +1,10 @@
-//! The database option every subcommand that reads or writes the database takes.
+//! The database option every subcommand that reads or writes the database takes, and the
+//! database's errors in the command's words.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use kifudex::db::Snapshot;
+use kifudex::db::{self, Reader, Snapshot};
 
 /// The database file when neither `--db` nor `KIFUDEX_DB` names one.
 pub const DEFAULT_DB: &str = "kifudex.sqlite";
@@ -24,6 +25,40 @@ impl DbOpt {
             .or_else(|| std::env::var_os("KIFUDEX_DB").filter(|v| !v.is_empty()).map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from(DEFAULT_DB))
     }
+
+    /// Opens the database read-only, its errors in the command's words ([`explain`]).
+    pub fn reader(&self) -> anyhow::Result<Reader> {
+        open_reader(&self.path())
+    }
+}
+
+/// Opens the database at `path` read-only, its errors in the command's words ([`explain`]).
+pub fn open_reader(path: &Path) -> anyhow::Result<Reader> {
+    Reader::open(path).map_err(explain)
+}
+
+/// A database error in the command's words: where an index run mends what the library
+/// reports (no database yet, an older schema, a file only a writer can open), the message
+/// says which command to run, with the options that name the file.
+pub fn explain(e: db::Error) -> anyhow::Error {
+    let message = match &e {
+        db::Error::Missing(path) => {
+            format!("no database at {} (run `kifudex index` first, or give --db)", path.display())
+        }
+        db::Error::TooOld { path, found } => format!(
+            "the database {path} was written by an older kifudex (schema version {found}): run `kifudex index` \
+             on it once (any PATH, --db {path}) to bring it up to date",
+            path = path.display()
+        ),
+        db::Error::WalUnreadable { path, error } => format!(
+            "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or an older \
+             kifudex wrote it), and reading it needs the right to write its directory; an index run on it \
+             (any PATH, --db {path}) by a user who may write there makes it readable anywhere ({error})",
+            path = path.display()
+        ),
+        _ => return e.into(),
+    };
+    anyhow::Error::msg(message)
 }
 
 /// Says on stderr how many stored games a position answer leaves out, and how to bring them

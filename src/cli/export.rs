@@ -18,7 +18,7 @@ use std::{
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
-    db::{GameId, Reader},
+    db::GameId,
     export::{self, Output},
     walk::Shard,
 };
@@ -108,7 +108,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if format == export::Format::Parquet && args.out.is_none() && args.out_dir.is_none() {
         bail!("--format parquet writes a file: give it with --out FILE (or --out-dir DIR)");
     }
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     // With --out-dir, the file is written under a hidden name, then renamed to `part`.
     let (file, part) = match (&args.out, &args.out_dir) {
@@ -164,7 +164,6 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     match written {
         Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
         Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.is_broken_pipe() => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e.into()),
     }
 }

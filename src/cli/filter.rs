@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
     db::{GameFilter, GameResult},
-    query::FilterText,
+    query::filter_from_text,
     shogi::Variant,
 };
 
@@ -64,7 +64,7 @@ enum ResultArg {
 impl FilterOpt {
     /// The filter, checked (by the library, so the HTTP API refuses what this refuses).
     pub fn filter(&self) -> anyhow::Result<GameFilter> {
-        let text = FilterText {
+        let given = GameFilter {
             player: self.player.clone(),
             black: self.black.clone(),
             white: self.white.clone(),
@@ -77,15 +77,15 @@ impl FilterOpt {
                 ResultArg::Draw => GameResult::Draw,
                 ResultArg::Other => GameResult::Unknown,
             }),
-            handicap: self.handicap.clone(),
             opening: self.opening.clone(),
             aliases: match &self.aliases {
                 Some(path) => read_aliases(path)?,
                 None => Vec::new(),
             },
-            variant: self.variant.map(|v| Variant::from(v).name().to_string()),
+            variant: self.variant.map(Variant::from),
+            ..GameFilter::default()
         };
-        Ok(text.filter()?)
+        Ok(filter_from_text(given, self.handicap.as_deref(), None)?)
     }
 }
 

@@ -1,16 +1,9 @@
 //! `kifudex games`: the games the filters keep, without a position, newest first.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
-use kifudex::{
-    db::Reader,
-    query::games::{self, GAME_LIST_COLUMNS},
-};
+use kifudex::query::games::{self, GAME_LIST_COLUMNS};
 
 use super::{
     db::DbOpt,
@@ -45,7 +38,7 @@ pub struct GamesArgs {
 
 pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let limit = if args.all { usize::MAX } else { args.limit };
     let list = games::list(&snapshot, &filter, args.offset, limit)?;
@@ -75,10 +68,6 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
             list.total
         );
     }
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
-        _ => {}
-    }
+    super::print(&text)?;
     Ok(if list.total == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -22,8 +22,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::db::DbOpt;
 use kifudex::{
-    db::{NewReject, Reader},
-    export, ingest, kifu,
+    db::NewReject,
+    export, ingest,
     walk::{Globs, Shard},
 };
 
@@ -147,8 +147,8 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
-    let summary = ingest::run(&options, kifu::read_file, &console).map_err(|e| match e {
-        ingest::Error::Db(e) if e.names_database() => anyhow::Error::new(e),
+    let summary = ingest::run(&options, &console).map_err(|e| match e {
+        ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
         e => anyhow::Error::new(e).context(format!("indexing into {} failed", options.db.display())),
     })?;
     console.bar.finish_and_clear();
@@ -157,7 +157,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     }
     if summary.interrupted {
         if args.json {
-            println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
+            super::print(&(serde_json::to_string(&summary).context("cannot write the summary")? + "\n"))?;
         }
         eprintln!("kifudex: interrupted: {} files indexed; run again to finish", summary.files_indexed);
         let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
@@ -197,7 +197,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if args.json {
-        println!("{}", serde_json::to_string(&summary).context("cannot write the summary")?);
+        super::print(&(serde_json::to_string(&summary).context("cannot write the summary")? + "\n"))?;
     }
     Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
@@ -225,14 +225,9 @@ fn stop_on_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
 /// Writes the rejects recorded for `roots` (and under them) to `file`.
 fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()> {
     let roots: Vec<String> = ingest::absolute_roots(roots)?.iter().map(|r| ingest::path_text(r)).collect();
-    let under = |path: &str| {
-        roots.iter().any(|r| {
-            path == r
-                || path.strip_prefix(r.as_str()).is_some_and(|rest| rest.starts_with('/') || r.ends_with('/'))
-        })
-    };
+    let under = |path: &str| roots.iter().any(|r| kifudex::db::is_under(path, r));
     let out = std::fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?;
-    let mut reader = Reader::open(db)?;
+    let mut reader = super::db::open_reader(db)?;
     let snapshot = reader.snapshot()?;
     export::rejects(&snapshot, std::io::BufWriter::new(out), under)
         .with_context(|| format!("cannot write the rejects to {}", file.display()))?;

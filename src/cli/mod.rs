@@ -1,7 +1,10 @@
 //! Command-line parsing, output and exit codes.
 //!
 //! Exit codes: 0 success; 1 finished, but some input was rejected or nothing matched; 2 usage
-//! or fatal error. A closed pipe on stdout exits 0. Data goes to stdout; messages to stderr.
+//! or fatal error. Data goes to stdout; messages to stderr.
+//!
+//! A closed pipe on stdout exits 0, whatever the command: the commands return a failed write
+//! as an error like any other, and [`main`] alone tells a closed pipe from the rest.
 
 mod alias;
 mod convert;
@@ -19,8 +22,12 @@ mod show;
 mod table;
 mod years;
 
-use std::process::ExitCode;
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// Index directories of shogi game records (kifu) into one SQLite database, then query them by
@@ -80,6 +87,13 @@ pub fn main() -> ExitCode {
 /// Whether the error is a write to a closed pipe (the reader of our output went away).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<kifudex::export::Error>().is_some_and(kifudex::export::Error::is_broken_pipe)
     })
+}
+
+/// Writes `text` to stdout, and flushes it.
+fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write to stdout")
 }

@@ -1,12 +1,9 @@
 //! `kifudex moves`: read a move sequence in any notation and print it in one, for shogi or yari
 //! shogi.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use kifudex::{
     notation::{Style, write},
     query::{Target, start_for},
@@ -111,9 +108,6 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
         None => (start, Vec::new()),
     };
     let line = render(&start, &moves, args.to.into());
-    let mut out = io::stdout().lock();
-    match writeln!(out, "{line}").and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    super::print(&format!("{line}\n"))?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,17 +1,10 @@
 //! `kifudex players`: per-player games, wins, losses and draws, by side, with dates and
 //! openings; with `--vs`, each player's record against one opponent.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
-use kifudex::{
-    db::Reader,
-    query::players::{self, PLAYER_COLUMNS, PlayersQuery},
-};
+use kifudex::query::players::{self, PLAYER_COLUMNS, PlayersQuery};
 
 use super::{
     db::DbOpt,
@@ -44,7 +37,7 @@ pub struct PlayersArgs {
 pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
     let query =
         PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let stats = players::players(&snapshot, &query)?;
     let mut header: Vec<&str> = PLAYER_COLUMNS.to_vec();
@@ -69,10 +62,6 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
             t.render()
         }
     };
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
-        _ => {}
-    }
+    super::print(&text)?;
     Ok(if stats.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

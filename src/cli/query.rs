@@ -2,7 +2,7 @@
 
 use std::{
     fs,
-    io::{self, Read, Write},
+    io::{self, Read},
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -10,7 +10,6 @@ use std::{
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
-    db::Reader,
     query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, fit_variant, target_from_text},
     shogi::Variant,
 };
@@ -107,7 +106,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         exact_sequence: args.exact_sequence,
         by_year: args.by == Some(By::Year),
     };
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     warn_unindexed(&snapshot, &args.db.path())?;
     let answer = query::run(&snapshot, &query)?;
@@ -125,11 +124,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
             answer.games.games
         );
     }
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e).context("cannot write to stdout"),
-        _ => {}
-    }
+    super::print(&text)?;
     Ok(if answer.games.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -6,7 +6,7 @@ use std::{
 };
 
 use anyhow::Context;
-use kifudex::serve::{Server, is_loopback};
+use kifudex::serve::{ServeError, Server, is_loopback};
 
 use super::db::DbOpt;
 
@@ -30,7 +30,10 @@ pub struct ServeArgs {
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let path = args.db.path();
-    let server = Server::bind(&path, SocketAddr::new(args.host, args.port))?;
+    let server = Server::bind(&path, SocketAddr::new(args.host, args.port)).map_err(|e| match e {
+        ServeError::Db(e) => super::db::explain(e),
+        e => e.into(),
+    })?;
     let addr = server.local_addr()?;
     let url = match addr.ip() {
         IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),

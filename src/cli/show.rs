@@ -1,18 +1,9 @@
 //! `kifudex show`: a stored game in any format kifudex writes.
 
-use std::{
-    io::{self, Write},
-    path::PathBuf,
-    process::ExitCode,
-};
+use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, bail};
-use kifudex::{
-    db::{GameId, Reader},
-    export::stored_replay,
-    kifu::Format,
-    shogi::Variant,
-};
+use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
 
 use super::{
     convert::{To, write_file},
@@ -45,7 +36,7 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    let mut reader = Reader::open(&args.db.path())?;
+    let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {
         if filter.is_empty() || snapshot.game(GameId(args.id))?.is_none() {
@@ -69,15 +60,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let text = to.write(&record, &replayed);
     match &args.out {
         Some(path) => write_file(path, &text)?,
-        None => {
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                    return Err(e).context("cannot write to stdout");
-                }
-                _ => {}
-            }
-        }
+        None => super::print(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -27,7 +27,7 @@ use crate::shogi::{Handicap, Variant};
 
 /// Which games to keep. Empty fields do not filter. Names, events and openings match a part
 /// of them, compared by their keys (widths, spaces, case and a player's title do not count;
-/// see [`crate::kifu::name_key`]), and player names through aliases (see [`crate::db::Alias`]).
+/// see [`crate::name_key`]), and player names through aliases (see [`crate::db::Alias`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
     /// A player on either side (part of the name).
@@ -169,6 +169,17 @@ pub(super) fn shown_record(g: &str, record: &str) -> String {
         "(SELECT r.id FROM sources r JOIN files rf ON rf.id = r.file
           WHERE r.game = {g}.id{record} ORDER BY rf.path, r.idx LIMIT 1)"
     )
+}
+
+/// The condition that keeps every record (aliased `s`) of the games one of whose records
+/// meets the record conditions `record` (on alias `r`): empty when there are none, for every
+/// game is kept then.
+pub(super) fn any_record_of_a_kept_game(record: &str) -> String {
+    if record.is_empty() {
+        String::new()
+    } else {
+        format!(" AND s.game IN (SELECT r.game FROM sources r WHERE 1{record})")
+    }
 }
 
 #[cfg(test)]

@@ -81,6 +81,7 @@ mod names;
 mod new_game;
 mod newest;
 mod open;
+mod paths;
 pub mod play;
 mod read;
 mod records;
@@ -102,9 +103,10 @@ pub use self::{
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},
     open::APPLICATION_ID,
+    paths::is_under,
     read::{
-        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RejectRow, Snapshot, StoredGame,
-        WarningRow,
+        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
+        StoredGame, WarningRow,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,
@@ -123,11 +125,14 @@ pub struct Corrupt(pub &'static str);
 
 /// A database failure. Every one is fatal to the command that meets it.
 ///
+/// The messages say what is wrong in the library's terms; a program that knows its own
+/// options adds how to mend it (the command names `kifudex index` and `--db`).
+///
 /// Each message holds the SQLite error it comes from, which is therefore not also its
 /// [`source`](std::error::Error::source) (see the crate's policy on errors).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no database at {} (run `kifudex index` first, or give --db)", .0.display())]
+    #[error("no database at {}", .0.display())]
     Missing(PathBuf),
     #[error("not a kifudex database: {}", .0.display())]
     NotKifudex(PathBuf),
@@ -146,9 +151,8 @@ pub enum Error {
     )]
     TooNew { path: PathBuf, found: i64, known: i64 },
     #[error(
-        "the database {} was written by an older kifudex (schema version {found}): run `kifudex index` \
-         on it once (any PATH, --db {}) to bring it up to date",
-        path.display(),
+        "the database {} was written by an older kifudex (schema version {found}): opening it for \
+         writing once brings it up to date",
         path.display()
     )]
     TooOld { path: PathBuf, found: i64 },
@@ -166,9 +170,8 @@ pub enum Error {
     InUse { path: PathBuf, seconds: u64 },
     #[error(
         "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or an older \
-         kifudex wrote it), and reading it needs the right to write its directory; an index run on it \
-         (any PATH, --db {}) by a user who may write there makes it readable anywhere ({error})",
-        path.display(),
+         kifudex wrote it), and reading it needs the right to write its directory; opening it for \
+         writing, as a user who may write there, makes it readable anywhere ({error})",
         path.display()
     )]
     WalUnreadable { path: PathBuf, error: rusqlite::Error },

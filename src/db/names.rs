@@ -4,7 +4,7 @@
 //! # Policy
 //!
 //! - A filter's text matches a name when the text's key is a part of the name's key
-//!   ([`crate::kifu::name_key`]): widths, spaces and case do not count, nor a title written
+//!   ([`crate::name_key`]): widths, spaces and case do not count, nor a title written
 //!   after a player's name.
 //! - An *alias* says that a spelling (`Habu Yoshiharu`) is another name of a player
 //!   (`羽生善治`). Aliases are stored in the database (`kifudex alias`), and a command may add
@@ -26,7 +26,7 @@ use std::{
 use rusqlite::{Connection, params, types::Value, vtab::array::Array};
 
 use super::{Batch, Result, read::Snapshot};
-use crate::kifu::name_key::{key, player_key};
+use crate::name_key::{key, player_key};
 
 /// An alias: another spelling of a player's name.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,18 +1,15 @@
-//! A replayed game made ready for the writer: blobs encoded, keys and early positions
-//! listed. Built on the worker threads, so the single writer thread only runs SQL.
+//! A game made ready for the writer: blobs encoded, keys and early positions listed. Built on
+//! the worker threads, so the single writer thread only runs SQL.
+//!
+//! The database decides the stored form of a game's play here ([`NewGame::play`]): the start
+//! (none for the even game), the move blob, the hash that finds copies of the game, and its
+//! positions. Which field of a record goes to which column is not its business: the mapping
+//! between records and stored games lives above it, in [`crate::store`].
 
 use xxhash_rust::xxh3::Xxh3;
 
-use super::{
-    GameResult,
-    codec::{encode_comments, encode_headers, encode_moves, encode_times},
-    index::GamePositions,
-};
-use crate::{
-    kifu::{Game, Outcome, Player},
-    replay::{ReplayedGame, Status},
-    shogi::{Color, Handicap, Setup, Variant},
-};
+use super::{GameResult, codec::encode_moves, index::GamePositions};
+use crate::shogi::{Handicap, Move, PositionKey, Setup, Variant};
 
 /// A player's name without the title, and the title.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,66 +64,41 @@ fn is_even_start(setup: &Setup) -> bool {
 }
 
 impl NewGame {
-    /// Prepares game number `index` of a file (`game` as read, `replayed` its replay).
-    pub fn new(game: &Game, replayed: ReplayedGame, index: u32) -> NewGame {
-        let plies = replayed.moves.len();
-        let moves = encode_moves(&replayed.moves);
-        let start = (!is_even_start(&replayed.start)).then(|| replayed.start.to_string());
+    /// The game that plays `moves` from `start` to `end`, with `keys` the key of each
+    /// position from the start's on, in its stored form; every field of its record (the
+    /// index in its file, the players, the result, …) is empty, for the caller to set.
+    pub fn play(start: &Setup, moves: Vec<Move>, keys: Vec<PositionKey>, end: &Setup) -> NewGame {
+        let encoded = encode_moves(&moves);
+        let start_sfen = (!is_even_start(start)).then(|| start.to_string());
         let mut h = Xxh3::new();
-        h.update(start.as_deref().unwrap_or("").as_bytes());
+        h.update(start_sfen.as_deref().unwrap_or("").as_bytes());
         h.update(&[0xff]);
-        h.update(&moves);
-        let played = &game.moves[..plies.min(game.moves.len())];
-        let comments = game.comments.iter().map(|c| (0, c.as_str())).chain(
-            played
-                .iter()
-                .enumerate()
-                .flat_map(|(i, e)| e.comments.iter().map(move |c| (i as u32 + 1, c.as_str()))),
-        );
-        let info = &game.info;
-        let text =
-            |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        h.update(&encoded);
         NewGame {
-            index,
-            line: game.line,
-            status: match &replayed.status {
-                Status::Complete => None,
-                Status::Stopped(reason) => Some(reason.code()),
-            },
+            index: 0,
+            line: 0,
+            status: None,
             movehash: h.digest() as i64,
-            start,
-            handicap: game.start.handicap().map(Handicap::slug),
-            variant: (replayed.start.variant != Variant::Standard).then(|| replayed.start.variant.name()),
-            plies: plies as u32,
-            moves,
-            times: encode_times(played.iter().map(|e| e.seconds)),
-            comments: encode_comments(comments),
-            end_sfen: replayed.end.to_string(),
-            result: match replayed.outcome {
-                None => GameResult::Unknown,
-                Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
-                Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
-                Some(Outcome::Draw) => GameResult::Draw,
-            },
-            termination: replayed.termination.map(|t| t.name()),
-            black: info.black.as_ref().and_then(player),
-            white: info.white.as_ref().and_then(player),
-            event: text(&info.event),
-            site: text(&info.site),
-            date: info.start.map(|d| d.to_string()),
-            end_date: info.end.map(|d| d.to_string()),
-            time_control: text(&info.time_control),
-            opening: text(&info.opening),
-            headers: encode_headers(game.headers.iter().map(|h| (h.key.as_str(), h.value.as_str()))),
-            positions: GamePositions::new(&replayed.start, replayed.moves, replayed.keys),
+            start: start_sfen,
+            handicap: None,
+            variant: (start.variant != Variant::Standard).then(|| start.variant.name()),
+            plies: moves.len() as u32,
+            moves: encoded,
+            positions: GamePositions::new(start, moves, keys),
+            times: None,
+            comments: None,
+            end_sfen: end.to_string(),
+            result: GameResult::Unknown,
+            termination: None,
+            black: None,
+            white: None,
+            event: None,
+            site: None,
+            date: None,
+            end_date: None,
+            time_control: None,
+            opening: None,
+            headers: None,
         }
     }
-}
-
-fn player(p: &Player) -> Option<PlayerName> {
-    let name = if p.name.trim().is_empty() { p.full.trim() } else { p.name.trim() };
-    (!name.is_empty()).then(|| PlayerName {
-        name: name.to_string(),
-        title: p.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
-    })
 }

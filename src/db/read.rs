@@ -8,7 +8,7 @@ pub use super::filter::GameFilter;
 use super::{
     GameId, GameResult, Result,
     codec::{decode_comments, decode_headers, decode_moves, decode_times},
-    filter::{Conditions, shown_record},
+    filter::{Conditions, any_record_of_a_kept_game, shown_record},
     index::{self, Run},
 };
 use crate::shogi::{Handicap, Move, Setup, Variant};
@@ -52,16 +52,42 @@ pub struct OccurrenceRow {
     pub status: Option<String>,
     /// Set when an earlier source (in path order) holds the same game: that game's id.
     pub duplicate_of: Option<GameId>,
+    /// The rest of what this file's record says.
+    pub info: RecordInfo,
+    /// The game it is a game of.
+    pub variant: Variant,
+}
+
+/// What one file's record of a game says beyond its list entry ([`GameRow`]): the titles
+/// written after the players' names, the site, the end date, the time control, the opening,
+/// and every header as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordInfo {
     pub black_title: Option<String>,
     pub white_title: Option<String>,
     pub site: Option<String>,
     pub end_date: Option<String>,
     pub time_control: Option<String>,
     pub opening: Option<String>,
-    /// Every header as written.
     pub headers: Vec<(String, String)>,
-    /// The game it is a game of.
-    pub variant: Variant,
+}
+
+/// The columns [`record_info`] reads, of the record aliased `s`.
+const RECORD_INFO_COLUMNS: &str =
+    "s.black_title, s.white_title, s.site, s.end_date, s.time_control, s.opening, s.headers";
+
+/// The [`RECORD_INFO_COLUMNS`] of row `r`, from column `at` on.
+fn record_info(r: &Row<'_>, at: usize) -> Result<RecordInfo> {
+    let headers: Option<String> = r.get(at + 6)?;
+    Ok(RecordInfo {
+        black_title: r.get(at)?,
+        white_title: r.get(at + 1)?,
+        site: r.get(at + 2)?,
+        end_date: r.get(at + 3)?,
+        time_control: r.get(at + 4)?,
+        opening: r.get(at + 5)?,
+        headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
+    })
 }
 
 /// A reject row.
@@ -100,15 +126,9 @@ pub struct StoredGame {
     pub times: Vec<Option<u32>>,
     /// Comments by ply: 0 before the first move, n after move n.
     pub comments: Vec<(u32, String)>,
-    /// Every header as written.
-    pub headers: Vec<(String, String)>,
     pub termination: Option<String>,
-    pub site: Option<String>,
-    pub end_date: Option<String>,
-    pub time_control: Option<String>,
-    pub opening: Option<String>,
-    pub black_title: Option<String>,
-    pub white_title: Option<String>,
+    /// The rest of what the record shown for it says.
+    pub info: RecordInfo,
 }
 
 /// A stored game's moves, as the moves and positions exports read them.
@@ -205,11 +225,16 @@ impl Reader {
         let tx = self.conn.transaction()?;
         index::check_depth(&tx)?;
         let runs = index::live_runs(&tx)?;
-        let dead = {
+        let mut dead = HashSet::new();
+        {
             let mut stmt = tx.prepare_cached("SELECT game FROM dead")?;
-            let ids = stmt.query_map([], |r| r.get(0))?;
-            ids.collect::<rusqlite::Result<_>>()?
-        };
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                // A row that is no game id would leave a deleted game's postings live.
+                let id = row.get_ref(0)?.as_i64().map_err(|_| super::Corrupt("a dead row is no game id"))?;
+                dead.insert(GameId(id));
+            }
+        }
         let hot = super::names::has_table(&tx, "hot")?;
         Ok(Snapshot { tx, runs, dead, hot })
     }
@@ -317,8 +342,8 @@ impl Snapshot<'_> {
         // A game always has a record; the left join still shows one that lost them all.
         let required = if c.record.is_empty() { "" } else { " AND s.id IS NOT NULL" };
         let sql = format!(
-            "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, s.times, s.comments, s.headers, g.termination,
-               s.site, s.end_date, s.time_control, s.opening, s.black_title, s.white_title
+            "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, s.times, s.comments, g.termination,
+               {RECORD_INFO_COLUMNS}
              FROM games g LEFT JOIN sources s ON s.id = {shown} {RECORD_JOINS}
              WHERE g.id = ?{id_arg}{game}{required}",
             shown = shown_record("g", &c.record),
@@ -333,7 +358,6 @@ impl Snapshot<'_> {
         let handicap: Option<String> = r.get(7)?;
         let times: Option<Vec<u8>> = r.get(9)?;
         let comments: Option<Vec<u8>> = r.get(10)?;
-        let headers: Option<String> = r.get(11)?;
         Ok(Some(StoredGame {
             row: game_row(r)?,
             start: start_setup(start.as_deref())?,
@@ -341,14 +365,8 @@ impl Snapshot<'_> {
             moves: decode_moves(r.get_ref(8)?.as_blob()?)?,
             times: times.as_deref().map(decode_times).transpose()?.unwrap_or_default(),
             comments: comments.as_deref().map(decode_comments).transpose()?.unwrap_or_default(),
-            headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
-            termination: r.get(12)?,
-            site: r.get(13)?,
-            end_date: r.get(14)?,
-            time_control: r.get(15)?,
-            opening: r.get(16)?,
-            black_title: r.get(17)?,
-            white_title: r.get(18)?,
+            termination: r.get(11)?,
+            info: record_info(r, 12)?,
         }))
     }
 
@@ -365,11 +383,7 @@ impl Snapshot<'_> {
         mut each: impl FnMut(&OccurrenceRow) -> Result<(), E>,
     ) -> Result<(), E> {
         let c = Conditions::new(&self.tx, filter, "r", "g").map_err(super::Error::from)?;
-        let kept = if c.record.is_empty() {
-            String::new()
-        } else {
-            format!(" AND s.game IN (SELECT r.game FROM sources r WHERE 1{})", c.record)
-        };
+        let kept = any_record_of_a_kept_game(&c.record);
         let mut stmt = self
             .tx
             .prepare(&format!(
@@ -377,7 +391,7 @@ impl Snapshot<'_> {
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
-                   s.black_title, s.white_title, s.site, s.end_date, s.time_control, s.opening, s.headers, g.variant
+                   g.variant, {RECORD_INFO_COLUMNS}
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -526,7 +540,6 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
     let handicap: Option<String> = r.get(9)?;
     let start: Option<String> = r.get(10)?;
     let earlier: bool = r.get(16)?;
-    let headers: Option<String> = r.get(23)?;
     Ok(OccurrenceRow {
         game,
         path: r.get(1)?,
@@ -545,14 +558,8 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         termination: r.get(14)?,
         status: r.get(15)?,
         duplicate_of: earlier.then_some(game),
-        black_title: r.get(17)?,
-        white_title: r.get(18)?,
-        site: r.get(19)?,
-        end_date: r.get(20)?,
-        time_control: r.get(21)?,
-        opening: r.get(22)?,
-        headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
-        variant: variant_of(r.get_ref(24)?.as_str_or_null()?)?,
+        variant: variant_of(r.get_ref(17)?.as_str_or_null()?)?,
+        info: record_info(r, 18)?,
     })
 }
 
@@ -562,6 +569,32 @@ fn variant_of(name: Option<&str>) -> Result<Variant> {
         None => Ok(Variant::Standard),
         Some(name) => {
             Variant::from_name(name).ok_or_else(|| super::Corrupt("a stored variant is unknown").into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{Error, Writer};
+
+    #[test]
+    fn a_dead_row_that_is_no_game_id_is_corrupt_data() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("k.sqlite");
+        Writer::open(&path).unwrap().finish().unwrap();
+        // A damaged file: the table holds a text where a game id belongs.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE dead; CREATE TABLE dead(game, postings INTEGER NOT NULL);
+             INSERT INTO dead VALUES ('seven', 3);",
+        )
+        .unwrap();
+        drop(conn);
+        let mut reader = Reader::open(&path).unwrap();
+        match reader.snapshot() {
+            Err(Error::Corrupt(e)) => assert_eq!(e.0, "a dead row is no game id"),
+            other => panic!("{:?}", other.map(|_| ())),
         }
     }
 }

@@ -10,7 +10,7 @@ use rusqlite::{params_from_iter, types::Value, vtab::array::Array};
 
 use super::{
     GameId, GameResult, Result,
-    filter::{Conditions, GameFilter},
+    filter::{Conditions, GameFilter, any_record_of_a_kept_game},
     names::{self, AliasMap},
     read::Snapshot,
 };
@@ -141,11 +141,7 @@ impl Snapshot<'_> {
         mut each: impl FnMut(&RecordFacts) -> Result<(), E>,
     ) -> Result<(), E> {
         let c = Conditions::new(&self.tx, filter, "r", "g").map_err(super::Error::from)?;
-        let kept = if c.record.is_empty() {
-            String::new()
-        } else {
-            format!(" AND s.game IN (SELECT r.game FROM sources r WHERE 1{})", c.record)
-        };
+        let kept = any_record_of_a_kept_game(&c.record);
         let sql = format!(
             "SELECT s.game, s.black, s.white, s.date, s.opening, g.result
              FROM sources s JOIN games g ON g.id = s.game JOIN files f ON f.id = s.file

@@ -1,6 +1,6 @@
 //! Games counted with their results: the one count that positions, the moves played from
-//! them, query answers and the tree export all report. A game's result makes a count of one
-//! game; counts add up.
+//! them, query answers, the counts by year, players' records and the tree export all report.
+//! A game's result makes a count of one game; counts add up.
 
 use std::ops::AddAssign;
 
@@ -46,13 +46,18 @@ impl AddAssign<GameResult> for Stats {
 }
 
 impl Stats {
+    /// The games `side` won and lost, from that side's view.
+    pub fn wins_and_losses(&self, side: Color) -> (u64, u64) {
+        match side {
+            Color::Black => (self.black_wins, self.white_wins),
+            Color::White => (self.white_wins, self.black_wins),
+        }
+    }
+
     /// The score of `side` over the games with a known result (a win 1, a draw ½), from 0 to
     /// 1; `None` when no result is known.
     pub fn score(&self, side: Color) -> Option<f64> {
-        let (wins, losses) = match side {
-            Color::Black => (self.black_wins, self.white_wins),
-            Color::White => (self.white_wins, self.black_wins),
-        };
+        let (wins, losses) = self.wins_and_losses(side);
         let decided = wins + losses + self.draws;
         (decided > 0).then(|| (wins as f64 + self.draws as f64 / 2.0) / decided as f64)
     }
@@ -75,6 +80,8 @@ mod tests {
             s += r;
         }
         assert_eq!(s, Stats { games: 5, black_wins: 2, white_wins: 1, draws: 1 });
+        assert_eq!(s.wins_and_losses(Color::Black), (2, 1));
+        assert_eq!(s.wins_and_losses(Color::White), (1, 2));
         // Black: 2 wins and a draw of 4 decided games, 2.5 / 4; White: 1.5 / 4.
         assert_eq!(s.score(Color::Black), Some(0.625));
         assert_eq!(s.score(Color::White), Some(0.375));

@@ -1,5 +1,5 @@
-//! CSV exports, streamed row by row from a database snapshot at constant memory, and stored
-//! games rebuilt as records for the writers.
+//! CSV exports, streamed row by row from a database snapshot at constant memory (stored games
+//! as records again are [`crate::store`]'s).
 //!
 //! - `games`: one row per game occurrence (a source file and the game's index in it, from 0),
 //!   in path order. The first occurrence of a game has an empty `duplicate_of`; a later one
@@ -17,7 +17,6 @@
 
 mod moves;
 mod parquet;
-mod record;
 mod sink;
 mod tree;
 
@@ -25,7 +24,6 @@ use std::io::{self, Write};
 
 pub use self::{
     moves::{MOVE_COLUMNS, POSITION_COLUMNS, Skipped, game_key, moves, positions},
-    record::{stored_record, stored_replay, write_stored},
     sink::{Cell, Column, Format, Kind, Output, Rows},
     tree::{TREE_COLUMNS, tree},
 };
@@ -219,7 +217,7 @@ fn games_rows<W: Write>(
     out: &mut Output<W>,
 ) -> Result<(), Error> {
     snapshot.for_each_occurrence(filter, |r| -> Result<(), Error> {
-        let headers = serde_json::to_string(&r.headers).unwrap_or_default();
+        let headers = serde_json::to_string(&r.info.headers).unwrap_or_default();
         let int = |n: u32| Cell::Int(i64::from(n));
         out.row(&[
             Cell::Int(r.game.0),
@@ -239,13 +237,13 @@ fn games_rows<W: Write>(
             Cell::text(r.termination.as_deref()),
             Cell::Text(r.status.as_deref().unwrap_or("ok")),
             Cell::int(r.duplicate_of.map(|g| g.0)),
-            Cell::text(r.black_title.as_deref()),
-            Cell::text(r.white_title.as_deref()),
-            Cell::text(r.site.as_deref()),
-            Cell::text(r.end_date.as_deref()),
-            Cell::text(r.time_control.as_deref()),
-            Cell::text(r.opening.as_deref()),
-            Cell::Text(if r.headers.is_empty() { "[]" } else { &headers }),
+            Cell::text(r.info.black_title.as_deref()),
+            Cell::text(r.info.white_title.as_deref()),
+            Cell::text(r.info.site.as_deref()),
+            Cell::text(r.info.end_date.as_deref()),
+            Cell::text(r.info.time_control.as_deref()),
+            Cell::text(r.info.opening.as_deref()),
+            Cell::Text(if r.info.headers.is_empty() { "[]" } else { &headers }),
             Cell::Text(r.variant.name()),
         ])
     })?;

@@ -82,7 +82,7 @@ mod prepare;
 mod writer;
 
 use std::{
-    path::{Path, PathBuf},
+    path::PathBuf,
     sync::{
         Arc,
         atomic::{AtomicBool, Ordering},
@@ -98,12 +98,8 @@ use self::prepare::{Fetched, Outcome, fetch, process};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
-    kifu::{FileError, ParsedFile},
     walk::{self, Entry, Expect, Globs, Shard, WalkOptions},
 };
-
-/// The function that reads a file into games: [`crate::kifu::read_file`] in the command.
-pub type ReadFn = fn(Option<&Path>, &[u8]) -> Result<ParsedFile, FileError>;
 
 /// Files per chunk handed to the workers at once, at most.
 const CHUNK_FILES: usize = 512;
@@ -271,13 +267,13 @@ impl From<rayon::ThreadPoolBuildError> for Error {
     }
 }
 
-/// Indexes `options.roots` into `options.db`, reading files with `read`.
+/// Indexes `options.roots` into `options.db`, reading files with [`crate::kifu::read_file`].
 ///
 /// # Errors
 ///
 /// A missing path, or any database failure (fatal: the run stops, and everything committed
 /// before stays consistent).
-pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<Summary, Error> {
+pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error> {
     let started = std::time::Instant::now();
     let roots = absolute_roots(&options.roots)?;
     let walk_options = WalkOptions {
@@ -374,7 +370,7 @@ pub fn run(options: &Options, read: ReadFn, observer: &dyn Observer) -> Result<S
                 break;
             }
             let outcomes: Vec<Outcome> = pool.install(|| {
-                chunk.par_iter().zip(fetched).map(|(entry, fetched)| process(entry, fetched, read)).collect()
+                chunk.par_iter().zip(fetched).map(|(entry, fetched)| process(entry, fetched)).collect()
             });
             if tx.send(outcomes).is_err() {
                 break; // the writer stopped: its error is reported below

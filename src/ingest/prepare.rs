@@ -11,11 +11,11 @@ use std::{fs, path::Path};
 
 use xxhash_rust::xxh3::xxh3_128;
 
-use super::ReadFn;
 use crate::{
     db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
     kifu,
     replay::{ReplayedGame, Status, StopReason, replay},
+    store,
     walk::{Entry, Expect, SourceFile},
 };
 
@@ -161,7 +161,7 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
 
 /// The CPU step: parses and replays a file that was read. Never panics: a reader that does
 /// becomes a reject.
-pub(super) fn process(entry: &Entry, fetched: Fetched, read: ReadFn) -> Outcome {
+pub(super) fn process(entry: &Entry, fetched: Fetched) -> Outcome {
     let (path, bytes, hash) = match fetched {
         Fetched::Settled(outcome) => return outcome,
         Fetched::Read { path, bytes, hash } => (path, bytes, hash),
@@ -176,7 +176,7 @@ pub(super) fn process(entry: &Entry, fetched: Fetched, read: ReadFn) -> Outcome 
     let Ok(file) = entry else {
         return bug(path); // only files are read
     };
-    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash, read));
+    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash));
     let outcome = std::panic::catch_unwind(parse).unwrap_or_else(|_| bug(path));
     match outcome {
         Outcome::Read(work) if file.expect == Expect::Maybe && !holds_moves(&work) => {
@@ -192,7 +192,7 @@ fn holds_moves(work: &FileWork) -> bool {
     work.file.error.is_none() && work.record_read
 }
 
-fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], read: ReadFn) -> Outcome {
+fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> Outcome {
     let size = bytes.len() as u64;
     let mut work = FileWork {
         file: FileRecord {
@@ -209,7 +209,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
         warnings: Vec::new(),
         record_read: false,
     };
-    let parsed = match read(Some(&file.path), bytes) {
+    let parsed = match kifu::read_file(Some(&file.path), bytes) {
         Ok(parsed) => parsed,
         Err(e) => {
             work.file.error = Some(e.code());
@@ -258,7 +258,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16], rea
             code: w.code,
             message: w.message.clone(),
         }));
-        work.games.push(NewGame::new(game, replayed, index));
+        work.games.push(store::new_game(game, replayed, index));
     }
     Outcome::Read(work)
 }

@@ -9,7 +9,10 @@
 //! names keep their full text beside the split into name and title ([`parse_player`]).
 
 use super::{DateTime, Header, Info, Player};
-use crate::text::{ascii_digit, is_inline_space, is_space};
+use crate::{
+    name_key::split_title,
+    text::{ascii_digit, is_space},
+};
 
 /// Header keys that describe another format's file rather than the game, or that the game
 /// itself holds (the start position, the result): `V` (the CSA version), SFEN tags, a
@@ -286,9 +289,9 @@ fn ascii_form(c: char) -> char {
     }
 }
 
-/// Splits a player's name from a title or rank written after it: `羽生善治 名人`,
-/// `渡辺明竜王`, `藤井聡太七段`, `羽生 善治竜王`, `里見香奈女流名人`, `藤井聡太竜王・名人`,
-/// `surokiti0510 初段`, `稲葉聡アマ`, `Hosking 3dan`. The full text is always kept.
+/// Splits a player's name from a title or rank written after it (see
+/// [`crate::name_key::split_title`]): `羽生善治 名人`, `渡辺明竜王`, `藤井聡太七段`. The full
+/// text is always kept.
 ///
 /// ```
 /// use kifudex::kifu::info::parse_player;
@@ -298,120 +301,8 @@ fn ascii_form(c: char) -> char {
 /// ```
 pub fn parse_player(text: &str) -> Player {
     let full = clean(text);
-    let mut end = full.len();
-    loop {
-        let head = full[..end].trim_end_matches(is_inline_space);
-        let Some(start) = title_start(head) else { break };
-        let before = head[..start].trim_end_matches(is_inline_space);
-        let before = before.strip_suffix(['・', '、']).unwrap_or(before);
-        if before.trim_end_matches(is_inline_space).is_empty() {
-            break;
-        }
-        end = before.len();
-    }
-    let name = full[..end].trim_end_matches(is_inline_space);
-    if end == full.len() || name.is_empty() {
-        return Player { full: full.to_string(), name: full.to_string(), title: None };
-    }
-    let title = full[end..].trim_matches(is_inline_space);
-    let title = title.strip_prefix(['・', '、']).unwrap_or(title).trim_start_matches(is_inline_space);
-    Player { full: full.to_string(), name: name.to_string(), title: Some(title.to_string()) }
-}
-
-const TITLES: &[&str] = &[
-    "女流名人",
-    "女流王将",
-    "女流王位",
-    "女流王座",
-    "倉敷藤花",
-    "女王",
-    "清麗",
-    "白玲",
-    "名人",
-    "竜王",
-    "龍王",
-    "王位",
-    "王座",
-    "棋王",
-    "王将",
-    "棋聖",
-    "叡王",
-    "アマ",
-];
-
-const KANJI_DIGITS: &str = "一二三四五六七八九十";
-
-/// Where a title or rank at the end of `text` starts, if one is there.
-fn title_start(text: &str) -> Option<usize> {
-    if let Some(start) = rank_start(text) {
-        return Some(start);
-    }
-    if let Some(head) = text.strip_suffix('冠') {
-        let start = head
-            .char_indices()
-            .next_back()
-            .filter(|&(_, c)| KANJI_DIGITS.contains(c) || c.is_ascii_digit())?
-            .0;
-        return Some(start);
-    }
-    let title = TITLES.iter().find(|t| text.ends_with(*t))?;
-    let start = text.len() - title.len();
-    // Lifetime and honorary forms: 永世竜王, 名誉王座, 十七世名人; former holders: 前名人.
-    let head = &text[..start];
-    for prefix in ["永世", "名誉", "前", "元"] {
-        if let Some(h) = head.strip_suffix(prefix) {
-            return Some(h.len());
-        }
-    }
-    if let Some(h) = head.strip_suffix('世') {
-        let digits =
-            h.chars().rev().take_while(|&c| KANJI_DIGITS.contains(c)).map(char::len_utf8).sum::<usize>();
-        if digits > 0 {
-            return Some(h.len() - digits);
-        }
-    }
-    Some(start)
-}
-
-/// Where a rank (`七段`, `初段`, `1級`, `十五級`, `女流二段`, `アマ四段`, `3dan`) at the end of
-/// `text` starts.
-fn rank_start(text: &str) -> Option<usize> {
-    let lower = text.to_ascii_lowercase();
-    for unit in ["dan", "kyu"] {
-        if let Some(head) = lower.strip_suffix(unit) {
-            let head = head.trim_end_matches(['-', ' ']);
-            let digits = head.bytes().rev().take_while(u8::is_ascii_digit).count();
-            let start = head.len() - digits;
-            let boundary = head[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-            if (1..=2).contains(&digits) && boundary {
-                return Some(start);
-            }
-        }
-    }
-    let head = text.strip_suffix('段').or_else(|| text.strip_suffix('級'))?;
-    let mut chars = head.char_indices().rev();
-    let (mut start, last) = chars.next()?;
-    if last.is_ascii_digit() || ('０'..='９').contains(&last) {
-        if let Some((i, _)) = chars.next().filter(|&(_, c)| c.is_ascii_digit() || ('０'..='９').contains(&c))
-        {
-            start = i;
-        }
-    } else if last == '初' || KANJI_DIGITS.contains(last) {
-        if let Some((i, '十')) = chars.next() {
-            if last != '十' && text.ends_with('級') {
-                start = i;
-            }
-        }
-    } else {
-        return None;
-    }
-    let head = &head[..start];
-    for prefix in ["女流", "アマ", "奨励会"] {
-        if let Some(h) = head.strip_suffix(prefix) {
-            return Some(h.len());
-        }
-    }
-    Some(start)
+    let (name, title) = split_title(full);
+    Player { full: full.to_string(), name: name.to_string(), title: title.map(str::to_string) }
 }
 
 #[cfg(test)]

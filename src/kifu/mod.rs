@@ -29,7 +29,6 @@ mod game;
 pub mod info;
 pub mod jkf;
 pub(crate) mod kakinoki;
-pub mod name_key;
 mod names;
 mod problem;
 pub(crate) mod support;

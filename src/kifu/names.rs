@@ -55,9 +55,20 @@ impl NameKind {
         }
     }
 
-    /// The record extensions, with their dots, for messages and documentation.
+    /// The record extensions, without their dots, for messages and documentation.
     pub fn record_extensions() -> impl Iterator<Item = &'static str> {
         EXTENSIONS.iter().filter(|(_, k)| matches!(k, NameKind::Record(_))).map(|(e, _)| *e)
+    }
+}
+
+impl Format {
+    /// The extension a file of this format is given: the first record extension that names
+    /// it (`kif`, `ki2`, `csa`, `jkf`, `usi`, `psn`).
+    pub fn extension(self) -> &'static str {
+        EXTENSIONS
+            .iter()
+            .find(|&&(_, kind)| kind == NameKind::Record(self))
+            .map_or(self.name(), |&(ext, _)| ext)
     }
 }
 
@@ -78,5 +89,7 @@ mod tests {
         }
         let listed: Vec<_> = NameKind::record_extensions().collect();
         assert_eq!(listed, ["kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen", "usen", "psn"]);
+        let given: Vec<_> = Format::ALL.iter().map(|f| f.extension()).collect();
+        assert_eq!(given, ["kif", "ki2", "csa", "jkf", "usi", "psn"]);
     }
 }

@@ -12,7 +12,7 @@
 //! The filter restricts everything: the counts, the next moves, the `reached` counts and the
 //! list. Answers come from the position index, never from a scan of the games.
 //!
-//! Every front end reads its options with [`FilterText`] and [`target_from_text`] and prints
+//! Every front end reads its options with [`filter_from_text`] and [`target_from_text`] and prints
 //! the answer with [`to_json`], so the command line and the HTTP API accept the same input,
 //! refuse it with the same words and answer with the same object.
 
@@ -20,7 +20,6 @@ pub mod games;
 mod json;
 mod options;
 pub mod players;
-mod tally;
 mod target;
 pub mod years;
 
@@ -29,10 +28,9 @@ use std::collections::HashSet;
 pub use self::{
     json::to_json,
     options::{
-        FilterText, OptionError, RESULT_NAMES, fit_variant, parse_by, parse_result, start_for,
-        target_from_text,
+        OptionError, RESULT_NAMES, filter_from_text, fit_variant, parse_by, parse_handicap, parse_result,
+        parse_variant, start_for, target_from_text,
     },
-    tally::Tally,
     target::{Target, TargetError, start_position},
     years::ByYear,
 };

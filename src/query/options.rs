@@ -67,65 +67,60 @@ pub fn parse_by(text: &str) -> Result<bool, OptionError> {
     }
 }
 
-/// The game filters as text. Names, events and openings match on a part, compared without
-/// widths, spaces, case or a title after a name (see [`crate::kifu::name_key`]); an empty text
-/// does not filter; dates are ISO 8601 as precise as wanted (`2019`, `2019-04`, `2019-04-01`).
-#[derive(Clone, Debug, Default)]
-pub struct FilterText {
-    pub player: Option<String>,
-    pub black: Option<String>,
-    pub white: Option<String>,
-    pub event: Option<String>,
-    pub since: Option<String>,
-    pub until: Option<String>,
-    pub result: Option<GameResult>,
-    /// A handicap's Japanese or English name (香落ち, `lance`).
-    pub handicap: Option<String>,
-    /// Part of the opening (戦型) a record names.
-    pub opening: Option<String>,
-    /// Aliases of the command's own (alias, name), beside the database's.
-    pub aliases: Vec<(String, String)>,
-    /// A game's name (`standard`, `yari`, as [`Variant::from_name`] reads it).
-    pub variant: Option<String>,
+/// A handicap's Japanese or English name (香落ち, `lance`).
+///
+/// # Errors
+///
+/// [`OptionError::Handicap`] for a name no handicap has.
+pub fn parse_handicap(text: &str) -> Result<Handicap, OptionError> {
+    Handicap::from_name(text).ok_or_else(|| OptionError::Handicap(text.to_string()))
 }
 
-impl FilterText {
-    /// The filter, checked.
-    ///
-    /// # Errors
-    ///
-    /// A date that is not ISO 8601, or a handicap or game name that names none.
-    pub fn filter(&self) -> Result<GameFilter, OptionError> {
-        for (name, date) in [("since", &self.since), ("until", &self.until)] {
-            if let Some(d) = date {
-                check_date(d).map_err(|why| OptionError::Date { name, value: d.clone(), why })?;
-            }
-        }
-        let handicap = match &self.handicap {
-            None => None,
-            Some(name) => Some(Handicap::from_name(name).ok_or_else(|| OptionError::Handicap(name.clone()))?),
-        };
-        let variant = match self.variant.as_deref().filter(|v| !v.is_empty()) {
-            None => None,
-            Some(name) => {
-                Some(Variant::from_name(name).ok_or_else(|| OptionError::Variant(name.to_string()))?)
-            }
-        };
-        let text = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
-        Ok(GameFilter {
-            player: text(&self.player),
-            black: text(&self.black),
-            white: text(&self.white),
-            event: text(&self.event),
-            since: self.since.clone(),
-            until: self.until.clone(),
-            result: self.result,
-            handicap,
-            opening: text(&self.opening),
-            aliases: self.aliases.clone(),
-            variant,
-        })
+/// A game's name (`standard`, `yari`, as [`Variant::from_name`] reads it); an empty text names
+/// none.
+///
+/// # Errors
+///
+/// [`OptionError::Variant`] for a name no game has.
+pub fn parse_variant(text: &str) -> Result<Option<Variant>, OptionError> {
+    match text {
+        "" => Ok(None),
+        name => Variant::from_name(name).map(Some).ok_or_else(|| OptionError::Variant(name.to_string())),
     }
+}
+
+/// The game filter whose texts are given as they came (`given`), checked: an empty text does
+/// not filter, dates must be ISO 8601 as precise as wanted (`2019`, `2019-04`,
+/// `2019-04-01`), and `handicap` and `variant`, when given, name the start and the game
+/// ([`parse_handicap`], [`parse_variant`]). Names, events and openings match on a part,
+/// compared without widths, spaces, case or a title after a name (see [`crate::name_key`]).
+///
+/// # Errors
+///
+/// A date that is not ISO 8601, or a handicap or game name that names none.
+pub fn filter_from_text(
+    given: GameFilter,
+    handicap: Option<&str>,
+    variant: Option<&str>,
+) -> Result<GameFilter, OptionError> {
+    for (name, date) in [("since", &given.since), ("until", &given.until)] {
+        if let Some(d) = date {
+            check_date(d).map_err(|why| OptionError::Date { name, value: d.clone(), why })?;
+        }
+    }
+    let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);
+    let variant = variant.map(parse_variant).transpose()?.flatten().or(given.variant);
+    let text = |v: Option<String>| v.filter(|s| !s.is_empty());
+    Ok(GameFilter {
+        player: text(given.player),
+        black: text(given.black),
+        white: text(given.white),
+        event: text(given.event),
+        opening: text(given.opening),
+        handicap,
+        variant,
+        ..given
+    })
 }
 
 /// The position asked about: `sfen`, or `moves` (any notation) from `start` (an SFEN,
@@ -258,16 +253,18 @@ mod tests {
 
     #[test]
     fn refusals_name_the_flag_and_the_text() {
-        let since = FilterText { since: Some("last year".into()), ..FilterText::default() };
+        let since = GameFilter { since: Some("last year".into()), ..GameFilter::default() };
         assert_eq!(
-            since.filter().unwrap_err().to_string(),
+            filter_from_text(since, None, None).unwrap_err().to_string(),
             "--since 'last year' is not a date: write it with digits as YYYY, YYYY-MM or YYYY-MM-DD (dates are like 2019, 2019-04 or 2019-04-01)"
         );
-        let handicap = FilterText { handicap: Some("queen".into()), ..FilterText::default() };
         assert!(
-            handicap.filter().unwrap_err().to_string().starts_with(
-                "--handicap 'queen' is not a handicap; the names are 平手 (even), 香落ち (lance)"
-            )
+            filter_from_text(GameFilter::default(), Some("queen"), None)
+                .unwrap_err()
+                .to_string()
+                .starts_with(
+                    "--handicap 'queen' is not a handicap; the names are 平手 (even), 香落ち (lance)"
+                )
         );
         assert_eq!(
             parse_result("won").unwrap_err().to_string(),
@@ -313,9 +310,8 @@ mod tests {
         assert!(filter.is_empty(), "the position's own game filters nothing");
         let mut filter = GameFilter { variant: Some(Variant::Yari), ..GameFilter::default() };
         assert!(matches!(fit_variant(&shogi, &mut filter), Err(OptionError::OtherVariant { .. })));
-        let bad = FilterText { variant: Some("chess".into()), ..FilterText::default() };
         assert_eq!(
-            bad.filter().unwrap_err().to_string(),
+            filter_from_text(GameFilter::default(), None, Some("chess")).unwrap_err().to_string(),
             "--variant 'chess' is not a game kifudex knows: standard or yari"
         );
     }

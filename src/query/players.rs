@@ -26,8 +26,10 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
-use super::Tally;
-use crate::db::{self, GameFilter, GameId, RecordFacts, Snapshot};
+use crate::{
+    db::{self, GameFilter, GameId, RecordFacts, Snapshot, Stats},
+    shogi::Color,
+};
 
 /// A player's record on one side, from the player's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,9 +41,9 @@ pub struct SideRecord {
 }
 
 impl SideRecord {
-    fn of(t: Tally, black: bool) -> SideRecord {
-        let (wins, losses) = t.wins_and_losses(black);
-        SideRecord { games: t.games, wins, losses, draws: t.draws }
+    fn of(stats: Stats, side: Color) -> SideRecord {
+        let (wins, losses) = stats.wins_and_losses(side);
+        SideRecord { games: stats.games, wins, losses, draws: stats.draws }
     }
 }
 
@@ -76,8 +78,8 @@ pub struct PlayersQuery {
 struct Gathered {
     spellings: HashMap<String, u64>,
     games: u64,
-    black: Tally,
-    white: Tally,
+    black: Stats,
+    white: Stats,
     first: Option<String>,
     last: Option<String>,
     openings: HashMap<String, u64>,
@@ -89,11 +91,11 @@ struct GameSides {
     sides: Vec<Side>,
 }
 
-/// A side a record names: the player's identity, whether black, the spelling, and the
-/// record's date and opening.
+/// A side a record names: the player's identity, the side, the spelling, and the record's
+/// date and opening.
 struct Side {
     key: String,
-    black: bool,
+    side: Color,
     spelling: String,
     date: Option<String>,
     opening: Option<String>,
@@ -135,11 +137,11 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
             game = Some((r.game, GameSides { result: r.result, sides: Vec::new() }));
         }
         if let Some((_, sides)) = game.as_mut() {
-            for (id, black) in [(r.black, true), (r.white, false)] {
+            for (id, side) in [(r.black, Color::Black), (r.white, Color::White)] {
                 if let Some((key, spelling)) = id.and_then(|id| identities.of(id)) {
                     sides.sides.push(Side {
                         key: key.to_string(),
-                        black,
+                        side,
                         spelling: spelling.to_string(),
                         date: r.date.clone(),
                         opening: r.opening.clone(),
@@ -165,19 +167,19 @@ fn count_game(
     gathered: &mut HashMap<String, Gathered>,
 ) {
     // The sides the opponent of --vs plays on, in this game.
-    let vs_sides: HashSet<bool> = match vs {
-        Some(set) => game.sides.iter().filter(|s| set.contains(&s.key)).map(|s| s.black).collect(),
+    let vs_sides: HashSet<Color> = match vs {
+        Some(set) => game.sides.iter().filter(|s| set.contains(&s.key)).map(|s| s.side).collect(),
         None => HashSet::new(),
     };
-    let mut counted: HashSet<(&str, bool)> = HashSet::new();
+    let mut counted: HashSet<(&str, Color)> = HashSet::new();
     let mut played: HashSet<&str> = HashSet::new();
     let mut openings: HashSet<(&str, &str)> = HashSet::new();
-    for Side { key, black, spelling, date, opening } in &game.sides {
+    for Side { key, side, spelling, date, opening } in &game.sides {
         if rows_of.is_some_and(|set| !set.contains(key)) {
             continue;
         }
         if let Some(set) = vs {
-            if set.contains(key) || !vs_sides.contains(&!black) {
+            if set.contains(key) || !vs_sides.contains(&side.flip()) {
                 continue;
             }
         }
@@ -196,11 +198,10 @@ fn count_game(
                 *g.openings.entry(o.clone()).or_default() += 1;
             }
         }
-        if counted.insert((key.as_str(), *black)) {
-            if *black {
-                g.black += game.result;
-            } else {
-                g.white += game.result;
+        if counted.insert((key.as_str(), *side)) {
+            match side {
+                Color::Black => g.black += game.result,
+                Color::White => g.white += game.result,
             }
         }
         if played.insert(key.as_str()) {
@@ -218,7 +219,7 @@ fn finish(alias_name: Option<&str>, g: Gathered) -> PlayerStats {
             spellings.into_iter().next().map(|(s, _)| s).unwrap_or_default()
         }
     };
-    let (as_black, as_white) = (SideRecord::of(g.black, true), SideRecord::of(g.white, false));
+    let (as_black, as_white) = (SideRecord::of(g.black, Color::Black), SideRecord::of(g.white, Color::White));
     let mut openings: Vec<(String, u64)> = g.openings.into_iter().collect();
     openings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     PlayerStats {

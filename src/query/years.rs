@@ -8,9 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::Tally;
 use crate::{
-    db::{self, GameFilter, GameId, Occurrence, Snapshot},
+    db::{self, GameFilter, GameId, Occurrence, Snapshot, Stats},
     shogi::Move,
 };
 
@@ -18,7 +17,7 @@ use crate::{
 pub const UNKNOWN_YEAR: &str = "unknown";
 
 /// Counts by year (`2014`, …, then [`UNKNOWN_YEAR`], which sorts after the digits).
-pub type Years = BTreeMap<String, Tally>;
+pub type Years = BTreeMap<String, Stats>;
 
 /// A position's games by year, and those of each move played from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -111,10 +110,10 @@ mod tests {
         let years: HashMap<GameId, String> =
             [(GameId(1), "2014".to_string()), (GameId(2), "2014".to_string())].into_iter().collect();
         let by = by_year(&occs, &[m1, m2], &years);
-        assert_eq!(by.position["2014"], Tally { games: 2, black_wins: 1, white_wins: 0, draws: 1 });
-        assert_eq!(by.position[UNKNOWN_YEAR], Tally { games: 1, black_wins: 0, white_wins: 1, draws: 0 });
-        assert_eq!(by.moves[0]["2014"], Tally { games: 2, black_wins: 1, white_wins: 0, draws: 1 });
-        assert_eq!(by.moves[1]["2014"], Tally { games: 1, black_wins: 1, white_wins: 0, draws: 0 });
+        assert_eq!(by.position["2014"], Stats { games: 2, black_wins: 1, white_wins: 0, draws: 1 });
+        assert_eq!(by.position[UNKNOWN_YEAR], Stats { games: 1, black_wins: 0, white_wins: 1, draws: 0 });
+        assert_eq!(by.moves[0]["2014"], Stats { games: 2, black_wins: 1, white_wins: 0, draws: 1 });
+        assert_eq!(by.moves[1]["2014"], Stats { games: 1, black_wins: 1, white_wins: 0, draws: 0 });
         assert_eq!(by.moves[1].len(), 1);
         assert_eq!(year_of(Some("2014-05-01T10:00:00")), "2014");
         assert_eq!(year_of(Some("20")), UNKNOWN_YEAR);

@@ -184,7 +184,7 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
                 snapshot.game(id)?.ok_or_else(|| ApiError::not_found(format!("there is no game {id}")))?;
             match format {
                 None => Ok((None, game::describe(&stored)?.to_string())),
-                Some(format) => match crate::export::write_stored(&stored, format)? {
+                Some(format) => match crate::store::write_stored(&stored, format)? {
                     Some(text) => Ok((Some(format), text)),
                     None => Err(ApiError::not_found(format!(
                         "game {id} is a {} game, which a {} record cannot hold; ask for .psn or .usi",
@@ -199,7 +199,7 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
     Ok(match answer {
         (None, text) => json(text),
         (Some(format), text) => {
-            let ext = extension(format);
+            let ext = format.extension();
             let content_type =
                 if format == Format::Jkf { "application/json" } else { "text/plain; charset=utf-8" };
             let disposition = format!("attachment; filename=\"game-{id}.{ext}\"");
@@ -215,16 +215,9 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
     })
 }
 
-/// The format a record's file extension names (`psn` for Western).
+/// The format whose file extension is `ext` (`psn` for Western; see [`Format::extension`]).
 fn record_format(ext: &str) -> Option<Format> {
-    Format::ALL.into_iter().find(|&f| extension(f) == ext)
-}
-
-fn extension(format: Format) -> &'static str {
-    match format {
-        Format::Western => "psn",
-        other => other.name(),
-    }
+    Format::ALL.into_iter().find(|&f| f.extension() == ext)
 }
 
 #[cfg(test)]

@@ -47,19 +47,19 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     }
     let row = &stored.row;
     let headers: Vec<Value> =
-        stored.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
+        stored.info.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
     Ok(json!({
         "id": row.id.0,
         "black": row.black,
         "white": row.white,
-        "black_title": stored.black_title,
-        "white_title": stored.white_title,
+        "black_title": stored.info.black_title,
+        "white_title": stored.info.white_title,
         "event": row.event,
-        "site": stored.site,
+        "site": stored.info.site,
         "date": row.date,
-        "end_date": stored.end_date,
-        "time_control": stored.time_control,
-        "opening": stored.opening,
+        "end_date": stored.info.end_date,
+        "time_control": stored.info.time_control,
+        "opening": stored.info.opening,
         "handicap": stored.handicap.map(|h| h.japanese()),
         "start": stored.start.to_string(),
         "result": row.result.name(),

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::api::ApiError;
 use crate::{
     db::GameFilter,
-    query::{FilterText, Query, fit_variant, parse_by, parse_result, target_from_text},
+    query::{Query, filter_from_text, fit_variant, parse_by, parse_result, parse_variant, target_from_text},
     shogi::Variant,
 };
 
@@ -93,7 +93,7 @@ impl Params {
     /// 400 with the command line's words for a filter it refuses.
     pub fn filter(&self) -> Result<GameFilter, ApiError> {
         let text = |name: &str| self.get(name).map(str::to_string);
-        let filter = FilterText {
+        let given = GameFilter {
             player: text("player"),
             black: text("black"),
             white: text("white"),
@@ -101,12 +101,10 @@ impl Params {
             since: text("since"),
             until: text("until"),
             result: self.get("result").map(parse_result).transpose()?,
-            handicap: text("handicap"),
             opening: text("opening"),
-            aliases: Vec::new(),
-            variant: text("variant"),
+            ..GameFilter::default()
         };
-        Ok(filter.filter()?)
+        Ok(filter_from_text(given, self.get("handicap"), self.get("variant"))?)
     }
 
     /// The query the parameters ask, as `kifudex query` reads the same options.
@@ -140,9 +138,8 @@ impl Params {
     ///
     /// 400 with the command line's words for a position it refuses.
     pub fn target(&self) -> Result<crate::query::Target, ApiError> {
-        let variant =
-            FilterText { variant: self.get("variant").map(str::to_string), ..FilterText::default() };
-        self.target_in(variant.filter()?.variant)
+        let variant = self.get("variant").map(parse_variant).transpose()?.flatten();
+        self.target_in(variant)
     }
 
     fn target_in(&self, variant: Option<Variant>) -> Result<crate::query::Target, ApiError> {

@@ -16,14 +16,12 @@ use kifudex::{
 };
 
 use super::harness::{assert_sound, export_games, stderr, usi_line};
-use crate::util::Rng;
-use crate::util::assert_every_read_works;
+use crate::util::{Rng, assert_every_read_works, command};
 
 /// The status, the summary `kifudex index --json` prints, and the messages (no progress bar:
 /// stderr is not a terminal).
 fn index_json(dir: &Path, db: &Path) -> (Option<i32>, serde_json::Value, String) {
-    let out =
-        super::harness::kifudex().arg("index").arg(dir).arg("--db").arg(db).arg("--json").output().unwrap();
+    let out = command().arg("index").arg(dir).arg("--db").arg(db).arg("--json").output().unwrap();
     let summary = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
     (out.status.code(), summary, stderr(&out))
 }
@@ -334,14 +332,8 @@ fn file_names_in_cp932_bytes_are_indexed_apart() {
     assert_eq!(summary["files_unchanged"], 4, "{summary}");
     // Removing one and pruning removes that one only.
     fs::remove_file(cp932_name(&dir, names[0])).unwrap();
-    let out = super::harness::kifudex()
-        .arg("index")
-        .arg(&dir)
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "--prune"])
-        .output()
-        .unwrap();
+    let out =
+        command().arg("index").arg(&dir).arg("--db").arg(&db).args(["--quiet", "--prune"]).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(export_games(&db).lines().count() - 1, 3);
     assert_sound(&db);

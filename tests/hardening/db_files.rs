@@ -11,7 +11,8 @@ use std::{
     process::Output,
 };
 
-use super::harness::{export_games, index, kifudex, stderr, unprivileged, write_games};
+use super::harness::{export_games, index, stderr, unprivileged, write_games};
+use crate::util::command;
 
 /// Every command that only reads the database, as arguments before `--db`.
 const READ_COMMANDS: &[&[&str]] = &[
@@ -36,7 +37,7 @@ fn listing(dir: &Path) -> BTreeSet<String> {
 }
 
 fn read_with(args: &[&str], db: &Path) -> Output {
-    kifudex().args(args).arg("--db").arg(db).output().unwrap()
+    command().args(args).arg("--db").arg(db).output().unwrap()
 }
 
 /// Runs every read command on `db` and checks that each exits 2 with exactly `message`, and
@@ -96,7 +97,7 @@ fn read_commands_refuse_what_is_not_a_kifudex_database_and_leave_it_as_it_was() 
     // The same through the environment variable.
     let foreign = tmp.path().join("files/foreign.sqlite");
     let before = hash(&foreign);
-    let out = kifudex().args(["export", "games"]).env("KIFUDEX_DB", &foreign).output().unwrap();
+    let out = command().args(["export", "games"]).env("KIFUDEX_DB", &foreign).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), format!("kifudex: not a kifudex database: {}\n", foreign.display()));
     assert_eq!(hash(&foreign), before);
@@ -220,7 +221,7 @@ fn read_commands_work_on_databases_the_user_cannot_write() {
         let dir = db.parent().unwrap();
         let (before, names) = (hash(db), listing(dir));
         for args in READ_COMMANDS {
-            let mut cmd = kifudex();
+            let mut cmd = command();
             cmd.args(*args).arg("--db").arg(db);
             let out = unprivileged(&mut cmd).output().unwrap();
             let expected = read_with(args, &reference);
@@ -253,7 +254,7 @@ fn a_database_left_in_wal_mode_where_it_cannot_be_read_says_how_to_mend_it() {
     let db = database_with(&dir, &games, "k.sqlite", "PRAGMA journal_mode = WAL");
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
     let before = hash(&db);
-    let mut cmd = kifudex();
+    let mut cmd = command();
     cmd.args(["export", "games", "--db"]).arg(&db);
     let out = unprivileged(&mut cmd).output().unwrap();
     let message = stderr(&out);
@@ -265,7 +266,7 @@ fn a_database_left_in_wal_mode_where_it_cannot_be_read_says_how_to_mend_it() {
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
     assert!(index(&games, &db).status.success());
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
-    let mut cmd = kifudex();
+    let mut cmd = command();
     cmd.args(["export", "games", "--db"]).arg(&db);
     let out = unprivileged(&mut cmd).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -12,9 +12,10 @@ use std::{
 use kifudex::{db::Reader, shogi::Handicap};
 
 use super::harness::{
-    assert_answers_cover_the_stored_games, assert_sound, export_games, games_at_start, index, kifudex,
-    listed_games, stderr, tree_games_at_start, write_games, write_games_of,
+    assert_answers_cover_the_stored_games, assert_sound, export_games, games_at_start, index, listed_games,
+    stderr, tree_games_at_start, write_games, write_games_of,
 };
+use crate::util::command;
 
 /// Short games, eight a file, many of them: a run of the test build takes a few seconds and
 /// commits on the way (every two seconds, or ten thousand games). Returns the games.
@@ -24,7 +25,7 @@ fn short_games(dir: &Path, files: usize, seed: u64) -> usize {
 }
 
 fn spawn_index(games: &Path, db: &Path) -> Child {
-    kifudex()
+    command()
         .arg("index")
         .arg(games)
         .arg("--db")
@@ -124,7 +125,7 @@ fn two_index_runs_started_together_never_fail_with_an_internal_error() {
         assert_sound(&db);
         // The database is sound and complete, and the next run finds nothing to do.
         assert_eq!(export_games(&db), expected, "round {round}");
-        let out = kifudex().arg("index").arg(&games).arg("--db").arg(&db).arg("--json").output().unwrap();
+        let out = command().arg("index").arg(&games).arg("--db").arg(&db).arg("--json").output().unwrap();
         let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(summary["files_indexed"], 0, "round {round}");
     }
@@ -203,7 +204,7 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{message}"));
     // What it said it indexed is stored, whole, and nothing more; answers cover it.
-    let stored = kifudex().args(["export", "games", "--db"]).arg(&db).output().unwrap();
+    let stored = command().args(["export", "games", "--db"]).arg(&db).output().unwrap();
     let mut reader = csv::Reader::from_reader(&stored.stdout[..]);
     let paths: std::collections::BTreeSet<String> =
         reader.records().map(|r| r.unwrap()[1].to_string()).collect();
@@ -230,7 +231,7 @@ fn a_run_that_ends_while_another_program_has_the_database_open_says_it_stays_in_
     short_games(&games, 600, 35);
     let db = tmp.path().join("k.sqlite");
     let mut run =
-        kifudex().arg("index").arg(&games).arg("--db").arg(&db).stderr(Stdio::piped()).spawn().unwrap();
+        command().arg("index").arg(&games).arg("--db").arg(&db).stderr(Stdio::piped()).spawn().unwrap();
     // Another program reads the database while the run writes, and keeps it open.
     let in_wal = || fs::read(&db).is_ok_and(|h| h.len() >= 20 && h[18..20] == [2, 2]);
     assert!(wait_for(&mut run, in_wal), "the run never switched to WAL mode");

@@ -7,25 +7,23 @@ use std::{
     fs,
     os::unix::fs::PermissionsExt,
     path::PathBuf,
-    process::Command,
     time::{Duration, Instant},
 };
 
 use kifudex::{
     db::Reader,
     ingest::{self, NewReject, Observer, Options},
-    kifu,
 };
 
 use super::harness::{
-    assert_answers_cover_the_stored_games, assert_sound, export_games, index, kifudex, listed_games, stderr,
+    assert_answers_cover_the_stored_games, assert_sound, export_games, index, listed_games, stderr,
     unprivileged, write_games, write_games_of,
 };
-use crate::util::{Rng, assert_every_read_works};
+use crate::util::{Rng, assert_every_read_works, command};
 
 /// Whether this machine lets the tests make a mount namespace with a small tmpfs in it.
 fn can_mount_tmpfs() -> bool {
-    Command::new("unshare")
+    crate::util::wrapper("unshare")
         .args(["-rm", "sh", "-c", "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\""])
         .output()
         .is_ok_and(|o| o.status.success())
@@ -60,13 +58,12 @@ fn a_full_disk_stops_the_run_with_a_sound_database() {
         let script = "mount -t tmpfs -o size=$1 tmpfs \"$2\" || exit 99
             \"$3\" index \"$4\" --db \"$2/k.sqlite\" --quiet; code=$?
             cp \"$2\"/k.sqlite* \"$5\"/ 2>/dev/null; exit $code";
-        let out = Command::new("unshare")
+        let out = crate::util::wrapper("unshare")
             .args(["-rm", "sh", "-c", script, "sh", size])
             .arg(&mnt)
-            .arg(env!("CARGO_BIN_EXE_kifudex"))
+            .arg(crate::util::exe())
             .arg(&games)
             .arg(&out_dir)
-            .env_remove("KIFUDEX_DB")
             .output()
             .unwrap();
         let message = stderr(&out);
@@ -98,13 +95,12 @@ fn a_file_size_limit_stops_the_run_with_a_sound_database() {
     for blocks in [200, 600, 1200] {
         // 1 KiB blocks; SIGXFSZ ignored, so a write past the limit fails with EFBIG instead.
         let db = tmp.path().join(format!("limited-{blocks}.sqlite"));
-        let out = Command::new("sh")
+        let out = crate::util::wrapper("sh")
             .args(["-c", "trap '' XFSZ; ulimit -f $1; exec \"$2\" index \"$3\" --db \"$4\" --quiet", "sh"])
             .arg(blocks.to_string())
-            .arg(env!("CARGO_BIN_EXE_kifudex"))
+            .arg(crate::util::exe())
             .arg(&games)
             .arg(&db)
-            .env_remove("KIFUDEX_DB")
             .output()
             .unwrap();
         let message = stderr(&out);
@@ -141,7 +137,7 @@ fn a_read_only_database_is_refused_and_left_alone() {
         let mode = if entry.file_type().is_dir() { 0o777 } else { 0o444 };
         fs::set_permissions(entry.path(), fs::Permissions::from_mode(mode)).unwrap();
     }
-    let mut cmd = kifudex();
+    let mut cmd = command();
     cmd.arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet");
     let out = unprivileged(&mut cmd).output().unwrap();
     let message = stderr(&out);
@@ -188,17 +184,17 @@ fn files_removed_or_changed_during_the_run_leave_a_sound_database_that_the_next_
     let db = tmp.path().join("k.sqlite");
     let options = Options { jobs: 2, ..Options::new(vec![games.clone()], db.clone()) };
     // A first run indexes everything; during the second, one file goes and another grows.
-    ingest::run(&options, kifu::read_file, &ingest::Quiet).unwrap();
+    ingest::run(&options, &ingest::Quiet).unwrap();
     let meddler =
         Meddler { remove: files[5].clone(), change: files[17].clone(), rejects: Default::default() };
-    let summary = ingest::run(&options, kifu::read_file, &meddler).unwrap();
+    let summary = ingest::run(&options, &meddler).unwrap();
     assert_eq!(summary.files_rejected, 0, "{summary:?}");
     assert_eq!((summary.files_seen, summary.files_indexed, summary.games_added), (39, 1, 4), "{summary:?}");
     assert!(meddler.rejects.into_inner().unwrap().is_empty());
     assert_sound(&db);
 
     // The next run with --prune forgets the removed file.
-    let out = kifudex()
+    let out = command()
         .arg("index")
         .arg(&games)
         .arg("--db")
@@ -233,7 +229,7 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
     let reference = tmp.path().join("reference.sqlite");
     let started = Instant::now();
     let mut child =
-        kifudex().arg("index").arg(&games).arg("--db").arg(&reference).arg("--quiet").spawn().unwrap();
+        command().arg("index").arg(&games).arg("--db").arg(&reference).arg("--quiet").spawn().unwrap();
     let mut first_commit = None;
     while child.try_wait().unwrap().is_none() {
         let games = Reader::open(&reference).and_then(|mut r| r.snapshot()?.game_count()).unwrap_or(0);
@@ -258,7 +254,7 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
         let db = dir.join("k.sqlite");
         let started = Instant::now();
         let mut child =
-            kifudex().arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet").spawn().unwrap();
+            command().arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet").spawn().unwrap();
         let millis = |rng: &mut Rng, from: usize, to: usize| {
             Duration::from_millis((from + rng.below(to - from)) as u64)
         };
@@ -299,7 +295,7 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
             // to read with, and the reader says so: the one case where it needs the right
             // to write the directory.)
             fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
-            let mut cmd = kifudex();
+            let mut cmd = command();
             cmd.args(["export", "games", "--db"]).arg(&db);
             let out = unprivileged(&mut cmd).output().unwrap();
             fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();

@@ -10,7 +10,7 @@ use std::{
 
 use kifudex::shogi::{Move, Position};
 
-use crate::util::{Rng, random_playout};
+use crate::util::{Rng, command, random_playout, wrapper};
 
 /// Writes `files` USI files of `per_file` random legal games each (40 to 160 plies) under
 /// `dir`, in two subdirectories; the same seed gives the same files.
@@ -51,21 +51,14 @@ fn usi_line_of(rng: &mut Rng, plies: std::ops::Range<usize>) -> String {
     format!("position startpos moves {}\n", words.join(" "))
 }
 
-/// The `kifudex` command, with no database named by the environment.
-pub fn kifudex() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifudex"));
-    cmd.env_remove("KIFUDEX_DB");
-    cmd
-}
-
 /// Runs `kifudex index DIR --db DB --quiet`.
 pub fn index(dir: &Path, db: &Path) -> Output {
-    kifudex().arg("index").arg(dir).arg("--db").arg(db).arg("--quiet").output().unwrap()
+    command().arg("index").arg(dir).arg("--db").arg(db).arg("--quiet").output().unwrap()
 }
 
 /// Runs `kifudex export games --db DB` and returns the CSV.
 pub fn export_games(db: &Path) -> String {
-    let out = kifudex().args(["export", "games", "--db"]).arg(db).output().unwrap();
+    let out = command().args(["export", "games", "--db"]).arg(db).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     String::from_utf8(out.stdout).unwrap()
 }
@@ -76,9 +69,8 @@ pub fn unprivileged(cmd: &mut Command) -> &mut Command {
     if is_root() {
         let program = cmd.get_program().to_owned();
         let args: Vec<_> = cmd.get_args().map(ToOwned::to_owned).collect();
-        *cmd = Command::new("setpriv");
+        *cmd = wrapper("setpriv");
         cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(program).args(args);
-        cmd.env_remove("KIFUDEX_DB");
     }
     cmd
 }
@@ -91,7 +83,7 @@ pub fn is_root() -> bool {
 /// The ids of the games that `export games` lists, or `None` when there is no kifudex
 /// database yet (no file, or a file that a run killed before its first commit left).
 pub fn listed_games(db: &Path) -> Option<BTreeSet<i64>> {
-    let out = kifudex().args(["export", "games", "--db"]).arg(db).output().unwrap();
+    let out = command().args(["export", "games", "--db"]).arg(db).output().unwrap();
     let message = stderr(&out);
     if out.status.code() == Some(2)
         && (message.contains("not a kifudex database") || message.contains("no database at"))
@@ -104,7 +96,7 @@ pub fn listed_games(db: &Path) -> Option<BTreeSet<i64>> {
 
 /// The ids of the games that `query` finds at the start position.
 pub fn games_at_start(db: &Path) -> BTreeSet<i64> {
-    let out = kifudex()
+    let out = command()
         .args(["query", "--format", "csv", "--csv", "games", "--limit", "100000000", "--db"])
         .arg(db)
         .output()
@@ -115,7 +107,7 @@ pub fn games_at_start(db: &Path) -> BTreeSet<i64> {
 
 /// The number of games that `export tree` says reach the start position.
 pub fn tree_games_at_start(db: &Path) -> u64 {
-    let out = kifudex().args(["export", "tree", "--max-ply", "0", "--db"]).arg(db).output().unwrap();
+    let out = command().args(["export", "tree", "--max-ply", "0", "--db"]).arg(db).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     csv_column(&out.stdout, "games").first().map_or(0, |n| n.parse().unwrap())
 }
@@ -132,7 +124,7 @@ fn csv_column(text: &[u8], name: &str) -> Vec<String> {
 /// and `export tree` counts them. Returns the number of games.
 pub fn assert_answers_cover_the_stored_games(db: &Path, context: &str) -> usize {
     let Some(listed) = listed_games(db) else {
-        let out = kifudex().args(["query", "--db"]).arg(db).output().unwrap();
+        let out = command().args(["query", "--db"]).arg(db).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{context}: {}", stderr(&out));
         return 0;
     };

@@ -10,8 +10,7 @@ use kifudex::{
 };
 
 use super::harness::{assert_sound, export_games, index, stderr};
-use crate::util::Rng;
-use crate::util::assert_every_read_works;
+use crate::util::{Rng, assert_every_read_works};
 
 /// Texts that would change a statement they were pasted into.
 const TEXTS: &[&str] = &[
@@ -95,7 +94,11 @@ fn sql_in_headers_and_filters_is_text() {
     let snapshot = reader.snapshot().unwrap();
     for (i, &id) in id_of.iter().enumerate() {
         let game = snapshot.game(GameId(id)).unwrap().unwrap();
-        assert!(game.headers.contains(&("備考".to_string(), names(i).2.to_string())), "{:?}", game.headers);
+        assert!(
+            game.info.headers.contains(&("備考".to_string(), names(i).2.to_string())),
+            "{:?}",
+            game.info.headers
+        );
     }
 
     // Matched as text: each filter keeps the games whose field holds it, worked out here

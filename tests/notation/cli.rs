@@ -1,16 +1,14 @@
 //! `kifudex moves`: output, exit codes and messages, run on the built binary.
 
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn kifudex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex")).args(args).output().expect("the kifudex binary runs")
-}
+use crate::util::kifudex;
 
 /// Runs `kifudex moves` and returns (exit code, stdout, stderr).
 fn moves(args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["moves"];
     all.extend_from_slice(args);
-    let out = kifudex(&all);
+    let out = kifudex(&all).output();
     let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8 output");
     (out.status.code().expect("an exit code"), text(out.stdout), text(out.stderr))
 }
@@ -95,7 +93,7 @@ fn usage_errors_exit_2() {
 fn a_closed_pipe_is_success() {
     // Far more output than a pipe holds, to a reader that has gone away.
     let shuffle = "2h3h 8b7b 3h2h 7b8b ".repeat(2_000);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let mut child = crate::util::command()
         .args(["moves", &shuffle, "--to", "japanese"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -11,9 +11,9 @@ fn evals(name: &str, text: &str) -> Vec<String> {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(name), text).unwrap();
     let db = tmp.path().join("k.sqlite");
-    let out = kifudex(&["index", dir.to_str().unwrap(), "--quiet"], &db);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let rows = csv_rows(stdout(&kifudex(&["export", "moves"], &db)).as_bytes());
+    let rows = csv_rows(stdout(&kifudex(["export", "moves"]).db(&db).output()).as_bytes());
     rows.iter().map(|r| r["eval"].clone()).collect()
 }
 

@@ -19,7 +19,7 @@ use crate::query::csv_rows;
 const TABLES: [&str; 4] = ["games", "moves", "positions", "tree"];
 
 fn csv_of(table: &str, db: &Path) -> Vec<HashMap<String, String>> {
-    csv_rows(stdout(&kifudex(&["export", table], db)).as_bytes())
+    csv_rows(stdout(&kifudex(["export", table]).db(db).output()).as_bytes())
 }
 
 /// A Parquet value as the CSV export writes it (keys as 16 hexadecimal digits).
@@ -39,7 +39,9 @@ fn parquet_reads_back_as_the_csv_export_with_typed_columns() {
     let tmp = tempfile::tempdir().unwrap();
     for table in TABLES {
         let path = tmp.path().join(format!("{table}.parquet"));
-        let out = kifudex(&["export", table, "--format", "parquet", "--out", path.to_str().unwrap()], &a.db);
+        let out = kifudex(["export", table, "--format", "parquet", "--out", path.to_str().unwrap()])
+            .db(&a.db)
+            .output();
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         let csv = csv_of(table, &a.db);
         let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
@@ -59,14 +61,14 @@ fn parquet_reads_back_as_the_csv_export_with_typed_columns() {
         }
     }
     // Parquet needs a file.
-    assert_eq!(kifudex(&["export", "games", "--format", "parquet"], &a.db).status.code(), Some(2));
+    assert_eq!(kifudex(["export", "games", "--format", "parquet"]).db(&a.db).output().status.code(), Some(2));
 }
 
 #[test]
 fn json_lines_read_back_as_the_csv_export() {
     let a = archive();
     for table in TABLES {
-        let jsonl = stdout(&kifudex(&["export", table, "--format", "jsonl"], &a.db));
+        let jsonl = stdout(&kifudex(["export", table, "--format", "jsonl"]).db(&a.db).output());
         let csv = csv_of(table, &a.db);
         assert_eq!(jsonl.lines().count(), csv.len(), "{table}");
         for (line, want) in jsonl.lines().zip(&csv) {
@@ -130,7 +132,9 @@ fn duckdb_reads_the_parquet_exports_and_counts_next_moves_as_query_does() {
     let tmp = tempfile::tempdir().unwrap();
     for table in TABLES {
         let path = tmp.path().join(format!("{table}.parquet"));
-        let out = kifudex(&["export", table, "--format", "parquet", "--out", path.to_str().unwrap()], &a.db);
+        let out = kifudex(["export", table, "--format", "parquet", "--out", path.to_str().unwrap()])
+            .db(&a.db)
+            .output();
         assert_eq!(out.status.code(), Some(0));
     }
     // The key of the position after 7g7f, from the CSV export of positions.
@@ -148,9 +152,10 @@ fn duckdb_reads_the_parquet_exports_and_counts_next_moves_as_query_does() {
     }
     assert_eq!(got["key_type"], "UBIGINT");
     assert_eq!(got["dates"][0], "2013-04-10", "the oldest game's date, as a date");
-    let answer: Value =
-        serde_json::from_str(&stdout(&kifudex(&["query", "--moves", "7g7f", "--format", "json"], &a.db)))
-            .unwrap();
+    let answer: Value = serde_json::from_str(&stdout(
+        &kifudex(["query", "--moves", "7g7f", "--format", "json"]).db(&a.db).output(),
+    ))
+    .unwrap();
     let want: serde_json::Map<String, Value> = answer["moves"]
         .as_array()
         .unwrap()

@@ -12,7 +12,7 @@ use crate::query::csv_rows;
 fn listed(args: &[&str]) -> Vec<i64> {
     let mut all = vec!["games", "--format", "csv"];
     all.extend_from_slice(args);
-    csv_rows(stdout(&kifudex(&all, &archive().db)).as_bytes())
+    csv_rows(stdout(&kifudex(&all).db(&archive().db).output()).as_bytes())
         .iter()
         .map(|r| r["id"].parse().unwrap())
         .collect()
@@ -73,35 +73,39 @@ fn newest_first_with_limits_pages_and_a_note_when_the_list_is_cut() {
     assert_eq!(listed(&["--all"]), order);
     assert_eq!(listed(&["--limit", "3"]), order[..3]);
     assert_eq!(listed(&["--limit", "3", "--offset", "2"]), order[2..5]);
-    let cut = kifudex(&["games", "--limit", "3"], &archive().db);
+    let cut = kifudex(["games", "--limit", "3"]).db(&archive().db).output();
     assert_eq!(cut.status.code(), Some(0));
     let n = order.len();
     assert_eq!(
         String::from_utf8_lossy(&cut.stderr),
         format!("kifudex: listed games 1 to 3 of {n}, newest first (--limit N or --all lists more)\n")
     );
-    assert!(kifudex(&["games", "--all"], &archive().db).stderr.is_empty());
+    assert!(kifudex(["games", "--all"]).db(&archive().db).output().stderr.is_empty());
     // A position query's game list says so too.
-    let q = kifudex(&["query", "--format", "csv", "--csv", "games", "--limit", "2"], &archive().db);
+    let q =
+        kifudex(["query", "--format", "csv", "--csv", "games", "--limit", "2"]).db(&archive().db).output();
     assert_eq!(
         String::from_utf8_lossy(&q.stderr),
         format!("kifudex: listed games 1 to 2 of {n}, newest first (--limit N lists more)\n")
     );
     assert!(
-        kifudex(&["query", "--format", "csv", "--csv", "games", "--limit", "100"], &archive().db)
+        kifudex(["query", "--format", "csv", "--csv", "games", "--limit", "100"])
+            .db(&archive().db)
+            .output()
             .stderr
             .is_empty()
     );
     // Nothing kept: exit status 1.
-    assert_eq!(kifudex(&["games", "--player", "nobody"], &archive().db).status.code(), Some(1));
-    assert_eq!(kifudex(&["games", "--limit", "1", "--all"], &archive().db).status.code(), Some(2));
+    assert_eq!(kifudex(["games", "--player", "nobody"]).db(&archive().db).output().status.code(), Some(1));
+    assert_eq!(kifudex(["games", "--limit", "1", "--all"]).db(&archive().db).output().status.code(), Some(2));
 }
 
 #[test]
 fn the_table_json_and_csv_show_the_record_of_each_game() {
     let a = archive();
     let json: Value =
-        serde_json::from_str(&stdout(&kifudex(&["games", "--all", "--format", "json"], &a.db))).unwrap();
+        serde_json::from_str(&stdout(&kifudex(["games", "--all", "--format", "json"]).db(&a.db).output()))
+            .unwrap();
     let games = json["games"].as_array().unwrap();
     assert_eq!(json["total"].as_u64().unwrap() as usize, games.len());
     for (r, &id) in records().iter().zip(&a.ids) {
@@ -116,7 +120,7 @@ fn the_table_json_and_csv_show_the_record_of_each_game() {
         assert_eq!(g["opening"], if r.opening.is_empty() { Value::Null } else { Value::from(r.opening) });
         assert!(g["path"].as_str().unwrap().ends_with(r.file));
     }
-    let table = stdout(&kifudex(&["games", "--all"], &a.db));
+    let table = stdout(&kifudex(["games", "--all"]).db(&a.db).output());
     assert!(table.starts_with("id  date"), "{table}");
     assert_eq!(table.lines().count(), games.len() + 1);
 }
@@ -124,7 +128,7 @@ fn the_table_json_and_csv_show_the_record_of_each_game() {
 #[test]
 fn export_games_has_every_stored_header() {
     let a = archive();
-    let rows = csv_rows(stdout(&kifudex(&["export", "games"], &a.db)).as_bytes());
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&a.db).output()).as_bytes());
     assert_eq!(rows.len(), records().len());
     for r in records() {
         // Rows come in path order: each record's row is found by its file.

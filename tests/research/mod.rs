@@ -22,12 +22,9 @@ use std::{
     sync::OnceLock,
 };
 
-use kifudex::{
-    notation::{Style, write},
-    shogi::{Color, Move, Position},
-};
+use kifudex::shogi::{Color, Handicap, Move, Position};
 
-pub use crate::duplicates::kifudex;
+pub use crate::util::kifudex;
 use crate::{query::csv_rows, util::Rng};
 
 /// How a record ends.
@@ -270,26 +267,20 @@ pub fn stored(spelling: &str) -> &str {
 
 /// A record as CSA text.
 pub fn csa(r: &Rec) -> String {
-    let mut text = format!("V2.2\nN+{}\nN-{}\n$EVENT:{}\n", r.black.1, r.white.1, r.event);
+    let mut headers =
+        vec![format!("N+{}", r.black.1), format!("N-{}", r.white.1), format!("$EVENT:{}", r.event)];
     if !r.date.is_empty() {
-        text.push_str(&format!("$START_TIME:{}\n", r.date));
+        headers.push(format!("$START_TIME:{}", r.date));
     }
     if !r.opening.is_empty() {
-        text.push_str(&format!("$OPENING:{}\n", r.opening));
+        headers.push(format!("$OPENING:{}", r.opening));
     }
-    text.push_str("PI\n+\n");
-    let mut pos = Position::startpos();
-    for mv in moves_of(r) {
-        text.push_str(&write(&pos, mv, None, Style::Csa));
-        text.push('\n');
-        pos.play(mv).unwrap();
-    }
-    text.push_str(match r.end {
-        End::Resign => "%TORYO\n",
-        End::Draw => "%JISHOGI\n",
-        End::Interrupted => "%CHUDAN\n",
-    });
-    text
+    let ending = match r.end {
+        End::Resign => "%TORYO",
+        End::Draw => "%JISHOGI",
+        End::Interrupted => "%CHUDAN",
+    };
+    crate::util::games::csa(&headers, Handicap::Even, &moves_of(r), ending)
 }
 
 /// The archive written and indexed once: its directory and database.
@@ -308,10 +299,10 @@ pub fn build(dir: &Path, db: &Path) -> Vec<i64> {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(&path, csa(r)).unwrap();
     }
-    let out = kifudex(&["index", dir.to_str().unwrap(), "--quiet"], db);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let root = fs::canonicalize(dir).unwrap();
-    let by_path: HashMap<String, i64> = csv_rows(&kifudex(&["export", "games"], db).stdout)
+    let by_path: HashMap<String, i64> = csv_rows(&kifudex(["export", "games"]).db(db).output().stdout)
         .into_iter()
         .map(|row| (row["source_path"].clone(), row["game_id"].parse().unwrap()))
         .collect();

@@ -10,7 +10,10 @@ use crate::query::csv_rows;
 fn listed(db: &std::path::Path, filters: &[&str]) -> BTreeSet<i64> {
     let mut args = vec!["games", "--all", "--format", "csv"];
     args.extend_from_slice(filters);
-    csv_rows(stdout(&kifudex(&args, db)).as_bytes()).iter().map(|r| r["id"].parse().unwrap()).collect()
+    csv_rows(stdout(&kifudex(&args).db(db).output()).as_bytes())
+        .iter()
+        .map(|r| r["id"].parse().unwrap())
+        .collect()
 }
 
 /// The ids of the records with these numbers (their file names, `07` standing for both copies).
@@ -59,12 +62,15 @@ fn names_events_and_openings_match_without_widths_spaces_case_or_titles() {
     let query = |args: &[&str]| -> BTreeSet<i64> {
         let mut all = vec!["query", "--limit", "100", "--format", "csv", "--csv", "games"];
         all.extend_from_slice(args);
-        csv_rows(stdout(&kifudex(&all, &a.db)).as_bytes()).iter().map(|r| r["id"].parse().unwrap()).collect()
+        csv_rows(stdout(&kifudex(&all).db(&a.db).output()).as_bytes())
+            .iter()
+            .map(|r| r["id"].parse().unwrap())
+            .collect()
     };
     assert_eq!(query(&["--event", "62期"]), ids_of(&a.ids, &["01", "02", "03"]));
     assert_eq!(query(&["--player", "habu", "--moves", "2g2f"]), ids_of(&a.ids, &["07"]));
     let exported: BTreeSet<i64> =
-        csv_rows(stdout(&kifudex(&["export", "games", "--player", "羽生善治"], &a.db)).as_bytes())
+        csv_rows(stdout(&kifudex(["export", "games", "--player", "羽生善治"]).db(&a.db).output()).as_bytes())
             .iter()
             .map(|r| r["game_id"].parse().unwrap())
             .collect();
@@ -94,29 +100,29 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
 
     // Stored: `alias add`, then every command goes through it.
-    let out = kifudex(&["alias", "add", "Habu Yoshiharu", "羽生善治"], &db);
+    let out = kifudex(["alias", "add", "Habu Yoshiharu", "羽生善治"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(listed(&db, &["--player", "羽生"]), habu);
     assert_eq!(listed(&db, &["--player", "HABU"]), habu);
     assert_eq!(listed(&db, &["--white", "Habu Yoshiharu"]), ids_of(&ids, &["02", "04", "08"]));
     // An alias of an alias names the player it stands for.
-    assert_eq!(kifudex(&["alias", "add", "はぶ", "habu yoshiharu"], &db).status.code(), Some(0));
+    assert_eq!(kifudex(["alias", "add", "はぶ", "habu yoshiharu"]).db(&db).output().status.code(), Some(0));
     assert_eq!(listed(&db, &["--player", "はぶ"]), habu);
-    let list = stdout(&kifudex(&["alias", "list", "--csv"], &db));
+    let list = stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output());
     assert_eq!(list, "alias,name\nHabu Yoshiharu,羽生善治\nはぶ,羽生善治\n");
     // The list reads back as an aliases file.
     fs::write(&file, &list).unwrap();
     assert_eq!(listed(&db, &[&["--player", "はぶ"][..], &with_file].concat()), habu);
     // One name twice, and texts that are no name, are refused.
-    let same = kifudex(&["alias", "add", "羽生 善治 名人", "羽生善治"], &db);
+    let same = kifudex(["alias", "add", "羽生 善治 名人", "羽生善治"]).db(&db).output();
     assert_eq!(same.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&same.stderr).contains("already one name"), "{:?}", same);
-    assert_eq!(kifudex(&["alias", "add", "　", "羽生善治"], &db).status.code(), Some(2));
+    assert_eq!(kifudex(["alias", "add", "　", "羽生善治"]).db(&db).output().status.code(), Some(2));
     // Removed by any spelling of the alias; a missing one exits 1.
-    assert_eq!(kifudex(&["alias", "remove", "HABU  YOSHIHARU"], &db).status.code(), Some(0));
-    assert_eq!(kifudex(&["alias", "remove", "Habu Yoshiharu"], &db).status.code(), Some(1));
+    assert_eq!(kifudex(["alias", "remove", "HABU  YOSHIHARU"]).db(&db).output().status.code(), Some(0));
+    assert_eq!(kifudex(["alias", "remove", "Habu Yoshiharu"]).db(&db).output().status.code(), Some(1));
     assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
-    assert_eq!(stdout(&kifudex(&["alias", "list", "--csv"], &db)), "alias,name\nはぶ,羽生善治\n");
+    assert_eq!(stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()), "alias,name\nはぶ,羽生善治\n");
 
     // The writer's rules: left in rollback mode, with no lock or journal beside it.
     let header = fs::read(&db).unwrap();
@@ -133,20 +139,20 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
 fn alias_refuses_what_is_not_a_kifudex_database_and_leaves_it_untouched() {
     let tmp = tempfile::tempdir().unwrap();
     let missing = tmp.path().join("none.sqlite");
-    let out = kifudex(&["alias", "add", "a", "b"], &missing);
+    let out = kifudex(["alias", "add", "a", "b"]).db(&missing).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(!missing.exists(), "no database is created");
     let foreign = tmp.path().join("other.sqlite");
     fs::write(&foreign, b"not a database at all").unwrap();
     for args in [&["alias", "add", "a", "b"][..], &["alias", "remove", "a"], &["alias", "list"]] {
-        let out = kifudex(args, &foreign);
+        let out = kifudex(args).db(&foreign).output();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("not a kifudex database"), "{out:?}");
     }
     assert_eq!(fs::read(&foreign).unwrap(), b"not a database at all");
     let bad = tmp.path().join("bad.csv");
     fs::write(&bad, "one,two,three\n").unwrap();
-    let out = kifudex(&["games", "--aliases", bad.to_str().unwrap()], &archive().db);
+    let out = kifudex(["games", "--aliases", bad.to_str().unwrap()]).db(&archive().db).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: an alias row is `alias,name`"), "{out:?}");
 }

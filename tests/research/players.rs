@@ -88,7 +88,7 @@ fn expected(
 fn players(db: &std::path::Path, args: &[&str]) -> BTreeMap<String, Value> {
     let mut all = vec!["players", "--format", "json"];
     all.extend_from_slice(args);
-    let list: Value = serde_json::from_str(&stdout(&kifudex(&all, db))).unwrap();
+    let list: Value = serde_json::from_str(&stdout(&kifudex(&all).db(db).output())).unwrap();
     list.as_array()
         .unwrap()
         .iter()
@@ -122,9 +122,9 @@ fn players_count_games_results_sides_dates_and_openings() {
     assert_eq!(habu, all);
     assert_eq!(habu.len(), 1);
     assert_eq!(habu["羽生善治"]["games"], 6, "the game in two files counts once");
-    let table = stdout(&kifudex(&["players"], &a.db));
+    let table = stdout(&kifudex(["players"]).db(&a.db).output());
     assert!(table.lines().any(|l| l.starts_with("羽生善治")), "{table}");
-    assert_eq!(kifudex(&["players", "--player", "nobody"], &a.db).status.code(), Some(1));
+    assert_eq!(kifudex(["players", "--player", "nobody"]).db(&a.db).output().status.code(), Some(1));
 }
 
 #[test]
@@ -151,7 +151,10 @@ fn vs_gives_each_player_s_record_against_one_and_aliases_join_spellings() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");
     build(&tmp.path().join("archive"), &db);
-    assert_eq!(kifudex(&["alias", "add", "Habu Yoshiharu", "羽生善治"], &db).status.code(), Some(0));
+    assert_eq!(
+        kifudex(["alias", "add", "Habu Yoshiharu", "羽生善治"]).db(&db).output().status.code(),
+        Some(0)
+    );
     let joined_label = |l: &str| joined(l).to_string();
     let with = players(&db, &[]);
     assert_eq!(with, expected(joined_label, |_| true, |_, _| true));

@@ -86,7 +86,7 @@ fn rejects_v_lists_what_could_not_be_used() {
     // A CSA record whose second move is illegal: a game that stops early.
     std::fs::write(dir.join("bad.csa"), "V2.2\nPI\n+\n+7776FU\n-7776FU\n%TORYO\n").unwrap();
     let db = tmp.path().join("k.sqlite");
-    let out = super::kifudex(&["index", dir.to_str().unwrap(), "--quiet"], &db);
+    let out = super::kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).output();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let conn = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let (path, ply, format): (String, Option<i64>, Option<String>) = conn

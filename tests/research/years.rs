@@ -57,7 +57,7 @@ fn query_by_year_counts_the_position_and_each_move() {
         if let Some(m) = moves {
             args.extend(["--moves", m]);
         }
-        let answer: Value = serde_json::from_str(&stdout(&kifudex(&args, &a.db))).unwrap();
+        let answer: Value = serde_json::from_str(&stdout(&kifudex(&args).db(&a.db).output())).unwrap();
         let reaches = |r: &Rec| depth == 0 || Some(nth(r, 0)) == moves;
         assert_eq!(answer["position"]["by_year"], by_year(reaches, "games"), "{moves:?}");
         let listed = answer["moves"].as_array().unwrap();
@@ -70,21 +70,22 @@ fn query_by_year_counts_the_position_and_each_move() {
     }
     // Without --by there is no breakdown; with it the table shows one.
     let plain: Value =
-        serde_json::from_str(&stdout(&kifudex(&["query", "--format", "json"], &a.db))).unwrap();
+        serde_json::from_str(&stdout(&kifudex(["query", "--format", "json"]).db(&a.db).output())).unwrap();
     assert!(plain["position"].get("by_year").is_none());
-    let table = stdout(&kifudex(&["query", "--by", "year"], &a.db));
+    let table = stdout(&kifudex(["query", "--by", "year"]).db(&a.db).output());
     let header = table.lines().find(|l| l.starts_with("year")).expect("a year table");
     assert!(header.split_whitespace().take(5).eq(["year", "games", "black", "white", "draws"]), "{header}");
     let row = table.lines().find(|l| l.starts_with("2014 ")).unwrap();
     let in_2014 = games().iter().filter(|r| year(r) == "2014").count().to_string();
     assert_eq!(row.split_whitespace().nth(1), Some(in_2014.as_str()), "{row}");
-    assert_eq!(kifudex(&["query", "--by", "month"], &a.db).status.code(), Some(2));
+    assert_eq!(kifudex(["query", "--by", "month"]).db(&a.db).output().status.code(), Some(2));
 }
 
 #[test]
 fn export_tree_by_year_writes_a_year_column() {
     let a = archive();
-    let rows = csv_rows(&kifudex(&["export", "tree", "--by", "year", "--max-ply", "0"], &a.db).stdout);
+    let rows =
+        csv_rows(&kifudex(["export", "tree", "--by", "year", "--max-ply", "0"]).db(&a.db).output().stdout);
     let mut got: BTreeMap<(String, String), u64> = BTreeMap::new();
     for row in &rows {
         assert_eq!(row["ply"], "0");
@@ -97,5 +98,5 @@ fn export_tree_by_year_writes_a_year_column() {
         *want.entry((nth(r, 0).to_string(), y)).or_default() += 1;
     }
     assert_eq!(got, want);
-    assert_eq!(kifudex(&["export", "games", "--by", "year"], &a.db).status.code(), Some(2));
+    assert_eq!(kifudex(["export", "games", "--by", "year"]).db(&a.db).output().status.code(), Some(2));
 }

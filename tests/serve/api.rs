@@ -1,15 +1,15 @@
 //! Every endpoint against the command line: the same question asked both ways gets the same
 //! answer, byte for byte where the command line prints JSON or a record.
 
-use super::{Server, http, http::encode, kifudex, samples_db};
-use crate::query::csv_rows;
+use super::{Server, http, http::encode, samples_db};
+use crate::{query::csv_rows, util::kifudex};
 
 /// `kifudex ARGS --db DB`: status, stdout, stderr.
 fn cli(args: &[&str]) -> (i32, String, String) {
     let db = samples_db().to_str().unwrap().to_string();
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--db", &db]);
-    let out = kifudex(&all);
+    let out = kifudex(&all).output();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -227,7 +227,7 @@ fn positions_name_their_moves_as_the_moves_command_does() {
     let answer = http::get(server.addr, &format!("/api/position?moves={}", encode(text))).json();
     let moves = answer["moves"].as_array().unwrap();
     for (field, to) in [("usi", "usi"), ("japanese", "japanese"), ("western", "western")] {
-        let stdout = String::from_utf8(kifudex(&["moves", text, "--to", to]).stdout).unwrap();
+        let stdout = String::from_utf8(kifudex(["moves", text, "--to", to]).output().stdout).unwrap();
         let ours: Vec<&str> = moves.iter().map(|m| m[field].as_str().unwrap()).collect();
         assert_eq!(ours.join(" "), stdout.trim_end(), "{field}");
     }
@@ -261,7 +261,7 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
         let path = samples.join(file);
         let bytes = std::fs::read(&path).unwrap();
         let answer = http::post(server.addr, "/api/jump", &bytes).json();
-        let out = kifudex(&["convert", path.to_str().unwrap(), "--to", "usi"]);
+        let out = kifudex(["convert", path.to_str().unwrap(), "--to", "usi"]).output();
         let usi = String::from_utf8(out.stdout).unwrap();
         let line = usi.lines().find(|l| l.starts_with("position")).unwrap().to_string();
         let start = answer["start"].as_str().unwrap();
@@ -280,7 +280,7 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
     }
     // A diagram: the position `query --bod` reads from it.
     let (_, kif_bod, _) = {
-        let out = kifudex(&[
+        let out = kifudex([
             "query",
             "--moves",
             "7g7f 3c3d",
@@ -288,7 +288,8 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
             "0",
             "--db",
             samples_db().to_str().unwrap(),
-        ]);
+        ])
+        .output();
         (0, String::from_utf8(out.stdout).unwrap(), ())
     };
     let diagram: String = kif_bod
@@ -345,7 +346,8 @@ fn it_answers_while_an_index_run_writes() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("k.sqlite");
     let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let first = kifudex(&["index", samples.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]);
+    let first =
+        kifudex(["index", samples.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]).output();
     assert!(first.status.success());
     // Many copies of the samples: the same games in new files, each a write.
     let copies = dir.path().join("copies");
@@ -362,7 +364,7 @@ fn it_answers_while_an_index_run_writes() {
     }
     let server = Server::start(&db, &[]);
     let before = http::get(server.addr, "/api/query?moves=7g7f").text();
-    let mut index = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
+    let mut index = crate::util::command()
         .args(["index", copies.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()])
         .spawn()
         .unwrap();
@@ -381,16 +383,17 @@ fn it_answers_while_an_index_run_writes() {
     assert!(answered >= 3);
     // The copies hold the same games: the answer is the same.
     assert_eq!(http::get(server.addr, "/api/query?moves=7g7f").text(), before);
-    let files =
-        String::from_utf8(kifudex(&["export", "games", "--db", db.to_str().unwrap()]).stdout).unwrap();
+    let files = String::from_utf8(kifudex(["export", "games", "--db", db.to_str().unwrap()]).output().stdout)
+        .unwrap();
     assert!(files.lines().count() > 1000, "the run indexed the copies");
     // A new game: the answers the server kept give way to the new ones.
     let start_before = http::get(server.addr, "/api/query").text();
     let new_game =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu/mog-002-time-up.kif");
-    let added = kifudex(&["index", new_game.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]);
+    let added =
+        kifudex(["index", new_game.to_str().unwrap(), "--quiet", "--db", db.to_str().unwrap()]).output();
     assert!(added.status.success());
-    let cli = kifudex(&["query", "--format", "json", "--db", db.to_str().unwrap()]);
+    let cli = kifudex(["query", "--format", "json", "--db", db.to_str().unwrap()]).output();
     let start_after = http::get(server.addr, "/api/query").text();
     assert_ne!(start_after, start_before);
     assert_eq!(start_after + "\n", String::from_utf8(cli.stdout).unwrap());

@@ -11,9 +11,10 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use super::{
-    Server, kifudex, samples_db,
+    Server, samples_db,
     webdriver::{Browser, find_browser},
 };
+use crate::util::kifudex;
 
 /// The page's board as the rows of an SFEN (`lnsgkgsnl/1r5b1/…`), read from the drawn pieces of
 /// a board `arguments[0]` files wide.
@@ -40,7 +41,7 @@ fn cli_query(args: &[&str]) -> Value {
     let db = samples_db().to_str().unwrap().to_string();
     let mut all = vec!["query", "--format", "json", "--db", &db];
     all.extend(args);
-    serde_json::from_slice(&kifudex(&all).stdout).expect("the query prints JSON")
+    serde_json::from_slice(&kifudex(&all).output().stdout).expect("the query prints JSON")
 }
 
 fn screenshot_dir() -> PathBuf {
@@ -158,7 +159,7 @@ fn the_page_explores_filters_and_replays_games() {
     click(&browser, &format!(r#"#games tr[data-game="{id}"]"#));
     assert!(browser.url().contains(&format!("game={id}&ply={ply}")), "{}", browser.url());
     let db = samples_db().to_str().unwrap().to_string();
-    let moves = String::from_utf8(kifudex(&["export", "moves", "--db", &db]).stdout).unwrap();
+    let moves = String::from_utf8(kifudex(["export", "moves", "--db", &db]).output().stdout).unwrap();
     let sfen_before = |n: u64| -> String {
         let row = moves.lines().find(|l| l.starts_with(&format!("{id},{n},"))).expect("a row for the ply");
         row.split(',').nth(5).unwrap().split(' ').next().unwrap().to_string()
@@ -251,7 +252,7 @@ fn the_page_explores_filters_and_replays_games() {
     // them, each position the one the command line exports.
     let yari = cli_query(&["--variant", "yari"]);
     let id = yari["games"][0]["id"].to_string();
-    let rows = String::from_utf8(kifudex(&["export", "moves", "--db", &db]).stdout).unwrap();
+    let rows = String::from_utf8(kifudex(["export", "moves", "--db", &db]).output().stdout).unwrap();
     let yari_before = |n: u64| -> String {
         let row = rows.lines().find(|l| l.starts_with(&format!("{id},{n},"))).expect("a row for the ply");
         row.split(',').nth(5).unwrap().split(' ').next().unwrap().to_string()

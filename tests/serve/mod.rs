@@ -13,9 +13,10 @@ pub use self::server::Server;
 
 use std::{
     path::{Path, PathBuf},
-    process::{Command, Output},
     sync::OnceLock,
 };
+
+use crate::util::kifudex;
 
 /// A database of the bundled samples, two records with comments and a yari shogi game, built
 /// once.
@@ -34,13 +35,9 @@ pub fn samples_db() -> &'static Path {
         .map(|p| root.join(p).to_string_lossy().to_string());
         let mut args = vec!["index", "--quiet", "--db", db.to_str().unwrap()];
         args.extend(paths.iter().map(String::as_str));
-        let out = kifudex(&args);
+        let out = kifudex(&args).output();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         (dir, db)
     })
     .1
-}
-
-pub fn kifudex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex")).args(args).output().expect("the kifudex binary runs")
 }

@@ -5,7 +5,7 @@ use std::{
     io::{BufRead, BufReader},
     net::SocketAddr,
     path::Path,
-    process::{Child, Command, Stdio},
+    process::{Child, Stdio},
 };
 
 /// A running `kifudex serve`, stopped when dropped.
@@ -20,7 +20,7 @@ impl Server {
     /// Starts the server on `db` with `args` besides, on a free port, and waits until it
     /// prints its address.
     pub fn start(db: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        let mut child = crate::util::command()
             .args(["serve", "--port", "0", "--db"])
             .arg(db)
             .args(args)

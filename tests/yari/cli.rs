@@ -1,14 +1,8 @@
 //! `kifudex moves` and `kifudex convert` on yari shogi, run on the built binary.
 
-use std::{fs, process::Command};
+use std::fs;
 
-/// Runs kifudex and returns (exit code, stdout, stderr).
-fn kifudex(args: &[&str]) -> (i32, String, String) {
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_kifudex")).args(args).output().expect("the kifudex binary runs");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8 output");
-    (out.status.code().expect("an exit code"), text(out.stdout), text(out.stderr))
-}
+use crate::util::kifudex;
 
 fn ok(stdout: &str) -> (i32, String, String) {
     (0, format!("{stdout}\n"), String::new())
@@ -17,36 +11,37 @@ fn ok(stdout: &str) -> (i32, String, String) {
 #[test]
 fn moves_reads_and_writes_yari_moves() {
     let text = "1. P-7f P-3d 2. P-2f YB2a-3b 3. YB6i-5h";
-    assert_eq!(kifudex(&["moves", text, "--variant", "yari"]), ok("7g7f 3c3d 2g2f 2a3b 6i5h"));
+    assert_eq!(kifudex(["moves", text, "--variant", "yari"]).run(), ok("7g7f 3c3d 2g2f 2a3b 6i5h"));
     assert_eq!(
-        kifudex(&["moves", text, "--variant", "yari", "--to", "western"]),
+        kifudex(["moves", text, "--variant", "yari", "--to", "western"]).run(),
         ok("P-7f P-3d P-2f YB2a-3b YB6i-5h")
     );
     assert_eq!(
-        kifudex(&["moves", text, "--variant", "yari", "--to", "hosking"]),
+        kifudex(["moves", text, "--variant", "yari", "--to", "hosking"]).run(),
         ok("P76 P34 P26 YB21-32 YB69-58")
     );
     // The yari pieces say which game it is.
-    assert_eq!(kifudex(&["moves", text, "--to", "western"]), ok("P-7f P-3d P-2f YB2a-3b YB6i-5h"));
+    assert_eq!(kifudex(["moves", text, "--to", "western"]).run(), ok("P-7f P-3d P-2f YB2a-3b YB6i-5h"));
     // So does a seven-file start.
     let start = "1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1";
     assert_eq!(
-        kifudex(&["moves", "1... P-3d 2. P-7f", "--start", start, "--to", "western"]),
+        kifudex(["moves", "1... P-3d 2. P-7f", "--start", start, "--to", "western"]).run(),
         ok("P-3d P-7f")
     );
     assert_eq!(
-        kifudex(&["moves", "7g7f N*5e", "--start", "r1nkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b N 1"]).0,
+        kifudex(["moves", "7g7f N*5e", "--start", "r1nkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b N 1"]).run().0,
         2
     );
     assert_eq!(
-        kifudex(&[
+        kifudex([
             "moves",
             "N*5e",
             "--start",
             "r1nkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b N 1",
             "--to",
             "western"
-        ]),
+        ])
+        .run(),
         ok("YN*5e")
     );
 }
@@ -54,7 +49,7 @@ fn moves_reads_and_writes_yari_moves() {
 #[test]
 fn moves_refuses_with_the_reason() {
     let fail = |args: &[&str], message: &str| {
-        assert_eq!(kifudex(args), (2, String::new(), format!("kifudex: {message}\n")), "{args:?}");
+        assert_eq!(kifudex(args).run(), (2, String::new(), format!("kifudex: {message}\n")), "{args:?}");
     };
     fail(
         &["moves", "1. P-7f P-3d 2. P-2f YB-3b", "--variant", "yari"],
@@ -100,7 +95,7 @@ fn convert_writes_yari_games_in_every_yari_form() {
     let file = path.to_str().expect("a UTF-8 path");
     let tags = "[Variant \"Yari shogi\"]\n[Black \"Alice\"]\n[White \"Bob\"]\n[Result \"1-0\"]\n[Termination \"resign\"]\n\n";
     assert_eq!(
-        kifudex(&["convert", file, "--to", "western"]),
+        kifudex(["convert", file, "--to", "western"]).run(),
         (
             0,
             format!(
@@ -110,7 +105,7 @@ fn convert_writes_yari_games_in_every_yari_form() {
         )
     );
     assert_eq!(
-        kifudex(&["convert", file, "--to", "hosking"]),
+        kifudex(["convert", file, "--to", "hosking"]).run(),
         (
             0,
             format!(
@@ -121,15 +116,15 @@ fn convert_writes_yari_games_in_every_yari_form() {
     );
     let usi = "position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 3c3d 2g2f 2a3b 6i5h \
                5a5b 7f7e 3d3e 7e7d 7c7d 7i7d P*7c 7d7c+ resign\n";
-    assert_eq!(kifudex(&["convert", file, "--to", "usi"]), (0, usi.to_string(), String::new()));
-    let (code, _, err) = kifudex(&["convert", file, "--to", "kif"]);
+    assert_eq!(kifudex(["convert", file, "--to", "usi"]).run(), (0, usi.to_string(), String::new()));
+    let (code, _, err) = kifudex(["convert", file, "--to", "kif"]).run();
     assert_eq!((code, err.contains("a KIF file cannot hold yari shogi games")), (2, true), "{err}");
     // A record of pawn moves only is yari shogi's when asked.
     let pawns = dir.path().join("pawns.psn");
     fs::write(&pawns, "1. P-7f P-3d\n").expect("write the record");
     let pawns = pawns.to_str().expect("a UTF-8 path");
-    let (_, shogi, _) = kifudex(&["convert", pawns, "--to", "usi"]);
+    let (_, shogi, _) = kifudex(["convert", pawns, "--to", "usi"]).run();
     assert_eq!(shogi, "position startpos moves 7g7f 3c3d\n");
-    let (_, yari, _) = kifudex(&["convert", pawns, "--to", "usi", "--variant", "yari"]);
+    let (_, yari, _) = kifudex(["convert", pawns, "--to", "usi", "--variant", "yari"]).run();
     assert_eq!(yari, "position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 3c3d\n");
 }

@@ -22,9 +22,8 @@ use kifudex::{
 use serde_json::Value;
 
 use crate::{
-    duplicates::kifudex,
     query::csv_rows,
-    util::{Rng, assert_every_read_works},
+    util::{Rng, assert_every_read_works, kifudex},
 };
 
 const GAMES: u64 = 60;
@@ -221,13 +220,13 @@ fn write_folder(dir: &Path, games: &[Game]) {
 }
 
 fn json(db: &Path, args: &[&str]) -> Value {
-    let out = kifudex(args, db);
+    let out = kifudex(args).db(db).output();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
 
 fn csv(db: &Path, args: &[&str]) -> Vec<HashMap<String, String>> {
-    let out = kifudex(args, db);
+    let out = kifudex(args).db(db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     csv_rows(&out.stdout)
 }
@@ -240,7 +239,7 @@ fn yari_games_are_indexed_queried_and_exported_apart_from_shogi_games() {
     let games = games();
     write_folder(&dir, &games);
     let db = tmp.path().join("k.sqlite");
-    let out = kifudex(&["index", dir.to_str().unwrap(), "--json"], &db);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -291,7 +290,9 @@ fn yari_games_are_indexed_queried_and_exported_apart_from_shogi_games() {
     assert_eq!(shogi["position"]["games"], 1);
     assert_eq!(shogi["games"][0]["white"], Value::Null);
     // A filter on the other game, or a position of the other game, is refused.
-    let out = kifudex(&["query", "--variant", "standard", "--sfen", &format!("{} 1", target.sfen())], &db);
+    let out = kifudex(["query", "--variant", "standard", "--sfen", &format!("{} 1", target.sfen())])
+        .db(&db)
+        .output();
     assert_eq!(out.status.code(), Some(2));
 
     // The exports: every yari game once, each move once, and the tree's counts.
@@ -315,7 +316,7 @@ fn yari_games_are_indexed_queried_and_exported_apart_from_shogi_games() {
 
     // Every export, and the show of every game (Western by default for yari games), reads.
     assert_every_read_works(&db, "a folder of yari games", usize::MAX);
-    let kif = kifudex(&["show", &rows[0]["game_id"], "--to", "kif"], &db);
+    let kif = kifudex(["show", &rows[0]["game_id"], "--to", "kif"]).db(&db).output();
     assert_eq!(kif.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&kif.stderr).contains("which a KIF record cannot hold"));
 }

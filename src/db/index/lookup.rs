@@ -245,7 +245,7 @@ impl Snapshot<'_> {
         self.answer(position, games_stats, occ.len() as u64, played.into_iter().collect(), games)
     }
 
-    /// The counts of exactly `position` from its hot rows (see [`hot`](super::hot)): `None`
+    /// The counts of exactly `position` from its hot rows (the `hot` table): `None`
     /// when it is not hot, and the caller counts it from the postings. The same answer as
     /// [`Snapshot::position_stats`] without a filter.
     ///

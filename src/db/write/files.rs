@@ -5,7 +5,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Batch, NewGame};
-use crate::db::Result;
+use crate::db::{Result, paths::range_under};
 
 /// A file as the writer records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl Batch<'_> {
     ///
     /// Any database failure.
     pub fn clear_entry_rejects(&mut self, root: &str) -> Result<()> {
-        let (lo, hi) = under(root);
+        let (lo, hi) = range_under(root);
         self.tx
             .prepare_cached(
                 "DELETE FROM rejects WHERE file IS NULL AND (path = ?1 OR (path > ?2 AND path < ?3))",
@@ -213,7 +213,7 @@ impl Batch<'_> {
     /// Any database failure.
     pub fn prune_unseen(&mut self, root: &str) -> Result<u64> {
         const BATCH: usize = 256;
-        let (lo, hi) = under(root);
+        let (lo, hi) = range_under(root);
         let mut after = String::new();
         let mut removed = 0;
         loop {
@@ -259,11 +259,4 @@ fn file_id(conn: &Connection, path: &str) -> Result<Option<i64>> {
         .prepare_cached("SELECT id FROM files WHERE path = ?1")?
         .query_row([path], |r| r.get(0))
         .optional()?)
-}
-
-/// The bounds of the paths strictly under directory `root`: after `root/` and before
-/// `root0` ('0' follows '/').
-fn under(root: &str) -> (String, String) {
-    let base = root.strip_suffix('/').unwrap_or(root);
-    (format!("{base}/"), format!("{base}0"))
 }

@@ -159,7 +159,7 @@ impl GameStore {
         let id = match conn.prepare_cached(select)?.query_row([name], |r| r.get(0)).optional()? {
             Some(id) => id,
             None => {
-                conn.prepare_cached(insert)?.execute(params![name, crate::kifu::name_key::key(name)])?;
+                conn.prepare_cached(insert)?.execute(params![name, crate::name_key::key(name)])?;
                 conn.last_insert_rowid()
             }
         };

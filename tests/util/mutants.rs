@@ -1,5 +1,6 @@
 //! Random byte and line mutations of record files, and inputs that grow by a factor, for the
-//! mutation test (`tests/mutations.rs`) and the records benchmark (`benches/records.rs`).
+//! test of mutated records (`tests/mutated_records.rs`) and the records benchmark
+//! (`benches/records.rs`).
 //!
 //! Every mutant is a function of its number alone (a fixed seed), so a failure names the
 //! mutant that shows it and the benchmark times the very inputs the test checks.

@@ -2,18 +2,16 @@
 //! replay or a writer panic, and the work they do grows no faster than the input.
 //!
 //! The files are those of `../shared/corpus` when it is present, else the corpus files copied
-//! into `tests/data/kifu`. Mutants are numbered and made from a fixed seed (`mutate.rs`).
+//! into `tests/data/kifu`. Mutants are numbered and made from a fixed seed (`util/mutants.rs`).
 //!
 //! Work is counted, not timed: this binary's allocator counts the bytes allocated on each
 //! thread, a deterministic measure that grows with every copy, string and position the code
 //! makes. A mutant may allocate at most [`PER_BYTE`] bytes per input byte (plus a fixed
-//! allowance), and inputs built to grow by a factor (`mutate::grown`) must cost no more per
+//! allowance), and inputs built to grow by a factor (`mutants::grown`) must cost no more per
 //! added byte when doubled again than when doubled first: quadratic work would cost twice
 //! as much per byte at each step. Time itself is measured by the records benchmark
 //! (`cargo bench --bench records -- --mutations`), on the same mutants and inputs.
 
-#[path = "mutate.rs"]
-mod mutate;
 #[allow(dead_code)]
 mod util;
 
@@ -28,6 +26,7 @@ use kifudex::{
     kifu::{self, Format, encoding},
     replay::replay,
 };
+use util::{kifudex, mutants};
 
 /// Counts the bytes each thread allocates (growth by `realloc` counts as new bytes).
 struct Counting;
@@ -87,7 +86,7 @@ const PER_BYTE: u64 = 1_500;
 const ALLOWANCE: u64 = 4 << 20;
 
 /// The files to mutate.
-fn sources() -> mutate::Sources {
+fn sources() -> mutants::Sources {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     let root = match std::env::var_os("KIFUDEX_CORPUS") {
         Some(dir) => PathBuf::from(dir),
@@ -97,7 +96,7 @@ fn sources() -> mutate::Sources {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu")
         }
     };
-    mutate::Sources::load(&root)
+    mutants::Sources::load(&root)
 }
 
 /// Decodes and reads `bytes`, replays every game, and (when `write` is set) writes every
@@ -154,17 +153,17 @@ fn ten_thousand_mutations_never_panic_and_allocate_in_proportion() {
 #[test]
 fn inputs_that_grow_cost_the_same_per_byte() {
     let mut failures = Vec::new();
-    for family in 0..mutate::FAMILIES {
+    for family in 0..mutants::FAMILIES {
         let scales = [1, 2, 4];
         let costs: Vec<(u64, u64)> = scales
             .iter()
             .map(|&k| {
-                let (name, text) = mutate::grown(family, k);
+                let (name, text) = mutants::grown(family, k);
                 let used = allocated_by(|| exercise(Path::new(name), text.as_bytes(), true));
                 (text.len() as u64, used)
             })
             .collect();
-        let name = mutate::grown(family, 1).0;
+        let name = mutants::grown(family, 1).0;
         // The cost of each added byte from scale 1 to 2, and from 2 to 4: the same for linear
         // work, twice as much for quadratic work.
         let per_byte = |a: (u64, u64), b: (u64, u64)| b.1.saturating_sub(a.1) as f64 / (b.0 - a.0) as f64;
@@ -194,15 +193,7 @@ fn an_archive_of_mutants_reads_back_through_every_export_and_show() {
         std::fs::write(dir.join(format!("m{n:05}.{ext}")), bytes).expect("a mutant written");
     }
     let db = tmp.path().join("mutants.sqlite");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .arg("index")
-        .arg(&dir)
-        .arg("--db")
-        .arg(&db)
-        .arg("--quiet")
-        .env_remove("KIFUDEX_DB")
-        .output()
-        .expect("the kifudex binary runs");
+    let out = kifudex(["index", "--quiet"]).args([&dir]).db(&db).output();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
     let games = util::assert_every_read_works(&db, "mutants", 300);
     eprintln!("{INDEXED} mutants indexed: {games} games stored");

@@ -1,62 +1,8 @@
-//! Helpers shared by the integration tests.
+//! The reads every database the tests build must allow, whatever went into it.
 
-use kifudex::shogi::{Move, Position};
+use std::{path::Path, process::Stdio};
 
-/// A small deterministic generator (xorshift64*), so the tests need no RNG crate and give the
-/// same games on every run.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-
-    /// A number below `n` (which must not be 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Plays up to `plies` random legal moves from `pos`, calling `each` after every move.
-pub fn random_playout(
-    pos: &mut Position,
-    rng: &mut Rng,
-    plies: usize,
-    mut each: impl FnMut(&Position, Move),
-) {
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.below(moves.len())];
-        pos.play(mv).expect("a generated move is legal");
-        each(pos, mv);
-    }
-}
-
-/// The number of legal move sequences of `depth` plies from `pos` (perft); `pos` ends as it
-/// was.
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut nodes = 0;
-    for m in moves {
-        pos.play_unchecked(m);
-        nodes += perft(pos, depth - 1);
-        pos.undo();
-    }
-    nodes
-}
+use super::kifudex;
 
 /// The invariant every database the tests build must keep, whatever went into it: every
 /// export (`games`, `moves`, `positions`, `tree`, `rejects`, `warnings`) exits 0, and so does
@@ -65,17 +11,12 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// its game when it has at most 1,000 plies (a longer game's JKF text runs to hundreds of
 /// megabytes) and is one of the first five shown or one of at most fifty.
 /// Returns the number of games listed.
-pub fn assert_every_read_works(db: &std::path::Path, context: &str, shown_at_most: usize) -> usize {
-    use std::process::{Command, Stdio};
-    let kifudex = || {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifudex"));
-        cmd.env_remove("KIFUDEX_DB");
-        cmd
-    };
+pub fn assert_every_read_works(db: &Path, context: &str, shown_at_most: usize) -> usize {
     let run = |args: &[&str]| {
         // The output is not kept: a million-ply game makes a million rows.
-        let out = kifudex().args(args).arg("--db").arg(db).stdout(Stdio::null()).output();
-        let out = out.expect("the kifudex binary runs");
+        let mut cmd = kifudex(args);
+        cmd.db(db).cmd().stdout(Stdio::null());
+        let out = cmd.output();
         assert!(
             out.status.success(),
             "{context}: `kifudex {}` exited {:?}: {}",
@@ -87,7 +28,7 @@ pub fn assert_every_read_works(db: &std::path::Path, context: &str, shown_at_mos
     for table in ["games", "moves", "positions", "tree", "rejects", "warnings"] {
         run(&["export", table]);
     }
-    let out = kifudex().args(["export", "games", "--db"]).arg(db).output().expect("the kifudex binary runs");
+    let out = kifudex(["export", "games"]).db(db).output();
     let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
     let headers = reader.headers().expect("a header row").clone();
     let column = |name: &str| headers.iter().position(|h| h == name).expect("a column of export games");

@@ -1,0 +1,248 @@
+//! Records and stored games, both ways: the one mapping between a record as the readers give
+//! it ([`Game`], replayed) and a game as the database stores it ([`NewGame`] going in,
+//! [`StoredGame`] coming out).
+//!
+//! Policy:
+//! - The database keeps a game's main line (its start, moves and positions), and each file's
+//!   own record of it: the players (name and title apart), event, site, dates, time control,
+//!   opening, every raw header, the times and the comments. Variations are not kept.
+//! - The result is the one replay judged; the termination is the record's. [`game_result`]
+//!   and [`outcome`] are the one translation between a record's outcome and a stored result.
+//! - A stored game becomes a record again with its ending rebuilt from the stored
+//!   termination and result ([`stored_record`]), and its replay is given with the result the
+//!   database holds, never judged again from the stored moves ([`stored_replay`]): a game
+//!   kept up to where its record stopped was judged over the whole record. So `show` agrees
+//!   with `export games` and `query`.
+//!
+//! The database itself knows nothing of records: it stores what it is given, and this module
+//! sits above it.
+
+use crate::{
+    db::{
+        GameResult, NewGame, PlayerName, StoredGame,
+        codec::{encode_comments, encode_headers, encode_times},
+        play::{Unplayable, play_stored},
+    },
+    kifu::{
+        Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date,
+    },
+    notation::MoveToken,
+    replay::{ReplayedGame, Status},
+    shogi::{Color, Handicap},
+};
+
+/// The stored result of an outcome (`None`: no result known).
+pub fn game_result(outcome: Option<Outcome>) -> GameResult {
+    match outcome {
+        None => GameResult::Unknown,
+        Some(Outcome::Win(Color::Black)) => GameResult::BlackWin,
+        Some(Outcome::Win(Color::White)) => GameResult::WhiteWin,
+        Some(Outcome::Draw) => GameResult::Draw,
+    }
+}
+
+/// The outcome of a stored result (`None` for [`GameResult::Unknown`]).
+pub fn outcome(result: GameResult) -> Option<Outcome> {
+    match result {
+        GameResult::BlackWin => Some(Outcome::Win(Color::Black)),
+        GameResult::WhiteWin => Some(Outcome::Win(Color::White)),
+        GameResult::Draw => Some(Outcome::Draw),
+        GameResult::Unknown => None,
+    }
+}
+
+/// Game number `index` of a file (`game` as read, `replayed` its replay), as the writer
+/// stores it: its main line as far as it was replayed, and the record's fields.
+pub fn new_game(game: &Game, replayed: ReplayedGame, index: u32) -> NewGame {
+    let plies = replayed.moves.len();
+    let played = &game.moves[..plies.min(game.moves.len())];
+    let comments = game.comments.iter().map(|c| (0, c.as_str())).chain(
+        played
+            .iter()
+            .enumerate()
+            .flat_map(|(i, e)| e.comments.iter().map(move |c| (i as u32 + 1, c.as_str()))),
+    );
+    let info = &game.info;
+    let text = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+    NewGame {
+        index,
+        line: game.line,
+        status: match &replayed.status {
+            Status::Complete => None,
+            Status::Stopped(reason) => Some(reason.code()),
+        },
+        handicap: game.start.handicap().map(Handicap::slug),
+        times: encode_times(played.iter().map(|e| e.seconds)),
+        comments: encode_comments(comments),
+        result: game_result(replayed.outcome),
+        termination: replayed.termination.map(|t| t.name()),
+        black: info.black.as_ref().and_then(player_name),
+        white: info.white.as_ref().and_then(player_name),
+        event: text(&info.event),
+        site: text(&info.site),
+        date: info.start.map(|d| d.to_string()),
+        end_date: info.end.map(|d| d.to_string()),
+        time_control: text(&info.time_control),
+        opening: text(&info.opening),
+        headers: encode_headers(game.headers.iter().map(|h| (h.key.as_str(), h.value.as_str()))),
+        ..NewGame::play(&replayed.start, replayed.moves, replayed.keys, &replayed.end)
+    }
+}
+
+/// A player as stored: the name without its title (the full text when that is all there
+/// is), and the title; `None` for a player with no name.
+fn player_name(p: &Player) -> Option<PlayerName> {
+    let name = if p.name.trim().is_empty() { p.full.trim() } else { p.name.trim() };
+    (!name.is_empty()).then(|| PlayerName {
+        name: name.to_string(),
+        title: p.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
+    })
+}
+
+/// A stored player as a record's: the name and title written together, as the full text.
+fn player(name: &Option<String>, title: &Option<String>) -> Option<Player> {
+    name.as_ref().map(|name| Player {
+        full: match title {
+            Some(t) => format!("{name} {t}"),
+            None => name.clone(),
+        },
+        name: name.clone(),
+        title: title.clone(),
+    })
+}
+
+/// A stored game as the writers take it: its record ([`stored_record`]) and its replay, with
+/// the result and termination the database holds (see the module's policy).
+///
+/// # Errors
+///
+/// [`Unplayable`] when the game cannot be played back.
+pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplayable> {
+    let record = stored_record(stored);
+    let mut keys = Vec::with_capacity(stored.moves.len() + 1);
+    let mut end = stored.start.clone();
+    play_stored(&stored.start, &stored.moves, |_, pos, next| -> Result<bool, Unplayable> {
+        keys.push(pos.key());
+        if next.is_none() {
+            end = pos.setup().clone();
+        }
+        Ok(true)
+    })?;
+    let ending = record.ending.as_ref();
+    let replayed = ReplayedGame {
+        start: stored.start.clone(),
+        moves: stored.moves.clone(),
+        keys,
+        end,
+        outcome: ending.and_then(|e| e.stated),
+        termination: stored.termination.as_deref().and_then(Termination::from_name),
+        illegal_ending: None,
+        variations: Vec::new(),
+        status: Status::Complete,
+        warnings: Vec::new(),
+    };
+    Ok((record, replayed))
+}
+
+/// A stored game written in `format`, as `kifudex show --to` prints it; `None` when a file of
+/// `format` cannot hold a game of its variant ([`Format::holds_variant`]: a yari shogi game
+/// has no KIF, KI2, CSA or JKF form).
+///
+/// # Errors
+///
+/// [`Unplayable`] when the game cannot be played back.
+pub fn write_stored(stored: &StoredGame, format: Format) -> Result<Option<String>, Unplayable> {
+    if !format.holds_variant(stored.start.variant) {
+        return Ok(None);
+    }
+    let (record, replayed) = stored_replay(stored)?;
+    Ok(Some(crate::write::write(format, &record, &replayed)))
+}
+
+/// The record of a stored game: what the writers need to print it in any format.
+pub fn stored_record(stored: &StoredGame) -> Game {
+    let info = Info {
+        event: stored.row.event.clone(),
+        site: stored.info.site.clone(),
+        start: stored.row.date.as_deref().and_then(parse_date),
+        end: stored.info.end_date.as_deref().and_then(parse_date),
+        time_control: stored.info.time_control.clone(),
+        black: player(&stored.row.black, &stored.info.black_title),
+        white: player(&stored.row.white, &stored.info.white_title),
+        opening: stored.info.opening.clone(),
+    };
+    let mut comments = Vec::new();
+    let mut moves: Vec<MoveEntry> = stored
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| MoveEntry {
+            token: MoveToken::Usi(mv),
+            line: 0,
+            seconds: stored.times.get(i).copied().flatten(),
+            comments: Vec::new(),
+        })
+        .collect();
+    for (ply, text) in &stored.comments {
+        match (*ply as usize).checked_sub(1).and_then(|i| moves.get_mut(i)) {
+            Some(entry) => entry.comments.push(text.clone()),
+            None => comments.push(text.clone()),
+        }
+    }
+    let start = match stored.handicap {
+        Some(h) => Start::Standard(h),
+        None => Start::Custom(stored.start.clone()),
+    };
+    Game {
+        headers: stored
+            .info
+            .headers
+            .iter()
+            .map(|(key, value)| Header { key: key.clone(), value: value.clone() })
+            .collect(),
+        info,
+        start,
+        moves,
+        ending: ending(stored),
+        comments,
+        variations: Vec::new(),
+        line: 0,
+        problem: None,
+        warnings: Vec::new(),
+    }
+}
+
+/// The ending from the stored termination and result.
+fn ending(stored: &StoredGame) -> Option<Ending> {
+    let stated = outcome(stored.row.result);
+    let termination = match stored.termination.as_deref().and_then(Termination::from_name) {
+        Some(t) => t,
+        None if stated.is_some() => Termination::Unknown,
+        None => return None,
+    };
+    // A foul or a forfeit names the side that lost by it.
+    let side = match (termination, stated) {
+        (Termination::IllegalMove | Termination::Forfeit, Some(Outcome::Win(winner))) => Some(winner.flip()),
+        _ => None,
+    };
+    Some(Ending { termination, side, stated, text: String::new(), line: 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_result_maps_to_its_outcome_and_back() {
+        let pairs = [
+            (GameResult::Unknown, None),
+            (GameResult::BlackWin, Some(Outcome::Win(Color::Black))),
+            (GameResult::WhiteWin, Some(Outcome::Win(Color::White))),
+            (GameResult::Draw, Some(Outcome::Draw)),
+        ];
+        for (result, out) in pairs {
+            assert_eq!(outcome(result), out);
+            assert_eq!(game_result(out), result);
+        }
+    }
+}
