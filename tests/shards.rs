@@ -150,7 +150,7 @@ fn sharded() -> &'static Sharded {
             summaries.push(index(&[root.to_str().unwrap(), "--shard", &format!("{i}/{SHARDS}")], &db, 0));
             let args =
                 ["export", "positions", "--format", "parquet", "--out-dir", positions.to_str().unwrap()];
-            ok(&kifudex(&args).db(&db).output());
+            ok(&kifudex(args).db(&db).output());
             shards.push(db);
         }
         Sharded { _dir: dir, root, whole, shards, positions, files, summaries }
@@ -159,7 +159,7 @@ fn sharded() -> &'static Sharded {
 
 /// The source paths (under the root) of the games a database holds.
 fn paths(db: &Path, root: &Path) -> BTreeSet<String> {
-    csv_rows(ok(&kifudex(&["export", "games"]).db(db).output()).as_bytes())
+    csv_rows(ok(&kifudex(["export", "games"]).db(db).output()).as_bytes())
         .into_iter()
         .map(|r| Path::new(&r["source_path"]).strip_prefix(root).unwrap().to_str().unwrap().to_string())
         .collect()
@@ -240,7 +240,7 @@ fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_file
         (vec![r, "--shard", "1/8"], "it holds shard 1/4 of the files, not 1/8"),
         (vec![r], "it holds shard 1/4 of the files: index it with --shard 1/4"),
     ] {
-        let out = kifudex(&[&["index"], args.as_slice()].concat()).db(&db).output();
+        let out = kifudex([&["index"], args.as_slice()].concat()).db(&db).output();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(message) && err.contains("s1.sqlite"), "{args:?}: {err}");
@@ -250,7 +250,7 @@ fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_file
     // A database of every file takes no shard.
     let whole = tmp.path().join("whole.sqlite");
     index(&[r], &whole, 0);
-    let out = kifudex(&["index", r, "--shard", "1/4"]).db(&whole).output();
+    let out = kifudex(["index", r, "--shard", "1/4"]).db(&whole).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("it holds files indexed without --shard"));
 
@@ -288,7 +288,7 @@ fn bad_shards_are_usage_errors() {
         ("junk", "'junk' is not a shard: write I/N"),
         ("2", "'2' is not a shard: write I/N"),
     ] {
-        let out = kifudex(&["index", tmp.path().to_str().unwrap(), "--shard", bad]).db(&db).output();
+        let out = kifudex(["index", tmp.path().to_str().unwrap(), "--shard", bad]).db(&db).output();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
         assert!(err.contains("--shard") && err.contains(message), "{bad}: {err}");
@@ -302,19 +302,19 @@ fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("out");
     for (format, ext) in [("parquet", "parquet"), ("csv", "csv"), ("jsonl", "jsonl")] {
-        ok(&kifudex(&["export", "games", "--format", format, "--out-dir", dir.to_str().unwrap()])
+        ok(&kifudex(["export", "games", "--format", format, "--out-dir", dir.to_str().unwrap()])
             .db(&s.whole)
             .output());
         assert!(dir.join(format!("shard=1/games-1-of-1.{ext}")).is_file());
     }
     let csv = fs::read_to_string(dir.join("shard=1/games-1-of-1.csv")).unwrap();
-    assert_eq!(csv, ok(&kifudex(&["export", "games"]).db(&s.whole).output()));
+    assert_eq!(csv, ok(&kifudex(["export", "games"]).db(&s.whole).output()));
     let names: Vec<String> = fs::read_dir(dir.join("shard=1"))
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     assert_eq!(names.len(), 3, "no hidden part left: {names:?}");
-    let out = kifudex(&["export", "games", "--out", "x.csv", "--out-dir", dir.to_str().unwrap()])
+    let out = kifudex(["export", "games", "--out", "x.csv", "--out-dir", dir.to_str().unwrap()])
         .db(&s.whole)
         .output();
     assert_eq!(out.status.code(), Some(2));
@@ -323,7 +323,7 @@ fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
 /// `kifudex export tree` of the whole database, without the notations a script cannot write.
 fn whole_tree(max_ply: u32) -> Vec<HashMap<String, String>> {
     let s = sharded();
-    let out = ok(&kifudex(&["export", "tree", "--max-ply", &max_ply.to_string()]).db(&s.whole).output());
+    let out = ok(&kifudex(["export", "tree", "--max-ply", &max_ply.to_string()]).db(&s.whole).output());
     let mut rows = csv_rows(out.as_bytes());
     for r in &mut rows {
         r.remove("japanese");
