@@ -1,15 +1,18 @@
 //! Query latency and export throughput on an existing database.
 //!
 //! ```text
-//! cargo bench --bench query -- DB [--rounds N] [--export]
+//! cargo bench --bench query -- DB [--rounds N] [--player NAME] [--export]
 //! ```
 //!
 //! Times a whole answer (the position's games and occurrences, its next-move tree with
-//! played and reached counts and results, and the 20 newest games) for three kinds of
+//! played and reached counts and results, and the 20 newest games) for four kinds of
 //! position, each the median of N rounds (default 21) after one warm-up:
 //! - the start position, which every even game reaches;
-//! - positions after 10 plies, taken from games spread over the database;
+//! - positions after 2 and after 10 plies, taken from ten games spread over the database;
 //! - rare late positions: the position at three quarters of such a game.
+//!
+//! Then the start position again with a player filter (`--player`, default 佐々木正人, a
+//! name common in the generated bench corpora): the filtered answer reads the postings.
 //!
 //! With `--export`, also streams the moves export of every game into a sink and prints rows
 //! per second and the process's peak memory.
@@ -26,27 +29,32 @@ use kifudex::{
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let (mut db, mut rounds, mut with_export) = (None, 21, false);
+    let mut player = String::from("佐々木正人");
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--rounds" => rounds = args.next().and_then(|n| n.parse().ok()).expect("--rounds N"),
+            "--player" => player = args.next().expect("--player NAME"),
             "--export" => with_export = true,
             _ => db = Some(PathBuf::from(arg)),
         }
     }
-    let db = db.expect("usage: cargo bench --bench query -- DB [--rounds N] [--export]");
+    let db = db.expect("usage: cargo bench --bench query -- DB [--rounds N] [--player NAME] [--export]");
     let mut reader = Reader::open(&db).expect("the database opens");
     let snapshot = reader.snapshot().expect("a snapshot");
     let count = snapshot.game_count().expect("the game count");
     println!("{}: {count} games", db.display());
 
-    time("start position", &snapshot, &[Position::handicap(Handicap::Even)], rounds);
+    let start = [Position::handicap(Handicap::Even)];
+    time("start position", &snapshot, &start, &GameFilter::default(), rounds);
     let picks: Vec<GameId> = (1..=10).map(|i| GameId((i * count as i64 / 11).max(1))).collect();
-    let at = |fraction: f64| -> Vec<Position> {
+    // A position `fraction` of the way through each pick, or after `plies` plies when
+    // `fraction` is 0.
+    let at = |plies: usize, fraction: f64| -> Vec<Position> {
         picks
             .iter()
             .filter_map(|&id| snapshot.game(id).ok().flatten())
             .filter_map(|g| {
-                let ply = if fraction == 0.0 { 10 } else { (g.moves.len() as f64 * fraction) as usize };
+                let ply = if fraction == 0.0 { plies } else { (g.moves.len() as f64 * fraction) as usize };
                 let mut pos = Position::from_setup(g.start.clone()).ok()?;
                 for &mv in g.moves.get(..ply)? {
                     pos.play(mv).ok()?;
@@ -55,8 +63,12 @@ fn main() {
             })
             .collect()
     };
-    time("after 10 plies", &snapshot, &at(0.0), rounds);
-    time("rare late position", &snapshot, &at(0.75), rounds);
+    let unfiltered = GameFilter::default();
+    time("after 2 plies", &snapshot, &at(2, 0.0), &unfiltered, rounds);
+    time("after 10 plies", &snapshot, &at(10, 0.0), &unfiltered, rounds);
+    time("rare late position", &snapshot, &at(0, 0.75), &unfiltered, rounds);
+    let by_player = GameFilter { player: Some(player.clone()), ..GameFilter::default() };
+    time(&format!("start position, player {player}"), &snapshot, &start, &by_player, rounds);
     if with_export {
         let started = Instant::now();
         let rows = export::moves(&snapshot, &GameFilter::default(), std::io::sink(), &mut |_, _| {})
@@ -71,13 +83,13 @@ fn main() {
 }
 
 /// Answers each position `rounds` times and prints the median and the slowest median.
-fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], rounds: usize) {
+fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], filter: &GameFilter, rounds: usize) {
     let mut medians = Vec::new();
     let mut games = Vec::new();
     for pos in positions {
         let query = Query {
             target: Target { position: pos.clone(), sequence: None },
-            filter: GameFilter::default(),
+            filter: filter.clone(),
             limit: 20,
             offset: 0,
             exact_sequence: false,

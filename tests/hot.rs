@@ -1,15 +1,16 @@
 //! Hot positions: the counts kept per position and move for the positions many games reach.
 //! Answers are checked against a replay of the games here (never against the database's own
 //! other path), after each kind of change an archive goes through: new games, changed files,
-//! duplicates, removed files pruned; a killed run is covered by the hardening tests, whose
-//! start position is hot. A low threshold makes most shared positions hot, and games that
+//! duplicates, removed files pruned, and runs killed at any moment. A low threshold makes most shared positions hot, and games that
 //! come back to an early position late (after the plies checked when indexed) test the
 //! exactness of the counts.
 
 use std::{
     collections::{BTreeSet, HashMap, HashSet},
     fs,
+    os::unix::process::ExitStatusExt,
     path::{Path, PathBuf},
+    time::Instant,
 };
 
 use kifudex::{
@@ -22,6 +23,7 @@ use crate::{
     index::{index_with, options},
     query::{Fixture, check, csv_rows, expected, ids_of, query_json},
     util::{
+        Rng, command as kifudex_command,
         games::{Spec, generate, truth, write_games},
         kifudex,
     },
@@ -119,8 +121,19 @@ fn hot_keys(db: &Path) -> i64 {
 /// Every position reached by two games or more (and those the returning games reach again),
 /// asked without a filter, against the replay here.
 fn assert_answers(fx: &Fixture, what: &str) -> usize {
+    assert_some_answers(fx, what, usize::MAX)
+}
+
+/// The same for `most` of those positions at the most: the commonest half of them, and the
+/// others picked from the rest in order of their text.
+fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
     let (occ, setups_by_text) = truth(&fx.specs);
-    let asked: BTreeSet<&String> = occ.iter().filter(|(_, o)| o.len() > 1).map(|(t, _)| t).collect();
+    let mut shared: Vec<&String> = occ.iter().filter(|(_, o)| o.len() > 1).map(|(t, _)| t).collect();
+    shared.sort_by_key(|t| (std::cmp::Reverse(occ[*t].len()), *t));
+    let (common, rest) = shared.split_at(shared.len().min(most / 2));
+    let step = (rest.len() / (most - common.len()).max(1)).max(1);
+    let asked: BTreeSet<&String> =
+        common.iter().chain(rest.iter().step_by(step)).take(most).copied().collect();
     for text in &asked {
         let sfen = setups_by_text[*text].to_string();
         let want = expected(fx, &occ, text, &|_| true);
@@ -230,6 +243,73 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     let (answer, code) = query_json(&[], &db);
     assert_eq!((answer["position"]["games"].as_u64(), code), (Some(0), 1));
     assert!(answer["moves"].as_array().unwrap().is_empty());
+}
+
+/// Runs of the command killed (SIGKILL) at random moments, from before their first commit to
+/// after their end: what each kill leaves answers as a replay of the games it stored does,
+/// and a run after the kill completes the counts to those of all the games.
+#[test]
+fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    // Enough games for a run to commit more than once (every 10,000 games or two seconds).
+    let specs = plain_games(12_000, 41);
+    let paths = write_games(&games, &specs);
+    let all: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
+    let spawn = |db: &Path| {
+        kifudex_command()
+            .args(["index", "--quiet", "--hot-games", "3"])
+            .arg(&games)
+            .arg("--db")
+            .arg(db)
+            .spawn()
+            .unwrap()
+    };
+    // A whole run, timed.
+    let started = Instant::now();
+    let whole = spawn(&tmp.path().join("whole.sqlite")).wait().unwrap();
+    assert!(whole.success());
+    let whole = started.elapsed();
+    assert!(hot_keys(&tmp.path().join("whole.sqlite")) >= 100);
+    let mut rng = Rng::new(5);
+    let mut landed = 0;
+    for round in 0..6 {
+        let db = tmp.path().join(format!("k{round}.sqlite"));
+        let mut child = spawn(&db);
+        // From a tenth of a whole run to a tenth past its end.
+        std::thread::sleep(whole.mul_f64((100 + rng.below(1_000)) as f64 / 1_000.0));
+        child.kill().unwrap();
+        landed += usize::from(child.wait().unwrap().signal() == Some(9));
+        let present = stored(&db, &all);
+        let what = format!("kill {round}");
+        if !present.is_empty() {
+            assert_some_answers(&fixture_of(&db, &present), &what, 30);
+        }
+        if round % 2 == 1 {
+            let out = spawn(&db).wait_with_output().unwrap();
+            assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(stored(&db, &all).len(), all.len(), "{what}");
+            assert_some_answers(&fixture_of(&db, &all), &format!("{what}, completed"), 40);
+        }
+    }
+    eprintln!("{landed} of 6 kills landed during a run (a whole run {whole:?})");
+}
+
+/// The files of `all` whose games the database holds.
+fn stored(db: &Path, all: &[(PathBuf, Spec)]) -> Vec<(PathBuf, Spec)> {
+    if !db.exists() {
+        return Vec::new();
+    }
+    let out = kifudex(["export", "games"]).db(db).output();
+    if !out.status.success() {
+        return Vec::new();
+    }
+    let paths: HashSet<String> =
+        csv_rows(&out.stdout).into_iter().map(|r| r["source_path"].clone()).collect();
+    all.iter()
+        .filter(|(p, _)| paths.contains(&*fs::canonicalize(p).unwrap().to_string_lossy()))
+        .cloned()
+        .collect()
 }
 
 #[test]

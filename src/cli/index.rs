@@ -22,7 +22,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::db::DbOpt;
 use kifudex::{
-    db::NewReject,
+    db::{self, NewReject},
     export, ingest,
     walk::{Globs, Shard},
 };
@@ -65,6 +65,10 @@ pub struct IndexArgs {
     /// overlap. The database records its shard and refuses any other
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
+    /// Games of one run that make a position hot, its counts then kept per position and
+    /// move (a tuning knob: lower keeps more rows and answers more positions from them)
+    #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    hot_games: Option<u32>,
 }
 
 /// Progress and messages on stderr.
@@ -135,6 +139,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         stop: Some(stop),
         globs: Arc::new(globs),
         shard: args.shard,
+        hot_games: args.hot_games.unwrap_or(db::HOT_GAMES),
         ..ingest::Options::new(roots.clone(), args.db.path())
     };
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
