@@ -96,7 +96,7 @@ fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], filter: &Ga
             by_year: false,
         };
         let answer = query::run(snapshot, &query).expect("the query runs");
-        games.push(answer.games);
+        games.push(answer.games.games);
         let mut ms: Vec<f64> = (0..rounds)
             .map(|_| {
                 let started = Instant::now();

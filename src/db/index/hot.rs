@@ -43,7 +43,7 @@ use crate::{
 /// Games with an early occurrence of a key in one run that make the key hot.
 pub const HOT_GAMES: u32 = 32;
 
-type KeySet = HashSet<i64, BuildHasherDefault<KeyHasher>>;
+pub(super) type KeySet = HashSet<i64, BuildHasherDefault<KeyHasher>>;
 
 /// The change to one `hot` row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,9 +86,7 @@ impl Hot {
     ///
     /// Any database failure.
     pub fn load(conn: &Connection) -> Result<Hot> {
-        let mut stmt = conn.prepare_cached("SELECT key FROM hot WHERE move = 0")?;
-        let keys = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<KeySet>>()?;
-        Ok(Hot { keys, threshold: HOT_GAMES, ..Hot::default() })
+        Ok(Hot { keys: keys(conn)?, threshold: HOT_GAMES, ..Hot::default() })
     }
 
     /// Sets the number of games that make a key hot (at least 1).
@@ -288,6 +286,16 @@ pub(super) fn scan_once(conn: &Connection, hot: &Hot) -> Result<Vec<i64>> {
 
 /// The rows of a hot key: the position's games and occurrences, and each move's games; `None`
 /// when the key is not hot.
+/// The hot keys of the database of `conn`.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn keys(conn: &Connection) -> Result<KeySet> {
+    let mut stmt = conn.prepare_cached("SELECT key FROM hot WHERE move = 0")?;
+    Ok(stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<KeySet>>()?)
+}
+
 pub(in crate::db) type HotRows = (Stats, u64, Vec<(u16, Stats)>);
 
 /// Reads the rows of `key`.

@@ -324,8 +324,9 @@ impl Snapshot<'_> {
     /// Calls `each(position, stats, first ply)` for every position that some game `games`
     /// keeps reaches at a ply up to `max_ply`, once each, in key order; `stats` counts every
     /// occurrence of the position (at any ply) in those games, and `first ply` is the lowest
-    /// ply it was reached at. Memory stays bounded: the index is read a block per run at a time.
-    /// `each` returns false to stop.
+    /// ply it was reached at. Memory stays bounded: the index is read a block per run at a time,
+    /// and without `games`, a hot key (whose counts are kept) up to [`KEYPOS_MAX_PLY`] is read
+    /// for its lowest ply alone, however many games reach it. `each` returns false to stop.
     ///
     /// # Errors
     ///
@@ -337,50 +338,69 @@ impl Snapshot<'_> {
         mut each: impl FnMut(&Setup, &PositionStats, u32) -> Result<bool, E>,
     ) -> Result<(), E> {
         let mut failure = None;
-        let walked = runs::for_each_key(&self.tx, &self.runs, |key, postings| {
-            let mut occ: Vec<Occurrence> = postings
-                .iter()
-                .filter(|p| !self.dead.contains(&p.game))
-                .map(|&p| Occurrence::from(p))
-                .filter(|o| games.is_none_or(|set| set.contains(&o.game)))
-                .collect();
-            // A key may stand for several positions: take them one at a time, each found by
-            // replaying its first early occurrence.
-            while let Some(first) = occ.iter().filter(|o| o.ply <= max_ply).min_by_key(|o| o.ply).copied() {
-                let Some(setup) = self.position_in(first.game, first.ply)? else {
-                    occ.retain(|o| o.game != first.game);
-                    continue;
-                };
-                let mine = self.exact(&setup, key, occ.clone())?;
-                // `mine` is a subsequence of `occ` (both sorted by game and ply): drop it.
-                let mut k = 0;
-                occ.retain(|o| {
-                    if mine.get(k) == Some(o) {
-                        k += 1;
-                        return false;
-                    }
-                    *o != first
-                });
-                let hot = match games {
-                    None => self.hot_stats(&setup)?,
-                    Some(_) => None,
-                };
-                let stats = match hot {
-                    Some(stats) => stats,
-                    None => self.stats(&setup, &mine, games)?,
-                };
-                let lowest = mine.iter().map(|o| o.ply).min().unwrap_or(first.ply);
-                match each(&setup, &stats, lowest) {
-                    Ok(true) => {}
-                    Ok(false) => return Ok(false),
-                    Err(e) => {
-                        failure = Some(e);
-                        return Ok(false);
+        // A hot key none of whose early occurrences is a collision stands for one position up
+        // to KEYPOS_MAX_PLY, which the hot rows count: its occurrence of the lowest ply is all
+        // the walk needs of it.
+        let (hot, collided) = match games {
+            None if self.hot && max_ply <= KEYPOS_MAX_PLY => (hot::keys(&self.tx)?, collided_keys(&self.tx)?),
+            _ => Default::default(),
+        };
+        let lowest_only = std::cell::Cell::new(false);
+        let walked = runs::for_each_key_gathered(
+            &self.tx,
+            &self.runs,
+            |key| {
+                let key = key.to_i64();
+                lowest_only.set(hot.contains(&key) && !collided.contains(&key));
+                Ok(lowest_only.get())
+            },
+            |p| !self.dead.contains(&p.game),
+            |key, postings| {
+                let mut occ: Vec<Occurrence> = postings
+                    .iter()
+                    .map(|&p| Occurrence::from(p))
+                    .filter(|o| games.is_none_or(|set| set.contains(&o.game)))
+                    .collect();
+                // A key may stand for several positions: take them one at a time, each found by
+                // replaying its first early occurrence.
+                while let Some(first) = occ.iter().filter(|o| o.ply <= max_ply).min_by_key(|o| o.ply).copied()
+                {
+                    let Some(setup) = self.position_in(first.game, first.ply)? else {
+                        occ.retain(|o| o.game != first.game);
+                        continue;
+                    };
+                    let mine = self.exact(&setup, key, occ.clone())?;
+                    // `mine` is a subsequence of `occ` (both sorted by game and ply): drop it.
+                    let mut k = 0;
+                    occ.retain(|o| {
+                        if mine.get(k) == Some(o) {
+                            k += 1;
+                            return false;
+                        }
+                        *o != first
+                    });
+                    let hot = match games {
+                        None => self.hot_stats(&setup)?,
+                        Some(_) => None,
+                    };
+                    let stats = match hot {
+                        Some(stats) => stats,
+                        None if lowest_only.get() => return Err(Corrupt("a hot key has no hot rows").into()),
+                        None => self.stats(&setup, &mine, games)?,
+                    };
+                    let lowest = mine.iter().map(|o| o.ply).min().unwrap_or(first.ply);
+                    match each(&setup, &stats, lowest) {
+                        Ok(true) => {}
+                        Ok(false) => return Ok(false),
+                        Err(e) => {
+                            failure = Some(e);
+                            return Ok(false);
+                        }
                     }
                 }
-            }
-            Ok(true)
-        });
+                Ok(true)
+            },
+        );
         match (walked, failure) {
             (_, Some(e)) => Err(e),
             (Err(e), None) => Err(e.into()),
@@ -402,6 +422,12 @@ impl Snapshot<'_> {
         }))?;
         Ok(found)
     }
+}
+
+/// The keys some early occurrence of which is a collision.
+fn collided_keys(conn: &Connection) -> Result<HashSet<i64>> {
+    let mut stmt = conn.prepare_cached("SELECT DISTINCT key FROM collisions")?;
+    Ok(stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
 }
 
 impl From<Posting> for Occurrence {

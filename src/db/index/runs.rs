@@ -221,25 +221,50 @@ fn open_cursors(conn: &Connection, runs: &[Run], consume: bool) -> Result<(Vec<C
 pub(super) fn for_each_key(
     conn: &Connection,
     runs: &[Run],
+    each: impl FnMut(PositionKey, &[Posting]) -> Result<bool>,
+) -> Result<()> {
+    for_each_key_gathered(conn, runs, |_| Ok(false), |_| true, each)
+}
+
+/// [`for_each_key`] with the postings `live` keeps, except that for a key for which
+/// `lowest_only(key)` is true, `each` gets only the first of its postings of the lowest ply:
+/// then memory stays within a block per run, however many games a key has.
+pub(super) fn for_each_key_gathered(
+    conn: &Connection,
+    runs: &[Run],
+    mut lowest_only: impl FnMut(PositionKey) -> Result<bool>,
+    live: impl Fn(&Posting) -> bool,
     mut each: impl FnMut(PositionKey, &[Posting]) -> Result<bool>,
 ) -> Result<()> {
     let (mut cursors, mut heap) = open_cursors(conn, runs, false)?;
     let mut group: Vec<Posting> = Vec::new();
+    let (mut key, mut lowest) = (None, false);
     while let Some(Reverse((p, i))) = heap.pop() {
-        if group.first().is_some_and(|g| g.key != p.key) {
-            if !each(group[0].key, &group)? {
-                return Ok(());
+        if key != Some(p.key) {
+            if let Some(key) = key {
+                if !each(key, &group)? {
+                    return Ok(());
+                }
+                group.clear();
             }
-            group.clear();
+            key = Some(p.key);
+            lowest = lowest_only(p.key)?;
         }
-        group.push(p);
+        if live(&p) {
+            if !lowest {
+                group.push(p);
+            } else if group.first().is_none_or(|g| p.ply < g.ply) {
+                group.clear();
+                group.push(p);
+            }
+        }
         let c = &mut cursors[i];
         if c.step(conn)? {
             heap.push(Reverse((c.current(), i)));
         }
     }
-    if let Some(first) = group.first() {
-        each(first.key, &group)?;
+    if let Some(key) = key {
+        each(key, &group)?;
     }
     Ok(())
 }
