@@ -21,11 +21,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::db::DbOpt;
-use kifudex::{
-    db::NewReject,
-    export, ingest,
-    walk::{Globs, Shard},
-};
+use kifudex::{db::NewReject, export, ingest, shard::Shard, walk::Globs};
 
 /// Index files and directories of game records into the database.
 #[derive(Debug, Args)]

@@ -9,7 +9,7 @@
 use rusqlite::OptionalExtension;
 
 use super::{Corrupt, Error, Result, Snapshot, Writer};
-use crate::walk::Shard;
+use crate::shard::Shard;
 
 /// The shard recorded in the database reached through `conn`, if any.
 fn recorded(conn: &rusqlite::Connection) -> Result<Option<Shard>> {

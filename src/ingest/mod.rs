@@ -98,7 +98,8 @@ use self::prepare::{Fetched, Outcome, fetch, process};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
-    walk::{self, Entry, Expect, Globs, Shard, WalkOptions},
+    shard::Shard,
+    walk::{self, Entry, Expect, Globs, WalkOptions},
 };
 
 /// Files per chunk handed to the workers at once, at most.

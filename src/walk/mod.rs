@@ -21,7 +21,6 @@
 //!   shard's: a directory that cannot be read may hide files of any.
 
 mod globs;
-mod shard;
 
 use std::{
     fmt, fs,
@@ -30,11 +29,8 @@ use std::{
     time::UNIX_EPOCH,
 };
 
-pub use self::{
-    globs::{Choice, GlobError, Globs},
-    shard::{Shard, ShardError, fnv1a64, path_bytes},
-};
-use crate::kifu::NameKind;
+pub use self::globs::{Choice, GlobError, Globs};
+use crate::{kifu::NameKind, shard::Shard};
 
 /// What a file found by the walk is expected to hold, from its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
