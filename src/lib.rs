@@ -7,6 +7,8 @@
 //! The layers, each using only those before it (and the crate-private `text` module of
 //! character classes that the readers share):
 //! - [`shogi`]: squares, pieces, moves, positions, handicaps, the frozen position key.
+//! - [`shard`]: one of N disjoint shares of a tree of files, picked by a hash of each path
+//!   (the walk takes a shard's files; the database records the shard it holds).
 //! - [`name_key`]: players' names split from their titles, and the keys names are compared by
 //!   (the readers split names with it; the database keys and matches them with it).
 //! - [`notation`]: one move in text, to and from a move: Japanese, Western, USI, CSA.
@@ -74,6 +76,7 @@ pub mod notation;
 pub mod query;
 pub mod replay;
 pub mod serve;
+pub mod shard;
 pub mod shogi;
 pub mod store;
 mod text;

@@ -20,7 +20,7 @@ use clap::{Args, ValueEnum};
 use kifudex::{
     db::GameId,
     export::{self, Output},
-    walk::Shard,
+    shard::Shard,
 };
 
 use super::{

@@ -85,7 +85,7 @@ impl FilterOpt {
             variant: self.variant.map(Variant::from),
             ..GameFilter::default()
         };
-        Ok(filter_from_text(given, self.handicap.as_deref(), None)?)
+        filter_from_text(given, self.handicap.as_deref(), None).map_err(super::in_flags)
     }
 }
 

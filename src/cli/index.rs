@@ -16,7 +16,7 @@ use std::{
     time::Instant,
 };
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -24,8 +24,10 @@ use super::db::DbOpt;
 use kifudex::{
     db::{self, NewReject},
     export, ingest,
-    walk::{Globs, Shard},
+    shard::Shard,
+    walk::{GlobError, GlobKind, GlobProblem, Globs},
 };
+use serde::Serialize;
 
 /// Index files and directories of game records into the database.
 #[derive(Debug, Args)]
@@ -131,7 +133,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     };
     let jobs = args.jobs.map(usize::from).unwrap_or_else(ingest::default_jobs);
     let (stop, signal) = stop_on_signals()?;
-    let globs = Globs::new(&args.include, &args.exclude)?;
+    let globs = Globs::new(&args.include, &args.exclude).map_err(glob_error)?;
     let options = ingest::Options {
         jobs,
         prune: args.prune,
@@ -154,7 +156,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
     let summary = ingest::run(&options, &console).map_err(|e| match e {
         ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
-        e => anyhow::Error::new(e).context(format!("indexing into {} failed", options.db.display())),
+        e => shard_refusal(e).context(format!("indexing into {} failed", options.db.display())),
     })?;
     console.bar.finish_and_clear();
     if let Some(file) = &args.rejects {
@@ -162,7 +164,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     }
     if summary.interrupted {
         if args.json {
-            super::print(&(serde_json::to_string(&summary).context("cannot write the summary")? + "\n"))?;
+            super::print(&json(&summary)?)?;
         }
         eprintln!("kifudex: interrupted: {} files indexed; run again to finish", summary.files_indexed);
         let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
@@ -176,8 +178,8 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !args.quiet {
-        for glob in &summary.globs_unmatched {
-            eprintln!("kifudex: {glob} matched nothing");
+        for (kind, glob) in &summary.globs_unmatched {
+            eprintln!("kifudex: {} matched nothing", given_glob(*kind, glob));
         }
         let (shard, others) = match args.shard {
             Some(s) => {
@@ -202,9 +204,57 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if args.json {
-        super::print(&(serde_json::to_string(&summary).context("cannot write the summary")? + "\n"))?;
+        super::print(&json(&summary)?)?;
     }
     Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A glob as the command takes it: `--include '*.kif'`.
+fn given_glob(kind: GlobKind, glob: &str) -> String {
+    format!("--{kind} '{glob}'")
+}
+
+/// A glob that cannot be read, in the command's words: the option that gave it, and how to
+/// leave a name out.
+fn glob_error(e: GlobError) -> anyhow::Error {
+    let problem = match e.problem {
+        GlobProblem::Negated => {
+            "a leading '!' negates nothing here: give --exclude or --include the glob itself \
+             (\\! for a name that starts with '!')"
+                .to_string()
+        }
+        other => other.to_string(),
+    };
+    anyhow!("{} is not a glob: {problem}", given_glob(e.kind, &e.glob))
+}
+
+/// The summary as `--json` prints it, on one line: the run's counts, then the globs that
+/// matched nothing as the command took them.
+fn json(summary: &ingest::Summary) -> anyhow::Result<String> {
+    #[derive(Serialize)]
+    struct Printed<'a> {
+        #[serde(flatten)]
+        summary: &'a ingest::Summary,
+        globs_unmatched: Vec<String>,
+    }
+    let globs_unmatched =
+        summary.globs_unmatched.iter().map(|(kind, glob)| given_glob(*kind, glob)).collect();
+    let printed = Printed { summary, globs_unmatched };
+    Ok(serde_json::to_string(&printed).context("cannot write the summary")? + "\n")
+}
+
+/// A failed run's error in the command's words: where the database refuses the share of the
+/// files asked for, the message names `--shard`, the way to ask for the share it holds.
+fn shard_refusal(e: ingest::Error) -> anyhow::Error {
+    match e {
+        ingest::Error::Db(db::Error::Shard { recorded: Some(r), asked: None }) => anyhow!(
+            "it holds shard {r} of the files: index it with --shard {r} (a database holds one shard, or every file)"
+        ),
+        ingest::Error::Db(db::Error::Shard { recorded: None, asked: Some(a) }) => {
+            anyhow!("it holds files indexed without --shard: shard {a} needs a database of its own")
+        }
+        e => e.into(),
+    }
 }
 
 /// Makes SIGINT and SIGTERM set the returned stop flag (and record which signal came), and a

@@ -5,6 +5,9 @@
 //!
 //! A closed pipe on stdout exits 0, whatever the command: the commands return a failed write
 //! as an error like any other, and [`main`] alone tells a closed pipe from the rest.
+//!
+//! The library's errors say what is wrong in its own terms; where one concerns an option,
+//! the command words it with the option's flag (`--since`, `--shard`, `--include`).
 
 mod alias;
 mod convert;
@@ -29,6 +32,7 @@ use std::{
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use kifudex::query::{NamesOptions, QueryOption};
 
 /// Index directories of shogi game records (kifu) into one SQLite database, then query them by
 /// opening or position.
@@ -90,6 +94,12 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
             || c.downcast_ref::<kifudex::export::Error>().is_some_and(kifudex::export::Error::is_broken_pipe)
     })
+}
+
+/// A library refusal of query options in the command's words: each option it names is a
+/// flag (`--since`).
+fn in_flags(e: impl NamesOptions) -> anyhow::Error {
+    anyhow::Error::msg(e.message(&|option: QueryOption| format!("--{option}")))
 }
 
 /// Writes `text` to stdout, and flushes it.

@@ -88,7 +88,7 @@ fn render(start: &Position, moves: &[Move], style: Style) -> String {
 /// The start position: `--start` in the game `--variant` names, or that the moves or the start
 /// itself show.
 fn start(args: &MovesArgs, text: &str) -> anyhow::Result<Position> {
-    Ok(start_for(&args.start, args.variant.map(Variant::from), text)?)
+    start_for(&args.start, args.variant.map(Variant::from), text).map_err(super::in_flags)
 }
 
 /// Runs the command. Errors are fatal (exit 2); a closed stdout is success.
@@ -101,7 +101,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let given = args.start.trim() != "startpos";
-    let target = Target::from_moves_given(&start, given, &text)?;
+    let target = Target::from_moves_given(&start, given, &text).map_err(super::in_flags)?;
     // The moves may name their own start (a USI position command).
     let (start, moves) = match target.sequence {
         Some((setup, moves)) => (Position::from_setup(setup).unwrap_or(start), moves),

@@ -97,7 +97,7 @@ enum List {
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let mut filter = args.filter.filter()?;
     let target = target(&args, filter.variant)?;
-    fit_variant(&target, &mut filter)?;
+    fit_variant(&target, &mut filter).map_err(super::in_flags)?;
     let query = Query {
         target,
         filter,
@@ -109,7 +109,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     warn_unindexed(&snapshot, &args.db.path())?;
-    let answer = query::run(&snapshot, &query)?;
+    let answer = query::run(&snapshot, &query).map_err(super::in_flags)?;
     let text = match args.format {
         Format::Table => table(&query, &answer),
         Format::Json => query::to_json(&answer) + "\n",
@@ -152,7 +152,7 @@ fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> 
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
-    Ok(target_from_text(args.moves.as_deref(), None, &args.start, variant)?)
+    target_from_text(args.moves.as_deref(), None, &args.start, variant).map_err(super::in_flags)
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.

@@ -112,6 +112,7 @@ pub use self::{
     stats::Stats,
     write::{Batch, FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, WriteCounts, Writer},
 };
+use crate::shard::Shard;
 #[cfg(doc)]
 use crate::shogi::Move;
 
@@ -186,9 +187,9 @@ pub enum Error {
     #[error("unexpected value in the database: {0}")]
     Value(FromSqlError),
     /// The database holds another share of the files than the run asks for (see
-    /// [`crate::walk::Shard`]).
+    /// [`Shard`]).
     #[error("{}", shard::mismatch(*.recorded, *.asked))]
-    Shard { recorded: Option<crate::walk::Shard>, asked: Option<crate::walk::Shard> },
+    Shard { recorded: Option<Shard>, asked: Option<Shard> },
 }
 
 /// The message of [`Error::Open`], naming the path once (SQLite's own message may end with it).

@@ -9,7 +9,7 @@
 use rusqlite::OptionalExtension;
 
 use super::{Corrupt, Error, Result, Snapshot, Writer};
-use crate::walk::Shard;
+use crate::shard::Shard;
 
 /// The shard recorded in the database reached through `conn`, if any.
 fn recorded(conn: &rusqlite::Connection) -> Result<Option<Shard>> {
@@ -56,17 +56,18 @@ impl Snapshot<'_> {
     }
 }
 
-/// The message of [`Error::Shard`].
+/// The message of [`Error::Shard`], in the database's terms: the shares recorded and asked
+/// for, never how a front end asks for one.
 pub(super) fn mismatch(recorded: Option<Shard>, asked: Option<Shard>) -> String {
     match (recorded, asked) {
         (Some(r), Some(a)) => {
             format!("it holds shard {r} of the files, not {a}: each shard needs a database of its own")
         }
         (Some(r), None) => format!(
-            "it holds shard {r} of the files: index it with --shard {r} (a database holds one shard, or every file)"
+            "it holds shard {r} of the files, not every file: a database holds one shard, or every file"
         ),
         (None, Some(a)) => {
-            format!("it holds files indexed without --shard: shard {a} needs a database of its own")
+            format!("it holds files indexed without a shard: shard {a} needs a database of its own")
         }
         (None, None) => "it holds another share of the files".to_string(),
     }
@@ -95,7 +96,11 @@ mod tests {
         assert_eq!(reader.snapshot().unwrap().shard().unwrap(), Some(two));
         assert_eq!(
             mismatch(Some(two), None),
-            "it holds shard 2/4 of the files: index it with --shard 2/4 (a database holds one shard, or every file)"
+            "it holds shard 2/4 of the files, not every file: a database holds one shard, or every file"
+        );
+        assert_eq!(
+            mismatch(None, Some(two)),
+            "it holds files indexed without a shard: shard 2/4 needs a database of its own"
         );
         assert_eq!(
             mismatch(Some(two), Some("1/4".parse().unwrap())),

@@ -98,7 +98,8 @@ use self::prepare::{Fetched, Outcome, fetch, process};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
-    walk::{self, Entry, Expect, Globs, Shard, WalkOptions},
+    shard::Shard,
+    walk::{self, Entry, Expect, GlobKind, Globs, WalkOptions},
 };
 
 /// Files per chunk handed to the workers at once, at most.
@@ -207,8 +208,10 @@ pub struct Summary {
     /// run ended (see [`crate::db`]).
     #[serde(skip)]
     pub wal_kept: bool,
-    /// The `--include` and `--exclude` globs that matched nothing.
-    pub globs_unmatched: Vec<String>,
+    /// The include and exclude globs that matched nothing, each with its list. Left out of
+    /// the serialized summary: a front end names them as its user gave them.
+    #[serde(skip)]
+    pub globs_unmatched: Vec<(GlobKind, String)>,
 }
 
 impl Summary {

@@ -14,7 +14,9 @@
 //!
 //! Every front end reads its options with [`filter_from_text`] and [`target_from_text`] and prints
 //! the answer with [`to_json`], so the command line and the HTTP API accept the same input,
-//! refuse it with the same words and answer with the same object.
+//! refuse it with the same words and answer with the same object. A refusal names the options
+//! it concerns as data ([`QueryOption`]); each front end spells them its own way
+//! ([`NamesOptions::message`]).
 
 pub mod games;
 mod json;
@@ -28,8 +30,8 @@ use std::collections::HashSet;
 pub use self::{
     json::to_json,
     options::{
-        OptionError, RESULT_NAMES, filter_from_text, fit_variant, parse_by, parse_handicap, parse_result,
-        parse_variant, start_for, target_from_text,
+        NamesOptions, OptionError, QueryOption, RESULT_NAMES, filter_from_text, fit_variant, parse_by,
+        parse_handicap, parse_result, parse_variant, start_for, target_from_text,
     },
     target::{Target, TargetError, start_position},
     years::ByYear,
@@ -58,10 +60,26 @@ pub struct Query {
 /// Why a query has no answer.
 #[derive(Debug, thiserror::Error)]
 pub enum QueryError {
-    #[error("--exact-sequence needs the position given by moves (or a file and ply), not an SFEN or diagram")]
+    /// An exact sequence is asked for, and the position is not given by moves.
+    #[error("{}", no_sequence(&QueryOption::ExactSequence.plain()))]
     NoSequence,
     #[error(transparent)]
     Db(#[from] db::Error),
+}
+
+/// The exact-sequence option is named in [`QueryError::NoSequence`].
+impl NamesOptions for QueryError {
+    fn message(&self, name: &dyn Fn(QueryOption) -> String) -> String {
+        match self {
+            QueryError::NoSequence => no_sequence(&name(QueryOption::ExactSequence)),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The message of [`QueryError::NoSequence`], the option named `exact_sequence`.
+fn no_sequence(exact_sequence: &str) -> String {
+    format!("{exact_sequence} needs the position given by moves (or a file and ply), not an SFEN or diagram")
 }
 
 /// The fields of a [`NextMove`] in tables: its notations, counts and score.

@@ -1,7 +1,13 @@
 //! Query options given as text, as the command line's flags and the HTTP API's parameters
 //! give them. They are checked here, once, so every front end accepts the same input and
-//! refuses it with the same words; the words name the command-line flag (`--since`), which
-//! the API's parameter of the same name (`since`) mirrors.
+//! refuses it with the same words.
+//!
+//! Policy: a refusal says what is wrong, and names the options it concerns as data
+//! ([`QueryOption`]), never as a front end spells them. [`NamesOptions::message`] words it
+//! with the names a front end gives (the command line's `--since`); shown alone, it names
+//! each option plainly (`since`, the same name the HTTP API's parameter has).
+
+use std::fmt;
 
 use super::{Target, TargetError, start_position};
 use crate::{
@@ -10,27 +16,144 @@ use crate::{
     shogi::{Handicap, Position, Variant},
 };
 
-/// Why query options are refused.
-#[derive(Debug, thiserror::Error)]
+/// An option of a query, which every front end takes under the same name: the command line
+/// as a flag (`--since`), the HTTP API as a parameter (`since`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryOption {
+    Moves,
+    Sfen,
+    Start,
+    Since,
+    Until,
+    Result,
+    Handicap,
+    Variant,
+    By,
+    ExactSequence,
+    Limit,
+    Offset,
+}
+
+impl QueryOption {
+    /// The option's name: `since`, `exact-sequence`.
+    pub fn name(self) -> &'static str {
+        match self {
+            QueryOption::Moves => "moves",
+            QueryOption::Sfen => "sfen",
+            QueryOption::Start => "start",
+            QueryOption::Since => "since",
+            QueryOption::Until => "until",
+            QueryOption::Result => "result",
+            QueryOption::Handicap => "handicap",
+            QueryOption::Variant => "variant",
+            QueryOption::By => "by",
+            QueryOption::ExactSequence => "exact-sequence",
+            QueryOption::Limit => "limit",
+            QueryOption::Offset => "offset",
+        }
+    }
+
+    /// The option's plain name, as a message shown alone gives it.
+    pub(super) fn plain(self) -> String {
+        self.name().to_string()
+    }
+}
+
+impl fmt::Display for QueryOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An error whose message names query options, worded with a front end's names for them.
+pub trait NamesOptions {
+    /// The message, with each option named as `name` gives it (a front end's spelling: the
+    /// command line's `--since`).
+    fn message(&self, name: &dyn Fn(QueryOption) -> String) -> String;
+}
+
+/// Why query options are refused: each refusal with the text refused and the option that gave
+/// it. [`NamesOptions::message`] words it; `Display` gives the options' plain names.
+#[derive(Debug)]
 pub enum OptionError {
-    #[error("--{name} '{value}' is not a date: {why} (dates are like 2019, 2019-04 or 2019-04-01)")]
-    Date { name: &'static str, value: String, why: String },
-    #[error("--handicap '{0}' is not a handicap; the names are {names}", names = handicap_names())]
+    /// A date that is none (`option` is [`QueryOption::Since`] or [`QueryOption::Until`]);
+    /// `why` says what is wrong with it.
+    Date {
+        option: QueryOption,
+        value: String,
+        why: String,
+    },
     Handicap(String),
-    #[error("--result '{0}' is not one of black, white, draw, other")]
     Result(String),
-    #[error("--by '{0}' is not a breakdown; the only one is year")]
     By(String),
-    #[error("--variant '{0}' is not a game kifudex knows: standard or yari")]
     Variant(String),
-    #[error("--variant {asked} was given, but {what} is a position of {}", .found.title().to_lowercase())]
-    OtherVariant { asked: Variant, what: &'static str, found: Variant },
-    #[error("--moves and --sfen cannot be given together")]
+    /// The game asked for is not the game of the position (`what`: which position).
+    OtherVariant {
+        asked: Variant,
+        what: &'static str,
+        found: Variant,
+    },
+    /// Both moves and an SFEN give the position.
     MovesAndSfen,
-    #[error("--start {0}")]
+    /// The start of the moves cannot be read.
     Start(TargetError),
-    #[error(transparent)]
-    Target(#[from] TargetError),
+    Target(TargetError),
+}
+
+impl NamesOptions for OptionError {
+    fn message(&self, name: &dyn Fn(QueryOption) -> String) -> String {
+        match self {
+            OptionError::Date { option, value, why } => format!(
+                "{} '{value}' is not a date: {why} (dates are like 2019, 2019-04 or 2019-04-01)",
+                name(*option)
+            ),
+            OptionError::Handicap(text) => format!(
+                "{} '{text}' is not a handicap; the names are {}",
+                name(QueryOption::Handicap),
+                handicap_names()
+            ),
+            OptionError::Result(text) => {
+                format!("{} '{text}' is not one of black, white, draw, other", name(QueryOption::Result))
+            }
+            OptionError::By(text) => {
+                format!("{} '{text}' is not a breakdown; the only one is year", name(QueryOption::By))
+            }
+            OptionError::Variant(text) => {
+                format!(
+                    "{} '{text}' is not a game kifudex knows: standard or yari",
+                    name(QueryOption::Variant)
+                )
+            }
+            OptionError::OtherVariant { asked, what, found } => format!(
+                "{} {asked} was given, but {what} is a position of {}",
+                name(QueryOption::Variant),
+                found.title().to_lowercase()
+            ),
+            OptionError::MovesAndSfen => {
+                format!(
+                    "{} and {} cannot be given together",
+                    name(QueryOption::Moves),
+                    name(QueryOption::Sfen)
+                )
+            }
+            OptionError::Start(e) => format!("{} {}", name(QueryOption::Start), e.message(name)),
+            OptionError::Target(e) => e.message(name),
+        }
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(&QueryOption::plain))
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl From<TargetError> for OptionError {
+    fn from(e: TargetError) -> OptionError {
+        OptionError::Target(e)
+    }
 }
 
 /// The result names a filter takes, and the result each keeps (`other`: no winner recorded
@@ -55,7 +178,7 @@ pub fn parse_result(text: &str) -> Result<GameResult, OptionError> {
         .ok_or_else(|| OptionError::Result(text.to_string()))
 }
 
-/// Whether a `--by` text asks for the breakdown by year (the only one there is).
+/// Whether a breakdown's name asks for the breakdown by year (the only one there is).
 ///
 /// # Errors
 ///
@@ -103,9 +226,9 @@ pub fn filter_from_text(
     handicap: Option<&str>,
     variant: Option<&str>,
 ) -> Result<GameFilter, OptionError> {
-    for (name, date) in [("since", &given.since), ("until", &given.until)] {
+    for (option, date) in [(QueryOption::Since, &given.since), (QueryOption::Until, &given.until)] {
         if let Some(d) = date {
-            check_date(d).map_err(|why| OptionError::Date { name, value: d.clone(), why })?;
+            check_date(d).map_err(|why| OptionError::Date { option, value: d.clone(), why })?;
         }
     }
     let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);
@@ -251,36 +374,52 @@ mod tests {
         }
     }
 
+    /// A front end's spelling of the options, for the tests: upper case.
+    fn shouted(option: QueryOption) -> String {
+        option.name().to_uppercase()
+    }
+
     #[test]
-    fn refusals_name_the_flag_and_the_text() {
+    fn refusals_name_the_option_and_the_text() {
         let since = GameFilter { since: Some("last year".into()), ..GameFilter::default() };
-        assert_eq!(
-            filter_from_text(since, None, None).unwrap_err().to_string(),
-            "--since 'last year' is not a date: write it with digits as YYYY, YYYY-MM or YYYY-MM-DD (dates are like 2019, 2019-04 or 2019-04-01)"
-        );
+        let e = filter_from_text(since, None, None).unwrap_err();
         assert!(
-            filter_from_text(GameFilter::default(), Some("queen"), None)
-                .unwrap_err()
-                .to_string()
-                .starts_with(
-                    "--handicap 'queen' is not a handicap; the names are 平手 (even), 香落ち (lance)"
-                )
+            matches!(&e, OptionError::Date { option: QueryOption::Since, value, .. } if value == "last year")
         );
         assert_eq!(
-            parse_result("won").unwrap_err().to_string(),
-            "--result 'won' is not one of black, white, draw, other"
+            e.to_string(),
+            "since 'last year' is not a date: write it with digits as YYYY, YYYY-MM or YYYY-MM-DD (dates are like 2019, 2019-04 or 2019-04-01)"
+        );
+        let until = GameFilter { until: Some("2019-13".into()), ..GameFilter::default() };
+        assert!(
+            filter_from_text(until, None, None).unwrap_err().message(&shouted).starts_with("UNTIL '2019-13'")
+        );
+        let handicap = filter_from_text(GameFilter::default(), Some("queen"), None).unwrap_err();
+        assert!(
+            handicap
+                .to_string()
+                .starts_with("handicap 'queen' is not a handicap; the names are 平手 (even), 香落ち (lance)"),
+            "{handicap}"
+        );
+        assert!(handicap.message(&shouted).starts_with("HANDICAP 'queen'"), "{handicap}");
+        assert_eq!(
+            parse_result("won").unwrap_err().message(&shouted),
+            "RESULT 'won' is not one of black, white, draw, other"
         );
         assert_eq!(parse_result("other").unwrap(), GameResult::Unknown);
-        assert!(matches!(
-            target_from_text(Some("7g7f"), Some("startpos"), "", None),
-            Err(OptionError::MovesAndSfen)
-        ));
-        assert!(
-            target_from_text(None, None, "queen", None)
-                .unwrap_err()
-                .to_string()
-                .starts_with("--start 'queen'")
+        assert_eq!(
+            parse_by("month").unwrap_err().to_string(),
+            "by 'month' is not a breakdown; the only one is year"
         );
+        let both = target_from_text(Some("7g7f"), Some("startpos"), "", None).unwrap_err();
+        assert!(matches!(both, OptionError::MovesAndSfen));
+        assert_eq!(both.message(&shouted), "MOVES and SFEN cannot be given together");
+        let start = target_from_text(None, None, "queen", None).unwrap_err();
+        assert_eq!(start.to_string(), "start 'queen' is no SFEN, startpos or handicap name");
+        assert_eq!(start.message(&shouted), "START 'queen' is no SFEN, startpos or handicap name");
+        // The start the moves name and the one given differ: the message names the option.
+        let two = target_from_text(Some("position startpos moves 7g7f"), None, "lance", None).unwrap_err();
+        assert!(two.message(&shouted).ends_with(", and START names another"), "{two}");
     }
 
     #[test]
@@ -299,11 +438,11 @@ mod tests {
         assert!(target_from_text(Some("YN-5b"), None, "startpos", Some(Variant::Standard)).is_err());
         assert_eq!(
             target_from_text(None, Some(after), "", Some(Variant::Standard)).unwrap_err().to_string(),
-            "--variant standard was given, but the SFEN is a position of yari shogi"
+            "variant standard was given, but the SFEN is a position of yari shogi"
         );
         assert_eq!(
-            target_from_text(None, None, "lance", Some(Variant::Yari)).unwrap_err().to_string(),
-            "--variant yari was given, but the start is a position of shogi"
+            target_from_text(None, None, "lance", Some(Variant::Yari)).unwrap_err().message(&shouted),
+            "VARIANT yari was given, but the start is a position of shogi"
         );
         let mut filter = GameFilter { variant: Some(Variant::Yari), ..GameFilter::default() };
         fit_variant(&asked, &mut filter).unwrap();
@@ -312,7 +451,7 @@ mod tests {
         assert!(matches!(fit_variant(&shogi, &mut filter), Err(OptionError::OtherVariant { .. })));
         assert_eq!(
             filter_from_text(GameFilter::default(), None, Some("chess")).unwrap_err().to_string(),
-            "--variant 'chess' is not a game kifudex knows: standard or yari"
+            "variant 'chess' is not a game kifudex knows: standard or yari"
         );
     }
 }

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use super::{NamesOptions, QueryOption};
 use crate::{
     kifu::{self, FileError, bod},
     notation::{SequenceError, read_sequence},
@@ -38,12 +39,29 @@ pub enum TargetError {
     Moves(#[from] SequenceError),
     #[error("{path}: {error}")]
     File { path: String, error: FileError },
-    #[error("the moves name their own start ({given}), and --start names another")]
+    /// The moves are a USI command that names its own start (`given`), and the query's start
+    /// option names another.
+    #[error("{}", two_starts(given, &QueryOption::Start.plain()))]
     TwoStarts { given: String },
     #[error("{path}: there is no game {game}: the file holds {count}")]
     NoGame { path: String, game: usize, count: usize },
     #[error("{path}: game {game} has {plies} moves{why}, so there is no ply {ply}")]
     NoPly { path: String, game: usize, plies: usize, ply: usize, why: String },
+}
+
+/// The query's start option is named in [`TargetError::TwoStarts`].
+impl NamesOptions for TargetError {
+    fn message(&self, name: &dyn Fn(QueryOption) -> String) -> String {
+        match self {
+            TargetError::TwoStarts { given } => two_starts(given, &name(QueryOption::Start)),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The message of [`TargetError::TwoStarts`], the start option named `start`.
+fn two_starts(given: &str, start: &str) -> String {
+    format!("the moves name their own start ({given}), and {start} names another")
 }
 
 impl From<SfenError> for TargetError {
@@ -127,8 +145,9 @@ impl Target {
         Ok(Target { position, sequence: Some((start.setup().clone(), played)) })
     }
 
-    /// The position after `moves` from `start` when `given` says the start was chosen (by
-    /// `--start`); otherwise from the start a USI command in `moves` names, or the even start.
+    /// The position after `moves` from `start` when `given` says the start was chosen (the
+    /// query's start option); otherwise from the start a USI command in `moves` names, or the
+    /// even start.
     ///
     /// # Errors
     ///

@@ -14,7 +14,7 @@ use crate::{
     db::{self, GameId},
     export::Unplayable,
     kifu::Format,
-    query::{self, OptionError, QueryError},
+    query::{self, NamesOptions, OptionError, QueryError, QueryOption},
 };
 
 /// A refused or failed request: the status, and the message as the command line words it.
@@ -52,9 +52,16 @@ pub fn chain(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// A query option as the answers name it. The parameters are the command's options under the
+/// same names, and a refusal reads the same whichever way the question was asked, so the
+/// answers spell an option as the command line does: `--since` for the parameter `since`.
+pub fn option_name(option: QueryOption) -> String {
+    format!("--{option}")
+}
+
 impl From<OptionError> for ApiError {
     fn from(e: OptionError) -> ApiError {
-        ApiError::bad(chain(&e))
+        ApiError::bad(e.message(&option_name))
     }
 }
 
@@ -68,7 +75,7 @@ impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> ApiError {
         match e {
             QueryError::Db(e) => e.into(),
-            other => ApiError::bad(chain(&other)),
+            other => ApiError::bad(other.message(&option_name)),
         }
     }
 }

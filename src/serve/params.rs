@@ -5,10 +5,13 @@
 
 use std::collections::HashMap;
 
-use super::api::ApiError;
+use super::api::{ApiError, option_name};
 use crate::{
     db::GameFilter,
-    query::{Query, filter_from_text, fit_variant, parse_by, parse_result, parse_variant, target_from_text},
+    query::{
+        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_result, parse_variant,
+        target_from_text,
+    },
     shogi::Variant,
 };
 
@@ -79,10 +82,12 @@ impl Params {
     }
 
     /// A number parameter, `default` when absent.
-    fn number(&self, name: &str, default: usize) -> Result<usize, ApiError> {
-        match self.get(name) {
+    fn number(&self, option: QueryOption, default: usize) -> Result<usize, ApiError> {
+        match self.get(option.name()) {
             None => Ok(default),
-            Some(v) => v.parse().map_err(|_| ApiError::bad(format!("--{name} '{v}' is not a number"))),
+            Some(v) => {
+                v.parse().map_err(|_| ApiError::bad(format!("{} '{v}' is not a number", option_name(option))))
+            }
         }
     }
 
@@ -116,19 +121,24 @@ impl Params {
         let mut filter = self.filter()?;
         let target = self.target_in(filter.variant)?;
         fit_variant(&target, &mut filter)?;
-        let limit = self.number("limit", 20)?;
+        let limit = self.number(QueryOption::Limit, 20)?;
         if limit > MAX_LIMIT {
             return Err(ApiError::bad(format!(
-                "--limit {limit} is more than the {MAX_LIMIT} games one answer lists"
+                "{} {limit} is more than the {MAX_LIMIT} games one answer lists",
+                option_name(QueryOption::Limit)
             )));
         }
-        let exact_sequence = match self.get("exact-sequence") {
+        let exact_sequence = match self.get(QueryOption::ExactSequence.name()) {
             None | Some("" | "0" | "false") => false,
             Some("1" | "true") => true,
-            Some(v) => return Err(ApiError::bad(format!("--exact-sequence '{v}' is not true or false"))),
+            Some(v) => {
+                let option = option_name(QueryOption::ExactSequence);
+                return Err(ApiError::bad(format!("{option} '{v}' is not true or false")));
+            }
         };
         let by_year = self.get("by").map(parse_by).transpose()?.unwrap_or(false);
-        Ok(Query { target, filter, limit, offset: self.number("offset", 0)?, exact_sequence, by_year })
+        let offset = self.number(QueryOption::Offset, 0)?;
+        Ok(Query { target, filter, limit, offset, exact_sequence, by_year })
     }
 
     /// The position's parameters alone (`moves`, `sfen`, `start`, `variant`), as

@@ -1,4 +1,4 @@
-//! `--include` and `--exclude` globs: which files under a directory a walk takes.
+//! Include and exclude globs: which files under a directory a walk takes.
 //!
 //! Policy (the rules of ripgrep's `-g`, which are gitignore's):
 //! - A glob is matched against a path relative to the directory given to the walk, with `/`
@@ -8,32 +8,79 @@
 //!   from the top of the walk (a leading `/` is dropped): `old/*.kif`. `*` and `?` never
 //!   match a `/`; `**` matches any number of directories. A glob ending in `/` matches
 //!   directories only.
-//! - `--exclude` applies to directories and files: an excluded directory is not walked at all.
-//! - `--include`, when given, applies to files: a file is taken only if some include glob
+//! - An exclude glob applies to directories and files: an excluded directory is not walked at
+//!   all.
+//! - Include globs, when given, apply to files: a file is taken only if some include glob
 //!   matches it (an include glob ending in `/` takes the files under the directories it
 //!   matches). A file an include glob names explicitly is read whatever its extension.
 //! - An exclude glob wins over an include glob.
 //! - Files named on the command line are always taken.
-//! - A glob may not be empty, nor start with `!` (ripgrep's negation, which `--exclude` is
+//! - A glob may not be empty, nor start with `!` (ripgrep's negation, which an exclude glob is
 //!   here): such a glob is refused rather than read another way than meant.
 //!
 //! Each glob remembers whether it matched anything, so that a run can say which matched
 //! nothing (a typo, or the wrong case).
+//!
+//! Errors and the globs that matched nothing say which list a glob is in ([`GlobKind`]) as
+//! data; how a user gives each list (the command's `--include` and `--exclude`) is the front
+//! end's to say.
 
 use std::{
+    fmt,
     path::Path,
     sync::atomic::{AtomicBool, Ordering},
 };
 
 use globset::{Candidate, GlobBuilder, GlobMatcher};
 
-/// A glob given on the command line that cannot be read.
+/// Which list a glob is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobKind {
+    /// It chooses the files taken.
+    Include,
+    /// It leaves files and directories out.
+    Exclude,
+}
+
+impl GlobKind {
+    /// `include` or `exclude`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GlobKind::Include => "include",
+            GlobKind::Exclude => "exclude",
+        }
+    }
+}
+
+impl fmt::Display for GlobKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A glob that cannot be read.
 #[derive(Debug, thiserror::Error)]
-#[error("--{option} '{glob}' is not a glob: {reason}")]
+#[error("the {kind} glob '{glob}' is not a glob: {problem}")]
 pub struct GlobError {
-    pub option: &'static str,
+    pub kind: GlobKind,
+    /// The glob as given.
     pub glob: String,
-    pub reason: String,
+    pub problem: GlobProblem,
+}
+
+/// What is wrong with a glob.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GlobProblem {
+    #[error("it is empty")]
+    Empty,
+    /// It starts with `!`, which negates nothing here.
+    #[error(
+        "a leading '!' negates nothing here: exclude the glob itself, or include it (\\! for a name that starts with '!')"
+    )]
+    Negated,
+    /// The glob syntax's own complaint.
+    #[error("{0}")]
+    Syntax(String),
 }
 
 /// One glob, compiled.
@@ -47,16 +94,14 @@ struct Rule {
 }
 
 impl Rule {
-    fn new(option: &'static str, text: &str) -> Result<Rule, GlobError> {
-        let refuse = |reason: &str| GlobError { option, glob: text.to_string(), reason: reason.to_string() };
+    fn new(kind: GlobKind, text: &str) -> Result<Rule, GlobError> {
+        let refuse = |problem| GlobError { kind, glob: text.to_string(), problem };
         if text.is_empty() {
-            return Err(refuse("it is empty"));
+            return Err(refuse(GlobProblem::Empty));
         }
         if text.starts_with('!') {
-            // ripgrep's `-g '!x'` leaves x out; here that is `--exclude x`.
-            return Err(refuse(
-                "a leading '!' negates nothing here: give --exclude or --include the glob itself (\\! for a name that starts with '!')",
-            ));
+            // ripgrep's `-g '!x'` leaves x out; here that is an exclude glob `x`.
+            return Err(refuse(GlobProblem::Negated));
         }
         let (body, dir_only) = match text.strip_suffix('/') {
             Some(body) if !body.is_empty() => (body, true),
@@ -71,7 +116,7 @@ impl Rule {
             .literal_separator(true)
             .backslash_escape(true)
             .build()
-            .map_err(|e| GlobError { option, glob: text.to_string(), reason: e.kind().to_string() })?;
+            .map_err(|e| refuse(GlobProblem::Syntax(e.kind().to_string())))?;
         Ok(Rule {
             text: text.to_string(),
             matcher: glob.compile_matcher(),
@@ -115,8 +160,8 @@ impl Globs {
     /// The first glob that is not one.
     pub fn new(include: &[String], exclude: &[String]) -> Result<Globs, GlobError> {
         Ok(Globs {
-            include: include.iter().map(|g| Rule::new("include", g)).collect::<Result<_, _>>()?,
-            exclude: exclude.iter().map(|g| Rule::new("exclude", g)).collect::<Result<_, _>>()?,
+            include: include.iter().map(|g| Rule::new(GlobKind::Include, g)).collect::<Result<_, _>>()?,
+            exclude: exclude.iter().map(|g| Rule::new(GlobKind::Exclude, g)).collect::<Result<_, _>>()?,
         })
     }
 
@@ -156,17 +201,17 @@ impl Globs {
         }
     }
 
-    /// The globs that matched nothing so far, as given on the command line
-    /// (`--include GLOB`).
-    pub fn unmatched(&self) -> Vec<String> {
-        let unmatched = |option: &str, rules: &[Rule]| -> Vec<String> {
+    /// The globs that matched nothing so far, each with its list and as given: the include
+    /// globs first, each list in the order given.
+    pub fn unmatched(&self) -> Vec<(GlobKind, String)> {
+        let unmatched = |kind: GlobKind, rules: &[Rule]| -> Vec<(GlobKind, String)> {
             rules
                 .iter()
                 .filter(|r| !r.matched.load(Ordering::Relaxed))
-                .map(|r| format!("--{option} '{}'", r.text))
+                .map(|r| (kind, r.text.clone()))
                 .collect()
         };
-        [unmatched("include", &self.include), unmatched("exclude", &self.exclude)].concat()
+        [unmatched(GlobKind::Include, &self.include), unmatched(GlobKind::Exclude, &self.exclude)].concat()
     }
 }
 
@@ -215,12 +260,21 @@ mod tests {
     fn globs_that_match_nothing_are_told_and_bad_ones_refused() {
         let g = globs(&["*.KIF", "*.kif"], &["*.tmp"]);
         g.choose_file(Path::new("a.kif"));
-        assert_eq!(g.unmatched(), ["--include '*.KIF'", "--exclude '*.tmp'"]);
+        assert_eq!(
+            g.unmatched(),
+            [(GlobKind::Include, "*.KIF".to_string()), (GlobKind::Exclude, "*.tmp".to_string())]
+        );
         let bad = Globs::new(&["a[".to_string()], &[]).unwrap_err();
-        assert!(bad.to_string().starts_with("--include 'a[' is not a glob: "), "{bad}");
+        assert!(matches!(bad.problem, GlobProblem::Syntax(_)), "{bad}");
+        assert!(bad.to_string().starts_with("the include glob 'a[' is not a glob: "), "{bad}");
         let bad = Globs::new(&[], &["!x".to_string()]).unwrap_err();
-        assert!(bad.to_string().starts_with("--exclude '!x' is not a glob: a leading '!'"), "{bad}");
-        assert!(Globs::new(&[String::new()], &[]).is_err());
+        assert_eq!(
+            (bad.kind, bad.glob.as_str(), &bad.problem),
+            (GlobKind::Exclude, "!x", &GlobProblem::Negated)
+        );
+        assert!(bad.to_string().starts_with("the exclude glob '!x' is not a glob: a leading '!'"), "{bad}");
+        let empty = Globs::new(&[String::new()], &[]).unwrap_err();
+        assert_eq!(empty.problem, GlobProblem::Empty);
         let bang = globs(&[r"\!x"], &[]);
         assert_eq!(bang.choose_file(Path::new("d/!x")), Choice::Included);
     }

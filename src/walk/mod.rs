@@ -10,9 +10,9 @@
 //!   record extension is expected to hold a record (one that holds none becomes a reject);
 //!   a `.txt` or `.json` file may hold one (it is read when its content is a record, and
 //!   skipped otherwise); any other file is skipped without being read. A file named on the
-//!   command line, or chosen by an `--include` glob, may hold a record whatever its name.
-//! - `--include` and `--exclude` globs choose the files under a directory ([`Globs`]); a file
-//!   they leave out is not found at all, and an excluded directory is not walked.
+//!   command line, or chosen by an include glob, may hold a record whatever its name.
+//! - Include and exclude globs choose the files under a directory ([`Globs`]); a file they
+//!   leave out is not found at all, and an excluded directory is not walked.
 //! - An entry that cannot be read (permissions, a vanished file, a loop) is not fatal: it is
 //!   returned as a [`WalkProblem`] with its path, and the walk goes on.
 //! - With a [`Shard`], a file that another shard takes is still found, as
@@ -21,7 +21,6 @@
 //!   shard's: a directory that cannot be read may hide files of any.
 
 mod globs;
-mod shard;
 
 use std::{
     fmt, fs,
@@ -30,11 +29,8 @@ use std::{
     time::UNIX_EPOCH,
 };
 
-pub use self::{
-    globs::{Choice, GlobError, Globs},
-    shard::{Shard, ShardError, fnv1a64, path_bytes},
-};
-use crate::kifu::NameKind;
+pub use self::globs::{Choice, GlobError, GlobKind, GlobProblem, Globs};
+use crate::{kifu::NameKind, shard::Shard};
 
 /// What a file found by the walk is expected to hold, from its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

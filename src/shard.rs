@@ -19,6 +19,10 @@
 //! Every file the walk finds is sharded this way, so each is one machine's. An entry the walk
 //! cannot read (a path given that does not exist, a directory that cannot be listed, a link
 //! loop) is every machine's to report, since it may hide files of any shard.
+//!
+//! This module uses nothing else of the crate: the walk picks a shard's files with it, the
+//! database records the shard it holds, and neither reaches the other (nor the readers)
+//! through it.
 
 use std::{
     fmt,
