@@ -34,6 +34,7 @@ use super::{
     cache::KeyHasher,
     lookup::{View, count},
     runs::{self, Run},
+    stored_position,
 };
 use crate::{
     db::{GameId, GameResult, Result, Stats},
@@ -189,11 +190,7 @@ impl Hot {
         )?;
         let mut made = Vec::with_capacity(keys.len());
         for key in keys {
-            let stored: Option<Vec<u8>> = conn
-                .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
-                .query_row([key], |r| r.get(0))
-                .optional()?;
-            let Some(position) = stored else {
+            let Some(position) = stored_position(conn, key)? else {
                 continue;
             };
             let k = crate::shogi::PositionKey::from_i64(key);

@@ -19,6 +19,7 @@ use super::{
     hot::{self, HotRows},
     packed::pack_position,
     runs::{self, Run},
+    stored_position,
 };
 use crate::{
     db::{
@@ -89,11 +90,7 @@ impl View<'_> {
         if occ.is_empty() {
             return Ok(occ);
         }
-        let stored: Option<Vec<u8>> = self
-            .conn
-            .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
-            .query_row([key.to_i64()], |r| r.get(0))
-            .optional()?;
+        let stored = stored_position(self.conn, key.to_i64())?;
         let early_trusted = stored.as_deref() == Some(packed);
         let collisions: HashSet<(GameId, u32)> = {
             let mut stmt = self.conn.prepare_cached("SELECT game, ply FROM collisions WHERE key = ?1")?;
@@ -279,11 +276,7 @@ impl Snapshot<'_> {
         let Some(rows) = hot::rows(&self.tx, key.to_i64())? else {
             return Ok(None);
         };
-        let stored: Option<Vec<u8>> = self
-            .tx
-            .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
-            .query_row([key.to_i64()], |r| r.get(0))
-            .optional()?;
+        let stored = stored_position(&self.tx, key.to_i64())?;
         let mut packed = Vec::with_capacity(64);
         pack_position(position, &mut packed);
         Ok((stored.as_deref() == Some(packed.as_slice())).then_some(rows))

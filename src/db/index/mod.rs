@@ -105,6 +105,18 @@ pub(super) fn posting_game(id: GameId) -> Result<u32, Corrupt> {
     u32::try_from(id.0).map_err(|_| Corrupt("game id past 32 bits"))
 }
 
+/// The position `keypos` stores for `key` (packed, see [`packed::pack_position`]), if any.
+///
+/// # Errors
+///
+/// Any database failure.
+fn stored_position(conn: &Connection, key: i64) -> Result<Option<Vec<u8>>> {
+    Ok(conn
+        .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()?)
+}
+
 /// Checks that the database records [`KEYPOS_MAX_PLY`] as the depth its early occurrences
 /// were checked to (see the module documentation).
 ///

@@ -15,7 +15,7 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, TransactionBehavior, params};
 
 use super::{
     KEYPOS_MAX_PLY,
@@ -24,7 +24,7 @@ use super::{
     check_depth,
     hot::{Hot, scan_once},
     packed::pack_position,
-    posting_game, runs,
+    posting_game, runs, stored_position,
 };
 use crate::{
     db::{
@@ -218,11 +218,7 @@ impl IndexWriter {
         if self.keypos.complete() {
             return Ok(None);
         }
-        let found: Option<Vec<u8>> = conn
-            .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?;
-        Ok(found.map(|p| {
+        Ok(stored_position(conn, key)?.map(|p| {
             let p: Box<[u8]> = p.into();
             self.keypos.insert(key, p.clone());
             p
