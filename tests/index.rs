@@ -717,3 +717,97 @@ fn the_samples_read_back_through_every_export_and_show() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(crate::util::assert_every_read_works(&db, "samples", usize::MAX), 13);
 }
+
+/// A database checked to the 16 plies kifudex checked to before is checked to 24 by the next
+/// index run: the positions of plies 17 to 24 are then stored for their keys, an occurrence
+/// that differs from the stored position is listed as a collision, and answers stay those of
+/// a replay before and after.
+#[test]
+fn a_database_checked_to_16_plies_is_checked_to_24_by_the_next_index_run() {
+    use std::collections::HashSet;
+
+    use kifudex::{db::index::packed::pack_position, shogi::PositionKey};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    // Two games that share their first 21 moves with another, so that late positions are
+    // reached by several games.
+    let mut specs = corpus()[..80].to_vec();
+    let long = specs.iter().find(|s| s.moves.len() >= 30).unwrap().clone();
+    for n in [21, 23] {
+        specs.push(Spec { moves: long.moves[..n].to_vec(), ..long.clone() });
+    }
+    let specs = &specs;
+    write_games(&dir, specs);
+    index(&dir, &db, 2);
+
+    // By replay: the keys of plies up to 16, and those first reached at plies 17 to 24.
+    let setups: Vec<Vec<kifudex::shogi::Setup>> = specs.iter().map(Spec::setups).collect();
+    let key_at = |s: &kifudex::shogi::Setup| PositionKey::of(s).to_i64();
+    let early: HashSet<i64> = setups.iter().flat_map(|g| g.iter().take(17).map(key_at)).collect();
+    let late: HashSet<i64> = setups
+        .iter()
+        .flat_map(|g| g.iter().take(25).skip(17).map(key_at))
+        .filter(|k| !early.contains(k))
+        .collect();
+    assert!(late.len() > 500, "{} keys first reached at plies 17 to 24", late.len());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let stored = |conn: &rusqlite::Connection| -> HashSet<i64> {
+        let mut stmt = conn.prepare("SELECT key FROM keypos").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let depth = |conn: &rusqlite::Connection| -> String {
+        conn.query_row("SELECT value FROM meta WHERE key = 'keypos_max_ply'", [], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(depth(&conn), "24");
+    assert_eq!(stored(&conn), &early | &late, "a new database stores the positions of 24 plies");
+
+    // As a database of the earlier depth: nothing stored past ply 16, and for one late
+    // position reached by two games or more, another position stored under its key, as if the
+    // two positions shared it.
+    let (game, ply) = (0..setups.len())
+        .flat_map(|g| (17..setups[g].len().min(25)).map(move |p| (g, p)))
+        .find(|&(g, p)| {
+            let k = key_at(&setups[g][p]);
+            late.contains(&k)
+                && setups.iter().filter(|o| o.iter().take(25).any(|s| key_at(s) == k)).count() >= 2
+        })
+        .expect("a late position that two games reach");
+    let target = setups[game][ply].clone();
+    let forged = key_at(&target);
+    let mut other = Vec::new();
+    pack_position(&setups[0][0], &mut other);
+    conn.execute_batch("UPDATE meta SET value = '16' WHERE key = 'keypos_max_ply'").unwrap();
+    for k in &late {
+        conn.execute("DELETE FROM keypos WHERE key = ?1", [k]).unwrap();
+    }
+    conn.execute("INSERT INTO keypos(key, position) VALUES (?1, ?2)", rusqlite::params![forged, other])
+        .unwrap();
+    drop(conn);
+
+    // The answer of a replay: the games that reach the position, at any ply.
+    let reaching =
+        setups.iter().filter(|g| g.iter().any(|s| s.position_text() == target.position_text())).count();
+    let sfen = target.to_string();
+    let games_of = |what: &str| {
+        let (answer, _) = crate::query::query_json(&["--sfen", &sfen], &db);
+        assert_eq!(answer["position"]["games"].as_u64(), Some(reaching as u64), "{what}: {answer}");
+    };
+    games_of("read at 16 plies");
+
+    index(&dir, &db, 2);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(depth(&conn), "24");
+    assert_eq!(stored(&conn), &early | &late, "the positions of plies 17 to 24 are stored again");
+    // Every occurrence of the forged key up to ply 24 differs from what is stored for it.
+    let occurrences = setups
+        .iter()
+        .flat_map(|g| g.iter().take(25).enumerate().skip(17).filter(|(_, s)| key_at(s) == forged))
+        .count();
+    let collisions: usize = conn
+        .query_row("SELECT count(*) FROM collisions WHERE key = ?1", [forged], |r| r.get::<_, i64>(0))
+        .unwrap() as usize;
+    assert_eq!(collisions, occurrences);
+    drop(conn);
+    games_of("checked to 24 plies");
+}

@@ -27,6 +27,10 @@ use super::{
 };
 use crate::shogi::{PositionKey, Setup};
 
+/// How many records the walk reads, in the date index's order, for the cost of looking one
+/// game's records up (a few random pages where the walk reads one page for many records).
+const LOOK_UP_COST: u128 = 16;
+
 /// Where a game sorts in the list: by date, then id, both descending (so the greatest key
 /// comes first).
 type SortKey = (Option<String>, GameId);
@@ -71,12 +75,12 @@ impl Snapshot<'_> {
         // The first `offset` entries are settled as the others are, then left out.
         let limit = offset.saturating_add(limit);
         let records = self.game_count_bound()?;
-        // Walking reads about limit × records / ids rows, looking up reads ids rows.
+        // Walking reads about limit × records / ids rows, looking up reads ids games' records.
         let (k, limit_n) = (ids.len() as u128, limit as u128);
         // The ids are the games the filter keeps: only its record conditions choose the record.
         let records_only = GameFilter { result: None, handicap: None, variant: None, ..filter.clone() };
         let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
-        let shown = if k * k > limit_n * records.max(1) as u128 {
+        let shown = if k * k * LOOK_UP_COST > limit_n * records.max(1) as u128 {
             self.walk(&mut |game| Ok(ids.binary_search(&game).is_ok()), &c, limit)?
         } else {
             self.look_up(ids, &c)?

@@ -223,7 +223,7 @@ impl Reader {
     /// Any database failure.
     pub fn snapshot(&mut self) -> Result<Snapshot<'_>> {
         let tx = self.conn.transaction()?;
-        index::check_depth(&tx)?;
+        let depth = index::check_depth(&tx)?;
         let runs = index::live_runs(&tx)?;
         let mut dead = HashSet::new();
         {
@@ -236,7 +236,7 @@ impl Reader {
             }
         }
         let hot = super::names::has_table(&tx, "hot")?;
-        Ok(Snapshot { tx, runs, dead, hot })
+        Ok(Snapshot { tx, runs, dead, hot, depth })
     }
 }
 
@@ -248,6 +248,8 @@ pub struct Snapshot<'a> {
     pub(super) dead: HashSet<GameId>,
     /// Whether the file has hot positions (an older one counts everything from the postings).
     pub(super) hot: bool,
+    /// The ply up to which early occurrences were checked when indexed (see the position index).
+    pub(super) depth: u32,
 }
 
 pub(super) fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {

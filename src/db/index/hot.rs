@@ -183,7 +183,8 @@ impl Hot {
             let mut stmt = conn.prepare_cached("SELECT game FROM dead")?;
             stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
         };
-        let view = View { conn, runs: &live, dead: &dead };
+        // The writer checked the database to its own depth when it opened it.
+        let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
         let mut insert = conn.prepare_cached(
             "INSERT INTO hot(key, move, games, black_wins, white_wins, draws, occurrences)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

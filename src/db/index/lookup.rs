@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
-    KEYPOS_MAX_PLY, Posting,
+    Posting,
     hot::{self, HotRows},
     packed::pack_position,
     runs::{self, Run},
@@ -69,6 +69,8 @@ pub(in crate::db) struct View<'a> {
     pub conn: &'a Connection,
     pub runs: &'a [Run],
     pub dead: &'a HashSet<GameId>,
+    /// The ply up to which early occurrences were checked when indexed.
+    pub depth: u32,
 }
 
 impl View<'_> {
@@ -97,9 +99,8 @@ impl View<'_> {
             let rows = stmt.query_map(params![key.to_i64()], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let trusted = |o: &Occurrence| {
-            early_trusted && o.ply <= KEYPOS_MAX_PLY && !collisions.contains(&(o.game, o.ply))
-        };
+        let trusted =
+            |o: &Occurrence| early_trusted && o.ply <= self.depth && !collisions.contains(&(o.game, o.ply));
         if occ.iter().all(trusted) {
             return Ok(occ);
         }
@@ -174,7 +175,7 @@ pub(super) fn count(occ: &[Occurrence]) -> (Stats, HashMap<Move, Stats>) {
 
 impl Snapshot<'_> {
     pub(in crate::db) fn view(&self) -> View<'_> {
-        View { conn: &self.tx, runs: &self.runs, dead: &self.dead }
+        View { conn: &self.tx, runs: &self.runs, dead: &self.dead, depth: self.depth }
     }
 
     /// Every occurrence indexed under `key`, dead games left out, sorted by game and ply.
@@ -318,7 +319,7 @@ impl Snapshot<'_> {
     /// keeps reaches at a ply up to `max_ply`, once each, in key order; `stats` counts every
     /// occurrence of the position (at any ply) in those games, and `first ply` is the lowest
     /// ply it was reached at. Memory stays bounded: the index is read a block per run at a time,
-    /// and without `games`, a hot key (whose counts are kept) up to [`KEYPOS_MAX_PLY`] is read
+    /// and without `games`, a hot key (whose counts are kept) up to the checked depth is read
     /// for its lowest ply alone, however many games reach it. `each` returns false to stop.
     ///
     /// # Errors
@@ -332,10 +333,10 @@ impl Snapshot<'_> {
     ) -> Result<(), E> {
         let mut failure = None;
         // A hot key none of whose early occurrences is a collision stands for one position up
-        // to KEYPOS_MAX_PLY, which the hot rows count: its occurrence of the lowest ply is all
+        // to the checked depth, which the hot rows count: its occurrence of the lowest ply is all
         // the walk needs of it.
         let (hot, collided) = match games {
-            None if self.hot && max_ply <= KEYPOS_MAX_PLY => (hot::keys(&self.tx)?, collided_keys(&self.tx)?),
+            None if self.hot && max_ply <= self.depth => (hot::keys(&self.tx)?, collided_keys(&self.tx)?),
             _ => Default::default(),
         };
         let lowest_only = std::cell::Cell::new(false);

@@ -118,7 +118,7 @@ impl IndexWriter {
     ///
     /// # Errors
     ///
-    /// [`Corrupt`] when the database was checked to another depth than this build checks (see
+    /// [`Corrupt`] when the database records no depth it may have been checked to (see
     /// [`check_depth`]); any database failure.
     pub fn open(conn: &Connection) -> Result<IndexWriter> {
         check_depth(conn)?;
@@ -359,11 +359,55 @@ impl IndexWriter {
     ///
     /// [`Corrupt`] when `meta.indexed_through` is not a number or a game does not play back;
     /// any database failure.
+    /// Checks the early occurrences of the stored games past the depth the database was
+    /// checked to, up to [`KEYPOS_MAX_PLY`], and records that depth (see the module
+    /// documentation of the index). Games a run left out of the index are left to
+    /// [`IndexWriter::recover`], which checks them as new games. Inside the caller's
+    /// transaction: a run killed meanwhile leaves the database as it was.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when a stored game does not play back; any database failure.
+    pub fn deepen(&mut self, conn: &Connection) -> Result<()> {
+        let depth = check_depth(conn)?;
+        if depth == KEYPOS_MAX_PLY {
+            return Ok(());
+        }
+        let through: i64 = indexed_through(conn)?;
+        let mut stmt = conn.prepare("SELECT id, start, moves FROM games WHERE id <= ?1 ORDER BY id")?;
+        let mut rows = stmt.query([through])?;
+        // The positions of plies past the depth: (ply, key, where its packed form ends).
+        let (mut late, mut packed) = (Vec::new(), Vec::with_capacity(64 * 8));
+        while let Some(row) = rows.next()? {
+            let (id, start, moves): (GameId, Option<String>, Vec<u8>) =
+                (row.get(0)?, row.get(1)?, row.get(2)?);
+            let (start, moves) = (start_setup(start.as_deref())?, decode_moves(&moves)?);
+            late.clear();
+            packed.clear();
+            // A game whose start is not a legal position reaches none (see `reached`).
+            reached(play_stored(&start, &moves, |ply, pos, _| {
+                let ply = ply as u32;
+                if ply > depth {
+                    pack_position(pos.setup(), &mut packed);
+                    late.push((ply, pos.key(), packed.len()));
+                }
+                Ok::<_, Unplayable>(ply < KEYPOS_MAX_PLY)
+            }))?;
+            let mut from = 0;
+            for &(ply, key, end) in &late {
+                self.check_early(conn, key, &packed[from..end], id, ply)?;
+                from = end;
+            }
+        }
+        conn.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'keypos_max_ply'",
+            [KEYPOS_MAX_PLY.to_string()],
+        )?;
+        Ok(())
+    }
+
     pub fn recover(&mut self, conn: &Connection) -> Result<()> {
-        let through: i64 = conn
-            .query_row("SELECT value FROM meta WHERE key = 'indexed_through'", [], |r| r.get::<_, String>(0))?
-            .parse()
-            .map_err(|_| Corrupt("meta.indexed_through is not a number"))?;
+        let through = indexed_through(conn)?;
         let ids: Vec<GameId> = conn
             .prepare("SELECT id FROM games WHERE id > ?1 ORDER BY id")?
             .query_map([through], |r| r.get(0))?
@@ -390,6 +434,14 @@ impl IndexWriter {
     }
 }
 
+/// The highest game id whose postings the index holds (games above it are recovered).
+fn indexed_through(conn: &Connection) -> Result<i64> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = 'indexed_through'", [], |r| r.get::<_, String>(0))?
+        .parse()
+        .map_err(|_| Corrupt("meta.indexed_through is not a number"))?)
+}
+
 /// Merges runs as the policy in [`runs`] says, each merge in a transaction of its own; with
 /// `all`, also every run when dead games fill too much of them. Returns the runs merged, and
 /// whether `stop` cut the merges short (the one under way is then rolled back).
@@ -412,7 +464,7 @@ pub fn merge_runs(
         } else {
             0
         };
-        let Some(plan) = runs::plan(&live, dead_postings) else {
+        let Some(plan) = runs::plan(&live, all, dead_postings) else {
             return Ok((merged, false));
         };
         if stopped() {

@@ -92,8 +92,9 @@ pub struct Batch<'w> {
 
 impl Writer {
     /// Takes the database's write lock, opens the database at `path` (creating it when
-    /// there is no file, or the file is empty), migrates it, and rebuilds the postings of
-    /// games that a run of an older kifudex left out of the position index.
+    /// there is no file, or the file is empty), migrates it, checks its stored games to the
+    /// depth this build checks positions to (see the position index), and rebuilds the
+    /// postings of games that a run of an older kifudex left out of the position index.
     ///
     /// # Errors
     ///
@@ -118,6 +119,7 @@ impl Writer {
             freed: false,
         };
         let batch = w.batch()?;
+        batch.index.deepen(&batch.tx)?;
         batch.index.recover(&batch.tx)?;
         super::names::fill_keys(&batch.tx)?;
         batch.commit()?;
