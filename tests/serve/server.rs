@@ -48,6 +48,12 @@ impl Server {
         Server { child, addr, banner }
     }
 
+    /// The server's process id.
+    #[allow(dead_code)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
