@@ -54,19 +54,23 @@ fn plain_games(n: usize, seed: u64) -> Vec<Spec> {
     out
 }
 
-/// Games whose rooks go for a walk along their ranks and come back, twice, so that the
-/// position after their first two moves comes back at plies 18 and 34: the second past the
-/// plies checked when indexed (and no position comes four times, which would end the game).
+/// Games whose rooks go for a walk along their ranks and come back, so that the position
+/// after their first ten moves comes back at ply 26: past the plies checked when indexed (and
+/// no position comes four times, which would end the game).
 fn returning_games(n: usize) -> Vec<Spec> {
     (0..n)
         .map(|i| {
-            let mut text = String::from(if i % 2 == 0 { "7g7f 3c3d" } else { "2g2f 8c8d" });
+            let mut text = String::from(if i % 2 == 0 {
+                "7g7f 3c3d 6g6f 8c8d 5g5f 8d8e 9g9f 9c9d 1g1f 1c1d"
+            } else {
+                "2g2f 8c8d 2f2e 8d8e 9g9f 9c9d 1g1f 1c1d 5g5f 5c5d"
+            });
             let black = ["2h3h", "3h4h", "4h5h", "5h6h", "6h5h", "5h4h", "4h3h", "3h2h"];
             let white = ["8b7b", "7b6b", "6b5b", "5b4b", "4b5b", "5b6b", "6b7b", "7b8b"];
-            for (b, w) in black.iter().zip(white).cycle().take(2 * black.len()) {
+            for (b, w) in black.iter().zip(white) {
                 text.push_str(&format!(" {b} {w}"));
             }
-            let tail = ["5g5f", "6g6f", "1g1f", "9g9f", "4g4f", "3g3f"][i / 2 % 6];
+            let tail = ["4g4f", "3g3f", "8g8f", "4i4h", "6i5h", "3i3h"][i / 2 % 6];
             text.push(' ');
             text.push_str(tail);
             let mut pos = Position::handicap(Handicap::Even);
@@ -197,9 +201,9 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     assert!(asked >= 60, "{asked} positions asked");
     // The returning games make their early positions come back after the checked plies, and
     // those positions are hot.
-    let back = specs[150].setups()[34].position_text();
+    let back = specs[150].setups()[26].position_text();
     // (Past the 24 plies of kifudex::db::KEYPOS_MAX_PLY.)
-    assert_eq!(back, specs[150].setups()[2].position_text());
+    assert_eq!(back, specs[150].setups()[10].position_text());
 
     // Changed files: other games in ten of them, and a returning game turned into another.
     let changed = plain_games(10, 99);
