@@ -13,10 +13,12 @@ use std::{
     time::Instant,
 };
 
+use rusqlite::OptionalExtension;
+
 use kifudex::{
-    db::{GameResult, Reader},
+    db::{GameResult, LISTED, Reader},
     ingest::Options,
-    shogi::{Handicap, Move, Position},
+    shogi::{Handicap, Move, Position, PositionKey},
 };
 
 use crate::{
@@ -103,14 +105,17 @@ fn hot_options(games: &Path, db: &Path) -> Options {
 
 /// The archive as it stands: the game files present, one spec for each distinct stored game.
 fn fixture_of(db: &Path, present: &[(PathBuf, Spec)]) -> Fixture {
+    // A game's record shown, and the date it is listed by, is its first in path order.
+    let mut present = present.to_vec();
+    present.sort_by_key(|(p, _)| p.to_string_lossy().into_owned());
     let paths: Vec<PathBuf> = present.iter().map(|(p, _)| p.clone()).collect();
     let ids = ids_of(db, &paths);
     let mut seen = HashSet::new();
     let (mut keep_paths, mut specs, mut keep_ids) = (Vec::new(), Vec::new(), Vec::new());
-    for ((path, spec), id) in present.iter().zip(ids) {
+    for ((path, spec), id) in present.into_iter().zip(ids) {
         if seen.insert(id) {
-            keep_paths.push(path.clone());
-            specs.push(spec.clone());
+            keep_paths.push(path);
+            specs.push(spec);
             keep_ids.push(id);
         }
     }
@@ -172,6 +177,39 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
                 newest.iter().skip(offset).take(limit).map(|&(_, id, ply)| (id, ply)).collect();
             assert_eq!(got, want, "{what}: the newest games at {text}, {offset} {limit}");
         }
+        // The newest games kept for it, when it is hot: the first of the games in list order
+        // (every one when the list has no cut), enough of them for a page or two.
+        let key = PositionKey::of(&setups_by_text[text]).to_i64();
+        let conn = rusqlite::Connection::open(&fx.db).unwrap();
+        let cut: Option<Option<i64>> = conn
+            .query_row("SELECT cut_game FROM hot_listed WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .unwrap();
+        if let Some(cut) = cut {
+            let mut kept: Vec<(i64, usize)> = conn
+                .prepare("SELECT game, ply FROM hot_newest WHERE key = ?1")
+                .unwrap()
+                .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            let order: HashMap<i64, usize> =
+                newest.iter().enumerate().map(|(i, &(_, id, _))| (id, i)).collect();
+            kept.sort_by_key(|(id, _)| order.get(id).copied().unwrap_or(usize::MAX));
+            let want: Vec<(i64, usize)> =
+                newest.iter().take(kept.len()).map(|&(_, id, ply)| (id, ply)).collect();
+            assert_eq!(kept, want, "{what}: the newest games kept for {text}");
+            let enough = if cut.is_none() { newest.len() } else { LISTED / 2 };
+            assert!(kept.len() >= enough.min(newest.len()), "{what}: {} kept for {text}", kept.len());
+        }
+        // Pages of the answer, as the command gives them: from the newest games kept for a
+        // hot position as far as they reach (LISTED of them), from the postings past that.
+        let sfen = setups_by_text[text].to_string();
+        for (offset, limit) in [(0, 20), (5, 7), (30, 20), (45, 10), (0, 60)] {
+            let want: Vec<(i64, usize)> =
+                newest.iter().skip(offset).take(limit).map(|&(_, id, ply)| (id, ply)).collect();
+            assert_eq!(page(&fx.db, &sfen, offset, limit), want, "{what}: page {offset} {limit} at {text}");
+        }
     }
     // The tree export counts the start position's games as the replay does.
     let start = Handicap::Even.setup().position_text();
@@ -183,6 +221,21 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
     assert!(!at_start.is_empty(), "{what}: tree");
     assert!(at_start.iter().all(|r| r["games"] == games.len().to_string()), "{what}: tree {at_start:?}");
     asked.len()
+}
+
+/// The games `query` lists for `sfen` (id and first ply), `limit` of them after `offset`.
+fn page(db: &Path, sfen: &str, offset: usize, limit: usize) -> Vec<(i64, usize)> {
+    let (offset, limit) = (offset.to_string(), limit.to_string());
+    let out = kifudex(["query", "--format", "json", "--sfen", sfen, "--offset", &offset, "--limit", &limit])
+        .db(db)
+        .output();
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    answer["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["id"].as_i64().unwrap(), g["ply"].as_u64().unwrap() as usize))
+        .collect()
 }
 
 #[test]
@@ -215,13 +268,24 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     index_with(&hot_options(&games, &db));
     assert_answers(&fixture_of(&db, &present), "after changed files");
 
-    // Duplicates: the same games in other files, counted once.
+    // Duplicates: the same games in other files, counted once, with other dates. Those in
+    // `c-dups` come first in path order, so their records are the ones shown and their dates
+    // the ones the games are listed by: a game becomes the newest, or falls back.
     let dup_dir = games.join("dups");
+    let first_dir = games.join("c-dups");
     fs::create_dir_all(&dup_dir).unwrap();
+    fs::create_dir_all(&first_dir).unwrap();
     for i in (0..present.len()).step_by(9) {
-        let copy = dup_dir.join(format!("dup{i:04}.csa"));
-        fs::copy(&present[i].0, &copy).unwrap();
-        present.push((copy, present[i].1.clone()));
+        let dir = if i % 2 == 0 { &first_dir } else { &dup_dir };
+        let copy = dir.join(format!("dup{i:04}.csa"));
+        let mut spec = present[i].1.clone();
+        spec.date = if i % 4 < 2 {
+            format!("2031/01/{:02}", 1 + i % 28)
+        } else {
+            format!("1990/01/{:02}", 1 + i % 28)
+        };
+        fs::write(&copy, spec.csa()).unwrap();
+        present.push((copy, spec));
     }
     index_with(&hot_options(&games, &db));
     assert_answers(&fixture_of(&db, &present), "after duplicates");
@@ -229,7 +293,9 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     // Removed files, pruned: some had duplicates (their game stays), some not (it goes).
     let mut removed = 0;
     present.retain(|(path, _)| {
-        let go = path.file_stem().unwrap().to_string_lossy().ends_with('0') && !path.starts_with(&dup_dir);
+        let go = path.file_stem().unwrap().to_string_lossy().ends_with('0')
+            && !path.starts_with(&dup_dir)
+            && !path.starts_with(&first_dir);
         if go {
             fs::remove_file(path).unwrap();
             removed += 1;
@@ -239,6 +305,19 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     assert!(removed >= 10, "{removed}");
     index_with(&Options { prune: true, ..hot_options(&games, &db) });
     assert_answers(&fixture_of(&db, &present), "after prune");
+
+    // Most of the rest pruned: a list that loses most of its games is made again.
+    let mut i = 0;
+    present.retain(|(path, _)| {
+        i += 1;
+        let go = i % 10 < 7;
+        if go {
+            fs::remove_file(path).unwrap();
+        }
+        !go
+    });
+    index_with(&Options { prune: true, ..hot_options(&games, &db) });
+    assert_answers(&fixture_of(&db, &present), "after most files pruned");
 
     // Every file gone: no game reaches anything, and the hot rows say so.
     for (path, _) in &present {
@@ -341,4 +420,32 @@ fn a_database_without_hot_counts_gets_them_from_its_next_index_run() {
     assert!(hot_keys(&db) >= 20, "{} hot keys", hot_keys(&db));
     let present: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
     assert_answers(&fixture_of(&db, &present), "after the scan");
+    assert_eq!(listed_keys(&db), hot_keys(&db));
+}
+
+fn listed_keys(db: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT count(*) FROM hot_listed", [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn a_database_without_lists_of_newest_games_gets_them_from_its_next_index_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let specs = plain_games(120, 37);
+    let paths = write_games(&games, &specs);
+    index_with(&hot_options(&games, &db));
+    let present: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
+    assert!(hot_keys(&db) >= 20, "{} hot keys", hot_keys(&db));
+    assert_eq!(listed_keys(&db), hot_keys(&db));
+    // As a database made before the lists: answers come from the postings.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("DELETE FROM hot_newest; DELETE FROM hot_listed")
+        .unwrap();
+    assert_answers(&fixture_of(&db, &present), "without lists");
+    // The next run makes them, and the answers are the same.
+    index_with(&hot_options(&games, &db));
+    assert_eq!(listed_keys(&db), hot_keys(&db));
+    assert_answers(&fixture_of(&db, &present), "with the lists made");
 }

@@ -98,7 +98,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 pub use self::{
     index::{
-        GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, MoveStats, Occurrence, PositionStats, Posting, RUN_POSTINGS,
+        GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, LISTED, MoveStats, Occurrence, PositionStats, Posting,
+        RUN_POSTINGS,
     },
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},

@@ -15,7 +15,7 @@ use std::{
     rc::Rc,
 };
 
-use rusqlite::{OptionalExtension, params_from_iter, types::Value, vtab::array::Array};
+use rusqlite::{Connection, OptionalExtension, params_from_iter, types::Value, vtab::array::Array};
 
 use super::{
     GameId, Result,
@@ -33,10 +33,10 @@ const LOOK_UP_COST: u128 = 16;
 
 /// Where a game sorts in the list: by date, then id, both descending (so the greatest key
 /// comes first).
-type SortKey = (Option<String>, GameId);
+pub(in crate::db) type SortKey = (Option<String>, GameId);
 
 /// The record shown for a game: where the game sorts, and the record's id.
-type Shown = (SortKey, i64);
+pub(in crate::db) type Shown = (SortKey, i64);
 
 impl Snapshot<'_> {
     /// The list entries of `ids` (sorted, without repeats), newest first, the first `offset`
@@ -74,17 +74,10 @@ impl Snapshot<'_> {
         }
         // The first `offset` entries are settled as the others are, then left out.
         let limit = offset.saturating_add(limit);
-        let records = self.game_count_bound()?;
-        // Walking reads about limit × records / ids rows, looking up reads ids games' records.
-        let (k, limit_n) = (ids.len() as u128, limit as u128);
         // The ids are the games the filter keeps: only its record conditions choose the record.
         let records_only = GameFilter { result: None, handicap: None, variant: None, ..filter.clone() };
         let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
-        let shown = if k * k * LOOK_UP_COST > limit_n * records.max(1) as u128 {
-            self.walk(&mut |game| Ok(ids.binary_search(&game).is_ok()), &c, limit)?
-        } else {
-            self.look_up(ids, &c)?
-        };
+        let shown = newest_shown(&self.tx, ids, &c, limit)?;
         self.listed(shown, offset, limit)
     }
 
@@ -95,7 +88,7 @@ impl Snapshot<'_> {
     ///
     /// Any database failure.
     pub fn game_count_bound(&self) -> Result<i64> {
-        Ok(self.tx.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?)
+        game_count_bound(&self.tx)
     }
 
     /// The newest games that reach exactly `position` (a position most games reach), the first
@@ -122,7 +115,8 @@ impl Snapshot<'_> {
         let mut first: HashMap<GameId, u32> = HashMap::new();
         let c = Conditions::new(&self.tx, &GameFilter::default(), "s", "g")?;
         let limit = offset.saturating_add(limit);
-        let shown = self.walk(
+        let shown = walk(
+            &self.tx,
             &mut |game| {
                 let ply = self.first_ply(game, key, &packed)?;
                 first.extend(ply.map(|ply| (game, ply)));
@@ -189,70 +183,94 @@ impl Snapshot<'_> {
     pub fn shown_dates(&self, ids: &[GameId], filter: &GameFilter) -> Result<Vec<(GameId, Option<String>)>> {
         let records_only = GameFilter { result: None, handicap: None, ..filter.clone() };
         let c = Conditions::new(&self.tx, &records_only, "s", "g")?;
-        Ok(self.look_up(ids, &c)?.into_iter().map(|((date, game), _)| (game, date)).collect())
+        Ok(look_up(&self.tx, ids, &c)?.into_iter().map(|((date, game), _)| (game, date)).collect())
     }
+}
 
-    /// The shown record of each of `ids`, in no particular order.
-    fn look_up(&self, ids: &[GameId], c: &Conditions) -> Result<Vec<Shown>> {
-        let array: Array = Rc::new(ids.iter().map(|id| Value::Integer(id.0)).collect());
-        let mut stmt = self.tx.prepare(&format!(
-            "SELECT s.game, s.date, s.id FROM sources s JOIN files f ON f.id = s.file
-             WHERE s.game IN rarray(?{}){} ORDER BY s.game, f.path, s.idx",
-            c.next_arg(),
-            c.record
-        ))?;
-        let mut rows = stmt.query(params_from_iter(c.args_with(&[&array])))?;
-        let mut out: Vec<Shown> = Vec::new();
-        while let Some(r) = rows.next()? {
-            let game: GameId = r.get(0)?;
-            if out.last().is_none_or(|last| last.0.1 != game) {
-                out.push(((r.get(1)?, game), r.get(2)?));
+/// About as many games (and records) as were ever stored: the highest game id.
+pub(in crate::db) fn game_count_bound(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("SELECT ifnull(max(id), 0) FROM games", [], |r| r.get(0))?)
+}
+
+/// The shown records (see the module documentation) of at least the newest `limit` of `ids`
+/// (sorted, without repeats) under the record conditions `c`, in no particular order: looked
+/// up, or found by walking the records by date when that reads less.
+pub(in crate::db) fn newest_shown(
+    conn: &Connection,
+    ids: &[GameId],
+    c: &Conditions,
+    limit: usize,
+) -> Result<Vec<Shown>> {
+    let records = game_count_bound(conn)?;
+    // Walking reads about limit × records / ids rows, looking up reads ids games' records.
+    let (k, limit_n) = (ids.len() as u128, limit as u128);
+    if k * k * LOOK_UP_COST > limit_n * records.max(1) as u128 {
+        walk(conn, &mut |game| Ok(ids.binary_search(&game).is_ok()), c, limit)
+    } else {
+        look_up(conn, ids, c)
+    }
+}
+
+/// The shown record of each of `ids`, in no particular order.
+pub(in crate::db) fn look_up(conn: &Connection, ids: &[GameId], c: &Conditions) -> Result<Vec<Shown>> {
+    let array: Array = Rc::new(ids.iter().map(|id| Value::Integer(id.0)).collect());
+    let mut stmt = conn.prepare(&format!(
+        "SELECT s.game, s.date, s.id FROM sources s JOIN files f ON f.id = s.file
+         WHERE s.game IN rarray(?{}){} ORDER BY s.game, f.path, s.idx",
+        c.next_arg(),
+        c.record
+    ))?;
+    let mut rows = stmt.query(params_from_iter(c.args_with(&[&array])))?;
+    let mut out: Vec<Shown> = Vec::new();
+    while let Some(r) = rows.next()? {
+        let game: GameId = r.get(0)?;
+        if out.last().is_none_or(|last| last.0.1 != game) {
+            out.push(((r.get(1)?, game), r.get(2)?));
+        }
+    }
+    Ok(out)
+}
+
+/// The shown records of the newest `limit` (at least) of the games for which `member`
+/// is true, found by walking the records by date (`member` is asked once per game).
+fn walk(
+    conn: &Connection,
+    member: &mut dyn FnMut(GameId) -> Result<bool>,
+    c: &Conditions,
+    limit: usize,
+) -> Result<Vec<Shown>> {
+    // Every record is walked, whether it matches or not: a game's shown record is dated
+    // no later than any of its records met first, so the order argument holds all the same,
+    // and the walk reads the date index alone.
+    let mut walk = conn.prepare("SELECT game, date FROM sources ORDER BY date DESC, game DESC")?;
+    let mut shown = conn.prepare(&format!(
+        "SELECT s.date, s.id FROM sources s JOIN files f ON f.id = s.file
+         WHERE s.game = ?{}{} ORDER BY f.path, s.idx LIMIT 1",
+        c.next_arg(),
+        c.record
+    ))?;
+    let mut met = std::collections::HashSet::new();
+    let mut pending: BinaryHeap<(SortKey, i64)> = BinaryHeap::new();
+    let mut settled: Vec<Shown> = Vec::new();
+    let mut records = walk.query([])?;
+    while settled.len() < limit {
+        let Some(r) = records.next()? else {
+            break;
+        };
+        let place: SortKey = (r.get(1)?, r.get(0)?);
+        if met.insert(place.1) && member(place.1)? {
+            // (A game none of whose records matches has no place in the list.)
+            let found = shown
+                .query_row(params_from_iter(c.args_with(&[&place.1])), |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            if let Some((date, record)) = found {
+                pending.push(((date, place.1), record));
             }
         }
-        Ok(out)
-    }
-
-    /// The shown records of the newest `limit` (at least) of the games for which `member`
-    /// is true, found by walking the records by date (`member` is asked once per game).
-    fn walk(
-        &self,
-        member: &mut dyn FnMut(GameId) -> Result<bool>,
-        c: &Conditions,
-        limit: usize,
-    ) -> Result<Vec<Shown>> {
-        // Every record is walked, whether it matches or not: a game's shown record is dated
-        // no later than any of its records met first, so the order argument holds all the same,
-        // and the walk reads the date index alone.
-        let mut walk = self.tx.prepare("SELECT game, date FROM sources ORDER BY date DESC, game DESC")?;
-        let mut shown = self.tx.prepare(&format!(
-            "SELECT s.date, s.id FROM sources s JOIN files f ON f.id = s.file
-             WHERE s.game = ?{}{} ORDER BY f.path, s.idx LIMIT 1",
-            c.next_arg(),
-            c.record
-        ))?;
-        let mut met = std::collections::HashSet::new();
-        let mut pending: BinaryHeap<(SortKey, i64)> = BinaryHeap::new();
-        let mut settled: Vec<Shown> = Vec::new();
-        let mut records = walk.query([])?;
-        while settled.len() < limit {
-            let Some(r) = records.next()? else {
-                break;
-            };
-            let place: SortKey = (r.get(1)?, r.get(0)?);
-            if met.insert(place.1) && member(place.1)? {
-                // (A game none of whose records matches has no place in the list.)
-                let found = shown
-                    .query_row(params_from_iter(c.args_with(&[&place.1])), |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()?;
-                if let Some((date, record)) = found {
-                    pending.push(((date, place.1), record));
-                }
-            }
-            while pending.peek().is_some_and(|top| top.0 > place) {
-                settled.extend(pending.pop());
-            }
+        while pending.peek().is_some_and(|top| top.0 > place) {
+            settled.extend(pending.pop());
         }
-        settled.extend(std::iter::from_fn(|| pending.pop()));
-        Ok(settled)
     }
+    settled.extend(std::iter::from_fn(|| pending.pop()));
+    Ok(settled)
 }

@@ -170,20 +170,26 @@ pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError>
 }
 
 /// The answer to an unfiltered query about a hot position (see [`Snapshot::hot_stats`]): the
-/// counts as they are kept, and the list found by playing games back when the position's
-/// games are too many to read their postings for it.
+/// counts as they are kept, and the list from the newest games kept for the position when
+/// they reach as far as the page asked (they are most of the time); past them, the list found
+/// by playing games back when the position's games are too many to read their postings.
 fn hot_answer(
     snapshot: &Snapshot<'_>,
     query: &Query,
     stats: db::PositionStats,
 ) -> Result<Answer, QueryError> {
     let setup = query.target.position.setup();
-    let wanted = query.offset.saturating_add(query.limit) as u128;
+    let wanted = query.offset.saturating_add(query.limit);
+    if let Some(mut first) = snapshot.hot_newest(setup, wanted)? {
+        first.sort_unstable();
+        let list = list_of(snapshot, &first, &query.filter, query.offset, query.limit)?;
+        return Ok(answer(query, &stats, list, None));
+    }
     let all = snapshot.game_count_bound()?.max(1) as u128;
     let reaching = u128::from(stats.games.games);
     // Walking the newest games plays back about wanted × all / reaching of them; reading the
     // postings decodes `reaching`, each some thousand times cheaper than a game played back.
-    let list = if reaching * reaching > WALK_COST * wanted * all {
+    let list = if reaching * reaching > WALK_COST * wanted as u128 * all {
         snapshot
             .newest_reaching(setup, query.offset, query.limit)?
             .into_iter()
@@ -245,6 +251,18 @@ fn list(
             first.push((o.game, o.ply));
         }
     }
+    list_of(snapshot, &first, filter, offset, limit)
+}
+
+/// The list of the games of `first` (each with the first ply it has there, sorted by game),
+/// as [`list`] makes it.
+fn list_of(
+    snapshot: &Snapshot<'_>,
+    first: &[(GameId, u32)],
+    filter: &GameFilter,
+    offset: usize,
+    limit: usize,
+) -> Result<Vec<ListedGame>, db::Error> {
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let rows = snapshot.newest_games(&ids, filter, offset, limit)?;
     Ok(rows

@@ -32,6 +32,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{
     KEYPOS_MAX_PLY, Posting,
     cache::KeyHasher,
+    listed::{self, Lists},
     lookup::{View, count},
     runs::{self, Run},
     stored_position,
@@ -67,8 +68,12 @@ impl Delta {
     }
 }
 
+/// An occurrence of exactly the position of a hot key in one game: (key, move played from
+/// there, ply).
+pub(super) type Hit = (i64, Option<Move>, u32);
+
 /// The writer's side of the hot positions: which keys are hot, and the changes to their
-/// counts not yet written.
+/// counts and lists not yet written.
 #[derive(Debug, Default)]
 pub(super) struct Hot {
     keys: KeySet,
@@ -78,6 +83,10 @@ pub(super) struct Hot {
     deltas: HashMap<(i64, u16), Delta>,
     /// Whether a game was taken off since the last write (rows may have fallen to zero).
     removed: bool,
+    /// The changes to the lists of their newest games.
+    lists: Lists,
+    /// Keys whose lists are to be made again once every posting is in a run.
+    short: Vec<i64>,
 }
 
 impl Hot {
@@ -110,24 +119,39 @@ impl Hot {
         self.keys.is_empty()
     }
 
-    /// Adds one game (`sign` 1) or takes it off (`sign` -1): `hits` are its occurrences of
-    /// exactly the positions of hot keys, as (key, move played from there), in any order.
-    pub fn count_game(&mut self, hits: &mut [(i64, Option<Move>)], result: GameResult, sign: i64) {
+    /// Adds game `game` (`sign` 1) or takes it off (`sign` -1): `hits` are its occurrences of
+    /// exactly the positions of hot keys, in any order.
+    pub fn count_game(&mut self, game: GameId, hits: &mut [Hit], result: GameResult, sign: i64) {
         if hits.is_empty() {
             return;
         }
         self.removed |= sign < 0;
-        hits.sort_unstable_by_key(|&(key, next)| (key, next.map_or(0, Move::code)));
+        hits.sort_unstable_by_key(|&(key, next, ply)| (key, next.map_or(0, Move::code), ply));
         for group in hits.chunk_by(|a, b| a.0 == b.0) {
             let key = group[0].0;
             self.deltas.entry((key, 0)).or_default().add(result, sign, group.len() as i64);
             let mut last = None;
-            for &(_, next) in group {
+            for &(_, next, _) in group {
                 if let Some(mv) = next.filter(|&mv| last != Some(mv)) {
                     last = Some(mv);
                     self.deltas.entry((key, mv.code())).or_default().add(result, sign, 0);
                 }
             }
+            if sign > 0 {
+                self.lists.put_on(key, game, first_ply(group));
+            } else {
+                self.lists.take_off(key, game);
+            }
+        }
+    }
+
+    /// Sorts game `game` again in the lists of the hot keys it reaches (`hits`, as for
+    /// [`Hot::count_game`]): its records changed, and with them maybe the date it sorts by.
+    pub fn sort_again(&mut self, game: GameId, hits: &mut [Hit]) {
+        hits.sort_unstable_by_key(|&(key, _, ply)| (key, ply));
+        for group in hits.chunk_by(|a, b| a.0 == b.0) {
+            self.lists.take_off(group[0].0, game);
+            self.lists.put_on(group[0].0, game, first_ply(group));
         }
     }
 
@@ -162,6 +186,40 @@ impl Hot {
             // the key hot.
             conn.prepare_cached("DELETE FROM hot WHERE move != 0 AND games = 0")?.execute([])?;
         }
+        let short = self.lists.write(conn)?;
+        self.short.extend(short);
+        Ok(())
+    }
+
+    /// Makes again the lists that [`Hot::write`] left too short, once every posting is in a
+    /// run.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`](crate::db::Corrupt) when a game to check does not replay; any database
+    /// failure.
+    pub fn make_short_lists(&mut self, conn: &Connection) -> Result<()> {
+        let keys = std::mem::take(&mut self.short);
+        self.make_lists(conn, keys)
+    }
+
+    /// Makes the list of each of `keys` from the live runs.
+    ///
+    /// # Errors
+    ///
+    /// As for [`Hot::make_short_lists`].
+    pub fn make_lists(&self, conn: &Connection, keys: Vec<i64>) -> Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let (live, dead) = live_and_dead(conn)?;
+        let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
+        for key in keys {
+            if let Some(position) = stored_position(conn, key)? {
+                let k = crate::shogi::PositionKey::from_i64(key);
+                listed::make(conn, key, &view.exact(&position, k, view.occurrences(k)?)?)?;
+            }
+        }
         Ok(())
     }
 
@@ -178,11 +236,7 @@ impl Hot {
         if keys.is_empty() {
             return Ok(keys);
         }
-        let live = runs::live(conn)?;
-        let dead: HashSet<GameId> = {
-            let mut stmt = conn.prepare_cached("SELECT game FROM dead")?;
-            stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
+        let (live, dead) = live_and_dead(conn)?;
         // The writer checked the database to its own depth when it opened it.
         let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
         let mut insert = conn.prepare_cached(
@@ -204,6 +258,7 @@ impl Hot {
             for (mv, s) in moves {
                 row(mv.code(), s, 0)?;
             }
+            listed::make(conn, key, &occ)?;
             made.push(key);
         }
         Ok(made)
@@ -213,6 +268,20 @@ impl Hot {
     pub fn extend(&mut self, keys: impl IntoIterator<Item = i64>) {
         self.keys.extend(keys);
     }
+}
+
+/// The first ply of a group of hits of one key.
+fn first_ply(group: &[Hit]) -> u32 {
+    group.iter().map(|&(_, _, ply)| ply).min().unwrap_or(0)
+}
+
+/// The live runs, and the games whose postings in them are dead.
+fn live_and_dead(conn: &Connection) -> Result<(Vec<Run>, HashSet<GameId>)> {
+    let dead: HashSet<GameId> = {
+        let mut stmt = conn.prepare_cached("SELECT game FROM dead")?;
+        stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+    };
+    Ok((runs::live(conn)?, dead))
 }
 
 /// Finds the keys a sorted stream of postings makes hot: those with early occurrences from

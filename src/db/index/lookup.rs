@@ -17,6 +17,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{
     Posting,
     hot::{self, HotRows},
+    listed,
     packed::pack_position,
     runs::{self, Run},
     stored_position,
@@ -265,6 +266,21 @@ impl Snapshot<'_> {
             }
         }
         self.answer(position, games, occurrences, played, None).map(Some)
+    }
+
+    /// The newest games of `position` as its list keeps them when it is hot (the tables
+    /// `hot_newest` and `hot_listed`), each with the first ply at which it is there, in no
+    /// particular order: when they are every game there or at least `wanted` of them, else
+    /// `None` (and for a position that is not hot, or a database without the lists).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn hot_newest(&self, position: &Setup, wanted: usize) -> Result<Option<Vec<(GameId, u32)>>> {
+        if self.hot_rows(position)?.is_none() || !crate::db::names::has_table(&self.tx, "hot_listed")? {
+            return Ok(None);
+        }
+        listed::read(&self.tx, PositionKey::of(position).to_i64(), wanted)
     }
 
     /// The hot rows of `position`, when its key is hot and the position is the one `keypos`

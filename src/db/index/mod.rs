@@ -42,6 +42,7 @@ pub mod blocks;
 mod buffer;
 mod cache;
 mod hot;
+mod listed;
 mod lookup;
 pub mod packed;
 mod runs;
@@ -53,6 +54,7 @@ use rusqlite::{Connection, OptionalExtension};
 
 pub use self::{
     hot::HOT_GAMES,
+    listed::LISTED,
     lookup::{MoveStats, Occurrence, PositionStats},
     writer::{GamePositions, RUN_POSTINGS},
 };

@@ -22,7 +22,7 @@ use super::{
     buffer::PostingBuffer,
     cache::KeyPositions,
     check_depth,
-    hot::{Hot, scan_once},
+    hot::{Hit, Hot, scan_once},
     packed::pack_position,
     posting_game, runs, stored_position,
 };
@@ -107,7 +107,7 @@ pub struct IndexWriter {
     keypos: KeyPositions,
     hot: Hot,
     /// A game's occurrences of hot positions (reused from game to game).
-    hits: Vec<(i64, Option<Move>)>,
+    hits: Vec<Hit>,
     /// The highest game id indexed so far.
     last_game: GameId,
     run_postings: usize,
@@ -179,7 +179,7 @@ impl IndexWriter {
         for (ply, (&key, position)) in positions.keys.iter().zip(positions.early()).enumerate() {
             let exact = self.check_early(conn, key, position, id, ply as u32)?;
             if exact && self.hot.contains(key.to_i64()) {
-                hits.push((key.to_i64(), next(ply)));
+                hits.push((key.to_i64(), next(ply), ply as u32));
             }
         }
         if !self.hot.is_empty() {
@@ -199,13 +199,13 @@ impl IndexWriter {
                         packed.clear();
                         pack_position(&setup, &mut packed);
                         if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
-                            hits.push((key, next(ply + 1)));
+                            hits.push((key, next(ply + 1), ply as u32 + 1));
                         }
                     }
                 }
             }
         }
-        self.hot.count_game(&mut hits, result, 1);
+        self.hot.count_game(id, &mut hits, result, 1);
         self.hits = hits;
         Ok(())
     }
@@ -268,28 +268,8 @@ impl IndexWriter {
         conn.prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
             .execute(params![id, stored.plies + 1])?;
         if !self.hot.is_empty() {
-            let mut hits = std::mem::take(&mut self.hits);
-            hits.clear();
-            let mut keys = Vec::new();
-            let played = play_stored(
-                &start_setup(stored.start.as_deref())?,
-                &decode_moves(&stored.moves)?,
-                |_, pos, next| {
-                    if self.hot.contains(pos.key().to_i64()) {
-                        let mut packed = Vec::with_capacity(64);
-                        pack_position(pos.setup(), &mut packed);
-                        keys.push((pos.key().to_i64(), next, packed));
-                    }
-                    Ok::<_, Unplayable>(true)
-                },
-            );
-            reached(played)?;
-            for (key, next, packed) in keys {
-                if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
-                    hits.push((key, next));
-                }
-            }
-            self.hot.count_game(&mut hits, stored.result, -1);
+            let mut hits = self.hot_hits(conn, stored.start.as_deref(), &stored.moves)?;
+            self.hot.count_game(id, &mut hits, stored.result, -1);
             self.hits = hits;
         }
         conn.prepare_cached("DELETE FROM collisions WHERE game = ?1")?.execute([id])?;
@@ -298,6 +278,48 @@ impl IndexWriter {
             self.deleted.insert(game);
         }
         Ok(())
+    }
+
+    /// Sorts stored game `id` again in the lists of the newest games of the hot positions it
+    /// reaches: it gained or lost a record, and the record shown for it may have changed.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when the game does not play back; any database failure.
+    pub fn records_changed(&mut self, conn: &Connection, id: GameId) -> Result<()> {
+        if self.hot.is_empty() {
+            return Ok(());
+        }
+        let (start, moves): (Option<String>, Vec<u8>) = conn
+            .prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let mut hits = self.hot_hits(conn, start.as_deref(), &moves)?;
+        self.hot.sort_again(id, &mut hits);
+        self.hits = hits;
+        Ok(())
+    }
+
+    /// The occurrences of hot positions in the stored game that plays `moves` (encoded) from
+    /// `start` (a SFEN, `None` for the even start), found by playing it back.
+    fn hot_hits(&mut self, conn: &Connection, start: Option<&str>, moves: &[u8]) -> Result<Vec<Hit>> {
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        let mut keys = Vec::new();
+        let played = play_stored(&start_setup(start)?, &decode_moves(moves)?, |ply, pos, next| {
+            if self.hot.contains(pos.key().to_i64()) {
+                let mut packed = Vec::with_capacity(64);
+                pack_position(pos.setup(), &mut packed);
+                keys.push((pos.key().to_i64(), next, ply as u32, packed));
+            }
+            Ok::<_, Unplayable>(true)
+        });
+        reached(played)?;
+        for (key, next, ply, packed) in keys {
+            if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
+                hits.push((key, next, ply));
+            }
+        }
+        Ok(hits)
     }
 
     /// Writes the buffer as a run when it is full.
@@ -330,6 +352,7 @@ impl IndexWriter {
             self.hot.extend(made);
         }
         self.postings.clear();
+        self.hot.make_short_lists(conn)?;
         conn.prepare_cached(
             "UPDATE meta SET value = ?1 WHERE key = 'indexed_through' AND CAST(value AS INTEGER) < ?1",
         )?
@@ -351,14 +374,6 @@ impl IndexWriter {
         Ok(())
     }
 
-    /// Rebuilds, inside the transaction of `conn`, the postings of the games that a run of an
-    /// older kifudex, which committed games before their postings, left out of the runs when
-    /// it was killed.
-    ///
-    /// # Errors
-    ///
-    /// [`Corrupt`] when `meta.indexed_through` is not a number or a game does not play back;
-    /// any database failure.
     /// Checks the early occurrences of the stored games past the depth the database was
     /// checked to, up to [`KEYPOS_MAX_PLY`], and records that depth (see the module
     /// documentation of the index). Games a run left out of the index are left to
@@ -406,6 +421,28 @@ impl IndexWriter {
         Ok(())
     }
 
+    /// Makes the lists of the newest games of the hot keys that have none (in a database made
+    /// before the lists existed), from the live runs.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when a game to check does not replay; any database failure.
+    pub fn list_hot(&mut self, conn: &Connection) -> Result<()> {
+        let keys: Vec<i64> = conn
+            .prepare("SELECT key FROM hot WHERE move = 0 AND key NOT IN (SELECT key FROM hot_listed)")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        self.hot.make_lists(conn, keys)
+    }
+
+    /// Rebuilds, inside the transaction of `conn`, the postings of the games that a run of an
+    /// older kifudex, which committed games before their postings, left out of the runs when
+    /// it was killed.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when `meta.indexed_through` is not a number or a game does not play back;
+    /// any database failure.
     pub fn recover(&mut self, conn: &Connection) -> Result<()> {
         let through = indexed_through(conn)?;
         let ids: Vec<GameId> = conn

@@ -150,6 +150,10 @@ impl Batch<'_> {
                 counts.duplicate += 1;
             }
             self.games.link(&self.tx, file_id, id, g)?;
+            if !new {
+                // Its record in this file may be the one shown for it now.
+                self.index.records_changed(&self.tx, id)?;
+            }
             self.index.flush_if_full(&self.tx)?;
         }
         self.written += games.len();

@@ -120,6 +120,8 @@ impl GameStore {
                 .prepare_cached("SELECT EXISTS(SELECT 1 FROM sources WHERE game = ?1)")?
                 .query_row([game], |r| r.get(0))?;
             if shared {
+                // The record shown for it may have been this file's.
+                index.records_changed(conn, game)?;
                 continue;
             }
             let removed: Option<RemovedGame> = conn

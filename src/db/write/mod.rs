@@ -108,6 +108,8 @@ impl Writer {
         conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
         conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
+        // The lists of the newest games look records up as readers do.
+        rusqlite::vtab::array::load_module(&conn)?;
         let index = IndexWriter::open(&conn)?;
         let mut w = Writer {
             conn,
@@ -120,6 +122,8 @@ impl Writer {
         };
         let batch = w.batch()?;
         batch.index.deepen(&batch.tx)?;
+        // Before recovering: the games recovered go on the lists as new games do.
+        batch.index.list_hot(&batch.tx)?;
         batch.index.recover(&batch.tx)?;
         super::names::fill_keys(&batch.tx)?;
         batch.commit()?;
