@@ -99,7 +99,7 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 pub use self::{
     index::{
         GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, LISTED, MoveStats, Occurrence, PositionStats, Posting,
-        RUN_POSTINGS,
+        RUN_POSTINGS, first_plies,
     },
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},

@@ -245,13 +245,7 @@ fn list(
     offset: usize,
     limit: usize,
 ) -> Result<Vec<ListedGame>, db::Error> {
-    let mut first: Vec<(GameId, u32)> = Vec::new();
-    for o in occ {
-        if first.last().is_none_or(|&(g, _)| g != o.game) {
-            first.push((o.game, o.ply));
-        }
-    }
-    list_of(snapshot, &first, filter, offset, limit)
+    list_of(snapshot, &db::first_plies(occ), filter, offset, limit)
 }
 
 /// The list of the games of `first` (each with the first ply it has there, sorted by game),

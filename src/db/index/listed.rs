@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::lookup::Occurrence;
+use super::lookup::{Occurrence, first_plies};
 use crate::db::{
     GameFilter, GameId, Result,
     filter::Conditions,
@@ -143,12 +143,7 @@ fn trim(conn: &Connection, key: i64) -> Result<usize> {
 ///
 /// Any database failure.
 pub(super) fn make(conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()> {
-    let mut first: Vec<(GameId, u32)> = Vec::new();
-    for o in occ {
-        if first.last().is_none_or(|&(g, _)| g != o.game) {
-            first.push((o.game, o.ply));
-        }
-    }
+    let first = first_plies(occ);
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
     let mut shown = newest_shown(conn, &ids, &c, LISTED)?;

@@ -152,6 +152,17 @@ impl View<'_> {
 
 /// The games of `occ` (the occurrences of one position, sorted by game and ply) and, for each
 /// move played from it, the games that played it: each game once.
+/// Each game of `occ` (sorted by game and ply) once, with the first ply at which it is there.
+pub fn first_plies(occ: &[Occurrence]) -> Vec<(GameId, u32)> {
+    let mut first: Vec<(GameId, u32)> = Vec::new();
+    for o in occ {
+        if first.last().is_none_or(|&(g, _)| g != o.game) {
+            first.push((o.game, o.ply));
+        }
+    }
+    first
+}
+
 pub(super) fn count(occ: &[Occurrence]) -> (Stats, HashMap<Move, Stats>) {
     let mut games = Stats::default();
     let mut moves: HashMap<Move, Stats> = HashMap::new();
@@ -277,10 +288,15 @@ impl Snapshot<'_> {
     ///
     /// Any database failure.
     pub fn hot_newest(&self, position: &Setup, wanted: usize) -> Result<Option<Vec<(GameId, u32)>>> {
-        if self.hot_rows(position)?.is_none() || !crate::db::names::has_table(&self.tx, "hot_listed")? {
+        let key = PositionKey::of(position);
+        // Only hot keys have lists; one is of the position when it is the one stored.
+        if !self.hot
+            || !crate::db::names::has_table(&self.tx, "hot_listed")?
+            || !self.is_stored(key, position)?
+        {
             return Ok(None);
         }
-        listed::read(&self.tx, PositionKey::of(position).to_i64(), wanted)
+        listed::read(&self.tx, key.to_i64(), wanted)
     }
 
     /// The hot rows of `position`, when its key is hot and the position is the one `keypos`
@@ -293,10 +309,15 @@ impl Snapshot<'_> {
         let Some(rows) = hot::rows(&self.tx, key.to_i64())? else {
             return Ok(None);
         };
+        Ok(self.is_stored(key, position)?.then_some(rows))
+    }
+
+    /// Whether `position` (whose key is `key`) is the position `keypos` stores for its key.
+    fn is_stored(&self, key: PositionKey, position: &Setup) -> Result<bool> {
         let stored = stored_position(&self.tx, key.to_i64())?;
         let mut packed = Vec::with_capacity(64);
         pack_position(position, &mut packed);
-        Ok((stored.as_deref() == Some(packed.as_slice())).then_some(rows))
+        Ok(stored.as_deref() == Some(packed.as_slice()))
     }
 
     /// A position's answer from its counts (`played`: the moves, legal there, with the games

@@ -55,7 +55,7 @@ use rusqlite::{Connection, OptionalExtension};
 pub use self::{
     hot::HOT_GAMES,
     listed::LISTED,
-    lookup::{MoveStats, Occurrence, PositionStats},
+    lookup::{MoveStats, Occurrence, PositionStats, first_plies},
     writer::{GamePositions, RUN_POSTINGS},
 };
 pub(super) use self::{
