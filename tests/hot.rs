@@ -16,7 +16,7 @@ use std::{
 use rusqlite::OptionalExtension;
 
 use kifudex::{
-    db::{GameResult, LISTED, Reader},
+    db::{GameResult, LISTED, RUN_POSTINGS, Reader},
     ingest::Options,
     shogi::{Handicap, Move, Position, PositionKey},
 };
@@ -257,6 +257,14 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     let back = specs[150].setups()[26].position_text();
     // (Past the 24 plies of kifudex::db::KEYPOS_MAX_PLY.)
     assert_eq!(back, specs[150].setups()[10].position_text());
+
+    // More new games than a list keeps, in one run of postings: each hot position they reach
+    // is offered them all at once, in no order of date.
+    let more = plain_games(3 * LISTED, 61);
+    let more_paths = write_games(&games.join("more"), &more);
+    present.extend(more_paths.into_iter().zip(more));
+    index_with(&Options { run_postings: RUN_POSTINGS, ..hot_options(&games, &db) });
+    assert_answers(&fixture_of(&db, &present), "after many new games at once");
 
     // Changed files: other games in ten of them, and a returning game turned into another.
     let changed = plain_games(10, 99);

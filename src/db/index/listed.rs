@@ -87,13 +87,18 @@ impl Lists {
             for game in changes.off {
                 off.execute(params![key, game])?;
             }
-            for (game, ply) in changes.on {
-                let Some(date) = dates.get(&game) else {
-                    continue;
-                };
-                if cut.as_ref().is_none_or(|cut| (date, game) >= (&cut.0, cut.1)) {
-                    on.execute(params![key, game, date, ply])?;
-                }
+            // Only the first LISTED candidates can stay on a list cut at LISTED: a bulk run
+            // offers each hot key most of its games, and writes a few.
+            let mut candidates: Vec<(&Option<String>, GameId, u32)> = changes
+                .on
+                .into_iter()
+                .filter_map(|(game, ply)| Some((dates.get(&game)?, game, ply)))
+                .filter(|&(date, game, _)| cut.as_ref().is_none_or(|cut| (date, game) >= (&cut.0, cut.1)))
+                .collect();
+            candidates.sort_unstable_by(|a, b| b.cmp(a));
+            candidates.dedup_by_key(|&mut (_, game, _)| game);
+            for &(date, game, ply) in candidates.iter().take(LISTED) {
+                on.execute(params![key, game, date, ply])?;
             }
             let listed = trim(conn, key)?;
             if listed < LISTED / 2 && cut.is_some() {

@@ -237,24 +237,32 @@ impl IndexWriter {
         ply: u32,
     ) -> Result<bool> {
         let key = key.to_i64();
-        let stored = match self.keypos.get(key).map(|p| p == position) {
-            Some(same) => Some(same),
-            None => self.stored_position(conn, key)?.map(|p| *p == *position),
-        };
-        match stored {
-            Some(true) => Ok(true),
-            Some(false) => {
-                conn.prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
-                    .execute(params![key, game, ply])?;
-                Ok(false)
-            }
+        let same = match self.keypos.get(key) {
+            Some(stored) => stored == position,
+            // Most keys the cache does not hold are new (the openings stay cached): the insert
+            // is tried first, so a new key costs one search of the table, not two.
             None => {
-                conn.prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2)")?
-                    .execute(params![key, position])?;
-                self.keypos.insert(key, position.into());
-                Ok(true)
+                let inserted = conn
+                    .prepare_cached(
+                        "INSERT INTO keypos(key, position) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                    )?
+                    .execute(params![key, position])?
+                    == 1;
+                if inserted {
+                    self.keypos.insert(key, position.into());
+                    return Ok(true);
+                }
+                let stored = stored_position(conn, key)?.ok_or(Corrupt("a key of keypos has no row"))?;
+                let same = stored == position;
+                self.keypos.insert(key, stored.into());
+                same
             }
+        };
+        if !same {
+            conn.prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
+                .execute(params![key, game, ply])?;
         }
+        Ok(same)
     }
 
     /// Makes the postings of deleted game `id` dead until their runs are merged, forgets its
