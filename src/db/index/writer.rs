@@ -105,6 +105,9 @@ pub struct IndexWriter {
     /// The games deleted since the buffer was last written whose postings it may hold.
     deleted: HashSet<u32>,
     keypos: KeyPositions,
+    /// Early occurrences of keys the cache does not hold, checked against `keypos` in key
+    /// order by [`IndexWriter::settle`].
+    unsettled: Unsettled,
     hot: Hot,
     /// A game's occurrences of hot positions (reused from game to game).
     hits: Vec<Hit>,
@@ -127,6 +130,7 @@ impl IndexWriter {
             postings: PostingBuffer::default(),
             deleted: HashSet::new(),
             keypos: KeyPositions::new(empty),
+            unsettled: Unsettled::default(),
             hot: Hot::load(conn)?,
             hits: Vec::new(),
             last_game: GameId(0),
@@ -177,9 +181,11 @@ impl IndexWriter {
         hits.clear();
         let next = |ply: usize| positions.moves.get(ply).copied();
         for (ply, (&key, position)) in positions.keys.iter().zip(positions.early()).enumerate() {
-            let exact = self.check_early(conn, key, position, id, ply as u32)?;
-            if exact && self.hot.contains(key.to_i64()) {
-                hits.push((key.to_i64(), next(ply), ply as u32));
+            let ply = ply as u32;
+            if !self.hot.contains(key.to_i64()) {
+                self.check_early(conn, key, position, id, ply)?;
+            } else if self.compare_now(conn, key.to_i64(), position, id, ply)? {
+                hits.push((key.to_i64(), next(ply as usize), ply));
             }
         }
         if !self.hot.is_empty() {
@@ -225,9 +231,10 @@ impl IndexWriter {
         }))
     }
 
-    /// Compares an early occurrence with the position stored for its key; records the key's
-    /// position when it is new, and a collision when it differs. Returns whether the
-    /// occurrence is of the stored position (not a collision).
+    /// Checks an early occurrence against the position stored for its key: at once when the
+    /// cache holds it, otherwise with the other such occurrences, in key order, by
+    /// [`IndexWriter::settle`]. A key's first occurrence is stored for it when it has none;
+    /// one that differs from the stored position is recorded as a collision.
     fn check_early(
         &mut self,
         conn: &Connection,
@@ -235,34 +242,71 @@ impl IndexWriter {
         position: &[u8],
         game: GameId,
         ply: u32,
-    ) -> Result<bool> {
+    ) -> Result<()> {
         let key = key.to_i64();
-        let same = match self.keypos.get(key) {
-            Some(stored) => stored == position,
-            // Most keys the cache does not hold are new (the openings stay cached): the insert
-            // is tried first, so a new key costs one search of the table, not two.
-            None => {
-                let inserted = conn
-                    .prepare_cached(
-                        "INSERT INTO keypos(key, position) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-                    )?
-                    .execute(params![key, position])?
-                    == 1;
-                if inserted {
-                    self.keypos.insert(key, position.into());
-                    return Ok(true);
+        match self.keypos.get(key) {
+            Some(stored) => {
+                if stored != position {
+                    collision(conn, key, game, ply)?;
                 }
-                let stored = stored_position(conn, key)?.ok_or(Corrupt("a key of keypos has no row"))?;
-                let same = stored == position;
-                self.keypos.insert(key, stored.into());
-                same
             }
-        };
+            None => {
+                self.unsettled.push(key, position, game, ply);
+                if self.unsettled.len() >= UNSETTLED {
+                    self.settle(conn)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Compares an early occurrence of a key whose position is stored (a hot key) with it,
+    /// records a collision when it differs, and returns whether it is the same.
+    fn compare_now(
+        &mut self,
+        conn: &Connection,
+        key: i64,
+        position: &[u8],
+        game: GameId,
+        ply: u32,
+    ) -> Result<bool> {
+        let same =
+            self.stored_position(conn, key)?.ok_or(Corrupt("a hot key has no stored position"))?.as_ref()
+                == position;
         if !same {
-            conn.prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
-                .execute(params![key, game, ply])?;
+            collision(conn, key, game, ply)?;
         }
         Ok(same)
+    }
+
+    /// Checks the occurrences [`IndexWriter::check_early`] left, key after key, so that the
+    /// pages of `keypos` are read and written in order, each once: for a key the table does
+    /// not hold, the first occurrence (by game, then ply) is stored.
+    fn settle(&mut self, conn: &Connection) -> Result<()> {
+        let mut entries = std::mem::take(&mut self.unsettled.entries);
+        // Stable: a key's occurrences stay in the order they came, by game and then ply.
+        entries.sort_by_key(|e| e.key);
+        let mut insert =
+            conn.prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2) ON CONFLICT DO NOTHING")?;
+        for group in entries.chunk_by(|a, b| a.key == b.key) {
+            let key = group[0].key;
+            let first = self.unsettled.position(&group[0]);
+            let stored: Box<[u8]> = if insert.execute(params![key, first])? == 1 {
+                first.into()
+            } else {
+                stored_position(conn, key)?.ok_or(Corrupt("a key of keypos has no row"))?.into()
+            };
+            for e in group {
+                if *self.unsettled.position(e) != *stored {
+                    collision(conn, key, e.game, e.ply)?;
+                }
+            }
+            self.keypos.insert(key, stored);
+        }
+        entries.clear();
+        self.unsettled.entries = entries;
+        self.unsettled.bytes.clear();
+        Ok(())
     }
 
     /// Makes the postings of deleted game `id` dead until their runs are merged, forgets its
@@ -349,6 +393,7 @@ impl IndexWriter {
     ///
     /// Any database failure.
     pub fn flush(&mut self, conn: &Connection) -> Result<()> {
+        self.settle(conn)?;
         self.hot.write(conn)?;
         let deleted = std::mem::take(&mut self.deleted);
         if let Some((min, max)) = self.postings.sort(&deleted) {
@@ -422,6 +467,7 @@ impl IndexWriter {
                 from = end;
             }
         }
+        self.settle(conn)?;
         conn.execute(
             "UPDATE meta SET value = ?1 WHERE key = 'keypos_max_ply'",
             [KEYPOS_MAX_PLY.to_string()],
@@ -477,6 +523,51 @@ impl IndexWriter {
         }
         self.flush(conn)
     }
+}
+
+/// Occurrences left to [`IndexWriter::settle`] before it is called mid-batch, so that their
+/// memory stays bounded (about 64 bytes each).
+const UNSETTLED: usize = 1 << 17;
+
+/// Early occurrences not yet checked: the key, game and ply of each, and its packed position.
+#[derive(Debug, Default)]
+struct Unsettled {
+    entries: Vec<UnsettledEntry>,
+    bytes: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct UnsettledEntry {
+    key: i64,
+    game: GameId,
+    ply: u32,
+    /// Where its packed position lies in `bytes`.
+    start: u32,
+    end: u32,
+}
+
+impl Unsettled {
+    fn push(&mut self, key: i64, position: &[u8], game: GameId, ply: u32) {
+        let start = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(position);
+        self.entries.push(UnsettledEntry { key, game, ply, start, end: self.bytes.len() as u32 });
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn position(&self, e: &UnsettledEntry) -> &[u8] {
+        &self.bytes[e.start as usize..e.end as usize]
+    }
+}
+
+/// Records that occurrence `ply` of game `game` under `key` is not of the position stored for
+/// the key.
+fn collision(conn: &Connection, key: i64, game: GameId, ply: u32) -> Result<()> {
+    conn.prepare_cached("INSERT OR IGNORE INTO collisions(key, game, ply) VALUES (?1, ?2, ?3)")?
+        .execute(params![key, game, ply])?;
+    Ok(())
 }
 
 /// The highest game id whose postings the index holds (games above it are recovered).
