@@ -148,10 +148,13 @@ impl IndexWriter {
         self.hot.set_threshold(games);
     }
 
-    /// Gives back the memory of the buffer and the cache (a merge needs none of it).
+    /// Gives back the memory of the buffer, the cache and the unsettled occurrences (a merge
+    /// needs none of it).
     pub fn release_memory(&mut self) {
         self.postings = PostingBuffer::default();
         self.keypos = KeyPositions::new(false);
+        // Empty once the last batch was written; its room is given back.
+        self.unsettled = Unsettled::default();
     }
 
     /// Adds the postings of the new game `id` (greater than any indexed before), which has

@@ -49,9 +49,9 @@ const COMMIT_EVERY: Duration = Duration::from_secs(2);
 /// are then copied once per checkpoint instead of once per transaction; not much larger,
 /// because pages evicted from the cache while still in the WAL are read back from it.
 const WAL_AUTOCHECKPOINT: u32 = 4_096;
-/// The connection's page cache, in KiB (64 MiB). Each new game inserts its new early positions
-/// at random places of `keypos`: a cache that holds that table's pages up to a few hundred
-/// thousand games saves reading them back and writing them out more than once a batch.
+/// The connection's page cache, in KiB (64 MiB). A batch inserts the new early positions of its
+/// games all over `keypos` (in key order): a cache that holds that table's pages, up to a few
+/// hundred thousand games, keeps them from one batch to the next instead of reading them back.
 const PAGE_CACHE_KIB: i64 = 65_536;
 
 /// What ending a run did.
