@@ -20,6 +20,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0008_game_variant", include_str!("../../migrations/0008_game_variant.sql")),
     ("0009_hot_positions", include_str!("../../migrations/0009_hot_positions.sql")),
     ("0010_hot_newest", include_str!("../../migrations/0010_hot_newest.sql")),
+    ("0011_posting_blocks_2", include_str!("../../migrations/0011_posting_blocks_2.sql")),
 ];
 
 /// The schema version this build writes.
@@ -39,7 +40,8 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// views for other tools; 0008 adds the column saying which game (shogi or yari shogi) each
 /// stored game is, which readers filter on; 0009 adds the statistics of hot positions, which
 /// readers of an older file do without (they count from the postings), and 0010 the lists of
-/// their newest games, which they do without in the same way. A migration that changes what
+/// their newest games, which they do without in the same way; 0011 lets runs hold blocks of the
+/// second format, and this build reads both. A migration that changes what
 /// readers read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 

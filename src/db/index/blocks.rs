@@ -7,14 +7,41 @@
 //! A key's postings are in one block, unless they alone overflow one: then they are cut into
 //! blocks that each start with that key, so their `lo` is the key (later keys may follow the
 //! last piece). A lookup of a key therefore reads the blocks whose `lo` is the greatest not
-//! above it: one block, or the pieces of a large key. For each key of a block in turn:
-//! - `varint(key − previous key)` (as unsigned 64-bit wrapping difference; 0 for the first);
-//! - `varint(count)`;
-//! - per posting: `varint(game − previous game of this key)`, `varint(ply << 2 | result)`
-//!   ([`GameResult::code`]), and the move played from the position as two little-endian bytes
-//!   ([`Move::code`]), or 0 when the game ends there.
+//! above it: one block, or the pieces of a large key.
+//!
+//! # The second format (written since schema 11)
+//!
+//! A header of bytes: the format number 2; the Rice parameter `k` of the block's key gaps;
+//! the width `w` in bits of its first games; `varint(base)`, the least game the run may hold;
+//! `varint(keys)`, the keys in the block. Then a stream of bits (from the low bit of each
+//! byte up, see [`bits`](super::bits)), for each key in turn:
+//! - unless it is the block's first key, the gap from the previous key (unsigned 64-bit
+//!   wrapping difference) in the Rice code of parameter `k`, or 40 one bits and the whole
+//!   64-bit gap;
+//! - its posting count: a 0 bit for one posting; else a 1 bit and `count − 2` in the
+//!   exponential Golomb code of order 0 (EG0);
+//! - per posting: its game, in `w` bits as `game − base` for the key's first posting, else
+//!   as the gap from the previous one in EG2; its ply in EG5; its result in 2 bits
+//!   ([`GameResult::code`]); and, only at plies up to [`MOVES_THROUGH`], the move played from
+//!   the position in 16 bits ([`Move::code`]), 0 when the game ends there.
+//!
+//! Past [`MOVES_THROUGH`] a posting does not say what move was played: a lookup plays the
+//! games of such occurrences back to check them, and reads the move there. The key gaps are
+//! nearly all of a block's bits, and `k` is chosen for each block from the gaps of the one
+//! before (the first from the size of the run), so that they take about two bits more than
+//! their logarithm.
+//!
+//! # The first format
+//!
+//! Blocks written before schema 11, still read: for each key in turn,
+//! `varint(key − previous key)` (0 for the first), `varint(count)`, and per posting
+//! `varint(game − previous game of this key)`, `varint(ply << 2 | result)` and the move as
+//! two little-endian bytes. Its first byte is therefore always 0.
 
-use super::Posting;
+use super::{
+    Posting,
+    bits::{BitReader, BitWriter, eg_len, rice_len},
+};
 use crate::{
     db::{
         Corrupt, GameId, GameResult,
@@ -23,8 +50,29 @@ use crate::{
     shogi::{Move, PositionKey},
 };
 
-/// Blocks are cut at about this many bytes so that one fits a 16 KiB page with its row.
-pub const BLOCK_TARGET: usize = 16_000;
+/// Blocks are cut at about this many bytes, so that one fills a 16 KiB page with its row.
+pub const BLOCK_TARGET: usize = 16_272;
+
+/// The most bytes a block of the second format takes: the target, its header (11 bytes at
+/// most), and the last posting of a key cut into pieces (12 bytes at most, and its count).
+pub const BLOCK_MAX: usize = BLOCK_TARGET + 40;
+
+// SQLite keeps a row in its 16 KiB leaf page when the row is at most 16,349 bytes; a
+// `pblocks` row's other columns and header take 20 bytes at most. A longer block would spill
+// into an overflow page of its own.
+const _: () = assert!(BLOCK_MAX + 20 <= 16_349);
+
+/// Postings store the move played from their position up to this ply: the plies whose
+/// occurrences a lookup may trust without playing their game back
+/// ([`KEYPOS_MAX_PLY`](super::KEYPOS_MAX_PLY) at most).
+pub const MOVES_THROUGH: u32 = 24;
+
+/// The first byte of a block of the second format.
+const FORMAT_2: u8 = 2;
+
+/// The exponential Golomb orders of a posting's game gap and ply.
+const GAME_ORDER: u32 = 2;
+const PLY_ORDER: u32 = 5;
 
 /// The stored code of the move played from a position: 0 when the game ends there.
 pub fn next_code(next: Option<Move>) -> u16 {
@@ -43,6 +91,14 @@ pub fn next_move(code: u16) -> Result<Option<Move>, Corrupt> {
     }
 }
 
+/// A posting as a block stores it: past [`MOVES_THROUGH`], without its move.
+pub fn as_stored(mut p: Posting) -> Posting {
+    if p.ply > MOVES_THROUGH {
+        p.next = None;
+    }
+    p
+}
+
 fn get_u16(data: &[u8], at: &mut usize) -> Result<u16, Corrupt> {
     let bytes = data.get(*at..*at + 2).ok_or(Corrupt("posting move runs past the end"))?;
     *at += 2;
@@ -57,45 +113,87 @@ pub struct Block {
     pub data: Vec<u8>,
 }
 
+/// What a run's blocks are cut for: how many postings it holds, and the range of its games.
+#[derive(Clone, Copy, Debug)]
+pub struct RunShape {
+    pub postings: u64,
+    pub min_game: u32,
+    pub max_game: u32,
+}
+
+/// The Rice parameter for gaps of about `mean`: the floor of the logarithm of `mean · ln 2`.
+fn rice_parameter(mean: f64) -> u32 {
+    if mean < 2.0 { 0 } else { ((mean * std::f64::consts::LN_2).log2().floor() as u32).min(62) }
+}
+
 /// Cuts a sorted stream of postings into blocks, in memory bounded by the block size
 /// whatever the number of postings of a key.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct BlockBuilder {
-    /// The block being filled, with whole groups: its first key, its postings and its bytes.
+    /// The least game and the width of a first game's field, for every block of the run.
+    base: u32,
+    width: u32,
+    /// The block being filled: its first key, Rice parameter, keys, postings, bits, the sum
+    /// of its key gaps and the last key in it.
     lo: PositionKey,
+    k: u32,
+    keys: u64,
     n: u32,
-    data: Vec<u8>,
-    /// The last key encoded in `data`.
+    bits: BitWriter,
+    gaps: u128,
     prev_key: PositionKey,
-    /// The group being gathered: its key, its postings so far (encoded) and their count.
+    /// The group being gathered: its key, its postings so far, and their bits.
     key: Option<PositionKey>,
-    group: Vec<u8>,
-    count: u32,
-    prev_game: i64,
+    group: Vec<Posting>,
+    group_bits: usize,
     /// Blocks finished and not yet handed out.
     done: Vec<Block>,
 }
 
 impl BlockBuilder {
-    /// Adds the next posting (postings must come sorted, and their game ids fit 32 bits, as
-    /// [`Posting`] requires). Yields the blocks it finished.
+    /// A builder for the blocks of a run of `shape`.
+    pub fn new(shape: RunShape) -> BlockBuilder {
+        let span = shape.max_game.saturating_sub(shape.min_game);
+        BlockBuilder {
+            base: shape.min_game,
+            width: 32 - span.leading_zeros(),
+            lo: PositionKey(0),
+            // Keys spread evenly over the 64-bit space: the gap is its size over their number.
+            k: rice_parameter(2f64.powi(64) / shape.postings.max(1) as f64),
+            keys: 0,
+            n: 0,
+            bits: BitWriter::default(),
+            gaps: 0,
+            prev_key: PositionKey(0),
+            key: None,
+            group: Vec::new(),
+            group_bits: 0,
+            done: Vec::new(),
+        }
+    }
+
+    /// Adds the next posting (postings must come sorted, their game ids within the run's
+    /// shape). Yields the blocks it finished.
     pub fn push(&mut self, p: Posting) -> std::vec::Drain<'_, Block> {
         if self.key != Some(p.key) {
             self.close_group();
             self.key = Some(p.key);
-        } else if self.group.len() >= BLOCK_TARGET {
+        } else if self.group_bits >= 8 * BLOCK_TARGET {
             // A key with more postings than a block holds: its postings so far make a block
             // of their own, and the rest go on in the next.
             self.take();
             self.close_group();
             self.take();
         }
-        debug_assert!(p.game.0 >= self.prev_game && p.game.0 <= i64::from(u32::MAX));
-        put_varint(&mut self.group, (p.game.0 - self.prev_game) as u64);
-        self.prev_game = p.game.0;
-        put_varint(&mut self.group, u64::from(p.ply) << 2 | u64::from(p.result.code()));
-        self.group.extend_from_slice(&next_code(p.next).to_le_bytes());
-        self.count += 1;
+        let game = posting_game(p.game);
+        debug_assert!(game >= self.base && u64::from(game - self.base) >> self.width == 0);
+        self.group_bits += match self.group.last() {
+            None => self.width as usize,
+            Some(prev) => eg_len(u64::from(game - posting_game(prev.game)), GAME_ORDER),
+        } + eg_len(u64::from(p.ply), PLY_ORDER)
+            + 2
+            + if p.ply <= MOVES_THROUGH { 16 } else { 0 };
+        self.group.push(p);
         self.done.drain(..)
     }
 
@@ -110,42 +208,72 @@ impl BlockBuilder {
     /// Appends the gathered postings, with their key and count, at the end of the block;
     /// when they would overflow it, the block is closed before them and they start the next.
     fn close_group(&mut self) {
-        let Some(key) = self.key.filter(|_| self.count > 0) else {
+        let Some(key) = self.key.filter(|_| !self.group.is_empty()) else {
             return;
         };
-        let delta = (key.to_i64() as u64).wrapping_sub(self.prev_key.to_i64() as u64);
-        let len = varint_len(delta) + varint_len(u64::from(self.count)) + self.group.len();
-        if !self.data.is_empty() && self.data.len() + len > BLOCK_TARGET {
+        let count = self.group.len() as u64;
+        let count_bits = if count == 1 { 1 } else { 1 + eg_len(count - 2, 0) };
+        let gap = (key.to_i64() as u64).wrapping_sub(self.prev_key.to_i64() as u64);
+        if self.keys > 0
+            && self.bits.len() + rice_len(gap, self.k) + count_bits + self.group_bits > 8 * BLOCK_TARGET
+        {
             self.take();
         }
-        if self.data.is_empty() {
+        if self.keys == 0 {
             self.lo = key;
-            self.data.reserve(BLOCK_TARGET + 64);
-            put_varint(&mut self.data, 0);
         } else {
-            put_varint(&mut self.data, delta);
+            self.bits.put_rice(gap, self.k);
+            self.gaps += u128::from(gap);
         }
-        put_varint(&mut self.data, u64::from(self.count));
-        self.data.extend_from_slice(&self.group);
-        self.n += self.count;
+        if count == 1 {
+            self.bits.put(0, 1);
+        } else {
+            self.bits.put(1, 1);
+            self.bits.put_eg(count - 2, 0);
+        }
+        let mut prev = None;
+        for p in self.group.drain(..) {
+            let game = posting_game(p.game);
+            match prev {
+                None => self.bits.put(u64::from(game - self.base), self.width),
+                Some(prev) => self.bits.put_eg(u64::from(game - prev), GAME_ORDER),
+            }
+            prev = Some(game);
+            self.bits.put_eg(u64::from(p.ply), PLY_ORDER);
+            self.bits.put(u64::from(p.result.code()), 2);
+            if p.ply <= MOVES_THROUGH {
+                self.bits.put(u64::from(next_code(p.next)), 16);
+            }
+        }
+        self.keys += 1;
+        self.n += count as u32;
         self.prev_key = key;
-        self.group.clear();
-        self.count = 0;
-        self.prev_game = 0;
+        self.group_bits = 0;
     }
 
-    /// Moves the block being filled, if it holds anything, to the finished ones.
+    /// Moves the block being filled, if it holds anything, to the finished ones, and sets the
+    /// Rice parameter of the next from its gaps.
     fn take(&mut self) {
-        if !self.data.is_empty() {
-            let n = std::mem::take(&mut self.n);
-            self.done.push(Block { lo: self.lo, n, data: std::mem::take(&mut self.data) });
+        if self.keys == 0 {
+            return;
         }
+        let mut data = Vec::with_capacity(self.bits.len() / 8 + 24);
+        data.extend_from_slice(&[FORMAT_2, self.k as u8, self.width as u8]);
+        put_varint(&mut data, u64::from(self.base));
+        put_varint(&mut data, self.keys);
+        data.extend_from_slice(&std::mem::take(&mut self.bits).finish());
+        if self.keys > 1 {
+            self.k = rice_parameter(self.gaps as f64 / (self.keys - 1) as f64);
+        }
+        let n = std::mem::take(&mut self.n);
+        self.done.push(Block { lo: self.lo, n, data });
+        (self.keys, self.gaps) = (0, 0);
     }
 }
 
-/// The length of `v` as a varint.
-fn varint_len(v: u64) -> usize {
-    (64 - v.leading_zeros() as usize).max(1).div_ceil(7)
+/// A posting's game id as 32 bits (see [`Posting`]).
+fn posting_game(game: GameId) -> u32 {
+    game.0 as u32
 }
 
 /// Decodes the postings of a block whose first key is `lo`. With `only`, keeps the postings
@@ -155,6 +283,74 @@ fn varint_len(v: u64) -> usize {
 ///
 /// [`Corrupt`] when the bytes are not a block.
 pub fn decode_block(
+    lo: PositionKey,
+    data: &[u8],
+    only: Option<PositionKey>,
+    out: &mut Vec<Posting>,
+) -> Result<(), Corrupt> {
+    match data.first() {
+        Some(0) => decode_first_format(lo, data, only, out),
+        Some(&FORMAT_2) => decode_second_format(lo, data, only, out),
+        _ => Err(Corrupt("a posting block of no known format")),
+    }
+}
+
+fn decode_second_format(
+    lo: PositionKey,
+    data: &[u8],
+    only: Option<PositionKey>,
+    out: &mut Vec<Posting>,
+) -> Result<(), Corrupt> {
+    let (k, width) = match data.get(1..3) {
+        Some(&[k, width]) if k < 64 && width <= 32 => (u32::from(k), u32::from(width)),
+        _ => return Err(Corrupt("a posting block's header is damaged")),
+    };
+    let mut at = 3;
+    let base = get_varint(data, &mut at)?;
+    let keys = get_varint(data, &mut at)?;
+    let mut r = BitReader::new(&data[at..]);
+    let only = only.map(PositionKey::to_i64);
+    let mut key = lo.to_i64() as u64;
+    for i in 0..keys {
+        if i > 0 {
+            key = key.wrapping_add(r.get_rice(k)?);
+        }
+        let count = if r.get(1)? == 0 { 1 } else { r.get_eg(0)?.saturating_add(2) };
+        if only.is_some_and(|k| (key as i64) > k) {
+            return Ok(());
+        }
+        let keep = only.is_none_or(|k| k == key as i64);
+        let mut game = 0u64;
+        for j in 0..count {
+            let step = if j == 0 {
+                base.checked_add(r.get(width)?)
+            } else {
+                game.checked_add(r.get_eg(GAME_ORDER)?)
+            };
+            game = step.ok_or(Corrupt("posting game id past 32 bits"))?;
+            let ply = r.get_eg(PLY_ORDER)?;
+            let result = GameResult::from_code(r.get(2)? as u8);
+            let next = if ply <= u64::from(MOVES_THROUGH) { next_move(r.get(16)? as u16)? } else { None };
+            if keep {
+                out.push(Posting {
+                    key: PositionKey::from_i64(key as i64),
+                    game: GameId(i64::from(
+                        u32::try_from(game).map_err(|_| Corrupt("posting game id past 32 bits"))?,
+                    )),
+                    ply: u32::try_from(ply).map_err(|_| Corrupt("posting ply past 32 bits"))?,
+                    next,
+                    result,
+                });
+            }
+        }
+        if keep && only.is_some() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+fn decode_first_format(
     lo: PositionKey,
     data: &[u8],
     only: Option<PositionKey>,
@@ -226,7 +422,7 @@ mod tests {
     }
 
     fn posting(k: i64, game: u32, ply: u32) -> Posting {
-        let code = (ply as u16) * 7 + 1;
+        let code = (ply as u16).wrapping_mul(7).wrapping_add(1);
         Posting {
             key: key(k),
             game: GameId(i64::from(game)),
@@ -261,8 +457,22 @@ mod tests {
         out
     }
 
+    /// The shape of a run of `postings`.
+    fn shape(postings: &[Posting]) -> RunShape {
+        RunShape {
+            postings: postings.len() as u64,
+            min_game: postings.iter().map(|p| p.game.0 as u32).min().unwrap_or(0),
+            max_game: postings.iter().map(|p| p.game.0 as u32).max().unwrap_or(0),
+        }
+    }
+
+    /// `postings` as blocks return them.
+    fn stored(postings: &[Posting]) -> Vec<Posting> {
+        postings.iter().copied().map(as_stored).collect()
+    }
+
     fn build(postings: &[Posting]) -> Vec<Block> {
-        let mut builder = BlockBuilder::default();
+        let mut builder = BlockBuilder::new(shape(postings));
         let mut blocks = Vec::new();
         for &p in postings {
             blocks.extend(builder.push(p));
@@ -290,13 +500,13 @@ mod tests {
         all.sort();
         let blocks = build(&all);
         assert!(blocks.len() > 10, "{}", blocks.len());
-        assert_eq!(decode_all(&blocks), all);
+        assert_eq!(decode_all(&blocks), stored(&all));
         let mut first_block_of = std::collections::HashMap::new();
         for (i, b) in blocks.iter().enumerate() {
             let mut here = Vec::new();
             decode_block(b.lo, &b.data, None, &mut here).unwrap();
             // A block is over the target only by the last posting of a piece of one key.
-            assert!(b.data.len() <= BLOCK_TARGET + 20, "{}", b.data.len());
+            assert!(b.data.len() <= BLOCK_MAX, "{}", b.data.len());
             for p in here {
                 let first = *first_block_of.entry(p.key).or_insert(i);
                 if first != i {
@@ -305,7 +515,7 @@ mod tests {
             }
         }
         let pieces = blocks.iter().filter(|b| b.lo == key(-7)).count();
-        assert!((6..=10).contains(&pieces), "30,000 postings of about 4 bytes in {pieces} blocks");
+        assert!((3..=10).contains(&pieces), "30,000 postings of 2 to 4 bytes in {pieces} blocks");
         let holding_42 = blocks
             .iter()
             .filter(|b| {
@@ -319,7 +529,7 @@ mod tests {
         let mut keys: Vec<PositionKey> = all.iter().map(|p| p.key).collect();
         keys.dedup();
         for k in keys {
-            let want: Vec<Posting> = all.iter().copied().filter(|p| p.key == k).collect();
+            let want: Vec<Posting> = stored(&all).into_iter().filter(|p| p.key == k).collect();
             assert_eq!(look_up(&blocks, k.to_i64()), want, "key {k:?}");
         }
         assert_eq!(look_up(&blocks, 43), Vec::new());
@@ -332,14 +542,14 @@ mod tests {
             let all: Vec<Posting> = (0..n).map(|g| posting(99, g + 1, 1)).collect();
             let blocks = build(&all);
             assert!(blocks.iter().all(|b| b.lo == key(99)));
-            assert_eq!(decode_all(&blocks), all, "{n}");
-            assert_eq!(look_up(&blocks, 99), all, "{n}");
+            assert_eq!(decode_all(&blocks), stored(&all), "{n}");
+            assert_eq!(look_up(&blocks, 99), stored(&all), "{n}");
         }
     }
 
     #[test]
     fn damaged_blocks_are_errors_not_panics() {
-        let mut builder = BlockBuilder::default();
+        let mut builder = BlockBuilder::new(RunShape { postings: 49, min_game: 1, max_game: 49 });
         for g in 1..50 {
             assert_eq!(builder.push(posting(7, g, g)).count(), 0);
         }
@@ -352,7 +562,22 @@ mod tests {
             let mut out = Vec::new();
             let _ = decode_block(block.lo, &block.data[..cut], Some(key(8)), &mut out);
         }
+        // Every byte of a block of the second format changed, in turn: an error or some
+        // postings, never a panic.
+        for at in 0..block.data.len() {
+            for flip in [0x01, 0x10, 0x80, 0xFF] {
+                let mut data = block.data.clone();
+                data[at] ^= flip;
+                for only in [None, Some(key(7))] {
+                    let _ = decode_block(block.lo, &data, only, &mut Vec::new());
+                }
+            }
+        }
         let mut out = Vec::new();
+        assert!(decode_block(key(0), &[], None, &mut out).is_err());
+        assert!(decode_block(key(0), &[3, 0, 0, 0, 0], None, &mut out).is_err());
+        assert!(decode_block(key(0), &[2, 64, 0, 0, 1, 0], None, &mut out).is_err(), "k past 63");
+        assert!(decode_block(key(0), &[2, 3, 33, 0, 1, 0], None, &mut out).is_err(), "width past 32");
         assert!(decode_block(key(0), &[0x80; 12], None, &mut out).is_err());
         assert!(decode_block(key(0), &[5, 1, 1, 1, 0, 0], None, &mut out).is_err());
     }
@@ -385,5 +610,139 @@ mod tests {
                 Err(Corrupt("a posting's move code is no move"))
             );
         }
+    }
+
+    /// Bytes whose bits, from the low bit of each byte up, are `bits` ('0' and '1'; spaces
+    /// ignored).
+    fn bytes_of(bits: &str) -> Vec<u8> {
+        let bits: Vec<u8> = bits.bytes().filter(|b| *b != b' ').map(|b| b - b'0').collect();
+        bits.chunks(8).map(|c| c.iter().enumerate().map(|(i, &b)| b << i).sum()).collect()
+    }
+
+    #[test]
+    fn a_block_of_the_second_format_by_hand() {
+        let seven_six: Move = "7g7f".parse().unwrap();
+        let p = |k: i64, game: i64, ply: u32, next: Option<Move>, result: GameResult| Posting {
+            key: key(k),
+            game: GameId(game),
+            ply,
+            next,
+            result,
+        };
+        let all = [
+            p(100, 11, 0, Some(seven_six), GameResult::BlackWin),
+            p(109, 10, 30, Some(seven_six), GameResult::WhiteWin),
+            p(109, 13, 2, None, GameResult::Unknown),
+        ];
+        // A run of 2^60 postings: gaps of about 16, Rice parameter 3 (16 · ln 2 is 11.1).
+        let mut builder = BlockBuilder::new(RunShape { postings: 1 << 60, min_game: 10, max_game: 13 });
+        for q in all {
+            assert_eq!(builder.push(q).count(), 0);
+        }
+        let blocks: Vec<Block> = builder.finish().collect();
+        let code = format!("{:016b}", seven_six.code()).chars().rev().collect::<String>();
+        let bits = [
+            // Key 100, the first: no gap. One posting: game 11 is 1 in two bits, ply 0 in EG5
+            // ("0" and 00000), Black won (1), the move.
+            "0",
+            "10",
+            "000000",
+            "10",
+            &code,
+            // Key 109: gap 9 with k = 3 ("10" and 001 from the low bit up). Two postings ("1"
+            // and 0 in EG0). Game 10 (0); ply 30 in EG5 ("0", then 30 + 32 = 0b111110 less its
+            // top bit, from the low bit up); White won (2); no move past ply 24.
+            "10 100",
+            "1 0",
+            "00",
+            "0 01111",
+            "01",
+            // Game 13: gap 3 in EG2 ("0", then 3 + 4 = 0b111 less its top bit); ply 2 in EG5
+            // ("0" and 34 = 0b100010 less its top bit); unknown result; the game ends there.
+            "0 11",
+            "0 01000",
+            "00",
+            "0000000000000000",
+        ]
+        .concat();
+        let mut data = vec![2, 3, 2, 10, 2];
+        data.extend(bytes_of(&bits));
+        assert_eq!(blocks, [Block { lo: key(100), n: 3, data }]);
+        let mut want = all.to_vec();
+        want[1].next = None;
+        assert_eq!(decode_all(&blocks), want);
+        assert_eq!(look_up(&blocks, 109), want[1..]);
+    }
+
+    #[test]
+    fn moves_are_stored_through_ply_24_and_games_at_the_ends_of_any_range() {
+        for (min, max) in [(5, 5), (0, 1), (1, u32::MAX), (0, u32::MAX), (70_000, 1_100_000)] {
+            let games = [min, max, min / 2 + max / 2];
+            let mut all: Vec<Posting> = (0..60u32)
+                .flat_map(|ply| games.map(|g| posting(i64::from(ply % 7) - 3, g.max(min), ply)))
+                .collect();
+            all.sort();
+            all.dedup();
+            let blocks = build(&all);
+            let back = decode_all(&blocks);
+            assert_eq!(back, stored(&all), "{min} {max}");
+            for (p, q) in all.iter().zip(&back) {
+                assert_eq!(q.next, if p.ply <= 24 { p.next } else { None }, "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_of_the_first_format_are_still_read() {
+        // Keys 4 and 9: game 3 at ply 1 (Black won, 7g7f); games 2 and 7 at plies 30 and 0
+        // (a draw, moves kept past ply 24 in this format; the game ends there).
+        let seven_six: Move = "7g7f".parse().unwrap();
+        let mut data = vec![0, 1, 3, 1 << 2 | 1];
+        data.extend_from_slice(&seven_six.code().to_le_bytes());
+        data.extend_from_slice(&[5, 2, 2, 30 << 2 | 3]);
+        data.extend_from_slice(&seven_six.code().to_le_bytes());
+        data.extend_from_slice(&[5, 0, 0, 0]);
+        let p = |k: i64, game: i64, ply: u32, next: Option<Move>, result: GameResult| Posting {
+            key: key(k),
+            game: GameId(game),
+            ply,
+            next,
+            result,
+        };
+        let mut out = Vec::new();
+        decode_block(key(4), &data, None, &mut out).unwrap();
+        assert_eq!(
+            out,
+            [
+                p(4, 3, 1, Some(seven_six), GameResult::BlackWin),
+                p(9, 2, 30, Some(seven_six), GameResult::Draw),
+                p(9, 7, 0, None, GameResult::Unknown),
+            ]
+        );
+        out.clear();
+        decode_block(key(4), &data, Some(key(9)), &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn a_block_is_never_longer_than_its_page_allows() {
+        // The widest postings: games over the whole 32-bit range, plies past any real game,
+        // one key cut into pieces, and keys far apart.
+        let mut all: Vec<Posting> = (0..40_000u32)
+            .map(|i| posting(77, i.wrapping_mul(0x9E37_79B9), u32::MAX - i))
+            .chain((0..40_000i64).map(|i| posting(i.wrapping_mul(0x5851_F42D_4C95_7F2D), u32::MAX - 1, 3)))
+            .collect();
+        all.sort();
+        all.dedup_by_key(|p| (p.key, p.game, p.ply));
+        let mut builder = BlockBuilder::new(RunShape { postings: 4, min_game: 0, max_game: u32::MAX });
+        let mut blocks = Vec::new();
+        for &p in &all {
+            blocks.extend(builder.push(p));
+        }
+        blocks.extend(builder.finish());
+        let longest = blocks.iter().map(|b| b.data.len()).max().unwrap();
+        assert!(longest <= BLOCK_MAX, "{longest}");
+        assert!(longest > BLOCK_TARGET - 100, "{longest}");
+        assert_eq!(decode_all(&blocks), stored(&all));
     }
 }

@@ -16,6 +16,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     Posting,
+    blocks::next_move,
     hot::{self, HotRows},
     listed,
     packed::pack_position,
@@ -117,7 +118,13 @@ impl View<'_> {
             let Some((start, mut moves)) = self.start_and_moves(o.game)? else {
                 continue;
             };
-            moves.truncate(2 * o.ply as usize);
+            // Postings past `MOVES_THROUGH` do not store the move played: the game says it.
+            let at = 2 * o.ply as usize;
+            let next = match moves.get(at..at + 2) {
+                Some(&[a, b]) => next_move(u16::from_le_bytes([a, b]))?,
+                _ => None,
+            };
+            moves.truncate(at);
             let group = (start, moves);
             let same = match verdicts.get(&group) {
                 Some(&v) => v,
@@ -137,7 +144,7 @@ impl View<'_> {
                 }
             };
             if same {
-                keep.push(o);
+                keep.push(Occurrence { next, ..o });
             }
         }
         Ok(keep)
@@ -191,8 +198,9 @@ impl Snapshot<'_> {
     }
 
     /// Every occurrence indexed under `key`, dead games left out, sorted by game and ply.
-    /// Not exact: another position with the same key would be among them (see
-    /// [`Snapshot::exact_occurrences`]).
+    /// Not exact: another position with the same key would be among them, and occurrences
+    /// past [`MOVES_THROUGH`](super::blocks::MOVES_THROUGH) do not say the move played (see
+    /// [`Snapshot::exact_occurrences`], which has both from the games).
     ///
     /// # Errors
     ///

@@ -27,10 +27,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     Posting,
-    blocks::{Block, BlockBuilder, decode_block},
+    blocks::{Block, BlockBuilder, RunShape, decode_block},
 };
 use crate::{
-    db::{Error, GameId, Result},
+    db::{Corrupt, Error, GameId, Result},
     shogi::PositionKey,
 };
 
@@ -63,7 +63,7 @@ pub(super) fn write(
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (?1, ?2, ?3)")?
         .execute(params![count as i64, min, max])?;
     let run = conn.last_insert_rowid();
-    let mut builder = BlockBuilder::default();
+    let mut builder = BlockBuilder::new(RunShape { postings: count as u64, min_game: min, max_game: max });
     for p in postings {
         for block in builder.push(p) {
             insert_block(conn, run, &block)?;
@@ -275,6 +275,23 @@ pub(super) fn for_each_key_gathered(
     Ok(())
 }
 
+/// The shape of the run that merging `runs` makes: at most their postings, within the range
+/// of their games.
+fn merged_shape(conn: &Connection, runs: &[Run]) -> Result<RunShape> {
+    let mut stmt = conn.prepare_cached("SELECT min_game, max_game FROM runs WHERE id = ?1")?;
+    let mut shape = RunShape { postings: 0, min_game: u32::MAX, max_game: 0 };
+    for run in runs {
+        let (min, max): (i64, i64) = stmt.query_row([run.id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let min = u32::try_from(min).map_err(|_| Corrupt("a run's games are past 32 bits"))?;
+        let max = u32::try_from(max).map_err(|_| Corrupt("a run's games are past 32 bits"))?;
+        shape.postings += run.postings.max(0) as u64;
+        shape.min_game = shape.min_game.min(min);
+        shape.max_game = shape.max_game.max(max);
+    }
+    shape.max_game = shape.max_game.max(shape.min_game);
+    Ok(shape)
+}
+
 /// Merges `merged` into one new run, leaving out the postings of games for which `dead`
 /// is true, and deletes the old runs. Must run inside a transaction. Returns the postings
 /// written.
@@ -290,10 +307,11 @@ pub(super) fn merge(
     stop: impl Fn() -> bool,
     mut see: impl FnMut(&Posting),
 ) -> Result<i64> {
+    let shape = merged_shape(conn, merged)?;
     let (mut cursors, mut heap) = open_cursors(conn, merged, true)?;
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
     let run = conn.last_insert_rowid();
-    let mut builder = BlockBuilder::default();
+    let mut builder = BlockBuilder::new(shape);
     let (mut written, mut min, mut max) = (0i64, i64::MAX, 0i64);
     let mut read = 0u32;
     while let Some(Reverse((p, i))) = heap.pop() {
@@ -302,6 +320,9 @@ pub(super) fn merge(
             return Err(Error::Interrupted);
         }
         if !dead(p.game) {
+            if !(i64::from(shape.min_game)..=i64::from(shape.max_game)).contains(&p.game.0) {
+                return Err(Corrupt("a run holds a game outside the range it records").into());
+            }
             see(&p);
             written += 1;
             min = min.min(p.game.0);
@@ -475,5 +496,42 @@ mod tests {
         assert_eq!(plan(&runs(&[30_000_000, 10_000_000]), true, 0).map(|r| r.len()), Some(2));
         assert_eq!(plan(&runs(&[30_000_000, 9_000_000]), true, 0), None);
         assert_eq!(plan(&runs(&[100_000_000, 1_000_000, 1_000_000]), true, 0), None);
+    }
+
+    #[test]
+    fn runs_of_the_first_block_format_are_read_and_merged_into_the_second() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::db::migrate::migrate(&mut conn).unwrap();
+        // A run written by an older kifudex, one block of the first format, by hand: per key
+        // varint(key gap) and varint(count), per posting varint(game gap),
+        // varint(ply << 2 | result) and the move in two bytes. Its late posting has a move.
+        let old = [posting(-5, 4, 2), posting(-5, 9, 30), posting(70, 4, 3)];
+        let mut data = vec![0, 2];
+        for (i, p) in old.iter().enumerate() {
+            if i == 2 {
+                data.extend([75, 1]);
+            }
+            let gap = if i == 1 { 5 } else { 4 };
+            data.extend([gap, (p.ply << 2) as u8 | p.result.code()]);
+            data.extend(p.next.unwrap().code().to_le_bytes());
+        }
+        conn.execute("INSERT INTO runs(id, postings, min_game, max_game) VALUES (1, 3, 4, 9)", []).unwrap();
+        conn.execute("INSERT INTO pblocks(run, lo, n, data) VALUES (1, -5, 3, ?1)", [&data]).unwrap();
+        let new = [posting(-5, 12, 40), posting(70, 11, 1)];
+        write(&conn, new.iter().copied(), 2, 11, 12).unwrap();
+        let find = |conn: &Connection, key: i64| {
+            let mut found = Vec::new();
+            lookup(conn, &live(conn).unwrap(), PositionKey::from_i64(key), &mut found).unwrap();
+            found.sort();
+            found
+        };
+        let late = |p: Posting| Posting { next: None, ..p };
+        assert_eq!(find(&conn, -5), [old[0], old[1], late(new[0])]);
+        assert_eq!(find(&conn, 70), [old[2], new[1]]);
+        merge(&conn, &live(&conn).unwrap(), |_| false, || false, |_| {}).unwrap();
+        let format: Vec<u8> = conn.query_row("SELECT data FROM pblocks", [], |r| r.get(0)).unwrap();
+        assert_eq!(format[0], 2, "the merged run is of the second format");
+        assert_eq!(find(&conn, -5), [old[0], late(old[1]), late(new[0])]);
+        assert_eq!(find(&conn, 70), [old[2], new[1]]);
     }
 }

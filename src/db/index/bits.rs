@@ -1,0 +1,298 @@
+//! Bit streams for the posting blocks: fields of any width, unary, Rice and exponential
+//! Golomb codes, written from the low bit of each byte up. The reader checks every bound
+//! and reports [`Corrupt`] instead of reading past the end.
+
+use crate::db::Corrupt;
+
+/// A unary prefix longer than this is no code this format writes: the reader stops there.
+pub const MAX_UNARY: u32 = 40;
+
+/// Appends fields to a byte buffer.
+#[derive(Debug, Default)]
+pub struct BitWriter {
+    out: Vec<u8>,
+    /// Bits not yet in `out`, the next at bit 0, and how many.
+    acc: u64,
+    held: u32,
+}
+
+impl BitWriter {
+    /// Bits written so far.
+    pub fn len(&self) -> usize {
+        self.out.len() * 8 + self.held as usize
+    }
+
+    /// Writes the low `bits` bits of `v` (at most 32 at a time).
+    pub fn put(&mut self, v: u64, bits: u32) {
+        debug_assert!(bits <= 32 && (bits == 32 || v >> bits == 0));
+        self.acc |= v << self.held;
+        self.held += bits;
+        while self.held >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.held -= 8;
+        }
+    }
+
+    /// Writes `v` in all 64 bits.
+    pub fn put_u64(&mut self, v: u64) {
+        self.put(v & 0xFFFF_FFFF, 32);
+        self.put(v >> 32, 32);
+    }
+
+    /// Writes `q` one bits and a zero.
+    pub fn put_unary(&mut self, mut q: u32) {
+        while q >= 32 {
+            self.put(0xFFFF_FFFF, 32);
+            q -= 32;
+        }
+        self.put((1 << q) - 1, q + 1);
+    }
+
+    /// Writes `v` in the exponential Golomb code of order `k` (see [`eg_len`]).
+    pub fn put_eg(&mut self, v: u64, k: u32) {
+        let w = v + (1 << k);
+        let width = 64 - w.leading_zeros();
+        self.put_unary(width - 1 - k);
+        let low = width - 1;
+        let rest = w & ((1 << low) - 1);
+        if low > 32 {
+            self.put(rest & 0xFFFF_FFFF, 32);
+            self.put(rest >> 32, low - 32);
+        } else {
+            self.put(rest, low);
+        }
+    }
+
+    /// Writes `v` in the Rice code of parameter `k`, or, when its quotient would pass
+    /// [`MAX_UNARY`], as that many one bits and the whole 64 bits (see [`rice_len`]).
+    pub fn put_rice(&mut self, v: u64, k: u32) {
+        let q = v >> k;
+        if q >= u64::from(MAX_UNARY) {
+            self.put_unary_ones(MAX_UNARY);
+            self.put_u64(v);
+        } else {
+            self.put_unary(q as u32);
+            if k > 32 {
+                self.put(v & 0xFFFF_FFFF, 32);
+                self.put((v >> 32) & ((1 << (k - 32)) - 1), k - 32);
+            } else {
+                self.put(v & ((1 << k) - 1), k);
+            }
+        }
+    }
+
+    /// Writes `n` one bits and no zero after them.
+    fn put_unary_ones(&mut self, mut n: u32) {
+        while n > 0 {
+            let now = n.min(32);
+            self.put((1u64 << now) - 1, now);
+            n -= now;
+        }
+    }
+
+    /// The bytes, the last one filled up with zero bits.
+    pub fn finish(mut self) -> Vec<u8> {
+        if self.held > 0 {
+            self.out.push(self.acc as u8);
+        }
+        self.out
+    }
+}
+
+/// Bits that [`BitWriter::put_eg`] writes for `v`.
+pub fn eg_len(v: u64, k: u32) -> usize {
+    let width = 64 - (v + (1 << k)).leading_zeros();
+    (2 * width - 1 - k) as usize
+}
+
+/// Bits that [`BitWriter::put_rice`] writes for `v`.
+pub fn rice_len(v: u64, k: u32) -> usize {
+    let q = v >> k;
+    if q >= u64::from(MAX_UNARY) { (MAX_UNARY + 64) as usize } else { (q as u32 + 1 + k) as usize }
+}
+
+/// Reads fields from bytes that a [`BitWriter`] wrote.
+#[derive(Debug)]
+pub struct BitReader<'a> {
+    data: &'a [u8],
+    /// The next byte not yet in `buf`.
+    next: usize,
+    /// Bits read ahead, the next at bit 0 (zeros above them), and how many.
+    buf: u64,
+    held: u32,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(data: &'a [u8]) -> BitReader<'a> {
+        BitReader { data, next: 0, buf: 0, held: 0 }
+    }
+
+    /// Reads ahead until at least 57 bits are held, or the data is all held.
+    #[inline]
+    fn refill(&mut self) {
+        if let Some(eight) = self.data.get(self.next..self.next + 8) {
+            let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+            self.buf |= word << self.held;
+            let bytes = (63 - self.held) / 8;
+            self.next += bytes as usize;
+            self.held += bytes * 8;
+            // The bits of the word past those bytes were shifted in above them: clear them.
+            self.buf &= u64::MAX >> (64 - self.held);
+        } else {
+            while self.held <= 56 && self.next < self.data.len() {
+                self.buf |= u64::from(self.data[self.next]) << self.held;
+                self.next += 1;
+                self.held += 8;
+            }
+        }
+    }
+
+    /// Bits left to read.
+    pub fn remaining(&self) -> usize {
+        self.held as usize + (self.data.len() - self.next) * 8
+    }
+
+    /// Reads a field of `bits` bits (at most 32).
+    #[inline]
+    pub fn get(&mut self, bits: u32) -> Result<u64, Corrupt> {
+        debug_assert!(bits <= 32);
+        if self.held < bits {
+            self.refill();
+            if self.held < bits {
+                return Err(Corrupt("a posting runs past the end of its block"));
+            }
+        }
+        let v = self.buf & ((1u64 << bits) - 1);
+        self.buf >>= bits;
+        self.held -= bits;
+        Ok(v)
+    }
+
+    /// Reads a field of `bits` bits (up to 64).
+    fn get_wide(&mut self, bits: u32) -> Result<u64, Corrupt> {
+        if bits > 32 {
+            let low = self.get(32)?;
+            Ok(low | self.get(bits - 32)? << 32)
+        } else {
+            self.get(bits)
+        }
+    }
+
+    /// Counts one bits up to [`MAX_UNARY`]; reads the zero after them when there are fewer.
+    #[inline]
+    fn ones(&mut self) -> Result<u32, Corrupt> {
+        let mut q = 0;
+        loop {
+            if self.held < 33 {
+                self.refill();
+            }
+            // Bits above those held are zeros, so a run stops at the last one held.
+            let run = (!self.buf).trailing_zeros().min(MAX_UNARY - q);
+            if run > self.held {
+                return Err(Corrupt("a posting runs past the end of its block"));
+            }
+            self.buf = self.buf.checked_shr(run).unwrap_or(0);
+            self.held -= run;
+            q += run;
+            if q == MAX_UNARY {
+                return Ok(q);
+            }
+            if self.held > 0 {
+                // The zero that ends the code.
+                self.buf >>= 1;
+                self.held -= 1;
+                return Ok(q);
+            }
+            if self.remaining() == 0 {
+                return Err(Corrupt("a posting runs past the end of its block"));
+            }
+        }
+    }
+
+    /// Reads a value that [`BitWriter::put_eg`] wrote.
+    pub fn get_eg(&mut self, k: u32) -> Result<u64, Corrupt> {
+        let q = self.ones()?;
+        if q >= MAX_UNARY || q + k > 63 {
+            return Err(Corrupt("a posting's number is too long"));
+        }
+        let low = q + k;
+        Ok(((1u64 << low) | self.get_wide(low)?) - (1 << k))
+    }
+
+    /// Reads a value that [`BitWriter::put_rice`] wrote.
+    pub fn get_rice(&mut self, k: u32) -> Result<u64, Corrupt> {
+        let q = self.ones()?;
+        if q == MAX_UNARY {
+            return self.get_wide(64);
+        }
+        Ok(u64::from(q) << k | self.get_wide(k)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_reads_back_what_was_written_in_the_bits_it_says() {
+        let values: Vec<u64> = [0u64, 1, 2, 3, 7, 8, 31, 32, 100, 1_000, 65_535, 1 << 32, u64::MAX >> 1]
+            .into_iter()
+            .chain((0..200).map(|i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 64)))
+            .collect();
+        for k in [0, 2, 5, 17, 40, 63] {
+            let mut w = BitWriter::default();
+            let mut expected = 0;
+            for &v in &values {
+                if k <= 20 && v < 1 << 40 {
+                    w.put_eg(v, k);
+                    expected += eg_len(v, k);
+                    assert_eq!(w.len(), expected, "eg {v} {k}");
+                }
+                w.put_rice(v, k);
+                expected += rice_len(v, k);
+                assert_eq!(w.len(), expected, "rice {v} {k}");
+                w.put(v & 0x1F, 5);
+                expected += 5;
+            }
+            let data = w.finish();
+            assert_eq!(data.len(), expected.div_ceil(8));
+            let mut r = BitReader::new(&data);
+            for &v in &values {
+                if k <= 20 && v < 1 << 40 {
+                    assert_eq!(r.get_eg(k), Ok(v), "eg {v} {k}");
+                }
+                assert_eq!(r.get_rice(k), Ok(v), "rice {v} {k}");
+                assert_eq!(r.get(5), Ok(v & 0x1F));
+            }
+            assert!(r.remaining() < 8);
+        }
+    }
+
+    #[test]
+    fn codes_by_hand() {
+        // Order 0: 0 is "0"; 1 is "1 0" then one low bit 0; 4 is "1 1 0" then 01.
+        let mut w = BitWriter::default();
+        w.put_eg(0, 0);
+        w.put_eg(1, 0);
+        w.put_eg(4, 0);
+        assert_eq!(w.finish(), [0b1011_0010, 0b0000_0000]);
+        // Rice with k = 2: 9 is quotient 2 ("1 1 0") and remainder 01.
+        let mut w = BitWriter::default();
+        w.put_rice(9, 2);
+        assert_eq!(w.finish(), [0b0000_1011]);
+    }
+
+    #[test]
+    fn reading_past_the_end_is_corrupt() {
+        for data in [&[][..], &[0xFF], &[0xFF; 5], &[0xFF; 9]] {
+            let mut r = BitReader::new(data);
+            assert!(r.get_eg(0).is_err());
+            let mut r = BitReader::new(data);
+            assert!(r.get_rice(3).is_err());
+        }
+        let mut r = BitReader::new(&[0xAB]);
+        assert_eq!(r.get(8), Ok(0xAB));
+        assert!(r.get(1).is_err());
+    }
+}
