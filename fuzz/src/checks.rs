@@ -14,6 +14,10 @@
 //! A failed invariant panics with a message that names it.
 
 use kifudex::{
+    db::{
+        GameId, GameResult, Posting,
+        index::blocks::{BlockBuilder, RunShape, as_stored, decode_block},
+    },
     kifu::{self, Format, Game, bod, encoding},
     notation::{self, MoveToken, Style, csa, japanese, read_sequence, western},
     replay::{ReplayedGame, ReplayedVariation, Status, replay},
@@ -71,6 +75,7 @@ pub const TARGETS: &[&str] = &[
     "bod",
     "query",
     "yari",
+    "blocks",
 ];
 
 /// Runs the check of `target` on `data`.
@@ -96,6 +101,7 @@ pub fn run(target: &str, data: &[u8], meter: &dyn Meter) {
         "bod" => board_diagram(data, meter),
         "query" => query(data, meter),
         "yari" => yari(data, meter),
+        "blocks" => blocks(data),
         _ => panic!("no fuzz target named {target}"),
     }
 }
@@ -417,4 +423,50 @@ fn yari(data: &[u8], meter: &dyn Meter) {
             );
         }
     }
+}
+
+/// Posting blocks: any bytes decode to postings or an error, never a panic, with or without
+/// a key to keep; and postings made from the input (six bytes each: key, game, ply, move
+/// and result), sorted and cut into blocks, decode to themselves as blocks store them.
+fn blocks(data: &[u8]) {
+    let lo = data.get(..8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap()));
+    let lo = kifudex::shogi::PositionKey(lo);
+    let rest = data.get(8..).unwrap_or_default();
+    for first in [None, Some(0), Some(2)] {
+        let mut block = rest.to_vec();
+        if let (Some(byte), Some(b)) = (first, block.first_mut()) {
+            *b = byte;
+        }
+        for only in [None, Some(lo), Some(kifudex::shogi::PositionKey(lo.0.wrapping_add(1)))] {
+            let _ = decode_block(lo, &block, only, &mut Vec::new());
+        }
+    }
+    let mut postings: Vec<Posting> = data
+        .chunks_exact(6)
+        .map(|c| Posting {
+            // Few distinct keys, so that keys have several postings.
+            key: kifudex::shogi::PositionKey(u64::from(c[0] & 0x1F).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            game: GameId(i64::from(u32::from_le_bytes([c[1], c[2], 0, 0]) << (c[0] >> 5))),
+            ply: u32::from(c[3]) * u32::from(c[4] & 7).pow(3),
+            next: Move::from_code(u16::from_le_bytes([c[4], c[5]]) >> 2),
+            result: GameResult::from_code(c[5]),
+        })
+        .collect();
+    postings.sort();
+    postings.dedup_by_key(|p| (p.key, p.game, p.ply));
+    let Some(min) = postings.iter().map(|p| p.game.0 as u32).min() else { return };
+    let max = postings.iter().map(|p| p.game.0 as u32).max().unwrap_or(min);
+    let mut builder =
+        BlockBuilder::new(RunShape { postings: postings.len() as u64, min_game: min, max_game: max });
+    let mut cut = Vec::new();
+    for &p in &postings {
+        cut.extend(builder.push(p));
+    }
+    cut.extend(builder.finish());
+    let mut back = Vec::new();
+    for b in &cut {
+        decode_block(b.lo, &b.data, None, &mut back).expect("a block the builder made decodes");
+    }
+    let want: Vec<Posting> = postings.into_iter().map(as_stored).collect();
+    assert!(back == want, "postings cut into blocks do not decode to themselves");
 }

@@ -154,7 +154,7 @@ impl<'a> BitReader<'a> {
     }
 
     /// Reads a field of `bits` bits (at most 32).
-    #[inline]
+    #[inline(always)]
     pub fn get(&mut self, bits: u32) -> Result<u64, Corrupt> {
         debug_assert!(bits <= 32);
         if self.held < bits {
@@ -211,7 +211,21 @@ impl<'a> BitReader<'a> {
     }
 
     /// Reads a value that [`BitWriter::put_eg`] wrote.
+    #[inline(always)]
     pub fn get_eg(&mut self, k: u32) -> Result<u64, Corrupt> {
+        // Most codes are short and held whole: read them in one step.
+        if self.held < 57 {
+            self.refill();
+        }
+        let q = (!self.buf).trailing_zeros();
+        let len = 2 * q + 1 + k;
+        if q < MAX_UNARY && len <= self.held {
+            let low = q + k;
+            let v = (self.buf >> (q + 1)) & ((1u64 << low) - 1);
+            self.buf = self.buf.checked_shr(len).unwrap_or(0);
+            self.held -= len;
+            return Ok(((1u64 << low) | v) - (1 << k));
+        }
         let q = self.ones()?;
         if q >= MAX_UNARY || q + k > 63 {
             return Err(Corrupt("a posting's number is too long"));
