@@ -14,7 +14,7 @@
 //! A header of bytes: the format number 2; the Rice parameter `k` of the block's key gaps;
 //! the width `w` in bits of its first games; `varint(base)`, the least game the run may hold;
 //! `varint(keys)`, the keys in the block. Then a stream of bits (from the low bit of each
-//! byte up, see [`bits`](super::bits)), for each key in turn:
+//! byte up), for each key in turn:
 //! - unless it is the block's first key, the gap from the previous key (unsigned 64-bit
 //!   wrapping difference) in the Rice code of parameter `k`, or 40 one bits and the whole
 //!   64-bit gap;
