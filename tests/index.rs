@@ -252,6 +252,15 @@ fn one_and_two_workers_give_identical_databases() {
     assert_eq!(stats(&one), stats(&two));
 }
 
+/// The id of the game each of `paths` holds (one game a file).
+fn game_ids(db: &Path, paths: &[std::path::PathBuf]) -> Vec<GameId> {
+    let id_of: HashMap<String, GameId> = game_rows(db)
+        .into_iter()
+        .map(|r| (r["source_path"].clone(), GameId(r["game_id"].parse().unwrap())))
+        .collect();
+    paths.iter().map(|p| id_of[&fs::canonicalize(p).unwrap().to_string_lossy().to_string()]).collect()
+}
+
 #[test]
 fn position_answers_match_an_independent_replay() {
     let specs = corpus();
@@ -277,12 +286,7 @@ fn position_answers_match_an_independent_replay() {
     assert_eq!(free, 0);
     assert!(runs < 16, "{runs} runs are left unmerged");
     drop(conn);
-    let id_of: HashMap<String, GameId> = game_rows(&db)
-        .into_iter()
-        .map(|r| (r["source_path"].clone(), GameId(r["game_id"].parse().unwrap())))
-        .collect();
-    let ids: Vec<GameId> =
-        paths.iter().map(|p| id_of[&fs::canonicalize(p).unwrap().to_string_lossy().to_string()]).collect();
+    let ids = game_ids(&db, &paths);
     let (occ, setups) = truth(&current);
 
     // Positions to ask: those reached by several games (transpositions among them), handicap
@@ -810,4 +814,102 @@ fn a_database_checked_to_16_plies_is_checked_to_24_by_the_next_index_run() {
     assert_eq!(collisions, occurrences);
     drop(conn);
     games_of("checked to 24 plies");
+}
+
+/// A row of `keypos` names the first occurrence of its key (by game id, then ply) as
+/// `game * 32 + ply` (migration 0012). A game about to be deleted, by a changed file or a
+/// prune, leaves its positions packed in the rows that named it, so no row names a game that
+/// is gone and the answers about early positions stay those of a replay.
+#[test]
+fn keypos_rows_name_first_occurrences_and_deleted_games_leave_their_positions() {
+    use kifudex::{db::index::packed::pack_position, shogi::PositionKey};
+    use rusqlite::types::Value;
+
+    let specs = &corpus()[..40];
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let paths = write_games(&dir, specs);
+    index(&dir, &db, 2);
+    let ids = game_ids(&db, &paths);
+
+    // By replay: the first occurrence of each key of plies up to 24, and its position.
+    let first_seen = |games: &[(GameId, &Spec)]| {
+        let mut first: HashMap<i64, (i64, usize, Vec<u8>)> = HashMap::new();
+        for &(id, spec) in games {
+            for (ply, setup) in spec.setups().iter().take(25).enumerate() {
+                let key = PositionKey::of(setup).to_i64();
+                let mut packed = Vec::new();
+                pack_position(setup, &mut packed);
+                let e = first.entry(key).or_insert((id.0, ply, packed.clone()));
+                if (id.0, ply) < (e.0, e.1) {
+                    *e = (id.0, ply, packed);
+                }
+            }
+        }
+        first
+    };
+    let rows = |db: &Path| -> HashMap<i64, Value> {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let mut stmt = conn.prepare("SELECT key, position FROM keypos").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+    };
+    let all: Vec<(GameId, &Spec)> = ids.iter().copied().zip(specs).collect();
+    let before = first_seen(&all);
+    let stored = rows(&db);
+    assert_eq!(stored.len(), before.len(), "one row per key of the first 24 plies");
+    for (key, (game, ply, _)) in &before {
+        assert_eq!(stored[key], Value::Integer(game * 32 + *ply as i64), "key {key}");
+    }
+
+    // Game 0 (which named the start position among others) is replaced, game 1 is pruned.
+    fs::write(&paths[0], corpus()[300].csa()).unwrap();
+    fs::remove_file(&paths[1]).unwrap();
+    let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    assert_eq!((s.files_pruned, s.games_added), (1, 1));
+    let gone = [ids[0].0, ids[1].0];
+    let new_id = *game_ids(&db, &paths[..1]).first().unwrap();
+    let mut live: Vec<(GameId, &Spec)> = all[2..].to_vec();
+    live.push((new_id, &corpus()[300]));
+
+    let stored = rows(&db);
+    let deleted = first_seen(&all[..2]);
+    let after = first_seen(&live);
+    let mut kept = 0;
+    for (key, value) in &stored {
+        match value {
+            Value::Integer(code) => {
+                assert!(!gone.contains(&(code >> 5)), "key {key} names a deleted game");
+                let (game, ply, _) = &after[key];
+                assert_eq!(*code, game * 32 + *ply as i64, "key {key}");
+            }
+            Value::Blob(packed) => {
+                // Named a deleted game: holds the position it named, whether or not other
+                // games still reach it.
+                let (game, _, position) = &deleted[key];
+                assert!(gone.contains(game) && before[key].0 == *game, "key {key}");
+                assert_eq!(packed, position, "key {key}");
+                kept += 1;
+            }
+            other => panic!("key {key}: {other:?}"),
+        }
+    }
+    assert!(kept >= 40, "{kept} rows keep a deleted game's position");
+    assert!(stored.contains_key(&PositionKey::of(&specs[0].setups()[0]).to_i64()));
+    for key in after.keys() {
+        assert!(stored.contains_key(key), "every early key of a stored game has a row");
+    }
+
+    // The answers about the early positions of every game, stored or deleted, are a replay's.
+    let current: Vec<Spec> = live.iter().map(|(_, s)| (*s).clone()).collect();
+    let (occ, _) = truth(&current);
+    let mut reader = Reader::open(&db).unwrap();
+    let snap = reader.snapshot().unwrap();
+    for spec in specs.iter().chain([&corpus()[300]]) {
+        for setup in spec.setups().iter().take(25) {
+            let games: BTreeSet<usize> =
+                occ.get(&setup.position_text()).into_iter().flatten().map(|o| o.0).collect();
+            let stats = snap.position_stats(setup, None).unwrap();
+            assert_eq!(stats.games.games, games.len() as u64, "{}", setup.position_text());
+        }
+    }
 }

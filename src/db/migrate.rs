@@ -21,6 +21,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0009_hot_positions", include_str!("../../migrations/0009_hot_positions.sql")),
     ("0010_hot_newest", include_str!("../../migrations/0010_hot_newest.sql")),
     ("0011_posting_blocks_2", include_str!("../../migrations/0011_posting_blocks_2.sql")),
+    ("0012_keypos_occurrences", include_str!("../../migrations/0012_keypos_occurrences.sql")),
 ];
 
 /// The schema version this build writes.
@@ -41,8 +42,9 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// stored game is, which readers filter on; 0009 adds the statistics of hot positions, which
 /// readers of an older file do without (they count from the postings), and 0010 the lists of
 /// their newest games, which they do without in the same way; 0011 lets runs hold blocks of the
-/// second format, and this build reads both. A migration that changes what
-/// readers read raises this to its own version.
+/// second format, and 0012 lets a row of `keypos` name an occurrence instead of holding its
+/// position, and this build reads both forms of each. A migration that changes what readers
+/// read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 
 /// The schema version that the migration `name` brings a database to.

@@ -20,7 +20,10 @@
 //!
 //! Keys are 64-bit hashes, so two positions can share one. Every occurrence at a ply up to
 //! [`KEYPOS_MAX_PLY`] is compared, when indexed, with the exact position stored for its key
-//! (`keypos`); an occurrence that differs is listed in `collisions`. A reader trusts the
+//! (`keypos`); an occurrence that differs is listed in `collisions`. The position stored is
+//! that of the key's first occurrence, and its row names that occurrence (its game and ply:
+//! about 20 bytes a row instead of 64), whose game is played back when the position is
+//! needed; before the game is deleted, the rows that name it get the position itself, packed. A reader trusts the
 //! early occurrences of a key whose stored position is the one asked for, and replays the
 //! others, so a collision never puts a game in an answer.
 //!
@@ -51,8 +54,9 @@ mod writer;
 
 use std::cmp::Ordering;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, types::ValueRef};
 
+use self::packed::pack_position;
 pub use self::{
     hot::HOT_GAMES,
     listed::LISTED,
@@ -63,7 +67,12 @@ pub(super) use self::{
     runs::{Run, live as live_runs},
     writer::{IndexWriter, RemovedGame, merge_runs},
 };
-use super::{Corrupt, GameId, GameResult, Result};
+use super::{
+    Corrupt, GameId, GameResult, Result,
+    codec::decode_moves,
+    play::{Unplayable, play_stored, reached},
+    read::start_setup,
+};
 use crate::shogi::{Move, PositionKey};
 
 /// Occurrences up to this ply are compared, when indexed, with the position stored for their
@@ -125,16 +134,83 @@ pub(super) fn posting_game(id: GameId) -> Result<u32, Corrupt> {
     u32::try_from(id.0).map_err(|_| Corrupt("game id past 32 bits"))
 }
 
+/// The occurrence whose position `keypos` names for a key: the first one stored for it (see
+/// the [module documentation](self)). A row names it as the integer `game * 32 + ply`; a row
+/// of a database written before holds the packed position instead, as does the row of a key
+/// whose occurrence's game was deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FirstSeen {
+    game: GameId,
+    ply: u32,
+}
+
+// The ply of a `FirstSeen` takes the low five bits of its code.
+const _: () = assert!(KEYPOS_MAX_PLY < 32);
+
+impl FirstSeen {
+    fn code(self) -> i64 {
+        self.game.0 << 5 | i64::from(self.ply)
+    }
+
+    fn of_code(code: i64) -> Result<FirstSeen, Corrupt> {
+        let (game, ply) = (code >> 5, (code & 31) as u32);
+        if game <= 0 || ply > KEYPOS_MAX_PLY {
+            return Err(Corrupt("a row of keypos names no occurrence"));
+        }
+        Ok(FirstSeen { game: GameId(game), ply })
+    }
+
+    /// The packed position of the occurrence, from its game played back.
+    fn position(self, conn: &Connection) -> Result<Vec<u8>> {
+        let (start, moves): (Option<String>, Vec<u8>) = conn
+            .prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?
+            .query_row([self.game], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?
+            .ok_or(Corrupt("a row of keypos names a game that is not stored"))?;
+        // Two bytes a move: those played before the occurrence.
+        let before = &moves[..moves.len().min(2 * self.ply as usize)];
+        let mut packed = None;
+        let played = play_stored(&start_setup(start.as_deref())?, &decode_moves(before)?, |ply, pos, _| {
+            if ply as u32 == self.ply {
+                let mut out = Vec::with_capacity(64);
+                pack_position(pos.setup(), &mut out);
+                packed = Some(out);
+            }
+            Ok::<_, Unplayable>(true)
+        });
+        reached(played)?;
+        Ok(packed.ok_or(Corrupt("a row of keypos names a ply its game does not reach"))?)
+    }
+}
+
 /// The position `keypos` stores for `key` (packed, see [`packed::pack_position`]), if any.
 ///
 /// # Errors
 ///
-/// Any database failure.
+/// [`Corrupt`] when the row names an occurrence that is not stored, or holds neither a
+/// position nor an occurrence; any database failure.
 fn stored_position(conn: &Connection, key: i64) -> Result<Option<Vec<u8>>> {
-    Ok(conn
+    enum Row {
+        Packed(Vec<u8>),
+        At(i64),
+        Other,
+    }
+    let row = conn
         .prepare_cached("SELECT position FROM keypos WHERE key = ?1")?
-        .query_row([key], |r| r.get(0))
-        .optional()?)
+        .query_row([key], |r| {
+            Ok(match r.get_ref(0)? {
+                ValueRef::Blob(b) => Row::Packed(b.to_vec()),
+                ValueRef::Integer(code) => Row::At(code),
+                _ => Row::Other,
+            })
+        })
+        .optional()?;
+    match row {
+        None => Ok(None),
+        Some(Row::Packed(position)) => Ok(Some(position)),
+        Some(Row::At(code)) => FirstSeen::of_code(code)?.position(conn).map(Some),
+        Some(Row::Other) => Err(Corrupt("a row of keypos holds neither a position nor an occurrence").into()),
+    }
 }
 
 /// The depth the database records its early occurrences were checked to (see the module

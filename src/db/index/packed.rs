@@ -1,5 +1,6 @@
-//! Packed positions, a stored format: `keypos` stores the exact position of every early key
-//! in this form, so that an occurrence can be compared with it byte for byte.
+//! Packed positions, a stored format: the exact position of every early key, as `keypos`
+//! gives it (a row holds it in this form, or names an occurrence played back to it), so that
+//! an occurrence can be compared with it byte for byte.
 //!
 //! A first byte with the side to move (bit 0), whether Black's (bit 1) and White's (bit 2)
 //! hands hold anything, and whether the game is yari shogi (bit 3, whose squares are the first

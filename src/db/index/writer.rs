@@ -18,7 +18,7 @@ use std::{
 use rusqlite::{Connection, TransactionBehavior, params};
 
 use super::{
-    KEYPOS_MAX_PLY,
+    FirstSeen, KEYPOS_MAX_PLY,
     buffer::PostingBuffer,
     cache::KeyPositions,
     check_depth,
@@ -293,9 +293,10 @@ impl IndexWriter {
             conn.prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2) ON CONFLICT DO NOTHING")?;
         for group in entries.chunk_by(|a, b| a.key == b.key) {
             let key = group[0].key;
-            let first = self.unsettled.position(&group[0]);
-            let stored: Box<[u8]> = if insert.execute(params![key, first])? == 1 {
-                first.into()
+            let first = &group[0];
+            let seen = FirstSeen { game: first.game, ply: first.ply };
+            let stored: Box<[u8]> = if insert.execute(params![key, seen.code()])? == 1 {
+                self.unsettled.position(first).into()
             } else {
                 stored_position(conn, key)?.ok_or(Corrupt("a key of keypos has no row"))?.into()
             };
@@ -312,14 +313,18 @@ impl IndexWriter {
         Ok(())
     }
 
-    /// Makes the postings of deleted game `id` dead until their runs are merged, forgets its
-    /// collisions, and takes it off the hot positions it reached (played back from `stored`,
-    /// the row it had).
+    /// Takes game `id`, about to be deleted, out of the index: its postings are dead until
+    /// their runs are merged, its collisions are forgotten, it is taken off the hot positions
+    /// it reached, and the rows of `keypos` that name its occurrences get their positions
+    /// instead (all played back from `stored`, its row). Its row must still be stored.
     ///
     /// # Errors
     ///
     /// [`Corrupt`] when the game does not play back; any database failure.
     pub fn remove_game(&mut self, conn: &Connection, id: GameId, stored: &RemovedGame) -> Result<()> {
+        // Occurrences waiting to be checked may be the game's own, or meet rows that name it.
+        self.settle(conn)?;
+        self.keep_positions(conn, id, stored)?;
         conn.prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
             .execute(params![id, stored.plies + 1])?;
         if !self.hot.is_empty() {
@@ -331,6 +336,28 @@ impl IndexWriter {
         let game = posting_game(id)?;
         if self.postings.may_hold(game) {
             self.deleted.insert(game);
+        }
+        Ok(())
+    }
+
+    /// Writes into the rows of `keypos` that name an occurrence of game `id` (played back
+    /// from `stored`) its position, so that they no longer need the game.
+    fn keep_positions(&mut self, conn: &Connection, id: GameId, stored: &RemovedGame) -> Result<()> {
+        let mut early = Vec::new();
+        reached(play_stored(
+            &start_setup(stored.start.as_deref())?,
+            &decode_moves(&stored.moves)?,
+            |ply, pos, _| {
+                let mut packed = Vec::with_capacity(64);
+                pack_position(pos.setup(), &mut packed);
+                early.push((pos.key().to_i64(), FirstSeen { game: id, ply: ply as u32 }.code(), packed));
+                Ok::<_, Unplayable>(ply < KEYPOS_MAX_PLY as usize)
+            },
+        ))?;
+        let mut keep =
+            conn.prepare_cached("UPDATE keypos SET position = ?3 WHERE key = ?1 AND position = ?2")?;
+        for (key, seen, packed) in early {
+            keep.execute(params![key, seen, packed])?;
         }
         Ok(())
     }

@@ -125,7 +125,7 @@ impl GameStore {
                 continue;
             }
             let removed: Option<RemovedGame> = conn
-                .prepare_cached("DELETE FROM games WHERE id = ?1 RETURNING plies, start, moves, result")?
+                .prepare_cached("SELECT plies, start, moves, result FROM games WHERE id = ?1")?
                 .query_row([game], |r| {
                     Ok(RemovedGame {
                         plies: r.get(0)?,
@@ -136,7 +136,9 @@ impl GameStore {
                 })
                 .optional()?;
             if let Some(removed) = removed {
+                // While its row is there: the index may need it to take the game out.
                 index.remove_game(conn, game, &removed)?;
+                conn.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game])?;
             }
         }
         Ok(())
