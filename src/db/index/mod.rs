@@ -160,8 +160,9 @@ impl FirstSeen {
         Ok(FirstSeen { game: GameId(game), ply })
     }
 
-    /// The packed position of the occurrence, from its game played back.
-    fn position(self, conn: &Connection) -> Result<Vec<u8>> {
+    /// The packed position of the occurrence, from its game played back, which must have
+    /// `key` there.
+    fn position(self, conn: &Connection, key: i64) -> Result<Vec<u8>> {
         let (start, moves): (Option<String>, Vec<u8>) = conn
             .prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?
             .query_row([self.game], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -171,7 +172,7 @@ impl FirstSeen {
         let before = &moves[..moves.len().min(2 * self.ply as usize)];
         let mut packed = None;
         let played = play_stored(&start_setup(start.as_deref())?, &decode_moves(before)?, |ply, pos, _| {
-            if ply as u32 == self.ply {
+            if ply as u32 == self.ply && pos.key().to_i64() == key {
                 let mut out = Vec::with_capacity(64);
                 pack_position(pos.setup(), &mut out);
                 packed = Some(out);
@@ -179,7 +180,7 @@ impl FirstSeen {
             Ok::<_, Unplayable>(true)
         });
         reached(played)?;
-        Ok(packed.ok_or(Corrupt("a row of keypos names a ply its game does not reach"))?)
+        Ok(packed.ok_or(Corrupt("a row of keypos names a ply its game does not reach with its key"))?)
     }
 }
 
@@ -208,7 +209,7 @@ fn stored_position(conn: &Connection, key: i64) -> Result<Option<Vec<u8>>> {
     match row {
         None => Ok(None),
         Some(Row::Packed(position)) => Ok(Some(position)),
-        Some(Row::At(code)) => FirstSeen::of_code(code)?.position(conn).map(Some),
+        Some(Row::At(code)) => FirstSeen::of_code(code)?.position(conn, key).map(Some),
         Some(Row::Other) => Err(Corrupt("a row of keypos holds neither a position nor an occurrence").into()),
     }
 }
@@ -235,6 +236,53 @@ pub(super) fn check_depth(conn: &Connection) -> Result<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shogi::Setup;
+
+    #[test]
+    fn a_row_that_names_an_occurrence_gives_its_position_or_an_error() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::migrate::migrate(&mut conn).unwrap();
+        let moves: Vec<u8> =
+            ["7g7f", "3c3d"].iter().flat_map(|m| m.parse::<Move>().unwrap().code().to_le_bytes()).collect();
+        conn.execute(
+            "INSERT INTO games(id, movehash, plies, moves, end_sfen, result) VALUES (5, 0, 2, ?1, '', 0)",
+            [moves],
+        )
+        .unwrap();
+        // The position after 7g7f, by hand.
+        let after: Setup =
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2".parse().unwrap();
+        let key = PositionKey::of(&after).to_i64();
+        let mut packed = Vec::new();
+        pack_position(&after, &mut packed);
+        let set = |value: rusqlite::types::Value| {
+            conn.execute(
+                "INSERT OR REPLACE INTO keypos(key, position) VALUES (?1, ?2)",
+                rusqlite::params![key, value],
+            )
+            .unwrap();
+        };
+        set((5 * 32 + 1).into());
+        assert_eq!(stored_position(&conn, key).unwrap(), Some(packed.clone()), "game 5, ply 1");
+        set(packed.clone().into());
+        assert_eq!(stored_position(&conn, key).unwrap(), Some(packed), "the packed position itself");
+        assert_eq!(stored_position(&conn, key ^ 1).unwrap(), None, "a key with no row");
+        // Codes of no occurrence, of a game not stored, of a ply past the game's end, and of a
+        // ply whose position has another key; and a value of neither kind.
+        let damaged: [rusqlite::types::Value; 7] = [
+            0.into(),
+            (-5 * 32 - 1).into(),
+            (5 * 32 + 25).into(),
+            (6 * 32 + 1).into(),
+            (5 * 32 + 3).into(),
+            (5 * 32 + 2).into(),
+            "5:1".to_string().into(),
+        ];
+        for value in damaged {
+            set(value.clone());
+            assert!(matches!(stored_position(&conn, key), Err(crate::db::Error::Corrupt(_))), "{value:?}");
+        }
+    }
 
     #[test]
     fn a_database_records_a_depth_between_the_oldest_and_the_writer_s() {

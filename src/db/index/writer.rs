@@ -322,8 +322,13 @@ impl IndexWriter {
     ///
     /// [`Corrupt`] when the game does not play back; any database failure.
     pub fn remove_game(&mut self, conn: &Connection, id: GameId, stored: &RemovedGame) -> Result<()> {
-        // Occurrences waiting to be checked may be the game's own, or meet rows that name it.
-        self.settle(conn)?;
+        // Its own occurrences still waiting to be checked (those of a game added in this
+        // batch) are stored, and may be named, before the rows that name it are rewritten.
+        // (Others meet those rows rewritten.) They come in the order of their games.
+        let entries = &self.unsettled.entries;
+        if entries.first().is_some_and(|e| e.game <= id) && entries.last().is_some_and(|e| e.game >= id) {
+            self.settle(conn)?;
+        }
         self.keep_positions(conn, id, stored)?;
         conn.prepare_cached("INSERT OR REPLACE INTO dead(game, postings) VALUES (?1, ?2)")?
             .execute(params![id, stored.plies + 1])?;
