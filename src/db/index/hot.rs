@@ -259,6 +259,12 @@ impl Hot {
                 row(mv.code(), s, 0)?;
             }
             listed::make(conn, key, &occ)?;
+            // Every answer about a hot position compares it with the one stored for its key:
+            // kept packed, that needs no game played back.
+            conn.prepare_cached(
+                "UPDATE keypos SET position = ?2 WHERE key = ?1 AND typeof(position) = 'integer'",
+            )?
+            .execute(params![key, position])?;
             made.push(key);
         }
         Ok(made)

@@ -23,7 +23,8 @@
 //! (`keypos`); an occurrence that differs is listed in `collisions`. The position stored is
 //! that of the key's first occurrence, and its row names that occurrence (its game and ply:
 //! about 20 bytes a row instead of 64), whose game is played back when the position is
-//! needed; before the game is deleted, the rows that name it get the position itself, packed. A reader trusts the
+//! needed; before the game is deleted, the rows that name it get the position itself, packed,
+//! and so does the row of a key made hot. A reader trusts the
 //! early occurrences of a key whose stored position is the one asked for, and replays the
 //! others, so a collision never puts a game in an answer.
 //!
@@ -136,8 +137,9 @@ pub(super) fn posting_game(id: GameId) -> Result<u32, Corrupt> {
 
 /// The occurrence whose position `keypos` names for a key: the first one stored for it (see
 /// the [module documentation](self)). A row names it as the integer `game * 32 + ply`; a row
-/// of a database written before holds the packed position instead, as does the row of a key
-/// whose occurrence's game was deleted.
+/// of a database written before holds the packed position instead, as do the row of a key
+/// whose occurrence's game was deleted and the row of a hot key (which every answer about
+/// its position reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FirstSeen {
     game: GameId,
