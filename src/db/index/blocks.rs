@@ -377,7 +377,9 @@ fn decode_first_format(
         }
         let mut game = 0u64;
         for _ in 0..count {
-            game += get_varint(data, &mut at)?;
+            game = game
+                .checked_add(get_varint(data, &mut at)?)
+                .ok_or(Corrupt("posting game id past 32 bits"))?;
             let pr = get_varint(data, &mut at)?;
             let next = next_move(get_u16(data, &mut at)?)?;
             let game = u32::try_from(game).map_err(|_| Corrupt("posting game id past 32 bits"))?;
@@ -722,6 +724,17 @@ mod tests {
         out.clear();
         decode_block(key(4), &data, Some(key(9)), &mut out).unwrap();
         assert_eq!(out.len(), 2);
+
+        // A damaged block whose second game gap runs past 64 bits: an error, not a panic.
+        let mut data = vec![0, 2, 5, 1 << 2];
+        data.extend_from_slice(&seven_six.code().to_le_bytes());
+        data.extend_from_slice(&[0xff; 9]);
+        data.extend_from_slice(&[1, 1 << 2]);
+        data.extend_from_slice(&seven_six.code().to_le_bytes());
+        assert_eq!(
+            decode_block(key(4), &data, None, &mut Vec::new()),
+            Err(Corrupt("posting game id past 32 bits"))
+        );
     }
 
     #[test]
