@@ -20,6 +20,7 @@ use super::{
     hot::{self, HotRows},
     listed,
     packed::pack_position,
+    position_in,
     runs::{self, Run},
     stored_position,
 };
@@ -449,17 +450,7 @@ impl Snapshot<'_> {
 
     /// The position of game `game` after `ply` moves, `None` when there is no such game.
     fn position_in(&self, game: GameId, ply: u32) -> Result<Option<Setup>> {
-        let Some((start, moves)) = self.start_and_moves(game)? else {
-            return Ok(None);
-        };
-        let mut found = None;
-        reached(play_stored(&start_setup(start.as_deref())?, &decode_moves(&moves)?, |at, pos, _| {
-            if at == ply as usize {
-                found = Some(pos.setup().clone());
-            }
-            Ok(at < ply as usize)
-        }))?;
-        Ok(found)
+        position_in(&self.tx, game, ply)
     }
 }
 

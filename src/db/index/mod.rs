@@ -74,7 +74,7 @@ use super::{
     play::{Unplayable, play_stored, reached},
     read::start_setup,
 };
-use crate::shogi::{Move, PositionKey};
+use crate::shogi::{Move, PositionKey, Setup};
 
 /// Occurrences up to this ply are compared, when indexed, with the position stored for their
 /// key (see the module documentation); a writer checks a database checked to less this deep
@@ -165,25 +165,39 @@ impl FirstSeen {
     /// The packed position of the occurrence, from its game played back, which must have
     /// `key` there.
     fn position(self, conn: &Connection, key: i64) -> Result<Vec<u8>> {
-        let (start, moves): (Option<String>, Vec<u8>) = conn
-            .prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?
-            .query_row([self.game], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?
-            .ok_or(Corrupt("a row of keypos names a game that is not stored"))?;
-        // Two bytes a move: those played before the occurrence.
-        let before = &moves[..moves.len().min(2 * self.ply as usize)];
-        let mut packed = None;
-        let played = play_stored(&start_setup(start.as_deref())?, &decode_moves(before)?, |ply, pos, _| {
-            if ply as u32 == self.ply && pos.key().to_i64() == key {
-                let mut out = Vec::with_capacity(64);
-                pack_position(pos.setup(), &mut out);
-                packed = Some(out);
-            }
-            Ok::<_, Unplayable>(true)
-        });
-        reached(played)?;
-        Ok(packed.ok_or(Corrupt("a row of keypos names a ply its game does not reach with its key"))?)
+        let setup = position_in(conn, self.game, self.ply)?
+            .filter(|s| PositionKey::of(s).to_i64() == key)
+            .ok_or(Corrupt("a row of keypos names no stored occurrence of its key"))?;
+        let mut packed = Vec::with_capacity(64);
+        pack_position(&setup, &mut packed);
+        Ok(packed)
     }
+}
+
+/// The position of stored game `game` after `ply` moves; `None` when no such game is stored
+/// or it has fewer moves.
+///
+/// # Errors
+///
+/// [`Corrupt`] when the game does not play back that far; any database failure.
+fn position_in(conn: &Connection, game: GameId, ply: u32) -> Result<Option<Setup>> {
+    let row: Option<(Option<String>, Vec<u8>)> = conn
+        .prepare_cached("SELECT start, moves FROM games WHERE id = ?1")?
+        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((start, moves)) = row else {
+        return Ok(None);
+    };
+    // Two bytes a move: only those played before the position are decoded.
+    let before = &moves[..moves.len().min(2 * ply as usize)];
+    let mut found = None;
+    reached(play_stored(&start_setup(start.as_deref())?, &decode_moves(before)?, |at, pos, _| {
+        if at == ply as usize {
+            found = Some(pos.setup().clone());
+        }
+        Ok::<_, Unplayable>(at < ply as usize)
+    }))?;
+    Ok(found)
 }
 
 /// The position `keypos` stores for `key` (packed, see [`packed::pack_position`]), if any.
@@ -238,7 +252,6 @@ pub(super) fn check_depth(conn: &Connection) -> Result<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::Setup;
 
     #[test]
     fn a_row_that_names_an_occurrence_gives_its_position_or_an_error() {
