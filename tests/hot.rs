@@ -181,18 +181,24 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
         // (every one when the list has no cut), enough of them for a page or two.
         let key = PositionKey::of(&setups_by_text[text]).to_i64();
         let conn = rusqlite::Connection::open(&fx.db).unwrap();
-        let cut: Option<Option<i64>> = conn
-            .query_row("SELECT cut_game FROM hot_listed WHERE key = ?1", [key], |r| r.get(0))
+        let row: Option<(Option<i64>, Vec<u8>)> = conn
+            .query_row("SELECT cut_game, games FROM hot_lists WHERE key = ?1", [key], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()
             .unwrap();
-        if let Some(cut) = cut {
-            let mut kept: Vec<(i64, usize)> = conn
-                .prepare("SELECT game, ply FROM hot_newest WHERE key = ?1")
-                .unwrap()
-                .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))
-                .unwrap()
-                .collect::<rusqlite::Result<_>>()
-                .unwrap();
+        if let Some((cut, blob)) = row {
+            let listed = listed_games(&blob);
+            let mut kept: Vec<(i64, usize)> = listed.iter().map(|&(id, ply, _)| (id, ply)).collect();
+            // The blob keeps them in list order, each with the date it sorts by.
+            let in_order: Vec<(Option<String>, i64, usize)> = newest
+                .iter()
+                .take(listed.len())
+                .map(|(date, id, ply)| (Some(date.clone()), *id, *ply))
+                .collect();
+            let got: Vec<(Option<String>, i64, usize)> =
+                listed.iter().map(|(id, ply, date)| (date.clone(), *id, *ply)).collect();
+            assert_eq!(got, in_order, "{what}: the list of {text} as stored");
             let order: HashMap<i64, usize> =
                 newest.iter().enumerate().map(|(i, &(_, id, _))| (id, i)).collect();
             kept.sort_by_key(|(id, _)| order.get(id).copied().unwrap_or(usize::MAX));
@@ -433,7 +439,39 @@ fn a_database_without_hot_counts_gets_them_from_its_next_index_run() {
 
 fn listed_keys(db: &Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("SELECT count(*) FROM hot_listed", [], |r| r.get(0)).unwrap()
+    conn.query_row("SELECT count(*) FROM hot_lists", [], |r| r.get(0)).unwrap()
+}
+
+/// The games of a list as `hot_lists` stores them (the format its migration gives): each its
+/// id, first ply and date, as varints and the date's bytes.
+fn listed_games(blob: &[u8]) -> Vec<(i64, usize, Option<String>)> {
+    fn varint(blob: &[u8], at: &mut usize) -> u64 {
+        let mut v = 0;
+        for shift in (0..).step_by(7) {
+            let byte = blob[*at];
+            *at += 1;
+            v |= u64::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                return v;
+            }
+        }
+        unreachable!()
+    }
+    let (mut games, mut at) = (Vec::new(), 0);
+    while at < blob.len() {
+        let id = varint(blob, &mut at) as i64;
+        let ply = varint(blob, &mut at) as usize;
+        let date = match varint(blob, &mut at) as usize {
+            0 => None,
+            len => {
+                let date = String::from_utf8(blob[at..at + len - 1].to_vec()).unwrap();
+                at += len - 1;
+                Some(date)
+            }
+        };
+        games.push((id, ply, date));
+    }
+    games
 }
 
 #[test]
@@ -447,10 +485,7 @@ fn a_database_without_lists_of_newest_games_gets_them_from_its_next_index_run() 
     assert!(hot_keys(&db) >= 20, "{} hot keys", hot_keys(&db));
     assert_eq!(listed_keys(&db), hot_keys(&db));
     // As a database made before the lists: answers come from the postings.
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute_batch("DELETE FROM hot_newest; DELETE FROM hot_listed")
-        .unwrap();
+    rusqlite::Connection::open(&db).unwrap().execute("DELETE FROM hot_lists", []).unwrap();
     assert_answers(&fixture_of(&db, &present), "without lists");
     // The next run makes them, and the answers are the same.
     index_with(&hot_options(&games, &db));

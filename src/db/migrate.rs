@@ -22,6 +22,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0010_hot_newest", include_str!("../../migrations/0010_hot_newest.sql")),
     ("0011_posting_blocks_2", include_str!("../../migrations/0011_posting_blocks_2.sql")),
     ("0012_keypos_occurrences", include_str!("../../migrations/0012_keypos_occurrences.sql")),
+    ("0013_hot_lists", include_str!("../../migrations/0013_hot_lists.sql")),
 ];
 
 /// The schema version this build writes.
@@ -43,7 +44,9 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// readers of an older file do without (they count from the postings), and 0010 the lists of
 /// their newest games, which they do without in the same way; 0011 lets runs hold blocks of the
 /// second format, and 0012 lets a row of `keypos` name an occurrence instead of holding its
-/// position, and this build reads both forms of each. A migration that changes what readers
+/// position, and this build reads both forms of each; 0013 keeps each list of newest games in
+/// one row, and this build reads no list from the tables before (it answers from the postings
+/// until the next index run makes the lists again). A migration that changes what readers
 /// read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 

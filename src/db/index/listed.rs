@@ -1,11 +1,12 @@
 //! The newest games of hot positions: for each hot key, the games a query lists first, so
 //! that the list of a position thousands of games reach costs the same as its counts.
 //!
-//! A list (`hot_newest`, with its cut in `hot_listed`) holds exactly the live games that reach
-//! the position `keypos` stores for the key and sort at or before the cut, in the order of a
-//! query's list (see [`crate::db::newest`]): by the date of the record shown for each game,
-//! newest first, then by id. Each row keeps the date the game sorts by and the first ply at
-//! which it is there. The writer keeps that true in the transaction that changes the games:
+//! A list (a row of `hot_lists`: its games in one blob, and its cut) holds exactly the live
+//! games that reach the position `keypos` stores for the key and sort at or before the cut,
+//! in the order of a query's list (see [`crate::db::newest`]): by the date of the record shown
+//! for each game, newest first, then by id. It keeps, for each game, the date the game sorts
+//! by and the first ply at which it is there. The writer keeps that true in the transaction
+//! that changes the games:
 //! - a new game that sorts at or before the cut goes on;
 //! - a deleted game comes off;
 //! - a game that gains or loses a record, and with it maybe its shown record and date, comes
@@ -16,19 +17,117 @@
 //! A reader answers from the list alone when it holds every game of the key, or enough of
 //! them for the page asked; otherwise from the postings, as for a key without a list.
 
-use std::collections::HashMap;
+use std::{cmp::Reverse, collections::HashMap};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::lookup::{Occurrence, first_plies};
 use crate::db::{
-    GameFilter, GameId, Result,
+    Corrupt, GameFilter, GameId, Result,
+    codec::{get_varint, put_varint},
     filter::Conditions,
     newest::{SortKey, look_up, newest_shown},
 };
 
 /// The games a list keeps at most: a few pages of a query's list.
 pub const LISTED: usize = 50;
+
+/// A listed game: where it sorts, and the first ply at which it reaches the position.
+type Listed = (SortKey, u32);
+
+/// The order of a list: newest first, then by id, highest first (see [`crate::db::newest`]);
+/// a game's first ply decides between two entries of one game.
+fn list_order(entry: &Listed) -> (Reverse<&SortKey>, u32) {
+    (Reverse(&entry.0), entry.1)
+}
+
+/// A row of `hot_lists`.
+#[derive(Debug, PartialEq, Eq)]
+struct List {
+    /// Where the list ends; `None` when it holds every game of the key.
+    cut: Option<SortKey>,
+    /// Its games, in list order.
+    games: Vec<Listed>,
+}
+
+impl List {
+    /// The list of `key`; `None` when the key has none.
+    fn load(conn: &Connection, key: i64) -> Result<Option<List>> {
+        let mut stmt =
+            conn.prepare_cached("SELECT cut_date, cut_game, games FROM hot_lists WHERE key = ?1")?;
+        stmt.query_row([key], |r| {
+            let (date, game): (Option<String>, Option<GameId>) = (r.get(0)?, r.get(1)?);
+            Ok((game.map(|game| (date, game)), decode(r.get_ref(2)?.as_blob()?)))
+        })
+        .optional()?
+        .map(|(cut, games)| Ok(List { cut, games: games? }))
+        .transpose()
+    }
+
+    /// Writes it as the list of `key`.
+    fn store(&self, conn: &Connection, key: i64) -> Result<()> {
+        let (cut_date, cut_game) =
+            self.cut.as_ref().map_or((None, None), |(date, game)| (date.as_deref(), Some(game)));
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO hot_lists(key, cut_date, cut_game, games) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![key, cut_date, cut_game, encode(&self.games)])?;
+        Ok(())
+    }
+
+    /// Cuts it at its [`LISTED`]th game when it is longer (its games in list order).
+    fn trim(&mut self) {
+        if self.games.len() > LISTED {
+            self.games.truncate(LISTED);
+            self.cut = Some(self.games[LISTED - 1].0.clone());
+        }
+    }
+}
+
+/// The blob of a list's games (the format is in the migration `0013_hot_lists`).
+fn encode(games: &[Listed]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(games.len() * 32);
+    for ((date, game), ply) in games {
+        put_varint(&mut out, game.0 as u64);
+        put_varint(&mut out, u64::from(*ply));
+        match date {
+            None => out.push(0),
+            Some(date) => {
+                put_varint(&mut out, date.len() as u64 + 1);
+                out.extend_from_slice(date.as_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// The games of a list's blob.
+fn decode(blob: &[u8]) -> Result<Vec<Listed>, Corrupt> {
+    let mut games = Vec::new();
+    let mut at = 0;
+    while at < blob.len() {
+        let game = i64::try_from(get_varint(blob, &mut at)?)
+            .map_err(|_| Corrupt("a listed game's id is too large"))?;
+        let ply = u32::try_from(get_varint(blob, &mut at)?)
+            .map_err(|_| Corrupt("a listed game's ply is too large"))?;
+        let date = match get_varint(blob, &mut at)? {
+            0 => None,
+            len => {
+                let end = usize::try_from(len - 1).ok().and_then(|len| at.checked_add(len));
+                let bytes = end
+                    .and_then(|end| blob.get(at..end))
+                    .ok_or(Corrupt("a listed game's date runs past the end"))?;
+                at += bytes.len();
+                Some(
+                    String::from_utf8(bytes.to_vec())
+                        .map_err(|_| Corrupt("a listed game's date is not UTF-8"))?,
+                )
+            }
+        };
+        games.push(((date, GameId(game)), ply));
+    }
+    Ok(games)
+}
 
 /// The changes to the lists not yet written, by key.
 #[derive(Debug, Default)]
@@ -75,70 +174,48 @@ impl Lists {
         let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
         let dates: HashMap<GameId, Option<String>> =
             look_up(conn, &ids, &c)?.into_iter().map(|((date, game), _)| (game, date)).collect();
-        let mut off = conn.prepare_cached("DELETE FROM hot_newest WHERE key = ?1 AND game = ?2")?;
-        let mut on = conn.prepare_cached(
-            "INSERT OR REPLACE INTO hot_newest(key, game, date, ply) VALUES (?1, ?2, ?3, ?4)",
-        )?;
         let mut short = Vec::new();
-        for (key, changes) in self.changes.drain() {
-            let Some(cut) = cut(conn, key)? else {
+        for (key, mut changes) in self.changes.drain() {
+            let Some(mut list) = List::load(conn, key)? else {
                 continue;
             };
-            for game in changes.off {
-                off.execute(params![key, game])?;
-            }
-            // Only the first LISTED candidates can stay on a list cut at LISTED: a bulk run
-            // offers each hot key most of its games, and writes a few.
-            let mut candidates: Vec<(&Option<String>, GameId, u32)> = changes
+            // Each game once, at its first ply; one already listed goes on again by its date now.
+            changes.on.sort_unstable();
+            changes.on.dedup_by_key(|&mut (game, _)| game);
+            changes.off.sort_unstable();
+            let listed = list.games.len();
+            list.games.retain(|((_, game), _)| {
+                changes.off.binary_search(game).is_err()
+                    && changes.on.binary_search_by_key(game, |&(on, _)| on).is_err()
+            });
+            let mut changed = list.games.len() != listed;
+            let mut candidates: Vec<Listed> = changes
                 .on
                 .into_iter()
-                .filter_map(|(game, ply)| Some((dates.get(&game)?, game, ply)))
-                .filter(|&(date, game, _)| cut.as_ref().is_none_or(|cut| (date, game) >= (&cut.0, cut.1)))
+                .filter_map(|(game, ply)| Some(((dates.get(&game)?.clone(), game), ply)))
+                .filter(|(at, _)| list.cut.as_ref().is_none_or(|cut| at >= cut))
                 .collect();
-            candidates.sort_unstable_by(|a, b| b.cmp(a));
-            candidates.dedup_by_key(|&mut (_, game, _)| game);
-            for &(date, game, ply) in candidates.iter().take(LISTED) {
-                on.execute(params![key, game, date, ply])?;
+            if !candidates.is_empty() {
+                // Only the first LISTED candidates can stay on a list cut at LISTED: a bulk
+                // run offers each hot key most of its games.
+                if candidates.len() > LISTED {
+                    candidates.select_nth_unstable_by(LISTED - 1, |a, b| list_order(a).cmp(&list_order(b)));
+                    candidates.truncate(LISTED);
+                }
+                list.games.extend(candidates);
+                list.games.sort_unstable_by(|a, b| list_order(a).cmp(&list_order(b)));
+                list.trim();
+                changed = true;
             }
-            let listed = trim(conn, key)?;
-            if listed < LISTED / 2 && cut.is_some() {
+            if changed {
+                list.store(conn, key)?;
+            }
+            if list.games.len() < LISTED / 2 && list.cut.is_some() {
                 short.push(key);
             }
         }
         Ok(short)
     }
-}
-
-/// The cut of the list of `key`: `None` when the key has no list, `Some(None)` when its list
-/// holds every game of the key.
-fn cut(conn: &Connection, key: i64) -> Result<Option<Option<SortKey>>> {
-    let mut stmt = conn.prepare_cached("SELECT cut_date, cut_game FROM hot_listed WHERE key = ?1")?;
-    Ok(stmt
-        .query_row([key], |r| {
-            let (date, game): (Option<String>, Option<GameId>) = (r.get(0)?, r.get(1)?);
-            Ok(game.map(|game| (date, game)))
-        })
-        .optional()?)
-}
-
-/// Cuts the list of `key` at its [`LISTED`]th game when it is longer. Returns its length.
-fn trim(conn: &Connection, key: i64) -> Result<usize> {
-    let mut rows: Vec<SortKey> = conn
-        .prepare_cached("SELECT date, game FROM hot_newest WHERE key = ?1")?
-        .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    if rows.len() <= LISTED {
-        return Ok(rows.len());
-    }
-    rows.sort_unstable_by(|a, b| b.cmp(a));
-    let mut off = conn.prepare_cached("DELETE FROM hot_newest WHERE key = ?1 AND game = ?2")?;
-    for (_, game) in &rows[LISTED..] {
-        off.execute(params![key, game])?;
-    }
-    let (date, game) = &rows[LISTED - 1];
-    conn.prepare_cached("UPDATE hot_listed SET cut_date = ?2, cut_game = ?3 WHERE key = ?1")?
-        .execute(params![key, date, game])?;
-    Ok(LISTED)
 }
 
 /// Makes the list of `key` from `occ`, the occurrences of exactly its stored position (sorted
@@ -157,18 +234,14 @@ pub(super) fn make(conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()
     // end of the records).
     let cut = (shown.len() >= LISTED).then(|| shown[LISTED - 1].0.clone());
     shown.truncate(LISTED);
-    conn.prepare_cached("DELETE FROM hot_newest WHERE key = ?1")?.execute([key])?;
-    let mut on =
-        conn.prepare_cached("INSERT INTO hot_newest(key, game, date, ply) VALUES (?1, ?2, ?3, ?4)")?;
-    for ((date, game), _) in &shown {
-        let ply =
-            first[ids.binary_search(game).map_err(|_| crate::db::Corrupt("a listed game was not asked"))?].1;
-        on.execute(params![key, game, date, ply])?;
-    }
-    let (cut_date, cut_game) = cut.map_or((None, None), |(date, game)| (date, Some(game)));
-    conn.prepare_cached("INSERT OR REPLACE INTO hot_listed(key, cut_date, cut_game) VALUES (?1, ?2, ?3)")?
-        .execute(params![key, cut_date, cut_game])?;
-    Ok(())
+    let games = shown
+        .into_iter()
+        .map(|(at, _)| {
+            let ply = first[ids.binary_search(&at.1).map_err(|_| Corrupt("a listed game was not asked"))?].1;
+            Ok((at, ply))
+        })
+        .collect::<Result<_>>()?;
+    List { cut, games }.store(conn, key)
 }
 
 /// The list of `key` (its games with their first plies, in no particular order), when it
@@ -177,14 +250,39 @@ pub(super) fn make(conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()
 ///
 /// # Errors
 ///
-/// Any database failure.
+/// [`Corrupt`] for a list that does not decode; any database failure.
 pub(in crate::db) fn read(conn: &Connection, key: i64, wanted: usize) -> Result<Option<Vec<(GameId, u32)>>> {
-    let Some(cut) = cut(conn, key)? else {
+    let Some(list) = List::load(conn, key)? else {
         return Ok(None);
     };
-    let rows: Vec<(GameId, u32)> = conn
-        .prepare_cached("SELECT game, ply FROM hot_newest WHERE key = ?1")?
-        .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok((cut.is_none() || rows.len() >= wanted).then_some(rows))
+    let games: Vec<(GameId, u32)> = list.games.into_iter().map(|((_, game), ply)| (game, ply)).collect();
+    Ok((list.cut.is_none() || games.len() >= wanted).then_some(games))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_blob_is_written_as_its_format_says_and_damaged_ones_are_errors() {
+        let games: Vec<Listed> =
+            vec![((Some("2024-05-06".to_string()), GameId(5)), 3), ((None, GameId(300)), 0)];
+        // Game 5, ply 3, a date of 10 bytes (11); game 300 (0xAC 0x02), ply 0, no date (0).
+        let mut want = vec![5, 3, 11];
+        want.extend_from_slice(b"2024-05-06");
+        want.extend_from_slice(&[0xAC, 0x02, 0, 0]);
+        assert_eq!(encode(&games), want);
+        assert_eq!(decode(&want).unwrap(), games);
+        assert_eq!(decode(&[]).unwrap(), Vec::new());
+        // Cut anywhere inside a game, the blob is damaged; between games, it is a shorter list.
+        for end in 1..want.len() {
+            match end {
+                13 => assert_eq!(decode(&want[..end]).unwrap(), games[..1]),
+                _ => assert!(decode(&want[..end]).is_err(), "cut at {end}"),
+            }
+        }
+        assert!(decode(&[1, 0, 2, 0xff]).is_err(), "a date that is not UTF-8");
+        assert!(decode(&[1, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]).is_err());
+        assert!(decode(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0]).is_err());
+    }
 }

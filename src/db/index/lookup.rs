@@ -288,8 +288,8 @@ impl Snapshot<'_> {
         self.answer(position, games, occurrences, played, None).map(Some)
     }
 
-    /// The newest games of `position` as its list keeps them when it is hot (the tables
-    /// `hot_newest` and `hot_listed`), each with the first ply at which it is there, in no
+    /// The newest games of `position` as its list keeps them when it is hot (the table
+    /// `hot_lists`), each with the first ply at which it is there, in no
     /// particular order: when they are every game there or at least `wanted` of them, else
     /// `None` (and for a position that is not hot, or a database without the lists).
     ///
@@ -300,7 +300,7 @@ impl Snapshot<'_> {
         let key = PositionKey::of(position);
         // Only hot keys have lists; one is of the position when it is the one stored.
         if !self.hot
-            || !crate::db::names::has_table(&self.tx, "hot_listed")?
+            || !crate::db::names::has_table(&self.tx, "hot_lists")?
             || !self.is_stored(key, position)?
         {
             return Ok(None);

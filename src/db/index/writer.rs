@@ -518,7 +518,7 @@ impl IndexWriter {
     /// [`Corrupt`] when a game to check does not replay; any database failure.
     pub fn list_hot(&mut self, conn: &Connection) -> Result<()> {
         let keys: Vec<i64> = conn
-            .prepare("SELECT key FROM hot WHERE move = 0 AND key NOT IN (SELECT key FROM hot_listed)")?
+            .prepare("SELECT key FROM hot WHERE move = 0 AND key NOT IN (SELECT key FROM hot_lists)")?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         self.hot.make_lists(conn, keys)
