@@ -21,7 +21,10 @@
 //! merged with the run their predecessors made until it leaves the tier. Keeping the base
 //! small bounds that rewriting.
 
-use std::{cmp::Reverse, collections::BinaryHeap};
+use std::{
+    cmp::Reverse,
+    collections::{BinaryHeap, binary_heap::PeekMut},
+};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -204,21 +207,46 @@ impl Cursor {
     }
 }
 
-/// The next posting of each cursor, with the cursor's index, smallest first.
-type Heads = BinaryHeap<Reverse<(Posting, usize)>>;
+/// Which cursor of a merge holds the next posting: a heap of each cursor's posting (its
+/// place in run order) with the cursor's index, smallest first. The top is replaced in place
+/// as its cursor steps on, one sift instead of a pop and a push.
+struct Heads(BinaryHeap<Reverse<(i64, i64, u32, usize)>>);
 
-/// A cursor on each run of `runs` that has postings, and a heap of their first postings (with
-/// the cursor's index), for a merge in posting order.
+impl Heads {
+    /// The heap entry of cursor `i` at posting `p`: key, game and ply (no two postings share
+    /// them), then the cursor.
+    fn entry(p: &Posting, i: usize) -> Reverse<(i64, i64, u32, usize)> {
+        Reverse((p.key.to_i64(), p.game.0, p.ply, i))
+    }
+
+    /// The cursor whose posting comes next; `None` when every cursor has ended.
+    fn top(&self) -> Option<usize> {
+        self.0.peek().map(|Reverse(e)| e.3)
+    }
+
+    /// Moves the top cursor on: `next` is its posting now, `None` when it has ended.
+    fn advance(&mut self, next: Option<Posting>) {
+        if let Some(mut top) = self.0.peek_mut() {
+            match next {
+                Some(p) => *top = Heads::entry(&p, top.0.3),
+                None => drop(PeekMut::pop(top)),
+            }
+        }
+    }
+}
+
+/// A cursor on each run of `runs` that has postings, and the heads of a merge in posting
+/// order over them.
 fn open_cursors(conn: &Connection, runs: &[Run], consume: bool) -> Result<(Vec<Cursor>, Heads)> {
     let mut cursors = Vec::with_capacity(runs.len());
-    let mut heap = BinaryHeap::new();
+    let mut heap = BinaryHeap::with_capacity(runs.len());
     for run in runs {
         if let Some(c) = Cursor::open(conn, run.id, consume)? {
-            heap.push(Reverse((c.current(), cursors.len())));
+            heap.push(Heads::entry(&c.current(), cursors.len()));
             cursors.push(c);
         }
     }
-    Ok((cursors, heap))
+    Ok((cursors, Heads(heap)))
 }
 
 /// Calls `each(key, postings)` for every key of `runs`, in key order, with all its postings
@@ -242,10 +270,11 @@ pub(super) fn for_each_key_gathered(
     live: impl Fn(&Posting) -> bool,
     mut each: impl FnMut(PositionKey, &[Posting]) -> Result<bool>,
 ) -> Result<()> {
-    let (mut cursors, mut heap) = open_cursors(conn, runs, false)?;
+    let (mut cursors, mut heads) = open_cursors(conn, runs, false)?;
     let mut group: Vec<Posting> = Vec::new();
     let (mut key, mut lowest) = (None, false);
-    while let Some(Reverse((p, i))) = heap.pop() {
+    while let Some(i) = heads.top() {
+        let p = cursors[i].current();
         if key != Some(p.key) {
             if let Some(key) = key {
                 if !each(key, &group)? {
@@ -265,9 +294,7 @@ pub(super) fn for_each_key_gathered(
             }
         }
         let c = &mut cursors[i];
-        if c.step(conn)? {
-            heap.push(Reverse((c.current(), i)));
-        }
+        heads.advance(c.step(conn)?.then(|| c.current()));
     }
     if let Some(key) = key {
         each(key, &group)?;
@@ -308,13 +335,14 @@ pub(super) fn merge(
     mut see: impl FnMut(&Posting),
 ) -> Result<i64> {
     let shape = merged_shape(conn, merged)?;
-    let (mut cursors, mut heap) = open_cursors(conn, merged, true)?;
+    let (mut cursors, mut heads) = open_cursors(conn, merged, true)?;
     conn.prepare_cached("INSERT INTO runs(postings, min_game, max_game) VALUES (0, 0, 0)")?.execute([])?;
     let run = conn.last_insert_rowid();
     let mut builder = BlockBuilder::new(shape);
     let (mut written, mut min, mut max) = (0i64, i64::MAX, 0i64);
     let mut read = 0u32;
-    while let Some(Reverse((p, i))) = heap.pop() {
+    while let Some(i) = heads.top() {
+        let p = cursors[i].current();
         read = read.wrapping_add(1);
         if read % STOP_CHECK == 0 && stop() {
             return Err(Error::Interrupted);
@@ -332,9 +360,7 @@ pub(super) fn merge(
             }
         }
         let c = &mut cursors[i];
-        if c.step(conn)? {
-            heap.push(Reverse((c.current(), i)));
-        }
+        heads.advance(c.step(conn)?.then(|| c.current()));
     }
     for block in builder.finish() {
         insert_block(conn, run, &block)?;
