@@ -80,7 +80,7 @@ pub(super) struct Hot {
     /// Games that make a key hot ([`HOT_GAMES`] unless set otherwise).
     threshold: u32,
     /// Changes by (key, move code; 0 for the position).
-    deltas: HashMap<(i64, u16), Delta>,
+    deltas: HashMap<(i64, u16), Delta, BuildHasherDefault<KeyHasher>>,
     /// Whether a game was taken off since the last write (rows may have fallen to zero).
     removed: bool,
     /// The changes to the lists of their newest games.

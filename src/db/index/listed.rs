@@ -17,11 +17,14 @@
 //! A reader answers from the list alone when it holds every game of the key, or enough of
 //! them for the page asked; otherwise from the postings, as for a key without a list.
 
-use std::{cmp::Reverse, collections::HashMap};
+use std::{cmp::Reverse, collections::HashMap, hash::BuildHasherDefault};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::lookup::{Occurrence, first_plies};
+use super::{
+    cache::KeyHasher,
+    lookup::{Occurrence, first_plies},
+};
 use crate::db::{
     Corrupt, GameFilter, GameId, Result,
     codec::{get_varint, put_varint},
@@ -132,7 +135,7 @@ fn decode(blob: &[u8]) -> Result<Vec<Listed>, Corrupt> {
 /// The changes to the lists not yet written, by key.
 #[derive(Debug, Default)]
 pub(super) struct Lists {
-    changes: HashMap<i64, Changes>,
+    changes: HashMap<i64, Changes, BuildHasherDefault<KeyHasher>>,
 }
 
 #[derive(Debug, Default)]
