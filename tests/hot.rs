@@ -189,7 +189,6 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
             .unwrap();
         if let Some((cut, blob)) = row {
             let listed = listed_games(&blob);
-            let mut kept: Vec<(i64, usize)> = listed.iter().map(|&(id, ply, _)| (id, ply)).collect();
             // The blob keeps them in list order, each with the date it sorts by.
             let in_order: Vec<(Option<String>, i64, usize)> = newest
                 .iter()
@@ -199,14 +198,8 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
             let got: Vec<(Option<String>, i64, usize)> =
                 listed.iter().map(|(id, ply, date)| (date.clone(), *id, *ply)).collect();
             assert_eq!(got, in_order, "{what}: the list of {text} as stored");
-            let order: HashMap<i64, usize> =
-                newest.iter().enumerate().map(|(i, &(_, id, _))| (id, i)).collect();
-            kept.sort_by_key(|(id, _)| order.get(id).copied().unwrap_or(usize::MAX));
-            let want: Vec<(i64, usize)> =
-                newest.iter().take(kept.len()).map(|&(_, id, ply)| (id, ply)).collect();
-            assert_eq!(kept, want, "{what}: the newest games kept for {text}");
             let enough = if cut.is_none() { newest.len() } else { LISTED / 2 };
-            assert!(kept.len() >= enough.min(newest.len()), "{what}: {} kept for {text}", kept.len());
+            assert!(listed.len() >= enough.min(newest.len()), "{what}: {} kept for {text}", listed.len());
         }
         // Pages of the answer, as the command gives them: from the newest games kept for a
         // hot position as far as they reach (LISTED of them), from the postings past that.

@@ -60,10 +60,10 @@ impl List {
             conn.prepare_cached("SELECT cut_date, cut_game, games FROM hot_lists WHERE key = ?1")?;
         stmt.query_row([key], |r| {
             let (date, game): (Option<String>, Option<GameId>) = (r.get(0)?, r.get(1)?);
-            Ok((game.map(|game| (date, game)), decode(r.get_ref(2)?.as_blob()?)))
+            Ok((game.map(|game| (date, game)), r.get_ref(2)?.as_blob().ok().map(decode)))
         })
         .optional()?
-        .map(|(cut, games)| Ok(List { cut, games: games? }))
+        .map(|(cut, games)| Ok(List { cut, games: games.ok_or(Corrupt("a list's games are not a blob"))?? }))
         .transpose()
     }
 
@@ -192,20 +192,26 @@ impl Lists {
                     && changes.on.binary_search_by_key(game, |&(on, _)| on).is_err()
             });
             let mut changed = list.games.len() != listed;
-            let mut candidates: Vec<Listed> = changes
+            // Borrowed dates: a bulk run offers each hot key most of its games, of which only
+            // the first LISTED can stay on a list cut at LISTED, and only those are copied.
+            let mut candidates: Vec<(&Option<String>, GameId, u32)> = changes
                 .on
-                .into_iter()
-                .filter_map(|(game, ply)| Some(((dates.get(&game)?.clone(), game), ply)))
-                .filter(|(at, _)| list.cut.as_ref().is_none_or(|cut| at >= cut))
+                .iter()
+                .filter_map(|&(game, ply)| Some((dates.get(&game)?, game, ply)))
+                .filter(|&(date, game, _)| {
+                    list.cut.as_ref().is_none_or(|cut| (date, game) >= (&cut.0, cut.1))
+                })
                 .collect();
             if !candidates.is_empty() {
-                // Only the first LISTED candidates can stay on a list cut at LISTED: a bulk
-                // run offers each hot key most of its games.
                 if candidates.len() > LISTED {
-                    candidates.select_nth_unstable_by(LISTED - 1, |a, b| list_order(a).cmp(&list_order(b)));
+                    // List order: newest first, then by id, highest first; then by ply.
+                    candidates.select_nth_unstable_by(LISTED - 1, |a, b| {
+                        (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(&b.2))
+                    });
                     candidates.truncate(LISTED);
                 }
-                list.games.extend(candidates);
+                list.games
+                    .extend(candidates.into_iter().map(|(date, game, ply)| ((date.clone(), game), ply)));
                 list.games.sort_unstable_by(|a, b| list_order(a).cmp(&list_order(b)));
                 list.trim();
                 changed = true;
