@@ -96,4 +96,70 @@ mod tests {
         }
         assert_eq!(packed[0].len(), 1 + 11 + 25);
     }
+
+    /// The format as the module documentation states it, written bit by bit.
+    fn packed_by_the_letter(setup: &Setup) -> Vec<u8> {
+        let mut out = vec![
+            u8::from(setup.turn == Color::White)
+                | u8::from(!setup.hands[0].is_empty()) << 1
+                | u8::from(!setup.hands[1].is_empty()) << 2
+                | u8::from(setup.variant == Variant::Yari) << 3,
+        ];
+        for hand in &setup.hands {
+            if !hand.is_empty() {
+                out.extend(PieceKind::HAND.iter().map(|&k| hand.count(k)));
+            }
+        }
+        let mut bitmap = [0u8; 11];
+        let mut bits: Vec<bool> = Vec::new();
+        for (i, piece) in setup.board.iter().enumerate() {
+            if let Some(p) = piece {
+                bitmap[i / 8] |= 1 << (i % 8);
+                bits.extend((0..5).map(|b| p.index() >> b & 1 == 1));
+            }
+        }
+        out.extend(bitmap);
+        out.extend(bits.chunks(8).map(|byte| byte.iter().rev().fold(0u8, |acc, &b| acc << 1 | u8::from(b))));
+        out
+    }
+
+    #[test]
+    fn positions_pack_as_the_format_says() {
+        use crate::shogi::{Piece, Position};
+        // Positions of played games (random legal moves from each start) and crowded boards:
+        // from an empty board to every square taken.
+        let mut setups = Vec::new();
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for variant in [Variant::Standard, Variant::Yari] {
+            for _ in 0..20 {
+                let mut pos = Position::start(variant);
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[next() % moves.len()]);
+                    setups.push(pos.setup().clone());
+                }
+            }
+        }
+        for filled in 0..=81 {
+            let mut setup = Setup::default();
+            for sq in 0..filled {
+                let kind = PieceKind::ALL[next() % PieceKind::ALL.len()];
+                setup.board[sq] = Some(Piece::new(Color::ALL[next() % 2], kind));
+            }
+            setups.push(setup);
+        }
+        for setup in &setups {
+            let mut out = vec![0xAA];
+            pack_position(setup, &mut out);
+            assert_eq!(out[1..], packed_by_the_letter(setup), "{setup}");
+        }
+    }
 }
+
