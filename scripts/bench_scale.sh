@@ -12,8 +12,13 @@
 #                 python3 ../shared/bench/gen_corpus.py /data/c1m --games 1000000 --seed 2
 #               (about 25 minutes for a million; two generators with other seeds writing into
 #               two folders of one corpus halve that on two cores)
+# Before each index run the corpus's files are dropped from the page cache (posix_fadvise
+# DONTNEED, which needs no privilege), so that every size reads its records from disk: a
+# 100,000-game corpus would otherwise be read partly from memory and a million-game one from
+# disk, and the difference would be the machine's, not the program's.
 # environment:
 #   JOBS        index workers (default 2)
+#   WARM        set to 1 to leave the page cache as it is
 #   KEEP        a folder to keep the databases in (default: a temporary folder, removed)
 #   PLAYER      the player of the filtered query (default 佐々木正人)
 set -euo pipefail
@@ -40,6 +45,16 @@ for corpus in "$@"; do
     db=$out/$name.sqlite
     rm -f "$db" "$db"-wal "$db"-shm
     echo "== $corpus" >&2
+    if [ "${WARM:-0}" != 1 ]; then
+        find "$corpus" -type f -print0 | python3 -c '
+import os, sys
+for path in sys.stdin.buffer.read().split(b"\0"):
+    if path:
+        fd = os.open(path, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+'
+    fi
     # Exit status 1 only means that some input was rejected.
     /usr/bin/time -f '%M %U %S' -o "$out/$name.time" "$bin" index "$corpus" --db "$db" --jobs "$jobs" \
         --quiet --json >"$out/$name.json" || [ $? -eq 1 ]

@@ -69,7 +69,7 @@
 //! leaves it) or the right to create it, and where it has neither, it says so and that an
 //! index run mends the file.
 //!
-//! `synchronous=NORMAL`, a page cache (8 MiB for readers, 64 MiB for the writer, whose other
+//! `synchronous=NORMAL`, a page cache (8 MiB for readers, 128 MiB for the writer, whose other
 //! memory is its postings buffer) and a busy timeout are set at open.
 
 pub mod codec;
