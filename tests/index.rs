@@ -387,10 +387,12 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
     };
     // A commit writes the games' positions with them.
     assert_eq!(at_start(&db), (even, 0));
-    // What a killed run of an older kifudex, which kept positions in memory, left behind.
+    // What a killed run of an older kifudex, which kept positions in memory (and no counts of
+    // hot positions), left behind.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
-        "DELETE FROM pblocks; DELETE FROM runs; UPDATE meta SET value = '0' WHERE key = 'indexed_through'",
+        "DELETE FROM pblocks; DELETE FROM runs; DELETE FROM hot; DELETE FROM hot_lists;
+         UPDATE meta SET value = '0' WHERE key = 'indexed_through'",
     )
     .unwrap();
     drop(conn);
