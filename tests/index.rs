@@ -267,8 +267,8 @@ fn position_answers_match_an_independent_replay() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
     let paths = write_games(&dir, specs);
-    // Small runs, so that answers come from several runs and merged ones (sixteen runs of a
-    // tier are merged).
+    // Small runs, so that answers come from several runs and merged ones (the end of a run
+    // merges them).
     let first = index_with(&Options { run_postings: 1_000, ..options(&dir, &db, 2) });
     assert!(first.runs_merged > 0, "{first:?}");
     // Replace ten games, so that dead postings are in the runs too.

@@ -5,15 +5,21 @@
 //! deletes the old ones, all in one transaction.
 //!
 //! Merge policy (size-tiered): a run's tier grows by one for every factor of
-//! [`TIER_FACTOR`] in its size past [`TIER_BASE`] postings. When a tier holds
-//! [`TIER_FACTOR`] runs they are merged into one of the next tier (the writer checks after
-//! every commit). At the end of an index run every run is merged when dead games account for
+//! [`TIER_FACTOR`] in its size past [`TIER_BASE`] postings. At the end of an index run, a
+//! tier that holds [`TIER_FACTOR`] runs is merged into one run of the next tier. During an
+//! index run (the writer checks after every commit) a tier waits until it holds
+//! [`RUN_TIER_FILL`] runs: the end of the run merges them anyway, mostly all at once, so a
+//! merge during the run would rewrite its postings once more for nothing but the lookups of
+//! readers in the meantime (a block per run). At the end of an index run every run is merged when dead games account for
 //! more than a fifth of all postings, or when the runs besides the largest hold a quarter of
 //! them or more (what index runs added since the last such merge): a bulk index run leaves
 //! one run, so that a lookup reads one block rather than one in each of ten runs (the first
 //! answers of the serving benchmark took a quarter less CPU), and a posting is rewritten by
-//! these merges a bounded number of times as the archive grows. A lookup reads at most
-//! `TIER_FACTOR - 1` runs per tier, and each posting is rewritten about once per tier.
+//! these merges a bounded number of times as the archive grows. Between index runs a lookup
+//! reads at most `TIER_FACTOR - 1` runs per tier (`RUN_TIER_FILL - 1` during one), and each
+//! posting is rewritten about once per tier. So a bulk run of up to about 128 commits (a
+//! million games) writes each posting twice, once in its run and once in the final merge,
+//! whatever its size.
 //!
 //! Runs are as small as the transactions that write them, down to a single game. Sixteen
 //! runs of a tier above the first always merge into a run of the next tier; the first tier
@@ -44,6 +50,11 @@ const TIER_BASE: i64 = 1 << 8;
 /// lookup reads one block per run (a few for the commonest keys), cheap next to rewriting
 /// every posting once more per tier.
 const TIER_FACTOR: usize = 16;
+
+/// Runs per tier before they are merged during an index run (see the module documentation).
+/// A lookup then reads up to one block in each of this many runs per tier, a few
+/// milliseconds, until the run ends.
+pub(super) const RUN_TIER_FILL: usize = 128;
 
 /// Postings a merge reads between two looks at its stop flag.
 const STOP_CHECK: u32 = 1 << 14;
@@ -127,20 +138,25 @@ fn tier(postings: i64) -> u32 {
     t
 }
 
-/// The runs to merge next, if any (see the module documentation). At the end of an index run
-/// (`at_end`), `dead_postings` are the postings of dead games.
+/// The runs to merge next, if any (see the module documentation): at the end of an index run
+/// (`at_end`), when `dead_postings` are the postings of dead games; else during one.
 pub(super) fn plan(runs: &[Run], at_end: bool, dead_postings: i64) -> Option<Vec<Run>> {
     let total: i64 = runs.iter().map(|r| r.postings).sum();
     let largest = runs.iter().map(|r| r.postings).max().unwrap_or(0);
     if at_end && runs.len() > 1 && (dead_postings * 5 > total || (total - largest) * 4 >= total) {
         return Some(runs.to_vec());
     }
+    full_tier(runs, if at_end { TIER_FACTOR } else { RUN_TIER_FILL })
+}
+
+/// The runs of the lowest tier that holds `fill` runs or more.
+fn full_tier(runs: &[Run], fill: usize) -> Option<Vec<Run>> {
     let mut tiers: Vec<u32> = runs.iter().map(|r| tier(r.postings)).collect();
     tiers.sort_unstable();
     tiers.dedup();
     tiers.into_iter().find_map(|t| {
         let members: Vec<Run> = runs.iter().copied().filter(|r| tier(r.postings) == t).collect();
-        (members.len() >= TIER_FACTOR).then_some(members)
+        (members.len() >= fill).then_some(members)
     })
 }
 
@@ -472,33 +488,39 @@ mod tests {
 
     #[test]
     fn runs_of_any_size_stay_few_and_are_rewritten_a_bounded_number_of_times() {
-        // 3,000 runs written one after another and merged as the writer merges them after
-        // each commit: from runs of one posting to runs of a thousand games.
-        for size in [1, 20, 100, 5_000, 100_000] {
-            let (mut live, mut next_id, mut rewritten) = (Vec::new(), 1, 0i64);
-            for _ in 0..3_000 {
-                live.push(Run { id: next_id, postings: size });
-                next_id += 1;
-                while let Some(plan) = plan(&live, false, 0) {
-                    let sum: i64 = plan.iter().map(|r| r.postings).sum();
-                    rewritten += sum;
-                    live.retain(|r| !plan.contains(r));
-                    live.push(Run { id: next_id, postings: sum });
+        // 3,000 runs written one after another, from runs of one posting to runs of a thousand
+        // games, each tier merged once it holds `fill` runs: sixteen, as between index runs,
+        // and 128, as during one.
+        for fill in [TIER_FACTOR, RUN_TIER_FILL] {
+            for size in [1, 20, 100, 5_000, 100_000] {
+                let (mut live, mut next_id, mut rewritten) = (Vec::new(), 1, 0i64);
+                for _ in 0..3_000 {
+                    live.push(Run { id: next_id, postings: size });
                     next_id += 1;
+                    while let Some(plan) = full_tier(&live, fill) {
+                        let sum: i64 = plan.iter().map(|r| r.postings).sum();
+                        rewritten += sum;
+                        live.retain(|r| !plan.contains(r));
+                        live.push(Run { id: next_id, postings: sum });
+                        next_id += 1;
+                    }
+                    let tiers = tier(live.iter().map(|r| r.postings).sum()) as usize + 1;
+                    assert!(live.len() < tiers * fill, "{} runs of {size} postings", live.len());
                 }
-                let tiers = tier(live.iter().map(|r| r.postings).sum()) as usize + 1;
-                assert!(live.len() < tiers * TIER_FACTOR, "{} runs of {size} postings", live.len());
-            }
-            if size < TIER_BASE * TIER_FACTOR as i64 {
-                // The first tier rewrites what its small runs made until it leaves the tier,
-                // so small runs cost more rewriting than their size, but never more than a
-                // first tier's worth (4,096 postings) a run, on average.
-                let bound = 3_000 * TIER_BASE * TIER_FACTOR as i64;
-                assert!(rewritten <= bound, "runs of {size}: {rewritten} postings rewritten");
-            } else {
-                // Above it, every posting is rewritten once a tier: groups of 16 runs, then
-                // of 256 (3,000 runs make 187 groups of 16, 11 of 256).
-                assert_eq!(rewritten, (187 * 16 + 11 * 256) * size, "runs of {size}");
+                if size < TIER_BASE * TIER_FACTOR as i64 {
+                    // The first tier rewrites what its small runs made until it leaves the
+                    // tier, so small runs cost more rewriting than their size, but never more
+                    // than a first tier's worth (4,096 postings) a run, on average.
+                    let bound = 3_000 * TIER_BASE * TIER_FACTOR as i64;
+                    assert!(rewritten <= bound, "runs of {size}: {rewritten} postings rewritten");
+                } else if fill == TIER_FACTOR {
+                    // Above it, every posting is rewritten once a tier: groups of 16 runs,
+                    // then of 256 (3,000 runs make 187 groups of 16, 11 of 256).
+                    assert_eq!(rewritten, (187 * 16 + 11 * 256) * size, "runs of {size}");
+                } else {
+                    // 3,000 runs make 23 groups of 128, and 23 merged runs fill no tier.
+                    assert_eq!(rewritten, 23 * 128 * size, "runs of {size}");
+                }
             }
         }
     }
@@ -506,11 +528,18 @@ mod tests {
     #[test]
     fn tiers_merge_when_full() {
         assert_eq!(plan(&runs(&[2_000_000; 5]), false, 0), None);
-        assert_eq!(plan(&runs(&[100; TIER_FACTOR - 1]), false, 0), None);
-        let mut sizes = vec![2_000_000, 2_000_000];
+        assert_eq!(plan(&runs(&[100; RUN_TIER_FILL - 1]), false, 0), None);
+        // Sixteen runs of a tier wait during an index run, and are merged at its end.
+        let mut sizes = vec![30_000_000];
         sizes.extend([100; TIER_FACTOR]);
-        let small = plan(&runs(&sizes), false, 0).unwrap();
+        assert_eq!(plan(&runs(&sizes), false, 0), None);
+        let small = plan(&runs(&sizes), true, 0).unwrap();
         assert_eq!(small.len(), TIER_FACTOR);
+        assert!(small.iter().all(|r| r.postings == 100));
+        let mut sizes = vec![2_000_000, 2_000_000];
+        sizes.extend([100; RUN_TIER_FILL]);
+        let small = plan(&runs(&sizes), false, 0).unwrap();
+        assert_eq!(small.len(), RUN_TIER_FILL);
         assert!(small.iter().all(|r| r.postings == 100));
         assert_eq!(plan(&runs(&[1_000, 1_000]), true, 500).map(|r| r.len()), Some(2));
         assert_eq!(plan(&runs(&[1_000]), true, 900), None);
