@@ -84,6 +84,11 @@ fn main() {
 
 /// Answers each position `rounds` times and prints the median and the slowest median.
 fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], filter: &GameFilter, rounds: usize) {
+    if positions.is_empty() || rounds == 0 {
+        // A database too small to hold such positions (games shorter than the plies asked).
+        println!("{what}: no position to time");
+        return;
+    }
     let mut medians = Vec::new();
     let mut games = Vec::new();
     for pos in positions {

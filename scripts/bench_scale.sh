@@ -48,11 +48,13 @@ for corpus in "$@"; do
     if [ "${WARM:-0}" != 1 ]; then
         find "$corpus" -type f -print0 | python3 -c '
 import os, sys
-for path in sys.stdin.buffer.read().split(b"\0"):
-    if path:
+for path in filter(None, sys.stdin.buffer.read().split(b"\0")):
+    try:
         fd = os.open(path, os.O_RDONLY)
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        os.close(fd)
+    except OSError:
+        continue  # gone or unreadable: the index run reports it
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)
 '
     fi
     # Exit status 1 only means that some input was rejected.

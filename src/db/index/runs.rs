@@ -10,8 +10,8 @@
 //! index run (the writer checks after every commit) a tier waits until it holds
 //! [`RUN_TIER_FILL`] runs: the end of the run merges them anyway, mostly all at once, so a
 //! merge during the run would rewrite its postings once more for nothing but the lookups of
-//! readers in the meantime (a block per run). At the end of an index run every run is merged when dead games account for
-//! more than a fifth of all postings, or when the runs besides the largest hold a quarter of
+//! readers in the meantime (a block per run). At the end of an index run every run is merged
+//! when dead games account for more than a fifth of all postings, or when the runs besides the largest hold a quarter of
 //! them or more (what index runs added since the last such merge): a bulk index run leaves
 //! one run, so that a lookup reads one block rather than one in each of ten runs (the first
 //! answers of the serving benchmark took a quarter less CPU), and a posting is rewritten by
@@ -52,8 +52,10 @@ const TIER_BASE: i64 = 1 << 8;
 const TIER_FACTOR: usize = 16;
 
 /// Runs per tier before they are merged during an index run (see the module documentation).
-/// A lookup then reads up to one block in each of this many runs per tier, a few
-/// milliseconds, until the run ends.
+/// Until the run ends, a lookup reads up to a block in each of this many runs per tier: a run
+/// stopped at 880,000 games left 88 runs, and answers after 10 plies took 70 ms instead of
+/// 9.3 ms with the 14 runs that merging at [`TIER_FACTOR`] leaves; the million-game run took
+/// 182 µs of CPU a game instead of 206.
 pub(super) const RUN_TIER_FILL: usize = 128;
 
 /// Postings a merge reads between two looks at its stop flag.
