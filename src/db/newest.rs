@@ -201,14 +201,53 @@ pub(in crate::db) fn newest_shown(
     c: &Conditions,
     limit: usize,
 ) -> Result<Vec<Shown>> {
-    let records = game_count_bound(conn)?;
-    // Walking reads about limit × records / ids rows, looking up reads ids games' records.
-    let (k, limit_n) = (ids.len() as u128, limit as u128);
-    if k * k * LOOK_UP_COST > limit_n * records.max(1) as u128 {
+    if walk_reads_less(conn, ids.len(), ids.len(), limit)? {
         walk(conn, &mut |game| Ok(ids.binary_search(&game).is_ok()), c, limit)
     } else {
         look_up(conn, ids, c)
     }
+}
+
+/// Whether finding the newest `limit` of `games` by walking the records reads less than
+/// looking up the records of `missing` of them: walking reads about limit × records / games
+/// rows.
+fn walk_reads_less(conn: &Connection, games: usize, missing: usize, limit: usize) -> Result<bool> {
+    let records = game_count_bound(conn)?;
+    Ok(games as u128 * missing as u128 * LOOK_UP_COST > limit as u128 * records.max(1) as u128)
+}
+
+/// Games whose shown records were looked up, with the record (`None`: no record passes the
+/// conditions), for [`newest_shown_remembered`]. Right only while no record changes and for
+/// one set of conditions: the writer keeps one for the lists it makes in one go, in one
+/// transaction.
+#[derive(Debug, Default)]
+pub(in crate::db) struct Remembered(HashMap<GameId, Option<Shown>>);
+
+/// Games [`Remembered`] keeps at most (about 100 bytes each); it forgets them all past that.
+const REMEMBERED: usize = 1 << 17;
+
+/// [`newest_shown`], which looks up only the games that `memory` does not hold, and adds them
+/// to it. Lists made one after the other share many games: each hot position reached on the
+/// way to another is made hot with it.
+pub(in crate::db) fn newest_shown_remembered(
+    conn: &Connection,
+    ids: &[GameId],
+    c: &Conditions,
+    limit: usize,
+    memory: &mut Remembered,
+) -> Result<Vec<Shown>> {
+    let mut missing: Vec<GameId> = ids.iter().copied().filter(|id| !memory.0.contains_key(id)).collect();
+    if walk_reads_less(conn, ids.len(), missing.len(), limit)? {
+        return walk(conn, &mut |game| Ok(ids.binary_search(&game).is_ok()), c, limit);
+    }
+    if memory.0.len() + missing.len() > REMEMBERED {
+        memory.0.clear();
+        missing = ids.to_vec();
+    }
+    let found = look_up(conn, &missing, c)?;
+    memory.0.extend(missing.iter().map(|&id| (id, None)));
+    memory.0.extend(found.into_iter().map(|shown| (shown.0.1, Some(shown))));
+    Ok(ids.iter().filter_map(|id| memory.0.get(id).cloned().flatten()).collect())
 }
 
 /// The shown record of each of `ids`, in no particular order.

@@ -29,7 +29,7 @@ use crate::db::{
     Corrupt, GameFilter, GameId, Result,
     codec::{get_varint, put_varint},
     filter::Conditions,
-    newest::{SortKey, look_up, newest_shown},
+    newest::{Remembered, SortKey, look_up, newest_shown_remembered},
 };
 
 /// The games a list keeps at most: a few pages of a query's list.
@@ -228,16 +228,18 @@ impl Lists {
 }
 
 /// Makes the list of `key` from `occ`, the occurrences of exactly its stored position (sorted
-/// by game and ply), every posting in a run and every record written.
+/// by game and ply), every posting in a run and every record written. `memory` holds the
+/// records shown for games of lists made before in the same transaction (see
+/// [`Remembered`]).
 ///
 /// # Errors
 ///
 /// Any database failure.
-pub(super) fn make(conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()> {
+pub(super) fn make(conn: &Connection, key: i64, occ: &[Occurrence], memory: &mut Remembered) -> Result<()> {
     let first = first_plies(occ);
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
-    let mut shown = newest_shown(conn, &ids, &c, LISTED)?;
+    let mut shown = newest_shown_remembered(conn, &ids, &c, LISTED, memory)?;
     shown.sort_unstable_by(|a, b| b.0.cmp(&a.0));
     // Fewer than LISTED found: they are every game there is (a walk stops short only at the
     // end of the records).
