@@ -216,7 +216,8 @@ pub fn parse_bod<'a>(lines: impl IntoIterator<Item = &'a str>) -> Result<Setup, 
     bod.finish()
 }
 
-/// `先手の持駒：…` and its kin: the side, whether it used 上手/下手, and the value.
+/// `先手の持駒：…` and its kin: the side, whether it used 上手/下手, and the value. Spaces may
+/// come before the colon, as in any header (a header line's key is read without them).
 fn hand_line(t: &str) -> Option<(Color, bool, &str)> {
     for (key, color, names) in [
         ("先手の持駒", Color::Black, false),
@@ -225,7 +226,7 @@ fn hand_line(t: &str) -> Option<(Color, bool, &str)> {
         ("上手の持駒", Color::White, true),
     ] {
         if let Some(rest) = t.strip_prefix(key) {
-            let value = rest.strip_prefix(['：', ':'])?;
+            let value = rest.trim_start_matches(is_space).strip_prefix(['：', ':'])?;
             return Some((color, names, value));
         }
     }
@@ -463,6 +464,15 @@ mod tests {
         let text = "  ３ ２ １\n+---------+\n| ・ ・v玉|一\n| ・ 金 ・|三\n+---------+\n後手番\n手数＝5\n";
         let setup = parse_bod(text.lines()).unwrap();
         assert_eq!(setup.to_string(), "8k/9/7G1/9/9/9/9/9/9 w - 6");
+    }
+
+    /// Spaces before the colon of a hand line, as a header line may have them: still the
+    /// hand (it was read as a header, and written back as a hand line that read as the hand).
+    #[test]
+    fn a_hand_line_with_spaces_before_its_colon_is_the_hand() {
+        let text = "上手の持駒\t\t ：金\n+------+\n| ・v玉|\n| ・ ・|\n+------+\n下手の持駒　：なし\n";
+        let setup = parse_bod(text.lines()).unwrap();
+        assert_eq!(setup.to_string(), "8k/9/9/9/9/9/9/9/9 b g 1");
     }
 
     #[test]
