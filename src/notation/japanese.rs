@@ -245,58 +245,41 @@ fn check(mv: &JapaneseMove, alias: Option<char>) -> Result<(), &'static str> {
 
 /// Reads the piece at the start of `text`: `None` inside the result for a bare 合.
 fn piece(text: &str) -> Option<(Option<PieceKind>, &str)> {
-    const NAMES: &[(&str, PieceKind)] = &[
-        ("成香", PieceKind::ProLance),
-        ("成桂", PieceKind::ProKnight),
-        ("成銀", PieceKind::ProSilver),
-        ("ナ香", PieceKind::ProLance),
-        ("ナ桂", PieceKind::ProKnight),
-        ("ナ銀", PieceKind::ProSilver),
-        ("歩", PieceKind::Pawn),
-        ("兵", PieceKind::Pawn),
-        ("香", PieceKind::Lance),
-        ("桂", PieceKind::Knight),
-        ("銀", PieceKind::Silver),
-        ("金", PieceKind::Gold),
-        ("角", PieceKind::Bishop),
-        ("飛", PieceKind::Rook),
-        ("玉", PieceKind::King),
-        ("王", PieceKind::King),
-        ("と", PieceKind::ProPawn),
-        ("杏", PieceKind::ProLance),
-        ("圭", PieceKind::ProKnight),
-        ("全", PieceKind::ProSilver),
-        ("馬", PieceKind::Horse),
-        ("龍", PieceKind::Dragon),
-        ("竜", PieceKind::Dragon),
-        // Handwritten shorthand. フナ is 不成, so フ is a pawn only when ナ does not follow.
-        ("丶", PieceKind::Pawn),
-        ("ゝ", PieceKind::Pawn),
-        ("・", PieceKind::Pawn),
-        ("キ", PieceKind::Lance),
-        ("禾", PieceKind::Lance),
-        ("↑", PieceKind::Lance),
-        ("土", PieceKind::Knight),
-        ("ヨ", PieceKind::Silver),
-        ("人", PieceKind::Gold),
-        ("ク", PieceKind::Bishop),
-        ("ヒ", PieceKind::Rook),
-        ("乙", PieceKind::Rook),
-        ("マ", PieceKind::Horse),
-        ("ウ", PieceKind::Horse),
-        ("立", PieceKind::Dragon),
-        ("リ", PieceKind::Dragon),
-        ("○", PieceKind::King),
-    ];
-    if let Some(rest) = text.strip_prefix('フ') {
-        if !rest.starts_with('ナ') {
-            return Some((Some(PieceKind::Pawn), rest));
+    let first = text.chars().next()?;
+    let rest = &text[first.len_utf8()..];
+    let kind = match first {
+        // 成 and ナ name a piece only before 香, 桂 or 銀; else they are a promotion.
+        '成' | 'ナ' => {
+            let second = rest.chars().next()?;
+            let kind = match second {
+                '香' => PieceKind::ProLance,
+                '桂' => PieceKind::ProKnight,
+                '銀' => PieceKind::ProSilver,
+                _ => return None,
+            };
+            return Some((Some(kind), &rest[second.len_utf8()..]));
         }
-    }
-    if let Some(rest) = text.strip_prefix('合') {
-        return Some((None, rest));
-    }
-    NAMES.iter().find_map(|&(name, kind)| text.strip_prefix(name).map(|rest| (Some(kind), rest)))
+        // 合 interposes a piece it does not name.
+        '合' => return Some((None, rest)),
+        // Handwritten shorthand. フナ is 不成, so フ is a pawn only when ナ does not follow.
+        'フ' if rest.starts_with('ナ') => return None,
+        '歩' | '兵' | 'フ' | '丶' | 'ゝ' | '・' => PieceKind::Pawn,
+        '香' | 'キ' | '禾' | '↑' => PieceKind::Lance,
+        '桂' | '土' => PieceKind::Knight,
+        '銀' | 'ヨ' => PieceKind::Silver,
+        '金' | '人' => PieceKind::Gold,
+        '角' | 'ク' => PieceKind::Bishop,
+        '飛' | 'ヒ' | '乙' => PieceKind::Rook,
+        '玉' | '王' | '○' => PieceKind::King,
+        'と' => PieceKind::ProPawn,
+        '杏' => PieceKind::ProLance,
+        '圭' => PieceKind::ProKnight,
+        '全' => PieceKind::ProSilver,
+        '馬' | 'マ' | 'ウ' => PieceKind::Horse,
+        '龍' | '竜' | '立' | 'リ' => PieceKind::Dragon,
+        _ => return None,
+    };
+    Some((Some(kind), rest))
 }
 
 /// Reads `77)` or `77）` after an opening parenthesis: the origin square, or `None` for a

@@ -5,12 +5,15 @@
 //! stable sort by key alone puts the entries in the (key, game, ply) order of a run.
 //! Positions past ply 65,535 of a game are not indexed (no real game comes near).
 //!
-//! Sorting: keys are hashes, so their top bits spread the entries evenly. In-place passes
-//! of a most-significant-digit radix sort, eight bits at a time, leave buckets of a few
-//! dozen entries, each then sorted by (key, game, ply) on its own. That is several times
-//! fewer instructions than a comparison sort of the whole buffer, and, unlike a stable merge
-//! sort, needs no second buffer of half the entries (the buffer is the writer's largest
-//! memory).
+//! Sorting: keys are hashes, so their top bits spread the entries evenly. The buffer keeps
+//! entries apart by the top eight bits of their key as they arrive, each part in the order
+//! pushed; sorting then takes each part (a few thousand entries, which the caches hold) and
+//! spreads it by the next eight bits into a scratch part, keeping that order, which leaves
+//! groups of a few dozen entries for an insertion sort by key. Every step is stable, so no
+//! step compares games or plies, and beyond the entries the sort needs only one part's
+//! scratch (the buffer is the writer's largest memory). On the entries of the 100,000-game
+//! bench corpus this takes a quarter of the time of an in-place radix sort of the whole
+//! buffer followed by comparison sorts of its buckets.
 
 use std::collections::HashSet;
 
@@ -30,29 +33,39 @@ struct Entry {
     mv: u16,
 }
 
-impl Entry {
-    /// The order of a run: key (as a signed integer), game, ply.
-    fn order(&self) -> (i64, u32, u16) {
-        (self.key, self.game, self.ply)
-    }
-}
+/// Groups this small, after the second spreading, are sorted by insertion.
+const SMALL_SORT: usize = 32;
 
-/// Buckets this small are sorted by comparison.
-const SMALL_SORT: usize = 48;
+/// The parts of the buffer: one per value of the top eight bits of the key.
+const PARTS: usize = 256;
 
 /// The buffer.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct PostingBuffer {
-    entries: Vec<Entry>,
+    /// The entries by the top eight bits of their key, sign bit flipped (so that the parts
+    /// are in the keys' signed order), each in the order pushed until sorted.
+    parts: Vec<Vec<Entry>>,
+    len: usize,
     /// The first game id in the buffer; `results[i]` is the result of game `first + i`.
     first: u32,
     results: Vec<GameResult>,
 }
 
+impl Default for PostingBuffer {
+    fn default() -> PostingBuffer {
+        PostingBuffer { parts: vec![Vec::new(); PARTS], len: 0, first: 0, results: Vec::new() }
+    }
+}
+
+/// The part of `key`: its top eight bits, with the sign bit flipped.
+fn part(key: i64) -> usize {
+    (((key as u64) ^ (1 << 63)) >> 56) as usize
+}
+
 impl PostingBuffer {
     /// The number of postings held.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// Whether the postings of `game` may be held (it is not older than the first game held).
@@ -60,9 +73,13 @@ impl PostingBuffer {
         !self.results.is_empty() && game >= self.first
     }
 
-    /// Makes room for `n` more postings.
+    /// Makes room for `n` more postings (keys spread evenly, so each part takes a share, with
+    /// room for the keys many games reach).
     pub fn reserve(&mut self, n: usize) {
-        self.entries.reserve(n);
+        let share = n / PARTS + n / PARTS / 4;
+        for part in &mut self.parts {
+            part.reserve(share);
+        }
     }
 
     /// Adds the positions of `game` (its id must be greater than any held): `(key, move
@@ -81,7 +98,9 @@ impl PostingBuffer {
         self.results.resize(offset, GameResult::Unknown);
         self.results.push(result);
         for (ply, (key, next)) in positions.take(usize::from(u16::MAX) + 1).enumerate() {
-            self.entries.push(Entry { key: key.to_i64(), game, ply: ply as u16, mv: next_code(next) });
+            let key = key.to_i64();
+            self.parts[part(key)].push(Entry { key, game, ply: ply as u16, mv: next_code(next) });
+            self.len += 1;
         }
     }
 
@@ -89,17 +108,22 @@ impl PostingBuffer {
     /// the lowest and highest game ids left (`None` when none is).
     pub fn sort(&mut self, deleted: &HashSet<u32>) -> Option<(u32, u32)> {
         if !deleted.is_empty() {
-            self.entries.retain(|e| !deleted.contains(&e.game));
+            for part in &mut self.parts {
+                part.retain(|e| !deleted.contains(&e.game));
+            }
+            self.len = self.parts.iter().map(Vec::len).sum();
         }
-        sort_entries(&mut self.entries);
-        let min = self.entries.iter().map(|e| e.game).min()?;
-        let max = self.entries.iter().map(|e| e.game).max()?;
-        Some((min, max))
+        let mut scratch = Vec::new();
+        for part in &mut self.parts {
+            sort_part(part, &mut scratch);
+        }
+        let games = || self.parts.iter().flatten().map(|e| e.game);
+        Some((games().min()?, games().max()?))
     }
 
     /// The postings, in the order they are held (run order after [`PostingBuffer::sort`]).
     pub fn postings(&self) -> impl Iterator<Item = Posting> + '_ {
-        self.entries.iter().map(|e| Posting {
+        self.parts.iter().flatten().map(|e| Posting {
             key: PositionKey::from_i64(e.key),
             game: GameId(i64::from(e.game)),
             ply: u32::from(e.ply),
@@ -110,54 +134,60 @@ impl PostingBuffer {
 
     /// Empties the buffer (keeping its memory for the next postings).
     pub fn clear(&mut self) {
-        self.entries.clear();
+        for part in &mut self.parts {
+            part.clear();
+        }
+        self.len = 0;
         self.results.clear();
     }
 }
 
-/// Sorts `entries` into run order (see the module documentation): an in-place radix pass
-/// on the next eight bits of the key, then each bucket the same way on the following eight,
-/// until buckets are small enough for a comparison sort. With 256 buckets, the slots being
-/// filled fit in the first-level cache, so each pass reads and writes memory nearly in order.
-fn sort_entries(entries: &mut [Entry]) {
-    sort_from_bit(entries, 64);
-}
-
-fn sort_from_bit(entries: &mut [Entry], high: u32) {
-    if entries.len() <= SMALL_SORT || high < 8 {
-        entries.sort_unstable_by_key(Entry::order);
+/// Sorts one part by key, keeping the order of equal keys (see the module documentation):
+/// spread by the next eight bits of the key into `scratch`, then each group by insertion.
+/// The sorted entries end up in `part` (whose memory may be swapped with `scratch`'s).
+fn sort_part(part: &mut Vec<Entry>, scratch: &mut Vec<Entry>) {
+    if part.len() <= SMALL_SORT {
+        insertion_sort_by_key(part);
         return;
     }
-    let shift = high - 8;
-    // The sign bit flipped, so that unsigned order is the keys' signed order.
-    let digit = |e: &Entry| ((((e.key as u64) ^ (1 << 63)) >> shift) & 0xff) as usize;
-    let mut ends = [0usize; 256];
-    for e in entries.iter() {
-        ends[digit(e)] += 1;
+    let digit = |e: &Entry| ((e.key as u64 >> 48) & 0xff) as usize;
+    let mut starts = [0usize; 257];
+    for e in part.iter() {
+        starts[digit(e) + 1] += 1;
     }
-    let mut sum = 0;
-    for end in &mut ends {
-        sum += *end;
-        *end = sum;
+    for d in 1..257 {
+        starts[d] += starts[d - 1];
     }
-    // heads[b] is the first slot of bucket b that does not hold one of its entries yet.
-    let mut heads = [0usize; 256];
-    heads[1..].copy_from_slice(&ends[..255]);
-    for b in 0..256 {
-        while heads[b] < ends[b] {
-            let target = digit(&entries[heads[b]]);
-            if target == b {
-                heads[b] += 1;
-            } else {
-                entries.swap(heads[b], heads[target]);
-                heads[target] += 1;
-            }
+    let bounds = starts;
+    scratch.clear();
+    scratch.resize(part.len(), Entry { key: 0, game: 0, ply: 0, mv: 0 });
+    for e in part.iter() {
+        let slot = &mut starts[digit(e)];
+        scratch[*slot] = *e;
+        *slot += 1;
+    }
+    for group in bounds.windows(2) {
+        let group = &mut scratch[group[0]..group[1]];
+        if group.len() <= SMALL_SORT {
+            insertion_sort_by_key(group);
+        } else {
+            // A key many games reach, or a few such keys: a stable sort finds its runs.
+            group.sort_by_key(|e| e.key);
         }
     }
-    let mut start = 0;
-    for end in ends {
-        sort_from_bit(&mut entries[start..end], shift);
-        start = end;
+    std::mem::swap(part, scratch);
+}
+
+/// Sorts a few entries by key, keeping the order of equal keys.
+fn insertion_sort_by_key(entries: &mut [Entry]) {
+    for i in 1..entries.len() {
+        let e = entries[i];
+        let mut j = i;
+        while j > 0 && entries[j - 1].key > e.key {
+            entries[j] = entries[j - 1];
+            j -= 1;
+        }
+        entries[j] = e;
     }
 }
 
@@ -198,9 +228,9 @@ mod tests {
     }
 
     #[test]
-    fn the_radix_sort_agrees_with_a_stable_sort_by_key() {
+    fn the_sort_agrees_with_a_stable_sort_by_key() {
         // Keys from a small set (many equal keys), spread over the whole signed range, and
-        // entries pushed in (game, ply) order as the writer pushes them.
+        // games pushed in id order as the writer pushes them.
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
             state ^= state << 13;
@@ -210,22 +240,33 @@ mod tests {
         };
         let keys: Vec<i64> =
             (0..3_000).map(|_| next() as i64).chain([i64::MIN, -1, 0, 1, i64::MAX]).collect();
-        for n in [0, 1, 100, SMALL_SORT, SMALL_SORT + 1, 50_000] {
-            let mut entries = Vec::with_capacity(n);
+        // 400,000 postings put several hundred groups past the insertion sort.
+        for n in [0, 1, 100, SMALL_SORT, SMALL_SORT + 1, 50_000, 400_000] {
+            let mut buffer = PostingBuffer::default();
+            let mut expected = Vec::with_capacity(n);
             let mut game = 0;
-            while entries.len() < n {
+            while expected.len() < n {
                 game += 1 + (next() % 3) as u32;
-                let plies = 1 + next() % 120;
-                for ply in 0..plies.min((n - entries.len()) as u64) {
-                    let key = keys[(next() % keys.len() as u64) as usize];
-                    entries.push(Entry { key, game, ply: ply as u16, mv: next() as u16 });
+                let plies = (1 + next() % 120).min((n - expected.len()) as u64);
+                let positions: Vec<(i64, Option<Move>)> = (0..plies)
+                    .map(|_| {
+                        (keys[(next() % keys.len() as u64) as usize], Move::from_code(next() as u16 % 4096))
+                    })
+                    .collect();
+                for (ply, &(key, mv)) in positions.iter().enumerate() {
+                    expected.push((key, game, ply as u32, mv));
                 }
+                let positions = positions.into_iter().map(|(key, mv)| (PositionKey::from_i64(key), mv));
+                buffer.push_game(game, GameResult::Unknown, positions);
             }
-            let mut expected = entries.clone();
-            expected.sort_by_key(|e| e.key);
-            sort_entries(&mut entries);
-            let fields = |v: &[Entry]| v.iter().map(|e| (e.key, e.game, e.ply, e.mv)).collect::<Vec<_>>();
-            assert_eq!(fields(&entries), fields(&expected), "{n} entries");
+            expected.sort_by_key(|e| e.0);
+            assert_eq!(buffer.len(), n);
+            let range = buffer.sort(&HashSet::new());
+            let got: Vec<(i64, u32, u32, Option<Move>)> =
+                buffer.postings().map(|p| (p.key.to_i64(), p.game.0 as u32, p.ply, p.next)).collect();
+            assert_eq!(got, expected, "{n} postings");
+            let games = || expected.iter().map(|e| e.1);
+            assert_eq!(range, games().min().zip(games().max()));
         }
     }
 }
