@@ -78,6 +78,9 @@ impl To {
 }
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    if let Some(out) = &args.out {
+        super::db::refuse_database_as_output(out, "--out", None)?;
+    }
     let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     let variant = args.variant.map(Variant::from);
     let parsed = kifu::read_file_as(Some(&args.file), &bytes, variant)

@@ -74,3 +74,57 @@ pub fn warn_unindexed(snapshot: &Snapshot<'_>, db: &Path) -> anyhow::Result<()> 
     }
     Ok(())
 }
+
+/// Refuses to write the file `out` (given with `flag`, as in `--out`) where writing would
+/// destroy a database: the database `db` itself (by any path to it, a link or another name),
+/// the files SQLite keeps beside it (`-wal`, `-shm`, `-journal`), or any existing SQLite
+/// database. A command checks this before it opens `out`, which truncates it.
+pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(db) = db {
+        // SQLite keeps its files beside the database's real path, a link followed.
+        let names = [Some(db.to_path_buf()), db.canonicalize().ok()];
+        for (name, suffix) in
+            names.iter().flatten().flat_map(|n| ["", "-wal", "-shm", "-journal"].map(|s| (n, s)))
+        {
+            let mut companion = name.as_os_str().to_owned();
+            companion.push(suffix);
+            if same_place(out, Path::new(&companion)) {
+                let what = if suffix.is_empty() { "the database" } else { "a file of the database" };
+                anyhow::bail!(
+                    "{flag} {} is {what} {}: writing there would destroy it; give another file",
+                    out.display(),
+                    db.display()
+                );
+            }
+        }
+    }
+    if is_sqlite_file(out) {
+        anyhow::bail!(
+            "{flag} {} is an SQLite database, which kifudex does not write over; give another file \
+             (or remove it first, if it is to go)",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same file: one file by two paths, or, while neither exists,
+/// the same name in the same directory.
+fn same_place(a: &Path, b: &Path) -> bool {
+    if same_file::is_same_file(a, b).unwrap_or(false) {
+        return true;
+    }
+    let dir = |p: &Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        parent.canonicalize().ok()
+    };
+    a.file_name().is_some() && a.file_name() == b.file_name() && dir(a).is_some() && dir(a) == dir(b)
+}
+
+/// Whether `path` is a file that starts as an SQLite database does.
+fn is_sqlite_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && &head == b"SQLite format 3\0"
+}

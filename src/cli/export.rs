@@ -108,6 +108,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if format == export::Format::Parquet && args.out.is_none() && args.out_dir.is_none() {
         bail!("--format parquet writes a file: give it with --out FILE (or --out-dir DIR)");
     }
+    if let Some(out) = &args.out {
+        super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
+    }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     // With --out-dir, the file is written under a hidden name, then renamed to `part`.
@@ -116,6 +119,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         (None, Some(dir)) => {
             let shard = snapshot.shard()?.unwrap_or(Shard::new(1, 1)?);
             let (hidden, part) = partition(dir, shard, args.what, format)?;
+            for file in [&hidden, &part] {
+                super::db::refuse_database_as_output(file, "--out-dir", Some(&args.db.path()))?;
+            }
             (Some(hidden), Some(part))
         }
         (None, None) => (None, None),

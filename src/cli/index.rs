@@ -40,7 +40,8 @@ pub struct IndexArgs {
     /// Worker threads reading and replaying games [default: one per CPU]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
-    /// Remove the games of files under PATH that no longer exist
+    /// Remove the games of files under PATH that no longer exist (a file the run does not
+    /// reach but that is still there is kept)
     #[arg(long)]
     prune: bool,
     /// Write the rejects under PATH as CSV to FILE
@@ -131,6 +132,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.clone()
     };
+    if let Some(file) = &args.rejects {
+        super::db::refuse_database_as_output(file, "--rejects", Some(&args.db.path()))?;
+    }
     let jobs = args.jobs.map(usize::from).unwrap_or_else(ingest::default_jobs);
     let (stop, signal) = stop_on_signals()?;
     let globs = Globs::new(&args.include, &args.exclude).map_err(glob_error)?;
@@ -187,9 +191,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             }
             None => (String::new(), String::new()),
         };
+        let pruned = if args.prune { format!(", {} pruned", summary.files_pruned) } else { String::new() };
         eprintln!(
-            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped){others}, {} games added, \
-             {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
+            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}, {} games \
+             added, {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,
             summary.files_unchanged,
@@ -202,6 +207,14 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             summary.positions,
             summary.seconds
         );
+        if summary.files_unwalked > 0 {
+            eprintln!(
+                "kifudex: --prune kept {} files recorded under the paths given that this run did not reach but \
+                 that are still there (left out by --include or --exclude, behind a link not followed without \
+                 --follow-links, or in a directory that cannot be read)",
+                summary.files_unwalked
+            );
+        }
     }
     if args.json {
         super::print(&json(&summary)?)?;

@@ -36,6 +36,9 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
+    if let Some(out) = &args.out {
+        super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
+    }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {

@@ -67,7 +67,10 @@
 //!
 //! An unchanged file is not read again. A changed file's games are replaced (a game that
 //! another file also holds stays). With `prune`, files recorded under the given paths that
-//! the walk no longer finds are removed with their games.
+//! the walk no longer finds, and that are gone from the disk, are removed with their games.
+//! A file the walk did not reach that is still there (a glob leaves it out, a link to it is
+//! not followed, its directory cannot be read) is kept, and counted
+//! ([`Summary::files_unwalked`]).
 //!
 //! # Shards
 //!
@@ -93,8 +96,8 @@ use std::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use self::prepare::path_text;
 use self::prepare::{Fetched, Outcome, fetch, process};
+pub use self::prepare::{path_text, text_path};
 pub use crate::db::NewReject;
 use crate::{
     db::{self, Reader, Writer},
@@ -183,6 +186,10 @@ pub struct Summary {
     pub files_skipped: u64,
     /// Files removed because they are gone (with `prune`).
     pub files_pruned: u64,
+    /// Files recorded under the paths given that the walk did not reach but that are still
+    /// there (left out by a glob, behind a link not followed, in a directory that cannot be
+    /// read): `prune` keeps them (counted with `prune` only).
+    pub files_unwalked: u64,
     /// Files (and unreadable entries) that other shards take: found, not read (0 without a
     /// shard).
     pub files_other_shards: u64,

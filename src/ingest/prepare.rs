@@ -94,6 +94,38 @@ pub fn path_text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The path whose text form ([`path_text`]) is `text`: each `\xNN` is the byte it names.
+#[cfg(unix)]
+pub fn text_path(text: &str) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    let (bytes, mut out) = (text.as_bytes(), Vec::with_capacity(text.len()));
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes
+            .get(i..i + 4)
+            .filter(|b| b.starts_with(b"\\x") && b[2..].iter().all(u8::is_ascii_hexdigit))
+            .and_then(|b| std::str::from_utf8(&b[2..]).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match byte {
+            Some(b) => {
+                out.push(b);
+                i += 4;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    std::ffi::OsString::from_vec(out).into()
+}
+
+/// The path whose text form ([`path_text`]) is `text`.
+#[cfg(not(unix))]
+pub fn text_path(text: &str) -> std::path::PathBuf {
+    text.into()
+}
+
 /// A file after the I/O step: settled already, or read and in need of parsing.
 #[derive(Debug)]
 pub(super) enum Fetched {
@@ -341,6 +373,12 @@ mod tests {
         // A name that spells an escape is not taken for one.
         assert_eq!(text(b"/kifu/\\x8a.kif"), "/kifu/\\x5cx8a.kif");
         assert_ne!(text(b"/kifu/\\x8a.kif"), text(b"/kifu/\x8a.kif"));
+        // And each text is its path's, byte for byte.
+        for bytes in
+            [&b"/kifu/\x8a\xfb.kif"[..], b"/kifu/\\x8a.kif", b"/a\\b/\xff\\", "/棋譜/a.kif".as_bytes()]
+        {
+            assert_eq!(text_path(&text(bytes)).as_os_str().as_bytes(), bytes);
+        }
     }
 
     /// What the walk saw of `path`, as a run holds it until the file is read.

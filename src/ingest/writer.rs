@@ -51,11 +51,22 @@ pub(super) fn write_all(
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
         for root in prune.unwrap_or_default() {
-            s.files_pruned += batch.prune_unseen(root)?;
+            let (pruned, kept) = batch.prune_unseen(root, &mut |path| is_gone(&super::text_path(path)))?;
+            s.files_pruned += pruned;
+            s.files_unwalked += kept;
         }
     }
     batch.commit()?;
     Ok(s)
+}
+
+/// Whether nothing is at `path` any more: asking for it says so, and not that it cannot be
+/// seen (a directory that cannot be read keeps its files).
+fn is_gone(path: &std::path::Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => false,
+        Err(e) => matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory),
+    }
 }
 
 fn write_one(

@@ -312,3 +312,66 @@ fn odd_database_paths_get_a_clear_message() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
     assert_eq!(read_with(&["query"], &sjis).status.code(), Some(0));
 }
+
+#[test]
+fn no_output_flag_writes_over_the_database_or_any_sqlite_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let record = write_games(&games, 6, 2, 22).remove(0);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    std::os::unix::fs::symlink(&db, tmp.path().join("link.sqlite")).unwrap();
+    fs::hard_link(&db, tmp.path().join("hard.sqlite")).unwrap();
+    let foreign = tmp.path().join("foreign.sqlite");
+    foreign_sqlite(&foreign);
+    let (before, foreign_before, names) = (hash(&db), hash(&foreign), listing(tmp.path()));
+    let dir = tmp.path().to_str().unwrap();
+    let db_text = db.to_str().unwrap();
+    // (arguments, the file named, what the message says it is)
+    let cases: Vec<(Vec<String>, String, String)> = [
+        ("index GAMES --db DB --rejects DB", "DB", "the database DB"),
+        (
+            "index GAMES --db DB --rejects DIR/./k.sqlite-wal",
+            "DIR/./k.sqlite-wal",
+            "a file of the database DB",
+        ),
+        ("export games --db DB --out DIR/link.sqlite", "DIR/link.sqlite", "the database DB"),
+        ("export moves --db DIR/link.sqlite --out DB", "DB", "the database DIR/link.sqlite"),
+        (
+            "export positions --format parquet --db DB --out DIR/hard.sqlite",
+            "DIR/hard.sqlite",
+            "the database DB",
+        ),
+        ("show 1 --db DB --out DIR/k.sqlite-shm", "DIR/k.sqlite-shm", "a file of the database DB"),
+        ("show 1 --db DB --out DIR/foreign.sqlite", "DIR/foreign.sqlite", "an SQLite database"),
+        ("convert RECORD --out DIR/hard.sqlite", "DIR/hard.sqlite", "an SQLite database"),
+    ]
+    .iter()
+    .map(|(args, file, what)| {
+        let fill = |s: &str| {
+            s.replace("GAMES", games.to_str().unwrap())
+                .replace("RECORD", record.to_str().unwrap())
+                .replace("DB", db_text)
+                .replace("DIR", dir)
+        };
+        (fill(args).split(' ').map(String::from).collect(), fill(file), fill(what))
+    })
+    .collect();
+    for (args, file, what) in &cases {
+        let flag = args.iter().rev().nth(1).unwrap();
+        let out = command().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let message = stderr(&out);
+        assert!(message.starts_with(&format!("kifudex: {flag} {file} is {what}")), "{args:?}: {message}");
+        assert_eq!((hash(&db), hash(&foreign)), (before, foreign_before), "{args:?} wrote over a database");
+        assert_eq!(listing(tmp.path()), names, "{args:?} left a file");
+    }
+    // A file of another name beside them is written as ever.
+    let out = command()
+        .args(["show", "1", "--db", db_text, "--out"])
+        .arg(tmp.path().join("g.kif"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read(tmp.path().join("g.kif")).unwrap().len() > 100);
+}

@@ -329,3 +329,59 @@ fn twenty_runs_killed_at_random_moments_leave_sound_databases_whose_answers_cove
     assert!(landed >= 8, "only {landed} of 20 kills landed during a run");
     assert!(with_games >= 4, "only {with_games} of 20 kills left some of the games");
 }
+
+/// `kifudex index DIR --db DB --prune --json ARGS` as `nobody` when the tests run as root:
+/// its exit code, the files it pruned and kept, and its messages.
+fn prune_run(dir: &std::path::Path, db: &std::path::Path, args: &[&str]) -> (i32, u64, u64, String) {
+    let mut cmd = command();
+    cmd.arg("index").arg(dir).arg("--db").arg(db).args(["--prune", "--json"]).args(args);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let count = |key: &str| summary[key].as_u64().unwrap_or(u64::MAX);
+    (out.status.code().unwrap(), count("files_pruned"), count("files_unwalked"), stderr(&out))
+}
+
+#[test]
+fn prune_removes_only_files_that_are_gone_not_those_the_run_did_not_reach() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Everything the runs write belongs to the user they run as.
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let games = tmp.path().join("games");
+    let (a, b) = (games.join("a"), games.join("b"));
+    let in_a = write_games(&a, 4, 2, 31);
+    write_games(&b, 3, 2, 32);
+    for dir in [&games, &a, &b] {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    let all = (0, 0, 0, String::new());
+    assert_eq!(prune_run(&games, &db, &["--quiet"]), all);
+    let listed = || listed_games(&db).unwrap().len();
+    assert_eq!(listed(), 14);
+    // Left out by a glob: kept, and said so.
+    let (code, pruned, kept, messages) = prune_run(&games, &db, &["--exclude", "b"]);
+    assert_eq!((code, pruned, kept, listed()), (0, 0, 3, 14), "{messages}");
+    assert!(messages.contains(", 0 pruned)"), "{messages}");
+    assert!(messages.contains("--prune kept 3 files"), "{messages}");
+    let (code, pruned, kept, _) = prune_run(&games, &db, &["--include", "a/**"]);
+    assert_eq!((code, pruned, kept, listed()), (0, 0, 3, 14));
+    // Reached only through a link the run does not follow: kept.
+    let linked = tmp.path().join("linked");
+    fs::create_dir(&linked).unwrap();
+    fs::set_permissions(&linked, fs::Permissions::from_mode(0o777)).unwrap();
+    std::os::unix::fs::symlink(&a, linked.join("a")).unwrap();
+    let db_linked = tmp.path().join("linked.sqlite");
+    let (code, ..) = prune_run(&linked, &db_linked, &["--follow-links", "--quiet"]);
+    assert_eq!(code, 0);
+    assert_eq!(prune_run(&linked, &db_linked, &["--quiet"]), (0, 0, 4, String::new()));
+    assert_eq!(listed_games(&db_linked).unwrap().len(), 8);
+    // In a directory the run cannot read (a walk reject): kept, as an unreadable file is.
+    fs::set_permissions(&b, fs::Permissions::from_mode(0o000)).unwrap();
+    let (code, pruned, kept, messages) = prune_run(&games, &db, &[]);
+    fs::set_permissions(&b, fs::Permissions::from_mode(0o777)).unwrap();
+    assert_eq!((code, pruned, kept, listed()), (1, 0, 3, 14), "{messages}");
+    // A file that is gone is pruned, and only it.
+    fs::remove_file(&in_a[0]).unwrap();
+    let (code, pruned, kept, _) = prune_run(&games, &db, &["--quiet"]);
+    assert_eq!((code, pruned, kept, listed()), (0, 1, 0, 12));
+}

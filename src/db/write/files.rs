@@ -210,16 +210,17 @@ impl Batch<'_> {
     }
 
     /// Removes the files recorded at `root` or under it that were not marked seen in this
-    /// run, with their games. Returns how many were removed.
+    /// run and that `is_gone` says are gone, with their games. Returns how many were removed,
+    /// and how many were kept because they are still there.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn prune_unseen(&mut self, root: &str) -> Result<u64> {
+    pub fn prune_unseen(&mut self, root: &str, is_gone: &mut dyn FnMut(&str) -> bool) -> Result<(u64, u64)> {
         const BATCH: usize = 256;
         let (lo, hi) = range_under(root);
         let mut after = String::new();
-        let mut removed = 0;
+        let (mut removed, mut kept) = (0, 0);
         loop {
             let gone: Vec<String> = self
                 .tx
@@ -232,11 +233,15 @@ impl Batch<'_> {
                 .query_map(params![root, lo, hi, after, BATCH], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             for path in &gone {
-                removed += u64::from(self.remove_file(path)?);
+                if is_gone(path) {
+                    removed += u64::from(self.remove_file(path)?);
+                } else {
+                    kept += 1;
+                }
             }
             match gone.into_iter().next_back() {
                 Some(last) => after = last,
-                None => return Ok(removed),
+                None => return Ok((removed, kept)),
             }
         }
     }
