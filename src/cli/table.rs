@@ -1,5 +1,9 @@
 //! Aligned text tables for the terminal, Japanese text included: columns are measured in
 //! terminal cells (a kanji takes two), not in characters.
+//!
+//! A cell's control characters (a tab or line break in a name, an escape sequence in a
+//! downloaded record's header) are shown as `\xNN`: a record's text never reaches the
+//! terminal as a command to it, nor breaks a table's lines. CSV and JSON keep text as it is.
 
 use clap::ValueEnum;
 use unicode_width::UnicodeWidthStr;
@@ -38,7 +42,7 @@ impl TextTable {
     }
 
     pub fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells);
+        self.rows.push(cells.into_iter().map(visible).collect());
     }
 
     /// The table, a line a row, columns two spaces apart, no trailing spaces.
@@ -74,9 +78,37 @@ impl TextTable {
     }
 }
 
+/// `text` with each control character written as `\xNN` (C0 and C1 controls, DEL).
+fn visible(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_are_shown_not_sent() {
+        let mut t = TextTable::new(&["name", "n"]);
+        t.row(vec!["\u{1b}]0;title\u{7}\u{1b}[31m赤".to_string(), "1".to_string()]);
+        t.row(vec!["a\tb\nc\u{9b}d\u{7f}".to_string(), "2".to_string()]);
+        let text = t.render();
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(text.contains("\\x1b]0;title\\x07\\x1b[31m赤"), "{text}");
+        assert!(text.contains("a\\x09b\\x0ac\\x9bd\\x7f"), "{text}");
+    }
 
     #[test]
     fn kanji_take_two_cells() {
