@@ -418,3 +418,38 @@ fn the_game_list_shows_the_newest_games_each_with_its_first_matching_record() {
         }
     }
 }
+
+#[test]
+fn a_duplicate_whose_record_ends_otherwise_is_a_warning_that_says_what_the_game_keeps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    let dir = fs::canonicalize(&dir).unwrap();
+    let record = |black: &str, ending: &str| {
+        format!(
+            "先手：{black}\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 {ending}\n"
+        )
+    };
+    // a.kifu and c.kifu end alike (Black, to move at move 3, resigns: White wins), and
+    // b.kifu says the game was interrupted.
+    fs::write(dir.join("a.kifu"), record("A", "投了")).unwrap();
+    fs::write(dir.join("b.kifu"), record("C", "中断")).unwrap();
+    fs::write(dir.join("c.kifu"), record("E", "投了")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let summary = index(&dir, &db, &[]);
+    assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(summary["warnings"].as_u64(), Some(1));
+    let out = kifudex(["export", "warnings"]).db(&db).output();
+    let warnings = csv_rows(&out.stdout);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let w = &warnings[0];
+    assert_eq!(
+        (w["path"].as_str(), w["game_index"].as_str(), w["line"].as_str(), w["code"].as_str()),
+        (dir.join("b.kifu").to_str().unwrap(), "0", "1", "duplicate_ending_differs")
+    );
+    assert_eq!(
+        w["message"],
+        "the same moves as game 1, which another record ends as white (resign): the game keeps that result, \
+         and this record says unknown (interrupted)"
+    );
+}

@@ -107,7 +107,7 @@ fn write_one(
             s.files_indexed += 1;
             s.files_rejected += u64::from(work.file.error.is_some());
             s.games_rejected += work.rejects.iter().filter(|r| r.game_index.is_some()).count() as u64;
-            s.warnings += work.warnings.len() as u64;
+            s.warnings += work.warnings.len() as u64 + counts.warnings;
             s.games_added += counts.added;
             s.games_duplicate += counts.duplicate;
             s.positions += counts.positions;

@@ -4,8 +4,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Batch, NewGame};
-use crate::db::{Result, paths::range_under};
+use super::{Batch, NewGame, games::Stored};
+use crate::db::{GameResult, Result, paths::range_under};
 
 /// A file as the writer records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +45,9 @@ pub struct WriteCounts {
     pub duplicate: u64,
     /// Postings of the new games.
     pub positions: u64,
+    /// Warnings recorded for the file's games: a duplicate whose record ends otherwise than
+    /// the stored game (`duplicate_ending_differs`).
+    pub warnings: u64,
 }
 
 impl Batch<'_> {
@@ -142,12 +145,33 @@ impl Batch<'_> {
         }
         let mut counts = WriteCounts::default();
         for g in games {
-            let (id, new) = self.games.store(&self.tx, self.index, g)?;
+            let (id, stored) = self.games.store(&self.tx, self.index, g)?;
+            let new = stored == Stored::New;
             if new {
                 counts.added += 1;
                 counts.positions += g.positions.len() as u64;
             } else {
                 counts.duplicate += 1;
+            }
+            if let Stored::Differs { result, termination } = stored {
+                let ending = |result: GameResult, termination: Option<&str>| match termination {
+                    Some(t) => format!("{} ({t})", result.name()),
+                    None => result.name().to_string(),
+                };
+                let warning = NewWarning {
+                    game_index: Some(g.index),
+                    line: Some(g.line),
+                    ply: None,
+                    code: "duplicate_ending_differs",
+                    message: format!(
+                        "the same moves as game {id}, which another record ends as {}: the game keeps that \
+                         result, and this record says {}",
+                        ending(result, termination.as_deref()),
+                        ending(g.result, g.termination)
+                    ),
+                };
+                insert_warning(&self.tx, &file.path, file_id, &warning)?;
+                counts.warnings += 1;
             }
             self.games.link(&self.tx, file_id, id, g)?;
             if !new {
@@ -173,12 +197,8 @@ impl Batch<'_> {
         let Some(file) = file_id(&self.tx, path)? else {
             return Ok(());
         };
-        let mut insert = self.tx.prepare_cached(
-            "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
         for w in warnings {
-            insert.execute(params![path, file, w.game_index, w.line, w.ply, w.code, w.message])?;
+            insert_warning(&self.tx, path, file, w)?;
         }
         Ok(())
     }
@@ -260,6 +280,15 @@ fn insert_reject(conn: &Connection, path: &str, file: Option<i64>, r: &NewReject
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![path, file, r.game_index, r.line, r.ply, r.code, r.message])?;
+    Ok(())
+}
+
+fn insert_warning(conn: &Connection, path: &str, file: i64, w: &NewWarning) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![path, file, w.game_index, w.line, w.ply, w.code, w.message])?;
     Ok(())
 }
 

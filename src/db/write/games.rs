@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::NewGame;
 use crate::db::{
-    GameId, Result,
+    GameId, GameResult, Result,
     index::{IndexWriter, RemovedGame},
 };
 
@@ -23,6 +23,17 @@ pub(super) struct GameStore {
     events: HashMap<String, i64>,
 }
 
+/// What [`GameStore::store`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Stored {
+    /// A new game.
+    New,
+    /// A stored game with the same result and termination.
+    Same,
+    /// A stored game that ended otherwise: the result and termination it keeps.
+    Differs { result: GameResult, termination: Option<String> },
+}
+
 #[derive(Clone, Copy)]
 enum Names {
     Players,
@@ -31,21 +42,29 @@ enum Names {
 
 impl GameStore {
     /// The stored game with the same start and moves, or a new one (its postings added to
-    /// `index`). Returns its id and whether it is new.
+    /// `index`). Returns its id and what it was.
     pub fn store(
         &mut self,
         conn: &Connection,
         index: &mut IndexWriter,
         g: &NewGame,
-    ) -> Result<(GameId, bool)> {
+    ) -> Result<(GameId, Stored)> {
         {
-            let mut probe = conn.prepare_cached("SELECT id, start, moves FROM games WHERE movehash = ?1")?;
+            let mut probe = conn.prepare_cached(
+                "SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1",
+            )?;
             let mut rows = probe.query([g.movehash])?;
             while let Some(row) = rows.next()? {
                 let start = row.get_ref(1)?.as_str_or_null()?;
                 let moves = row.get_ref(2)?.as_blob()?;
                 if start == g.start.as_deref() && moves == g.moves.as_slice() {
-                    return Ok((row.get(0)?, false));
+                    let ending = (row.get(3)?, row.get::<_, Option<String>>(4)?);
+                    let stored = if ending == (g.result, g.termination.map(String::from)) {
+                        Stored::Same
+                    } else {
+                        Stored::Differs { result: ending.0, termination: ending.1 }
+                    };
+                    return Ok((row.get(0)?, stored));
                 }
             }
         }
@@ -66,7 +85,7 @@ impl GameStore {
         ])?;
         let id = GameId(conn.last_insert_rowid());
         index.add_game(conn, id, g.result, &g.positions)?;
-        Ok((id, true))
+        Ok((id, Stored::New))
     }
 
     /// Links game `game` to its place in file `file_id`, with the file's own record of it:
