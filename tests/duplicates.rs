@@ -422,14 +422,8 @@ fn the_game_list_shows_the_newest_games_each_with_its_first_matching_record() {
 #[test]
 fn a_duplicate_whose_record_ends_otherwise_is_a_warning_that_says_what_the_game_keeps() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("games");
-    fs::create_dir(&dir).unwrap();
-    let dir = fs::canonicalize(&dir).unwrap();
-    let record = |black: &str, ending: &str| {
-        format!(
-            "先手：{black}\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 {ending}\n"
-        )
-    };
+    let dir = new_dir(tmp.path(), "games");
+    let record = ending_record;
     // a.kifu and c.kifu end alike (Black, to move at move 3, resigns: White wins), and
     // b.kifu says the game was interrupted.
     fs::write(dir.join("a.kifu"), record("A", "投了")).unwrap();
@@ -449,7 +443,244 @@ fn a_duplicate_whose_record_ends_otherwise_is_a_warning_that_says_what_the_game_
     );
     assert_eq!(
         w["message"],
-        "the same moves as game 1, which another record ends as white (resign): the game keeps that result, \
+        "the same moves as game 1, which its first record ends as white (resign): the game keeps that result, \
          and this record says unknown (interrupted)"
     );
+}
+
+/// A game's record of three moves naming `black`, whose third move is `ending` (a KIF
+/// ending: 投了 means Black, to move, resigns; 中断, interrupted, has no winner).
+fn ending_record(black: &str, ending: &str) -> String {
+    format!(
+        "先手：{black}\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 {ending}\n"
+    )
+}
+
+/// What the answers of a database are, ids left out: the tree of positions with its counts
+/// (hot positions counted with the game's result), the games with their result and
+/// termination, and the warnings (the game id in a message, which a database built in
+/// another order numbers otherwise, written `#`).
+fn answers(db: &Path, root: &Path) -> (String, Vec<[String; 5]>, Vec<[String; 4]>) {
+    let name = |path: &str| path.strip_prefix(&format!("{}/", root.display())).unwrap().to_string();
+    let tree = stdout(&kifudex(["export", "tree", "--max-ply", "3"]).db(db).output());
+    let games = csv_rows(stdout(&kifudex(["export", "games"]).db(db).output()).as_bytes())
+        .into_iter()
+        .map(|r| {
+            let [path, index, black, result, termination] =
+                ["source_path", "game_index", "black", "result", "termination"].map(|k| r[k].clone());
+            [name(&path), index, black, result, termination]
+        })
+        .collect();
+    let warnings = csv_rows(stdout(&kifudex(["export", "warnings"]).db(db).output()).as_bytes())
+        .into_iter()
+        .map(|r| {
+            let message = hide_game_number(&r["message"]);
+            [name(&r["path"]), r["game_index"].clone(), r["code"].clone(), message]
+        })
+        .collect();
+    (tree, games, warnings)
+}
+
+/// `message` with its `game N` written `game #`.
+fn hide_game_number(message: &str) -> String {
+    match message.split_once("game ") {
+        Some((before, after)) => {
+            let rest = after.trim_start_matches(|c: char| c.is_ascii_digit());
+            format!("{before}game #{rest}")
+        }
+        None => message.to_string(),
+    }
+}
+
+/// The result and termination of the one game of the database, and its id.
+fn the_game(db: &Path) -> (String, String, String) {
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(db).output()).as_bytes());
+    let r = &rows[0];
+    assert!(rows.iter().all(|o| o["game_id"] == r["game_id"]), "one game: {rows:?}");
+    (r["result"].clone(), r["termination"].clone(), r["game_id"].clone())
+}
+
+/// A new folder `name` in `parent`, made absolute and free of links, as the database records
+/// paths.
+fn new_dir(parent: &Path, name: &str) -> PathBuf {
+    let dir = parent.join(name);
+    fs::create_dir(&dir).unwrap();
+    fs::canonicalize(&dir).unwrap()
+}
+
+/// Indexes `files` (name, text) alone into a new database under `tmp`, as the database an
+/// archive of those files would have had from the start. Returns the database and the folder.
+fn fresh(tmp: &Path, name: &str, files: &[(&str, &str)], extra: &[&str]) -> (PathBuf, PathBuf) {
+    let dir = new_dir(tmp, name);
+    for (file, text) in files {
+        fs::write(dir.join(file), text).unwrap();
+    }
+    let db = tmp.join(format!("{name}.sqlite"));
+    index(&dir, &db, extra);
+    (db, dir)
+}
+
+#[test]
+fn a_game_ends_as_its_first_record_in_path_order_whatever_the_order_of_runs_and_removals() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_dir(tmp.path(), "games");
+    let (resigns, interrupted) = (ending_record("A", "投了"), ending_record("C", "中断"));
+    // Every position hot from the first game, so that its counts are kept per position.
+    let hot = ["--hot-games", "1"];
+    let db = tmp.path().join("k.sqlite");
+
+    // b.kifu alone: the game is interrupted.
+    fs::write(dir.join("b.kifu"), &interrupted).unwrap();
+    index(&dir, &db, &hot);
+    let (result, termination, first_id) = the_game(&db);
+    assert_eq!((result.as_str(), termination.as_str()), ("unknown", "interrupted"));
+
+    // a.kifu comes before it in path order and says Black resigned: the game is White's win,
+    // under a new id, and b.kifu's record has the warning.
+    fs::write(dir.join("a.kifu"), &resigns).unwrap();
+    let summary = index(&dir, &db, &hot);
+    assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(summary["warnings"].as_u64(), Some(1));
+    let (result, termination, id) = the_game(&db);
+    assert_eq!((result.as_str(), termination.as_str()), ("white", "resign"));
+    assert_ne!(id, first_id, "the game is stored again");
+    let (both, both_dir) = fresh(tmp.path(), "both", &[("a.kifu", &resigns), ("b.kifu", &interrupted)], &hot);
+    assert_eq!(the_game(&both).0, "white");
+    let (tree, games, warnings) = answers(&db, &dir);
+    assert_eq!(
+        (&tree, &games, &warnings),
+        (&answers(&both, &both_dir).0, &answers(&both, &both_dir).1, &answers(&both, &both_dir).2)
+    );
+    // The start position (ply 0): one game, won by White.
+    let start = |tree: &str| tree.lines().find(|l| l.split(',').nth(2) == Some("0")).unwrap().to_string();
+    assert!(start(&tree).ends_with(",0,1,7g7f,▲７六歩,P-7f,1,1,0,1,0"), "{tree}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0][0], "b.kifu");
+
+    // a.kifu goes: the game takes b.kifu's ending again, and no warning is left.
+    fs::remove_file(dir.join("a.kifu")).unwrap();
+    let summary = index(&dir, &db, &[&hot[..], &["--prune"]].concat());
+    assert_eq!(summary["files_pruned"].as_u64(), Some(1), "{summary}");
+    let (result, termination, _) = the_game(&db);
+    assert_eq!((result.as_str(), termination.as_str()), ("unknown", "interrupted"));
+    let (only_b, only_b_dir) = fresh(tmp.path(), "only-b", &[("b.kifu", &interrupted)], &hot);
+    let (tree, _, warnings) = answers(&db, &dir);
+    assert_eq!(tree, answers(&only_b, &only_b_dir).0);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(start(&tree).ends_with(",0,1,7g7f,▲７六歩,P-7f,1,1,0,0,0"), "{tree}");
+}
+
+#[test]
+fn when_the_first_record_goes_the_next_one_in_path_order_gives_the_ending_and_the_others_are_warned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_dir(tmp.path(), "games");
+    let (resigns, interrupted, resigns_too) =
+        (ending_record("A", "投了"), ending_record("C", "中断"), ending_record("E", "投了"));
+    fs::write(dir.join("a.kifu"), &resigns).unwrap();
+    fs::write(dir.join("b.kifu"), &interrupted).unwrap();
+    fs::write(dir.join("c.kifu"), &resigns_too).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    index(&dir, &db, &[]);
+    assert_eq!(the_game(&db).0, "white");
+
+    // a.kifu changes to another game (one more move before the resignation): its record of
+    // the game goes, b.kifu's is first, and the game is interrupted; c.kifu's record, which
+    // says White won, has the warning now.
+    let longer = "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n";
+    fs::write(dir.join("a.kifu"), longer).unwrap();
+    let summary = index(&dir, &db, &[]);
+    assert_eq!(
+        (summary["games_added"].as_u64(), summary["warnings"].as_u64()),
+        (Some(1), Some(0)),
+        "{summary}"
+    );
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
+    let ending = |name: &str| {
+        let r = rows.iter().find(|r| r["source_path"].ends_with(name)).unwrap();
+        (r["result"].as_str(), r["termination"].as_str(), r["game_id"].clone())
+    };
+    assert_eq!(ending("a.kifu").0, "black", "Black played the last move, White resigned");
+    assert_eq!(ending("b.kifu").0, "unknown");
+    assert_eq!(ending("c.kifu").0, "unknown", "the game's, from b.kifu");
+    let id = ending("b.kifu").2;
+    let warnings = csv_rows(stdout(&kifudex(["export", "warnings"]).db(&db).output()).as_bytes());
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["path"], dir.join("c.kifu").to_str().unwrap());
+    assert_eq!(
+        warnings[0]["message"],
+        format!(
+            "the same moves as game {id}, which its first record ends as unknown (interrupted): the game keeps \
+             that result, and this record says white (resign)"
+        )
+    );
+    let files = [("a.kifu", longer), ("b.kifu", &interrupted), ("c.kifu", &resigns_too)];
+    let (fresh, fresh_dir) = fresh(tmp.path(), "fresh", &files, &[]);
+    assert_eq!(answers(&db, &dir), answers(&fresh, &fresh_dir));
+}
+
+#[test]
+fn a_database_that_kept_no_ending_per_record_reads_its_shared_files_again_and_then_follows_the_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_dir(tmp.path(), "games");
+    fs::write(dir.join("a.kifu"), ending_record("A", "投了")).unwrap();
+    fs::write(dir.join("b.kifu"), ending_record("C", "中断")).unwrap();
+    fs::write(dir.join("other.kifu"), ending_record("E", "投了").replace("３四歩(33)", "８四歩(83)"))
+        .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    index(&dir, &db, &[]);
+    // The schema before (version 13), which kept no record's own ending: b.kifu's record
+    // says nothing of its own.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE sources DROP COLUMN own_result; ALTER TABLE sources DROP COLUMN own_termination;
+             PRAGMA user_version = 13;",
+        )
+        .unwrap();
+    }
+    // a.kifu goes. The run reads b.kifu again (it holds a game found twice), and other.kifu
+    // not; the game then takes b.kifu's ending.
+    fs::remove_file(dir.join("a.kifu")).unwrap();
+    let summary = index(&dir, &db, &["--prune"]);
+    let counts = ["files_indexed", "files_unchanged", "files_pruned"].map(|k| summary[k].as_u64());
+    assert_eq!(counts, [Some(1), Some(1), Some(1)], "{summary}");
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
+    let ending = |name: &str| {
+        let r = rows.iter().find(|r| r["source_path"].ends_with(name)).unwrap();
+        (r["result"].clone(), r["termination"].clone())
+    };
+    assert_eq!(ending("b.kifu"), ("unknown".to_string(), "interrupted".to_string()));
+    assert_eq!(ending("other.kifu"), ("white".to_string(), "resign".to_string()));
+}
+
+#[test]
+fn a_record_that_says_no_ending_neither_gives_the_game_its_ending_nor_is_warned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_dir(tmp.path(), "games");
+    // a.usi, first in path order, is a bare move list: it says nothing of how the game ended.
+    fs::write(dir.join("a.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
+    fs::write(dir.join("b.kifu"), ending_record("A", "中断")).unwrap();
+    fs::write(dir.join("c.kifu"), ending_record("A", "投了")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let summary = index(&dir, &db, &[]);
+    assert_eq!((summary["games_duplicate"].as_u64(), summary["warnings"].as_u64()), (Some(2), Some(1)));
+    let ending = |db: &Path| {
+        let (result, termination, _) = the_game(db);
+        format!("{result} {termination}")
+    };
+    assert_eq!(ending(&db), "unknown interrupted", "b.kifu's");
+    // b.kifu goes: c.kifu is the first that says an ending.
+    fs::remove_file(dir.join("b.kifu")).unwrap();
+    index(&dir, &db, &["--prune"]);
+    assert_eq!(ending(&db), "white resign");
+    assert_eq!(csv_rows(stdout(&kifudex(["export", "warnings"]).db(&db).output()).as_bytes()).len(), 0);
+    // c.kifu goes too: no record says how the game ended.
+    fs::remove_file(dir.join("c.kifu")).unwrap();
+    index(&dir, &db, &["--prune"]);
+    assert_eq!(ending(&db), "unknown ");
+    // And back: the run that brings c.kifu again gives the game its ending, with no warning.
+    fs::write(dir.join("c.kifu"), ending_record("A", "投了")).unwrap();
+    let summary = index(&dir, &db, &[]);
+    assert_eq!(summary["warnings"].as_u64(), Some(0));
+    assert_eq!(ending(&db), "white resign");
 }

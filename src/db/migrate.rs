@@ -23,6 +23,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0011_posting_blocks_2", include_str!("../../migrations/0011_posting_blocks_2.sql")),
     ("0012_keypos_occurrences", include_str!("../../migrations/0012_keypos_occurrences.sql")),
     ("0013_hot_lists", include_str!("../../migrations/0013_hot_lists.sql")),
+    ("0014_source_endings", include_str!("../../migrations/0014_source_endings.sql")),
 ];
 
 /// The schema version this build writes.
@@ -46,7 +47,8 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// second format, and 0012 lets a row of `keypos` name an occurrence instead of holding its
 /// position, and this build reads both forms of each; 0013 keeps each list of newest games in
 /// one row, and this build reads no list from the tables before (it answers from the postings
-/// until the next index run makes the lists again). A migration that changes what readers
+/// until the next index run makes the lists again); 0014 keeps the ending of each record that
+/// ends otherwise than its game, which only the writer reads. A migration that changes what readers
 /// read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 

@@ -524,6 +524,32 @@ impl IndexWriter {
         self.hot.make_lists(conn, keys)
     }
 
+    /// Adds stored game `id` (greater than any indexed before), which plays `moves` from
+    /// `start` and has `result`, as [`IndexWriter::add_game`] does, its positions found by
+    /// playing it back. A game whose start is not a legal position (only an older kifudex
+    /// stored such games) reaches none.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when a move is illegal; any database failure.
+    pub fn add_stored_game(
+        &mut self,
+        conn: &Connection,
+        id: GameId,
+        result: GameResult,
+        start: &Setup,
+        moves: Vec<Move>,
+    ) -> Result<()> {
+        let mut keys = Vec::with_capacity(moves.len() + 1);
+        if reached(play_stored(start, &moves, |_, pos, _| {
+            keys.push(pos.key());
+            Ok::<_, Unplayable>(true)
+        }))? {
+            self.add_game(conn, id, result, &GamePositions::new(start, moves, keys))?;
+        }
+        Ok(())
+    }
+
     /// Rebuilds, inside the transaction of `conn`, the postings of the games that a run of an
     /// older kifudex, which committed games before their postings, left out of the runs when
     /// it was killed.
@@ -545,15 +571,7 @@ impl IndexWriter {
             let (start, moves, result): (Option<String>, Vec<u8>, GameResult) = conn
                 .prepare_cached("SELECT start, moves, result FROM games WHERE id = ?1")?
                 .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            let start = start_setup(start.as_deref())?;
-            let moves = decode_moves(&moves)?;
-            let mut keys = Vec::with_capacity(moves.len() + 1);
-            if reached(play_stored(&start, &moves, |_, pos, _| {
-                keys.push(pos.key());
-                Ok::<_, Unplayable>(true)
-            }))? {
-                self.add_game(conn, id, result, &GamePositions::new(&start, moves, keys))?;
-            }
+            self.add_stored_game(conn, id, result, &start_setup(start.as_deref())?, decode_moves(&moves)?)?;
             self.last_game = id;
         }
         self.flush(conn)

@@ -5,7 +5,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Batch, NewGame, games::Stored};
-use crate::db::{GameResult, Result, paths::range_under};
+use crate::db::{Result, paths::range_under};
 
 /// A file as the writer records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,8 +45,9 @@ pub struct WriteCounts {
     pub duplicate: u64,
     /// Postings of the new games.
     pub positions: u64,
-    /// Warnings recorded for the file's games: a duplicate whose record ends otherwise than
-    /// the stored game (`duplicate_ending_differs`).
+    /// Warnings recorded for records of the file's games that end otherwise than the game
+    /// (`duplicate_ending_differs`): the file's own, and those of other records of a game
+    /// whose first record the file now holds.
     pub warnings: u64,
 }
 
@@ -145,36 +146,23 @@ impl Batch<'_> {
         }
         let mut counts = WriteCounts::default();
         for g in games {
-            let (id, stored) = self.games.store(&self.tx, self.index, g)?;
-            let new = stored == Stored::New;
-            if new {
-                counts.added += 1;
-                counts.positions += g.positions.len() as u64;
-            } else {
-                counts.duplicate += 1;
+            let (id, stored) = self.games.store(&self.tx, self.index, &file.path, g)?;
+            match stored {
+                Stored::New => {
+                    counts.added += 1;
+                    counts.positions += g.positions.len() as u64;
+                }
+                Stored::Took { warned } => {
+                    counts.duplicate += 1;
+                    counts.warnings += warned;
+                }
+                Stored::Same | Stored::Differs { .. } => counts.duplicate += 1,
             }
-            if let Stored::Differs { result, termination } = stored {
-                let ending = |result: GameResult, termination: Option<&str>| match termination {
-                    Some(t) => format!("{} ({t})", result.name()),
-                    None => result.name().to_string(),
-                };
-                let warning = NewWarning {
-                    game_index: Some(g.index),
-                    line: Some(g.line),
-                    ply: None,
-                    code: "duplicate_ending_differs",
-                    message: format!(
-                        "the same moves as game {id}, which another record ends as {}: the game keeps that \
-                         result, and this record says {}",
-                        ending(result, termination.as_deref()),
-                        ending(g.result, g.termination)
-                    ),
-                };
+            if let Some(warning) = self.games.link(&self.tx, file_id, id, g, &stored)? {
                 insert_warning(&self.tx, &file.path, file_id, &warning)?;
                 counts.warnings += 1;
             }
-            self.games.link(&self.tx, file_id, id, g)?;
-            if !new {
+            if stored != Stored::New {
                 // Its record in this file may be the one shown for it now.
                 self.index.records_changed(&self.tx, id)?;
             }
@@ -283,7 +271,7 @@ fn insert_reject(conn: &Connection, path: &str, file: Option<i64>, r: &NewReject
     Ok(())
 }
 
-fn insert_warning(conn: &Connection, path: &str, file: i64, w: &NewWarning) -> Result<()> {
+pub(super) fn insert_warning(conn: &Connection, path: &str, file: i64, w: &NewWarning) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -2,19 +2,32 @@
 //! record of it (players, event, dates, every raw header, times and comments) is a `sources`
 //! row of its own. A new game's postings go to the position index as it is stored; a game
 //! that no file holds any more is deleted, and its postings become dead.
+//!
+//! A game ends as its first record that says how it ended does (a result or a termination):
+//! the first in the order of its file's path, then of its place in the file, whatever order
+//! the files were indexed in. A record that ends otherwise keeps its own ending, and has a
+//! `duplicate_ending_differs` warning when it says one (a record that says nothing, a bare
+//! move list, contradicts nothing). When that first record goes, or one comes before it, and
+//! the game's ending changes with it, the game is stored again under a new id: its postings
+//! and the counts of hot positions carry its result.
 
 use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::NewGame;
+use super::{NewGame, NewWarning, files::insert_warning};
 use crate::db::{
     GameId, GameResult, Result,
+    codec::decode_moves,
     index::{IndexWriter, RemovedGame},
+    read::start_setup,
 };
 
 /// Names kept in each of the player and event caches before it is emptied.
 const NAME_CACHE: usize = 16_384;
+
+/// The warning of a record that ends otherwise than its game.
+const ENDING_DIFFERS: &str = "duplicate_ending_differs";
 
 /// The writer's memory of the names it stored, so that most names cost no query.
 #[derive(Debug, Default)]
@@ -23,15 +36,47 @@ pub(super) struct GameStore {
     events: HashMap<String, i64>,
 }
 
+/// How a game or a record ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Ending {
+    pub result: GameResult,
+    pub termination: Option<String>,
+}
+
+impl Ending {
+    fn of(g: &NewGame) -> Ending {
+        Ending { result: g.result, termination: g.termination.map(String::from) }
+    }
+
+    /// Whether the record says how the game ended: a result, or a termination.
+    fn said(&self) -> bool {
+        self.result != GameResult::Unknown || self.termination.is_some()
+    }
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.termination {
+            Some(t) => write!(f, "{} ({t})", self.result.name()),
+            None => f.write_str(self.result.name()),
+        }
+    }
+}
+
 /// What [`GameStore::store`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Stored {
     /// A new game.
     New,
-    /// A stored game with the same result and termination.
+    /// A stored game with the same ending.
     Same,
-    /// A stored game that ended otherwise: the result and termination it keeps.
-    Differs { result: GameResult, termination: Option<String> },
+    /// A stored game that ends otherwise: it keeps its `ending` (that of a record before this
+    /// one, or this one says none).
+    Differs { ending: Ending },
+    /// A stored game that ended otherwise, and whose first record that says an ending this
+    /// one now is: the game was stored again with this record's ending, and `warned` of its
+    /// other records, which say another, have their warning.
+    Took { warned: u64 },
 }
 
 #[derive(Clone, Copy)]
@@ -42,31 +87,55 @@ enum Names {
 
 impl GameStore {
     /// The stored game with the same start and moves, or a new one (its postings added to
-    /// `index`). Returns its id and what it was.
+    /// `index`), for game `g` of the file at `path`. Returns its id and what it was; a record
+    /// that ends otherwise is linked with [`GameStore::link`] and its own ending, and has a
+    /// warning, unless it is now the game's first record (then the game takes its ending).
     pub fn store(
         &mut self,
         conn: &Connection,
         index: &mut IndexWriter,
+        path: &str,
         g: &NewGame,
     ) -> Result<(GameId, Stored)> {
-        {
+        let found = {
             let mut probe = conn.prepare_cached(
                 "SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1",
             )?;
             let mut rows = probe.query([g.movehash])?;
+            let mut found = None;
             while let Some(row) = rows.next()? {
                 let start = row.get_ref(1)?.as_str_or_null()?;
                 let moves = row.get_ref(2)?.as_blob()?;
                 if start == g.start.as_deref() && moves == g.moves.as_slice() {
-                    let ending = (row.get(3)?, row.get::<_, Option<String>>(4)?);
-                    let stored = if ending == (g.result, g.termination.map(String::from)) {
-                        Stored::Same
-                    } else {
-                        Stored::Differs { result: ending.0, termination: ending.1 }
-                    };
-                    return Ok((row.get(0)?, stored));
+                    found = Some((row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? }));
+                    break;
                 }
             }
+            found
+        };
+        if let Some((id, ending)) = found {
+            let own = Ending::of(g);
+            if own == ending {
+                return Ok((id, Stored::Same));
+            }
+            if !own.said() {
+                return Ok((id, Stored::Differs { ending }));
+            }
+            // Whether a record that says the game's ending comes before this one (a record
+            // that ends as the game does says it, when the game has one).
+            let after: bool = ending.said()
+                && conn
+                    .prepare_cached(
+                        "SELECT EXISTS(SELECT 1 FROM sources s JOIN files f ON f.id = s.file
+                         WHERE s.game = ?1 AND (f.path < ?2 OR (f.path = ?2 AND s.idx < ?3))
+                           AND (s.own_result IS NULL OR s.own_result != 0 OR s.own_termination IS NOT NULL))",
+                    )?
+                    .query_row(params![id, path, g.index], |r| r.get(0))?;
+            if after {
+                return Ok((id, Stored::Differs { ending }));
+            }
+            let (id, warned) = self.reend(conn, index, id, &own)?;
+            return Ok((id, Stored::Took { warned }));
         }
         conn.prepare_cached(
             "INSERT INTO games(movehash, start, handicap, variant, plies, moves, end_sfen, result, termination)
@@ -88,16 +157,99 @@ impl GameStore {
         Ok((id, Stored::New))
     }
 
+    /// Gives game `game` the ending of its first record that says one, `ending`: the game is stored
+    /// again under a new id, with its postings and its counts in the hot positions, its records
+    /// move to it, each keeping its own ending where it differs, and the warnings of its
+    /// records are written again. Returns the new id and how many of its records now say
+    /// another ending, each with a warning.
+    fn reend(
+        &mut self,
+        conn: &Connection,
+        index: &mut IndexWriter,
+        game: GameId,
+        ending: &Ending,
+    ) -> Result<(GameId, u64)> {
+        let (removed, was) = conn
+            .prepare_cached("SELECT plies, start, moves, result, termination FROM games WHERE id = ?1")?
+            .query_row([game], |r| {
+                let removed =
+                    RemovedGame { plies: r.get(0)?, start: r.get(1)?, moves: r.get(2)?, result: r.get(3)? };
+                Ok((removed, Ending { result: r.get(3)?, termination: r.get(4)? }))
+            })?;
+        conn.prepare_cached(
+            "INSERT INTO games(movehash, start, handicap, variant, plies, moves, end_sfen, result, termination)
+             SELECT movehash, start, handicap, variant, plies, moves, end_sfen, ?2, ?3 FROM games WHERE id = ?1",
+        )?
+        .execute(params![game, ending.result, ending.termination])?;
+        let id = GameId(conn.last_insert_rowid());
+        // While its row is there: the index may need it to take the game out.
+        index.remove_game(conn, game, &removed)?;
+        let records: Vec<(i64, i64, u32, u32, String, Option<Ending>)> = conn
+            .prepare_cached(
+                "SELECT s.id, s.file, s.idx, s.line, f.path, s.own_result, s.own_termination
+                 FROM sources s JOIN files f ON f.id = s.file WHERE s.game = ?1",
+            )?
+            .query_map([game], |r| {
+                let own = r.get::<_, Option<GameResult>>(5)?;
+                let own = own
+                    .map(|result| r.get(6).map(|termination| Ending { result, termination }))
+                    .transpose()?;
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, own))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut warned = 0;
+        for (source, file, idx, line, path, own) in records {
+            let own = own.unwrap_or_else(|| was.clone());
+            let own = (own != *ending).then_some(own);
+            conn.prepare_cached(
+                "UPDATE sources SET game = ?2, own_result = ?3, own_termination = ?4 WHERE id = ?1",
+            )?
+            .execute(params![
+                source,
+                id,
+                own.as_ref().map(|e| e.result),
+                own.as_ref().and_then(|e| e.termination.as_deref())
+            ])?;
+            conn.prepare_cached("DELETE FROM warnings WHERE file = ?1 AND game_index = ?2 AND code = ?3")?
+                .execute(params![file, idx, ENDING_DIFFERS])?;
+            if let Some(own) = own.filter(Ending::said) {
+                insert_warning(conn, &path, file, &ending_differs(idx, line, id, ending, &own))?;
+                warned += 1;
+            }
+        }
+        conn.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game])?;
+        let start = start_setup(removed.start.as_deref())?;
+        index.add_stored_game(conn, id, ending.result, &start, decode_moves(&removed.moves)?)?;
+        Ok((id, warned))
+    }
+
     /// Links game `game` to its place in file `file_id`, with the file's own record of it:
-    /// players, event, dates and the other headers, times and comments.
-    pub fn link(&mut self, conn: &Connection, file_id: i64, game: GameId, g: &NewGame) -> Result<()> {
+    /// players, event, dates and the other headers, times and comments, and its own ending
+    /// when it ends otherwise than the game ([`Stored::Differs`]). Returns that record's
+    /// warning when it says an ending, which the caller records.
+    pub fn link(
+        &mut self,
+        conn: &Connection,
+        file_id: i64,
+        game: GameId,
+        g: &NewGame,
+        stored: &Stored,
+    ) -> Result<Option<NewWarning>> {
+        let own = matches!(stored, Stored::Differs { .. }).then(|| Ending::of(g));
+        let warning = match (stored, own.as_ref().filter(|own| own.said())) {
+            (Stored::Differs { ending }, Some(own)) => {
+                Some(ending_differs(g.index, g.line, game, ending, own))
+            }
+            _ => None,
+        };
         let black = g.black.as_ref().map(|p| self.name_id(conn, Names::Players, &p.name)).transpose()?;
         let white = g.white.as_ref().map(|p| self.name_id(conn, Names::Players, &p.name)).transpose()?;
         let event = g.event.as_deref().map(|e| self.name_id(conn, Names::Events, e)).transpose()?;
         conn.prepare_cached(
             "INSERT INTO sources(file, idx, game, line, status, black, black_title, white, white_title,
-               event, site, date, end_date, time_control, opening, headers, times, comments)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+               event, site, date, end_date, time_control, opening, headers, times, comments,
+               own_result, own_termination)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         )?
         .execute(params![
             file_id,
@@ -118,8 +270,10 @@ impl GameStore {
             g.headers,
             g.times,
             g.comments,
+            own.as_ref().map(|e| e.result),
+            own.as_ref().and_then(|e| e.termination.as_deref()),
         ])?;
-        Ok(())
+        Ok(warning)
     }
 
     /// Unlinks the games of file `file`, with its rejects and warnings; a game no other file
@@ -139,8 +293,15 @@ impl GameStore {
                 .prepare_cached("SELECT EXISTS(SELECT 1 FROM sources WHERE game = ?1)")?
                 .query_row([game], |r| r.get(0))?;
             if shared {
-                // The record shown for it may have been this file's.
-                index.records_changed(conn, game)?;
+                let ending = self.first_said_ending(conn, game)?;
+                match ending {
+                    // The first record that says an ending says another now: the game takes it.
+                    Some(ending) => {
+                        self.reend(conn, index, game, &ending)?;
+                    }
+                    // The record shown for it may have been this file's.
+                    None => index.records_changed(conn, game)?,
+                }
                 continue;
             }
             let removed: Option<RemovedGame> = conn
@@ -161,6 +322,31 @@ impl GameStore {
             }
         }
         Ok(())
+    }
+
+    /// The ending of the first record of game `game` that says one (no result and no
+    /// termination when none does), when it is not the game's.
+    fn first_said_ending(&mut self, conn: &Connection, game: GameId) -> Result<Option<Ending>> {
+        let was: Ending = conn
+            .prepare_cached("SELECT result, termination FROM games WHERE id = ?1")?
+            .query_row([game], |r| Ok(Ending { result: r.get(0)?, termination: r.get(1)? }))?;
+        let mut first = conn.prepare_cached(
+            "SELECT s.own_result, s.own_termination FROM sources s JOIN files f ON f.id = s.file
+             WHERE s.game = ?1 ORDER BY f.path, s.idx",
+        )?;
+        let mut rows = first.query([game])?;
+        let mut said = Ending { result: GameResult::Unknown, termination: None };
+        while let Some(row) = rows.next()? {
+            let own = match row.get::<_, Option<GameResult>>(0)? {
+                Some(result) => Ending { result, termination: row.get(1)? },
+                None => was.clone(),
+            };
+            if own.said() {
+                said = own;
+                break;
+            }
+        }
+        Ok((said != was).then_some(said))
     }
 
     fn name_id(&mut self, conn: &Connection, table: Names, name: &str) -> Result<i64> {
@@ -191,5 +377,20 @@ impl GameStore {
         }
         cache.insert(name.to_string(), id);
         Ok(id)
+    }
+}
+
+/// The warning of record `index` (starting at `line`) of a file, which plays the moves of game
+/// `game` and ends as `own`, where the game ends as `ending`.
+fn ending_differs(index: u32, line: u32, game: GameId, ending: &Ending, own: &Ending) -> NewWarning {
+    NewWarning {
+        game_index: Some(index),
+        line: Some(line),
+        ply: None,
+        code: ENDING_DIFFERS,
+        message: format!(
+            "the same moves as game {game}, which its first record ends as {ending}: the game keeps that \
+             result, and this record says {own}"
+        ),
     }
 }
