@@ -5,7 +5,7 @@
 //! 上手 sits at the top of the diagram facing down, so its left is file 1. 香落ち removes the
 //! lance on 1一, 右香落ち the one on 9一, 左五枚落ち the knight on 2一, and so on.
 
-use std::{fmt, str::FromStr};
+use std::{fmt, str::FromStr, sync::OnceLock};
 
 use super::Setup;
 
@@ -143,13 +143,26 @@ impl Handicap {
 
     /// The start position.
     pub fn setup(self) -> Setup {
-        self.sfen().parse().expect("the standard start positions are valid SFEN")
+        self.start().clone()
+    }
+
+    /// The start position, read from its SFEN once.
+    fn start(self) -> &'static Setup {
+        static STARTS: [OnceLock<Setup>; Handicap::ALL.len()] =
+            [const { OnceLock::new() }; Handicap::ALL.len()];
+        STARTS[self as usize]
+            .get_or_init(|| self.sfen().parse().expect("the standard start positions are valid SFEN"))
     }
 
     /// The standard start position whose board, hands and side to move equal `setup`'s.
     pub fn find(setup: &Setup) -> Option<Handicap> {
-        let text = setup.position_text();
-        Handicap::ALL.into_iter().find(|h| h.setup().position_text() == text)
+        Handicap::ALL.into_iter().find(|h| {
+            let start = h.start();
+            start.variant == setup.variant
+                && start.turn == setup.turn
+                && start.hands == setup.hands
+                && start.board == setup.board
+        })
     }
 
     /// The handicap with this name: the Japanese name (with or without the trailing ち,
@@ -181,5 +194,24 @@ impl FromStr for Handicap {
 
     fn from_str(s: &str) -> Result<Handicap, UnknownHandicap> {
         Handicap::from_name(s).ok_or_else(|| UnknownHandicap(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_start_is_read_from_its_own_sfen_and_found_again_whatever_its_move_number() {
+        for h in Handicap::ALL {
+            let start: Setup = h.sfen().parse().unwrap();
+            assert_eq!(h.setup(), start, "{h:?}");
+            let mut later = start.clone();
+            later.move_number = 31;
+            assert_eq!(Handicap::find(&later), Some(h), "{h:?}");
+        }
+        let mut no_start = Handicap::Even.setup();
+        no_start.turn = crate::shogi::Color::White;
+        assert_eq!(Handicap::find(&no_start), None);
     }
 }
