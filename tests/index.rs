@@ -625,6 +625,60 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     assert_eq!(again["files_unchanged"], 3, "{again}");
 }
 
+/// Links under a directory given are not followed without `--follow-links`, and the run says
+/// how many it left, broken ones among them; with the flag they are followed as files and
+/// directories are.
+#[cfg(unix)]
+#[test]
+fn links_not_followed_are_counted_and_named() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let (real, top) = (tmp.path().join("real"), tmp.path().join("top"));
+    fs::create_dir_all(&real).unwrap();
+    fs::create_dir_all(&top).unwrap();
+    fs::write(real.join("a.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
+    fs::write(real.join("b.usi"), "position startpos moves 2g2f 8c8d\n").unwrap();
+    fs::write(top.join("own.usi"), "position startpos moves 5g5f 5c5d\n").unwrap();
+    symlink(real.join("a.usi"), top.join("file-link.usi")).unwrap();
+    symlink(&real, top.join("dir-link")).unwrap();
+    symlink(tmp.path().join("nowhere.kif"), top.join("broken.kif")).unwrap();
+    let run = |db: &str, more: &[&str]| {
+        let db = tmp.path().join(db);
+        let out = kifudex(["index", top.to_str().unwrap(), "--json"]).args(more).db(&db).output();
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        (out.status.code(), summary, stderr(&out))
+    };
+    let count = |summary: &serde_json::Value, key: &str| summary[key].as_u64();
+
+    // Only own.usi is a file of the walk; the three links are counted apart.
+    let (code, summary, messages) = run("plain.sqlite", &[]);
+    assert_eq!(code, Some(0), "{messages}");
+    let keys = ["files_seen", "games_added", "links_not_followed", "links_broken"];
+    let counts = keys.map(|k| count(&summary, k));
+    assert_eq!(counts, [Some(1), Some(1), Some(3), Some(1)], "{summary}");
+    assert!(
+        messages.contains("1 files (1 indexed, 0 unchanged, 0 rejected, 0 skipped), 3 symbolic links not followed, 1 games added"),
+        "{messages}"
+    );
+    let note = messages.lines().filter(|l| l.contains("--follow-links")).collect::<Vec<_>>();
+    assert_eq!(note.len(), 1, "{messages}");
+    assert!(note[0].contains("3 symbolic links were not followed (1 of them broken"), "{messages}");
+
+    // Followed: the link to a file and the two files behind the link to a directory are read
+    // (a.usi twice, so once as a duplicate), and the broken link is an entry that cannot be read.
+    let (code, summary, messages) = run("followed.sqlite", &["--follow-links"]);
+    assert_eq!(code, Some(1), "{messages}");
+    let keys = ["files_seen", "files_rejected", "games_added", "games_duplicate", "links_not_followed"];
+    let counts = keys.map(|k| count(&summary, k));
+    assert_eq!(counts, [Some(5), Some(1), Some(3), Some(1), Some(0)], "{summary}");
+    assert!(!messages.contains("not followed"), "{messages}");
+
+    // --quiet says nothing, and the summary still counts them.
+    let (code, summary, messages) = run("quiet.sqlite", &["--quiet"]);
+    assert_eq!((code, count(&summary, "links_not_followed")), (Some(0), Some(3)), "{summary}");
+    assert_eq!(messages, "");
+}
+
 #[test]
 fn exports_stream_csv_and_a_closed_pipe_is_not_an_error() {
     let tmp = tempfile::tempdir().unwrap();

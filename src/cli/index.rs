@@ -192,9 +192,13 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             None => (String::new(), String::new()),
         };
         let pruned = if args.prune { format!(", {} pruned", summary.files_pruned) } else { String::new() };
+        let links = match summary.links_not_followed {
+            0 => String::new(),
+            n => format!(", {n} symbolic links not followed"),
+        };
         eprintln!(
-            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}, {} games \
-             added, {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
+            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}{links}, \
+             {} games added, {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,
             summary.files_unchanged,
@@ -207,6 +211,17 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             summary.positions,
             summary.seconds
         );
+        if summary.links_not_followed > 0 {
+            let broken = match summary.links_broken {
+                0 => String::new(),
+                n => format!(" ({n} of them broken: what they name does not exist or cannot be looked at)"),
+            };
+            eprintln!(
+                "kifudex: {} symbolic links were not followed{broken}; --follow-links indexes the files and \
+                 directories they lead to",
+                summary.links_not_followed
+            );
+        }
         if summary.files_unwalked > 0 {
             eprintln!(
                 "kifudex: --prune kept {} files recorded under the paths given that this run did not reach but \

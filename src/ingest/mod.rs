@@ -42,6 +42,9 @@
 //!   side, the side not to move in check) has no position to store: it is a rejected game
 //!   (`bad_start`) and nothing else, so no reader ever meets it.
 //! - Files the walk does not consider records (by extension) are ignored, not rejected.
+//! - A symbolic link that the run does not follow is neither read nor counted as a file: it
+//!   is counted apart ([`Summary::links_not_followed`], and of those the broken ones), so
+//!   that a front end can say that what links lead to was left out.
 //!
 //! The counts report what the run did: an unchanged file is not read again, so it counts as
 //! unchanged, not as rejected, even when an earlier run recorded rejects for it (they stay
@@ -193,6 +196,12 @@ pub struct Summary {
     /// Files (and unreadable entries) that other shards take: found, not read (0 without a
     /// shard).
     pub files_other_shards: u64,
+    /// Symbolic links under the directories walked that the run did not follow (without
+    /// [`Options::follow_links`]): neither read nor counted as files.
+    pub links_not_followed: u64,
+    /// Of [`Summary::links_not_followed`], those that lead nowhere (what they name does not
+    /// exist or cannot be looked at), which following would not help.
+    pub links_broken: u64,
     /// Games stored as new games.
     pub games_added: u64,
     /// Games read that were already stored (from another file or format).

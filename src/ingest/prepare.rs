@@ -38,6 +38,8 @@ pub(super) enum Outcome {
     Skipped { path: String, read: bool },
     /// Another shard takes it: not read, only known to exist.
     OtherShard { path: String },
+    /// A symbolic link not followed; `broken` when it leads nowhere.
+    Link { path: String, broken: bool },
     /// Read and parsed (possibly into no game at all).
     Read(FileWork),
 }
@@ -50,7 +52,8 @@ impl Outcome {
             | Outcome::Touched { path, .. }
             | Outcome::Unreadable { path, .. }
             | Outcome::Skipped { path, .. }
-            | Outcome::OtherShard { path } => path,
+            | Outcome::OtherShard { path }
+            | Outcome::Link { path, .. } => path,
             Outcome::Read(work) => &work.file.path,
         }
     }
@@ -154,6 +157,7 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
     match file.expect {
         Expect::Skip => return Fetched::Settled(Outcome::Skipped { path, read: false }),
         Expect::OtherShard => return Fetched::Settled(Outcome::OtherShard { path }),
+        Expect::Link { broken } => return Fetched::Settled(Outcome::Link { path, broken }),
         Expect::Record | Expect::Maybe => {}
     }
     let state = match state {

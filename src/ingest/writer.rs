@@ -31,14 +31,21 @@ pub(super) fn write_all(
             }
             done += 1;
             // A file another shard takes is not gone: it is marked seen so as not to be pruned.
-            if prune.is_some() {
+            // A link not followed is not: a file recorded at its path was reached through it,
+            // and is kept as a file the run did not reach.
+            if prune.is_some() && !matches!(outcome, Outcome::Link { .. }) {
                 batch.mark_seen(outcome.path())?;
             }
-            if let Outcome::OtherShard { .. } = outcome {
-                s.files_other_shards += 1;
-            } else {
-                s.files_seen += 1;
-                write_one(&mut batch, outcome, &mut s, observer)?;
+            match outcome {
+                Outcome::OtherShard { .. } => s.files_other_shards += 1,
+                Outcome::Link { broken, .. } => {
+                    s.links_not_followed += 1;
+                    s.links_broken += u64::from(broken);
+                }
+                outcome => {
+                    s.files_seen += 1;
+                    write_one(&mut batch, outcome, &mut s, observer)?;
+                }
             }
             if batch.is_due() {
                 batch.commit()?;
@@ -80,7 +87,7 @@ fn write_one(
         // and are not this run's.
         Outcome::Unchanged { .. } => s.files_unchanged += 1,
         // Counted by the caller, never written.
-        Outcome::OtherShard { .. } => {}
+        Outcome::OtherShard { .. } | Outcome::Link { .. } => {}
         Outcome::Touched { path, size, mtime_ns, .. } => {
             writer.touch_file(&path, size, mtime_ns)?;
             s.files_unchanged += 1;

@@ -6,6 +6,10 @@
 //!   any size holds no list of its files.
 //! - Symbolic links are not followed unless asked; when they are, a link that leads back to
 //!   one of its own ancestors is reported, never followed, so a loop cannot hang the walk.
+//!   A link under a directory that is not followed is found, as [`Expect::Link`] (saying
+//!   whether it is broken), so that a run can say how many it did not follow; the globs
+//!   leave links out as they leave out what the links lead to. A path given is always
+//!   followed.
 //! - Every file is found, and told apart by its name ([`NameKind`], [`Expect`]): a file with a
 //!   record extension is expected to hold a record (one that holds none becomes a reject);
 //!   a `.txt` or `.json` file may hold one (it is read when its content is a record, and
@@ -44,6 +48,11 @@ pub enum Expect {
     /// Another shard's (see [`Shard`]): neither read nor counted. Its size and time are not
     /// looked up (0).
     OtherShard,
+    /// A symbolic link the walk does not follow (without [`WalkOptions::follow_links`]):
+    /// neither read nor counted as a file, and every shard's, since what it leads to may be
+    /// any shard's. `broken` when what it leads to cannot be reached (it does not exist, or
+    /// cannot be looked at). Its size and time are not looked up (0).
+    Link { broken: bool },
 }
 
 /// A file found by the walk.
@@ -179,6 +188,9 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
             });
             Box::new(walker.filter_map(move |entry| match entry {
                 Ok(entry) => {
+                    if entry.file_type().is_symlink() {
+                        return link(entry.into_path(), &root, &options.globs).map(Ok);
+                    }
                     if !entry.file_type().is_file() {
                         return None;
                     }
@@ -218,6 +230,19 @@ fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
         ),
     };
     WalkProblem { path: path.to_path_buf(), kind }
+}
+
+/// A symbolic link the walk does not follow, unless the globs leave out what it leads to
+/// (a directory as they leave out directories, anything else as they leave out files).
+fn link(path: PathBuf, root: &Path, globs: &Globs) -> Option<SourceFile> {
+    let target = fs::metadata(&path);
+    let rel = path.strip_prefix(root).unwrap_or(&path);
+    let left = match &target {
+        Ok(meta) if meta.is_dir() => globs.excludes_dir(rel),
+        _ => globs.choose_file(rel) == Choice::Left,
+    };
+    let expect = Expect::Link { broken: target.is_err() };
+    (!left).then_some(SourceFile { path, size: 0, mtime_ns: 0, expect })
 }
 
 /// A file another shard takes.
@@ -416,12 +441,40 @@ mod tests {
         touch(&dir.path().join("a/game.kif"));
         std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("a/back")).unwrap();
         let plain = walk(&[dir.path().to_path_buf()], WalkOptions::default());
-        assert_eq!(plain.files.len(), 1, "links are not followed by default");
+        let link = Expect::Link { broken: false };
+        let want = [("a/back", link), ("a/game.kif", Expect::Record)];
+        assert_eq!(found(dir.path(), &plain), expected(&want), "links are not followed by default");
         assert!(plain.problems.is_empty());
         let followed =
             walk(&[dir.path().to_path_buf()], WalkOptions { follow_links: true, ..WalkOptions::default() });
         assert_eq!(followed.files.len(), 1);
         assert_eq!(followed.problems.len(), 1);
         assert_eq!(followed.problems[0].kind.code(), "symlink_loop");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_not_followed_are_found_unless_the_globs_leave_them_out() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        touch(&dir.path().join("real/game.kif"));
+        let top = dir.path().join("top");
+        fs::create_dir(&top).unwrap();
+        symlink(dir.path().join("real/game.kif"), top.join("file.kif")).unwrap();
+        symlink(dir.path().join("real"), top.join("old")).unwrap();
+        symlink(dir.path().join("gone"), top.join("broken.kif")).unwrap();
+        let options = |exclude: &[&str]| {
+            let exclude: Vec<String> = exclude.iter().map(|s| s.to_string()).collect();
+            WalkOptions { globs: Arc::new(Globs::new(&[], &exclude).unwrap()), ..WalkOptions::default() }
+        };
+        let (alive, broken) = (Expect::Link { broken: false }, Expect::Link { broken: true });
+        let walked = walk(std::slice::from_ref(&top), options(&[]));
+        let want = [("broken.kif", broken), ("file.kif", alive), ("old", alive)];
+        assert_eq!(found(&top, &walked), expected(&want));
+        // A directory glob leaves out a link to a directory, not one to a file.
+        let walked = walk(std::slice::from_ref(&top), options(&["old/", "file.kif/"]));
+        assert_eq!(found(&top, &walked), expected(&[("broken.kif", broken), ("file.kif", alive)]));
+        let walked = walk(std::slice::from_ref(&top), options(&["*.kif"]));
+        assert_eq!(found(&top, &walked), expected(&[("old", alive)]));
     }
 }
