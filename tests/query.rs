@@ -394,6 +394,32 @@ fn nothing_matched_exits_1_and_bad_positions_exit_2() {
     }
 }
 
+/// `--position` takes a file whose name is not UTF-8 (an old archive's CP932 bytes, say),
+/// alone and with a ply.
+#[cfg(unix)]
+#[test]
+fn a_position_file_whose_name_is_not_utf8_is_read() {
+    use std::{ffi::OsString, os::unix::ffi::OsStringExt};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    std::fs::create_dir(&dir).unwrap();
+    let odd = dir.join(OsString::from_vec(b"game\xff.usi".to_vec()));
+    std::fs::write(&odd, "position startpos moves 7g7f 3c3d 2g2f\n").unwrap();
+    std::fs::write(dir.join("other.usi"), "position startpos moves 7g7f 8c8d\n").unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", "--quiet"]).args([&dir]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut with_ply = odd.clone().into_os_string();
+    with_ply.push(":1");
+    // After all three moves only that game; after 7g7f both.
+    for (spec, games) in [(odd.into_os_string(), 1), (with_ply, 2)] {
+        let out = kifudex(["query", "--format", "json", "--position"]).args([&spec]).db(&db).output();
+        assert_eq!(out.status.code(), Some(0), "{spec:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(answer["position"]["games"], games, "{spec:?}: {answer}");
+    }
+}
+
 #[test]
 fn show_writes_every_format_and_each_reads_back_as_the_stored_game() {
     let fx = fixture();

@@ -1,6 +1,7 @@
 //! `kifudex query`: the games that reach a position, the moves played next and their results.
 
 use std::{
+    ffi::{OsStr, OsString},
     fs,
     io::{self, Read},
     path::{Path, PathBuf},
@@ -42,7 +43,7 @@ pub struct QueryArgs {
     bod: Option<PathBuf>,
     /// The position after PLY moves of a game in a record file (after all of them without PLY)
     #[arg(long, value_name = "FILE[:PLY]", group = "target")]
-    position: Option<String>,
+    position: Option<OsString>,
     /// With --position: the game of the file (0 for the first)
     #[arg(long, value_name = "N", default_value_t = 0, requires = "position")]
     game: usize,
@@ -156,17 +157,35 @@ fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> 
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.
-fn file_and_ply(spec: &str) -> anyhow::Result<(PathBuf, Option<usize>)> {
+/// The file's name need not be UTF-8.
+fn file_and_ply(spec: &OsStr) -> anyhow::Result<(PathBuf, Option<usize>)> {
     let whole = PathBuf::from(spec);
     if whole.exists() {
         return Ok((whole, None));
     }
-    if let Some((file, ply)) = spec.rsplit_once(':') {
-        if let Ok(ply) = ply.parse::<usize>() {
-            return Ok((PathBuf::from(file), Some(ply)));
+    let bytes = spec.as_encoded_bytes();
+    if let Some(colon) = bytes.iter().rposition(|&b| b == b':') {
+        let ply = std::str::from_utf8(&bytes[colon + 1..]).ok().and_then(|p| p.parse::<usize>().ok());
+        if let (Some(ply), Some(file)) = (ply, os_prefix(spec, colon)) {
+            return Ok((file, Some(ply)));
         }
     }
-    bail!("--position: no file {spec}")
+    bail!("--position: no file {}", whole.display())
+}
+
+/// The first `len` bytes of `text` (as [`OsStr::as_encoded_bytes`] gives them), which end
+/// before an ASCII character.
+#[cfg(unix)]
+fn os_prefix(text: &OsStr, len: usize) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    Some(OsStr::from_bytes(&text.as_bytes()[..len]).into())
+}
+
+/// The first `len` bytes of `text`, when they are UTF-8 (elsewhere than Unix, a name that is
+/// not is taken whole only).
+#[cfg(not(unix))]
+fn os_prefix(text: &OsStr, len: usize) -> Option<PathBuf> {
+    std::str::from_utf8(&text.as_encoded_bytes()[..len]).ok().map(PathBuf::from)
 }
 
 fn percent(score: Option<f64>) -> String {
