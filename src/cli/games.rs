@@ -20,8 +20,8 @@ use super::{
 pub struct GamesArgs {
     #[command(flatten)]
     filter: FilterOpt,
-    /// List at most N games
-    #[arg(long, value_name = "N", default_value_t = 20, conflicts_with = "all")]
+    /// List at most N games (1 or more)
+    #[arg(long, value_name = "N", default_value_t = 20, conflicts_with = "all", value_parser = limit)]
     limit: usize,
     /// List every game
     #[arg(long)]
@@ -61,6 +61,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let listed = args.offset as u64 + list.games.len() as u64;
+    super::note_offset_past_end(args.offset, list.total);
     if listed < list.total {
         eprintln!(
             "kifudex: listed games {} to {listed} of {}, newest first (--limit N or --all lists more)",
@@ -70,4 +71,14 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
     }
     super::print(&text)?;
     Ok(if list.total == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `--limit N`: a number of games, at least 1 (a list of none is no list; `--all` is every
+/// game).
+fn limit(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("a limit of 0 lists no game: give 1 or more, or --all for every game".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }

@@ -102,6 +102,20 @@ fn in_flags(e: impl NamesOptions) -> anyhow::Error {
     anyhow::Error::msg(e.message(&|option: QueryOption| format!("--{option}")))
 }
 
+/// Says on stderr that `--offset` left out every game of a list of `total`, when it did: a
+/// list that is empty for that reason says nothing by itself.
+fn note_offset_past_end(offset: usize, total: u64) {
+    if offset == 0 || (offset as u64) < total {
+        return;
+    }
+    let matching = match total {
+        0 => "no game matches".to_string(),
+        1 => "1 game matches (the last is at --offset 0)".to_string(),
+        n => format!("{n} games match (the last is at --offset {})", n - 1),
+    };
+    eprintln!("kifudex: --offset {offset} is past the end of the list: {matching}");
+}
+
 /// Writes `text` to stdout, and flushes it.
 fn print(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();

@@ -117,6 +117,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         Format::Csv => csv(&answer, args.csv)?,
     };
     let listed = query.offset as u64 + answer.list.len() as u64;
+    super::note_offset_past_end(query.offset, answer.games.games);
     if args.format == Format::Csv && args.csv == List::Games && listed < answer.games.games {
         eprintln!(
             "kifudex: listed games {} to {} of {}, newest first (--limit N lists more)",

@@ -95,6 +95,24 @@ fn newest_first_with_limits_pages_and_a_note_when_the_list_is_cut() {
             .stderr
             .is_empty()
     );
+    // An offset past the end lists nothing, and says so with the number of games kept.
+    for offset in [n, n + 5] {
+        let past = kifudex(["games", "--offset", &offset.to_string()]).db(&archive().db).output();
+        assert_eq!(past.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&past.stderr),
+            format!(
+                "kifudex: --offset {offset} is past the end of the list: {n} games match (the last is at --offset {})\n",
+                n - 1
+            )
+        );
+    }
+    let q = kifudex(["query", "--offset", &n.to_string()]).db(&archive().db).output();
+    assert!(String::from_utf8_lossy(&q.stderr).contains(&format!("--offset {n} is past the end")));
+    // A limit of 0 would list nothing: a usage error that names the flag and the way out.
+    let (code, _, stderr) = kifudex(["games", "--limit", "0"]).db(&archive().db).run();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("'--limit <N>'") && stderr.contains("--all"), "{stderr}");
     // Nothing kept: exit status 1.
     assert_eq!(kifudex(["games", "--player", "nobody"]).db(&archive().db).output().status.code(), Some(1));
     assert_eq!(kifudex(["games", "--limit", "1", "--all"]).db(&archive().db).output().status.code(), Some(2));
