@@ -46,6 +46,12 @@ pub enum AliasError {
         "'{alias}' and '{name}' are already one name (names are compared without spaces, widths, case and titles)"
     )]
     Same { alias: String, name: String },
+    /// `name` is an alias of `alias` already: the alias asked for would turn them round.
+    #[error(
+        "'{name}' is already an alias of '{alias}', so '{alias}' cannot be an alias of '{name}' (an alias names a \
+         player, never another alias; remove the alias '{name}' first to turn them round)"
+    )]
+    Reversed { alias: String, name: String },
     #[error(transparent)]
     Db(#[from] super::Error),
 }
@@ -296,7 +302,8 @@ impl Batch<'_> {
     /// # Errors
     ///
     /// [`AliasError::Empty`] for a text without a name, [`AliasError::Same`] when both are
-    /// already one name; any database failure.
+    /// already one name, [`AliasError::Reversed`] when `name` is an alias of `alias`; any
+    /// database failure.
     pub fn add_alias(&mut self, alias: &str, name: &str) -> Result<Alias, AliasError> {
         let (alias_key, name_key) = (player_key(alias), player_key(name));
         for (text, k) in [(alias, &alias_key), (name, &name_key)] {
@@ -306,11 +313,17 @@ impl Batch<'_> {
         }
         let conn = self.conn();
         let map = AliasMap::load(conn, &[]).map_err(super::Error::from)?;
-        let (name, name_key) =
-            map.resolve(&name_key).cloned().unwrap_or_else(|| (name.trim().to_string(), name_key));
         if name_key == alias_key {
-            return Err(AliasError::Same { alias: alias.to_string(), name });
+            return Err(AliasError::Same { alias: alias.to_string(), name: name.to_string() });
         }
+        let (name, name_key) = match map.resolve(&name_key) {
+            Some((_, player)) if *player == alias_key => {
+                let (alias, name) = (alias.trim().to_string(), name.trim().to_string());
+                return Err(AliasError::Reversed { alias, name });
+            }
+            Some(player) => player.clone(),
+            None => (name.trim().to_string(), name_key),
+        };
         let stored = (|| {
             conn.prepare_cached("UPDATE aliases SET name = ?2, name_key = ?3 WHERE name_key = ?1")?
                 .execute(params![alias_key, name, name_key])?;

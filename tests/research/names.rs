@@ -118,6 +118,16 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(same.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&same.stderr).contains("already one name"), "{:?}", same);
     assert_eq!(kifudex(["alias", "add", "　", "羽生善治"]).db(&db).output().status.code(), Some(2));
+    // The alias turned round: the message names both, and which one is the alias.
+    let (code, _, stderr) = kifudex(["alias", "add", "羽生善治", "Habu Yoshiharu"]).db(&db).run();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "kifudex: 'Habu Yoshiharu' is already an alias of '羽生善治', so '羽生善治' cannot be an alias of \
+             'Habu Yoshiharu'"
+        ),
+        "{stderr}"
+    );
     // Removed by any spelling of the alias; a missing one exits 1.
     assert_eq!(kifudex(["alias", "remove", "HABU  YOSHIHARU"]).db(&db).output().status.code(), Some(0));
     assert_eq!(kifudex(["alias", "remove", "Habu Yoshiharu"]).db(&db).output().status.code(), Some(1));
