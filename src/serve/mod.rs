@@ -63,15 +63,22 @@ fn workers() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
 }
 
-/// Why the server cannot start or stopped.
+/// Why the server cannot start or stopped. Each message holds its cause, so that none is
+/// said twice where the chain of causes is printed too.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     #[error(transparent)]
     Db(#[from] db::Error),
-    #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: SocketAddr, source: std::io::Error },
+    #[error("cannot listen on {addr}: {error}")]
+    Bind { addr: SocketAddr, error: std::io::Error },
     #[error("the server failed: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for ServeError {
+    fn from(e: std::io::Error) -> ServeError {
+        ServeError::Io(e)
+    }
 }
 
 /// Opens the database for a request. Every connection the server uses comes from here.
@@ -133,8 +140,7 @@ impl Server {
     /// No database there, or the address cannot be bound.
     pub fn bind(db: &Path, addr: SocketAddr) -> Result<Server, ServeError> {
         let reader = open_reader(db)?;
-        let listener =
-            std::net::TcpListener::bind(addr).map_err(|source| ServeError::Bind { addr, source })?;
+        let listener = std::net::TcpListener::bind(addr).map_err(|error| ServeError::Bind { addr, error })?;
         listener.set_nonblocking(true)?;
         let shared = Arc::new(Shared {
             db: db.to_path_buf(),

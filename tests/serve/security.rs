@@ -50,6 +50,18 @@ fn another_host_is_allowed_with_a_warning() {
 }
 
 #[test]
+fn an_address_in_use_is_said_once() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let (code, _, stderr) = crate::util::kifudex(["serve", "--port", &port]).db(samples_db()).run();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.starts_with(&format!("kifudex: cannot listen on 127.0.0.1:{port}: ")), "{stderr}");
+    // The system's reason once: "Address already in use (os error 98)" on Linux.
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
+}
+
+#[test]
 fn no_path_reaches_the_file_system() {
     let server = Server::start(samples_db(), &[]);
     let paths = [
