@@ -1,11 +1,11 @@
 //! `kifudex serve`: the database in a web browser, and as JSON for scripts.
 
 use std::{
-    net::{IpAddr, SocketAddr},
+    net::{IpAddr, SocketAddr, ToSocketAddrs},
     process::ExitCode,
 };
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use kifudex::serve::{ServeError, Server, is_loopback};
 
 use super::db::DbOpt;
@@ -15,9 +15,11 @@ use super::db::DbOpt;
 /// `query --format json`), /api/game/ID and /api/game/ID.kif (.ki2 .csa .jkf .usi .psn).
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// The address to listen on; anything but loopback makes the archive visible on the network
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
-    host: IpAddr,
+    /// The address or host name to listen on (a name is resolved, and the first of its
+    /// addresses that can be bound is); anything but loopback makes the archive visible on the
+    /// network
+    #[arg(long, value_name = "ADDRESS|NAME", default_value = "127.0.0.1")]
+    host: String,
     /// The port to listen on (0: any free port)
     #[arg(long, value_name = "N", default_value_t = 8080)]
     port: u16,
@@ -30,7 +32,8 @@ pub struct ServeArgs {
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let path = args.db.path();
-    let server = Server::bind(&path, SocketAddr::new(args.host, args.port)).map_err(|e| match e {
+    let addrs = resolve(&args.host, args.port)?;
+    let server = Server::bind(&path, &addrs).map_err(|e| match e {
         ServeError::Db(e) => super::db::explain(e),
         e => e.into(),
     })?;
@@ -51,6 +54,18 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     server.run().context("the server stopped")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The addresses `--host` names: an IP address, or those a host name resolves to.
+fn resolve(host: &str, port: u16) -> anyhow::Result<Vec<SocketAddr>> {
+    let addrs: Vec<SocketAddr> = (host, port)
+        .to_socket_addrs()
+        .with_context(|| format!("--host {host}: cannot resolve this name"))?
+        .collect();
+    if addrs.is_empty() {
+        bail!("--host {host}: the name resolves to no address");
+    }
+    Ok(addrs)
 }
 
 /// Asks the desktop to open `url`; a failure is a warning, the server runs on.

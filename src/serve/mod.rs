@@ -69,8 +69,9 @@ fn workers() -> usize {
 pub enum ServeError {
     #[error(transparent)]
     Db(#[from] db::Error),
-    #[error("cannot listen on {addr}: {error}")]
-    Bind { addr: SocketAddr, error: std::io::Error },
+    /// None of `addrs` could be bound; `error` is the last one's reason.
+    #[error("cannot listen on {}: {error}", addr_list(.addrs))]
+    Bind { addrs: Vec<SocketAddr>, error: std::io::Error },
     #[error("the server failed: {0}")]
     Io(std::io::Error),
 }
@@ -79,6 +80,11 @@ impl From<std::io::Error> for ServeError {
     fn from(e: std::io::Error) -> ServeError {
         ServeError::Io(e)
     }
+}
+
+/// `127.0.0.1:8080`, or `[::1]:8080 or 127.0.0.1:8080`.
+fn addr_list(addrs: &[SocketAddr]) -> String {
+    addrs.iter().map(ToString::to_string).collect::<Vec<_>>().join(" or ")
 }
 
 /// Opens the database for a request. Every connection the server uses comes from here.
@@ -132,22 +138,25 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the database at `db` (which must exist) and binds to `addr` (port 0 picks a free
-    /// port).
+    /// Opens the database at `db` (which must exist) and binds to the first of `addrs` that
+    /// can be bound (those a host name resolves to, say; port 0 picks a free port). Whether
+    /// only requests addressed to a loopback name are answered follows the address bound.
     ///
     /// # Errors
     ///
-    /// No database there, or the address cannot be bound.
-    pub fn bind(db: &Path, addr: SocketAddr) -> Result<Server, ServeError> {
+    /// No database there, or no address can be bound.
+    pub fn bind(db: &Path, addrs: &[SocketAddr]) -> Result<Server, ServeError> {
         let reader = open_reader(db)?;
-        let listener = std::net::TcpListener::bind(addr).map_err(|error| ServeError::Bind { addr, error })?;
+        let listener = std::net::TcpListener::bind(addrs)
+            .map_err(|error| ServeError::Bind { addrs: addrs.to_vec(), error })?;
         listener.set_nonblocking(true)?;
+        let bound = listener.local_addr()?;
         let shared = Arc::new(Shared {
             db: db.to_path_buf(),
             readers: Mutex::new(vec![reader]),
             permits: tokio::sync::Semaphore::new(workers()),
             cache: cache::AnswerCache::new(db),
-            loopback_only: addr.ip().is_loopback(),
+            loopback_only: is_loopback(bound.ip()),
         });
         Ok(Server { listener, router: router(shared) })
     }

@@ -50,6 +50,22 @@ fn another_host_is_allowed_with_a_warning() {
 }
 
 #[test]
+fn a_host_name_is_resolved_and_localhost_is_loopback_with_its_guard() {
+    let server = Server::start(samples_db(), &["--host", "localhost"]);
+    assert!(server.addr.ip().is_loopback(), "{}", server.banner);
+    assert!(!server.banner.contains("warning"), "{}", server.banner);
+    assert_eq!(http::get(server.addr, "/api/query").status, 200);
+    // Bound to loopback through a name, it still answers only requests addressed to loopback.
+    let head = "GET /api/query HTTP/1.1\r\nHost: evil.example\r\nConnection: close";
+    assert_eq!(http::raw(server.addr, head, b"").unwrap().status, 403);
+    // A name that resolves to nothing is refused, naming the flag.
+    let (code, _, stderr) =
+        crate::util::kifudex(["serve", "--port", "0", "--host", "nosuch.invalid"]).db(samples_db()).run();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.starts_with("kifudex: --host nosuch.invalid: "), "{stderr}");
+}
+
+#[test]
 fn an_address_in_use_is_said_once() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
