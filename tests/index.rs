@@ -679,6 +679,77 @@ fn links_not_followed_are_counted_and_named() {
     assert_eq!(messages, "");
 }
 
+/// A date header that gives no date to store (a day the calendar does not have, day and
+/// month that read both ways, text that is no date) leaves the game without a date and is a
+/// warning naming the header and its text, which the stored headers keep; a day/month/year
+/// date that reads one way only is stored.
+#[test]
+fn dates_that_cannot_be_stored_are_warnings_and_the_headers_keep_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    let dir = fs::canonicalize(&dir).unwrap();
+    let kif = |date: &str, second: &str| {
+        format!(
+            "開始日時：{date}\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 {second}\n"
+        )
+    };
+    fs::write(dir.join("a.kifu"), kif("2020/02/30 10:00", "３四歩(33)")).unwrap();
+    fs::write(dir.join("b.csa"), "V2.2\nN+A\nN-B\n$START_TIME:1/2/2020\nPI\n+\n+7776FU\n-8384FU\n").unwrap();
+    fs::write(dir.join("c.kifu"), kif("30/12/2018", "４四歩(43)")).unwrap();
+    fs::write(dir.join("d.kifu"), kif("昭和の終わり", "１四歩(13)")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts = ["games_added", "games_rejected", "warnings"].map(|k| summary[k].as_u64());
+    assert_eq!(counts, [Some(4), Some(0), Some(3)], "{summary}");
+
+    let out = kifudex(["export", "warnings"]).db(&db).output();
+    let got: Vec<(String, String, String, String)> = crate::query::csv_rows(&out.stdout)
+        .into_iter()
+        .map(|w| {
+            let name = Path::new(&w["path"]).file_name().unwrap().to_str().unwrap().to_string();
+            (name, w["line"].clone(), w["code"].clone(), w["message"].clone())
+        })
+        .collect();
+    let want = [
+        (
+            "a.kifu",
+            "date_impossible",
+            "the date '2020/02/30 10:00' of the header 開始日時 was not stored: no such day in the calendar",
+        ),
+        (
+            "b.csa",
+            "date_ambiguous",
+            "the date '1/2/2020' of the header $START_TIME was not stored: a date both as day/month/year and as month/day/year, and the record does not say which",
+        ),
+        (
+            "d.kifu",
+            "date_unreadable",
+            "the date '昭和の終わり' of the header 開始日時 was not stored: no date in a form records write",
+        ),
+    ];
+    let want: Vec<_> = want
+        .iter()
+        .map(|&(p, c, m)| (p.to_string(), "1".to_string(), c.to_string(), m.to_string()))
+        .collect();
+    assert_eq!(got, want);
+
+    let out = kifudex(["export", "games"]).db(&db).output();
+    let games = crate::query::csv_rows(&out.stdout);
+    let row = |name: &str| games.iter().find(|g| g["source_path"].ends_with(name)).unwrap();
+    for (name, date, raw) in [
+        ("a.kifu", "", "2020/02/30 10:00"),
+        ("b.csa", "", "1/2/2020"),
+        ("c.kifu", "2018-12-30", "30/12/2018"),
+        ("d.kifu", "", "昭和の終わり"),
+    ] {
+        assert_eq!(row(name)["date"], date, "{name}");
+        assert!(row(name)["headers"].contains(raw), "{name}: {}", row(name)["headers"]);
+    }
+}
+
 #[test]
 fn exports_stream_csv_and_a_closed_pipe_is_not_an_error() {
     let tmp = tempfile::tempdir().unwrap();

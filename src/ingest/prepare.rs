@@ -286,7 +286,8 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> 
         if matches!(replayed.status, Status::Stopped(StopReason::Start { .. })) {
             continue;
         }
-        let warnings = game.warnings.iter().chain(&replayed.warnings);
+        let dates = kifu::info::date_warnings(&game.headers, game.line);
+        let warnings = dates.iter().chain(&game.warnings).chain(&replayed.warnings);
         work.warnings.extend(warnings.map(|w| NewWarning {
             game_index: Some(index),
             line: Some(w.line),

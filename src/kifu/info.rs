@@ -5,10 +5,11 @@
 //! reads them. Keys are recognized from every format (`棋戦`, `$EVENT`, `[Event]`, …: see
 //! [`Field::of`]); when several keys name the same field, the more specific one wins (`棋戦`
 //! over `表題`, `開始日時` over `対局日`), and otherwise the first in file order. Empty values
-//! count as absent. Dates are kept as precise as they are written ([`parse_date`]); player
+//! count as absent. Dates are kept as precise as they are written ([`parse_date`]), and only
+//! dates the calendar has, read in one order ([`read_date`]); player
 //! names keep their full text beside the split into name and title ([`parse_player`]).
 
-use super::{DateTime, Header, Info, Player};
+use super::{DateTime, Header, Info, Player, Warning};
 use crate::{
     name_key::split_title,
     text::{ascii_digit, is_space},
@@ -129,8 +130,9 @@ pub fn normalize(headers: &[Header]) -> Info {
     info
 }
 
-/// Sets `field` from `value` unless it is set already. A date that cannot be read leaves the
-/// field unset (the raw header keeps the text).
+/// Sets `field` from `value` unless it is set already. A date that cannot be read, or that is
+/// impossible or ambiguous ([`read_date`]), leaves the field unset (the raw header keeps the
+/// text, and [`date_warnings`] says why).
 pub fn apply(info: &mut Info, field: Field, value: &str) {
     let value = clean(value);
     if value.is_empty() {
@@ -161,27 +163,73 @@ fn clean(value: &str) -> &str {
 
 /// Reads a date, or a date and time, in the forms records use: `2013/11/29 09:00:00`,
 /// `2013/11/29(金) 9:00`, `2013年11月29日`, `2017-03-22T01:00:00.000Z`, `19970822`,
-/// `12/30/2018 10:29:48 PM`, `平成25年11月29日`, full-width digits and colons, and partial
-/// dates (`2013/11`, `2004年4月`, `2013`). A time is kept only with a full date.
+/// `12/30/2018 10:29:48 PM`, `30/12/2018`, `平成25年11月29日`, full-width digits and colons,
+/// and partial dates (`2013/11`, `2004年4月`, `2013`). A time is kept only with a full date.
+/// `None` where [`read_date`] finds no date that can be stored.
 ///
 /// ```
 /// use kifudex::kifu::info::parse_date;
 /// assert_eq!(parse_date("2013/11/29(金) 9:00").unwrap().to_string(), "2013-11-29T09:00:00");
 /// assert_eq!(parse_date("2004年4月").unwrap().to_string(), "2004-04");
 /// assert_eq!(parse_date("慶応2年9月"), None);
+/// assert_eq!(parse_date("2020/02/30"), None);
 /// ```
 pub fn parse_date(text: &str) -> Option<DateTime> {
+    read_date(text).ok()
+}
+
+/// Why a date header gives no date to store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DateProblem {
+    /// No date in a form records write (`慶応2年9月`, `?`, `hello`).
+    #[error("no date in a form records write")]
+    Unreadable,
+    /// A date no calendar has: a 13th month, 30 February, 29 February of a common year, year 0.
+    #[error("no such day in the calendar")]
+    Impossible,
+    /// Two numbers and a year (`1/2/2020`) that are a date both as day/month/year and as
+    /// month/day/year: records of either kind exist, and the text does not say which it is.
+    #[error("a date both as day/month/year and as month/day/year, and the record does not say which")]
+    Ambiguous,
+}
+
+impl DateProblem {
+    /// A short stable code, for warnings: `date_unreadable`, `date_impossible`,
+    /// `date_ambiguous`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            DateProblem::Unreadable => "date_unreadable",
+            DateProblem::Impossible => "date_impossible",
+            DateProblem::Ambiguous => "date_ambiguous",
+        }
+    }
+}
+
+/// Reads a date as [`parse_date`] does, and says why there is none. Year, month and day are
+/// read in that order, but for two numbers and a year written with slashes (`30/12/2018`,
+/// `12/30/2018`), which are read in the one order that gives a date: day/month/year and
+/// month/day/year are both written, and where both orders give a date (`1/2/2020`, unless
+/// the two numbers are equal) the date is [`DateProblem::Ambiguous`], never guessed.
+///
+/// # Errors
+///
+/// [`DateProblem::Unreadable`] for a text with no date in a form records write,
+/// [`DateProblem::Impossible`] for a date that no calendar has (`2020/02/30`, `2013/13/01`),
+/// [`DateProblem::Ambiguous`] as above.
+pub fn read_date(text: &str) -> Result<DateTime, DateProblem> {
+    use DateProblem::{Ambiguous, Impossible, Unreadable};
     let text: String = text.trim().chars().map(ascii_form).collect();
     let nums = numbers(&text);
-    let first = nums.first()?;
+    let first = nums.first().ok_or(Unreadable)?;
     let era = era_offset(&text[..first.start]);
+    let year_of = |n: u32| i32::try_from(n).map_err(|_| Impossible);
     let (year, month, day, used) = if let Some(offset) = era {
-        let year = offset + i32::try_from(first.value).ok()?;
+        let year = offset + year_of(first.value)?;
         let (m, d) = (nums.get(1).map(|n| n.value), nums.get(2).map(|n| n.value));
         (year, m, d.filter(|_| m.is_some()), 1 + usize::from(m.is_some()) + usize::from(d.is_some()))
     } else if first.len == 8 && (nums.len() == 1 || text[first.end..].starts_with('T')) {
         let v = first.value;
-        (i32::try_from(v / 10000).ok()?, Some(v / 100 % 100), Some(v % 100), 1)
+        (year_of(v / 10000)?, Some(v / 100 % 100), Some(v % 100), 1)
     } else if first.len == 4 {
         let mut m = None;
         let mut d = None;
@@ -194,32 +242,77 @@ pub fn parse_date(text: &str) -> Option<DateTime> {
                 used = 3;
             }
         }
-        (i32::try_from(first.value).ok()?, m, d, used)
+        (year_of(first.value)?, m, d, used)
     } else if nums.len() >= 3
         && nums[2].len == 4
         && text[first.end..nums[1].start] == *"/"
         && text[nums[1].end..nums[2].start] == *"/"
     {
-        (i32::try_from(nums[2].value).ok()?, Some(first.value), Some(nums[1].value), 3)
+        let (a, b, year) = (first.value, nums[1].value, year_of(nums[2].value)?);
+        match (is_day(year, a, b), is_day(year, b, a)) {
+            (true, true) if a != b => return Err(Ambiguous),
+            (true, _) => (year, Some(a), Some(b), 3),
+            (false, true) => (year, Some(b), Some(a), 3),
+            (false, false) => return Err(Impossible),
+        }
     } else {
-        return None;
+        return Err(Unreadable);
     };
     if !(1..=9999).contains(&year) {
-        return None;
+        return Err(Impossible);
     }
     let month = match month {
         Some(m) if (1..=12).contains(&m) => Some(m as u8),
-        Some(_) => return None,
+        Some(_) => return Err(Impossible),
         None => None,
     };
-    let day = match day {
-        Some(d) if (1..=31).contains(&d) => Some(d as u8),
-        Some(_) => return None,
-        None => None,
+    let day = match (month, day) {
+        (Some(m), Some(d)) if is_day(year, u32::from(m), d) => Some(d as u8),
+        (_, Some(_)) => return Err(Impossible),
+        (_, None) => None,
     };
     let rest_start = nums.get(used - 1).map_or(0, |n| n.end);
     let time = day.and_then(|_| parse_time(&text[rest_start..]));
-    Some(DateTime { year, month, day, time })
+    Ok(DateTime { year, month, day, time })
+}
+
+/// Whether day `day` of month `month` of `year` is in the (proleptic Gregorian) calendar.
+fn is_day(year: i32, month: u32, day: u32) -> bool {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// The warnings about the date headers of a game whose record starts at `line` (the headers
+/// carry no line of their own): one for each header that names a start or end date
+/// (`開始日時`, `$START_TIME`, `[Date]`, …) and holds text that gives no date to store, with
+/// the header and its text. The game is stored without that date; its headers keep the text.
+/// An empty date, or one written as unknown (`????.??.??`, `--/--/--`), says nothing to warn
+/// about; nor does the Western `Time` tag, a time of day that completes `Date`.
+pub fn date_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
+    let unknown = |value: &str| value.chars().all(|c| matches!(c, '?' | '-' | '.' | '/') || is_space(c));
+    headers
+        .iter()
+        .filter(|h| {
+            h.key.trim() != "Time" && matches!(Field::of(&h.key), Some((Field::Start | Field::End, _)))
+        })
+        .filter_map(|h| {
+            let value = clean(&h.value);
+            if unknown(value) {
+                return None;
+            }
+            let problem = read_date(value).err()?;
+            let message =
+                format!("the date '{value}' of the header {} was not stored: {problem}", h.key.trim());
+            Some(Warning { line, ply: None, code: problem.code(), message })
+        })
+        .collect()
 }
 
 /// A run of ASCII digits in a string.
@@ -335,6 +428,64 @@ mod tests {
         assert_eq!(date("2013"), "2013");
         for bad in ["", "?", " 15:35:06", "慶応2年9月", "2013/13/01", "2013/12/32", "hello"] {
             assert_eq!(date(bad), "-", "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn impossible_and_ambiguous_dates_are_no_dates() {
+        use DateProblem::*;
+        let cases: &[(&str, Result<&str, DateProblem>)] = &[
+            // 30 February never is; 29 February is in leap years only (2000, not 1900 or 2019).
+            ("2020/02/30", Err(Impossible)),
+            ("2019/02/29", Err(Impossible)),
+            ("1900/02/29", Err(Impossible)),
+            ("2000/02/29", Ok("2000-02-29")),
+            ("2020/04/31 10:00", Err(Impossible)),
+            ("20200230", Err(Impossible)),
+            ("平成31年2月29日", Err(Impossible)),
+            ("0000/01/01", Err(Impossible)),
+            ("2013/13/01", Err(Impossible)),
+            // Day and month in the one order that gives a date; both orders: not read.
+            ("30/12/2018", Ok("2018-12-30")),
+            ("12/30/2018", Ok("2018-12-30")),
+            ("13/01/2020", Ok("2020-01-13")),
+            ("1/2/2020", Err(Ambiguous)),
+            ("01/02/2020 10:00", Err(Ambiguous)),
+            ("12/11/2020", Err(Ambiguous)),
+            ("5/5/2020", Ok("2020-05-05")),
+            ("31/02/2020", Err(Impossible)),
+            ("13/13/2020", Err(Impossible)),
+            ("慶応2年9月", Err(Unreadable)),
+            ("hello", Err(Unreadable)),
+        ];
+        for &(text, want) in cases {
+            let got = read_date(text).map(|d| d.to_string());
+            assert_eq!(got.as_deref().map_err(|e| *e), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn date_headers_that_give_no_date_are_warnings() {
+        let h = |k: &str, v: &str| Header { key: k.to_string(), value: v.to_string() };
+        let headers = [
+            h("開始日時", "2020/02/30 10:00"),
+            h("終了日時", "2020/03/01"),
+            h("対局日", "1/2/2020"),
+            h("Date", "????.??.??"),
+            h("Time", "10:00"),
+            h("$END_TIME", " "),
+            h("棋戦", "1/2/2020"),
+            h("$START_TIME", "慶応2年"),
+        ];
+        let got: Vec<(u32, &str)> = date_warnings(&headers, 7).iter().map(|w| (w.line, w.code)).collect();
+        assert_eq!(got, [(7, "date_impossible"), (7, "date_ambiguous"), (7, "date_unreadable")]);
+        let named = date_warnings(&headers, 7).into_iter().map(|w| w.message).collect::<Vec<_>>();
+        for (message, (key, value)) in named.iter().zip([
+            ("開始日時", "2020/02/30 10:00"),
+            ("対局日", "1/2/2020"),
+            ("$START_TIME", "慶応2年"),
+        ]) {
+            assert!(message.contains(&format!("'{value}' of the header {key} ")), "{message}");
         }
     }
 
