@@ -392,6 +392,33 @@ fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() 
     assert!(landed >= 2, "only {landed} of 6 kills landed during a run");
 }
 
+/// A first run whose runs are all merged at its end, on threads (two jobs, runs of 2,000
+/// postings): the positions it makes hot are exactly those that two games or more reach
+/// within the plies checked, counted here by replay, whatever range of keys each thread
+/// merged.
+#[test]
+fn the_merge_that_ends_a_first_run_makes_hot_the_positions_two_games_reach_early() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let specs = plain_games(150, 29);
+    write_games(&games, &specs);
+    let summary = index_with(&hot_options(&games, &db));
+    assert!(summary.runs_merged >= 4, "{} runs merged", summary.runs_merged);
+    let mut games_at: HashMap<PositionKey, HashSet<usize>> = HashMap::new();
+    for (game, spec) in specs.iter().enumerate() {
+        for setup in spec.setups().iter().take(kifudex::db::KEYPOS_MAX_PLY as usize + 1) {
+            games_at.entry(PositionKey::of(setup)).or_default().insert(game);
+        }
+    }
+    let want: BTreeSet<i64> =
+        games_at.iter().filter(|(_, games)| games.len() >= 2).map(|(key, _)| key.to_i64()).collect();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut stmt = conn.prepare("SELECT key FROM hot WHERE move = 0").unwrap();
+    let hot: BTreeSet<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    assert!(want.len() >= 40, "{} positions reached by two games", want.len());
+    assert_eq!(hot, want);
+}
+
 /// The files of `all` whose games the database holds.
 fn stored(db: &Path, all: &[(PathBuf, Spec)]) -> Vec<(PathBuf, Spec)> {
     if !db.exists() {

@@ -181,6 +181,8 @@ pub enum Error {
     Migration { name: &'static str, error: rusqlite::Error },
     #[error("interrupted")]
     Interrupted,
+    #[error("cannot start a thread: {0}")]
+    Thread(std::io::Error),
     #[error("{0}")]
     Sql(rusqlite::Error),
     #[error(transparent)]

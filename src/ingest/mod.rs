@@ -318,6 +318,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
     writer.claim_shard(options.shard)?;
     writer.set_run_postings(options.run_postings);
     writer.set_hot_games(options.hot_games);
+    writer.set_merge_threads(options.jobs);
     if let Some(stop) = &options.stop {
         writer.set_stop(Arc::clone(stop));
     }

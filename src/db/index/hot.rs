@@ -299,7 +299,7 @@ fn live_and_dead(conn: &Connection) -> Result<(Vec<Run>, HashSet<GameId>)> {
 
 /// Finds the keys a sorted stream of postings makes hot: those with early occurrences from
 /// [`HOT_GAMES`] games or more.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Candidates {
     threshold: u32,
     key: Option<i64>,

@@ -66,7 +66,7 @@ pub use self::{
 };
 pub(super) use self::{
     runs::{Run, live as live_runs},
-    writer::{IndexWriter, RemovedGame, merge_runs},
+    writer::{IndexWriter, MergeThreads, RemovedGame, merge_runs},
 };
 use super::{
     Corrupt, GameId, GameResult, Result,

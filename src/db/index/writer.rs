@@ -12,6 +12,7 @@
 
 use std::{
     collections::HashSet,
+    path::Path,
     sync::atomic::{AtomicBool, Ordering},
 };
 
@@ -631,9 +632,21 @@ fn indexed_through(conn: &Connection) -> Result<i64> {
         .map_err(|_| Corrupt("meta.indexed_through is not a number"))?)
 }
 
+/// Threads for merging runs: a merge of at least a full run's postings (as the index writer
+/// buffers them) is cut into this many ranges of keys, each merged on a thread of its own
+/// that reads the database file at `path` on a connection of its own. Smaller merges, those
+/// of a run that indexed a few files, are not worth the threads.
+#[derive(Clone, Copy, Debug)]
+pub struct MergeThreads<'a> {
+    pub path: &'a Path,
+    pub threads: usize,
+}
+
 /// Merges runs as the policy in [`runs`] says, each merge in a transaction of its own; with
 /// `all`, also every run when dead games fill too much of them. Returns the runs merged, and
-/// whether `stop` cut the merges short (the one under way is then rolled back).
+/// whether `stop` cut the merges short (the one under way is then rolled back). Large merges
+/// take `threads` when the connection is in WAL mode, where other connections read what the
+/// last commit left while a transaction writes.
 ///
 /// # Errors
 ///
@@ -643,8 +656,13 @@ pub fn merge_runs(
     index: &mut IndexWriter,
     all: bool,
     stop: Option<&AtomicBool>,
+    threads: Option<MergeThreads<'_>>,
 ) -> Result<(usize, bool)> {
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let threads = match threads.filter(|t| t.threads > 1) {
+        Some(t) if conn.query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0))? == "wal" => Some(t),
+        _ => None,
+    };
     let mut merged = 0;
     loop {
         let live = runs::live(conn)?;
@@ -673,20 +691,38 @@ pub fn merge_runs(
             }
         }
         let is_dead = |g: GameId| dead.get(g.0 as usize / 64).is_some_and(|w| w & (1 << (g.0 % 64)) != 0);
-        let mut candidates = index.hot.candidates();
-        match runs::merge(&tx, &plan, is_dead, stopped, |p| candidates.see(p)) {
+        let candidates = index.hot.candidates();
+        let postings: i64 = plan.iter().map(|r| r.postings).sum();
+        let found = match threads.filter(|_| postings >= index.run_postings as i64) {
+            Some(t) => runs::merge_parallel(
+                &tx,
+                t.path,
+                &runs::KeyRange::split(t.threads),
+                &plan,
+                is_dead,
+                stopped,
+                || candidates.clone(),
+                |c, p| c.see(p),
+            )
+            .map(|(_, parts)| parts.into_iter().flat_map(|c| c.finish()).collect()),
+            None => {
+                let mut candidates = candidates;
+                runs::merge(&tx, &plan, is_dead, stopped, |p| candidates.see(p)).map(|_| candidates.finish())
+            }
+        };
+        let found: Vec<i64> = match found {
             Err(Error::Interrupted) => {
                 tx.rollback()?;
                 return Ok((merged, true));
             }
-            written => written?,
+            found => found?,
         };
         tx.execute(
             "DELETE FROM dead WHERE NOT EXISTS
                (SELECT 1 FROM runs WHERE dead.game BETWEEN runs.min_game AND runs.max_game)",
             [],
         )?;
-        let made = index.hot.promote(&tx, candidates.finish())?;
+        let made = index.hot.promote(&tx, found)?;
         tx.commit()?;
         index.hot.extend(made);
         merged += plan.len();

@@ -35,7 +35,7 @@ pub use self::files::{FileRecord, NewReject, NewWarning, WriteCounts};
 pub use super::new_game::{NewGame, PlayerName};
 use super::{
     Result,
-    index::{IndexWriter, merge_runs},
+    index::{IndexWriter, MergeThreads, merge_runs},
     lock::WriteLock,
     open,
 };
@@ -72,6 +72,9 @@ pub struct Finished {
 /// The single writer.
 pub struct Writer {
     conn: Connection,
+    path: std::path::PathBuf,
+    /// Threads a large merge of runs takes.
+    merge_threads: usize,
     /// Dropped after the connection closes.
     _lock: WriteLock,
     /// Whether the run has ended (see [`Writer::finish`]).
@@ -118,6 +121,8 @@ impl Writer {
         let index = IndexWriter::open(&conn)?;
         let mut w = Writer {
             conn,
+            path: path.to_path_buf(),
+            merge_threads: 1,
             _lock: lock,
             ended: false,
             stop: None,
@@ -145,6 +150,11 @@ impl Writer {
     /// position index).
     pub fn set_hot_games(&mut self, games: u32) {
         self.index.set_hot_games(games);
+    }
+
+    /// Sets the threads a large merge of runs takes (1 by default: the writer's own).
+    pub fn set_merge_threads(&mut self, threads: usize) {
+        self.merge_threads = threads.max(1);
     }
 
     /// Gives the writer a flag that, once set, stops merges: the one under way is rolled
@@ -176,7 +186,8 @@ impl Writer {
     ///
     /// Any database failure.
     pub fn merge_filled(&mut self) -> Result<()> {
-        let (merged, _) = merge_runs(&mut self.conn, &mut self.index, false, self.stop.as_deref())?;
+        let threads = Some(MergeThreads { path: &self.path, threads: self.merge_threads });
+        let (merged, _) = merge_runs(&mut self.conn, &mut self.index, false, self.stop.as_deref(), threads)?;
         self.freed |= merged > 0;
         Ok(())
     }
@@ -191,7 +202,9 @@ impl Writer {
         // The buffers and caches are done with; a merge needs none of their memory.
         self.index.release_memory();
         self.games = games::GameStore::default();
-        let (merged, stopped) = merge_runs(&mut self.conn, &mut self.index, true, self.stop.as_deref())?;
+        let threads = Some(MergeThreads { path: &self.path, threads: self.merge_threads });
+        let (merged, stopped) =
+            merge_runs(&mut self.conn, &mut self.index, true, self.stop.as_deref(), threads)?;
         if !stopped {
             self.index.scan_hot(&mut self.conn)?;
         }
