@@ -310,6 +310,43 @@ fn undo_restores_every_position() {
     }
 }
 
+/// A position played far from its start, and taken back, answers as one made afresh from its
+/// board: the same legal moves, check, and the same perft two plies deep, whatever history
+/// the rules crate keeps behind it.
+#[test]
+fn a_position_with_a_long_history_answers_as_a_fresh_one() {
+    fn assert_fresh(p: &mut Position, deep: bool) {
+        let mut fresh = Position::from_setup(p.setup().clone()).expect("a position reached is legal");
+        let sorted = |mut moves: Vec<Move>| {
+            moves.sort_unstable();
+            moves
+        };
+        assert_eq!(sorted(p.legal_moves()), sorted(fresh.legal_moves()), "{}", p.sfen());
+        assert_eq!(p.is_check(), fresh.is_check(), "{}", p.sfen());
+        if deep {
+            assert_eq!(perft(p, 2), perft(&mut fresh, 2), "{}", p.sfen());
+        }
+    }
+    let mut rng = Rng::new(29);
+    for game in 0..12 {
+        let mut p = Position::handicap(Handicap::ALL[game % 16]);
+        let mut plies = 0;
+        random_playout(&mut p, &mut rng, 700, |_, _| {});
+        // Replayed move by move, so that each position is checked as it is reached.
+        let moves: Vec<Move> = p.moves().collect();
+        while p.undo().is_some() {}
+        for mv in moves {
+            p.play(mv).expect("a move played before");
+            plies += 1;
+            assert_fresh(&mut p, plies % 25 == 0);
+        }
+        while p.undo().is_some() {
+            plies -= 1;
+            assert_fresh(&mut p, plies % 25 == 0);
+        }
+    }
+}
+
 #[test]
 fn sennichite_is_a_draw_on_the_fourth_occurrence() {
     let mut p = Position::startpos();
