@@ -71,8 +71,9 @@ pub fn decode_moves(blob: &[u8]) -> Result<Vec<Move>, Corrupt> {
 }
 
 /// Per-move times: `varint(seconds + 1)`, 0 when unknown. `None` when no move has a time.
-pub fn encode_times(seconds: impl Iterator<Item = Option<u32>>) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
+pub fn encode_times(seconds: impl ExactSizeIterator<Item = Option<u32>>) -> Option<Vec<u8>> {
+    // Two bytes a move hold any time under four and a half hours.
+    let mut out = Vec::with_capacity(2 * seconds.len());
     let mut any = false;
     for s in seconds {
         any |= s.is_some();
@@ -130,8 +131,8 @@ pub fn decode_comments(blob: &[u8]) -> Result<Vec<(u32, String)>, Corrupt> {
 }
 
 /// Raw headers as text: `key TAB value LF` per header, with `\\`, `\t` and `\n` escaped.
-pub fn encode_headers<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Option<String> {
-    let mut out = String::new();
+pub fn encode_headers<'a>(headers: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> Option<String> {
+    let mut out = String::with_capacity(headers.clone().map(|(k, v)| k.len() + v.len() + 2).sum());
     for (key, value) in headers {
         escape(&mut out, key);
         out.push('\t');
@@ -142,14 +143,18 @@ pub fn encode_headers<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> 
 }
 
 fn escape(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
+    // The escaped characters are ASCII, so the text between them is copied whole.
+    let mut rest = s;
+    while let Some(at) = rest.find(['\\', '\t', '\n']) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'\\' => "\\\\",
+            b'\t' => "\\t",
+            _ => "\\n",
+        });
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
 }
 
 fn unescape(s: &str) -> String {

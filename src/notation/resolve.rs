@@ -46,18 +46,19 @@ pub(super) fn exact(pos: &Position, mv: Move) -> Result<Move, ResolveError> {
 /// The legal moves of the pieces on `origins` to `to` that the promotion mark allows (see the
 /// module documentation): at most one per origin.
 fn legal_from(pos: &Position, origins: &[Square], to: Square, mark: Option<bool>) -> Vec<Move> {
-    let mut moves = Vec::with_capacity(origins.len());
-    for &from in origins {
-        let plain = Move::Normal { from, to, promote: false };
-        let promoted = Move::Normal { from, to, promote: true };
-        let legal = |m: Move| pos.is_legal(m).then_some(m);
-        moves.extend(match mark {
-            Some(false) => legal(plain),
-            Some(true) => legal(promoted),
-            None => legal(plain).or_else(|| legal(promoted)),
-        });
+    origins.iter().filter_map(|&from| legal_one(pos, from, to, mark)).collect()
+}
+
+/// The legal move of the piece on `from` to `to` that the promotion mark allows, if any.
+fn legal_one(pos: &Position, from: Square, to: Square, mark: Option<bool>) -> Option<Move> {
+    let plain = Move::Normal { from, to, promote: false };
+    let promoted = Move::Normal { from, to, promote: true };
+    let legal = |m: Move| pos.is_legal(m).then_some(m);
+    match mark {
+        Some(false) => legal(plain),
+        Some(true) => legal(promoted),
+        None => legal(plain).or_else(|| legal(promoted)),
     }
-    moves
 }
 
 /// One move left wins; none is no such move (with the reason `named` gives, if the text
@@ -79,14 +80,18 @@ fn from_origin(
     to: Square,
     promotion: Option<bool>,
 ) -> Result<Move, ResolveError> {
-    let moves = match pos.piece_at(from) {
+    let legal = match pos.piece_at(from) {
         Some(Piece { color, kind: found }) if color == pos.turn() && found != kind => {
             return Err(ResolveError::PieceMismatch { at: from, written: kind, found });
         }
-        Some(_) => legal_from(pos, &[from], to, promotion),
-        None => Vec::new(),
+        Some(_) => legal_one(pos, from, to, promotion),
+        None => None,
     };
-    conclude(pos, moves, Some(Move::Normal { from, to, promote: promotion == Some(true) }))
+    match legal {
+        // Most moves of a record name their origin: found without a list.
+        Some(mv) => Ok(mv),
+        None => conclude(pos, Vec::new(), Some(Move::Normal { from, to, promote: promotion == Some(true) })),
+    }
 }
 
 impl JapaneseMove {

@@ -34,22 +34,24 @@ pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
         }
     }
     // One pass: the occupancy bitmap, and the pieces five bits each (40 pieces at most on a
-    // legal board, 81 in any case, so 51 bytes at most).
+    // legal board, 81 in any case, so 51 bytes at most). Without a branch on the square: a
+    // board's empty squares come in no order a processor could guess. The bits so far are
+    // stored eight bytes at a time, and the count of whole bytes moves on by what they fill.
     let mut occupied = 0u128;
-    let mut pieces = [0u8; 51];
-    let (mut bits, mut n, mut len) = (0u32, 0, 0);
-    for (i, piece) in setup.board.iter().enumerate() {
-        if let Some(p) = piece {
-            occupied |= 1 << i;
-            bits |= (p.index() as u32) << n;
-            n += 5;
-            if n >= 8 {
-                pieces[len] = bits as u8;
-                len += 1;
-                bits >>= 8;
-                n -= 8;
-            }
-        }
+    let mut pieces = [0u8; 51 + 8];
+    let (mut bits, mut n, mut len) = (0u64, 0u32, 0usize);
+    // Each square's piece index plus one, 0 when empty: a select, not a branch.
+    let codes = setup.board.map(|piece| piece.map_or(0, |p| p.index() as u8 + 1));
+    for (i, &code) in codes.iter().enumerate() {
+        let here = u32::from(code != 0);
+        occupied |= u128::from(here) << i;
+        bits |= u64::from(code - here as u8) << n;
+        n += 5 * here;
+        pieces[len..len + 8].copy_from_slice(&bits.to_le_bytes());
+        let whole = n / 8;
+        len += whole as usize;
+        bits >>= 8 * whole;
+        n -= 8 * whole;
     }
     if n > 0 {
         pieces[len] = bits as u8;

@@ -61,20 +61,27 @@ impl CsaError {
     }
 }
 
+/// The most moves a game's list is made for before its moves are read (see [`read`]).
+const MOVES_RESERVED: usize = 1024;
+
 /// Reads every game of a CSA text. Games are separated by lines holding only `/`. A statement
 /// the game does not need that cannot be read (text that is no CSA statement, a bad time) is
 /// skipped with a warning; a game that cannot be read to its end keeps what came before the
 /// bad line, and reading goes on with the next game.
 pub fn read(text: &str) -> Vec<Game> {
     let mut games = Vec::new();
-    let mut reader = GameReader::default();
+    // A move and its time, a line each, take some twelve bytes.
+    let moves = (text.len() / 12).min(MOVES_RESERVED);
+    let mut reader = GameReader { moves, ..GameReader::default() };
     for (number, line) in lines(text) {
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
         if line == "/" {
-            games.extend(std::mem::take(&mut reader).finish());
+            games.extend(
+                std::mem::replace(&mut reader, GameReader { moves, ..GameReader::default() }).finish(),
+            );
             continue;
         }
         if reader.failed {
@@ -131,6 +138,8 @@ struct GameReader {
     any: bool,
     /// An ending told by a server line or a summary comment, used when no `%` line says it.
     told: Option<Ending>,
+    /// A guess at the game's moves, for which its list is made at the first move.
+    moves: usize,
 }
 
 impl GameReader {
@@ -280,6 +289,9 @@ impl GameReader {
             return Err(CsaError::AfterEnd(excerpt(text)));
         }
         self.start(mv.color);
+        if self.game.moves.capacity() == 0 {
+            self.game.moves.reserve(self.moves);
+        }
         self.game.moves.push(MoveEntry {
             token: MoveToken::Csa(mv),
             line,

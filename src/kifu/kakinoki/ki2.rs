@@ -91,7 +91,8 @@ pub fn read(text: &str) -> Vec<Game> {
         return vec![game];
     }
     let (turn, first_number) = start_turn(&game.start);
-    let mut tree = Tree::new(turn, first_number, previous);
+    // Several moves a line, each of about eight bytes.
+    let mut tree = Tree::new(turn, first_number, previous, text.len() / 8);
     for (n, line) in body {
         if shared_body_line(&mut tree, n, line) {
             continue;

@@ -73,7 +73,8 @@ pub fn read(text: &str) -> Vec<Game> {
         return vec![game];
     }
     let (turn, first_number) = start_turn(&game.start);
-    let mut tree = Tree::new(turn, first.map_or(first_number, |r| r.number), previous);
+    // A row a move, of some thirty bytes.
+    let mut tree = Tree::new(turn, first.map_or(first_number, |r| r.number), previous, text.len() / 30);
     for (n, line) in body {
         body_line(&mut tree, n, line);
     }

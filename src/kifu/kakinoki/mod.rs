@@ -472,6 +472,10 @@ impl Line {
     }
 }
 
+/// The most moves a main line's list is made for before its moves are read: a guess from the
+/// length of the text, which a long file of something else must not turn into much memory.
+const MOVES_RESERVED: usize = 1024;
+
 /// The moves, endings and variations of a game, built as the lines come.
 #[derive(Debug)]
 pub(crate) struct Tree {
@@ -487,9 +491,12 @@ pub(crate) struct Tree {
 impl Tree {
     /// A tree whose main line starts with move number `first`, `turn` to move; `previous` is
     /// the destination of the move that led to the start position, when the record says.
-    pub fn new(turn: Color, first: u32, previous: Option<Square>) -> Tree {
+    /// `moves` is a guess at the main line's length, so that its list is made once.
+    pub fn new(turn: Color, first: u32, previous: Option<Square>, moves: usize) -> Tree {
+        let mut main = Line::new(0, 0, first);
+        main.moves.reserve(moves.min(MOVES_RESERVED));
         Tree {
-            lines: vec![Line::new(0, 0, first)],
+            lines: vec![main],
             stack: vec![0],
             start_turn: turn,
             previous,
