@@ -11,7 +11,7 @@ pub const MAX_UNARY: u32 = 40;
 #[derive(Debug, Default)]
 pub struct BitWriter {
     out: Vec<u8>,
-    /// Bits not yet in `out`, the next at bit 0, and how many.
+    /// Bits not yet in `out`, the next at bit 0, and how many (fewer than 32 between calls).
     acc: u64,
     held: u32,
 }
@@ -23,14 +23,17 @@ impl BitWriter {
     }
 
     /// Writes the low `bits` bits of `v` (at most 32 at a time).
+    #[inline]
     pub fn put(&mut self, v: u64, bits: u32) {
         debug_assert!(bits <= 32 && (bits == 32 || v >> bits == 0));
+        // Fewer than 32 bits held and at most 32 added: they fit in the 64 of the buffer, and
+        // whole words of 32 bits go out at once.
         self.acc |= v << self.held;
         self.held += bits;
-        while self.held >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.held -= 8;
+        if self.held >= 32 {
+            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.held -= 32;
         }
     }
 
@@ -50,12 +53,19 @@ impl BitWriter {
     }
 
     /// Writes `v` in the exponential Golomb code of order `k` (see [`eg_len`]).
+    #[inline]
     pub fn put_eg(&mut self, v: u64, k: u32) {
         let w = v + (1 << k);
         let width = 64 - w.leading_zeros();
-        self.put_unary(width - 1 - k);
+        let q = width - 1 - k;
         let low = width - 1;
         let rest = w & ((1 << low) - 1);
+        if 2 * width - 1 - k <= 32 {
+            // The usual code, short enough to go in one field: its ones, its zero, its low bits.
+            self.put(rest << (q + 1) | ((1 << q) - 1), 2 * width - 1 - k);
+            return;
+        }
+        self.put_unary(q);
         if low > 32 {
             self.put(rest & 0xFFFF_FFFF, 32);
             self.put(rest >> 32, low - 32);
@@ -93,9 +103,8 @@ impl BitWriter {
 
     /// The bytes, the last one filled up with zero bits.
     pub fn finish(mut self) -> Vec<u8> {
-        if self.held > 0 {
-            self.out.push(self.acc as u8);
-        }
+        let bytes = self.held.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
         self.out
     }
 }

@@ -300,25 +300,28 @@ impl Cursor {
 /// Which cursor of a merge holds the next posting: a heap of each cursor's posting (its
 /// place in run order) with the cursor's index, smallest first. The top is replaced in place
 /// as its cursor steps on, one sift instead of a pop and a push.
-struct Heads(BinaryHeap<Reverse<(i64, i64, u32, usize)>>);
+struct Heads(BinaryHeap<Reverse<(u128, usize)>>);
 
 impl Heads {
-    /// The heap entry of cursor `i` at posting `p`: key, game and ply (no two postings share
-    /// them), then the cursor.
-    fn entry(p: &Posting, i: usize) -> Reverse<(i64, i64, u32, usize)> {
-        Reverse((p.key.to_i64(), p.game.0, p.ply, i))
+    /// The heap entry of cursor `i` at posting `p`: its key, game and ply (no two postings
+    /// share them) in one number that sorts as they do, then the cursor.
+    fn entry(p: &Posting, i: usize) -> Reverse<(u128, usize)> {
+        // The key's sign bit flipped sorts it as a signed number; game ids of postings fit
+        // in 32 bits, and so do plies.
+        let key = (p.key.to_i64() as u64 ^ 1 << 63) as u128;
+        Reverse((key << 64 | (p.game.0 as u32 as u128) << 32 | p.ply as u128, i))
     }
 
     /// The cursor whose posting comes next; `None` when every cursor has ended.
     fn top(&self) -> Option<usize> {
-        self.0.peek().map(|Reverse(e)| e.3)
+        self.0.peek().map(|Reverse(e)| e.1)
     }
 
     /// Moves the top cursor on: `next` is its posting now, `None` when it has ended.
     fn advance(&mut self, next: Option<Posting>) {
         if let Some(mut top) = self.0.peek_mut() {
             match next {
-                Some(p) => *top = Heads::entry(&p, top.0.3),
+                Some(p) => *top = Heads::entry(&p, top.0.1),
                 None => drop(PeekMut::pop(top)),
             }
         }
