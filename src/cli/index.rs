@@ -72,6 +72,10 @@ pub struct IndexArgs {
     /// move (a tuning knob: lower keeps more rows and answers more positions from them)
     #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
     hot_games: Option<u32>,
+    /// Positions held in memory before they are written as a run of the position index (a
+    /// tuning knob: fewer make more runs, for the merges to join)
+    #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    run_postings: Option<u32>,
 }
 
 /// Progress and messages on stderr.
@@ -146,6 +150,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         globs: Arc::new(globs),
         shard: args.shard,
         hot_games: args.hot_games.unwrap_or(db::HOT_GAMES),
+        run_postings: args.run_postings.map_or(db::RUN_POSTINGS, |n| n as usize),
         ..ingest::Options::new(roots.clone(), args.db.path())
     };
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
