@@ -229,7 +229,7 @@ impl<'a> Iterator for Lines<'a> {
         }
         self.number = self.number.saturating_add(1);
         let bytes = self.rest.as_bytes();
-        let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') else {
+        let Some(end) = memchr::memchr2(b'\n', b'\r', bytes) else {
             let line = self.rest;
             self.rest = "";
             return Some((self.number, line));

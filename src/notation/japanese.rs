@@ -87,7 +87,16 @@ fn number(c: char) -> Option<u8> {
     match c {
         '1'..='9' => Some(c as u8 - b'0'),
         '１'..='９' => Some((c as u32 - '１' as u32) as u8 + 1),
-        _ => "一二三四五六七八九".chars().position(|k| k == c).map(|i| i as u8 + 1),
+        '一' => Some(1),
+        '二' => Some(2),
+        '三' => Some(3),
+        '四' => Some(4),
+        '五' => Some(5),
+        '六' => Some(6),
+        '七' => Some(7),
+        '八' => Some(8),
+        '九' => Some(9),
+        _ => None,
     }
 }
 

@@ -84,6 +84,10 @@ pub fn read(text: &str) -> Vec<Game> {
 
 /// Reads one line of the move section into the tree.
 fn body_line(tree: &mut Tree, n: u32, line: &str) {
+    // A row in the usual layout starts with its number: none of the lines both formats share.
+    if let Some(r) = plain_row(line) {
+        return body_row(tree, n, r);
+    }
     if shared_body_line(tree, n, line) {
         return;
     }
@@ -99,6 +103,11 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
         }
         return;
     };
+    body_row(tree, n, r);
+}
+
+/// Reads a move row into the tree.
+fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
     if let Some(end) = terminal(r.text) {
         tree.end(end, r.text, n);
         return;
@@ -154,6 +163,56 @@ fn row(line: &str) -> Option<Row<'_>> {
         None => (rest, None),
     };
     Some(Row { number, text, seconds })
+}
+
+/// [`row`] for the layout nearly every KIF writer uses, `  12 ７六歩(77)   ( 0:01/00:00:01)`, in
+/// one pass over its bytes: ASCII spaces, the number, the move, and a time block at the end of
+/// the line (then perhaps a `+`) with ASCII digits, spaces, `:` and `/` in it. `None` for
+/// any other line, which [`row`] reads; where this gives a row, it is the one [`row`] gives.
+fn plain_row(line: &str) -> Option<Row<'_>> {
+    let b = line.as_bytes();
+    let start = b.iter().take_while(|&&c| c == b' ').count();
+    let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 9 || b.get(start + digits) != Some(&b' ') {
+        return None;
+    }
+    let number = b[start..start + digits].iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0'));
+    let from = start + digits + b[start + digits..].iter().take_while(|&&c| c == b' ').count();
+    let end = if b.last() == Some(&b'+') { b.len() - 1 } else { b.len() };
+    let body = &line[from..end];
+    let timed = body.strip_suffix(')').and_then(|before| {
+        let open = before.rfind('(')?;
+        let inside = &before[open + 1..];
+        let time = inside.bytes().all(|c| c.is_ascii_digit() || matches!(c, b' ' | b':' | b'/'))
+            && inside.bytes().any(|c| matches!(c, b':' | b'/'));
+        time.then(|| (before[..open].trim_end_matches(' '), inside))
+    });
+    let (text, seconds) = match timed {
+        Some((text, inside)) => (text, time_spent(inside)),
+        None => (body, None),
+    };
+    plain_move(text).then_some(Row { number, text, seconds })
+}
+
+/// Whether [`row`] reads `text`, a row's move as [`plain_row`] cut it, as that move: it has no
+/// space at either end, no remark, nothing a time block holds (`:` `/` `：` `／`), no
+/// full-width parenthesis, and each `(` in it closes in it.
+fn plain_move(text: &str) -> bool {
+    let (Some(first), Some(last)) = (text.chars().next(), text.chars().next_back()) else {
+        return false;
+    };
+    if is_space(first) || is_space(last) || text.contains(['#', ':', '/', '：', '／', '（', '）']) {
+        return false;
+    }
+    let mut open = false;
+    for c in text.bytes() {
+        match c {
+            b'(' => open = true,
+            b')' => open = false,
+            _ => {}
+        }
+    }
+    !open
 }
 
 /// The time block of a row: the first parenthesized part (half- or full-width parentheses)
@@ -256,6 +315,77 @@ mod tests {
         assert_eq!(row("  ９ ８ ７"), None);
         assert_eq!(row("12"), None);
         assert_eq!(row("12金"), None);
+    }
+
+    /// Every line made of the parts rows are seen in, and of the parts that come near them:
+    /// where the one-pass reading gives a row, it is the row the general reading gives.
+    #[test]
+    fn the_one_pass_reading_of_a_row_is_the_general_one() {
+        let leads = ["", "   ", " \t", "\u{3000}", "12"];
+        let numbers = ["1", "  21", "123456789", "1234567890", "0", "x"];
+        let gaps = [" ", "   ", "\t", "\u{3000}", ""];
+        let moves = [
+            "７六歩(77)",
+            "同　歩(23)",
+            "投了",
+            "先手 反則負け",
+            "12金",
+            "７六歩(77",
+            "７六歩(77)#remark",
+            "７六歩（77）",
+            "７六歩（77",
+            "(",
+            "７六(77)歩(1",
+            "7:6歩(77)",
+            "",
+            "７六歩(77) ",
+            "７六歩\t(77)",
+        ];
+        let times = [
+            "",
+            "   ( 0:01/00:00:01)",
+            "( 0:01/00:00:01)",
+            " (00:00 / 00:00:00)",
+            " ( 0:7/)",
+            " (1:47/0:7:45)",
+            " ( x:01/00:00:01)",
+            " （ 0:01/00:00:01）",
+            " ( 0:01/00:00:0",
+            "\u{3000}( 0:01/00:00:01)",
+            " ( 99999999:01/)",
+            " (77)",
+            " ( :01/)",
+        ];
+        let ends = ["", "+", " +", "   ", "\u{3000}", "++"];
+        let (mut lines, mut plain) = (0, 0);
+        for lead in leads {
+            for number in numbers {
+                for gap in gaps {
+                    for mv in moves {
+                        for time in times {
+                            for end in ends {
+                                let line = format!("{lead}{number}{gap}{mv}{time}{end}");
+                                lines += 1;
+                                if let Some(r) = plain_row(&line) {
+                                    plain += 1;
+                                    assert_eq!(Some(r), row(&line), "{line:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(plain > 3_000, "only {plain} of {lines} lines read in one pass");
+        // The usual layouts are.
+        for line in [
+            "   1 ７六歩(77)   ( 0:01/00:00:01)",
+            "   2 同　歩(23)   ( 0:02/00:00:02)+",
+            " 169 投了          (00:01 / 01:21:06)",
+            "   1 ７六歩(77)",
+        ] {
+            assert!(plain_row(line).is_some(), "{line}");
+        }
     }
 
     #[test]
