@@ -33,20 +33,23 @@ pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
             out.extend(PieceKind::HAND.iter().map(|&k| hand.count(k)));
         }
     }
-    // One pass: the occupancy bitmap, and the pieces five bits each (40 pieces at most on a
-    // legal board, 81 in any case, so 51 bytes at most). Without a branch on the square: a
-    // board's empty squares come in no order a processor could guess. The bits so far are
-    // stored eight bytes at a time, and the count of whole bytes moves on by what they fill.
-    let mut occupied = 0u128;
+    // The occupancy bitmap, then the pieces five bits each (40 pieces at most on a legal
+    // board, 81 in any case, so 51 bytes at most), without a branch on each square: a board's
+    // empty squares come in no order a processor could guess. Each square's piece index plus
+    // one, 0 when empty, is a select; the pieces are then taken from the bitmap's set bits,
+    // and stored eight bytes at a time, the count of whole bytes moving on by what they fill.
+    let codes = setup.board.map(|piece| piece.map_or(0, |p| p.index() as u8 + 1));
+    let bitmap =
+        |codes: &[u8]| codes.iter().enumerate().fold(0u64, |m, (i, &code)| m | u64::from(code != 0) << i);
+    let occupied = u128::from(bitmap(&codes[..64])) | u128::from(bitmap(&codes[64..])) << 64;
     let mut pieces = [0u8; 51 + 8];
     let (mut bits, mut n, mut len) = (0u64, 0u32, 0usize);
-    // Each square's piece index plus one, 0 when empty: a select, not a branch.
-    let codes = setup.board.map(|piece| piece.map_or(0, |p| p.index() as u8 + 1));
-    for (i, &code) in codes.iter().enumerate() {
-        let here = u32::from(code != 0);
-        occupied |= u128::from(here) << i;
-        bits |= u64::from(code - here as u8) << n;
-        n += 5 * here;
+    let mut left = occupied;
+    while left != 0 {
+        let i = left.trailing_zeros() as usize;
+        left &= left - 1;
+        bits |= u64::from(codes[i] - 1) << n;
+        n += 5;
         pieces[len..len + 8].copy_from_slice(&bits.to_le_bytes());
         let whole = n / 8;
         len += whole as usize;
