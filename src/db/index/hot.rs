@@ -150,6 +150,11 @@ impl Hot {
         }
     }
 
+    /// Notes that `game`, just stored, has one record, dated `date` (see [`Lists::dated`]).
+    pub fn dated(&mut self, game: GameId, date: Option<&str>) {
+        self.lists.dated(game, date);
+    }
+
     /// Sorts game `game` again in the lists of the hot keys it reaches (`hits`, as for
     /// [`Hot::count_game`]): its records changed, and with them maybe the date it sorts by.
     pub fn sort_again(&mut self, game: GameId, hits: &mut [Hit]) {

@@ -136,6 +136,10 @@ fn decode(blob: &[u8]) -> Result<Vec<Listed>, Corrupt> {
 #[derive(Debug, Default)]
 pub(super) struct Lists {
     changes: HashMap<i64, Changes, BuildHasherDefault<KeyHasher>>,
+    /// The dates of games stored with one record, theirs, since the last write: the date a
+    /// game sorts by is its shown record's, which needs no lookup then. A game taken off a
+    /// list (deleted, or its records changed) is forgotten, and its date looked up.
+    dated: HashMap<GameId, Option<String>>,
 }
 
 #[derive(Debug, Default)]
@@ -150,6 +154,12 @@ impl Lists {
     /// Takes `game` off the list of `key` (when it is there).
     pub fn take_off(&mut self, key: i64, game: GameId) {
         self.changes.entry(key).or_default().off.push(game);
+        self.dated.remove(&game);
+    }
+
+    /// Notes that `game`, just stored, has one record, dated `date`.
+    pub fn dated(&mut self, game: GameId, date: Option<&str>) {
+        self.dated.insert(game, date.map(str::to_string));
     }
 
     /// Puts `game`, first at `key` at ply `ply`, on the list of `key` when it sorts at or
@@ -167,16 +177,21 @@ impl Lists {
     ///
     /// Any database failure.
     pub fn write(&mut self, conn: &Connection) -> Result<Vec<i64>> {
+        let mut dates = std::mem::take(&mut self.dated);
         if self.changes.is_empty() {
             return Ok(Vec::new());
         }
-        let mut ids: Vec<GameId> = self.changes.values().flat_map(|c| c.on.iter().map(|&(g, _)| g)).collect();
+        let mut ids: Vec<GameId> = self
+            .changes
+            .values()
+            .flat_map(|c| c.on.iter().map(|&(g, _)| g))
+            .filter(|g| !dates.contains_key(g))
+            .collect();
         ids.sort_unstable();
         ids.dedup();
         // A game without records (deleted since it went on) has no date and stays off.
         let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
-        let dates: HashMap<GameId, Option<String>> =
-            look_up(conn, &ids, &c)?.into_iter().map(|((date, game), _)| (game, date)).collect();
+        dates.extend(look_up(conn, &ids, &c)?.into_iter().map(|((date, game), _)| (game, date)));
         let mut short = Vec::new();
         for (key, mut changes) in self.changes.drain() {
             let Some(mut list) = List::load(conn, key)? else {

@@ -208,7 +208,7 @@ impl IndexWriter {
                         let key = positions.keys[ply + 1].to_i64();
                         packed.clear();
                         pack_position(&setup, &mut packed);
-                        if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
+                        if self.is_stored(conn, key, &packed)? {
                             hits.push((key, next(ply + 1), ply as u32 + 1));
                         }
                     }
@@ -220,18 +220,30 @@ impl IndexWriter {
         Ok(())
     }
 
-    /// The position `keypos` stores for `key`.
-    fn stored_position(&mut self, conn: &Connection, key: i64) -> Result<Option<Box<[u8]>>> {
+    /// Notes that the game `id`, just added, has one record, dated `date`: the lists of the
+    /// newest games sort it by that date without looking it up.
+    pub fn dated(&mut self, id: GameId, date: Option<&str>) {
+        self.hot.dated(id, date);
+    }
+
+    /// Whether `position` is the one `keypos` stores for `key` (false when it stores none),
+    /// compared where the cache holds it.
+    fn is_stored(&mut self, conn: &Connection, key: i64, position: &[u8]) -> Result<bool> {
+        Ok(self.stored_is(conn, key, position)?.unwrap_or(false))
+    }
+
+    /// Whether `position` is the one `keypos` stores for `key`; `None` when it stores none.
+    fn stored_is(&mut self, conn: &Connection, key: i64, position: &[u8]) -> Result<Option<bool>> {
         if let Some(p) = self.keypos.get(key) {
-            return Ok(Some(p.into()));
+            return Ok(Some(p == position));
         }
         if self.keypos.complete() {
             return Ok(None);
         }
         Ok(stored_position(conn, key)?.map(|p| {
-            let p: Box<[u8]> = p.into();
-            self.keypos.insert(key, p.clone());
-            p
+            let same = p == position;
+            self.keypos.insert(key, p.into());
+            same
         }))
     }
 
@@ -274,9 +286,7 @@ impl IndexWriter {
         game: GameId,
         ply: u32,
     ) -> Result<bool> {
-        let same =
-            self.stored_position(conn, key)?.ok_or(Corrupt("a hot key has no stored position"))?.as_ref()
-                == position;
+        let same = self.stored_is(conn, key, position)?.ok_or(Corrupt("a hot key has no stored position"))?;
         if !same {
             collision(conn, key, game, ply)?;
         }
@@ -403,7 +413,7 @@ impl IndexWriter {
         });
         reached(played)?;
         for (key, next, ply, packed) in keys {
-            if self.stored_position(conn, key)?.as_deref() == Some(packed.as_slice()) {
+            if self.is_stored(conn, key, &packed)? {
                 hits.push((key, next, ply));
             }
         }

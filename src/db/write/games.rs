@@ -154,6 +154,8 @@ impl GameStore {
         ])?;
         let id = GameId(conn.last_insert_rowid());
         index.add_game(conn, id, g.result, &g.positions)?;
+        // Its one record, linked next, is the record shown for it.
+        index.dated(id, g.date.as_deref());
         Ok((id, Stored::New))
     }
 
