@@ -37,28 +37,22 @@ pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
     // board, 81 in any case, so 51 bytes at most), without a branch on each square: a board's
     // empty squares come in no order a processor could guess. Each square's piece index plus
     // one, 0 when empty, is a select; the pieces are then taken from the bitmap's set bits,
-    // and stored eight bytes at a time, the count of whole bytes moving on by what they fill.
+    // eight at a time into the five bytes they fill.
     let codes = setup.board.map(|piece| piece.map_or(0, |p| p.index() as u8 + 1));
-    let bitmap =
-        |codes: &[u8]| codes.iter().enumerate().fold(0u64, |m, (i, &code)| m | u64::from(code != 0) << i);
+    let bitmap = |codes: &[u8]| codes.iter().enumerate().fold(0u64, |m, (i, &code)| m | u64::from(code != 0) << i);
     let occupied = u128::from(bitmap(&codes[..64])) | u128::from(bitmap(&codes[64..])) << 64;
-    let mut pieces = [0u8; 51 + 8];
-    let (mut bits, mut n, mut len) = (0u64, 0u32, 0usize);
+    let mut pieces = [0u8; 55 + 8];
+    let mut len = 0;
     let mut left = occupied;
     while left != 0 {
-        let i = left.trailing_zeros() as usize;
-        left &= left - 1;
-        bits |= u64::from(codes[i] - 1) << n;
-        n += 5;
-        pieces[len..len + 8].copy_from_slice(&bits.to_le_bytes());
-        let whole = n / 8;
-        len += whole as usize;
-        bits >>= 8 * whole;
-        n -= 8 * whole;
-    }
-    if n > 0 {
-        pieces[len] = bits as u8;
-        len += 1;
+        let (mut group, mut n) = (0u64, 0);
+        while left != 0 && n < 40 {
+            group |= u64::from(codes[left.trailing_zeros() as usize] - 1) << n;
+            left &= left - 1;
+            n += 5;
+        }
+        pieces[len..len + 8].copy_from_slice(&group.to_le_bytes());
+        len += (n as usize).div_ceil(8);
     }
     out.extend_from_slice(&occupied.to_le_bytes()[..11]);
     out.extend_from_slice(&pieces[..len]);
