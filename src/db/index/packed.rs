@@ -39,7 +39,8 @@ pub fn pack_position(setup: &Setup, out: &mut Vec<u8>) {
     // one, 0 when empty, is a select; the pieces are then taken from the bitmap's set bits,
     // eight at a time into the five bytes they fill.
     let codes = setup.board.map(|piece| piece.map_or(0, |p| p.index() as u8 + 1));
-    let bitmap = |codes: &[u8]| codes.iter().enumerate().fold(0u64, |m, (i, &code)| m | u64::from(code != 0) << i);
+    let bitmap =
+        |codes: &[u8]| codes.iter().enumerate().fold(0u64, |m, (i, &code)| m | u64::from(code != 0) << i);
     let occupied = u128::from(bitmap(&codes[..64])) | u128::from(bitmap(&codes[64..])) << 64;
     let mut pieces = [0u8; 55 + 8];
     let mut len = 0;

@@ -298,8 +298,8 @@ impl IndexWriter {
     /// not hold, the first occurrence (by game, then ply) is stored.
     fn settle(&mut self, conn: &Connection) -> Result<()> {
         let mut entries = std::mem::take(&mut self.unsettled.entries);
-        // Stable: a key's occurrences stay in the order they came, by game and then ply.
-        entries.sort_by_key(|e| e.key);
+        // A key's occurrences in the order they came, by game and then ply (no two share both).
+        entries.sort_unstable_by_key(|e| (e.key, e.game, e.ply));
         let mut insert =
             conn.prepare_cached("INSERT INTO keypos(key, position) VALUES (?1, ?2) ON CONFLICT DO NOTHING")?;
         for group in entries.chunk_by(|a, b| a.key == b.key) {

@@ -188,10 +188,30 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
         time.then(|| (before[..open].trim_end_matches(' '), inside))
     });
     let (text, seconds) = match timed {
-        Some((text, inside)) => (text, time_spent(inside)),
+        Some((text, inside)) => (text, plain_time(inside)),
         None => (body, None),
     };
     plain_move(text).then_some(Row { number, text, seconds })
+}
+
+/// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass.
+fn plain_time(block: &str) -> Option<u32> {
+    let used = block.split('/').next()?.trim_matches(' ');
+    let (mut total, mut parts) = (0u32, 0);
+    for part in used.split(':') {
+        let digits = part.trim_matches(' ').as_bytes();
+        if digits.is_empty() {
+            return None;
+        }
+        let mut value: u32 = 0;
+        for &d in digits {
+            let digit = if d.is_ascii_digit() { u32::from(d - b'0') } else { return None };
+            value = value.checked_mul(10)?.checked_add(digit)?;
+        }
+        total = total.checked_mul(60)?.checked_add(value)?;
+        parts += 1;
+    }
+    (2..=3).contains(&parts).then_some(total)
 }
 
 /// Whether [`row`] reads `text`, a row's move as [`plain_row`] cut it, as that move: it has no
@@ -201,15 +221,24 @@ fn plain_move(text: &str) -> bool {
     let (Some(first), Some(last)) = (text.chars().next(), text.chars().next_back()) else {
         return false;
     };
-    if is_space(first) || is_space(last) || text.contains(['#', ':', '/', '：', '／', '（', '）']) {
+    if is_space(first) || is_space(last) {
         return false;
     }
+    // One pass over the bytes: the full-width characters refused are EF BC 9A (：), 8F (／),
+    // 88 (（) and 89 (）).
+    let b = text.as_bytes();
     let mut open = false;
-    for c in text.bytes() {
-        match c {
-            b'(' => open = true,
-            b')' => open = false,
-            _ => {}
+    for (i, &c) in b.iter().enumerate() {
+        if c.is_ascii() {
+            if c == b'#' || c == b':' || c == b'/' {
+                return false;
+            }
+            open = (open || c == b'(') && c != b')';
+        } else if c == 0xEF
+            && b.get(i + 1) == Some(&0xBC)
+            && matches!(b.get(i + 2), Some(0x9A | 0x8F | 0x88 | 0x89))
+        {
+            return false;
         }
     }
     !open
@@ -355,6 +384,11 @@ mod tests {
             " ( 99999999:01/)",
             " (77)",
             " ( :01/)",
+            " ( 1 2:01/)",
+            " (0:01:02:03/)",
+            " (5/)",
+            " (71582789:00/)",
+            " (0:4294967295/)",
         ];
         let ends = ["", "+", " +", "   ", "\u{3000}", "++"];
         let (mut lines, mut plain) = (0, 0);
