@@ -86,8 +86,11 @@ fn measure_stages(dir: &std::path::Path, rounds: usize) {
     let t_read = started.elapsed().as_secs_f64();
     let (mut best_parse, mut best_replay, mut best_prepare) = (f64::MAX, f64::MAX, f64::MAX);
     let (mut games, mut plies) = (0u64, 0u64);
+    // Parsing by file extension: the time of the best round, and the games.
+    let mut by_format = std::collections::BTreeMap::<String, (f64, u64)>::new();
     for _ in 0..rounds.max(1) {
         let (mut t_parse, mut t_replay, mut t_prepare) = (0f64, 0f64, 0f64);
+        let mut formats = std::collections::BTreeMap::<String, (f64, u64)>::new();
         (games, plies) = (0, 0);
         for (path, bytes) in &files {
             let t1 = Instant::now();
@@ -102,8 +105,15 @@ fn measure_stages(dir: &std::path::Path, rounds: usize) {
             }
             let t4 = Instant::now();
             t_parse += (t2 - t1).as_secs_f64();
+            let format = path.extension().map_or(String::new(), |e| e.to_string_lossy().to_lowercase());
+            let entry = formats.entry(format).or_default();
+            entry.0 += (t2 - t1).as_secs_f64();
+            entry.1 += parsed.games.len() as u64;
             t_replay += (t3 - t2).as_secs_f64();
             t_prepare += (t4 - t3).as_secs_f64();
+        }
+        if t_parse < best_parse {
+            by_format = formats;
         }
         best_parse = best_parse.min(t_parse);
         best_replay = best_replay.min(t_replay);
@@ -119,6 +129,11 @@ fn measure_stages(dir: &std::path::Path, rounds: usize) {
         us(best_prepare),
         best_replay * 1e9 / plies.max(1) as f64
     );
+    let formats: Vec<String> = by_format
+        .iter()
+        .map(|(format, (t, n))| format!("{format} {:.1} ({n} games)", t * 1e6 / (*n).max(1) as f64))
+        .collect();
+    println!("parse per game by extension (µs): {}", formats.join(", "));
 }
 
 /// The process's peak resident memory (VmHWM), in KiB.
