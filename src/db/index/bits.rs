@@ -132,9 +132,29 @@ pub struct BitReader<'a> {
     held: u32,
 }
 
+/// Where a [`BitReader`] stands in its bytes: a reader over the same bytes takes it up there.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mark {
+    next: usize,
+    buf: u64,
+    held: u32,
+}
+
 impl<'a> BitReader<'a> {
     pub fn new(data: &'a [u8]) -> BitReader<'a> {
         BitReader { data, next: 0, buf: 0, held: 0 }
+    }
+
+    /// A reader of `data` at `mark`, which a reader of the same bytes made.
+    #[inline]
+    pub fn resume(data: &'a [u8], mark: Mark) -> BitReader<'a> {
+        BitReader { data, next: mark.next, buf: mark.buf, held: mark.held }
+    }
+
+    /// Where the reader stands.
+    #[inline]
+    pub fn mark(&self) -> Mark {
+        Mark { next: self.next, buf: self.buf, held: self.held }
     }
 
     /// Reads ahead until at least 57 bits are held, or the data is all held.

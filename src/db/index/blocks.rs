@@ -40,7 +40,7 @@
 
 use super::{
     Posting,
-    bits::{BitReader, BitWriter, eg_len, rice_len},
+    bits::{BitReader, BitWriter, Mark, eg_len, rice_len},
 };
 use crate::{
     db::{
@@ -295,52 +295,86 @@ pub fn decode_block(
     }
 }
 
+/// The postings of a block, decoded one at a time: a block being read takes the memory of its
+/// bytes (at most [`BLOCK_MAX`]), however many postings they hold, as a merge of many runs
+/// needs.
+#[derive(Debug)]
+pub struct BlockPostings {
+    data: Vec<u8>,
+    reading: Reading,
+}
+
+#[derive(Debug)]
+enum Reading {
+    /// A block of the first format, decoded whole (databases not merged since schema 11).
+    First(std::vec::IntoIter<Posting>),
+    /// A block of the second format: where its bits start, where the reader stands in them.
+    Second { state: SecondFormat, at: usize, mark: Mark },
+}
+
+impl BlockPostings {
+    /// The postings of the block `data`, whose first key is `lo`.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when the bytes are not a block (or, for the first format, hold a damaged
+    /// posting).
+    pub fn new(lo: PositionKey, data: Vec<u8>) -> Result<BlockPostings, Corrupt> {
+        let reading = match data.first() {
+            Some(0) => {
+                let mut out = Vec::new();
+                decode_first_format(lo, &data, None, &mut out)?;
+                Reading::First(out.into_iter())
+            }
+            Some(&FORMAT_2) => {
+                let (state, at) = SecondFormat::new(lo, &data)?;
+                Reading::Second { state, at, mark: Mark::default() }
+            }
+            _ => return Err(Corrupt("a posting block of no known format")),
+        };
+        Ok(BlockPostings { data, reading })
+    }
+
+    /// The next posting; `None` after the last.
+    ///
+    /// # Errors
+    ///
+    /// [`Corrupt`] when the rest of the bytes do not hold the postings the block says.
+    #[inline]
+    pub fn read(&mut self) -> Result<Option<Posting>, Corrupt> {
+        match &mut self.reading {
+            Reading::First(postings) => Ok(postings.next()),
+            Reading::Second { state, at, mark } => {
+                let mut r = BitReader::resume(&self.data[*at..], *mark);
+                if state.left == 0 && !state.group(&mut r)? {
+                    return Ok(None);
+                }
+                let p = state.posting(&mut r)?;
+                *mark = r.mark();
+                Ok(Some(p))
+            }
+        }
+    }
+}
+
 fn decode_second_format(
     lo: PositionKey,
     data: &[u8],
     only: Option<PositionKey>,
     out: &mut Vec<Posting>,
 ) -> Result<(), Corrupt> {
-    let (k, width) = match data.get(1..3) {
-        Some(&[k, width]) if k < 64 && width <= 32 => (u32::from(k), u32::from(width)),
-        _ => return Err(Corrupt("a posting block's header is damaged")),
-    };
-    let mut at = 3;
-    let base = get_varint(data, &mut at)?;
-    let keys = get_varint(data, &mut at)?;
+    let (mut block, at) = SecondFormat::new(lo, data)?;
     let mut r = BitReader::new(&data[at..]);
     let only = only.map(PositionKey::to_i64);
-    let mut key = lo.to_i64() as u64;
-    for i in 0..keys {
-        if i > 0 {
-            key = key.wrapping_add(r.get_rice(k)?);
-        }
-        let count = if r.get(1)? == 0 { 1 } else { r.get_eg(0)?.saturating_add(2) };
-        if only.is_some_and(|k| (key as i64) > k) {
+    while block.group(&mut r)? {
+        if only.is_some_and(|k| block.key as i64 > k) {
             return Ok(());
         }
-        let keep = only.is_none_or(|k| k == key as i64);
-        let mut game = 0u64;
-        for j in 0..count {
-            let step = if j == 0 {
-                base.checked_add(r.get(width)?)
-            } else {
-                game.checked_add(r.get_eg(GAME_ORDER)?)
-            };
-            game = step.ok_or(Corrupt("posting game id past 32 bits"))?;
-            let ply = r.get_eg(PLY_ORDER)?;
-            let result = GameResult::from_code(r.get(2)? as u8);
-            let next = if ply <= u64::from(MOVES_THROUGH) { next_move(r.get(16)? as u16)? } else { None };
+        let keep = only.is_none_or(|k| k == block.key as i64);
+        while block.left > 0 {
+            let p = block.posting(&mut r)?;
             if keep {
-                out.push(Posting {
-                    key: PositionKey::from_i64(key as i64),
-                    game: GameId(i64::from(
-                        u32::try_from(game).map_err(|_| Corrupt("posting game id past 32 bits"))?,
-                    )),
-                    ply: u32::try_from(ply).map_err(|_| Corrupt("posting ply past 32 bits"))?,
-                    next,
-                    result,
-                });
+                out.push(p);
             }
         }
         if keep && only.is_some() {
@@ -348,6 +382,80 @@ fn decode_second_format(
         }
     }
     Ok(())
+}
+
+/// Where the decoding of a block of the second format stands, between its keys and postings.
+#[derive(Clone, Copy, Debug)]
+struct SecondFormat {
+    k: u32,
+    width: u32,
+    base: u64,
+    /// Keys not yet begun.
+    keys: u64,
+    /// The key being read, and whether it is the block's first (read no gap before it).
+    key: u64,
+    first: bool,
+    /// Postings of the key not yet read, the game of the last one read, and whether none is.
+    left: u64,
+    game: u64,
+    fresh: bool,
+}
+
+impl SecondFormat {
+    /// Reads the header of the block `data`, whose first key is `lo`; returns the state
+    /// before its first key, and where its bits start.
+    fn new(lo: PositionKey, data: &[u8]) -> Result<(SecondFormat, usize), Corrupt> {
+        let (k, width) = match data.get(1..3) {
+            Some(&[k, width]) if k < 64 && width <= 32 => (u32::from(k), u32::from(width)),
+            _ => return Err(Corrupt("a posting block's header is damaged")),
+        };
+        let mut at = 3;
+        let base = get_varint(data, &mut at)?;
+        let keys = get_varint(data, &mut at)?;
+        let key = lo.to_i64() as u64;
+        Ok((SecondFormat { k, width, base, keys, key, first: true, left: 0, game: 0, fresh: false }, at))
+    }
+
+    /// Begins the next key: its gap and its count of postings; false when none is left.
+    #[inline(always)]
+    fn group(&mut self, r: &mut BitReader<'_>) -> Result<bool, Corrupt> {
+        if self.keys == 0 {
+            return Ok(false);
+        }
+        self.keys -= 1;
+        if !self.first {
+            self.key = self.key.wrapping_add(r.get_rice(self.k)?);
+        }
+        self.first = false;
+        self.left = if r.get(1)? == 0 { 1 } else { r.get_eg(0)?.saturating_add(2) };
+        (self.game, self.fresh) = (0, true);
+        Ok(true)
+    }
+
+    /// Reads the next posting of the key begun (whose `left` is not 0).
+    #[inline(always)]
+    fn posting(&mut self, r: &mut BitReader<'_>) -> Result<Posting, Corrupt> {
+        let step = if self.fresh {
+            self.base.checked_add(r.get(self.width)?)
+        } else {
+            self.game.checked_add(r.get_eg(GAME_ORDER)?)
+        };
+        self.fresh = false;
+        self.left -= 1;
+        self.game = step.ok_or(Corrupt("posting game id past 32 bits"))?;
+        let ply = r.get_eg(PLY_ORDER)?;
+        let result = GameResult::from_code(r.get(2)? as u8);
+        let next = if ply <= u64::from(MOVES_THROUGH) { next_move(r.get(16)? as u16)? } else { None };
+        Ok(Posting {
+            key: PositionKey::from_i64(self.key as i64),
+            game: GameId(i64::from(
+                u32::try_from(self.game).map_err(|_| Corrupt("posting game id past 32 bits"))?,
+            )),
+            ply: u32::try_from(ply).map_err(|_| Corrupt("posting ply past 32 bits"))?,
+            next,
+            result,
+        })
+    }
 }
 
 fn decode_first_format(
@@ -446,6 +554,18 @@ mod tests {
         out
     }
 
+    /// Every posting of `blocks`, read one at a time as a merge reads them.
+    fn stream_all(blocks: &[Block]) -> Vec<Posting> {
+        let mut out = Vec::new();
+        for b in blocks {
+            let mut postings = BlockPostings::new(b.lo, b.data.clone()).unwrap();
+            while let Some(p) = postings.read().unwrap() {
+                out.push(p);
+            }
+        }
+        out
+    }
+
     /// The postings of `k` as a lookup finds them: in the blocks whose first key is the
     /// greatest not above it.
     fn look_up(blocks: &[Block], k: i64) -> Vec<Posting> {
@@ -503,6 +623,7 @@ mod tests {
         let blocks = build(&all);
         assert!(blocks.len() > 10, "{}", blocks.len());
         assert_eq!(decode_all(&blocks), stored(&all));
+        assert_eq!(stream_all(&blocks), stored(&all));
         let mut first_block_of = std::collections::HashMap::new();
         for (i, b) in blocks.iter().enumerate() {
             let mut here = Vec::new();
@@ -545,6 +666,7 @@ mod tests {
             let blocks = build(&all);
             assert!(blocks.iter().all(|b| b.lo == key(99)));
             assert_eq!(decode_all(&blocks), stored(&all), "{n}");
+            assert_eq!(stream_all(&blocks), stored(&all), "{n}");
             assert_eq!(look_up(&blocks, 99), stored(&all), "{n}");
         }
     }
@@ -563,6 +685,9 @@ mod tests {
         for cut in 0..block.data.len() {
             let mut out = Vec::new();
             let _ = decode_block(block.lo, &block.data[..cut], Some(key(8)), &mut out);
+            if let Ok(mut postings) = BlockPostings::new(block.lo, block.data[..cut].to_vec()) {
+                while let Ok(Some(_)) = postings.read() {}
+            }
         }
         // Every byte of a block of the second format changed, in turn: an error or some
         // postings, never a panic.
@@ -572,6 +697,29 @@ mod tests {
                 data[at] ^= flip;
                 for only in [None, Some(key(7))] {
                     let _ = decode_block(block.lo, &data, only, &mut Vec::new());
+                }
+                // Read one at a time, the postings before the first error are those read
+                // whole, and an error comes where the whole reading has one.
+                let mut whole = Vec::new();
+                let whole_ok = decode_block(block.lo, &data, None, &mut whole).is_ok();
+                let mut one_by_one = Vec::new();
+                let mut ok = true;
+                match BlockPostings::new(block.lo, data.clone()) {
+                    Ok(mut postings) => loop {
+                        match postings.read() {
+                            Ok(Some(p)) => one_by_one.push(p),
+                            Ok(None) => break,
+                            Err(_) => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    },
+                    Err(_) => ok = false,
+                }
+                assert_eq!(ok, whole_ok, "byte {at} ^ {flip:#x}");
+                if ok {
+                    assert_eq!(one_by_one, whole, "byte {at} ^ {flip:#x}");
                 }
             }
         }

@@ -47,7 +47,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::{
     Posting,
-    blocks::{Block, BlockBuilder, RunShape, decode_block},
+    blocks::{Block, BlockBuilder, BlockPostings, RunShape, decode_block},
 };
 use crate::{
     db::{Corrupt, Error, GameId, Result},
@@ -208,8 +208,9 @@ struct Cursor {
     range: KeyRange,
     consume: bool,
     last: Option<(i64, i64)>,
-    block: Vec<Posting>,
-    at: usize,
+    /// The block being read, and its posting under the cursor.
+    block: Option<BlockPostings>,
+    head: Option<Posting>,
     through: Vec<i64>,
 }
 
@@ -217,7 +218,7 @@ impl Cursor {
     /// A cursor on the postings of `run` in `range`, at the first of them; `None` when the
     /// run has none.
     fn open(conn: &Connection, run: i64, range: KeyRange, consume: bool) -> Result<Option<Cursor>> {
-        let mut c = Cursor { run, range, consume, last: None, block: Vec::new(), at: 0, through: Vec::new() };
+        let mut c = Cursor { run, range, consume, last: None, block: None, head: None, through: Vec::new() };
         if !c.advance(conn)? {
             return Ok(None);
         }
@@ -236,14 +237,17 @@ impl Cursor {
 
     /// The posting under the cursor.
     fn current(&self) -> Posting {
-        self.block[self.at]
+        self.head.expect("a cursor that has not ended is on a posting")
     }
 
     /// Moves to the next posting of the range, loading the next block when needed; false at
     /// the end.
     fn step(&mut self, conn: &Connection) -> Result<bool> {
-        self.at += 1;
-        let more = self.at < self.block.len() || self.advance(conn)?;
+        self.head = match &mut self.block {
+            Some(block) => block.read()?,
+            None => None,
+        };
+        let more = self.head.is_some() || self.advance(conn)?;
         if more && self.range.end.is_some_and(|end| self.current().key.to_i64() >= end) {
             // The rest of the block is the next range's, but the block is this range's to
             // delete when it starts in it.
@@ -286,14 +290,15 @@ impl Cursor {
                 .optional()?
             }
         };
-        self.block.clear();
-        self.at = 0;
+        (self.block, self.head) = (None, None);
         let Some((id, lo, data)) = block else {
             return Ok(false);
         };
         self.last = Some((id, lo));
-        decode_block(PositionKey::from_i64(lo), &data, None, &mut self.block)?;
-        Ok(!self.block.is_empty())
+        let mut postings = BlockPostings::new(PositionKey::from_i64(lo), data)?;
+        self.head = postings.read()?;
+        self.block = Some(postings);
+        Ok(self.head.is_some())
     }
 }
 
