@@ -350,7 +350,13 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
             .spawn_scoped(scope, move || {
                 let mut writer = writer;
                 let prune = if options.prune { Some(prune_roots.as_slice()) } else { None };
-                let written = writer::write_all(&mut writer, rx, root_texts, prune, &stopped, observer);
+                let mut written = writer::write_all(&mut writer, rx, root_texts, prune, &stopped, observer);
+                if written.is_ok() {
+                    // Here, where SQLite's memory was allocated (see `end_merges`).
+                    if let Err(e) = writer.end_merges() {
+                        written = Err(e.into());
+                    }
+                }
                 (written, writer)
             })
             .map_err(spawn_error)?;

@@ -84,6 +84,9 @@ pub struct Writer {
     index: IndexWriter,
     /// Whether pages were freed (games removed, runs merged), for the vacuum at the end.
     freed: bool,
+    /// The runs merged at the end of the run, and whether the stop flag cut the merges short,
+    /// once [`Writer::end_merges`] has made them.
+    ended_merges: Option<(usize, bool)>,
 }
 
 /// A transaction of the writer's: what is written through it is committed together by
@@ -129,6 +132,7 @@ impl Writer {
             games: games::GameStore::default(),
             index,
             freed: false,
+            ended_merges: None,
         };
         let batch = w.batch()?;
         batch.index.deepen(&batch.tx)?;
@@ -192,13 +196,20 @@ impl Writer {
         Ok(())
     }
 
-    /// Merges runs as the policy says (unless the stop flag is set), and ends the run: the
-    /// database is checkpointed and put back in rollback-journal mode.
+    /// Merges runs as the policy says (unless the stop flag is set), counts the positions
+    /// that became hot, and frees the pages the run emptied: the work that ends a run, before
+    /// [`Writer::finish`], which makes it when it was not made. Best made on the thread that
+    /// wrote the run: SQLite's page cache was allocated there, and the C library's allocator
+    /// gives another thread new memory for it instead of the memory that thread gives back
+    /// (over 100,000 games, a peak of about 330 MB instead of 295).
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn finish(mut self) -> Result<Finished> {
+    pub fn end_merges(&mut self) -> Result<()> {
+        if self.ended_merges.is_some() {
+            return Ok(());
+        }
         // The buffers and caches are done with; a merge needs none of their memory.
         self.index.release_memory();
         self.games = games::GameStore::default();
@@ -217,6 +228,19 @@ impl Writer {
         if !stopped {
             self.conn.execute_batch("PRAGMA optimize")?;
         }
+        self.ended_merges = Some((merged, stopped));
+        Ok(())
+    }
+
+    /// Ends the run, after [`Writer::end_merges`] (made here unless it was): the database is
+    /// checkpointed and put back in rollback-journal mode.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn finish(mut self) -> Result<Finished> {
+        self.end_merges()?;
+        let (merged, stopped) = self.ended_merges.unwrap_or_default();
         self.ended = true;
         let at_rest = open::end_run(&self.conn)?;
         Ok(Finished { merged, stopped, wal_kept: !at_rest })
