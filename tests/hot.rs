@@ -250,6 +250,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     index_with(&hot_options(&games, &db));
     assert!(hot_keys(&db) >= 40, "{} hot keys", hot_keys(&db));
     let asked = assert_answers(&fixture_of(&db, &present), "indexed");
+    assert_listed(&db, "indexed");
     assert!(asked >= 60, "{asked} positions asked");
     // The returning games make their early positions come back after the checked plies, and
     // those positions are hot.
@@ -264,6 +265,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     present.extend(more_paths.into_iter().zip(more));
     index_with(&Options { run_postings: RUN_POSTINGS, ..hot_options(&games, &db) });
     assert_answers(&fixture_of(&db, &present), "after many new games at once");
+    assert_listed(&db, "after many new games at once");
 
     // Changed files: other games in ten of them, and a returning game turned into another.
     let changed = plain_games(10, 99);
@@ -274,6 +276,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     }
     index_with(&hot_options(&games, &db));
     assert_answers(&fixture_of(&db, &present), "after changed files");
+    assert_listed(&db, "after changed files");
 
     // Duplicates: the same games in other files, counted once, with other dates. Those in
     // `c-dups` come first in path order, so their records are the ones shown and their dates
@@ -296,6 +299,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     }
     index_with(&hot_options(&games, &db));
     assert_answers(&fixture_of(&db, &present), "after duplicates");
+    assert_listed(&db, "after duplicates");
 
     // Removed files, pruned: some had duplicates (their game stays), some not (it goes).
     let mut removed = 0;
@@ -312,6 +316,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     assert!(removed >= 10, "{removed}");
     index_with(&Options { prune: true, ..hot_options(&games, &db) });
     assert_answers(&fixture_of(&db, &present), "after prune");
+    assert_listed(&db, "after prune");
 
     // Most of the rest pruned: a list that loses most of its games is made again.
     let mut i = 0;
@@ -325,6 +330,7 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     });
     index_with(&Options { prune: true, ..hot_options(&games, &db) });
     assert_answers(&fixture_of(&db, &present), "after most files pruned");
+    assert_listed(&db, "after most files pruned");
 
     // Every file gone: no game reaches anything, and the hot rows say so.
     for (path, _) in &present {
@@ -382,6 +388,7 @@ fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() 
             assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
             assert_eq!(stored(&db, &all).len(), all.len(), "{what}");
             assert_some_answers(&fixture_of(&db, &all), &format!("{what}, completed"), 40);
+            assert_listed(&db, &what);
         }
     }
     eprintln!(
@@ -455,6 +462,11 @@ fn a_database_without_hot_counts_gets_them_from_its_next_index_run() {
     let present: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
     assert_answers(&fixture_of(&db, &present), "after the scan");
     assert_eq!(listed_keys(&db), hot_keys(&db));
+}
+
+/// Every hot key has its list of newest games, as an index run leaves it.
+fn assert_listed(db: &Path, what: &str) {
+    assert_eq!(listed_keys(db), hot_keys(db), "{what}: a list for every hot key");
 }
 
 fn listed_keys(db: &Path) -> i64 {

@@ -211,7 +211,12 @@ pub(in crate::db) fn newest_shown(
 /// Whether finding the newest `limit` of `games` by walking the records reads less than
 /// looking up the records of `missing` of them: walking reads about limit × records / games
 /// rows.
-fn walk_reads_less(conn: &Connection, games: usize, missing: usize, limit: usize) -> Result<bool> {
+pub(in crate::db) fn walk_reads_less(
+    conn: &Connection,
+    games: usize,
+    missing: usize,
+    limit: usize,
+) -> Result<bool> {
     let records = game_count_bound(conn)?;
     Ok(games as u128 * missing as u128 * LOOK_UP_COST > limit as u128 * records.max(1) as u128)
 }
@@ -244,10 +249,33 @@ pub(in crate::db) fn newest_shown_remembered(
         memory.0.clear();
         missing = ids.to_vec();
     }
-    let found = look_up(conn, &missing, c)?;
-    memory.0.extend(missing.iter().map(|&id| (id, None)));
-    memory.0.extend(found.into_iter().map(|shown| (shown.0.1, Some(shown))));
+    memory.look_up(conn, &missing, c)?;
     Ok(ids.iter().filter_map(|id| memory.0.get(id).cloned().flatten()).collect())
+}
+
+impl Remembered {
+    /// The games it can hold.
+    pub(in crate::db) const CAPACITY: usize = REMEMBERED;
+
+    /// Forgets every game, and looks up the shown records of `ids` (sorted, without repeats,
+    /// at most [`Remembered::CAPACITY`]) at once: [`newest_shown_remembered`] then finds them
+    /// here. Looked up in the order of their ids, many games read the records' pages in order
+    /// instead of one page each at random.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub(in crate::db) fn fetch(&mut self, conn: &Connection, ids: &[GameId], c: &Conditions) -> Result<()> {
+        self.0.clear();
+        self.look_up(conn, ids, c)
+    }
+
+    fn look_up(&mut self, conn: &Connection, ids: &[GameId], c: &Conditions) -> Result<()> {
+        let found = look_up(conn, ids, c)?;
+        self.0.extend(ids.iter().map(|&id| (id, None)));
+        self.0.extend(found.into_iter().map(|shown| (shown.0.1, Some(shown))));
+        Ok(())
+    }
 }
 
 /// The shown record of each of `ids`, in no particular order.

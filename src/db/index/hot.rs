@@ -38,7 +38,7 @@ use super::{
     stored_position,
 };
 use crate::{
-    db::{GameId, GameResult, Result, Stats, newest::Remembered},
+    db::{GameId, GameResult, Result, Stats},
     shogi::Move,
 };
 
@@ -224,19 +224,20 @@ impl Hot {
         }
         let (live, dead) = live_and_dead(conn)?;
         let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
-        let mut memory = Remembered::default();
+        let mut lists = listed::Maker::default();
         for key in keys {
             if let Some(position) = stored_position(conn, key)? {
                 let k = crate::shogi::PositionKey::from_i64(key);
-                listed::make(conn, key, &view.exact(&position, k, view.occurrences(k)?)?, &mut memory)?;
+                lists.add(conn, key, &view.exact(&position, k, view.occurrences(k)?)?)?;
             }
         }
-        Ok(())
+        lists.finish(conn)
     }
 
     /// Makes `keys` hot (those that are not yet), each counted from the live runs. Returns
     /// the keys it made hot; the caller adds them with [`Hot::extend`] once their rows are
-    /// committed.
+    /// committed. Their lists of newest games are made at the end of the index run, all
+    /// together (see [`IndexWriter::list_hot`](super::writer::IndexWriter::list_hot)).
     ///
     /// # Errors
     ///
@@ -250,7 +251,6 @@ impl Hot {
         let (live, dead) = live_and_dead(conn)?;
         // The writer checked the database to its own depth when it opened it.
         let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
-        let mut memory = Remembered::default();
         let mut insert = conn.prepare_cached(
             "INSERT INTO hot(key, move, games, black_wins, white_wins, draws, occurrences)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -270,7 +270,6 @@ impl Hot {
             for (mv, s) in moves {
                 row(mv.code(), s, 0)?;
             }
-            listed::make(conn, key, &occ, &mut memory)?;
             // Every answer about a hot position compares it with the one stored for its key:
             // kept packed, that needs no game played back.
             conn.prepare_cached(

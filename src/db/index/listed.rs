@@ -12,7 +12,10 @@
 //! - a game that gains or loses a record, and with it maybe its shown record and date, comes
 //!   off and goes on again by its new date;
 //! - a list longer than [`LISTED`] is cut at its [`LISTED`]th game, and one that deletions made
-//!   shorter than half that is made again from the postings, as is the list of a key made hot.
+//!   shorter than half that is made again from the postings.
+//!
+//! A key made hot gets its list at the end of the index run, with every other key the run
+//! made hot (see [`Maker`]); a run killed before leaves it to the next writer.
 //!
 //! A reader answers from the list alone when it holds every game of the key, or enough of
 //! them for the page asked; otherwise from the postings, as for a key without a list.
@@ -29,7 +32,7 @@ use crate::db::{
     Corrupt, GameFilter, GameId, Result,
     codec::{get_varint, put_varint},
     filter::Conditions,
-    newest::{Remembered, SortKey, look_up, newest_shown_remembered},
+    newest::{Remembered, SortKey, look_up, newest_shown_remembered, walk_reads_less},
 };
 
 /// The games a list keeps at most: a few pages of a query's list.
@@ -242,16 +245,76 @@ impl Lists {
     }
 }
 
-/// Makes the list of `key` from `occ`, the occurrences of exactly its stored position (sorted
-/// by game and ply), every posting in a run and every record written. `memory` holds the
-/// records shown for games of lists made before in the same transaction (see
-/// [`Remembered`]).
+/// Makes the lists of many keys in one transaction, every posting in a run and every record
+/// written: a list whose games are few enough to look up one by one waits, and the games of
+/// the waiting lists are looked up together, in the order of their ids (see
+/// [`Remembered::fetch`]), when they would fill the memory and at [`Maker::finish`]. Lists of
+/// keys made hot over a whole run, each with a few dozen games all over the archive, then read
+/// the records' pages about once each instead of a few pages a game at random (at a million
+/// games, those reads were half of what the writer read). A list of many games is made at
+/// once, by walking the records by date (see [`crate::db::newest`]).
+#[derive(Default)]
+pub(super) struct Maker {
+    memory: Remembered,
+    /// The keys whose lists wait, each with its games and their first plies.
+    waiting: Vec<(i64, Vec<(GameId, u32)>)>,
+    /// The games of the waiting lists.
+    games: Vec<GameId>,
+}
+
+impl Maker {
+    /// Makes the list of `key` from `occ`, the occurrences of exactly its stored position
+    /// (sorted by game and ply), or leaves it waiting.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn add(&mut self, conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()> {
+        let first = first_plies(occ);
+        if first.len() > Remembered::CAPACITY || walk_reads_less(conn, first.len(), first.len(), LISTED)? {
+            return make(conn, key, &first, &mut self.memory);
+        }
+        if self.games.len() + first.len() > Remembered::CAPACITY {
+            self.make_waiting(conn)?;
+        }
+        self.games.extend(first.iter().map(|&(game, _)| game));
+        self.waiting.push((key, first));
+        Ok(())
+    }
+
+    /// Makes the lists that wait.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn finish(mut self, conn: &Connection) -> Result<()> {
+        self.make_waiting(conn)
+    }
+
+    fn make_waiting(&mut self, conn: &Connection) -> Result<()> {
+        if self.waiting.is_empty() {
+            return Ok(());
+        }
+        self.games.sort_unstable();
+        self.games.dedup();
+        let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
+        self.memory.fetch(conn, &self.games, &c)?;
+        for (key, first) in self.waiting.drain(..) {
+            make(conn, key, &first, &mut self.memory)?;
+        }
+        self.games.clear();
+        Ok(())
+    }
+}
+
+/// Makes the list of `key` from `first`, the games that reach exactly its stored position
+/// with the first ply at which they do (sorted by game). `memory` holds the records shown for
+/// games of lists made before in the same transaction (see [`Remembered`]).
 ///
 /// # Errors
 ///
 /// Any database failure.
-pub(super) fn make(conn: &Connection, key: i64, occ: &[Occurrence], memory: &mut Remembered) -> Result<()> {
-    let first = first_plies(occ);
+fn make(conn: &Connection, key: i64, first: &[(GameId, u32)], memory: &mut Remembered) -> Result<()> {
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
     let mut shown = newest_shown_remembered(conn, &ids, &c, LISTED, memory)?;

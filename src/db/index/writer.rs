@@ -521,8 +521,10 @@ impl IndexWriter {
         Ok(())
     }
 
-    /// Makes the lists of the newest games of the hot keys that have none (in a database made
-    /// before the lists existed), from the live runs.
+    /// Makes the lists of the newest games of the hot keys that have none, from the live runs:
+    /// at the end of an index run, the keys it made hot; when a writer opens the database,
+    /// those of a run that did not end (killed), or of a database made before the lists
+    /// existed. Until then a reader answers such a key from the postings.
     ///
     /// # Errors
     ///

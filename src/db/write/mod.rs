@@ -240,6 +240,9 @@ impl Writer {
             merge_runs(&mut self.conn, &mut self.index, true, self.stop.as_deref(), threads)?;
         if !stopped {
             self.index.scan_hot(&mut self.conn)?;
+            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            self.index.list_hot(&tx)?;
+            tx.commit()?;
         }
         if (self.freed || merged > 0) && !stopped {
             // Each step of this pragma frees one page, so it must be stepped to the end.
