@@ -15,7 +15,7 @@
 //!   shorter than half that is made again from the postings.
 //!
 //! A key made hot gets its list at the end of the index run, with every other key the run
-//! made hot (see [`Maker`]); a run killed before leaves it to the next writer.
+//! made hot (see [`Maker`]); a run killed or stopped before leaves it to the end of the next.
 //!
 //! A reader answers from the list alone when it holds every game of the key, or enough of
 //! them for the page asked; otherwise from the postings, as for a key without a list.

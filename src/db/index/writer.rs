@@ -521,10 +521,10 @@ impl IndexWriter {
         Ok(())
     }
 
-    /// Makes the lists of the newest games of the hot keys that have none, from the live runs:
-    /// at the end of an index run, the keys it made hot; when a writer opens the database,
-    /// those of a run that did not end (killed), or of a database made before the lists
-    /// existed. Until then a reader answers such a key from the postings.
+    /// Makes the lists of the newest games of the hot keys that have none, from the live runs,
+    /// at the end of an index run: the keys it made hot, those of a run that did not end
+    /// (killed or stopped), and those of a database made before the lists existed. Until then
+    /// a reader answers such a key from the postings.
     ///
     /// # Errors
     ///
