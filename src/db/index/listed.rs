@@ -32,7 +32,7 @@ use crate::db::{
     Corrupt, GameFilter, GameId, Result,
     codec::{get_varint, put_varint},
     filter::Conditions,
-    newest::{Remembered, SortKey, look_up, newest_shown_remembered, walk_reads_less},
+    newest::{Remembered, SortKey, Walked, look_up, newest_shown_remembered, walk_reads_less},
 };
 
 /// The games a list keeps at most: a few pages of a query's list.
@@ -252,10 +252,12 @@ impl Lists {
 /// keys made hot over a whole run, each with a few dozen games all over the archive, then read
 /// the records' pages about once each instead of a few pages a game at random (at a million
 /// games, those reads were half of what the writer read). A list of many games is made at
-/// once, by walking the records by date (see [`crate::db::newest`]).
+/// once, by walking the records by date, the walks of all sharing the records read (see
+/// [`Walked`]).
 #[derive(Default)]
 pub(super) struct Maker {
     memory: Remembered,
+    walked: Walked,
     /// The keys whose lists wait, each with its games and their first plies.
     waiting: Vec<(i64, Vec<(GameId, u32)>)>,
     /// The games of the waiting lists.
@@ -272,7 +274,7 @@ impl Maker {
     pub fn add(&mut self, conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()> {
         let first = first_plies(occ);
         if first.len() > Remembered::CAPACITY || walk_reads_less(conn, first.len(), first.len(), LISTED)? {
-            return make(conn, key, &first, &mut self.memory);
+            return make(conn, key, &first, &mut self.memory, &mut self.walked);
         }
         if self.games.len() + first.len() > Remembered::CAPACITY {
             self.make_waiting(conn)?;
@@ -300,7 +302,7 @@ impl Maker {
         let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
         self.memory.fetch(conn, &self.games, &c)?;
         for (key, first) in self.waiting.drain(..) {
-            make(conn, key, &first, &mut self.memory)?;
+            make(conn, key, &first, &mut self.memory, &mut self.walked)?;
         }
         self.games.clear();
         Ok(())
@@ -309,15 +311,22 @@ impl Maker {
 
 /// Makes the list of `key` from `first`, the games that reach exactly its stored position
 /// with the first ply at which they do (sorted by game). `memory` holds the records shown for
-/// games of lists made before in the same transaction (see [`Remembered`]).
+/// games of lists made before in the same transaction (see [`Remembered`]), and `walked` the
+/// records their walks read (see [`Walked`]).
 ///
 /// # Errors
 ///
 /// Any database failure.
-fn make(conn: &Connection, key: i64, first: &[(GameId, u32)], memory: &mut Remembered) -> Result<()> {
+fn make(
+    conn: &Connection,
+    key: i64,
+    first: &[(GameId, u32)],
+    memory: &mut Remembered,
+    walked: &mut Walked,
+) -> Result<()> {
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
-    let mut shown = newest_shown_remembered(conn, &ids, &c, LISTED, memory)?;
+    let mut shown = newest_shown_remembered(conn, &ids, &c, LISTED, memory, walked)?;
     shown.sort_unstable_by(|a, b| b.0.cmp(&a.0));
     // Fewer than LISTED found: they are every game there is (a walk stops short only at the
     // end of the records).
