@@ -368,6 +368,7 @@ fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() 
     assert!(whole.success());
     let whole = started.elapsed();
     assert!(hot_keys(&tmp.path().join("whole.sqlite")) >= 100);
+    assert_eq!(record_indexes(&tmp.path().join("whole.sqlite")), 3, "a first run makes them at its end");
     let mut rng = Rng::new(5);
     let (mut landed, mut partial) = (0, 0);
     for round in 0..6 {
@@ -382,6 +383,7 @@ fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() 
         let what = format!("kill {round}");
         if !present.is_empty() {
             assert_some_answers(&fixture_of(&db, &present), &what, 30);
+            assert_player_filter(&db, &present, &what);
         }
         if round % 2 == 1 {
             let out = spawn(&db).wait_with_output().unwrap();
@@ -389,6 +391,8 @@ fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() 
             assert_eq!(stored(&db, &all).len(), all.len(), "{what}");
             assert_some_answers(&fixture_of(&db, &all), &format!("{what}, completed"), 40);
             assert_listed(&db, &what);
+            assert_player_filter(&db, &all, &what);
+            assert_eq!(record_indexes(&db), 3, "{what}: the run that completes a killed one makes them");
         }
     }
     eprintln!(
@@ -397,6 +401,30 @@ fn runs_killed_at_random_moments_leave_hot_counts_that_match_the_games_stored() 
     // Most kills land during a run (a tenth of them at most after its end): with fewer, the
     // test would check little of what a kill leaves.
     assert!(landed >= 2, "only {landed} of 6 kills landed during a run");
+}
+
+/// A first run killed after a commit leaves the records without their indexes by player and
+/// event (it makes them at its end): queries filtered by player answer all the same, and the
+/// next run makes them, whatever it has to index.
+#[test]
+fn a_database_left_without_its_record_indexes_answers_filters_and_gets_them_from_its_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let specs = plain_games(300, 43);
+    let all: Vec<(PathBuf, Spec)> = write_games(&games, &specs).into_iter().zip(specs).collect();
+    let db = tmp.path().join("db.sqlite");
+    let run = || kifudex(["index", "--quiet"]).args([&games]).db(&db).output();
+    assert!(run().status.success());
+    assert_eq!(record_indexes(&db), 3);
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("DROP INDEX sources_black; DROP INDEX sources_white; DROP INDEX sources_event;")
+        .unwrap();
+    assert_player_filter(&db, &all, "without the indexes");
+    let out = run();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(record_indexes(&db), 3, "made by a run with nothing new to index");
+    assert_player_filter(&db, &all, "with the indexes made again");
 }
 
 /// A first run whose runs are all merged at its end, on threads (two jobs, runs of 2,000
@@ -427,6 +455,28 @@ fn the_merge_that_ends_a_first_run_makes_hot_the_positions_two_games_reach_early
 }
 
 /// The files of `all` whose games the database holds.
+/// A query filtered by player keeps exactly the stored games the player played, whether the
+/// indexes of the records by player are there or not (a first run makes them at its end).
+fn assert_player_filter(db: &Path, present: &[(PathBuf, Spec)], what: &str) {
+    let out = kifudex(["export", "games", "--player", "Player 3"]).db(db).output();
+    assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+    let want = present.iter().filter(|(_, s)| s.black == "Player 3" || s.white == "Player 3").count();
+    assert!(want > 0);
+    assert_eq!(csv_rows(&out.stdout).len(), want, "{what}: the games of Player 3");
+}
+
+/// How many of the indexes of the records by black, white and event the database has.
+fn record_indexes(db: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master
+         WHERE type = 'index' AND name IN ('sources_black', 'sources_white', 'sources_event')",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
 fn stored(db: &Path, all: &[(PathBuf, Spec)]) -> Vec<(PathBuf, Spec)> {
     if !db.exists() {
         return Vec::new();
