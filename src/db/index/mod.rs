@@ -24,7 +24,9 @@
 //! that of the key's first occurrence, and its row names that occurrence (its game and ply:
 //! about 20 bytes a row instead of 64), whose game is played back when the position is
 //! needed; before the game is deleted, the rows that name it get the position itself, packed,
-//! and so does the row of a key made hot. A reader trusts the
+//! and so do the row of a key made hot and the row of a key the writer met again after its
+//! cache dropped it (a key met again is often met more: its game is then played back once).
+//! A reader trusts the
 //! early occurrences of a key whose stored position is the one asked for, and replays the
 //! others, so a collision never puts a game in an answer.
 //!
@@ -55,7 +57,7 @@ mod writer;
 
 use std::cmp::Ordering;
 
-use rusqlite::{Connection, OptionalExtension, types::ValueRef};
+use rusqlite::{Connection, OptionalExtension, params, types::ValueRef};
 
 use self::packed::pack_position;
 pub use self::{
@@ -207,6 +209,29 @@ fn position_in(conn: &Connection, game: GameId, ply: u32) -> Result<Option<Setup
 /// [`Corrupt`] when the row names an occurrence that is not stored, or holds neither a
 /// position nor an occurrence; any database failure.
 fn stored_position(conn: &Connection, key: i64) -> Result<Option<Vec<u8>>> {
+    Ok(stored_row(conn, key)?.map(|(position, _)| position))
+}
+
+/// [`stored_position`], for the writer: a row that names an occurrence gets the position
+/// instead, so that the next time the key is met its game need not be played back.
+///
+/// # Errors
+///
+/// As for [`stored_position`].
+fn stored_position_packing(conn: &Connection, key: i64) -> Result<Option<Vec<u8>>> {
+    let Some((position, named)) = stored_row(conn, key)? else {
+        return Ok(None);
+    };
+    if named {
+        conn.prepare_cached("UPDATE keypos SET position = ?2 WHERE key = ?1")?
+            .execute(params![key, position])?;
+    }
+    Ok(Some(position))
+}
+
+/// The position `keypos` stores for `key`, and whether its row names an occurrence (rather
+/// than holding the position).
+fn stored_row(conn: &Connection, key: i64) -> Result<Option<(Vec<u8>, bool)>> {
     enum Row {
         Packed(Vec<u8>),
         At(i64),
@@ -224,8 +249,8 @@ fn stored_position(conn: &Connection, key: i64) -> Result<Option<Vec<u8>>> {
         .optional()?;
     match row {
         None => Ok(None),
-        Some(Row::Packed(position)) => Ok(Some(position)),
-        Some(Row::At(code)) => FirstSeen::of_code(code)?.position(conn, key).map(Some),
+        Some(Row::Packed(position)) => Ok(Some((position, false))),
+        Some(Row::At(code)) => Ok(Some((FirstSeen::of_code(code)?.position(conn, key)?, true))),
         Some(Row::Other) => Err(Corrupt("a row of keypos holds neither a position nor an occurrence").into()),
     }
 }

@@ -25,7 +25,7 @@ use super::{
     check_depth,
     hot::{Hit, Hot, scan_once},
     packed::pack_position,
-    posting_game, runs, stored_position,
+    posting_game, runs, stored_position_packing,
 };
 use crate::{
     db::{
@@ -240,7 +240,7 @@ impl IndexWriter {
         if self.keypos.complete() {
             return Ok(None);
         }
-        Ok(stored_position(conn, key)?.map(|p| {
+        Ok(stored_position_packing(conn, key)?.map(|p| {
             let same = p == position;
             self.keypos.insert(key, p.into());
             same
@@ -309,7 +309,7 @@ impl IndexWriter {
             let stored: Box<[u8]> = if insert.execute(params![key, seen.code()])? == 1 {
                 self.unsettled.position(first).into()
             } else {
-                stored_position(conn, key)?.ok_or(Corrupt("a key of keypos has no row"))?.into()
+                stored_position_packing(conn, key)?.ok_or(Corrupt("a key of keypos has no row"))?.into()
             };
             for e in group {
                 if *self.unsettled.position(e) != *stored {
