@@ -180,11 +180,13 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
     let from = start + digits + b[start + digits..].iter().take_while(|&&c| c == b' ').count();
     let end = if b.last() == Some(&b'+') { b.len() - 1 } else { b.len() };
     let body = &line[from..end];
+    // The time block: back from its `)` over ASCII digits, spaces, `:` and `/` (one of those
+    // two at least) to its `(`.
     let timed = body.strip_suffix(')').and_then(|before| {
-        let open = before.rfind('(')?;
+        let b = before.as_bytes();
+        let open = b.iter().rposition(|&c| !(c.is_ascii_digit() || matches!(c, b' ' | b':' | b'/')))?;
         let inside = &before[open + 1..];
-        let time = inside.bytes().all(|c| c.is_ascii_digit() || matches!(c, b' ' | b':' | b'/'))
-            && inside.bytes().any(|c| matches!(c, b':' | b'/'));
+        let time = b[open] == b'(' && inside.bytes().any(|c| matches!(c, b':' | b'/'));
         time.then(|| (before[..open].trim_end_matches(' '), inside))
     });
     let (text, seconds) = match timed {
@@ -194,24 +196,34 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
     plain_move(text).then_some(Row { number, text, seconds })
 }
 
-/// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass.
+/// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass over
+/// the time used (before the first `/`): two or three parts between `:`, each digits with
+/// spaces around them.
 fn plain_time(block: &str) -> Option<u32> {
-    let used = block.split('/').next()?.trim_matches(' ');
-    let (mut total, mut parts) = (0u32, 0);
-    for part in used.split(':') {
-        let digits = part.trim_matches(' ').as_bytes();
-        if digits.is_empty() {
-            return None;
+    let b = block.as_bytes();
+    let used = &b[..b.iter().position(|&c| c == b'/').unwrap_or(b.len())];
+    let (mut total, mut value, mut parts) = (0u32, 0u32, 0);
+    // Whether the part has digits, and whether a space came after them.
+    let (mut digits, mut ended) = (false, false);
+    for &c in used {
+        match c {
+            b'0'..=b'9' if !ended => {
+                value = value.checked_mul(10)?.checked_add(u32::from(c - b'0'))?;
+                digits = true;
+            }
+            b' ' => ended = digits,
+            b':' if digits => {
+                total = total.checked_mul(60)?.checked_add(value)?;
+                (value, parts, digits, ended) = (0, parts + 1, false, false);
+            }
+            _ => return None,
         }
-        let mut value: u32 = 0;
-        for &d in digits {
-            let digit = if d.is_ascii_digit() { u32::from(d - b'0') } else { return None };
-            value = value.checked_mul(10)?.checked_add(digit)?;
-        }
-        total = total.checked_mul(60)?.checked_add(value)?;
-        parts += 1;
     }
-    (2..=3).contains(&parts).then_some(total)
+    if !digits {
+        return None;
+    }
+    total = total.checked_mul(60)?.checked_add(value)?;
+    (1..=2).contains(&parts).then_some(total)
 }
 
 /// Whether [`row`] reads `text`, a row's move as [`plain_row`] cut it, as that move: it has no
