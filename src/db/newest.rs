@@ -284,7 +284,7 @@ impl Remembered {
 /// one go need: their walks share it. Each list finds where its games were first met by
 /// looking them up here, instead of reading the date index again and asking of every record
 /// met whether its game is one of the list's (at 100,000 games, the lists of the thousand
-/// positions most games reach walked 3.4 million records, a second of the writer's time).
+/// positions most games reach walked 3.4 million records, 0.8 s of the writer's time).
 /// Right only while no record changes: the writer keeps one for the lists it makes in one go,
 /// in one transaction, as [`Remembered`].
 #[derive(Debug, Default)]
