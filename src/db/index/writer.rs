@@ -24,7 +24,7 @@ use super::{
     cache::KeyPositions,
     check_depth,
     hot::{Hit, Hot, scan_once},
-    packed::pack_position,
+    packed::{Packer, pack_position},
     posting_game, runs, stored_position_packing,
 };
 use crate::{
@@ -64,11 +64,16 @@ impl GamePositions {
         let mut early = Vec::with_capacity(56 * (n + 1));
         let mut early_ends = Vec::with_capacity(n + 1);
         let mut setup = start.clone();
-        pack_position(&setup, &mut early);
+        let mut packer = Packer::new(&setup);
+        packer.pack(&setup, &mut early);
         early_ends.push(early.len() as u32);
         for &mv in &moves[..n] {
             setup.play_legal(mv);
-            pack_position(&setup, &mut early);
+            if let Move::Normal { from, .. } = mv {
+                packer.update(&setup, from);
+            }
+            packer.update(&setup, mv.to());
+            packer.pack(&setup, &mut early);
             early_ends.push(early.len() as u32);
         }
         GamePositions { start: start.clone(), moves, keys, early, early_ends }
