@@ -305,8 +305,8 @@ impl Writer {
 const SORT_CACHE_KIB: i64 = 2_048;
 
 /// Makes the [`RECORD_INDEXES`] that are missing. The page cache is made small for the sorts
-/// and set back after (which drops the pages it held: at the end of a run the writer is done
-/// with them).
+/// and set back after, which drops the pages it held: at the end of a run the writer is done
+/// with them, and a writer that has just opened holds none yet.
 fn make_record_indexes(conn: &Connection) -> Result<()> {
     let missing: Vec<&str> = RECORD_INDEXES
         .iter()
