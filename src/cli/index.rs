@@ -165,6 +165,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
     let summary = ingest::run(&options, &console).map_err(|e| match e {
         ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
+        ingest::Error::Db(e) if e.is_disk_full() => anyhow!(
+            "indexing into {} stopped: the disk is full (that of the database, or of the temporary \
+             files SQLite sorts in). What the run committed before stays indexed, and the database is \
+             consistent: free some space and run the same command again to go on",
+            options.db.display()
+        ),
         e => shard_refusal(e).context(format!("indexing into {} failed", options.db.display())),
     })?;
     console.bar.finish_and_clear();

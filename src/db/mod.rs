@@ -216,6 +216,17 @@ impl From<FromSqlError> for Error {
 }
 
 impl Error {
+    /// Whether SQLite stopped because the disk was full (the database's, or that of the
+    /// temporary files it sorts in). The transaction under way is rolled back whole: what was
+    /// committed before stays, and the database is consistent.
+    pub fn is_disk_full(&self) -> bool {
+        let sql = match self {
+            Error::Sql(e) | Error::Migration { error: e, .. } | Error::Open { error: e, .. } => e,
+            _ => return false,
+        };
+        sql.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull)
+    }
+
     /// Whether the message names the database file (so that a caller need not add it).
     pub fn names_database(&self) -> bool {
         matches!(
@@ -312,5 +323,27 @@ impl FromSql for GameResult {
             v @ 0..=3 => Ok(GameResult::from_code(v as u8)),
             v => Err(FromSqlError::OutOfRange(v)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn a_full_disk_is_told_from_other_failures() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t(x BLOB UNIQUE); PRAGMA max_page_count = 8;").unwrap();
+        // SQLite refuses the pages past the limit as it refuses them on a full disk.
+        let full = (0..100)
+            .map(|i| conn.execute("INSERT INTO t VALUES (?1)", [vec![i as u8; 4096]]))
+            .find_map(Result::err)
+            .expect("a page limit stops the inserts");
+        assert!(Error::from(full).is_disk_full());
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE u(x UNIQUE); INSERT INTO u VALUES (1);").unwrap();
+        let other = conn.execute("INSERT INTO u VALUES (1)", []).unwrap_err();
+        assert!(!Error::from(other).is_disk_full());
+        assert!(!Error::Interrupted.is_disk_full());
     }
 }

@@ -68,7 +68,9 @@ fn a_full_disk_stops_the_run_with_a_sound_database() {
             .unwrap();
         let message = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "tmpfs of {size}: {message}");
-        assert!(message.contains("full"), "tmpfs of {size}: {message}");
+        assert!(message.contains("the disk is full"), "tmpfs of {size}: {message}");
+        // It says what was kept and what to do.
+        assert!(message.contains("run the same command again"), "tmpfs of {size}: {message}");
         assert!(message.lines().count() <= 3, "tmpfs of {size}: one clear message, not {message}");
         let db = out_dir.join("k.sqlite");
         assert!(db.exists(), "tmpfs of {size}: no database was left");
