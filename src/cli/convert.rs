@@ -191,5 +191,5 @@ pub(super) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
             .with_context(|| format!("{}: the game has text Shift_JIS cannot hold", path.display()))?,
         _ => text.as_bytes().to_vec(),
     };
-    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    super::out::write_whole(path, &bytes)
 }

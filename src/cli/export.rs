@@ -9,7 +9,6 @@
 //! reader of the dataset never meets half a part.
 
 use std::{
-    fs::File,
     io::{self, BufWriter, Write},
     path::PathBuf,
     process::ExitCode,
@@ -26,6 +25,7 @@ use kifudex::{
 use super::{
     db::{DbOpt, warn_unindexed},
     filter::FilterOpt,
+    out::Replacing,
 };
 
 /// What to export.
@@ -113,18 +113,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
-    // With --out-dir, the file is written under a hidden name, then renamed to `part`.
-    let (file, part) = match (&args.out, &args.out_dir) {
-        (Some(path), _) => (Some(path.clone()), None),
+    // A file is written under a hidden name, then renamed (see `out`).
+    let file = match (&args.out, &args.out_dir) {
+        (Some(path), _) => Some(path.clone()),
         (None, Some(dir)) => {
             let shard = snapshot.shard()?.unwrap_or(Shard::new(1, 1)?);
-            let (hidden, part) = partition(dir, shard, args.what, format)?;
-            for file in [&hidden, &part] {
-                super::db::refuse_database_as_output(file, "--out-dir", Some(&args.db.path()))?;
-            }
-            (Some(hidden), Some(part))
+            let part = partition(dir, shard, args.what, format)?;
+            super::db::refuse_database_as_output(&part, "--out-dir", Some(&args.db.path()))?;
+            Some(part)
         }
-        (None, None) => (None, None),
+        (None, None) => None,
     };
     if args.what == Table::Tree {
         warn_unindexed(&snapshot, &args.db.path())?;
@@ -139,18 +137,22 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let options = export::Options { max_ply: args.max_ply, by_year: args.by.is_some() };
     let columns = export::columns(table, &options);
-    let output: Output<Box<dyn Write>> = match (&file, format) {
-        (Some(path), export::Format::Parquet) => Output::parquet(
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-            columns,
-        )?,
+    let (replacing, output): (_, Output<Box<dyn Write>>) = match (&file, format) {
+        (Some(path), export::Format::Parquet) => {
+            let (replacing, file) = Replacing::create(path)?;
+            (Some(replacing), Output::parquet(file, columns)?)
+        }
         (Some(path), _) => {
-            let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-            Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?
+            let (replacing, file) = Replacing::create(path)?;
+            (
+                Some(replacing),
+                Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?,
+            )
         }
-        (None, _) => {
-            Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?
-        }
+        (None, _) => (
+            None,
+            Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?,
+        ),
     };
     // A game an older version stored that cannot be played back is named, and left out.
     let mut skipped = 0u64;
@@ -159,13 +161,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         eprintln!("kifudex: game {id} is left out: {why}");
     };
     let written = export::write(&snapshot, table, &filter, &options, output, &mut skip);
-    if let (Some(hidden), Some(part)) = (&file, &part) {
-        if written.is_ok() {
-            std::fs::rename(hidden, part)
-                .with_context(|| format!("cannot rename {} to {}", hidden.display(), part.display()))?;
-        } else {
-            let _ = std::fs::remove_file(hidden);
-        }
+    if let (Ok(_), Some(replacing)) = (&written, replacing) {
+        replacing.commit()?;
     }
     match written {
         Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
@@ -174,14 +171,14 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The hidden file to write and the part it becomes, under `dir`, for shard `shard` of
-/// `what` in `format`; makes the shard's directory.
+/// The part to write under `dir` for shard `shard` of `what` in `format`; makes the shard's
+/// directory.
 fn partition(
     dir: &std::path::Path,
     shard: Shard,
     what: Table,
     format: export::Format,
-) -> anyhow::Result<(PathBuf, PathBuf)> {
+) -> anyhow::Result<PathBuf> {
     let table = what.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
     let ext = match format {
         export::Format::Csv => "csv",
@@ -191,5 +188,5 @@ fn partition(
     let folder = dir.join(format!("shard={}", shard.index()));
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let name = format!("{table}-{}-of-{}.{ext}", shard.index(), shard.count());
-    Ok((folder.join(format!(".{name}.partial")), folder.join(name)))
+    Ok(folder.join(name))
 }

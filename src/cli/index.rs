@@ -320,10 +320,10 @@ fn stop_on_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
 fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()> {
     let roots: Vec<String> = ingest::absolute_roots(roots)?.iter().map(|r| ingest::path_text(r)).collect();
     let under = |path: &str| roots.iter().any(|r| kifudex::db::is_under(path, r));
-    let out = std::fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?;
     let mut reader = super::db::open_reader(db)?;
     let snapshot = reader.snapshot()?;
+    let (replacing, out) = super::out::Replacing::create(file)?;
     export::rejects(&snapshot, std::io::BufWriter::new(out), under)
         .with_context(|| format!("cannot write the rejects to {}", file.display()))?;
-    Ok(())
+    replacing.commit()
 }

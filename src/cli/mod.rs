@@ -18,6 +18,7 @@ mod filter;
 mod games;
 mod index;
 mod moves;
+mod out;
 mod players;
 mod query;
 mod serve;

@@ -119,6 +119,61 @@ fn a_file_size_limit_stops_the_run_with_a_sound_database() {
     }
 }
 
+/// An export that cannot be written whole (the file-size limit stands in for a full disk):
+/// status 2 and a message, and no cut file under the name asked for: the file that was there
+/// stays byte for byte, and nothing else is left beside it. With room, the same export
+/// replaces it whole.
+#[test]
+fn an_export_cut_short_leaves_the_file_that_was_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 300, 4, 9);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let expected = export_games(&db);
+    assert!(expected.len() > 64 << 10, "the export outgrows the limit");
+    let out_dir = tmp.path().join("out");
+    for (format, name) in [("csv", "games.csv"), ("parquet", "games.parquet")] {
+        fs::create_dir_all(&out_dir).unwrap();
+        let target = out_dir.join(name);
+        fs::write(&target, "the file that was there\n").unwrap();
+        // A limit far below the export; SIGXFSZ ignored, so a write past it fails with EFBIG.
+        let script =
+            "trap '' XFSZ; ulimit -f 64; exec \"$1\" export games --db \"$2\" --format \"$3\" --out \"$4\"";
+        let out = crate::util::wrapper("sh")
+            .args(["-c", script, "sh"])
+            .arg(crate::util::exe())
+            .arg(&db)
+            .arg(format)
+            .arg(&target)
+            .output()
+            .unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{format}: {message}");
+        assert!(message.contains("cannot write"), "{format}: {message}");
+        assert_eq!(fs::read_to_string(&target).unwrap(), "the file that was there\n", "{format}");
+        let left: Vec<_> = fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, [std::ffi::OsString::from(name)], "{format}: nothing but the file");
+        let out = command()
+            .args(["export", "games", "--format", format, "--out"])
+            .arg(&target)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        assert!(fs::metadata(&target).unwrap().len() > 64 << 10, "{format}: replaced whole");
+        fs::remove_dir_all(&out_dir).unwrap();
+    }
+    // The CSV written with room is the export itself.
+    let target = out_dir.join("games.csv");
+    fs::create_dir_all(&out_dir).unwrap();
+    let out =
+        command().args(["export", "games", "--out"]).arg(&target).arg("--db").arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&target).unwrap(), expected);
+}
+
 /// A database file the run may not write: status 2, a message naming the file, and the file
 /// byte for byte as it was.
 #[test]

@@ -1,0 +1,160 @@
+//! Output files written whole or not at all. A command writes its file under a hidden name in
+//! the same directory and renames it onto the name asked for once it is complete: a write that
+//! fails (a full disk, a game that cannot be written) never leaves a cut file under that
+//! name, and the file that was there stays as it was. A run killed on the way leaves only the
+//! hidden file (`.NAME.PID.partial`).
+
+use std::{
+    ffi::OsString,
+    fs::{self, File, OpenOptions},
+    io::ErrorKind,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, bail};
+
+/// An output file being written (see the module documentation).
+pub struct Replacing {
+    /// The file it becomes: the name asked for, or the file a link there points to.
+    path: PathBuf,
+    /// The hidden file written, when the output goes through one; removed unless committed.
+    hidden: Option<PathBuf>,
+}
+
+impl Replacing {
+    /// Opens `path` for writing. A name that holds nothing yet, or a regular file (a link to
+    /// one: the file is replaced, the link kept), is written under a hidden name; anything
+    /// else (`/dev/null`, a terminal, a pipe) is written directly, and so is a file whose
+    /// directory may not be written.
+    ///
+    /// # Errors
+    ///
+    /// When `path` is a directory, or nothing can be created.
+    pub fn create(path: &Path) -> anyhow::Result<(Replacing, File)> {
+        let direct = || -> anyhow::Result<(Replacing, File)> {
+            let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            Ok((Replacing { path: path.to_path_buf(), hidden: None }, file))
+        };
+        let target = match fs::metadata(path) {
+            Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path.display()),
+            Ok(m) if !m.is_file() => return direct(),
+            Ok(_) => path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?,
+            // A link to nothing: writing through it makes its file, as before.
+            Err(e) if e.kind() == ErrorKind::NotFound && path.is_symlink() => return direct(),
+            Err(e) if e.kind() == ErrorKind::NotFound => path.to_path_buf(),
+            Err(e) => return Err(e).with_context(|| format!("cannot write {}", path.display())),
+        };
+        let Some(name) = target.file_name() else {
+            return direct();
+        };
+        let mut hidden_name = OsString::from(".");
+        hidden_name.push(name);
+        hidden_name.push(format!(".{}.partial", std::process::id()));
+        let hidden = target.with_file_name(hidden_name);
+        // Left by a killed run that had this process id: nothing else writes this name.
+        let _ = fs::remove_file(&hidden);
+        match OpenOptions::new().write(true).create_new(true).open(&hidden) {
+            Ok(file) => Ok((Replacing { path: target, hidden: Some(hidden) }, file)),
+            Err(e) if e.kind() == ErrorKind::PermissionDenied => direct(),
+            Err(e) => Err(e).with_context(|| format!("cannot create {}", hidden.display())),
+        }
+    }
+
+    /// Puts the file written under its name, with the permissions of the file it replaces.
+    ///
+    /// # Errors
+    ///
+    /// When the rename fails; the hidden file is then removed, and the file that was there
+    /// stays.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        let Some(hidden) = self.hidden.take() else {
+            return Ok(());
+        };
+        if let Ok(was) = fs::metadata(&self.path) {
+            let _ = fs::set_permissions(&hidden, was.permissions());
+        }
+        fs::rename(&hidden, &self.path).map_err(|e| {
+            let _ = fs::remove_file(&hidden);
+            anyhow::Error::new(e).context(format!("cannot write {}", self.path.display()))
+        })
+    }
+}
+
+impl Drop for Replacing {
+    fn drop(&mut self) {
+        if let Some(hidden) = &self.hidden {
+            let _ = fs::remove_file(hidden);
+        }
+    }
+}
+
+/// Writes `bytes` to the file `path` whole or not at all (see [`Replacing`]).
+///
+/// # Errors
+///
+/// When the file cannot be created or written.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let (out, mut file) = Replacing::create(path)?;
+    file.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    drop(file);
+    out.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_file_is_replaced_only_once_written_whole() {
+        use std::io::Write;
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("out.csv");
+        fs::write(&path, "old").unwrap();
+        // Abandoned half-way: the old file stays, and nothing else is left.
+        let (out, mut file) = Replacing::create(&path).unwrap();
+        file.write_all(b"half").unwrap();
+        drop((out, file));
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(listing(tmp.path()), ["out.csv"]);
+        // Committed: the new text, nothing else.
+        write_whole(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(listing(tmp.path()), ["out.csv"]);
+        // A new name is made the same way.
+        write_whole(&tmp.path().join("fresh.csv"), b"x").unwrap();
+        assert_eq!(listing(tmp.path()), ["fresh.csv", "out.csv"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_permissions_and_devices_are_kept() {
+        use std::os::unix::fs::{PermissionsExt, symlink};
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real.csv");
+        fs::write(&real, "old").unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+        let link = tmp.path().join("link.csv");
+        symlink(&real, &link).unwrap();
+        write_whole(&link, b"new").unwrap();
+        assert!(link.is_symlink(), "the link is still a link");
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(listing(tmp.path()), ["link.csv", "real.csv"]);
+        // A device is written directly, never replaced.
+        write_whole(Path::new("/dev/null"), b"nothing").unwrap();
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
+        // A directory is refused before anything is written.
+        let err = Replacing::create(tmp.path()).err().expect("a directory is refused");
+        assert!(err.to_string().contains("is a directory"), "{err}");
+    }
+}
