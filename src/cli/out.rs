@@ -1,17 +1,50 @@
 //! Output files written whole or not at all. A command writes its file under a hidden name in
 //! the same directory and renames it onto the name asked for once it is complete: a write that
 //! fails (a full disk, a game that cannot be written) never leaves a cut file under that
-//! name, and the file that was there stays as it was. A run killed on the way leaves only the
-//! hidden file (`.NAME.PID.partial`).
+//! name, and the file that was there stays as it was. Ctrl-C (SIGINT) or SIGTERM removes the
+//! hidden file and ends the command with status 130 or 143; only a kill leaves it
+//! (`.NAME.PID.partial`).
 
 use std::{
     ffi::OsString,
     fs::{self, File, OpenOptions},
     io::ErrorKind,
     path::{Path, PathBuf},
+    sync::{Mutex, Once},
 };
 
 use anyhow::{Context, bail};
+
+/// The hidden files being written, for the signal handler to remove.
+static PARTIAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn partial() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PARTIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Makes SIGINT and SIGTERM remove the hidden files being written and end the process, as
+/// the signal would have (status 128 + its number), once a hidden file is first made.
+fn remove_on_signals() {
+    static WATCH: Once = Once::new();
+    WATCH.call_once(|| {
+        use signal_hook::{
+            consts::{SIGINT, SIGTERM},
+            iterator::Signals,
+        };
+        // Without the handler, the signal ends the process as before and leaves the file.
+        let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new().name("kifudex-signals".into()).spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                for hidden in partial().drain(..) {
+                    let _ = fs::remove_file(hidden);
+                }
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+}
 
 /// An output file being written (see the module documentation).
 pub struct Replacing {
@@ -53,10 +86,18 @@ impl Replacing {
         let hidden = target.with_file_name(hidden_name);
         // Left by a killed run that had this process id: nothing else writes this name.
         let _ = fs::remove_file(&hidden);
+        remove_on_signals();
+        // Listed before it is made: a signal in between removes a name that is not there.
+        partial().push(hidden.clone());
         match OpenOptions::new().write(true).create_new(true).open(&hidden) {
             Ok(file) => Ok((Replacing { path: target, hidden: Some(hidden) }, file)),
-            Err(e) if e.kind() == ErrorKind::PermissionDenied => direct(),
-            Err(e) => Err(e).with_context(|| format!("cannot create {}", hidden.display())),
+            Err(e) => {
+                unlist(&hidden);
+                match e.kind() {
+                    ErrorKind::PermissionDenied => direct(),
+                    _ => Err(e).with_context(|| format!("cannot create {}", hidden.display())),
+                }
+            }
         }
     }
 
@@ -73,10 +114,12 @@ impl Replacing {
         if let Ok(was) = fs::metadata(&self.path) {
             let _ = fs::set_permissions(&hidden, was.permissions());
         }
-        fs::rename(&hidden, &self.path).map_err(|e| {
+        let renamed = fs::rename(&hidden, &self.path).map_err(|e| {
             let _ = fs::remove_file(&hidden);
             anyhow::Error::new(e).context(format!("cannot write {}", self.path.display()))
-        })
+        });
+        unlist(&hidden);
+        renamed
     }
 }
 
@@ -84,8 +127,14 @@ impl Drop for Replacing {
     fn drop(&mut self) {
         if let Some(hidden) = &self.hidden {
             let _ = fs::remove_file(hidden);
+            unlist(hidden);
         }
     }
+}
+
+/// Takes `hidden` off the files a signal removes.
+fn unlist(hidden: &Path) {
+    partial().retain(|p| p != hidden);
 }
 
 /// Writes `bytes` to the file `path` whole or not at all (see [`Replacing`]).

@@ -174,6 +174,62 @@ fn an_export_cut_short_leaves_the_file_that_was_there() {
     assert_eq!(fs::read_to_string(&target).unwrap(), expected);
 }
 
+/// Ctrl-C (SIGINT) or SIGTERM during an export to a file: the status the signal gives (130,
+/// 143), the file that was there byte for byte, and no hidden file left beside it.
+#[test]
+fn an_export_stopped_by_a_signal_leaves_the_file_that_was_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 300, 4, 10);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let out_dir = tmp.path().join("out");
+    fs::create_dir_all(&out_dir).unwrap();
+    let target = out_dir.join("moves.csv");
+    for (signal, status) in [("-INT", 130), ("-TERM", 143)] {
+        let mut landed = false;
+        // An export that ends before the signal reaches it is tried again.
+        for _ in 0..20 {
+            fs::write(&target, "the file that was there\n").unwrap();
+            let mut export = command()
+                .args(["export", "moves", "--out"])
+                .arg(&target)
+                .arg("--db")
+                .arg(&db)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            // Once the hidden file is there, the signal.
+            let started = Instant::now();
+            let writing = loop {
+                let hidden = fs::read_dir(&out_dir).unwrap().count() > 1;
+                if hidden
+                    || export.try_wait().unwrap().is_some()
+                    || started.elapsed() > Duration::from_secs(20)
+                {
+                    break hidden;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            };
+            if writing {
+                let pid = export.id().to_string();
+                assert!(std::process::Command::new("kill").args([signal, &pid]).status().unwrap().success());
+            }
+            let code = export.wait().unwrap().code();
+            if code == Some(0) {
+                continue;
+            }
+            assert_eq!(code, Some(status), "{signal}");
+            assert_eq!(fs::read_to_string(&target).unwrap(), "the file that was there\n", "{signal}");
+            let left: Vec<_> = fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert_eq!(left, [std::ffi::OsString::from("moves.csv")], "{signal}: nothing but the file");
+            landed = true;
+            break;
+        }
+        assert!(landed, "{signal}: every export ended before the signal reached it");
+    }
+}
+
 /// A database file the run may not write: status 2, a message naming the file, and the file
 /// byte for byte as it was.
 #[test]
