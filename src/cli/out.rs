@@ -71,7 +71,15 @@ impl Replacing {
         let target = match fs::metadata(path) {
             Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path.display()),
             Ok(m) if !m.is_file() => return direct(),
-            Ok(_) => path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?,
+            Ok(_) => {
+                // A file that may not be written is refused as writing it would be, never
+                // replaced behind its permissions.
+                OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?
+            }
             // A link to nothing: writing through it makes its file, as before.
             Err(e) if e.kind() == ErrorKind::NotFound && path.is_symlink() => return direct(),
             Err(e) if e.kind() == ErrorKind::NotFound => path.to_path_buf(),

@@ -174,6 +174,37 @@ fn an_export_cut_short_leaves_the_file_that_was_there() {
     assert_eq!(fs::read_to_string(&target).unwrap(), expected);
 }
 
+/// An output file its user may not write, in a directory anyone may: refused as writing it
+/// would be (status 2), never replaced behind its permissions.
+#[test]
+fn a_read_only_output_file_is_refused_not_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 20, 2, 11);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let out_dir = tmp.path().join("out");
+    fs::create_dir_all(&out_dir).unwrap();
+    let target = out_dir.join("games.csv");
+    fs::write(&target, "kept\n").unwrap();
+    for entry in walkdir::WalkDir::new(tmp.path()) {
+        let entry = entry.unwrap();
+        let mode = if entry.file_type().is_dir() { 0o777 } else { 0o444 };
+        fs::set_permissions(entry.path(), fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let mut cmd = command();
+    cmd.args(["export", "games", "--out"]).arg(&target).arg("--db").arg(&db);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("cannot create") && message.contains("games.csv"), "{message}");
+    assert_eq!(fs::read_to_string(&target).unwrap(), "kept\n");
+    let left: Vec<_> = fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, [std::ffi::OsString::from("games.csv")], "nothing but the file");
+    assert_eq!(fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o444);
+}
+
 /// Ctrl-C (SIGINT) or SIGTERM during an export to a file: the status the signal gives (130,
 /// 143), the file that was there byte for byte, and no hidden file left beside it.
 #[test]
