@@ -80,6 +80,11 @@ pub fn warn_unindexed(snapshot: &Snapshot<'_>, db: &Path) -> anyhow::Result<()> 
 /// the files SQLite keeps beside it (`-wal`, `-shm`, `-journal`), or any existing SQLite
 /// database. A command checks this before it opens `out`, which truncates it.
 pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> anyhow::Result<()> {
+    // A pipe, a terminal or a device is no database, and is never opened to look: opening a
+    // pipe to read it would wait for a writer, which is this command.
+    if std::fs::metadata(out).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Ok(());
+    }
     if let Some(db) = db {
         // SQLite keeps its files beside the database's real path, a link followed.
         let names = [Some(db.to_path_buf()), db.canonicalize().ok()];

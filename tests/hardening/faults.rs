@@ -5,7 +5,7 @@
 
 use std::{
     fs,
-    os::unix::fs::PermissionsExt,
+    os::unix::fs::{FileTypeExt, PermissionsExt},
     path::PathBuf,
     time::{Duration, Instant},
 };
@@ -203,6 +203,41 @@ fn a_read_only_output_file_is_refused_not_replaced() {
     let left: Vec<_> = fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, [std::ffi::OsString::from("games.csv")], "nothing but the file");
     assert_eq!(fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o444);
+}
+
+/// `--out` a named pipe: written directly, as it is read (the checks that keep outputs off
+/// databases never open it to look, which would wait for a writer).
+#[test]
+fn an_export_to_a_named_pipe_streams_into_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 20, 2, 12);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let pipe = tmp.path().join("pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    let reader = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || fs::read_to_string(pipe).unwrap())
+    };
+    let mut export =
+        command().args(["export", "games", "--out"]).arg(&pipe).arg("--db").arg(&db).spawn().unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = export.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            export.kill().unwrap();
+            // Let the reader end, then fail.
+            let _ = fs::write(&pipe, "");
+            panic!("the export into a named pipe did not end");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success());
+    assert_eq!(reader.join().unwrap(), export_games(&db));
+    assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe is still a pipe");
 }
 
 /// Ctrl-C (SIGINT) or SIGTERM during an export to a file: the status the signal gives (130,
