@@ -137,19 +137,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let options = export::Options { max_ply: args.max_ply, by_year: args.by.is_some() };
     let columns = export::columns(table, &options);
-    let (replacing, output): (_, Output<Box<dyn Write>>) = match (&file, format) {
-        (Some(path), export::Format::Parquet) => {
+    let (replacing, output): (_, Output<Box<dyn Write>>) = match &file {
+        Some(path) => {
             let (replacing, file) = Replacing::create(path)?;
-            (Some(replacing), Output::parquet(file, columns)?)
+            let output = match format {
+                export::Format::Parquet => Output::parquet(file, columns)?,
+                _ => Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?,
+            };
+            (Some(replacing), output)
         }
-        (Some(path), _) => {
-            let (replacing, file) = Replacing::create(path)?;
-            (
-                Some(replacing),
-                Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?,
-            )
-        }
-        (None, _) => (
+        None => (
             None,
             Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?,
         ),
