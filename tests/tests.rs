@@ -13,6 +13,7 @@ mod index;
 mod keys;
 mod kifu_kakinoki;
 mod kifu_others;
+mod large_files;
 mod messages;
 mod notation;
 mod query;

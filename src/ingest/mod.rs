@@ -8,15 +8,28 @@
 //!    time, then the content hash) and read the changed ones, a chunk ahead of the rayon
 //!    workers (`jobs` of them), which replay them and prepare their games; the chunk's
 //!    results are collected in path order.
-//! 3. Chunks go through a bounded channel to one writer thread, the only owner of the
-//!    database connection, which writes them in order in batched transactions.
+//!    The files of a chunk are parsed in groups of a few MiB.
+//! 3. The groups' results go through a bounded channel to one writer thread, the only owner
+//!    of the database connection, which writes them in order in batched transactions.
+//!
+//! # Large files
+//!
+//! A file of many games ([`crate::kifu::Format::holds_several_games`]: a server's CSA archive
+//! in one file, engine self-play as USI lines) of [`LARGE_FILE_BYTES`] or more is cut between
+//! games into pieces of a few hundred KiB ([`crate::kifu::pieces`]), read a few pieces at a time
+//! on every worker, and handed to the writer a part at a time: its games are never all in
+//! memory, and one file keeps every core busy. The writer writes all its parts in one
+//! transaction, so a file is never half written; a run stopped while it reads one removes what
+//! it wrote of it, and the next run reads the file again. The database is the one reading the
+//! file whole makes, game ids included.
 //!
 //! # Memory
 //!
-//! Nothing grows with the number of files: the walk is never collected into a list, and
-//! every buffer, queue and cache has a bound (the chunks in flight, the writer's postings
-//! buffer, its caches and SQLite's page caches). Only `prune` keeps something per file:
-//! a 16-byte hash of each path seen.
+//! Nothing grows with the number of files, or with the size of a file: the walk is never
+//! collected into a list, every buffer, queue and cache has a bound (the chunks read ahead,
+//! the groups and parts in flight, the writer's postings buffer, its caches and SQLite's page
+//! caches), and a large file is read in parts. Only `prune` keeps something per file: a
+//! 16-byte hash of each path seen.
 //!
 //! Because the writer takes files in path order and games in file order, game ids never
 //! depend on the number of threads or on timing.
@@ -101,7 +114,7 @@ use std::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-use self::prepare::{Fetched, Outcome, fetch, process};
+use self::prepare::{Fetched, Outcome, fetch, process, process_in_parts};
 pub use self::prepare::{path_text, text_path};
 pub use crate::db::NewReject;
 use crate::{
@@ -114,8 +127,16 @@ use crate::{
 const CHUNK_FILES: usize = 512;
 /// Bytes per chunk, at most (a chunk has at least one file).
 const CHUNK_BYTES: u64 = 32 << 20;
-/// Chunks waiting for the writer, at most (a few MiB each), so the workers go on while the
-/// writer sorts and writes a run, or waits on the disk while a checkpoint copies the log into
+/// Bytes of the files parsed together and handed to the writer at once, at most (a group has
+/// at least one file): the games of a chunk of small files (USI lines, say, 500 bytes a game)
+/// would take much more memory together.
+const GROUP_BYTES: usize = 4 << 20;
+/// The size from which a file of many games (CSA, USI lines) is read in parts, a few hundred
+/// KiB of its text at a time on every thread, so that the memory its games take does not grow
+/// with it (see the module documentation).
+pub const LARGE_FILE_BYTES: usize = 1 << 20;
+/// Groups (or parts of a file) waiting for the writer, at most (a few MiB each), so the workers
+/// go on while the writer sorts and writes a run, or waits on the disk while a checkpoint copies the log into
 /// the file: with 4, both cores stood idle a sixth of the time over the 100,000-game bench
 /// corpus, which took 8 s instead of 7.2 (50 MB less of peak memory).
 const CHANNEL_CHUNKS: usize = 16;
@@ -147,6 +168,9 @@ pub struct Options {
     /// Games of one run that make a position hot, its counts then kept per position and move
     /// ([`db::HOT_GAMES`] by default).
     pub hot_games: u32,
+    /// The size from which a file of many games is read in parts ([`LARGE_FILE_BYTES`] by
+    /// default): its games are then read on every thread, and never all in memory at once.
+    pub large_file_bytes: usize,
     /// When set (by a signal handler, say), the run stops early and keeps what it wrote
     /// (see the module documentation).
     pub stop: Option<Arc<AtomicBool>>,
@@ -172,6 +196,7 @@ impl Options {
             globs: std::sync::Arc::default(),
             run_postings: db::RUN_POSTINGS,
             hot_games: db::HOT_GAMES,
+            large_file_bytes: LARGE_FILE_BYTES,
             stop: None,
             shard: None,
         }
@@ -282,6 +307,8 @@ pub enum Error {
     ThreadPanicked,
     #[error("cannot start a thread: {error}")]
     Thread { error: std::io::Error },
+    #[error("the parts of a large file reached the database out of order (a bug: please report it)")]
+    PartOutOfOrder,
 }
 
 impl From<rayon::ThreadPoolBuildError> for Error {
@@ -395,15 +422,11 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 Ok(())
             })
             .map_err(spawn_error)?;
+        let mut send = |outcomes| !stopped() && tx.send(outcomes).is_ok();
         for (chunk, fetched) in fetched_rx {
-            if stopped() {
+            // Stopped, or the writer did: its error is reported below.
+            if !parse_chunk(&chunk, fetched, &pool, options.large_file_bytes, &mut send) {
                 break;
-            }
-            let outcomes: Vec<Outcome> = pool.install(|| {
-                chunk.par_iter().zip(fetched).map(|(entry, fetched)| process(entry, fetched)).collect()
-            });
-            if tx.send(outcomes).is_err() {
-                break; // the writer stopped: its error is reported below
             }
         }
         drop(tx);
@@ -421,6 +444,51 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         summary.globs_unmatched = options.globs.unmatched();
         Ok(summary)
     })
+}
+
+/// Parses the files of a chunk on the threads of `pool`, and hands their outcomes to `send`,
+/// in order: the files in groups of about [`GROUP_BYTES`], each file of `large` bytes or more
+/// alone, in parts (see [`process_in_parts`]). Returns false once `send` did (the run stops).
+fn parse_chunk(
+    chunk: &[Entry],
+    fetched: Vec<Fetched>,
+    pool: &rayon::ThreadPool,
+    large: usize,
+    send: &mut dyn FnMut(Vec<Outcome>) -> bool,
+) -> bool {
+    let size = |f: &Fetched| match f {
+        Fetched::Read { bytes, .. } => bytes.len(),
+        Fetched::Settled(_) => 0,
+    };
+    let mut group: Vec<(&Entry, Fetched)> = Vec::new();
+    let mut group_bytes = 0;
+    let send_group = |group: &mut Vec<(&Entry, Fetched)>, send: &mut dyn FnMut(Vec<Outcome>) -> bool| {
+        let files = std::mem::take(group);
+        files.is_empty() || send(pool.install(|| files.into_par_iter().map(|(e, f)| process(e, f)).collect()))
+    };
+    for (entry, fetched) in chunk.iter().zip(fetched) {
+        let bytes = size(&fetched);
+        if bytes >= large {
+            if !send_group(&mut group, send) {
+                return false;
+            }
+            let mut sent = true;
+            process_in_parts(entry, fetched, pool, &mut |outcomes| {
+                sent = send(outcomes);
+                sent
+            });
+            if !sent {
+                return false;
+            }
+            continue;
+        }
+        if group_bytes + bytes > GROUP_BYTES && !send_group(&mut group, send) {
+            return false;
+        }
+        group_bytes = if group.is_empty() { bytes } else { group_bytes + bytes };
+        group.push((entry, fetched));
+    }
+    send_group(&mut group, send)
 }
 
 /// The next walked entries, at most [`CHUNK_FILES`] of them and about [`CHUNK_BYTES`] bytes

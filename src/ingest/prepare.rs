@@ -9,6 +9,7 @@
 
 use std::{fs, path::Path};
 
+use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::{
@@ -70,6 +71,23 @@ pub(super) struct FileWork {
     /// It holds a record: some game in it has a move, as read (legal or not), or it is a JKF
     /// object read whole.
     pub record_read: bool,
+    /// The part of the file this is.
+    pub part: Part,
+}
+
+/// Which part of a file a [`FileWork`] holds. A large file of many games is read in parts
+/// ([`process_in_parts`]), each with the games, rejects and warnings of some of its pieces;
+/// the writer writes them in one transaction, so a file is never half written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    /// The whole file.
+    Whole,
+    /// The first part: the file is written from here on.
+    First,
+    /// A part between the first and the last.
+    Middle,
+    /// The last part: the file is complete.
+    Last,
 }
 
 /// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
@@ -229,53 +247,78 @@ fn holds_moves(work: &FileWork) -> bool {
 }
 
 fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> Outcome {
-    let size = bytes.len() as u64;
-    let mut work = FileWork {
-        file: FileRecord {
-            path,
-            size,
-            mtime_ns: file.mtime_ns,
-            hash,
-            format: None,
-            encoding: None,
-            error: None,
-        },
-        games: Vec::new(),
-        rejects: Vec::new(),
-        warnings: Vec::new(),
-        record_read: false,
+    let mut work = FileWork::new(file, path, bytes, hash);
+    let opened = match kifu::open_file(Some(&file.path), bytes) {
+        Ok(opened) => opened,
+        Err(e) => return Outcome::Read(work.failed(e.code(), e.to_string())),
     };
-    let parsed = match kifu::read_file(Some(&file.path), bytes) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            work.file.error = Some(e.code());
-            work.rejects.push(NewReject {
-                game_index: None,
-                line: None,
-                ply: None,
-                code: e.code(),
-                message: e.to_string(),
-            });
-            return Outcome::Read(work);
-        }
-    };
+    work.file.format = Some(opened.format.name());
+    work.file.encoding = Some(opened.encoding);
+    // A piece at a time: the games read are replayed and let go of before the next are read.
+    let mut all_read = true;
+    let mut games_read = 0;
+    for piece in kifu::pieces(opened.format, &opened.text, PIECE_BYTES) {
+        let mut piece = read_piece(opened.format, piece);
+        piece.shift(games_read);
+        games_read += piece.games_read;
+        all_read &= piece.all_read;
+        work.add(piece);
+    }
+    if games_read == 0 {
+        let e = kifu::FileError::UnknownFormat;
+        let work = FileWork::new(file, work.file.path, bytes, hash);
+        return Outcome::Read(work.failed(e.code(), e.to_string()));
+    }
     // A JKF object read whole is a record even with no move (a handicap start, a position):
     // its structure says so, where a text that only looks like headers does not.
-    work.record_read = parsed.games.iter().any(|g| !g.moves.is_empty())
-        || (parsed.format == kifu::Format::Jkf && parsed.games.iter().all(|g| g.problem.is_none()));
-    work.file.format = Some(parsed.format.name());
-    work.file.encoding = Some(parsed.encoding);
-    if parsed.games.is_empty() {
-        work.file.error = Some("no_games");
-        work.rejects.push(NewReject {
-            game_index: None,
-            line: None,
-            ply: None,
-            code: "no_games",
-            message: "the file holds no game".to_string(),
-        });
+    work.record_read |= opened.format == kifu::Format::Jkf && all_read;
+    Outcome::Read(work)
+}
+
+/// The least a piece of a large file holds (see [`kifu::pieces`]): about 500 games of USI
+/// lines, 80 of CSA.
+pub(super) const PIECE_BYTES: usize = 256 << 10;
+
+/// The pieces read together when a large file is read in parts ([`process_in_parts`]), per
+/// thread.
+const PIECES_PER_THREAD: usize = 2;
+
+/// The games of a piece of a file, replayed, ready for the writer.
+struct PieceWork {
+    games: Vec<NewGame>,
+    rejects: Vec<NewReject>,
+    warnings: Vec<NewWarning>,
+    /// Games read (stored or not): their indexes count from the piece's first until
+    /// [`PieceWork::shift`].
+    games_read: u32,
+    /// Some game has a move, as read.
+    moves_read: bool,
+    /// Every game was read to its end.
+    all_read: bool,
+}
+
+impl PieceWork {
+    /// Counts the indexes from `first`, the index of the piece's first game in its file.
+    fn shift(&mut self, first: u32) {
+        let at = |index: &mut u32| *index = index.saturating_add(first);
+        self.games.iter_mut().for_each(|g| at(&mut g.index));
+        let rows = self.rejects.iter_mut().chain(&mut self.warnings);
+        rows.filter_map(|r| r.game_index.as_mut()).for_each(at);
     }
-    for (index, game) in parsed.games.iter().enumerate() {
+}
+
+/// Reads and replays the games of `piece`.
+fn read_piece(format: kifu::Format, piece: kifu::Piece<'_>) -> PieceWork {
+    let parsed = kifu::read_piece(format, piece, None);
+    let mut work = PieceWork {
+        games: Vec::with_capacity(parsed.len()),
+        rejects: Vec::new(),
+        warnings: Vec::new(),
+        games_read: u32::try_from(parsed.len()).unwrap_or(u32::MAX),
+        moves_read: parsed.iter().any(|g| !g.moves.is_empty()),
+        all_read: parsed.iter().all(|g| g.problem.is_none()),
+    };
+    for (index, game) in parsed.iter().enumerate() {
         let index = u32::try_from(index).unwrap_or(u32::MAX);
         let replayed = replay(game);
         if let Some(reject) = stop_reject(&replayed, index) {
@@ -297,7 +340,122 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> 
         }));
         work.games.push(store::new_game(game, replayed, index));
     }
-    Outcome::Read(work)
+    work
+}
+
+impl FileWork {
+    /// The work of a file read, before its games are.
+    fn new(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> FileWork {
+        FileWork {
+            file: FileRecord {
+                path,
+                size: bytes.len() as u64,
+                mtime_ns: file.mtime_ns,
+                hash,
+                format: None,
+                encoding: None,
+                error: None,
+            },
+            games: Vec::new(),
+            rejects: Vec::new(),
+            warnings: Vec::new(),
+            record_read: false,
+            part: Part::Whole,
+        }
+    }
+
+    /// The file yields no game, for the reason `code`, `message` says.
+    fn failed(mut self, code: &'static str, message: String) -> FileWork {
+        self.file.error = Some(code);
+        self.rejects.push(NewReject { game_index: None, line: None, ply: None, code, message });
+        self
+    }
+
+    fn add(&mut self, piece: PieceWork) {
+        self.games.extend(piece.games);
+        self.rejects.extend(piece.rejects);
+        self.warnings.extend(piece.warnings);
+        self.record_read |= piece.moves_read;
+    }
+}
+
+/// Reads a large file (`fetched` from `entry`) in parts, so that its games need not all be in
+/// memory at once, and its pieces are read on every thread of `pool`: [`PIECES_PER_THREAD`]
+/// pieces at a time, each batch handed to `send` as a part of the file (see [`Part`]) as soon
+/// as it is read, until `send` says to stop. A file that cannot be cut (one of a format that
+/// holds one game, or too short) is read as [`process`] reads it, and so is one that may hold a
+/// record but need not, when its first part holds no move (whether it is a record is only
+/// known once the whole file is read then), or any file whose first part holds no game.
+pub(super) fn process_in_parts(
+    entry: &Entry,
+    fetched: Fetched,
+    pool: &rayon::ThreadPool,
+    send: &mut dyn FnMut(Vec<Outcome>) -> bool,
+) {
+    let (Ok(file), Fetched::Read { path, bytes, hash }) = (entry, &fetched) else {
+        send(vec![process(entry, fetched)]);
+        return;
+    };
+    let read_whole = 'parts: {
+        let Ok(Ok(opened)) = std::panic::catch_unwind(|| kifu::open_file(Some(&file.path), bytes)) else {
+            break 'parts true;
+        };
+        let pieces = kifu::pieces(opened.format, &opened.text, PIECE_BYTES);
+        if pieces.len() < 2 {
+            break 'parts true;
+        }
+        let window = pool.current_num_threads() * PIECES_PER_THREAD;
+        let parts = pieces.len().div_ceil(window);
+        let mut games_read = 0;
+        for (i, window) in pieces.chunks(window).enumerate() {
+            let works: Vec<PieceWork> = pool.install(|| {
+                window.par_iter().map(|&piece| read_piece_caught(opened.format, piece)).collect()
+            });
+            let mut part = FileWork::new(file, path.clone(), bytes, *hash);
+            part.file.format = Some(opened.format.name());
+            part.file.encoding = Some(opened.encoding);
+            for mut work in works {
+                work.shift(games_read);
+                games_read += work.games_read;
+                part.add(work);
+            }
+            if i == 0 && (games_read == 0 || (file.expect == Expect::Maybe && !part.record_read)) {
+                break 'parts true;
+            }
+            part.part = match (i, i + 1 == parts) {
+                (0, _) => Part::First,
+                (_, true) => Part::Last,
+                _ => Part::Middle,
+            };
+            if !send(vec![Outcome::Read(part)]) {
+                break;
+            }
+        }
+        false
+    };
+    if read_whole {
+        send(vec![process(entry, fetched)]);
+    }
+}
+
+/// [`read_piece`], and a reject for the piece instead of its games if the reader fails.
+fn read_piece_caught(format: kifu::Format, piece: kifu::Piece<'_>) -> PieceWork {
+    std::panic::catch_unwind(|| read_piece(format, piece)).unwrap_or_else(|_| PieceWork {
+        games: Vec::new(),
+        rejects: vec![NewReject {
+            game_index: None,
+            line: Some(piece.lines_before.saturating_add(1)),
+            ply: None,
+            code: "internal_error",
+            message: "kifudex failed while reading the games from this line on, up to the next part \
+                      of the file (a bug: please report it)"
+                .to_string(),
+        }],
+        warnings: Vec::new(),
+        games_read: 0,
+        moves_read: false,
+        all_read: false,
+    })
 }
 
 /// Why a file the walk found could not be read as it was found.

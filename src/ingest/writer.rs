@@ -2,8 +2,11 @@
 
 use crossbeam_channel::Receiver;
 
-use super::{Error, Observer, Summary, prepare::Outcome};
-use crate::db::{Batch, Writer};
+use super::{
+    Error, Observer, Summary,
+    prepare::{FileWork, Outcome, Part},
+};
+use crate::db::{Batch, WriteCounts, Writer};
 
 /// Writes every chunk from `rx` (until `stopped` says to stop), then prunes under `prune`
 /// (when given, and the walk was not cut short) and commits. A batch is committed whenever it
@@ -19,6 +22,7 @@ pub(super) fn write_all(
 ) -> Result<Summary, Error> {
     let mut s = Summary::default();
     let mut done = 0;
+    let mut open: Option<OpenFile> = None;
     let mut batch = writer.batch()?;
     for root in roots {
         batch.clear_entry_rejects(root)?;
@@ -29,11 +33,14 @@ pub(super) fn write_all(
                 s.interrupted = true;
                 break 'chunks;
             }
-            done += 1;
+            // The parts of a file after its first are not another file.
+            let first_part =
+                !matches!(&outcome, Outcome::Read(w) if matches!(w.part, Part::Middle | Part::Last));
+            done += u64::from(first_part);
             // A file another shard takes is not gone: it is marked seen so as not to be pruned.
             // A link not followed is not: a file recorded at its path was reached through it,
             // and is kept as a file the run did not reach.
-            if prune.is_some() && !matches!(outcome, Outcome::Link { .. }) {
+            if prune.is_some() && first_part && !matches!(outcome, Outcome::Link { .. }) {
                 batch.mark_seen(outcome.path())?;
             }
             match outcome {
@@ -42,18 +49,35 @@ pub(super) fn write_all(
                     s.links_not_followed += 1;
                     s.links_broken += u64::from(broken);
                 }
+                Outcome::Read(work) if work.part != Part::Whole => {
+                    s.files_seen += u64::from(first_part);
+                    write_part(&mut batch, work, &mut open, &mut s, observer)?;
+                }
                 outcome => {
                     s.files_seen += 1;
                     write_one(&mut batch, outcome, &mut s, observer)?;
                 }
             }
-            if batch.is_due() {
+            // A file read in parts is written in one batch.
+            if batch.is_due() && open.is_none() {
                 batch.commit()?;
                 writer.merge_filled()?;
                 batch = writer.batch()?;
             }
             observer.progress(done, &s);
         }
+    }
+    // A file whose last part never came (the run stopped while it was read) is not kept half
+    // written: the next run reads it.
+    if let Some(file) = open.take() {
+        s.interrupted = true;
+        batch.remove_file(&file.path)?;
+        s.files_indexed -= 1;
+        s.games_added -= file.counts.added;
+        s.games_duplicate -= file.counts.duplicate;
+        s.positions -= file.counts.positions;
+        s.games_rejected -= file.stopped;
+        s.warnings -= file.warnings;
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
@@ -74,6 +98,61 @@ fn is_gone(path: &std::path::Path) -> bool {
         Ok(_) => false,
         Err(e) => matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory),
     }
+}
+
+/// A file read in parts whose last part has not come yet: what it wrote so far.
+struct OpenFile {
+    path: String,
+    id: i64,
+    games: u64,
+    stopped: u64,
+    counts: WriteCounts,
+    warnings: u64,
+}
+
+/// Writes a part of a file read in parts (see [`Part`]): the first opens it, the last sets
+/// its counts.
+fn write_part(
+    batch: &mut Batch<'_>,
+    work: FileWork,
+    open: &mut Option<OpenFile>,
+    s: &mut Summary,
+    observer: &dyn Observer,
+) -> Result<(), Error> {
+    if work.part == Part::First {
+        if open.is_some() {
+            return Err(Error::PartOutOfOrder);
+        }
+        let id = batch.open_file(&work.file, 0, 0)?;
+        let path = work.file.path.clone();
+        *open =
+            Some(OpenFile { path, id, games: 0, stopped: 0, counts: WriteCounts::default(), warnings: 0 });
+        s.files_indexed += 1;
+    }
+    let file = open.as_mut().filter(|f| f.path == work.file.path).ok_or(Error::PartOutOfOrder)?;
+    let counts = batch.add_to_file(file.id, &file.path, &work.games, &work.rejects)?;
+    batch.write_warnings(&file.path, &work.warnings)?;
+    for reject in &work.rejects {
+        observer.reject(&file.path, reject);
+    }
+    let stopped = work.rejects.iter().filter(|r| r.game_index.is_some()).count() as u64;
+    let warnings = work.warnings.len() as u64 + counts.warnings;
+    file.games += work.games.len() as u64;
+    file.stopped += stopped;
+    file.warnings += warnings;
+    file.counts.added += counts.added;
+    file.counts.duplicate += counts.duplicate;
+    file.counts.positions += counts.positions;
+    s.games_rejected += stopped;
+    s.warnings += warnings;
+    s.games_added += counts.added;
+    s.games_duplicate += counts.duplicate;
+    s.positions += counts.positions;
+    if work.part == Part::Last {
+        let file = open.take().ok_or(Error::PartOutOfOrder)?;
+        batch.count_file(&file.path, file.games, file.stopped)?;
+    }
+    Ok(())
 }
 
 fn write_one(

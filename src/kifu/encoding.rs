@@ -213,11 +213,25 @@ pub fn lines(text: &str) -> Lines<'_> {
     Lines { rest: text.strip_prefix('\u{FEFF}').unwrap_or(text), number: 0 }
 }
 
+/// The lines of `text`, a part of a longer text that follows its line `before` (see
+/// [`Piece`](super::Piece)), numbered as in the whole text. No byte order mark is dropped:
+/// one stands only at the start of the whole.
+pub fn lines_after(text: &str, before: u32) -> Lines<'_> {
+    Lines { rest: text, number: before }
+}
+
 /// The iterator [`lines`] returns.
 #[derive(Clone, Debug)]
 pub struct Lines<'a> {
     rest: &'a str,
     number: u32,
+}
+
+impl<'a> Lines<'a> {
+    /// The text after the lines read so far.
+    pub fn rest(&self) -> &'a str {
+        self.rest
+    }
 }
 
 impl<'a> Iterator for Lines<'a> {

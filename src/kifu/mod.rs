@@ -109,20 +109,85 @@ pub fn read_file_as(
     bytes: &[u8],
     variant: Option<Variant>,
 ) -> Result<ParsedFile, FileError> {
-    let decoded = encoding::decode(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
-    let text: &str = &decoded.text;
-    if text.trim().is_empty() {
-        return Err(FileError::Empty);
+    let opened = open_file(path, bytes)?;
+    if variant.is_some_and(|v| !opened.format.holds_variant(v)) {
+        return Err(FileError::WrongVariant { format: opened.format, variant: variant.unwrap_or_default() });
     }
-    let format = detect(path, text).ok_or(FileError::UnknownFormat)?;
-    if variant.is_some_and(|v| !format.holds_variant(v)) {
-        return Err(FileError::WrongVariant { format, variant: variant.unwrap_or_default() });
-    }
-    let games = read_as(format, text, variant);
+    let games = read_as(opened.format, &opened.text, variant);
     if games.is_empty() {
         return Err(FileError::UnknownFormat);
     }
-    Ok(ParsedFile { format, encoding: decoded.encoding.name(), games })
+    Ok(ParsedFile { format: opened.format, encoding: opened.encoding, games })
+}
+
+/// A file decoded, its format known, its games not read yet.
+#[derive(Debug)]
+pub struct OpenedFile<'a> {
+    pub format: Format,
+    /// As in [`ParsedFile::encoding`].
+    pub encoding: &'static str,
+    pub text: std::borrow::Cow<'a, str>,
+}
+
+/// Decodes `bytes` and detects the format, as [`read_file`] does before it reads the games.
+///
+/// # Errors
+///
+/// [`FileError::Decode`], [`FileError::Empty`], or [`FileError::UnknownFormat`] when no reader
+/// recognizes the text.
+pub fn open_file<'a>(path: Option<&Path>, bytes: &'a [u8]) -> Result<OpenedFile<'a>, FileError> {
+    let decoded = encoding::decode(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
+    if decoded.text.trim().is_empty() {
+        return Err(FileError::Empty);
+    }
+    let format = detect(path, &decoded.text).ok_or(FileError::UnknownFormat)?;
+    Ok(OpenedFile { format, encoding: decoded.encoding.name(), text: decoded.text })
+}
+
+/// A part of a text of many games, cut between two of them, so that a large file can be read
+/// a part at a time: reading its pieces one after the other ([`read_piece`]) gives the games
+/// that reading it whole gives, with the same line numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece<'a> {
+    pub text: &'a str,
+    /// The number of the whole text's line before the piece (0 for the first piece).
+    pub lines_before: u32,
+}
+
+/// Cuts `text`, in `format`, into pieces of at least `bytes` bytes (the last one may be
+/// shorter), each ending where a game does: after a `/` line in CSA, after any line in USI
+/// lines (a game a line). The other formats, and a text too short to cut, make one piece.
+pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
+    let ends_game: fn(&str) -> bool = match format {
+        Format::Csa => |line| line.trim() == "/",
+        Format::Usi => |_| true,
+        Format::Kif | Format::Ki2 | Format::Jkf | Format::Western => |_| false,
+    };
+    let mut lines = encoding::lines(text);
+    let (mut start, mut lines_before) = (lines.rest(), 0);
+    let mut out = Vec::new();
+    while let Some((number, line)) = lines.next() {
+        let len = start.len() - lines.rest().len();
+        if len >= bytes && ends_game(line) {
+            out.push(Piece { text: &start[..len], lines_before });
+            (start, lines_before) = (lines.rest(), number);
+        }
+    }
+    if !start.is_empty() || out.is_empty() {
+        out.push(Piece { text: start, lines_before });
+    }
+    out
+}
+
+/// Reads every game of `piece`, a piece of a text in `format` (see [`pieces`]), as
+/// [`read_as`] reads them in the whole text.
+pub fn read_piece(format: Format, piece: Piece<'_>, variant: Option<Variant>) -> Vec<Game> {
+    match format {
+        Format::Csa => csa::read_after(piece.text, piece.lines_before),
+        Format::Usi => usi::read_after(piece.text, piece.lines_before, variant),
+        // Never cut: the piece is the whole text.
+        Format::Kif | Format::Ki2 | Format::Jkf | Format::Western => read_as(format, piece.text, variant),
+    }
 }
 
 /// The format of `text`, decided by its content. The extension of `path` breaks ties: when the

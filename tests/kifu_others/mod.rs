@@ -8,6 +8,7 @@
 mod csa;
 mod detection;
 mod jkf;
+mod pieces;
 mod robustness;
 mod usi;
 mod western;

@@ -102,9 +102,21 @@ impl Batch<'_> {
         games: &[NewGame],
         rejects: &[NewReject],
     ) -> Result<WriteCounts> {
-        // Each game that stopped early has one reject row, and so has each game whose start is
-        // impossible, which is not stored.
-        let stopped = rejects.iter().filter(|r| r.game_index.is_some()).count() as i64;
+        let id = self.open_file(file, games.len() as u64, stopped(rejects))?;
+        self.add_to_file(id, &file.path, games, rejects)
+    }
+
+    /// Writes the row of a file that holds `games` games and `stopped` games that stopped
+    /// early, replacing whatever an earlier version of it held, for its games to be added
+    /// ([`Batch::add_to_file`]). Returns its id.
+    ///
+    /// A file read in parts is opened with no games and its counts set when the last is
+    /// added ([`Batch::count_file`]), in the same batch: a batch is committed between files.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn open_file(&mut self, file: &FileRecord, games: u64, stopped: u64) -> Result<i64> {
         let existing = file_id(&self.tx, &file.path)?;
         let values = params![
             file.path,
@@ -113,11 +125,11 @@ impl Batch<'_> {
             &file.hash[..],
             file.format,
             file.encoding,
-            games.len() as i64,
-            stopped,
+            games as i64,
+            stopped as i64,
             file.error
         ];
-        let file_id = match existing {
+        Ok(match existing {
             Some(id) => {
                 self.unlink_games(id)?;
                 self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
@@ -138,15 +150,43 @@ impl Batch<'_> {
                     .execute(values)?;
                 self.tx.last_insert_rowid()
             }
-        };
+        })
+    }
+
+    /// Sets the counts of the file at `path`, read in parts, once its last part is added: its
+    /// games, and those that stopped early.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn count_file(&mut self, path: &str, games: u64, stopped: u64) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE files SET games = ?2, stopped = ?3 WHERE path = ?1")?
+            .execute(params![path, games as i64, stopped as i64])?;
+        Ok(())
+    }
+
+    /// Adds games and rejects to the file `file_id`, at `path`, opened in this batch
+    /// ([`Batch::open_file`]).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn add_to_file(
+        &mut self,
+        file_id: i64,
+        path: &str,
+        games: &[NewGame],
+        rejects: &[NewReject],
+    ) -> Result<WriteCounts> {
         // A file without a row has no rejects: those of an entry that could not be read were
         // cleared when the run started (clear_entry_rejects), and remove_file clears the rest.
         for r in rejects {
-            insert_reject(&self.tx, &file.path, Some(file_id), r)?;
+            insert_reject(&self.tx, path, Some(file_id), r)?;
         }
         let mut counts = WriteCounts::default();
         for g in games {
-            let (id, stored) = self.games.store(&self.tx, self.index, &file.path, g)?;
+            let (id, stored) = self.games.store(&self.tx, self.index, path, g)?;
             match stored {
                 Stored::New => {
                     counts.added += 1;
@@ -159,7 +199,7 @@ impl Batch<'_> {
                 Stored::Same | Stored::Differs { .. } => counts.duplicate += 1,
             }
             if let Some(warning) = self.games.link(&self.tx, file_id, id, g, &stored)? {
-                insert_warning(&self.tx, &file.path, file_id, &warning)?;
+                insert_warning(&self.tx, path, file_id, &warning)?;
                 counts.warnings += 1;
             }
             if stored != Stored::New {
@@ -278,6 +318,12 @@ pub(super) fn insert_warning(conn: &Connection, path: &str, file: i64, w: &NewWa
     )?
     .execute(params![path, file, w.game_index, w.line, w.ply, w.code, w.message])?;
     Ok(())
+}
+
+/// The games of a file that stopped early: each has one reject row, and so has each game
+/// whose start is impossible, which is not stored.
+fn stopped(rejects: &[NewReject]) -> u64 {
+    rejects.iter().filter(|r| r.game_index.is_some()).count() as u64
 }
 
 fn file_id(conn: &Connection, path: &str) -> Result<Option<i64>> {

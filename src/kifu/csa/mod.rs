@@ -31,5 +31,5 @@ mod read;
 mod statement;
 
 pub(crate) use ending::{EndingWord, word_for};
-pub use read::{CsaError, looks_like, read};
+pub use read::{CsaError, looks_like, read, read_after};
 pub use statement::StatementError;

@@ -6,7 +6,9 @@ use super::{
 };
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning, encoding::lines, info,
+        Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning,
+        encoding::{Lines, lines, lines_after},
+        info,
         support::turn_after,
     },
     notation::{MoveToken, csa::CsaMove},
@@ -69,11 +71,22 @@ const MOVES_RESERVED: usize = 1024;
 /// skipped with a warning; a game that cannot be read to its end keeps what came before the
 /// bad line, and reading goes on with the next game.
 pub fn read(text: &str) -> Vec<Game> {
+    read_lines(lines(text), text.len())
+}
+
+/// Reads every game of `text`, a piece of a CSA text cut after a `/` line (see
+/// [`Piece`](crate::kifu::Piece)) that follows its line `before`, as [`read`] reads them in the
+/// whole text.
+pub fn read_after(text: &str, before: u32) -> Vec<Game> {
+    read_lines(lines_after(text, before), text.len())
+}
+
+fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
     let mut games = Vec::new();
     // A move and its time, a line each, take some twelve bytes.
-    let moves = (text.len() / 12).min(MOVES_RESERVED);
+    let moves = (len / 12).min(MOVES_RESERVED);
     let mut reader = GameReader { moves, ..GameReader::default() };
-    for (number, line) in lines(text) {
+    for (number, line) in lines {
         let line = line.trim();
         if line.is_empty() {
             continue;

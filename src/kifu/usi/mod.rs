@@ -20,7 +20,10 @@ mod usen;
 pub use usen::UsenError;
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, encoding::lines},
+    kifu::{
+        Ending, Game, MoveEntry, ReadProblem, Start, Termination,
+        encoding::{Lines, lines, lines_after},
+    },
     notation::MoveToken,
     shogi::{Handicap, Move, Setup, SfenError, Variant},
     text::excerpt,
@@ -69,7 +72,18 @@ pub fn read(text: &str) -> Vec<Game> {
 /// move list then start from that game's start, and an SFEN of the other game is a problem.
 /// USEN lines are shogi's only.
 pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
-    lines(text)
+    read_lines(lines(text), variant)
+}
+
+/// Reads every game of `text`, a piece of a text of USI lines (see
+/// [`Piece`](crate::kifu::Piece)) that follows its line `before`, as [`read_as`] reads them in
+/// the whole text.
+pub fn read_after(text: &str, before: u32, variant: Option<Variant>) -> Vec<Game> {
+    read_lines(lines_after(text, before), variant)
+}
+
+fn read_lines(lines: Lines<'_>, variant: Option<Variant>) -> Vec<Game> {
+    lines
         .filter_map(|(number, line)| {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

@@ -1,0 +1,99 @@
+//! A large file of many games read a piece at a time: the pieces of every CSA and USI
+//! fixture, and of texts made of all of them, read one after the other, give what the reader
+//! gives for the whole text (the oracle here), game for game and line for line, whatever the
+//! size of the pieces.
+
+use kifudex::kifu::{self, Format, Game, Piece};
+
+use super::{data, decode, read};
+
+/// The fixtures of `dir` (under the fixtures directory), as text.
+fn texts(dir: &str) -> Vec<(String, String)> {
+    let mut paths: Vec<_> =
+        std::fs::read_dir(data().join(dir)).expect("fixtures").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| (p.display().to_string(), decode(&std::fs::read(&p).expect("fixture"))))
+        .collect()
+}
+
+/// Checks that `text` read in pieces of every size in `sizes` gives the games read whole.
+#[track_caller]
+fn reads_alike(format: Format, name: &str, text: &str, sizes: &[usize]) {
+    let whole = read(format, text);
+    for &bytes in sizes {
+        let pieces = kifu::pieces(format, text, bytes);
+        let joined: String = pieces.iter().map(|p| p.text).collect();
+        assert_eq!(
+            joined,
+            text.strip_prefix('\u{FEFF}').unwrap_or(text),
+            "{name}, {bytes}: the pieces make the text"
+        );
+        for (i, p) in pieces.iter().enumerate() {
+            let last = i + 1 == pieces.len();
+            assert!(last || p.text.len() >= bytes, "{name}, {bytes}: piece {i} is short");
+            if format == Format::Csa && !last {
+                let end = p.text.trim_end_matches(['\r', '\n']).rsplit(['\r', '\n']).next();
+                assert_eq!(end.map(str::trim), Some("/"), "{name}, {bytes}: piece {i} ends after a game");
+            }
+        }
+        let games: Vec<Game> = pieces.iter().flat_map(|&p| kifu::read_piece(format, p, None)).collect();
+        assert_eq!(games.len(), whole.len(), "{name}, {bytes}: games");
+        for (i, (a, b)) in games.iter().zip(&whole).enumerate() {
+            assert_eq!(a, b, "{name}, pieces of {bytes} bytes: game {i}");
+        }
+    }
+}
+
+#[test]
+fn csa_and_usi_fixtures_read_in_pieces_as_whole() {
+    for (dir, format) in [("csa", Format::Csa), ("usi", Format::Usi)] {
+        for (name, text) in texts(dir) {
+            if kifu::detect(None, &text) != Some(format) {
+                continue; // USEN and SFEN lists are USI lines too; a fixture of another kind is not
+            }
+            reads_alike(format, &name, &text, &[1, 40, 300, 1 << 20]);
+        }
+    }
+}
+
+#[test]
+fn texts_of_many_games_read_in_pieces_as_whole() {
+    // Every CSA fixture, one after the other, with each kind of line break, blank lines and
+    // comments between the games, a separator with spaces around it, one written in a line
+    // with other statements (no separator, read past with a warning), and a game that stops
+    // part-way (the lines after it are skipped up to the next separator).
+    let csa: Vec<String> =
+        texts("csa").into_iter().map(|(_, t)| t.strip_prefix('\u{FEFF}').unwrap_or(&t).to_string()).collect();
+    let mut text = String::from("\u{FEFF}");
+    for (i, game) in csa.iter().enumerate() {
+        let game = match i % 3 {
+            0 => game.replace("\r\n", "\n"),
+            1 => game.replace("\r\n", "\n").replace('\n', "\r\n"),
+            _ => game.replace("\r\n", "\n").replace('\n', "\r"),
+        };
+        text.push_str(&game);
+        text.push_str(["\n/\n", "\r\n  / \r\n\r\n' between\n", "\n/\r"][i % 3]);
+    }
+    text.push_str("PI\n+\n+7776FU\n+9999XX\n-3334FU\n/\nPI\n+\n+2726FU,T1,/\n-8384FU\n");
+    assert!(read(Format::Csa, &text).len() > csa.len(), "every game is read");
+    reads_alike(Format::Csa, "CSA games", &text, &[1, 64, 500, 4096, text.len()]);
+
+    // USI lines, SFEN lines and USEN, with comments and blank lines, and a line that is none.
+    let mut text = String::new();
+    for (i, (_, t)) in texts("usi").into_iter().enumerate() {
+        text.push_str(&t);
+        text.push_str(["\n", "\n# a comment\n\n", "\r\nnot a game\r\n"][i % 3]);
+    }
+    reads_alike(Format::Usi, "USI lines", &text, &[1, 30, 200, text.len()]);
+}
+
+#[test]
+fn formats_of_one_game_are_one_piece() {
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    for format in [Format::Kif, Format::Ki2, Format::Jkf, Format::Western] {
+        assert_eq!(kifu::pieces(format, text, 1), [Piece { text, lines_before: 0 }]);
+    }
+    assert_eq!(kifu::pieces(Format::Usi, "", 1), [Piece { text: "", lines_before: 0 }]);
+}

@@ -1,0 +1,154 @@
+//! Large files of many games (a server's CSA archive in one file, engine self-play as USI
+//! lines) are read in parts: their games are read on every thread and never all held at once.
+//! The database they make is the one reading them whole makes (the path every other file
+//! takes, checked against replay throughout these tests), and a run stopped in the middle of
+//! one leaves none of it.
+
+use std::{
+    fs,
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+};
+
+use kifudex::ingest::{self, Observer, Options, Quiet, Summary};
+
+use crate::{
+    index::options,
+    util::{games::generate, kifudex},
+};
+
+/// A CSA file of `n` generated games and a file of as many USI lines, with what a large
+/// archive holds besides: games again (duplicates), a game with an illegal move (stopped, a
+/// reject with its line and ply), a line no CSA statement (read past, a warning), a comment
+/// between games, and an empty game between two separators.
+fn write_large_files(dir: &Path, n: usize) {
+    let specs = generate(n, 31);
+    let mut csa = String::new();
+    let mut usi = String::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let mut game = spec.csa();
+        match i % 97 {
+            5 => game = game.replacen("\n%", "\n+9999XX\n%", 1),
+            6 => game.insert_str(0, "this line is no statement\n"),
+            7 => game.push_str("/\n"),
+            _ => {}
+        }
+        csa.push_str(&game);
+        csa.push_str(if i % 50 == 0 { "/\n' the next game\n" } else { "/\n" });
+        usi.push_str(&spec.usi_line());
+        if i % 89 == 0 {
+            csa.push_str(&specs[i / 2].csa());
+            csa.push_str("/\n");
+            usi.push_str(&specs[i / 3].usi_line());
+        }
+    }
+    fs::create_dir_all(dir).unwrap();
+    fs::write(dir.join("archive.csa"), csa).unwrap();
+    fs::write(dir.join("selfplay.usi"), usi).unwrap();
+}
+
+/// What a run left in `db`: every game, reject and warning, and the opening tree.
+fn contents(db: &Path) -> Vec<String> {
+    let export = |what: &str, extra: &[&str]| {
+        let (code, out, err) = kifudex(["export", what]).args(extra).db(db).run();
+        assert_eq!(code, 0, "export {what}: {err}");
+        out
+    };
+    vec![
+        export("games", &[]),
+        export("rejects", &[]),
+        export("warnings", &[]),
+        export("tree", &["--max-ply", "8"]),
+    ]
+}
+
+/// A run's counts, without its time.
+fn counts(s: &Summary) -> Summary {
+    Summary { seconds: 0.0, ..s.clone() }
+}
+
+fn whole(dir: &Path, db: &Path) -> Options {
+    Options { large_file_bytes: usize::MAX, ..options(dir, db, 2) }
+}
+
+#[test]
+fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    write_large_files(&dir, 7_000);
+    let size = |name| fs::metadata(dir.join(name)).unwrap().len() as usize;
+    // Large enough for several parts of several pieces each, on two threads.
+    assert!(size("archive.csa") > 3 * ingest::LARGE_FILE_BYTES, "{}", size("archive.csa"));
+    assert!(size("selfplay.usi") > 2 * ingest::LARGE_FILE_BYTES, "{}", size("selfplay.usi"));
+
+    let (a, b) = (tmp.path().join("whole.sqlite"), tmp.path().join("parts.sqlite"));
+    let read_whole = ingest::run(&whole(&dir, &a), &Quiet).unwrap();
+    let in_parts = ingest::run(&options(&dir, &b, 2), &Quiet).unwrap();
+    assert_eq!(counts(&in_parts), counts(&read_whole));
+    let every = |k| (0..7_000).filter(|i| i % 97 == k).count() as u64;
+    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (2, every(5)), "{in_parts:?}");
+    assert!(in_parts.warnings >= every(6), "{in_parts:?}");
+    let expected = contents(&a);
+    assert_eq!(contents(&b), expected);
+
+    // Files read in parts with every piece its own part, on one thread, and again with
+    // three threads: the same.
+    for jobs in [1, 3] {
+        let db = tmp.path().join(format!("jobs{jobs}.sqlite"));
+        let summary =
+            ingest::run(&Options { large_file_bytes: 1, ..options(&dir, &db, jobs) }, &Quiet).unwrap();
+        assert_eq!(counts(&summary), counts(&read_whole));
+        assert_eq!(contents(&db), expected, "{jobs} jobs");
+    }
+
+    // A changed file read in parts replaces its games, as a changed file read whole does.
+    let usi = fs::read_to_string(dir.join("selfplay.usi")).unwrap();
+    let kept: String = usi.lines().take(5_000).map(|l| format!("{l}\n")).collect();
+    fs::write(dir.join("selfplay.usi"), kept).unwrap();
+    let (again_whole, again_parts) =
+        (ingest::run(&whole(&dir, &a), &Quiet).unwrap(), ingest::run(&options(&dir, &b, 2), &Quiet).unwrap());
+    assert_eq!(counts(&again_parts), counts(&again_whole));
+    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 1));
+    assert_eq!(contents(&b), contents(&a));
+}
+
+/// Sets the stop flag once the first part of a file is written.
+struct StopAfterFirst(Arc<AtomicBool>);
+
+impl Observer for StopAfterFirst {
+    fn progress(&self, _done: u64, summary: &Summary) {
+        if summary.games_added > 0 {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+#[test]
+fn a_run_stopped_inside_a_large_file_leaves_none_of_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    write_large_files(&dir, 7_000);
+    fs::remove_file(dir.join("selfplay.usi")).unwrap();
+    let (a, b) = (tmp.path().join("whole.sqlite"), tmp.path().join("stopped.sqlite"));
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = Options { stop: Some(stop.clone()), ..options(&dir, &b, 2) };
+    let summary = ingest::run(&stopped, &StopAfterFirst(stop)).unwrap();
+    assert!(summary.interrupted, "{summary:?}");
+    assert_eq!((summary.files_indexed, summary.games_added, summary.positions), (0, 0, 0), "{summary:?}");
+    let (code, out, err) = kifudex(["export", "games"]).db(&b).run();
+    assert_eq!((code, out.lines().count()), (0, 1), "only the header: {err}");
+
+    // The next run reads the file again, as new (not as a file it has seen), and to its end.
+    let resumed = ingest::run(&options(&dir, &b, 2), &Quiet).unwrap();
+    assert_eq!((resumed.files_indexed, resumed.files_unchanged), (1, 0), "{resumed:?}");
+    let read_whole = ingest::run(&whole(&dir, &a), &Quiet).unwrap();
+    assert_eq!(counts(&resumed), counts(&read_whole));
+    // The same games, rejects, warnings and tree; only the ids of the games differ, as the
+    // stopped run used some (ids are never used again).
+    let (resumed, read_whole) = (contents(&b), contents(&a));
+    assert_eq!(resumed[1..], read_whole[1..]);
+    assert_eq!(resumed[0].lines().count(), read_whole[0].lines().count());
+}
