@@ -45,8 +45,19 @@ fn write_large_files(dir: &Path, n: usize) {
             usi.push_str(&specs[i / 3].usi_line());
         }
     }
+    // A file just large enough to be read in parts, which on three threads makes a single
+    // part (five pieces, six read at a time).
+    let mut one_part = String::new();
+    for line in usi.lines().rev() {
+        one_part.push_str(line);
+        one_part.push('\n');
+        if one_part.len() > ingest::LARGE_FILE_BYTES + 50_000 {
+            break;
+        }
+    }
     fs::create_dir_all(dir).unwrap();
     fs::write(dir.join("archive.csa"), csa).unwrap();
+    fs::write(dir.join("one_part.usi"), one_part).unwrap();
     fs::write(dir.join("selfplay.usi"), usi).unwrap();
 }
 
@@ -83,13 +94,14 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     // Large enough for several parts of several pieces each, on two threads.
     assert!(size("archive.csa") > 3 * ingest::LARGE_FILE_BYTES, "{}", size("archive.csa"));
     assert!(size("selfplay.usi") > 2 * ingest::LARGE_FILE_BYTES, "{}", size("selfplay.usi"));
+    assert!((ingest::LARGE_FILE_BYTES..6 * (256 << 10)).contains(&size("one_part.usi")));
 
     let (a, b) = (tmp.path().join("whole.sqlite"), tmp.path().join("parts.sqlite"));
     let read_whole = ingest::run(&whole(&dir, &a), &Quiet).unwrap();
     let in_parts = ingest::run(&options(&dir, &b, 2), &Quiet).unwrap();
     assert_eq!(counts(&in_parts), counts(&read_whole));
     let every = |k| (0..7_000).filter(|i| i % 97 == k).count() as u64;
-    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (2, every(5)), "{in_parts:?}");
+    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (3, every(5)), "{in_parts:?}");
     assert!(in_parts.warnings >= every(6), "{in_parts:?}");
     let expected = contents(&a);
     assert_eq!(contents(&b), expected);
@@ -111,7 +123,7 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     let (again_whole, again_parts) =
         (ingest::run(&whole(&dir, &a), &Quiet).unwrap(), ingest::run(&options(&dir, &b, 2), &Quiet).unwrap());
     assert_eq!(counts(&again_parts), counts(&again_whole));
-    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 1));
+    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 2));
     assert_eq!(contents(&b), contents(&a));
 }
 
@@ -131,7 +143,9 @@ fn a_run_stopped_inside_a_large_file_leaves_none_of_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("kifu");
     write_large_files(&dir, 7_000);
-    fs::remove_file(dir.join("selfplay.usi")).unwrap();
+    for name in ["selfplay.usi", "one_part.usi"] {
+        fs::remove_file(dir.join(name)).unwrap();
+    }
     let (a, b) = (tmp.path().join("whole.sqlite"), tmp.path().join("stopped.sqlite"));
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = Options { stop: Some(stop.clone()), ..options(&dir, &b, 2) };

@@ -280,8 +280,10 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> 
 pub(super) const PIECE_BYTES: usize = 256 << 10;
 
 /// The pieces read together when a large file is read in parts ([`process_in_parts`]), per
-/// thread.
+/// thread; but no more than [`PIECES_PER_PART`] on many threads, unless one each is more.
 const PIECES_PER_THREAD: usize = 2;
+/// The pieces of a part, at most (4 MiB), unless there are more threads.
+const PIECES_PER_PART: usize = 16;
 
 /// The games of a piece of a file, replayed, ready for the writer.
 struct PieceWork {
@@ -381,7 +383,7 @@ impl FileWork {
 
 /// Reads a large file (`fetched` from `entry`) in parts, so that its games need not all be in
 /// memory at once, and its pieces are read on every thread of `pool`: [`PIECES_PER_THREAD`]
-/// pieces at a time, each batch handed to `send` as a part of the file (see [`Part`]) as soon
+/// pieces a thread at a time (see [`PIECES_PER_PART`]), each batch handed to `send` as a part of the file (see [`Part`]) as soon
 /// as it is read, until `send` says to stop. A file that cannot be cut (one of a format that
 /// holds one game, or too short) is read as [`process`] reads it, and so is one that may hold a
 /// record but need not, when its first part holds no move (whether it is a record is only
@@ -404,7 +406,8 @@ pub(super) fn process_in_parts(
         if pieces.len() < 2 {
             break 'parts true;
         }
-        let window = pool.current_num_threads() * PIECES_PER_THREAD;
+        let threads = pool.current_num_threads();
+        let window = (threads * PIECES_PER_THREAD).min(PIECES_PER_PART).max(threads);
         let parts = pieces.len().div_ceil(window);
         let mut games_read = 0;
         for (i, window) in pieces.chunks(window).enumerate() {
@@ -422,10 +425,11 @@ pub(super) fn process_in_parts(
             if i == 0 && (games_read == 0 || (file.expect == Expect::Maybe && !part.record_read)) {
                 break 'parts true;
             }
-            part.part = match (i, i + 1 == parts) {
-                (0, _) => Part::First,
-                (_, true) => Part::Last,
-                _ => Part::Middle,
+            part.part = match (i == 0, i + 1 == parts) {
+                (true, true) => Part::Whole,
+                (true, false) => Part::First,
+                (false, true) => Part::Last,
+                (false, false) => Part::Middle,
             };
             if !send(vec![Outcome::Read(part)]) {
                 break;

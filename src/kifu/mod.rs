@@ -158,13 +158,15 @@ pub struct Piece<'a> {
 /// shorter), each ending where a game does: after a `/` line in CSA, after any line in USI
 /// lines (a game a line). The other formats, and a text too short to cut, make one piece.
 pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
+    let mut lines = encoding::lines(text);
+    let whole = Piece { text: lines.rest(), lines_before: 0 };
     let ends_game: fn(&str) -> bool = match format {
+        _ if text.len() <= bytes => return vec![whole],
         Format::Csa => |line| line.trim() == "/",
         Format::Usi => |_| true,
-        Format::Kif | Format::Ki2 | Format::Jkf | Format::Western => |_| false,
+        Format::Kif | Format::Ki2 | Format::Jkf | Format::Western => return vec![whole],
     };
-    let mut lines = encoding::lines(text);
-    let (mut start, mut lines_before) = (lines.rest(), 0);
+    let (mut start, mut lines_before) = (whole.text, 0);
     let mut out = Vec::new();
     while let Some((number, line)) = lines.next() {
         let len = start.len() - lines.rest().len();
