@@ -135,10 +135,11 @@ const GROUP_BYTES: usize = 4 << 20;
 /// KiB of its text at a time on every thread, so that the memory its games take does not grow
 /// with it (see the module documentation).
 pub const LARGE_FILE_BYTES: usize = 1 << 20;
-/// Groups (or parts of a file) waiting for the writer, at most (a few MiB each), so the workers
-/// go on while the writer sorts and writes a run, or waits on the disk while a checkpoint copies the log into
-/// the file: with 4, both cores stood idle a sixth of the time over the 100,000-game bench
-/// corpus, which took 8 s instead of 7.2 (50 MB less of peak memory).
+/// Groups (or parts of a file) waiting for the writer, at most (a few MiB each), so the
+/// workers go on while the writer sorts and writes a run, or waits on the disk while a
+/// checkpoint copies the log into the file: with 4, both cores stood idle a sixth of the time
+/// over the 100,000-game bench corpus, which took 8 s instead of 7.2 (50 MB less of peak
+/// memory).
 const CHANNEL_CHUNKS: usize = 16;
 /// Chunks read ahead of the workers, at most.
 const FETCHED_CHUNKS: usize = 2;

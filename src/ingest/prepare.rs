@@ -277,7 +277,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> 
 
 /// The least a piece of a large file holds (see [`kifu::pieces`]): about 500 games of USI
 /// lines, 80 of CSA.
-pub(super) const PIECE_BYTES: usize = 256 << 10;
+const PIECE_BYTES: usize = 256 << 10;
 
 /// The pieces read together when a large file is read in parts ([`process_in_parts`]), per
 /// thread; but no more than [`PIECES_PER_PART`] on many threads, unless one each is more.

@@ -6,7 +6,7 @@ use super::{
     Error, Observer, Summary,
     prepare::{FileWork, Outcome, Part},
 };
-use crate::db::{Batch, WriteCounts, Writer};
+use crate::db::{Batch, NewReject, WriteCounts, Writer};
 
 /// Writes every chunk from `rx` (until `stopped` says to stop), then prunes under `prune`
 /// (when given, and the walk was not cut short) and commits. A batch is committed whenever it
@@ -49,9 +49,9 @@ pub(super) fn write_all(
                     s.links_not_followed += 1;
                     s.links_broken += u64::from(broken);
                 }
-                Outcome::Read(work) if work.part != Part::Whole => {
+                Outcome::Read(work) => {
                     s.files_seen += u64::from(first_part);
-                    write_part(&mut batch, work, &mut open, &mut s, observer)?;
+                    write_read(&mut batch, work, &mut open, &mut s, observer)?;
                 }
                 outcome => {
                     s.files_seen += 1;
@@ -73,11 +73,7 @@ pub(super) fn write_all(
         s.interrupted = true;
         batch.remove_file(&file.path)?;
         s.files_indexed -= 1;
-        s.games_added -= file.counts.added;
-        s.games_duplicate -= file.counts.duplicate;
-        s.positions -= file.counts.positions;
-        s.games_rejected -= file.stopped;
-        s.warnings -= file.warnings;
+        file.written.take_back(&mut s);
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
@@ -100,34 +96,87 @@ fn is_gone(path: &std::path::Path) -> bool {
     }
 }
 
-/// A file read in parts whose last part has not come yet: what it wrote so far.
+/// A file being written: what it wrote so far. A file read whole is written at once; one read
+/// in parts stays open until its last part comes.
 struct OpenFile {
     path: String,
     id: i64,
-    games: u64,
+    /// Its games stored.
+    stored: u64,
+    written: Written,
+}
+
+/// What writing some games of a file adds to a run's counts.
+#[derive(Clone, Copy, Default)]
+struct Written {
+    added: u64,
+    duplicate: u64,
+    positions: u64,
+    /// Games that stopped early (see [`NewReject::games_stopped`]).
     stopped: u64,
-    counts: WriteCounts,
     warnings: u64,
 }
 
-/// Writes a part of a file read in parts (see [`Part`]): the first opens it, the last sets
-/// its counts.
-fn write_part(
+impl Written {
+    fn of(work: &FileWork, counts: WriteCounts) -> Written {
+        Written {
+            added: counts.added,
+            duplicate: counts.duplicate,
+            positions: counts.positions,
+            stopped: NewReject::games_stopped(&work.rejects),
+            warnings: work.warnings.len() as u64 + counts.warnings,
+        }
+    }
+
+    fn add(&mut self, other: Written) {
+        self.added += other.added;
+        self.duplicate += other.duplicate;
+        self.positions += other.positions;
+        self.stopped += other.stopped;
+        self.warnings += other.warnings;
+    }
+
+    fn count_in(self, s: &mut Summary) {
+        s.games_added += self.added;
+        s.games_duplicate += self.duplicate;
+        s.positions += self.positions;
+        s.games_rejected += self.stopped;
+        s.warnings += self.warnings;
+    }
+
+    /// Takes back what [`Written::count_in`] counted, for a file removed.
+    fn take_back(self, s: &mut Summary) {
+        s.games_added -= self.added;
+        s.games_duplicate -= self.duplicate;
+        s.positions -= self.positions;
+        s.games_rejected -= self.stopped;
+        s.warnings -= self.warnings;
+    }
+}
+
+/// Writes a file read, or a part of one read in parts (see [`Part`]): the whole file or its
+/// first part opens it, the whole file or its last part closes it.
+fn write_read(
     batch: &mut Batch<'_>,
     work: FileWork,
     open: &mut Option<OpenFile>,
     s: &mut Summary,
     observer: &dyn Observer,
 ) -> Result<(), Error> {
-    if work.part == Part::First {
+    if matches!(work.part, Part::Whole | Part::First) {
         if open.is_some() {
             return Err(Error::PartOutOfOrder);
         }
-        let id = batch.open_file(&work.file, 0, 0)?;
-        let path = work.file.path.clone();
-        *open =
-            Some(OpenFile { path, id, games: 0, stopped: 0, counts: WriteCounts::default(), warnings: 0 });
+        // The counts of a file read whole are known now; those of one read in parts are set
+        // with its last part.
+        let (games, stopped) = match work.part {
+            Part::Whole => (work.games.len() as u64, NewReject::games_stopped(&work.rejects)),
+            _ => (0, 0),
+        };
+        let id = batch.open_file(&work.file, games, stopped)?;
+        *open = Some(OpenFile { path: work.file.path.clone(), id, stored: 0, written: Written::default() });
         s.files_indexed += 1;
+        s.files_rejected += u64::from(work.file.error.is_some());
     }
     let file = open.as_mut().filter(|f| f.path == work.file.path).ok_or(Error::PartOutOfOrder)?;
     let counts = batch.add_to_file(file.id, &file.path, &work.games, &work.rejects)?;
@@ -135,22 +184,17 @@ fn write_part(
     for reject in &work.rejects {
         observer.reject(&file.path, reject);
     }
-    let stopped = work.rejects.iter().filter(|r| r.game_index.is_some()).count() as u64;
-    let warnings = work.warnings.len() as u64 + counts.warnings;
-    file.games += work.games.len() as u64;
-    file.stopped += stopped;
-    file.warnings += warnings;
-    file.counts.added += counts.added;
-    file.counts.duplicate += counts.duplicate;
-    file.counts.positions += counts.positions;
-    s.games_rejected += stopped;
-    s.warnings += warnings;
-    s.games_added += counts.added;
-    s.games_duplicate += counts.duplicate;
-    s.positions += counts.positions;
-    if work.part == Part::Last {
-        let file = open.take().ok_or(Error::PartOutOfOrder)?;
-        batch.count_file(&file.path, file.games, file.stopped)?;
+    let written = Written::of(&work, counts);
+    written.count_in(s);
+    file.written.add(written);
+    file.stored += work.games.len() as u64;
+    match work.part {
+        Part::Whole => *open = None,
+        Part::Last => {
+            let file = open.take().ok_or(Error::PartOutOfOrder)?;
+            batch.count_file(&file.path, file.stored, file.written.stopped)?;
+        }
+        Part::First | Part::Middle => {}
     }
     Ok(())
 }
@@ -165,8 +209,8 @@ fn write_one(
         // An unchanged file was not read: its rejects, recorded when it was, stay as they are
         // and are not this run's.
         Outcome::Unchanged { .. } => s.files_unchanged += 1,
-        // Counted by the caller, never written.
-        Outcome::OtherShard { .. } | Outcome::Link { .. } => {}
+        // Counted by the caller, never written; or written by the caller.
+        Outcome::OtherShard { .. } | Outcome::Link { .. } | Outcome::Read(_) => {}
         Outcome::Touched { path, size, mtime_ns, .. } => {
             writer.touch_file(&path, size, mtime_ns)?;
             s.files_unchanged += 1;
@@ -183,20 +227,6 @@ fn write_one(
             writer.reject_entry(&path, &reject)?;
             observer.reject(&path, &reject);
             s.files_rejected += 1;
-        }
-        Outcome::Read(work) => {
-            let counts = writer.write_file(&work.file, &work.games, &work.rejects)?;
-            writer.write_warnings(&work.file.path, &work.warnings)?;
-            for reject in &work.rejects {
-                observer.reject(&work.file.path, reject);
-            }
-            s.files_indexed += 1;
-            s.files_rejected += u64::from(work.file.error.is_some());
-            s.games_rejected += work.rejects.iter().filter(|r| r.game_index.is_some()).count() as u64;
-            s.warnings += work.warnings.len() as u64 + counts.warnings;
-            s.games_added += counts.added;
-            s.games_duplicate += counts.duplicate;
-            s.positions += counts.positions;
         }
     }
     Ok(())

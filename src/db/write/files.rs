@@ -32,6 +32,14 @@ pub struct NewReject {
     pub message: String,
 }
 
+impl NewReject {
+    /// The games of a file that stopped early, among its `rejects`: each has one reject row,
+    /// and so has each game whose start is impossible, which is not stored.
+    pub fn games_stopped(rejects: &[NewReject]) -> u64 {
+        rejects.iter().filter(|r| r.game_index.is_some()).count() as u64
+    }
+}
+
 /// A warning row: a game kept whole though its record holds something read past or judged
 /// against its own words. The same fields as a reject's.
 pub type NewWarning = NewReject;
@@ -102,7 +110,7 @@ impl Batch<'_> {
         games: &[NewGame],
         rejects: &[NewReject],
     ) -> Result<WriteCounts> {
-        let id = self.open_file(file, games.len() as u64, stopped(rejects))?;
+        let id = self.open_file(file, games.len() as u64, NewReject::games_stopped(rejects))?;
         self.add_to_file(id, &file.path, games, rejects)
     }
 
@@ -318,12 +326,6 @@ pub(super) fn insert_warning(conn: &Connection, path: &str, file: i64, w: &NewWa
     )?
     .execute(params![path, file, w.game_index, w.line, w.ply, w.code, w.message])?;
     Ok(())
-}
-
-/// The games of a file that stopped early: each has one reject row, and so has each game
-/// whose start is impossible, which is not stored.
-fn stopped(rejects: &[NewReject]) -> u64 {
-    rejects.iter().filter(|r| r.game_index.is_some()).count() as u64
 }
 
 fn file_id(conn: &Connection, path: &str) -> Result<Option<i64>> {
