@@ -250,9 +250,9 @@ fn csa_every_ending_word() {
         ("%CHUDAN", Termination::Interrupted, None),
         ("%FUZUMI", Termination::NoMate, None),
         ("%ERROR", Termination::Error, None),
-        // Not a repetition on the board, so the word's side stands: the last mover (White)
-        // gave the checks and loses.
-        ("%OUTE_SENNICHITE", Termination::PerpetualCheck, black),
+        // Not a repetition on the board, and the word does not say which side gave the
+        // checks: the winner is not known.
+        ("%OUTE_SENNICHITE", Termination::PerpetualCheck, None),
         ("#RESIGN", Termination::Resign, white),
     ];
     for (word, termination, outcome) in cases {
@@ -266,6 +266,39 @@ fn csa_every_ending_word() {
     let game = csa::read("PI\n+\n+7776FU\n%MATTA\n").remove(0);
     assert_eq!((game.problem, game.ending), (None, None));
     assert_eq!(game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(), [(4, "unknown_ending")]);
+}
+
+#[test]
+fn csa_perpetual_check_is_lost_by_the_checking_side_whoever_moved_last() {
+    // Black's rook checks from the 5th and the 4th file in turn, and the king steps aside:
+    // the start position occurs for the fourth time after 12 plies. Started with Black to
+    // move, the king's step makes it, and the checking side is to move; started with White
+    // in check, the check makes it, and the checking side moved last. Black gave every check
+    // and loses both times, without a word against the record's ending.
+    let board = |rook: &str| {
+        format!(
+            "P1 *  *  *  * -OU *  *  *  * \nP2{e}\nP3{e}\nP4{e}\nP5{e}\nP6{e}\nP7{e}\nP8{rook}\n\
+             P9 *  *  *  * +OU *  *  *  * \n",
+            e = " * ".repeat(9)
+        )
+    };
+    let starts = [
+        (board(" *  *  *  *  * +HI *  *  * "), "+", ["+4858HI", "-5141OU", "+5848HI", "-4151OU"]),
+        (board(" *  *  *  * +HI *  *  *  * "), "-", ["-5141OU", "+5848HI", "-4151OU", "+4858HI"]),
+    ];
+    for (board, turn, cycle) in &starts {
+        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let text = format!("V2.2\n{board}{turn}\n{}\n%OUTE_SENNICHITE\n", moves.join("\n"));
+        let game = csa::read(&text).remove(0);
+        let r = replay(&game);
+        assert_eq!(r.plies(), 12, "{text}");
+        assert_eq!(
+            (r.termination, r.outcome),
+            (Some(Termination::PerpetualCheck), Some(Outcome::Win(Color::White))),
+            "{text}"
+        );
+        assert_eq!(r.warnings, [], "{text}");
+    }
 }
 
 #[test]

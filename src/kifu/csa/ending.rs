@@ -4,9 +4,12 @@
 //! The protocol defines every word from the side to move when the word is written:
 //! `%TORYO`, `%TSUMI`, `%TIME_UP` and `%ILLEGAL_MOVE` mean the side to move lost, `%KACHI`
 //! that it declared a win; `%+ILLEGAL_ACTION` and `%-ILLEGAL_ACTION` name the side that
-//! fouled; `%OUTE_SENNICHITE` is lost by the side that gave the perpetual checks, the one
-//! that made the last move. [`Ending::side`] records the side when the word's meaning differs
-//! from replay's default for the termination (see `crate::replay`).
+//! fouled. `%OUTE_SENNICHITE` is lost by the side that gave the perpetual checks, which the
+//! word does not name: the fourth occurrence may come after a check or after the reply to
+//! one, so the checking side may be either the side to move or the last mover. The moves
+//! tell which (replay judges the repetition), and without them the winner is not known.
+//! [`Ending::side`] records the side when the word's meaning differs from replay's default
+//! for the termination (see `crate::replay`).
 
 use crate::{
     kifu::{Ending, Header, Outcome, Termination},
@@ -20,8 +23,6 @@ enum Named {
     Nobody,
     /// The side to move when the word is written.
     ToMove,
-    /// The side that made the last move.
-    LastMover,
     Side(Color),
 }
 
@@ -37,7 +38,7 @@ const WORDS: [(&str, Termination, Named); 17] = [
     ("TORYO", Termination::Resign, Named::Nobody),
     ("CHUDAN", Termination::Interrupted, Named::Nobody),
     ("SENNICHITE", Termination::Repetition, Named::Nobody),
-    ("OUTE_SENNICHITE", Termination::PerpetualCheck, Named::LastMover),
+    ("OUTE_SENNICHITE", Termination::PerpetualCheck, Named::Nobody),
     ("JISHOGI", Termination::Impasse, Named::Nobody),
     ("KACHI", Termination::EnteringKing, Named::Nobody),
     ("HIKIWAKE", Termination::Draw, Named::Nobody),
@@ -69,7 +70,6 @@ impl EndingWord {
         match self.named {
             Named::Nobody => None,
             Named::ToMove => Some(to_move),
-            Named::LastMover => Some(to_move.flip()),
             Named::Side(color) => Some(color),
         }
     }
@@ -153,7 +153,7 @@ mod tests {
         let w = EndingWord::parse("-ILLEGAL_ACTION").unwrap();
         assert_eq!(w.side(Color::Black), Some(Color::White));
         assert_eq!(EndingWord::parse("TORYO").unwrap().side(Color::Black), None);
-        assert_eq!(EndingWord::parse("OUTE_SENNICHITE").unwrap().side(Color::Black), Some(Color::White));
+        assert_eq!(EndingWord::parse("OUTE_SENNICHITE").unwrap().side(Color::Black), None);
         assert_eq!(EndingWord::parse("MATTA"), None);
     }
 

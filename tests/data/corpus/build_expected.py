@@ -359,7 +359,8 @@ ENDING_WORDS = {
     "中断": ("interrupted", "-"), "%CHUDAN": ("interrupted", "-"), "CHUDAN": ("interrupted", "-"),
     "千日手": ("repetition", "d"), "%SENNICHITE": ("repetition", "d"),
     "SENNICHITE": ("repetition", "d"),
-    "%OUTE_SENNICHITE": ("perpetual_check", "stm"), "OUTE_SENNICHITE": ("perpetual_check", "stm"),
+    # The word does not name the side that gave the checks: only the moves tell.
+    "%OUTE_SENNICHITE": ("perpetual_check", "-"), "OUTE_SENNICHITE": ("perpetual_check", "-"),
     "持将棋": ("impasse", "d"), "%JISHOGI": ("impasse", "d"), "JISHOGI": ("impasse", "d"),
     "切れ負け": ("timeout", "opp"), "Time-up": ("timeout", "opp"), "%TIME_UP": ("timeout", "opp"),
     "TIME_UP": ("timeout", "opp"),
