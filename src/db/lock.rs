@@ -13,8 +13,10 @@
 //! holds the lock, that the path no longer names that file, and starts again.
 //!
 //! The lock file's path is made from the database's canonical path (symbolic links
-//! resolved), so two runs that name one database differently still meet at one lock. Hard
-//! links to a database are not recognised as the same database.
+//! resolved), so two runs that name one database differently still meet at one lock. A
+//! database with hard links is not written at all: runs through two of its names would take
+//! two locks, and SQLite, which keeps its log and shared memory beside the name it was given,
+//! would let both write (a lost run, or a corrupt file).
 
 use std::{
     fs::{self, File, OpenOptions},
@@ -42,7 +44,8 @@ impl WriteLock {
     /// # Errors
     ///
     /// [`Error::Busy`] when another run holds it; [`Error::NoDirectory`] or
-    /// [`Error::Directory`] for a path that cannot be a database file; [`Error::Lock`] when
+    /// [`Error::Directory`] for a path that cannot be a database file; [`Error::Linked`] for a
+    /// database with hard links; [`Error::Lock`] when
     /// the lock file cannot be made or locked (a read-only directory, say).
     pub fn acquire(db: &Path) -> Result<WriteLock> {
         let path = with_suffix(&canonical(db)?, ".lock");
@@ -58,6 +61,13 @@ impl WriteLock {
             let held = file.metadata().map_err(lock_error)?;
             match fs::metadata(&path) {
                 Ok(now) if (now.dev(), now.ino()) == (held.dev(), held.ino()) => {
+                    // Checked under the lock, before SQLite opens the file.
+                    match fs::metadata(db) {
+                        Ok(meta) if meta.nlink() > 1 => {
+                            return Err(Error::Linked { path: db.to_path_buf(), links: meta.nlink() });
+                        }
+                        _ => {}
+                    }
                     return Ok(WriteLock { path, _file: file });
                 }
                 // The run that held it removed it: lock the file that now has the name.
@@ -116,6 +126,21 @@ mod tests {
         let again = WriteLock::acquire(&db).unwrap();
         assert!(tmp.path().join("k.sqlite.lock").exists());
         drop(again);
+    }
+
+    #[test]
+    fn a_database_with_hard_links_is_not_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("k.sqlite");
+        fs::write(&db, b"").unwrap();
+        fs::hard_link(&db, tmp.path().join("h.sqlite")).unwrap();
+        for name in ["k.sqlite", "h.sqlite"] {
+            let err = WriteLock::acquire(&tmp.path().join(name)).unwrap_err();
+            assert!(matches!(err, Error::Linked { links: 2, .. }), "{err}");
+        }
+        // The lock is let go: with one name again, the database is written.
+        fs::remove_file(tmp.path().join("h.sqlite")).unwrap();
+        drop(WriteLock::acquire(&db).unwrap());
     }
 
     #[test]

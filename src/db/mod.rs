@@ -162,6 +162,13 @@ pub enum Error {
     Busy(PathBuf),
     #[error("cannot write the database {}: cannot make its lock file {}: {error}", db.display(), path.display())]
     Lock { db: PathBuf, path: PathBuf, error: std::io::Error },
+    #[error(
+        "cannot write the database {}: the file has {links} names (hard links), and runs that name it \
+         differently would each write it as their own and could corrupt it; remove the other links, \
+         or index into a copy",
+        path.display()
+    )]
+    Linked { path: PathBuf, links: u64 },
     #[error("cannot write the database {}: the file is read-only", .0.display())]
     ReadOnly(PathBuf),
     #[error(

@@ -194,6 +194,19 @@ pub(super) fn open_read(path: &Path) -> Result<Connection> {
     }
 }
 
+/// Whether the schema of the SQLite file at `path`, read through a read-only connection,
+/// shows that it is not a kifudex database. The writer asks before it opens the file: a
+/// connection that may write would, on opening or closing, bring a foreign file up to date
+/// with its write-ahead log or its hot journal, which writes it. A file that cannot be read
+/// so is left to the writer's own checks.
+fn foreign_by_schema(path: &Path, sniffed: Sniff) -> bool {
+    if !matches!(sniffed, Sniff::Sqlite { application_id: 0, .. }) {
+        return false;
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    Connection::open_with_flags(path, flags).is_ok_and(|conn| matches!(kind(&conn), Ok(Kind::Foreign)))
+}
+
 /// Opens (creating it if there is no file) the database at `path` for the writer, which
 /// holds its lock, puts it in WAL mode and brings its schema up to date.
 ///
@@ -206,7 +219,7 @@ pub(super) fn open_write(path: &Path) -> Result<Connection> {
         Err(Error::Missing(_)) => Sniff::Empty,
         other => other?,
     };
-    if foreign_by_header(path, sniffed, true) {
+    if foreign_by_header(path, sniffed, true) || foreign_by_schema(path, sniffed) {
         return Err(Error::NotKifudex(path.to_path_buf()));
     }
     let open_error = |error| Error::Open { path: path.to_path_buf(), error };

@@ -62,7 +62,8 @@ fn foreign_sqlite(path: &Path) {
 }
 
 /// Files that are not kifudex databases, by name: a SQLite file of another program, one in
-/// WAL mode with a schema version, an empty file, text, and random bytes.
+/// WAL mode with a schema version, one whose schema is still in its log, an empty file,
+/// text, and random bytes.
 fn not_databases(dir: &Path) -> Vec<PathBuf> {
     fs::create_dir_all(dir).unwrap();
     let foreign = dir.join("foreign.sqlite");
@@ -75,6 +76,15 @@ fn not_databases(dir: &Path) -> Vec<PathBuf> {
     )
     .unwrap();
     drop(conn);
+    // A program's file in WAL mode whose table is still only in its log, as a program that
+    // is running (or was killed) leaves it: the main file is a header without a schema.
+    let logged = dir.join("logged.db");
+    let conn = rusqlite::Connection::open(&logged).unwrap();
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true).unwrap();
+    conn.execute_batch("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x')").unwrap();
+    drop(conn);
+    assert!(fs::metadata(dir.join("logged.db-wal")).unwrap().len() > 0);
     let empty = dir.join("empty.sqlite");
     fs::write(&empty, b"").unwrap();
     let text = dir.join("notes.txt");
@@ -85,7 +95,7 @@ fn not_databases(dir: &Path) -> Vec<PathBuf> {
         (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect::<Vec<u8>>(),
     )
     .unwrap();
-    vec![foreign, wal, empty, text, random]
+    vec![foreign, wal, logged, empty, text, random]
 }
 
 #[test]
@@ -116,10 +126,13 @@ fn index_never_writes_into_a_file_that_is_not_kifudex_s_and_takes_an_empty_one()
             continue;
         }
         let (before, names) = (hash(&file), listing(&files));
+        let log_before = hash(&PathBuf::from(format!("{}-wal", file.display())));
         let out = index(&games, &file);
         assert_eq!(out.status.code(), Some(2), "{}", file.display());
         assert_eq!(stderr(&out), format!("kifudex: not a kifudex database: {}\n", file.display()));
         assert_eq!(hash(&file), before, "{}", file.display());
+        let log = PathBuf::from(format!("{}-wal", file.display()));
+        assert_eq!(hash(&log), log_before, "index wrote the log of {}", file.display());
         assert_eq!(listing(&files), names, "index left files beside {}", file.display());
     }
     // An empty file (`touch k.sqlite`) is an empty database: index makes it one of kifudex's.
