@@ -127,6 +127,38 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     assert!(gone.is_empty(), "{gone:?}");
 }
 
+/// Counts the files it is told will be looked at, which makes the run count them first.
+struct Counting;
+
+impl ingest::Observer for Counting {
+    fn wants_total(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_run_stopped_before_it_reads_a_file_says_so_and_prunes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let paths = write_games(&dir, &corpus()[..40]);
+    index(&dir, &db, 2);
+    fs::remove_file(&paths[3]).unwrap();
+    fs::write(&paths[4], corpus()[90].csa()).unwrap();
+    // The stop comes before the walk (Ctrl-C as the run starts): with the files counted
+    // first for a progress bar, and without.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let stopped = Options { prune: true, stop: Some(stop), ..options(&dir, &db, 2) };
+    for observer in [&Quiet as &dyn ingest::Observer, &Counting] {
+        let s = ingest::run(&stopped, observer).unwrap();
+        assert!(s.interrupted, "a stopped run says so: {s:?}");
+        assert_eq!((s.files_indexed, s.files_pruned, s.games_added), (0, 0, 0), "{s:?}");
+        assert_eq!(game_rows(&db).len(), 40, "nothing pruned, nothing replaced");
+    }
+    let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    assert!(!s.interrupted);
+    assert_eq!((s.files_indexed, s.files_pruned, s.games_added), (1, 1, 1), "{s:?}");
+}
+
 #[test]
 fn prune_removes_every_vanished_file_under_the_roots_indexed_and_no_other() {
     let tmp = tempfile::tempdir().unwrap();

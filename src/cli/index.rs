@@ -105,6 +105,17 @@ impl ingest::Observer for Console {
         self.bar.set_message(format!("{games} games, {rate:.0} games/s"));
     }
 
+    fn waiting(&self, longest: std::time::Duration) {
+        if !self.quiet {
+            let message = format!(
+                "kifudex: other programs are reading the database; waiting up to {} s for them to finish \
+                 (Ctrl-C stops)",
+                longest.as_secs()
+            );
+            self.bar.suspend(|| eprintln!("{message}"));
+        }
+    }
+
     fn reject(&self, path: &str, r: &NewReject) {
         if self.quiet {
             return;

@@ -103,7 +103,7 @@ pub use self::{
     },
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError},
-    open::APPLICATION_ID,
+    open::{APPLICATION_ID, START_WAIT, StartWait},
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,

@@ -32,7 +32,8 @@ use std::{
     fs,
     io::Read,
     path::{Path, PathBuf},
-    time::Duration,
+    sync::atomic::{AtomicBool, Ordering},
+    time::{Duration, Instant},
 };
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
@@ -46,7 +47,18 @@ pub const APPLICATION_ID: i64 = 0x4B46_4458;
 const BUSY_WAIT: Duration = Duration::from_secs(10);
 /// How long the writer waits, at the start of a run, for readers to let it switch to WAL
 /// mode (in rollback mode a reader's transaction holds off every writer).
-const START_WAIT: Duration = Duration::from_secs(60);
+pub const START_WAIT: Duration = Duration::from_secs(60);
+/// How often, while it waits so, the writer tries again and looks at its stop flag.
+const START_POLL: Duration = Duration::from_millis(200);
+
+/// How the writer waits for readers at the start of a run (see [`START_WAIT`]).
+#[derive(Clone, Copy, Default)]
+pub struct StartWait<'a> {
+    /// Once set, the writer waits no longer: opening fails with [`Error::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+    /// Called once, when the writer finds that it has to wait.
+    pub waiting: Option<&'a dyn Fn()>,
+}
 
 /// What the first bytes of a file say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,8 +225,9 @@ fn foreign_by_schema(path: &Path, sniffed: Sniff) -> bool {
 /// # Errors
 ///
 /// [`Error::Directory`], [`Error::NotKifudex`], [`Error::TooNew`], [`Error::ReadOnly`],
-/// [`Error::InUse`], a failed migration, or another failure to open it.
-pub(super) fn open_write(path: &Path) -> Result<Connection> {
+/// [`Error::InUse`], [`Error::Interrupted`] when `wait.stop` is set while it waits for
+/// readers, a failed migration, or another failure to open it.
+pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection> {
     let sniffed = match sniff(path) {
         Err(Error::Missing(_)) => Sniff::Empty,
         other => other?,
@@ -244,7 +257,7 @@ pub(super) fn open_write(path: &Path) -> Result<Connection> {
             .map_err(open_error)?,
     }
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;").map_err(open_error)?;
-    start_run(path, &conn)?;
+    start_run(path, &conn, wait)?;
     migrate::migrate(&mut conn)?;
     Ok(conn)
 }
@@ -261,16 +274,32 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 /// [`end_run`]), so that a run killed during a switch never leaves a hot journal on disk,
 /// which only a writer could roll back (a reader would then be refused). The switch
 /// changes a few bytes of the header's first sector, written with one write.
-fn start_run(path: &Path, conn: &Connection) -> Result<()> {
+fn start_run(path: &Path, conn: &Connection, wait: StartWait<'_>) -> Result<()> {
     let mode =
         |set: &str| conn.query_row(&format!("PRAGMA journal_mode{set}"), [], |r| r.get::<_, String>(0));
-    conn.busy_timeout(START_WAIT)?;
-    // A file left in WAL mode (by a killed run) stays in it: leaving it would wait for every
-    // other connection to close.
-    let switched = mode("").and_then(|now| match now.as_str() {
-        "wal" => Ok(now),
-        _ => mode(" = MEMORY").and_then(|_| mode(" = WAL")),
-    });
+    // Tried again every START_POLL, so that a stop is seen while readers hold the file.
+    conn.busy_timeout(START_POLL)?;
+    let (started, mut told) = (Instant::now(), false);
+    let switched = loop {
+        // A file left in WAL mode (by a killed run) stays in it: leaving it would wait for
+        // every other connection to close.
+        let switched = mode("").and_then(|now| match now.as_str() {
+            "wal" => Ok(now),
+            _ => mode(" = MEMORY").and_then(|_| mode(" = WAL")),
+        });
+        match &switched {
+            Err(e) if is_busy(e) && started.elapsed() < START_WAIT => {}
+            _ => break switched,
+        }
+        if wait.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            conn.busy_timeout(BUSY_WAIT)?;
+            return Err(Error::Interrupted);
+        }
+        if let Some(waiting) = wait.waiting.filter(|_| !told) {
+            waiting();
+            told = true;
+        }
+    };
     conn.busy_timeout(BUSY_WAIT)?;
     match switched {
         Ok(now) if now == "wal" => Ok(()),
@@ -342,12 +371,12 @@ mod tests {
         let path = tmp.path().join("k.sqlite");
         let journal = |path: &Path| fs::read(path).unwrap()[18..20].to_vec();
         // A database left in WAL mode, which another program has open.
-        let conn = open_write(&path).unwrap();
+        let conn = open_write(&path, StartWait::default()).unwrap();
         assert_eq!(journal(&path), [2, 2]);
         let other = Connection::open(&path).unwrap();
         other.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0)).unwrap();
         let started = std::time::Instant::now();
-        let second = open_write(&path).unwrap();
+        let second = open_write(&path, StartWait::default()).unwrap();
         assert!(started.elapsed() < BUSY_WAIT, "the run waited for the other connection");
         // Ending: kept in WAL mode while others have it open, then back to rollback mode.
         assert!(!end_run(&second).unwrap());

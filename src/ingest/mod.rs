@@ -118,7 +118,7 @@ use self::prepare::{Fetched, Outcome, fetch, process, process_in_parts};
 pub use self::prepare::{path_text, text_path};
 pub use crate::db::NewReject;
 use crate::{
-    db::{self, Reader, Writer},
+    db::{self, Reader, StartWait, Writer},
     shard::Shard,
     walk::{self, Entry, Expect, GlobKind, Globs, WalkOptions},
 };
@@ -286,6 +286,11 @@ pub trait Observer: Sync {
     fn reject(&self, path: &str, reject: &NewReject) {
         let _ = (path, reject);
     }
+    /// Other programs are reading the database, which the run waits (up to `longest`) for
+    /// them to stop before it starts.
+    fn waiting(&self, longest: std::time::Duration) {
+        let _ = longest;
+    }
 }
 
 /// An observer that ignores everything.
@@ -344,7 +349,18 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         }
         observer.start(files as u64);
     }
-    let mut writer = Writer::open(&options.db)?;
+    let wait =
+        StartWait { stop: options.stop.as_deref(), waiting: Some(&|| observer.waiting(db::START_WAIT)) };
+    let mut writer = match Writer::open_with(&options.db, wait) {
+        Err(db::Error::Interrupted) => {
+            return Ok(Summary {
+                interrupted: true,
+                seconds: started.elapsed().as_secs_f64(),
+                ..Summary::default()
+            });
+        }
+        writer => writer?,
+    };
     writer.claim_shard(options.shard)?;
     writer.set_run_postings(options.run_postings);
     writer.set_hot_games(options.hot_games);

@@ -67,6 +67,10 @@ pub(super) fn write_all(
             observer.progress(done, &s);
         }
     }
+    // The files the run had not reached when it stopped never came: the chunks ended early.
+    if stopped() {
+        s.interrupted = true;
+    }
     // A file whose last part never came (the run stopped while it was read) is not kept half
     // written: the next run reads it.
     if let Some(file) = open.take() {

@@ -247,6 +247,43 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
 }
 
 #[test]
+fn a_run_waiting_for_readers_says_so_and_ctrl_c_stops_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 6, 2, 36);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let before = export_games(&db);
+    fs::write(games.join("new.usi"), "position startpos moves 7g7f 3c3d 2g2f\n").unwrap();
+    // Another program reads the database in a transaction, which in rollback mode holds off
+    // the run's switch to WAL mode.
+    let reader = rusqlite::Connection::open(&db).unwrap();
+    reader.execute_batch("BEGIN").unwrap();
+    let _: i64 = reader.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
+    let mut run =
+        command().arg("index").arg(&games).arg("--db").arg(&db).stderr(Stdio::piped()).spawn().unwrap();
+    // The run says at once that it waits; Ctrl-C then stops it as any run.
+    let mut stderr_pipe = std::io::BufReader::new(run.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stderr_pipe, &mut first).unwrap();
+    assert_eq!(
+        first,
+        "kifudex: other programs are reading the database; waiting up to 60 s for them to finish (Ctrl-C stops)\n"
+    );
+    let started = Instant::now();
+    assert!(Command::new("kill").args(["-INT", &run.id().to_string()]).status().unwrap().success());
+    let status = run.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr_pipe, &mut rest).unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "Ctrl-C took {:?}", started.elapsed());
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert_eq!(rest.lines().last(), Some("kifudex: interrupted: 0 files indexed; run again to finish"));
+    drop(reader);
+    assert_eq!(export_games(&db), before);
+    assert_sound(&db);
+}
+
+#[test]
 fn a_run_that_ends_while_another_program_has_the_database_open_says_it_stays_in_wal_mode() {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");

@@ -141,8 +141,18 @@ impl Writer {
     /// it was); [`super::Corrupt`] for a position index this build cannot extend; any other
     /// failure to open or migrate the database.
     pub fn open(path: &std::path::Path) -> Result<Writer> {
+        Writer::open_with(path, open::StartWait::default())
+    }
+
+    /// [`Writer::open`], told how to wait for readers that hold the file at the start of
+    /// the run: it says so through `wait.waiting`, and gives up when `wait.stop` is set.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Writer::open`], and [`super::Error::Interrupted`] when it gave up waiting.
+    pub fn open_with(path: &std::path::Path, wait: open::StartWait<'_>) -> Result<Writer> {
         let lock = WriteLock::acquire(path)?;
-        let conn = open::open_write(path)?;
+        let conn = open::open_write(path, wait)?;
         conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
         conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
