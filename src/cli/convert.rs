@@ -80,6 +80,13 @@ impl To {
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.out {
         super::db::refuse_database_as_output(out, "--out", None)?;
+        if super::db::same_place(out, &args.file) {
+            bail!(
+                "--out {} is the record file read ({}): writing there would destroy it; give another file",
+                out.display(),
+                args.file.display()
+            );
+        }
     }
     let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     let variant = args.variant.map(Variant::from);

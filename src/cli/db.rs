@@ -103,6 +103,21 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
             }
         }
     }
+    // The files SQLite keeps beside any database, whichever database the command reads.
+    use std::os::unix::ffi::OsStrExt;
+    let name = out.as_os_str().as_bytes();
+    for suffix in ["-wal", "-shm", "-journal"] {
+        if let Some(base) = name.strip_suffix(suffix.as_bytes()) {
+            let base = Path::new(std::ffi::OsStr::from_bytes(base));
+            if is_sqlite_file(base) {
+                anyhow::bail!(
+                    "{flag} {} is a file of the database {}: writing there would destroy it; give another file",
+                    out.display(),
+                    base.display()
+                );
+            }
+        }
+    }
     if is_sqlite_file(out) {
         anyhow::bail!(
             "{flag} {} is an SQLite database, which kifudex does not write over; give another file \
@@ -113,9 +128,34 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
     Ok(())
 }
 
+/// Refuses to write the table or list a command writes (CSV, JSON Lines, Parquet) over `out`
+/// when it is a file of game records: a record file named by mistake (a completed name, a
+/// `--rejects` inside the archive) would be lost, and the next index run would drop its
+/// games. Commands that write records (`show`, `convert`) do not ask.
+pub fn refuse_records_as_output(out: &Path, flag: &str) -> anyhow::Result<()> {
+    use std::io::Read;
+    if !std::fs::metadata(out).is_ok_and(|m| m.is_file() && m.len() > 0) {
+        return Ok(());
+    }
+    let mut head = Vec::with_capacity(RECORD_HEAD);
+    let read = std::fs::File::open(out).and_then(|f| f.take(RECORD_HEAD as u64).read_to_end(&mut head));
+    let whole = std::fs::metadata(out).is_ok_and(|m| m.len() <= RECORD_HEAD as u64);
+    if read.is_ok() && kifudex::kifu::looks_like_record(Some(out), &head, whole) {
+        anyhow::bail!(
+            "{flag} {} holds game records, which kifudex does not write over; give another file \
+             (or remove it first, if it is to go)",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The bytes of a file read to tell whether it holds game records.
+const RECORD_HEAD: usize = 64 * 1024;
+
 /// Whether `a` and `b` name the same file: one file by two paths, or, while neither exists,
 /// the same name in the same directory.
-fn same_place(a: &Path, b: &Path) -> bool {
+pub fn same_place(a: &Path, b: &Path) -> bool {
     if same_file::is_same_file(a, b).unwrap_or(false) {
         return true;
     }

@@ -110,6 +110,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(out) = &args.out {
         super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
+        super::db::refuse_records_as_output(out, "--out")?;
     }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
@@ -120,6 +121,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             let shard = snapshot.shard()?.unwrap_or(Shard::new(1, 1)?);
             let part = partition(dir, shard, args.what, format)?;
             super::db::refuse_database_as_output(&part, "--out-dir", Some(&args.db.path()))?;
+            super::db::refuse_records_as_output(&part, "--out-dir")?;
             Some(part)
         }
         (None, None) => None,

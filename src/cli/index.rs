@@ -149,6 +149,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     };
     if let Some(file) = &args.rejects {
         super::db::refuse_database_as_output(file, "--rejects", Some(&args.db.path()))?;
+        super::db::refuse_records_as_output(file, "--rejects")?;
+        // Here, not after the run has indexed everything.
+        super::out::check_writable(file)?;
     }
     let jobs = args.jobs.map(usize::from).unwrap_or_else(ingest::default_jobs);
     let (stop, signal) = stop_on_signals()?;

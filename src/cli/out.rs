@@ -82,7 +82,10 @@ impl Replacing {
             }
             // A link to nothing: writing through it makes its file, as before.
             Err(e) if e.kind() == ErrorKind::NotFound && path.is_symlink() => return direct(),
-            Err(e) if e.kind() == ErrorKind::NotFound => path.to_path_buf(),
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                check_directory(path)?;
+                path.to_path_buf()
+            }
             Err(e) => return Err(e).with_context(|| format!("cannot write {}", path.display())),
         };
         let Some(name) = target.file_name() else {
@@ -128,6 +131,39 @@ impl Replacing {
         });
         unlist(&hidden);
         renamed
+    }
+}
+
+/// Checks, before a long run, that a file can be made or written at `path`, as
+/// [`Replacing::create`] will make it: it is no directory, a file there may be written, and
+/// the directory it would be made in exists.
+///
+/// # Errors
+///
+/// Saying which of those fails.
+pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path.display()),
+        Ok(m) if m.is_file() => {
+            OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(())
+        }
+        Ok(_) => Ok(()),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => check_directory(path),
+        Err(e) => Err(e).with_context(|| format!("cannot write {}", path.display())),
+    }
+}
+
+/// Checks that the directory a new file at `path` would be made in is there.
+fn check_directory(path: &Path) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => bail!("cannot create {}: {} is not a directory", path.display(), dir.display()),
+        Err(_) => bail!("cannot create {}: there is no directory {}", path.display(), dir.display()),
     }
 }
 

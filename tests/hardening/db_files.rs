@@ -388,3 +388,50 @@ fn no_output_flag_writes_over_the_database_or_any_sqlite_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(fs::read(tmp.path().join("g.kif")).unwrap().len() > 100);
 }
+
+#[test]
+fn no_output_flag_writes_over_game_records_or_the_file_read_and_index_checks_its_output_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let record = write_games(&games, 6, 2, 23).remove(0);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    // A game the refused runs below would add, were they not refused before the run.
+    fs::write(games.join("new.usi"), "position startpos moves 7g7f 3c3d 2g2f\n").unwrap();
+    let games_before = export_games(&db);
+    let (record_before, names) = (hash(&record), listing(tmp.path()));
+    let same_record = games.join(".").join(record.strip_prefix(&games).unwrap());
+    let p = |p: &Path| p.to_str().unwrap().to_string();
+    let (g, d, r, same, t) = (p(&games), p(&db), p(&record), p(&same_record), p(tmp.path()));
+    let (journal, nowhere) = (format!("{d}-journal"), format!("{t}/no/r.csv"));
+    // (arguments, the start of the message)
+    let cases = [
+        (vec!["index", &g, "--db", &d, "--rejects", &r], format!("--rejects {r} holds game records")),
+        (vec!["export", "games", "--db", &d, "--out", &r], format!("--out {r} holds game records")),
+        (vec!["convert", &r, "--to", "csa", "--out", &same], format!("--out {same} is the record file read")),
+        (vec!["convert", &r, "--out", &journal], format!("--out {journal} is a file of the database {d}")),
+        (
+            vec!["index", &g, "--db", &d, "--rejects", &nowhere],
+            format!("cannot create {nowhere}: there is no directory {t}/no"),
+        ),
+    ];
+    for (args, start) in &cases {
+        let out = command().args(args).output().unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+        assert!(message.starts_with(&format!("kifudex: {start}")), "{args:?}: {message}");
+        assert_eq!(hash(&record), record_before, "{args:?} wrote over the record");
+        assert_eq!(listing(tmp.path()), names, "{args:?} left a file");
+        assert_eq!(export_games(&db), games_before, "{args:?} indexed");
+    }
+    // Another name is written as ever, and so is a file that holds no record.
+    let csv = tmp.path().join("rejects.csv");
+    fs::write(&csv, "path,game_index\n").unwrap();
+    let out = command().args(["index", &g, "--db", &d, "--rejects", &p(&csv)]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = command()
+        .args(["convert", &p(&record), "--to", "csa", "--out"])
+        .arg(tmp.path().join("g.csa"))
+        .output();
+    assert!(out.unwrap().status.success());
+}
