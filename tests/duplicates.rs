@@ -684,3 +684,49 @@ fn a_record_that_says_no_ending_neither_gives_the_game_its_ending_nor_is_warned(
     assert_eq!(summary["warnings"].as_u64(), Some(0));
     assert_eq!(ending(&db), "white resign");
 }
+
+/// A game from a position with White to move, numbered from its first move by one record
+/// and from its second by another (the SFEN's last field), and written a third time as CSA,
+/// which has no move number: by hand, the same start and the same three moves.
+#[test]
+fn a_start_s_move_number_does_not_make_another_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -";
+    fs::write(dir.join("a.usi"), format!("position sfen {sfen} 2 moves 3c3d 2g2f 8c8d\n")).unwrap();
+    fs::write(dir.join("b.usi"), format!("position sfen {sfen} 1 moves 3c3d 2g2f 8c8d\n")).unwrap();
+    let csa = "V2.2\nPI\n+7776FU\n-\n-3334FU\n+2726FU\n-8384FU\n";
+    // PI then a move on the board would not be the start: the position after 7g7f, by lines.
+    let csa = csa.replace(
+        "PI\n+7776FU\n",
+        "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n\
+         P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  * +FU *  *  *  *  *  * \n\
+         P7+FU+FU * +FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n",
+    );
+    fs::write(dir.join("c.csa"), csa).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()),
+        (Some(1), Some(2)),
+        "{summary}"
+    );
+
+    // A database of the schema before (14) has its files with such a start read again.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", 14).unwrap();
+    drop(conn);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()),
+        (Some(3), Some(0)),
+        "{summary}"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let games: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
+    let records: i64 = conn.query_row("SELECT count(*) FROM sources", [], |r| r.get(0)).unwrap();
+    assert_eq!((games, records), (1, 3));
+}

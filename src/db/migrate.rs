@@ -24,6 +24,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0012_keypos_occurrences", include_str!("../../migrations/0012_keypos_occurrences.sql")),
     ("0013_hot_lists", include_str!("../../migrations/0013_hot_lists.sql")),
     ("0014_source_endings", include_str!("../../migrations/0014_source_endings.sql")),
+    ("0015_start_move_numbers", include_str!("../../migrations/0015_start_move_numbers.sql")),
 ];
 
 /// The schema version this build writes.

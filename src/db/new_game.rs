@@ -56,6 +56,17 @@ pub struct NewGame {
     pub headers: Option<String>,
 }
 
+/// A start's SFEN without its move number, which says how a record numbers its moves and not
+/// where the game stands: one game written from its first move, or from its second (`手数＝1`
+/// after a position with White to move, which CSA and JKF cannot say), is one game. Duplicates
+/// are found and compared on this.
+pub fn without_move_number(sfen: &str) -> &str {
+    match sfen.rsplit_once(' ') {
+        Some((rest, number)) if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => rest,
+        _ => sfen,
+    }
+}
+
 /// Whether `setup` is the even-game start position (whatever its move number).
 fn is_even_start(setup: &Setup) -> bool {
     static EVEN: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
@@ -71,7 +82,7 @@ impl NewGame {
         let encoded = encode_moves(&moves);
         let start_sfen = (!is_even_start(start)).then(|| start.to_string());
         let mut h = Xxh3::new();
-        h.update(start_sfen.as_deref().unwrap_or("").as_bytes());
+        h.update(without_move_number(start_sfen.as_deref().unwrap_or("")).as_bytes());
         h.update(&[0xff]);
         h.update(&encoded);
         NewGame {
