@@ -67,7 +67,12 @@ impl From<OptionError> for ApiError {
 
 impl From<db::Error> for ApiError {
     fn from(e: db::Error) -> ApiError {
-        ApiError::internal(chain(&e))
+        match e {
+            // The database was removed (or not yet put back) while serving: no answer now,
+            // one once it is there again.
+            db::Error::Missing(_) => ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) },
+            e => ApiError::internal(chain(&e)),
+        }
     }
 }
 

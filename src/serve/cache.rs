@@ -26,7 +26,7 @@ pub const BYTES: usize = 64 << 20;
 
 /// The state of the database files: what a commit changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FilesState(Vec<Option<(u64, SystemTime)>>);
+pub struct FilesState(Vec<Option<(u64, u64, SystemTime)>>);
 
 /// Kept answers, by the question they answer.
 pub struct AnswerCache {
@@ -54,7 +54,11 @@ impl AnswerCache {
         FilesState(
             self.files
                 .iter()
-                .map(|f| std::fs::metadata(f).ok().and_then(|m| Some((m.len(), m.modified().ok()?))))
+                .map(|f| {
+                    use std::os::unix::fs::MetadataExt;
+                    // The inode too: a file put in the database's place is another database.
+                    std::fs::metadata(f).ok().and_then(|m| Some((m.ino(), m.len(), m.modified().ok()?)))
+                })
                 .collect(),
         )
     }

@@ -100,7 +100,8 @@ pub fn open_reader(path: &Path) -> Result<Reader, db::Error> {
 /// to work on an answer.
 struct Shared {
     db: PathBuf,
-    readers: Mutex<Vec<Reader>>,
+    /// Readers, each with the identity of the file it opened (see [`file_identity`]).
+    readers: Mutex<Vec<(Reader, FileIdentity)>>,
     permits: tokio::sync::Semaphore,
     cache: cache::AnswerCache,
     /// Whether only requests addressed to a loopback name are answered.
@@ -113,10 +114,25 @@ impl Shared {
         &self,
         read: impl FnOnce(&Snapshot<'_>) -> Result<T, api::ApiError>,
     ) -> Result<T, api::ApiError> {
-        let pooled = self.readers.lock().map(|mut pool| pool.pop()).unwrap_or(None);
-        let mut reader = match pooled {
-            Some(reader) => reader,
-            None => open_reader(&self.db)?,
+        // A database replaced since (indexed afresh, restored from a copy) or removed is not
+        // answered from the file the pooled readers still hold open.
+        let now = file_identity(&self.db);
+        let pooled = match self.readers.lock() {
+            Ok(mut pool) => {
+                pool.retain(|(_, identity)| Some(*identity) == now);
+                pool.pop()
+            }
+            Err(_) => None,
+        };
+        let (mut reader, identity) = match pooled {
+            Some(pooled) => pooled,
+            None => {
+                let reader = open_reader(&self.db)?;
+                match file_identity(&self.db) {
+                    Some(identity) => (reader, identity),
+                    None => return Err(db::Error::Missing(self.db.clone()).into()),
+                }
+            }
         };
         let result = {
             let snapshot = reader.snapshot()?;
@@ -124,11 +140,19 @@ impl Shared {
         };
         if let Ok(mut pool) = self.readers.lock() {
             if pool.len() < workers() {
-                pool.push(reader);
+                pool.push((reader, identity));
             }
         }
         result
     }
+}
+
+/// Which file a path names: its device and inode.
+type FileIdentity = (u64, u64);
+
+fn file_identity(path: &Path) -> Option<FileIdentity> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// A server bound to its address, ready to run.
@@ -147,13 +171,14 @@ impl Server {
     /// No database there, or no address can be bound.
     pub fn bind(db: &Path, addrs: &[SocketAddr]) -> Result<Server, ServeError> {
         let reader = open_reader(db)?;
+        let identity = file_identity(db).ok_or_else(|| db::Error::Missing(db.to_path_buf()))?;
         let listener = std::net::TcpListener::bind(addrs)
             .map_err(|error| ServeError::Bind { addrs: addrs.to_vec(), error })?;
         listener.set_nonblocking(true)?;
         let bound = listener.local_addr()?;
         let shared = Arc::new(Shared {
             db: db.to_path_buf(),
-            readers: Mutex::new(vec![reader]),
+            readers: Mutex::new(vec![(reader, identity)]),
             permits: tokio::sync::Semaphore::new(workers()),
             cache: cache::AnswerCache::new(db),
             loopback_only: is_loopback(bound.ip()),

@@ -398,3 +398,32 @@ fn it_answers_while_an_index_run_writes() {
     assert_ne!(start_after, start_before);
     assert_eq!(start_after + "\n", String::from_utf8(cli.stdout).unwrap());
 }
+
+#[test]
+fn a_database_removed_or_replaced_while_serving_is_never_answered_from_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.sqlite");
+    let db_text = db.to_str().unwrap();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    assert!(
+        kifudex(["index", samples.to_str().unwrap(), "--quiet", "--db", db_text]).output().status.success()
+    );
+    let server = Server::start(&db, &[]);
+    assert_eq!(http::get(server.addr, "/api/query").status, 200);
+    // Removed: no answer, said as the command line says it.
+    std::fs::remove_file(&db).unwrap();
+    let gone = http::get(server.addr, "/api/query");
+    assert_eq!((gone.status, gone.text()), (503, format!("{{\"error\":\"no database at {db_text}\"}}")));
+    // Built again from one file of the samples: the answers are the new database's, as the
+    // command line gives them, not the old one's.
+    let one = samples.join("pro/2006-12-15_habu-fujii.kif");
+    assert!(kifudex(["index", one.to_str().unwrap(), "--quiet", "--db", db_text]).output().status.success());
+    for path in ["/api/query", "/api/query?moves=7g7f"] {
+        let cli_args: Vec<&str> = match path {
+            "/api/query" => vec!["query", "--format", "json", "--db", db_text],
+            _ => vec!["query", "--moves", "7g7f", "--format", "json", "--db", db_text],
+        };
+        let cli = String::from_utf8(kifudex(cli_args).output().stdout).unwrap();
+        assert_eq!(http::get(server.addr, path).text() + "\n", cli, "{path}");
+    }
+}
