@@ -233,7 +233,9 @@ pub fn filter_from_text(
     }
     let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);
     let variant = variant.map(parse_variant).transpose()?.flatten().or(given.variant);
-    let text = |v: Option<String>| v.filter(|s| !s.is_empty());
+    // Nothing but spaces (ASCII or full-width) is no text: as `""`, it keeps every game,
+    // instead of matching every game that names anyone.
+    let text = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
     Ok(GameFilter {
         player: text(given.player),
         black: text(given.black),
@@ -353,6 +355,23 @@ fn check_date(text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_of_nothing_but_spaces_filters_nothing() {
+        for blank in ["", " ", "  ", "\u{3000}", " \t "] {
+            let given = GameFilter {
+                player: Some(blank.into()),
+                black: Some(blank.into()),
+                white: Some(blank.into()),
+                event: Some(blank.into()),
+                opening: Some(blank.into()),
+                ..GameFilter::default()
+            };
+            assert!(filter_from_text(given, None, None).unwrap().is_empty(), "{blank:?}");
+        }
+        let given = GameFilter { player: Some(" 羽生 ".into()), ..GameFilter::default() };
+        assert_eq!(filter_from_text(given, None, None).unwrap().player.as_deref(), Some(" 羽生 "));
+    }
 
     #[test]
     fn dates_are_dates_of_the_calendar() {
