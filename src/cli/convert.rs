@@ -18,9 +18,10 @@ use super::moves::VariantArg;
 
 /// Print the games of a record file in another format. Every move is replayed first, so what
 /// is written is what the rules allow, with the result replay judged; a game or variation that
-/// stops early is written as far as it is good, and a variation that fits nowhere, a line
-/// read past or moves after the game ended are left out, each with a warning (as is an ending
-/// the moves contradict), and the exit status is then 1.
+/// stops early is written as far as it is good, and a variation that fits nowhere (or that the
+/// format cannot hold: CSA and USI hold none), a line read past or moves after the game ended
+/// are left out, each with a warning (as is an ending the moves contradict), and the exit
+/// status is then 1.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).
@@ -150,6 +151,16 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 v.moves.len()
             );
         });
+        let dropped = count_variations(&replayed.variations);
+        if dropped > 0 && !format.holds_variations() {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: its {dropped} variation{} left out: a {} file holds none",
+                args.file.display(),
+                if dropped == 1 { " is" } else { "s are" },
+                format.name().to_uppercase()
+            );
+        }
         texts.push(args.to.write(game, &replayed));
     }
     let text = join(format, &texts);
@@ -160,6 +171,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The variations, at any depth.
+fn count_variations(variations: &[replay::ReplayedVariation]) -> usize {
+    variations.iter().map(|v| 1 + count_variations(&v.variations)).sum()
 }
 
 /// Calls `each` for every variation, at any depth, that could not be replayed to its end.

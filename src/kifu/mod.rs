@@ -263,6 +263,11 @@ impl Format {
         matches!(self, Format::Csa | Format::Usi | Format::Western)
     }
 
+    /// Whether the format can hold variations (moves played instead of the main line's).
+    pub const fn holds_variations(self) -> bool {
+        !matches!(self, Format::Csa | Format::Usi)
+    }
+
     /// Whether the format can hold games of `variant`: every format holds shogi; Western text
     /// and USI lines hold yari shogi too.
     pub const fn holds_variant(self, variant: Variant) -> bool {
