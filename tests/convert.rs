@@ -186,3 +186,36 @@ fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
     // What could be kept is written.
     assert!(String::from_utf8_lossy(&out.stdout).contains("８四歩(83)"));
 }
+
+#[test]
+fn a_start_time_goes_through_western_text_and_back_as_one_date() {
+    // The sample's 開始日時 is 2021/06/29 09:00: Western text writes it as a Date and a Time
+    // tag, and every format written from that text has it once, whole.
+    let tmp = tempfile::tempdir().unwrap();
+    let kifu = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/pro/2021-06-29_oui-1.kifu");
+    let psn = tmp.path().join("g.psn");
+    let out = convert(&[kifu.to_str().unwrap(), "--to", "western", "--out", psn.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = |text: &str, start: &str| -> Vec<String> {
+        text.lines().filter(|l| l.starts_with(start)).map(String::from).collect()
+    };
+    let text = std::fs::read_to_string(&psn).unwrap();
+    assert_eq!(lines(&text, "[Date "), ["[Date \"2021.06.29\"]"]);
+    assert_eq!(lines(&text, "[Time "), ["[Time \"09:00:00\"]"]);
+    for (to, start, want) in [
+        ("kif", "開始日時", "開始日時：2021/06/29 09:00:00"),
+        ("ki2", "開始日時", "開始日時：2021/06/29 09:00:00"),
+        ("western", "[Time ", "[Time \"09:00:00\"]"),
+        ("jkf", "    \"開始日時\"", "    \"開始日時\": \"2021/06/29 09:00:00\","),
+    ] {
+        let out = convert(&[psn.to_str().unwrap(), "--to", to]);
+        assert!(out.status.success(), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(lines(&text, start), [want], "{to}");
+        assert!(!text.contains("\"Time\""), "{to}");
+        let game =
+            kifu::read_file(Some(Path::new(&format!("g.{to}"))), text.as_bytes()).unwrap().games.remove(0);
+        assert_eq!(game.info.start.map(|d| d.to_string()).as_deref(), Some("2021-06-29T09:00:00"), "{to}");
+        assert!(game.warnings.is_empty(), "{to}: {:?}", game.warnings);
+    }
+}

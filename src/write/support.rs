@@ -30,10 +30,14 @@ fn holds(info: &Info, field: Field) -> bool {
 /// field, those that only stand in for a field's main key (表題 for 棋戦), and those whose
 /// field stayed empty (a date that could not be read, say).
 pub(crate) fn other_headers(game: &Game) -> impl Iterator<Item = &Header> {
-    game.headers.iter().filter(|h| {
-        h.key != "手合割"
-            && !STRUCTURE_KEYS.contains(&h.key.as_str())
-            && !Field::of(&h.key).is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f))
+    // A Western `Time` tag is part of the start the writer writes from the date.
+    let time_in_start = game.info.start.as_ref().is_some_and(|d| d.time.is_some());
+    game.headers.iter().filter(move |h| {
+        let written_apart = h.key == "手合割"
+            || STRUCTURE_KEYS.contains(&h.key.as_str())
+            || Field::of(&h.key).is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f))
+            || (time_in_start && h.key.trim() == "Time");
+        !written_apart
     })
 }
 

@@ -25,7 +25,7 @@ pub mod kif;
 
 use std::{cmp::Reverse, fmt::Write as _};
 
-use super::support::paired_variations;
+use super::support::{paired_variations, slash_date};
 use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
@@ -53,12 +53,21 @@ fn write_headers(game: &Game, out: &mut String) {
     let has_key = |key: &str| game.headers.iter().any(|h| h.key == key);
     let mut fields = Vec::new();
     let mut wrote_handicap = false;
+    // A Western `Time` tag completes `Date`: the two are one start, written once.
+    let start_time = game.info.start.filter(|d| d.time.is_some());
     for Header { key, value } in game.headers.iter().filter(|h| !STRUCTURE_KEYS.contains(&h.key.as_str())) {
+        if key.trim() == "Time" && start_time.is_some() {
+            continue;
+        }
         let field = Field::of(key).map(|(f, _)| f);
         fields.extend(field);
         let kif_key = field.and_then(|f| f.kif_key(handicap)).filter(|k| key.is_ascii() && !has_key(k));
-        let key = kif_key.unwrap_or(key.as_str()).replace('：', ":");
         let mut value = one_line(value);
+        // Another format's start under the KIF key: the date it gives, as KIF writes dates.
+        if let (Some(_), Some(Field::Start), Some(date)) = (kif_key, field, start_time.or(game.info.start)) {
+            value = slash_date(&date);
+        }
+        let key = kif_key.unwrap_or(key.as_str()).replace('：', ":");
         if key == "手合割" {
             wrote_handicap = true;
             if let Start::Standard(h) = game.start {
