@@ -87,6 +87,21 @@ impl Drop for WriteLock {
 
 /// The database path with symbolic links resolved, whether or not the file exists yet.
 fn canonical(db: &Path) -> Result<PathBuf> {
+    // A name that ends with a slash names a directory, whatever is there.
+    if db.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        return match fs::metadata(db) {
+            Ok(meta) if meta.is_dir() => Err(Error::Directory(db.to_path_buf())),
+            _ => Err(Error::NoDirectory { path: db.to_path_buf(), dir: db.to_path_buf() }),
+        };
+    }
+    // A link to nothing: SQLite would make the database where it points, beside no lock.
+    if let (Ok(target), Err(_)) = (fs::read_link(db), fs::metadata(db)) {
+        let why = format!("it is a symbolic link to {}, which does not exist", target.display());
+        return Err(Error::File {
+            path: db.to_path_buf(),
+            error: std::io::Error::new(std::io::ErrorKind::NotFound, why),
+        });
+    }
     match fs::metadata(db) {
         Ok(meta) if meta.is_dir() => return Err(Error::Directory(db.to_path_buf())),
         Ok(_) => {
@@ -156,6 +171,13 @@ mod tests {
     #[test]
     fn paths_that_cannot_be_a_database_file() {
         let tmp = tempfile::tempdir().unwrap();
+        let slash = tmp.path().join("k.sqlite/");
+        assert!(matches!(WriteLock::acquire(&slash), Err(Error::NoDirectory { .. })));
+        let dangling = tmp.path().join("link.sqlite");
+        std::os::unix::fs::symlink(tmp.path().join("target.sqlite"), &dangling).unwrap();
+        let err = WriteLock::acquire(&dangling).unwrap_err();
+        assert!(err.to_string().ends_with("which does not exist"), "{err}");
+        assert!(!tmp.path().join("target.sqlite").exists());
         assert!(matches!(WriteLock::acquire(tmp.path()), Err(Error::Directory(_))));
         assert!(matches!(
             WriteLock::acquire(&tmp.path().join("no/such/k.sqlite")),
