@@ -225,9 +225,15 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
 fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
     let kind = match e.loop_ancestor() {
         Some(ancestor) => WalkProblemKind::Loop { ancestor: ancestor.to_path_buf() },
-        None => WalkProblemKind::Io(
-            e.into_io_error().unwrap_or_else(|| std::io::Error::other("cannot read this entry")),
-        ),
+        None => match e.into_io_error() {
+            // A link that leads to itself (or through other links back to itself), which the
+            // system stops resolving: a loop, as one back to a directory above is.
+            Some(io) if rustix::io::Errno::from_io_error(&io) == Some(rustix::io::Errno::LOOP) => {
+                WalkProblemKind::Loop { ancestor: path.to_path_buf() }
+            }
+            Some(io) => WalkProblemKind::Io(io),
+            None => WalkProblemKind::Io(std::io::Error::other("cannot read this entry")),
+        },
     };
     WalkProblem { path: path.to_path_buf(), kind }
 }
@@ -450,6 +456,19 @@ mod tests {
         assert_eq!(followed.files.len(), 1);
         assert_eq!(followed.problems.len(), 1);
         assert_eq!(followed.problems[0].kind.code(), "symlink_loop");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_itself_is_a_loop() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(&dir.path().join("a/game.kif"));
+        std::os::unix::fs::symlink("self", dir.path().join("a/self")).unwrap();
+        let followed =
+            walk(&[dir.path().to_path_buf()], WalkOptions { follow_links: true, ..WalkOptions::default() });
+        assert_eq!(followed.files.len(), 1);
+        let codes: Vec<&str> = followed.problems.iter().map(|p| p.kind.code()).collect();
+        assert_eq!(codes, ["symlink_loop"]);
     }
 
     #[cfg(unix)]
