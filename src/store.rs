@@ -214,18 +214,8 @@ pub fn stored_record(stored: &StoredGame) -> Game {
 
 /// The ending from the stored termination and result.
 fn ending(stored: &StoredGame) -> Option<Ending> {
-    let stated = outcome(stored.row.result);
-    let termination = match stored.termination.as_deref().and_then(Termination::from_name) {
-        Some(t) => t,
-        None if stated.is_some() => Termination::Unknown,
-        None => return None,
-    };
-    // A foul or a forfeit names the side that lost by it.
-    let side = match (termination, stated) {
-        (Termination::IllegalMove | Termination::Forfeit, Some(Outcome::Win(winner))) => Some(winner.flip()),
-        _ => None,
-    };
-    Some(Ending { termination, side, stated, text: String::new(), line: 0 })
+    let termination = stored.termination.as_deref().and_then(Termination::from_name);
+    Ending::judged(termination, outcome(stored.row.result))
 }
 
 #[cfg(test)]

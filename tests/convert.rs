@@ -219,3 +219,38 @@ fn a_start_time_goes_through_western_text_and_back_as_one_date() {
         assert!(game.warnings.is_empty(), "{to}: {:?}", game.warnings);
     }
 }
+
+#[test]
+fn a_mate_the_record_calls_a_resignation_is_a_mate_in_every_format_and_in_show() {
+    // White's king on 5a, a Black pawn on 5c: the gold dropped on 5b takes every square the
+    // king could go to (4a, 6a, 4b, 6b) and the pawn guards it, so it mates. The record ends
+    // with %TORYO all the same.
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = "P{n} *  *  *  *  *  *  *  *  * \n";
+    let mut board = String::new();
+    for n in 1..=9 {
+        board.push_str(&match n {
+            1 => "P1 *  *  *  * -OU *  *  *  * \n".to_string(),
+            3 => "P3 *  *  *  * +FU *  *  *  * \n".to_string(),
+            9 => "P9 *  *  *  * +OU *  *  *  * \n".to_string(),
+            _ => empty.replace("{n}", &n.to_string()),
+        });
+    }
+    let csa = tmp.path().join("mate.csa");
+    std::fs::write(&csa, format!("V2.2\nN+Sente\nN-Gote\n{board}P+00KI\n+\n+0052KI\n%TORYO\n")).unwrap();
+    let last_lines = |out: std::process::Output| -> Vec<String> {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().rev().filter(|l| !l.trim().is_empty()).take(2).map(|l| l.trim().to_string()).collect()
+    };
+    let kif = ["まで1手で詰み", "2 詰み"];
+    assert_eq!(last_lines(convert(&[csa.to_str().unwrap(), "--to", "kif"])), kif);
+    assert_eq!(last_lines(convert(&[csa.to_str().unwrap(), "--to", "ki2"])), ["まで1手で詰み", "▲５二金"]);
+    assert_eq!(last_lines(convert(&[csa.to_str().unwrap(), "--to", "csa"])), ["%TSUMI", "+0052KI"]);
+    let jkf = String::from_utf8(convert(&[csa.to_str().unwrap(), "--to", "jkf"]).stdout).unwrap();
+    assert!(jkf.contains("\"special\": \"TSUMI\""), "{jkf}");
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", csa.to_str().unwrap()]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(last_lines(kifudex(["show", "1"]).db(&db).output()), kif);
+}

@@ -295,6 +295,26 @@ pub struct Ending {
     pub line: u32,
 }
 
+impl Ending {
+    /// An ending with no words of its own, for a game that ended by `termination` with
+    /// `outcome` (as replay judged it, or as a database stored it). A foul or a forfeit names
+    /// the side that lost by it. `None` when neither is known.
+    pub fn judged(termination: Option<Termination>, outcome: Option<Outcome>) -> Option<Ending> {
+        let termination = match termination {
+            Some(t) => t,
+            None if outcome.is_some() => Termination::Unknown,
+            None => return None,
+        };
+        let side = match (termination, outcome) {
+            (Termination::IllegalMove | Termination::Forfeit, Some(Outcome::Win(winner))) => {
+                Some(winner.flip())
+            }
+            _ => None,
+        };
+        Some(Ending { termination, side, stated: outcome, text: String::new(), line: 0 })
+    }
+}
+
 /// A variation: other moves from some point of the main line (or of another variation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Variation {

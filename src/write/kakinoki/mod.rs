@@ -152,11 +152,21 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
         .as_ref()
         .and_then(|_| game.moves.get(replayed.moves.len()))
         .and_then(|e| foul_text(&e.token, &replayed.end));
+    // The ending replay judged, in the record's words when they say the same (a mate the
+    // record calls 投了 is written 詰み, as every other format writes it).
+    let judged;
+    let ending = match (replayed.termination, game.ending.as_ref()) {
+        (Some(t), e) if e.is_none_or(|e| e.termination != t) => {
+            judged = Ending::judged(Some(t), replayed.outcome);
+            judged.as_ref()
+        }
+        (_, e) => e,
+    };
     let line = LineOut {
         number: replayed.start.move_number.max(1),
         entries: &game.moves,
         moves: &replayed.moves,
-        ending: game.ending.as_ref(),
+        ending,
         foul,
         outcome: replayed.outcome,
         variations: pair(&game.variations, &replayed.variations),
