@@ -207,9 +207,11 @@ impl Options {
 /// What a run did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
-    /// Files and unreadable entries found by the walk (of this run's shard, with one).
+    /// Files and unreadable entries found by the walk (of this run's shard, with one). Each
+    /// is counted once more, in one of `files_indexed`, `files_unchanged`, `files_rejected`
+    /// and `files_skipped`.
     pub files_seen: u64,
-    /// Files read in this run (new or changed).
+    /// Files read in this run (new or changed) that yield games.
     pub files_indexed: u64,
     /// Files not read again because they had not changed.
     pub files_unchanged: u64,

@@ -179,8 +179,11 @@ fn write_read(
         };
         let id = batch.open_file(&work.file, games, stopped)?;
         *open = Some(OpenFile { path: work.file.path.clone(), id, stored: 0, written: Written::default() });
-        s.files_indexed += 1;
-        s.files_rejected += u64::from(work.file.error.is_some());
+        // A file read that yields no game is rejected, not indexed.
+        match work.file.error {
+            None => s.files_indexed += 1,
+            Some(_) => s.files_rejected += 1,
+        }
     }
     let file = open.as_mut().filter(|f| f.path == work.file.path).ok_or(Error::PartOutOfOrder)?;
     let counts = batch.add_to_file(file.id, &file.path, &work.games, &work.rejects)?;
