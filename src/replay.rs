@@ -63,7 +63,7 @@ pub enum StopReason {
     #[error("unreadable: {0}")]
     Read(ReadProblem),
     /// A move was read but cannot be played.
-    #[error("line {line}: move {ply} ({text}): {error}")]
+    #[error("line {line}: move {ply} ({}): {error}", crate::text::excerpt(.text))]
     Move { ply: usize, line: u32, text: String, error: ResolveError },
     /// The start position itself is impossible.
     #[error("line {line}: impossible start position: {error}")]

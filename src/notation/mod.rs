@@ -41,7 +41,7 @@ use crate::shogi::{Color, IllegalMove, Move, PieceKind, Position, Square, Varian
 
 /// Text that is not a move in the notation it was read as.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read move '{text}': {why}")]
+#[error("cannot read move '{}': {why}", crate::text::excerpt(.text))]
 pub struct MoveSyntaxError {
     /// The text, as given.
     pub text: String,

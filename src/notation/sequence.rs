@@ -6,9 +6,12 @@
 //!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`), which Western
 //!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
-//!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`) and the words that end a game
+//!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`, `*`) and the words that end a game
 //!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み, and USI's `resign`, `win`, `draw`);
 //! - nothing else: any other word is a move, or an error naming its place.
+//!
+//! A result mark or a word that ends the game ends the sequence: a move written after one is
+//! an error, not a move of the game.
 //!
 //! Japanese moves may run together with no space between them (`▲７六歩△３四歩▲２六歩`, and
 //! even `７六歩３四歩`): each is read as far as it goes, and the next starts after it.
@@ -37,6 +40,8 @@ pub struct MoveTokens<'a> {
     rest: &'a str,
     ellipsis: bool,
     variant: Variant,
+    /// Whether a result mark or a word that ends the game has been read.
+    ended: bool,
 }
 
 impl<'a> MoveTokens<'a> {
@@ -47,7 +52,7 @@ impl<'a> MoveTokens<'a> {
 
     /// The moves of `variant` written in `text` (see [`MoveToken::parse_in`]).
     pub fn in_variant(text: &'a str, variant: Variant) -> MoveTokens<'a> {
-        MoveTokens { rest: text, ellipsis: false, variant }
+        MoveTokens { rest: text, ellipsis: false, variant, ended: false }
     }
 
     /// Whether the move last returned came right after an ellipsis (`1...G-32`, `... P-55`),
@@ -99,8 +104,8 @@ fn skip_number(text: &str) -> Option<&str> {
     }
 }
 
-/// Words that are not moves and carry nothing a move list needs.
-fn is_noise(word: &str) -> bool {
+/// Words that end a game: result marks and the words for how it ended.
+fn is_ending(word: &str) -> bool {
     matches!(
         word,
         "1-0"
@@ -117,7 +122,12 @@ fn is_noise(word: &str) -> bool {
             | "resign"
             | "win"
             | "draw"
-    ) || word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    )
+}
+
+/// A numeric annotation glyph (`$2`), which carries nothing a move list needs.
+fn is_glyph(word: &str) -> bool {
+    word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The end of the word at the start of `text`: a separator, or a side mark after the first
@@ -146,9 +156,14 @@ impl<'a> Iterator for MoveTokens<'a> {
             }
             let end = word_end(self.rest);
             let word = &self.rest[..end];
-            if is_noise(word) {
+            if is_ending(word) || is_glyph(word) {
+                self.ended |= is_ending(word);
                 self.rest = &self.rest[end..];
                 continue;
+            }
+            if self.ended {
+                self.rest = &self.rest[end..];
+                return Some((word, Err(MoveSyntaxError::new(word, "a move after the game ended"))));
             }
             if self.variant == Variant::Standard && starts_japanese(self.rest) {
                 if let Ok((mv, used)) = japanese::parse_prefix(self.rest) {
@@ -167,7 +182,7 @@ impl<'a> Iterator for MoveTokens<'a> {
 
 /// A move of a sequence that cannot be read or played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {place} ({text}, {turn} to move): {kind}")]
+#[error("move {place} ({}, {turn} to move): {kind}", crate::text::excerpt(.text))]
 pub struct SequenceError {
     /// The move's place in the sequence, from 1.
     pub place: usize,

@@ -116,6 +116,36 @@ fn a_hundred_megabyte_line_is_read_in_linear_time() {
     assert_every_read_works(&db, "bad input", 400);
 }
 
+/// A move of a megabyte that is no move, in every format a move is read in: the game stops
+/// there, and the message, the recorded reject and the summary quote the move in part.
+#[test]
+fn a_huge_bad_move_is_quoted_in_part() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    fs::create_dir(&dir).unwrap();
+    let bad = "３".repeat(1 << 18);
+    fs::write(dir.join("g.kif"), format!("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 {bad}\n"))
+        .unwrap();
+    fs::write(dir.join("g.csa"), format!("PI\n+\n+7776FU\n-{}\n", "3".repeat(1 << 20))).unwrap();
+    fs::write(dir.join("g.usi"), format!("position startpos moves 7g7f {}\n", "3c3d".repeat(1 << 18)))
+        .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, summary, messages) = index_json(&dir, &db);
+    assert_eq!(code, Some(1), "{messages}");
+    // Each is the game 7g7f, stopped at move 2: one game, two duplicates, three rejects.
+    let counts = ["games_added", "games_duplicate", "games_rejected"].map(|k| summary[k].as_u64());
+    assert_eq!(counts, [Some(1), Some(2), Some(3)], "{summary}");
+    for line in messages.lines() {
+        assert!(line.len() < 400, "{}…", &line[..400]);
+    }
+    let rejects = command().args(["export", "rejects", "--db"]).arg(&db).output().unwrap();
+    let rejects = String::from_utf8(rejects.stdout).unwrap();
+    assert_eq!(rejects.lines().count(), 4, "{rejects}");
+    for line in rejects.lines() {
+        assert!(line.len() < 400, "{}…", &line[..400]);
+    }
+}
+
 /// The same shapes at 4 MB, in the default run.
 #[test]
 fn a_four_megabyte_line_is_read() {

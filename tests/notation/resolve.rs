@@ -153,6 +153,18 @@ fn sequences_name_the_failing_move() {
     assert_eq!((e.place, e.text.as_str()), (3, "Q-26"));
     assert!(matches!(e.kind, SequenceErrorKind::Unreadable(_)));
 
+    // A huge word is quoted in part: the message stays one short line.
+    let huge = "x".repeat(100_000);
+    let e = read_sequence(&start, &format!("7g7f {huge}")).unwrap_err();
+    assert_eq!(e.text.len(), 100_000);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "move 2 ({}…, white to move): not a move in USI, CSA, Western or Japanese notation",
+            "x".repeat(32)
+        )
+    );
+
     // A move no piece of the kind can make, and one that pieces of the kind can make, but
     // not as written: the message says which, with the moves that are legal there.
     let e = read_sequence(&start, "▲７六歩 △７六歩").unwrap_err();

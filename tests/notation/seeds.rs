@@ -444,3 +444,21 @@ fn game_end_words_are_not_moves() {
         assert_eq!(sequence_usi(&start, &format!("▲７六歩 △３四歩 {end}")), ["7g7f", "3c3d"], "{end}");
     }
 }
+
+#[test]
+fn a_move_after_the_game_ended_is_an_error_not_a_move() {
+    let start = Position::startpos();
+    for end in ["投了", "resign", "1-0", "0-1", "1/2-1/2", "*", "詰み"] {
+        let e = read_sequence(&start, &format!("7g7f 3c3d {end} 2g2f")).unwrap_err();
+        assert_eq!((e.place, e.text.as_str()), (3, "2g2f"), "{end}");
+        assert_eq!(e.to_string(), "move 3 (2g2f, black to move): a move after the game ended", "{end}");
+        // A glyph, a move number or another ending word after it is no move.
+        assert_eq!(
+            sequence_usi(&start, &format!("7g7f $1 3c3d {end} $2 2. 投了")),
+            ["7g7f", "3c3d"],
+            "{end}"
+        );
+    }
+    let e = read_sequence(&start, "▲７六歩 投了 △３四歩").unwrap_err();
+    assert_eq!((e.place, e.text.as_str()), (2, "△３四歩"));
+}
