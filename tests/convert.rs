@@ -254,3 +254,36 @@ fn a_mate_the_record_calls_a_resignation_is_a_mate_in_every_format_and_in_show()
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(last_lines(kifudex(["show", "1"]).db(&db).output()), kif);
 }
+
+#[test]
+fn a_variation_after_the_last_move_goes_through_jkf_and_western_text_says_it_cannot_hold_it() {
+    // 1.▲７六歩 2.△３四歩, then 投了 (or nothing); the variation plays ▲２六歩 △８四歩 instead.
+    let tmp = tempfile::tempdir().unwrap();
+    let head = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+    let variation = "\n変化：3手\n   3 ２六歩(27)\n   4 ８四歩(83)\n";
+    for (name, ending) in [("resigned.kif", "   3 投了\n"), ("open.kif", "")] {
+        let kif = tmp.path().join(name);
+        std::fs::write(&kif, format!("{head}{ending}{variation}")).unwrap();
+        let jkf = tmp.path().join(format!("{name}.jkf"));
+        let out = convert(&[kif.to_str().unwrap(), "--to", "jkf", "--out", jkf.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let game = kifu::read_file(Some(&jkf), &std::fs::read(&jkf).unwrap()).unwrap().games.remove(0);
+        let replayed = replay::replay(&game);
+        let usi = |moves: &[kifudex::shogi::Move]| moves.iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(usi(&replayed.moves), ["7g7f", "3c3d"], "{name}");
+        assert_eq!(replayed.variations.len(), 1, "{name}");
+        assert_eq!(replayed.variations[0].ply, 2, "{name}");
+        assert_eq!(usi(&replayed.variations[0].moves), ["2g2f", "8c8d"], "{name}");
+        assert_eq!(game.ending.is_some(), !ending.is_empty(), "{name}");
+
+        let out = convert(&[kif.to_str().unwrap(), "--to", "western"]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "kifudex: {} game 0: its 1 variation is left out: Western text holds none after the last move of a line\n",
+                kif.display()
+            )
+        );
+    }
+}

@@ -19,7 +19,8 @@ use super::moves::VariantArg;
 /// Print the games of a record file in another format. Every move is replayed first, so what
 /// is written is what the rules allow, with the result replay judged; a game or variation that
 /// stops early is written as far as it is good, and a variation that fits nowhere (or that the
-/// format cannot hold: CSA and USI hold none), a line read past or moves after the game ended
+/// format cannot hold: CSA and USI hold none, Western text none after the last move of a
+/// line), a line read past or moves after the game ended
 /// are left out, each with a warning (as is an ending the moves contradict), and the exit
 /// status is then 1.
 #[derive(Debug, clap::Args)]
@@ -151,14 +152,17 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 v.moves.len()
             );
         });
-        let dropped = count_variations(&replayed.variations);
-        if dropped > 0 && !format.holds_variations() {
+        let dropped = kifudex::write::variations_left_out(format, &replayed);
+        if dropped > 0 {
             clean = false;
+            let why = match format.holds_variations() {
+                true => "Western text holds none after the last move of a line".to_string(),
+                false => format!("a {} file holds none", format.name().to_uppercase()),
+            };
             eprintln!(
-                "kifudex: {} game {index}: its {dropped} variation{} left out: a {} file holds none",
+                "kifudex: {} game {index}: its {dropped} variation{} left out: {why}",
                 args.file.display(),
                 if dropped == 1 { " is" } else { "s are" },
-                format.name().to_uppercase()
             );
         }
         texts.push(args.to.write(game, &replayed));
@@ -171,11 +175,6 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// The variations, at any depth.
-fn count_variations(variations: &[replay::ReplayedVariation]) -> usize {
-    variations.iter().map(|v| 1 + count_variations(&v.variations)).sum()
 }
 
 /// Calls `each` for every variation, at any depth, that could not be replayed to its end.

@@ -27,20 +27,21 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     root.insert("header".into(), Value::Object(header(game)));
     root.insert("initial".into(), initial(&replayed.start));
     let mut moves = vec![comments_entry(&game.comments)];
+    let mut end = Map::new();
+    if let Some(text) = &replayed.illegal_ending {
+        end.insert("comments".into(), json!([format!("illegal move: {text}")]));
+    }
+    if let Some(word) = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn)) {
+        end.insert("special".into(), json!(word));
+    }
     if let Some(mut pos) = start_position(replayed) {
         let pairs = paired_variations(&game.variations, &replayed.variations);
-        moves.extend(line(&mut pos, &replayed.moves, &game.moves, &pairs, [0, 0]));
+        let (entries, totals) = line(&mut pos, &replayed.moves, &game.moves, &pairs, [0, 0]);
+        moves.extend(entries);
+        add_forks(&mut end, forks_at(&mut pos, &pairs, replayed.moves.len(), totals));
     }
-    let word = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
-    if word.is_some() || replayed.illegal_ending.is_some() {
-        let mut special = Map::new();
-        if let Some(text) = &replayed.illegal_ending {
-            special.insert("comments".into(), json!([format!("illegal move: {text}")]));
-        }
-        if let Some(word) = word {
-            special.insert("special".into(), json!(word));
-        }
-        moves.push(Value::Object(special));
+    if !end.is_empty() {
+        moves.push(Value::Object(end));
     }
     root.insert("moves".into(), Value::Array(moves));
     let mut out = serde_json::to_string_pretty(&Value::Object(root)).expect("a JSON value always serializes");
@@ -110,15 +111,16 @@ fn comments_entry(comments: &[String]) -> Value {
     if comments.is_empty() { json!({}) } else { json!({ "comments": comments }) }
 }
 
-/// The entries of a line of moves played from `pos`, with the forks that branch from it.
-/// `totals` is the time each side had spent before the line.
+/// The entries of a line of moves played from `pos`, with the forks that branch from its
+/// moves, and the time each side had spent after it. `totals` is the time each side had
+/// spent before the line. `pos` ends after the line.
 fn line(
     pos: &mut Position,
     moves: &[Move],
     entries: &[MoveEntry],
     forks: &[(&Variation, &ReplayedVariation)],
     mut totals: [u32; 2],
-) -> Vec<Value> {
+) -> (Vec<Value>, [u32; 2]) {
     let mut out = Vec::with_capacity(moves.len());
     let mut next = 0;
     walk(pos, moves, entries, |step| {
@@ -134,17 +136,37 @@ fn line(
             entry.insert("comments".into(), json!(e.comments));
         }
         let ply = out.len();
-        let branches: Vec<Value> = branching_at(forks, &mut next, ply)
+        let branches = branching_at(forks, &mut next, ply)
             .iter()
             .filter(|(_, replayed)| !replayed.moves.is_empty())
             .map(|(read, replayed)| Value::Array(fork(step.pos, read, replayed, totals)))
             .collect();
-        if !branches.is_empty() {
-            entry.insert("forks".into(), Value::Array(branches));
-        }
+        add_forks(&mut entry, branches);
         out.push(Value::Object(entry));
     });
-    out
+    (out, totals)
+}
+
+/// The forks of a line of `plies` moves that branch after its last move (played instead of
+/// its ending), from `pos`, the position there.
+fn forks_at(
+    pos: &mut Position,
+    forks: &[(&Variation, &ReplayedVariation)],
+    plies: usize,
+    totals: [u32; 2],
+) -> Vec<Value> {
+    let mut next = 0;
+    branching_at(forks, &mut next, plies)
+        .iter()
+        .filter(|(_, replayed)| !replayed.moves.is_empty())
+        .map(|(read, replayed)| Value::Array(fork(pos, read, replayed, totals)))
+        .collect()
+}
+
+fn add_forks(entry: &mut Map<String, Value>, branches: Vec<Value>) {
+    if !branches.is_empty() {
+        entry.insert("forks".into(), Value::Array(branches));
+    }
 }
 
 /// A fork: the variation's moves from the position before the move it replaces (played on
@@ -153,14 +175,19 @@ fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, tota
     let base = pos.ply();
     let turn = pos.turn();
     let nested = paired_variations(&read.variations, &replayed.variations);
-    let mut out = line(pos, &replayed.moves, &read.moves, &nested, totals);
-    rewind(pos, base);
+    let (mut out, totals) = line(pos, &replayed.moves, &read.moves, &nested, totals);
+    let mut end = Map::new();
     let ended = replayed.stopped.is_none();
     if let Some(word) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
         let to_move = turn_after(turn, replayed.moves.len());
         word_for(e.termination, None, to_move)
     }) {
-        out.push(json!({ "special": word }));
+        end.insert("special".into(), json!(word));
+    }
+    add_forks(&mut end, forks_at(pos, &nested, replayed.moves.len(), totals));
+    rewind(pos, base);
+    if !end.is_empty() {
+        out.push(Value::Object(end));
     }
     out
 }

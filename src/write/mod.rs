@@ -23,7 +23,7 @@ pub use kakinoki::{ki2, kif};
 
 use crate::{
     kifu::{Format, Game},
-    replay::ReplayedGame,
+    replay::{ReplayedGame, ReplayedVariation},
 };
 
 /// Writes `game`, replayed as `replayed`, in `format` (UTF-8 text; see
@@ -36,6 +36,30 @@ pub fn write(format: Format, game: &Game, replayed: &ReplayedGame) -> String {
         Format::Jkf => jkf::write(game, replayed),
         Format::Usi => usi::write(game, replayed),
         Format::Western => western::write(game, replayed),
+    }
+}
+
+/// How many of `replayed`'s variations (at any depth, each counted with those inside it) a
+/// `format` text leaves out: every one in CSA and USI, which hold none; in Western text, one
+/// that branches after the last move of its line, since a variation there follows the move it
+/// replaces.
+pub fn variations_left_out(format: Format, replayed: &ReplayedGame) -> usize {
+    fn all(variations: &[ReplayedVariation]) -> usize {
+        variations.iter().map(|v| 1 + all(&v.variations)).sum()
+    }
+    fn after_end(variations: &[ReplayedVariation], plies: usize) -> usize {
+        variations
+            .iter()
+            .map(|v| match v.ply >= plies {
+                true => 1 + all(&v.variations),
+                false => after_end(&v.variations, v.moves.len()),
+            })
+            .sum()
+    }
+    match format {
+        Format::Csa | Format::Usi => all(&replayed.variations),
+        Format::Western => after_end(&replayed.variations, replayed.moves.len()),
+        Format::Kif | Format::Ki2 | Format::Jkf => 0,
     }
 }
 

@@ -345,22 +345,8 @@ impl Reader<'_> {
                     comments: entry.comments,
                 });
                 let ply = line.moves.len() - 1;
-                if !entry.forks.is_empty() && line.depth >= MAX_DEPTH {
-                    return Some(self.problem(raw, JkfError::TooDeep));
-                }
-                for fork in &entry.forks {
-                    let mut branch = Line::new(line.start_turn, line.base + ply);
-                    branch.depth = line.depth + 1;
-                    let problem = self.line(fork, &mut branch);
-                    line.variations.push(Variation {
-                        ply,
-                        moves: branch.moves,
-                        ending: branch.ending,
-                        variations: branch.variations,
-                    });
-                    if problem.is_some() {
-                        return problem;
-                    }
+                if let Some(problem) = self.forks(raw, &entry.forks, ply, line) {
+                    return Some(problem);
                 }
                 continue;
             }
@@ -382,6 +368,41 @@ impl Reader<'_> {
                         line: number,
                     });
                 }
+            }
+            // Forks on an entry with no move (the ending, or an entry of forks alone after the
+            // last move) are moves played instead of the ending: they branch after the last
+            // move.
+            if let Some(problem) = self.forks(raw, &entry.forks, line.moves.len(), line) {
+                return Some(problem);
+            }
+        }
+        None
+    }
+
+    /// Reads `forks`, played instead of move `ply` of `line` (counted from 0), as variations
+    /// of `line`. Returns the problem that stopped one, if one did.
+    fn forks(
+        &self,
+        raw: &RawValue,
+        forks: &[Vec<&RawValue>],
+        ply: usize,
+        line: &mut Line,
+    ) -> Option<ReadProblem> {
+        if !forks.is_empty() && line.depth >= MAX_DEPTH {
+            return Some(self.problem(raw, JkfError::TooDeep));
+        }
+        for fork in forks {
+            let mut branch = Line::new(line.start_turn, line.base + ply);
+            branch.depth = line.depth + 1;
+            let problem = self.line(fork, &mut branch);
+            line.variations.push(Variation {
+                ply,
+                moves: branch.moves,
+                ending: branch.ending,
+                variations: branch.variations,
+            });
+            if problem.is_some() {
+                return problem;
             }
         }
         None
