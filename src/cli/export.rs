@@ -72,9 +72,9 @@ pub struct ExportArgs {
     /// one: DIR/shard=I/TABLE-I-of-N.EXT, I/N the database's shard (1/1 without one)
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     out_dir: Option<PathBuf>,
-    /// For `tree`: the positions reached at this ply or earlier
-    #[arg(long, value_name = "PLY", default_value_t = 10)]
-    max_ply: u32,
+    /// For `tree`: the positions reached at this ply or earlier [default: 10]
+    #[arg(long, value_name = "PLY")]
+    max_ply: Option<u32>,
     /// The file format (parquet needs --out)
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     format: FormatArg,
@@ -99,6 +99,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     if args.by.is_some() && args.what != Table::Tree {
         bail!("--by year is for `export tree`");
+    }
+    if args.max_ply.is_some() && args.what != Table::Tree {
+        bail!("--max-ply is for `export tree`: the other tables hold whole games");
     }
     let format = match args.format {
         FormatArg::Csv => export::Format::Csv,
@@ -137,7 +140,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         Table::Rejects => export::Table::Rejects,
         Table::Warnings => export::Table::Warnings,
     };
-    let options = export::Options { max_ply: args.max_ply, by_year: args.by.is_some() };
+    let options = export::Options {
+        max_ply: args.max_ply.unwrap_or(export::Options::default().max_ply),
+        by_year: args.by.is_some(),
+    };
     let columns = export::columns(table, &options);
     let (replacing, output): (_, Output<Box<dyn Write>>) = match &file {
         Some(path) => {

@@ -27,6 +27,7 @@ mod table;
 mod years;
 
 use std::{
+    ffi::OsString,
     io::{self, Write},
     process::ExitCode,
 };
@@ -59,7 +60,7 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(std::env::args_os().map(hyphen_moves_as_text)) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -86,6 +87,20 @@ pub fn main() -> ExitCode {
             eprintln!("kifudex: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// An argument that starts with a hyphen and a digit, as a CSA move of White's does
+/// (`-3334FU`, `moves +7776FU -3334FU`), with a space before it: no flag looks like that, and
+/// without the space the parser would take it for one. Move readers skip the space.
+fn hyphen_moves_as_text(arg: OsString) -> OsString {
+    let bytes = arg.as_encoded_bytes();
+    if bytes.first() == Some(&b'-') && bytes.get(1).is_some_and(u8::is_ascii_digit) {
+        let mut spaced = OsString::from(" ");
+        spaced.push(&arg);
+        spaced
+    } else {
+        arg
     }
 }
 

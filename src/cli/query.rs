@@ -52,7 +52,7 @@ pub struct QueryArgs {
     exact_sequence: bool,
     #[command(flatten)]
     filter: FilterOpt,
-    /// List at most N games (the counts cover them all)
+    /// List at most N games (the counts cover them all; 0 prints the counts alone)
     #[arg(long, value_name = "N", default_value_t = 20)]
     limit: usize,
     /// Leave out the newest N games of the list, to page through them all

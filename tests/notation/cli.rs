@@ -21,6 +21,19 @@ fn prints_usi_by_default() {
 }
 
 #[test]
+fn a_csa_move_of_white_s_is_a_move_not_a_flag() {
+    let expected = (0, "▲７六歩 △３四歩\n".to_string(), String::new());
+    assert_eq!(moves(&["+7776FU", "-3334FU", "--to", "japanese"]), expected);
+    assert_eq!(moves(&["+7776FU -3334FU", "--to", "japanese"]), expected);
+    let after_7g7f = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+    assert_eq!(moves(&["-3334FU", "--start", after_7g7f]), (0, "3c3d\n".into(), String::new()));
+    // And as the value of --moves.
+    let out = kifudex(["query", "--moves", "-3334FU", "--db", "no-such.sqlite"]).output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("move 1 (-3334FU, black to move)"), "{stderr}");
+}
+
+#[test]
 fn prints_every_notation() {
     let text = "7g7f 3c3d 8h2b+ 3a2b B*4e";
     for (to, expected) in [

@@ -99,4 +99,10 @@ fn export_tree_by_year_writes_a_year_column() {
     }
     assert_eq!(got, want);
     assert_eq!(kifudex(["export", "games", "--by", "year"]).db(&a.db).output().status.code(), Some(2));
+    // Nor does --max-ply cut any other table.
+    for table in ["games", "moves", "positions"] {
+        let out = kifudex(["export", table, "--max-ply", "2"]).db(&a.db).output();
+        assert_eq!(out.status.code(), Some(2), "{table}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--max-ply is for `export tree`"), "{table}");
+    }
 }
