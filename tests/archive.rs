@@ -254,3 +254,50 @@ fn a_jkf_record_without_moves_saved_as_json_is_indexed() {
     assert!(row.contains("two-piece.json") && row.contains(",二枚落ち,"), "{games}");
     assert!(row.contains("下手の人") && row.contains("上手の人"), "{games}");
 }
+
+/// A pipe given as a path (a named one, or a shell's `<(…)`) is a rejected entry that says
+/// what it is, never a wait for a writer that never comes nor a run that reads nothing and
+/// says it went well. Among the files of a directory, a pipe not named is passed over.
+#[test]
+fn a_pipe_or_device_given_as_a_path_is_rejected_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fs::canonicalize(tmp.path()).unwrap().join("in");
+    let kifu = data("samples/pro/2021-06-29_oui-1.kifu");
+    write(&dir.join("game.kifu"), &kifu);
+    let fifo = dir.join("pipe.kif");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let db = tmp.path().join("k.sqlite");
+    let said = |path: &str| format!("rejected {path} [not_a_file]: a pipe, socket or device, not a file");
+
+    let (code, summary, messages) = index(&[dir.to_str().unwrap()], &db);
+    assert_eq!((code, counts(&summary)), (Some(0), [1, 1, 0, 0, 0, 1, 0]), "{messages}");
+
+    for args in
+        [vec![fifo.to_str().unwrap()], vec![fifo.to_str().unwrap(), dir.to_str().unwrap()], vec!["/dev/null"]]
+    {
+        let (code, summary, messages) = index(&args, &db);
+        assert_eq!(code, Some(1), "{args:?}: {messages}");
+        assert_eq!(summary["files_rejected"].as_u64(), Some(1), "{args:?}: {summary}");
+        assert!(
+            messages.contains(&said(if args[0] == "/dev/null" {
+                "/dev/null"
+            } else {
+                fifo.to_str().unwrap()
+            })),
+            "{messages}"
+        );
+    }
+
+    let game = dir.join("game.kifu");
+    let out = crate::util::wrapper("bash")
+        .args(["-c", "exec \"$0\" index --json --db \"$1\" <(cat \"$2\")"])
+        .arg(crate::util::exe())
+        .arg(&db)
+        .arg(&game)
+        .output()
+        .unwrap();
+    let messages = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{messages}");
+    assert!(messages.contains("[not_a_file]"), "{messages}");
+    assert!(!messages.contains("no path given exists"), "{messages}");
+}

@@ -530,7 +530,7 @@ fn next_chunk(entries: &mut std::iter::Peekable<impl Iterator<Item = Entry>>) ->
 /// The roots as absolute paths without symbolic links, so a file has one path whatever
 /// directory the command runs from. These are the paths the database records. A root that
 /// does not exist is kept, made absolute, for the walk to report; so is one that cannot be
-/// resolved.
+/// resolved (a link to a pipe, as `/dev/fd/63` from a shell's `<(…)`, exists but has no path).
 ///
 /// # Errors
 ///
@@ -551,8 +551,12 @@ pub fn absolute_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
                     std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?,
                 );
             }
-            Err(_) => out
-                .push(std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?),
+            Err(_) => {
+                found |= std::fs::metadata(root).is_ok();
+                out.push(
+                    std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?,
+                );
+            }
         }
     }
     match roots.first() {

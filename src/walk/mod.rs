@@ -82,15 +82,19 @@ pub enum WalkProblemKind {
     Io(std::io::Error),
     /// The path given does not exist.
     Missing,
+    /// The path given is a pipe, a socket or a device: nothing a later run could tell
+    /// unchanged, or read again.
+    NotAFile,
 }
 
 impl WalkProblemKind {
-    /// A short stable code: `symlink_loop`, `unreadable`, `missing`.
+    /// A short stable code: `symlink_loop`, `unreadable`, `missing`, `not_a_file`.
     pub fn code(&self) -> &'static str {
         match self {
             WalkProblemKind::Loop { .. } => "symlink_loop",
             WalkProblemKind::Io(_) => "unreadable",
             WalkProblemKind::Missing => "missing",
+            WalkProblemKind::NotAFile => "not_a_file",
         }
     }
 }
@@ -104,6 +108,9 @@ impl fmt::Display for WalkProblemKind {
             }
             WalkProblemKind::Io(e) => write!(f, "{e}"),
             WalkProblemKind::Missing => f.write_str("no such file or directory"),
+            WalkProblemKind::NotAFile => {
+                f.write_str("a pipe, socket or device, not a file: save the records in a file and index that")
+            }
         }
     }
 }
@@ -168,6 +175,10 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
             Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Missing })))
         }
         Err(e) => Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Io(e) }))),
+        // The walk takes a root link to what it leads to.
+        Ok(_) if fs::metadata(&root).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
+            Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::NotAFile })))
+        }
         Ok(m) if m.is_file() => {
             // A file given by itself is hashed by its name.
             let name = root.file_name().map(Path::new).unwrap_or(&root);
@@ -191,10 +202,14 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     if entry.file_type().is_symlink() {
                         return link(entry.into_path(), &root, &options.globs).map(Ok);
                     }
+                    let is_named = named.binary_search_by(|n| n.as_path().cmp(entry.path())).is_ok();
                     if !entry.file_type().is_file() {
-                        return None;
+                        // A pipe or a device among the files is passed over, unless named.
+                        let special = is_named && !entry.file_type().is_dir();
+                        let kind = WalkProblemKind::NotAFile;
+                        return special.then(|| Err(WalkProblem { path: entry.into_path(), kind }));
                     }
-                    let choice = if named.binary_search_by(|n| n.as_path().cmp(entry.path())).is_ok() {
+                    let choice = if is_named {
                         Choice::Included
                     } else {
                         options.globs.choose_file(entry.path().strip_prefix(&root).unwrap_or(entry.path()))
