@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::{
-    extract::{Path, RawQuery, State},
+    extract::{Path, RawQuery, State, rejection::BytesRejection},
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -166,7 +166,21 @@ pub async fn position(
 }
 
 /// `POST /api/jump`: pasted text read as a position (in any encoding kifudex reads).
-pub async fn jump(State(shared): State<Arc<Shared>>, body: axum::body::Bytes) -> Result<Response, ApiError> {
+pub async fn jump(
+    State(shared): State<Arc<Shared>>,
+    body: Result<axum::body::Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    // A body that cannot be read (one past the limit, say) is answered in JSON too.
+    let body = body.map_err(|e| {
+        let message = match e.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => format!(
+                "the text is longer than {} KiB, the most a jump reads: paste the position or the moves alone",
+                super::params::MAX_BODY / 1024
+            ),
+            _ => e.body_text(),
+        };
+        ApiError { status: e.status(), message }
+    })?;
     let text = blocking(&shared, move || {
         let decoded =
             crate::kifu::encoding::decode(&body).map_err(|e| ApiError::bad(format!("not text: {e}")))?;

@@ -147,6 +147,11 @@ fn oversized_requests_are_refused() {
     // A pasted text past the body limit.
     let answer = http::post(server.addr, "/api/jump", &vec![b'x'; 600 * 1024]);
     assert_eq!(answer.status, 413);
+    let error = answer.json()["error"].as_str().map(String::from);
+    assert_eq!(
+        error.as_deref(),
+        Some("the text is longer than 512 KiB, the most a jump reads: paste the position or the moves alone")
+    );
     // The limit and offset are numbers, and the list is bounded.
     assert_eq!(http::get(server.addr, "/api/query?limit=100000").status, 400);
     assert_eq!(http::get(server.addr, "/api/query?offset=99999999999999999999999").status, 400);
