@@ -156,7 +156,8 @@ pub struct Piece<'a> {
 
 /// Cuts `text`, in `format`, into pieces of at least `bytes` bytes (the last one may be
 /// shorter), each ending where a game does: after a `/` line in CSA, after any line in USI
-/// lines (a game a line). The other formats, and a text too short to cut, make one piece.
+/// lines (a game a line), before a line where the next game starts in Western text. The other
+/// formats, and a text too short to cut, make one piece.
 pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
     let mut lines = encoding::lines(text);
     let whole = Piece { text: lines.rest(), lines_before: 0 };
@@ -164,7 +165,8 @@ pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
         _ if text.len() <= bytes => return vec![whole],
         Format::Csa => |line| line.trim() == "/",
         Format::Usi => |_| true,
-        Format::Kif | Format::Ki2 | Format::Jkf | Format::Western => return vec![whole],
+        Format::Western => return western_pieces(text, bytes),
+        Format::Kif | Format::Ki2 | Format::Jkf => return vec![whole],
     };
     let (mut start, mut lines_before) = (whole.text, 0);
     let mut out = Vec::new();
@@ -181,14 +183,28 @@ pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
     out
 }
 
+/// Western text cut where games start (found by reading it, a game at a time: a game's end
+/// depends on what its tokens are).
+fn western_pieces(text: &str, bytes: usize) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let (mut from, mut lines_before) = (0, 0);
+    for (at, before) in western::cuts(text, bytes, None) {
+        out.push(Piece { text: &text[from..at], lines_before });
+        (from, lines_before) = (at, before);
+    }
+    out.push(Piece { text: &text[from..], lines_before });
+    out
+}
+
 /// Reads every game of `piece`, a piece of a text in `format` (see [`pieces`]), as
 /// [`read_as`] reads them in the whole text.
 pub fn read_piece(format: Format, piece: Piece<'_>, variant: Option<Variant>) -> Vec<Game> {
     match format {
         Format::Csa => csa::read_after(piece.text, piece.lines_before),
         Format::Usi => usi::read_after(piece.text, piece.lines_before, variant),
+        Format::Western => western::read_after(piece.text, piece.lines_before, variant),
         // Never cut: the piece is the whole text.
-        Format::Kif | Format::Ki2 | Format::Jkf | Format::Western => read_as(format, piece.text, variant),
+        Format::Kif | Format::Ki2 | Format::Jkf => read_as(format, piece.text, variant),
     }
 }
 

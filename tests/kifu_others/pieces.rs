@@ -1,5 +1,5 @@
-//! A large file of many games read a piece at a time: the pieces of every CSA and USI
-//! fixture, and of texts made of all of them, read one after the other, give what the reader
+//! A large file of many games read a piece at a time: the pieces of every CSA, USI and
+//! Western fixture, and of texts made of all of them, read one after the other, give what the reader
 //! gives for the whole text (the oracle here), game for game and line for line, whatever the
 //! size of the pieces.
 
@@ -36,6 +36,13 @@ fn reads_alike(format: Format, name: &str, text: &str, sizes: &[usize]) {
             if format == Format::Csa && !last {
                 let end = p.text.trim_end_matches(['\r', '\n']).rsplit(['\r', '\n']).next();
                 assert_eq!(end.map(str::trim), Some("/"), "{name}, {bytes}: piece {i} ends after a game");
+            }
+            if format == Format::Western && i > 0 {
+                let first = p.text.trim_start().chars().next();
+                assert!(
+                    first.is_some_and(|c| c == '[' || c.is_ascii_alphanumeric()),
+                    "{name}, {bytes}: piece {i}"
+                );
             }
         }
         let games: Vec<Game> = pieces.iter().flat_map(|&p| kifu::read_piece(format, p, None)).collect();
@@ -87,12 +94,36 @@ fn texts_of_many_games_read_in_pieces_as_whole() {
         text.push_str(["\n", "\n# a comment\n\n", "\r\nnot a game\r\n"][i % 3]);
     }
     reads_alike(Format::Usi, "USI lines", &text, &[1, 30, 200, text.len()]);
+
+    // Western games, tagged, with comments and variations over several lines (a `[` inside
+    // a comment starts no game), one whose tags are broken (it stops; the next one is read),
+    // one of bare moves after a result, and one that stops at a move.
+    let mut text = String::new();
+    for (i, (_, t)) in texts("western").into_iter().enumerate() {
+        text.push_str(&t);
+        text.push_str(["\n\n", "\r\n{a comment\n[Event \"in a comment\"]\n}\r\n", "\n"][i % 3]);
+        text.push_str(
+            ["[Event \"broken\"\n[Round \"2\"]\n1. P-7f P-3d 1-0\n", "", "1. P-2f Q-9z P-8d\n"][i % 3],
+        );
+    }
+    text.push_str("[Event \"last\"]\n1. P-7f 1-0 P-2f P-3d\n");
+    let whole = read(Format::Western, &text);
+    assert!(whole.len() > 8, "every game is read: {}", whole.len());
+    assert!(kifu::pieces(Format::Western, &text, 1).len() > 8);
+    reads_alike(Format::Western, "Western games", &text, &[1, 100, 1000, text.len()]);
+}
+
+#[test]
+fn western_fixtures_read_in_pieces_as_whole() {
+    for (name, text) in texts("western") {
+        reads_alike(Format::Western, &name, &text, &[1, 40, 300, 1 << 20]);
+    }
 }
 
 #[test]
 fn formats_of_one_game_are_one_piece() {
     let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
-    for format in [Format::Kif, Format::Ki2, Format::Jkf, Format::Western] {
+    for format in [Format::Kif, Format::Ki2, Format::Jkf] {
         assert_eq!(kifu::pieces(format, text, 1), [Piece { text, lines_before: 0 }]);
     }
     assert_eq!(kifu::pieces(Format::Usi, "", 1), [Piece { text: "", lines_before: 0 }]);

@@ -139,6 +139,13 @@ fn psn_problems_keep_what_came_before() {
     assert_eq!(tokens(&games[0]), ["P-7f", "P-3d"]);
     assert_eq!(games[0].problem.as_ref().map(|p| p.line), Some(3));
     assert_eq!((games[1].problem.as_ref(), tokens(&games[1]).len()), (None, 1));
+    // A game that stops in its tags ends where the next game's tags start.
+    let games = western::read(
+        "[Event \"x\"]\n[Bad tag\n1. P-7f 1-0\n[Event \"y\"]\n1. P-2f\n[Event \"z\"]\n1. P-5f\n",
+    );
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_header")));
+    assert_eq!((tokens(&games[1]), tokens(&games[2])), (vec!["P-2f".to_string()], vec!["P-5f".to_string()]));
     let game = &western::read("[Event \"x\"]\n[Handicap \"queen\"]\nP-7f")[0];
     assert!(game.moves.is_empty());
     assert_eq!(game.problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_header")));

@@ -102,17 +102,57 @@ pub fn read(text: &str) -> Vec<Game> {
 /// Reads every game of a Western text as games of `variant`, when given: a game whose tags
 /// name the other game then stops with the reason.
 pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
+    read_after(text, 0, variant)
+}
+
+/// Reads every game of `text`, a piece of a Western text that starts where a game does, after
+/// `before` lines of the whole (see [`crate::kifu::pieces`]), as [`read_as`] reads them in the
+/// whole text.
+pub fn read_after(text: &str, before: u32, variant: Option<Variant>) -> Vec<Game> {
     let mut games = Vec::new();
+    read_games(text, before, variant, |game, _| games.push(game));
+    games
+}
+
+/// Where `text` can be cut into pieces of at least `bytes` bytes that read as it reads
+/// whole: the byte and the number of lines before each cut (the start of a line where a game
+/// starts). The text is read to know, a game at a time.
+pub(crate) fn cuts(text: &str, bytes: usize, variant: Option<Variant>) -> Vec<(usize, u32)> {
+    let mut cuts = Vec::new();
+    let mut last = 0;
+    read_games(text, 0, variant, |_, next| {
+        if let Some((at, before)) = next.filter(|&(at, _)| at - last >= bytes) {
+            cuts.push((at, before));
+            last = at;
+        }
+    });
+    cuts
+}
+
+/// Reads the games of `text` (whose first line is line `before + 1`), handing each to `each`
+/// with where the next one starts when it starts a line: its byte and the lines before it.
+fn read_games(
+    text: &str,
+    before: u32,
+    variant: Option<Variant>,
+    mut each: impl FnMut(Game, Option<(usize, u32)>),
+) {
     let mut reader = GameReader::new(variant);
-    for (line, token) in Tokens::new(text) {
+    let mut tokens = Tokens::after(text, before);
+    while let Some((line, token)) = tokens.next() {
         let starts_game = matches!(token, Token::Tag(..) | Token::BadTag(_)) && reader.in_moves;
         if starts_game || (reader.done && matches!(token, Token::Word(_))) {
-            games.extend(std::mem::replace(&mut reader, GameReader::new(variant)).finish());
+            let next = tokens.starts_line().then(|| (tokens.start(), line - 1));
+            if let Some(game) = std::mem::replace(&mut reader, GameReader::new(variant)).finish() {
+                each(game, next);
+            }
         }
         if reader.game.line == 0 {
             reader.game.line = line;
         }
         if reader.failed {
+            // A game that stopped still ends where tags after its moves start the next one.
+            reader.in_moves |= !matches!(token, Token::Tag(..) | Token::BadTag(_));
             continue;
         }
         if let Err(error) = reader.token(line, token) {
@@ -120,14 +160,15 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
             reader.failed = true;
         }
     }
-    games.extend(reader.finish());
-    games
+    if let Some(game) = reader.finish() {
+        each(game, None);
+    }
 }
 
 /// Whether `text` looks like Western game text: it starts with a tag, or with a move in
 /// Western notation of either game (comments and a move number before it allowed).
 pub fn looks_like(text: &str) -> bool {
-    let mut words = Tokens::new(text).filter(|(_, t)| {
+    let mut words = Tokens::after(text, 0).filter(|(_, t)| {
         !matches!(t, Token::Comment(_)) && !matches!(t, Token::Word(w) if is_move_number(w))
     });
     match words.next() {

@@ -20,11 +20,25 @@ pub(super) struct Tokens<'a> {
     text: &'a str,
     pos: usize,
     line: u32,
+    /// Where the token last returned starts.
+    start: usize,
 }
 
 impl<'a> Tokens<'a> {
-    pub(super) fn new(text: &'a str) -> Tokens<'a> {
-        Tokens { text, pos: 0, line: 1 }
+    /// The tokens of `text`, whose first line is line `before + 1` (of a whole text `text` is
+    /// a piece of).
+    pub(super) fn after(text: &'a str, before: u32) -> Tokens<'a> {
+        Tokens { text, pos: 0, line: before.saturating_add(1), start: 0 }
+    }
+
+    /// Whether the token last returned is the first thing on its line.
+    pub(super) fn starts_line(&self) -> bool {
+        self.start == 0 || matches!(self.text.as_bytes()[self.start - 1], b'\n' | b'\r')
+    }
+
+    /// Where the token last returned starts, in bytes.
+    pub(super) fn start(&self) -> usize {
+        self.start
     }
 
     /// Moves past `n` bytes, counting the line breaks they hold.
@@ -76,6 +90,7 @@ impl<'a> Iterator for Tokens<'a> {
         self.advance(skip);
         let rest = &self.text[self.pos..];
         let line = self.line;
+        self.start = self.pos;
         let first = rest.chars().next()?;
         let (token, len) = match first {
             '[' => match self.tag(rest) {
@@ -115,7 +130,7 @@ mod tests {
     #[test]
     fn tokens_with_lines() {
         let text = "[Event \"A \\\"big\\\" one\"]\n\n1. P-7f {a\ncomment} ( P-2f ) ; rest\n1-0";
-        let tokens: Vec<_> = Tokens::new(text).collect();
+        let tokens: Vec<_> = Tokens::after(text, 0).collect();
         assert_eq!(
             tokens,
             [
@@ -134,7 +149,7 @@ mod tests {
 
     #[test]
     fn broken_input_still_tokenizes() {
-        let tokens: Vec<_> = Tokens::new("[Event \"x\n} ] {open").map(|(_, t)| t).collect();
+        let tokens: Vec<_> = Tokens::after("[Event \"x\n} ] {open", 0).map(|(_, t)| t).collect();
         assert_eq!(
             tokens,
             [Token::BadTag("[Event \"x"), Token::Word("}"), Token::Word("]"), Token::Comment("open")]
