@@ -60,7 +60,7 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(std::env::args_os().map(hyphen_moves_as_text)) {
+    let cli = match Cli::try_parse_from(csa_moves_as_text(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -90,18 +90,30 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// An argument that starts with a hyphen and a digit, as a CSA move of White's does
-/// (`-3334FU`, `moves +7776FU -3334FU`), with a space before it: no flag looks like that, and
-/// without the space the parser would take it for one. Move readers skip the space.
-fn hyphen_moves_as_text(arg: OsString) -> OsString {
-    let bytes = arg.as_encoded_bytes();
-    if bytes.first() == Some(&b'-') && bytes.get(1).is_some_and(u8::is_ascii_digit) {
-        let mut spaced = OsString::from(" ");
-        spaced.push(&arg);
-        spaced
-    } else {
-        arg
+/// The command line, with each move text of `kifudex moves` (before a `--`) that starts with
+/// a CSA move of White's (`-3334FU`, `"-3334FU +2726FU"`) given a space before it: the parser
+/// would take it for a flag, and the move reader skips the space. (`query --moves` takes
+/// such a value as it is.)
+fn csa_moves_as_text(mut args: Vec<OsString>) -> Vec<OsString> {
+    if args.get(1).is_none_or(|a| a != "moves") {
+        return args;
     }
+    let starts_with_csa_move = |arg: &OsString| {
+        let b = arg.as_encoded_bytes();
+        b.len() >= 7
+            && b[0] == b'-'
+            && b[1..5].iter().all(u8::is_ascii_digit)
+            && b[5..7].iter().all(u8::is_ascii_uppercase)
+            && b.get(7).is_none_or(|c| c.is_ascii_whitespace() || *c == b',')
+    };
+    for arg in args.iter_mut().skip(2).take_while(|a| *a != "--") {
+        if starts_with_csa_move(arg) {
+            let mut spaced = OsString::from(" ");
+            spaced.push(&*arg);
+            *arg = spaced;
+        }
+    }
+    args
 }
 
 /// Whether the error is a write to a closed pipe (the reader of our output went away).

@@ -31,6 +31,16 @@ fn a_csa_move_of_white_s_is_a_move_not_a_flag() {
     let out = kifudex(["query", "--moves", "-3334FU", "--db", "no-such.sqlite"]).output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("move 1 (-3334FU, black to move)"), "{stderr}");
+    // Other arguments that start with a hyphen and a digit are taken as written: a name after
+    // `--`, a database named so.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("-2024");
+    std::fs::create_dir(&dir).unwrap();
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/pro/2021-06-29_oui-1.kifu");
+    std::fs::copy(game, dir.join("g.kifu")).unwrap();
+    let out = kifudex(["index", "--db=-1.sqlite", "--", "-2024"]).dir(tmp.path()).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(tmp.path().join("-1.sqlite").exists());
 }
 
 #[test]
