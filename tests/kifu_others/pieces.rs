@@ -97,13 +97,18 @@ fn texts_of_many_games_read_in_pieces_as_whole() {
 
     // Western games, tagged, with comments and variations over several lines (a `[` inside
     // a comment starts no game), one whose tags are broken (it stops; the next one is read),
-    // one of bare moves after a result, and one that stops at a move.
+    // one of bare moves after a result, and one that stops at a move (the untagged game after
+    // its result is read).
     let mut text = String::new();
     for (i, (_, t)) in texts("western").into_iter().enumerate() {
         text.push_str(&t);
         text.push_str(["\n\n", "\r\n{a comment\n[Event \"in a comment\"]\n}\r\n", "\n"][i % 3]);
         text.push_str(
-            ["[Event \"broken\"\n[Round \"2\"]\n1. P-7f P-3d 1-0\n", "", "1. P-2f Q-9z P-8d\n"][i % 3],
+            [
+                "[Event \"broken\"\n[Round \"2\"]\n1. P-7f P-3d 1-0\n",
+                "",
+                "1. P-2f Q-9z (P-8d 1-0) P-8d 0-1\n1. P-5f\n",
+            ][i % 3],
         );
     }
     text.push_str("[Event \"last\"]\n1. P-7f 1-0 P-2f P-3d\n");

@@ -146,6 +146,14 @@ fn psn_problems_keep_what_came_before() {
     assert_eq!(games.len(), 3);
     assert_eq!(games[0].problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_header")));
     assert_eq!((tokens(&games[1]), tokens(&games[2])), (vec!["P-2f".to_string()], vec!["P-5f".to_string()]));
+    // So does one that stops at a move: untagged games after its result are read.
+    let games = western::read("1. P-7f Zz (1. P-2f 1-0) 1-0\n1. P-2f P-8d 0-1\n1. P-5f *\n");
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].problem.as_ref().map(|p| (p.line, p.code())), Some((1, "bad_move_text")));
+    assert_eq!(
+        (tokens(&games[1]), tokens(&games[2])),
+        (vec!["P-2f".to_string(), "P-8d".to_string()], vec!["P-5f".to_string()])
+    );
     let game = &western::read("[Event \"x\"]\n[Handicap \"queen\"]\nP-7f")[0];
     assert!(game.moves.is_empty());
     assert_eq!(game.problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_header")));

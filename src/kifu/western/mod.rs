@@ -151,13 +151,13 @@ fn read_games(
             reader.game.line = line;
         }
         if reader.failed {
-            // A game that stopped still ends where tags after its moves start the next one.
-            reader.in_moves |= !matches!(token, Token::Tag(..) | Token::BadTag(_));
+            reader.pass(&token);
             continue;
         }
         if let Err(error) = reader.token(line, token) {
             reader.game.problem = Some(ReadProblem::new(line, error));
             reader.failed = true;
+            reader.depth = reader.open.len();
         }
     }
     if let Some(game) = reader.finish() {
@@ -342,6 +342,8 @@ struct GameReader {
     /// The result was read: a move now starts another game.
     done: bool,
     failed: bool,
+    /// Once failed: the variations open where it stopped, less those closed since.
+    depth: usize,
     /// The outcome of the result word, when one was read (`Some(None)` for `*`).
     result: Option<Option<Outcome>>,
     result_line: u32,
@@ -389,6 +391,20 @@ impl GameReader {
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Passes over a token of a game that stopped, noting only where the game ends: tags after
+    /// its moves, or a move after its result, start the next game, as they do after a game read
+    /// to its end.
+    fn pass(&mut self, token: &Token<'_>) {
+        match token {
+            Token::Tag(..) | Token::BadTag(_) => return,
+            Token::Open => self.depth += 1,
+            Token::Close => self.depth = self.depth.saturating_sub(1),
+            Token::Word(word) if self.depth == 0 && result(word).is_some() => self.done = true,
+            Token::Comment(_) | Token::Word(_) => {}
+        }
+        self.in_moves = true;
     }
 
     fn token(&mut self, line: u32, token: Token<'_>) -> Result<(), WesternError> {
