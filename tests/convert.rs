@@ -287,3 +287,58 @@ fn a_variation_after_the_last_move_goes_through_jkf_and_western_text_says_it_can
         );
     }
 }
+
+#[test]
+fn a_variation_after_the_last_move_of_another_is_named_when_kif_cannot_hold_it() {
+    // Main line 7g7f 3c3d 2g2f 8c8d 2f2e; in place of 3c3d, 8c8d 2g2f, and after that
+    // variation's last move, 4a3b. A KIF file carries on only the main line past its end:
+    // written as 変化：4手, the gold move would read back as a variation of the main line.
+    let tmp = tempfile::tempdir().unwrap();
+    let mv = |color: u8, from: (u8, u8), to: (u8, u8), piece: &str| {
+        format!(
+            r#"{{"move":{{"color":{color},"from":{{"x":{},"y":{}}},"to":{{"x":{},"y":{}}},"piece":"{piece}"}}}}"#,
+            from.0, from.1, to.0, to.1
+        )
+    };
+    let gold = format!(r#"{{"forks":[[{}]]}}"#, mv(1, (4, 1), (3, 2), "KI"));
+    let fork = format!("[{},{},{gold}]", mv(1, (8, 3), (8, 4), "FU"), mv(0, (2, 7), (2, 6), "FU"));
+    let second = mv(1, (3, 3), (3, 4), "FU");
+    let second = format!(r#"{},"forks":[{fork}]}}"#, &second[..second.len() - 1]);
+    let moves = [
+        mv(0, (7, 7), (7, 6), "FU"),
+        second,
+        mv(0, (2, 7), (2, 6), "FU"),
+        mv(1, (8, 3), (8, 4), "FU"),
+        mv(0, (2, 6), (2, 5), "FU"),
+    ];
+    let jkf = tmp.path().join("nested.jkf");
+    std::fs::write(&jkf, format!(r#"{{"header":{{}},"moves":[{{}},{}]}}"#, moves.join(","))).unwrap();
+    let game = kifu::read_file(Some(&jkf), &std::fs::read(&jkf).unwrap()).unwrap().games.remove(0);
+    let replayed = replay::replay(&game);
+    assert_eq!(replayed.variations[0].variations.len(), 1, "the JKF holds the gold move");
+
+    for to in ["kif", "ki2"] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(1), "{to}");
+        let said = format!(
+            "kifudex: {} game 0: its 1 variation is left out: a {} file holds none after the last move of another variation\n",
+            jkf.display(),
+            to.to_uppercase()
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), said, "{to}");
+        // What is written reads back as the main line and the one variation, and nothing else.
+        let back = kifu::read_file(Some(Path::new(&format!("g.{to}"))), &out.stdout).unwrap().games.remove(0);
+        let back = replay::replay(&back);
+        assert!(back.warnings.is_empty(), "{to}: {:?}", back.warnings);
+        assert_eq!(back.moves, replayed.moves, "{to}");
+        assert_eq!(back.variations.len(), 1, "{to}");
+        assert_eq!(
+            (back.variations[0].ply, &back.variations[0].moves),
+            (1, &replayed.variations[0].moves),
+            "{to}"
+        );
+        assert!(back.variations[0].variations.is_empty(), "{to}");
+    }
+    // JKF holds it.
+    assert_eq!(convert(&[jkf.to_str().unwrap(), "--to", "jkf"]).status.code(), Some(0));
+}

@@ -20,7 +20,8 @@ use super::moves::VariantArg;
 /// is written is what the rules allow, with the result replay judged; a game or variation that
 /// stops early is written as far as it is good, and a variation that fits nowhere (or that the
 /// format cannot hold: CSA and USI hold none, Western text none after the last move of a
-/// line), a line read past or moves after the game ended
+/// line, KIF and KI2 none after the last move of another variation), a line read past or
+/// moves after the game ended
 /// are left out, each with a warning (as is an ending the moves contradict), and the exit
 /// status is then 1.
 #[derive(Debug, clap::Args)]
@@ -155,9 +156,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         let dropped = kifudex::write::variations_left_out(format, &replayed);
         if dropped > 0 {
             clean = false;
-            let why = match format.holds_variations() {
-                true => "Western text holds none after the last move of a line".to_string(),
-                false => format!("a {} file holds none", format.name().to_uppercase()),
+            let name = format.name().to_uppercase();
+            let why = match format {
+                Format::Csa | Format::Usi => format!("a {name} file holds none"),
+                Format::Western => "Western text holds none after the last move of a line".to_string(),
+                _ => format!("a {name} file holds none after the last move of another variation"),
             };
             eprintln!(
                 "kifudex: {} game {index}: its {dropped} variation{} left out: {why}",

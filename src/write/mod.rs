@@ -42,24 +42,32 @@ pub fn write(format: Format, game: &Game, replayed: &ReplayedGame) -> String {
 /// How many of `replayed`'s variations (at any depth, each counted with those inside it) a
 /// `format` text leaves out: every one in CSA and USI, which hold none; in Western text, one
 /// that branches after the last move of its line, since a variation there follows the move it
-/// replaces.
+/// replaces; in KIF and KI2, one that branches after the last move of another variation (only
+/// the main line can be carried on past its end). A variation of no move is not counted: it
+/// is no line to write (replay says why it stopped).
 pub fn variations_left_out(format: Format, replayed: &ReplayedGame) -> usize {
-    fn all(variations: &[ReplayedVariation]) -> usize {
-        variations.iter().map(|v| 1 + all(&v.variations)).sum()
+    fn written(variations: &[ReplayedVariation]) -> impl Iterator<Item = &ReplayedVariation> {
+        variations.iter().filter(|v| !v.moves.is_empty())
     }
-    fn after_end(variations: &[ReplayedVariation], plies: usize) -> usize {
-        variations
-            .iter()
-            .map(|v| match v.ply >= plies {
+    fn all(variations: &[ReplayedVariation]) -> usize {
+        written(variations).map(|v| 1 + all(&v.variations)).sum()
+    }
+    /// Those after the end of a line of `plies` moves, unless `held`; `held_inside` for the
+    /// lines of its variations.
+    fn after_end(variations: &[ReplayedVariation], plies: usize, held: bool, held_inside: bool) -> usize {
+        written(variations)
+            .map(|v| match v.ply >= plies && !held {
                 true => 1 + all(&v.variations),
-                false => after_end(&v.variations, v.moves.len()),
+                false => after_end(&v.variations, v.moves.len(), held_inside, held_inside),
             })
             .sum()
     }
+    let (variations, plies) = (&replayed.variations, replayed.moves.len());
     match format {
-        Format::Csa | Format::Usi => all(&replayed.variations),
-        Format::Western => after_end(&replayed.variations, replayed.moves.len()),
-        Format::Kif | Format::Ki2 | Format::Jkf => 0,
+        Format::Csa | Format::Usi => all(variations),
+        Format::Western => after_end(variations, plies, false, false),
+        Format::Kif | Format::Ki2 => after_end(variations, plies, true, false),
+        Format::Jkf => 0,
     }
 }
 

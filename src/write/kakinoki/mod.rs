@@ -132,6 +132,8 @@ struct LineOut<'a> {
     foul: Option<String>,
     outcome: Option<Outcome>,
     variations: Vec<(&'a Variation, &'a ReplayedVariation)>,
+    /// The game's main line (not a variation).
+    main: bool,
 }
 
 /// The variations of a line paired with their replays, latest branch first.
@@ -170,6 +172,7 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
         foul,
         outcome: replayed.outcome,
         variations: pair(&game.variations, &replayed.variations),
+        main: true,
     };
     walk_line(&mut pos, line, sink);
 }
@@ -203,7 +206,9 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         sink.ending(ending, number_at(line.number, played), turn, line.outcome);
     }
     for (var, rvar) in line.variations {
-        if var.ply > line.moves.len() {
+        // Only the main line can be carried on past its last move (see
+        // `crate::write::variations_left_out`).
+        if var.ply > line.moves.len() || (var.ply == line.moves.len() && !line.main) {
             continue;
         }
         rewind(pos, start + var.ply);
@@ -217,6 +222,7 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
             foul: None,
             outcome: var.ending.as_ref().and_then(|e| e.stated),
             variations: pair(&var.variations, &rvar.variations),
+            main: false,
         };
         walk_line(pos, sub, sink);
     }
