@@ -211,7 +211,8 @@ pub struct Summary {
     /// is counted once more, in one of `files_indexed`, `files_unchanged`, `files_rejected`
     /// and `files_skipped`.
     pub files_seen: u64,
-    /// Files read in this run (new or changed) that yield games.
+    /// Files read in this run (new or changed) that hold records (their games are counted
+    /// below, rejected ones too).
     pub files_indexed: u64,
     /// Files not read again because they had not changed.
     pub files_unchanged: u64,
