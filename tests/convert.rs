@@ -342,3 +342,17 @@ fn a_variation_after_the_last_move_of_another_is_named_when_kif_cannot_hold_it()
     // JKF holds it.
     assert_eq!(convert(&[jkf.to_str().unwrap(), "--to", "jkf"]).status.code(), Some(0));
 }
+
+#[test]
+fn a_foul_ending_a_variation_keeps_its_winner_through_jkf() {
+    // The variation of illegal.kif ends "3 反則勝ち / まで2手で先手の反則勝ち": Black, to move,
+    // wins by White's foul. Through JKF it must stay Black's win.
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("illegal.jkf");
+    let out =
+        convert(&[data("illegal.kif").to_str().unwrap(), "--to", "jkf", "--out", jkf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let kif = String::from_utf8(convert(&[jkf.to_str().unwrap(), "--to", "kif"]).stdout).unwrap();
+    let variation = &kif[kif.find("変化：1手").expect("the variation")..];
+    assert!(variation.contains("   3 反則勝ち\n"), "{variation}");
+}
