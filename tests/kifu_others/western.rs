@@ -154,6 +154,10 @@ fn psn_problems_keep_what_came_before() {
         (tokens(&games[1]), tokens(&games[2])),
         (vec!["P-2f".to_string(), "P-8d".to_string()], vec!["P-5f".to_string()])
     );
+    // A result inside a variation that could not be opened is no end of the game.
+    let games = western::read("[Event \"c\"]\n( 1. P-7f 1-0 ) 1. P-7f P-3d 0-1\n1. P-5f P-5d 0-1\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(tokens(&games[1]), ["P-5f".to_string(), "P-5d".to_string()]);
     let game = &western::read("[Event \"x\"]\n[Handicap \"queen\"]\nP-7f")[0];
     assert!(game.moves.is_empty());
     assert_eq!(game.problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_header")));

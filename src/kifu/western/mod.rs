@@ -154,10 +154,12 @@ fn read_games(
             reader.pass(&token);
             continue;
         }
+        // A `(` that fails (nothing to vary, too deep) opens a variation all the same.
+        let opens = matches!(token, Token::Open);
         if let Err(error) = reader.token(line, token) {
             reader.game.problem = Some(ReadProblem::new(line, error));
             reader.failed = true;
-            reader.depth = reader.open.len();
+            reader.depth = reader.open.len() + usize::from(opens);
         }
     }
     if let Some(game) = reader.finish() {
