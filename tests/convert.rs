@@ -281,7 +281,7 @@ fn a_variation_after_the_last_move_goes_through_jkf_and_western_text_says_it_can
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
             format!(
-                "kifudex: {} game 0: its 1 variation is left out: Western text holds none after the last move of a line\n",
+                "kifudex: {} game 0: its 1 variation is left out: Western text holds none after the last move of a line, nor one of no move\n",
                 kif.display()
             )
         );
@@ -355,4 +355,26 @@ fn a_foul_ending_a_variation_keeps_its_winner_through_jkf() {
     let kif = String::from_utf8(convert(&[jkf.to_str().unwrap(), "--to", "kif"]).stdout).unwrap();
     let variation = &kif[kif.find("変化：1手").expect("the variation")..];
     assert!(variation.contains("   3 反則勝ち\n"), "{variation}");
+}
+
+#[test]
+fn a_variation_of_an_ending_alone_is_held_by_jkf_and_named_where_it_cannot_be() {
+    // In place of move 3, Black resigns.
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("r.kif");
+    let text = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n変化：3手\n   3 投了\n";
+    std::fs::write(&kif, text).unwrap();
+    for (to, code) in [("usi", 1), ("csa", 1), ("western", 1), ("kif", 0), ("jkf", 0)] {
+        let out = convert(&[kif.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        assert_eq!(stderr.contains("its 1 variation is left out"), code == 1, "{to}: {stderr}");
+        if to == "jkf" {
+            let game = kifu::read_file(Some(Path::new("g.jkf")), &out.stdout).unwrap().games.remove(0);
+            assert_eq!(game.variations.len(), 1);
+            let v = &game.variations[0];
+            assert_eq!((v.ply, v.moves.len()), (2, 0));
+            assert_eq!(v.ending.as_ref().map(|e| e.termination), Some(kifu::Termination::Resign));
+        }
+    }
 }

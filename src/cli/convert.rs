@@ -159,7 +159,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             let name = format.name().to_uppercase();
             let why = match format {
                 Format::Csa | Format::Usi => format!("a {name} file holds none"),
-                Format::Western => "Western text holds none after the last move of a line".to_string(),
+                Format::Western => {
+                    "Western text holds none after the last move of a line, nor one of no move".to_string()
+                }
                 _ => format!("a {name} file holds none after the last move of another variation"),
             };
             eprintln!(

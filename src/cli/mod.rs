@@ -90,12 +90,13 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The command line, with each move text of `kifudex moves` (before a `--`) that starts with
-/// a CSA move of White's (`-3334FU`, `"-3334FU +2726FU"`) given a space before it: the parser
-/// would take it for a flag, and the move reader skips the space. (`query --moves` takes
-/// such a value as it is.)
+/// The command line, with each move text (of `kifudex moves`, or the value of `query --moves`;
+/// before a `--`) that starts with a CSA move of White's (`-3334FU`, `"-3334FU +2726FU"`,
+/// `-3334FU!`) given a space before it: the parser would take it for a flag, and the move
+/// reader skips the space.
 fn csa_moves_as_text(mut args: Vec<OsString>) -> Vec<OsString> {
-    if args.get(1).is_none_or(|a| a != "moves") {
+    let command = args.get(1).cloned().unwrap_or_default();
+    if command != "moves" && command != "query" {
         return args;
     }
     let starts_with_csa_move = |arg: &OsString| {
@@ -104,10 +105,13 @@ fn csa_moves_as_text(mut args: Vec<OsString>) -> Vec<OsString> {
             && b[0] == b'-'
             && b[1..5].iter().all(u8::is_ascii_digit)
             && b[5..7].iter().all(u8::is_ascii_uppercase)
-            && b.get(7).is_none_or(|c| c.is_ascii_whitespace() || *c == b',')
+            && b.get(7).is_none_or(|c| !c.is_ascii_alphanumeric())
     };
+    let mut after_flag = false;
     for arg in args.iter_mut().skip(2).take_while(|a| *a != "--") {
-        if starts_with_csa_move(arg) {
+        let text = command == "moves" || after_flag;
+        after_flag = arg == "--moves";
+        if text && starts_with_csa_move(arg) {
             let mut spaced = OsString::from(" ");
             spaced.push(&*arg);
             *arg = spaced;

@@ -30,8 +30,7 @@ use super::{
 #[derive(Debug, Args)]
 pub struct QueryArgs {
     /// Moves from the start, in any notation: "7g7f 3c3d", "▲７六歩△３四歩", "1.P-76 P-34"
-    // A CSA move of White's starts with a hyphen (`--moves -3334FU`).
-    #[arg(long, value_name = "TEXT", group = "target", allow_hyphen_values = true)]
+    #[arg(long, value_name = "TEXT", group = "target")]
     moves: Option<String>,
     /// Where --moves start: an SFEN, `startpos`, or a handicap name (香落ち, 2-piece, …)
     #[arg(long, value_name = "SFEN|startpos|HANDICAP", default_value = "startpos")]

@@ -141,8 +141,9 @@ fn line(
         let ply = out.len();
         let branches = branching_at(forks, &mut next, ply)
             .iter()
-            .filter(|(_, replayed)| !replayed.moves.is_empty())
-            .map(|(read, replayed)| Value::Array(fork(step.pos, read, replayed, totals)))
+            .map(|(read, replayed)| fork(step.pos, read, replayed, totals))
+            .filter(|fork| !fork.is_empty())
+            .map(Value::Array)
             .collect();
         add_forks(&mut entry, branches);
         out.push(Value::Object(entry));
@@ -161,8 +162,9 @@ fn forks_at(
     let mut next = 0;
     branching_at(forks, &mut next, plies)
         .iter()
-        .filter(|(_, replayed)| !replayed.moves.is_empty())
-        .map(|(read, replayed)| Value::Array(fork(pos, read, replayed, totals)))
+        .map(|(read, replayed)| fork(pos, read, replayed, totals))
+        .filter(|fork| !fork.is_empty())
+        .map(Value::Array)
         .collect()
 }
 

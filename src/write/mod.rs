@@ -42,33 +42,37 @@ pub fn write(format: Format, game: &Game, replayed: &ReplayedGame) -> String {
 /// How many of `replayed`'s variations (at any depth, each counted with those inside it) a
 /// `format` text leaves out: every one in CSA and USI, which hold none; in Western text, one
 /// that branches after the last move of its line, since a variation there follows the move it
-/// replaces; in KIF and KI2, one that branches after the last move of another variation (only
-/// the main line can be carried on past its end). A variation of no move is not counted: it
-/// is no line to write (replay says why it stopped).
+/// replaces, and one of no move (an ending alone); in KIF and KI2, one that branches after
+/// the last move of another variation (only the main line can be carried on past its end).
+/// JKF holds every one. A variation that stopped at its first move is not counted itself:
+/// it is no line to write, and replay says why it stopped.
 pub fn variations_left_out(format: Format, replayed: &ReplayedGame) -> usize {
-    fn written(variations: &[ReplayedVariation]) -> impl Iterator<Item = &ReplayedVariation> {
-        variations.iter().filter(|v| !v.moves.is_empty())
+    fn counted(v: &ReplayedVariation) -> usize {
+        usize::from(!(v.moves.is_empty() && v.stopped.is_some()))
     }
     fn all(variations: &[ReplayedVariation]) -> usize {
-        written(variations).map(|v| 1 + all(&v.variations)).sum()
+        variations.iter().map(|v| counted(v) + all(&v.variations)).sum()
     }
-    /// Those after the end of a line of `plies` moves, unless `held`; `held_inside` for the
-    /// lines of its variations.
-    fn after_end(variations: &[ReplayedVariation], plies: usize, held: bool, held_inside: bool) -> usize {
-        written(variations)
-            .map(|v| match v.ply >= plies && !held {
-                true => 1 + all(&v.variations),
-                false => after_end(&v.variations, v.moves.len(), held_inside, held_inside),
+    /// Those of a line of `plies` moves (the main line when `main`).
+    fn of_line(format: Format, variations: &[ReplayedVariation], plies: usize, main: bool) -> usize {
+        variations
+            .iter()
+            .map(|v| {
+                let after_end = v.ply >= plies;
+                let held = match format {
+                    Format::Csa | Format::Usi => false,
+                    Format::Western => !after_end && !v.moves.is_empty(),
+                    Format::Kif | Format::Ki2 => !after_end || main,
+                    Format::Jkf => true,
+                };
+                match held {
+                    true => of_line(format, &v.variations, v.moves.len(), false),
+                    false => counted(v) + all(&v.variations),
+                }
             })
             .sum()
     }
-    let (variations, plies) = (&replayed.variations, replayed.moves.len());
-    match format {
-        Format::Csa | Format::Usi => all(variations),
-        Format::Western => after_end(variations, plies, false, false),
-        Format::Kif | Format::Ki2 => after_end(variations, plies, true, false),
-        Format::Jkf => 0,
-    }
+    of_line(format, &replayed.variations, replayed.moves.len(), true)
 }
 
 #[cfg(test)]

@@ -25,6 +25,8 @@ fn a_csa_move_of_white_s_is_a_move_not_a_flag() {
     let expected = (0, "▲７六歩 △３四歩\n".to_string(), String::new());
     assert_eq!(moves(&["+7776FU", "-3334FU", "--to", "japanese"]), expected);
     assert_eq!(moves(&["+7776FU -3334FU", "--to", "japanese"]), expected);
+    assert_eq!(moves(&["+7776FU", "-3334FU!", "--to", "japanese"]), expected);
+    assert_eq!(moves(&["+7776FU", "-3334FU\u{3000}", "--to", "japanese"]), expected);
     let after_7g7f = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
     assert_eq!(moves(&["-3334FU", "--start", after_7g7f]), (0, "3c3d\n".into(), String::new()));
     // And as the value of --moves.
