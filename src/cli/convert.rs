@@ -20,7 +20,8 @@ use super::moves::VariantArg;
 /// is written is what the rules allow, with the result replay judged; a game or variation that
 /// stops early is written as far as it is good, and a variation that fits nowhere (or that the
 /// format cannot hold: CSA and USI hold none, Western text none after the last move of a
-/// line, KIF and KI2 none after the last move of another variation), a line read past or
+/// line nor one of no move, KIF and KI2 none after the last move of another variation), a
+/// line read past or
 /// moves after the game ended
 /// are left out, each with a warning (as is an ending the moves contradict), and the exit
 /// status is then 1.
