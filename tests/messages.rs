@@ -210,6 +210,51 @@ fn dates_are_checked_as_dates() {
     }
 }
 
+/// A record dated only by its month or year takes in all of it, for `--since` as for
+/// `--until`; a range that ends before it starts is refused.
+#[test]
+fn partial_record_dates_take_in_all_of_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    // Three games (the same moves would make one game of three records).
+    let games = [
+        ("june", "2019/06", "７六歩(77)"),
+        ("year", "2019", "２六歩(27)"),
+        ("july", "2019/07/02", "５六歩(57)"),
+    ];
+    for (name, date, first) in games {
+        let kif = format!(
+            "開始日時：{date}\n先手：A\n後手：B\n手合割：平手\n手数----指手---------消費時間--\n   1 {first}\n   2 投了\n"
+        );
+        fs::write(dir.join(format!("{name}.kif")), kif).unwrap();
+    }
+    assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    // By hand: June 2019 and the year 2019 both hold days from 2019-06-01 to 2019-06-30.
+    for (args, games) in [
+        (&["--since", "2019-06-01"][..], 3),
+        (&["--since", "2019-06"], 3),
+        (&["--since", "2019-07-01"], 2),
+        (&["--since", "2019-07-03"], 1),
+        (&["--since", "2020"], 0),
+        (&["--until", "2019-06-30"], 2),
+        (&["--since", "2019-06-15", "--until", "2019-06-20"], 2),
+        (&["--since", "2019-07", "--until", "2019"], 2),
+    ] {
+        let mut all = vec!["games", "--format", "json"];
+        all.extend_from_slice(args);
+        let out = kifudex(&all).db(&db).output();
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(answer["total"], games, "{args:?}");
+    }
+    for (since, until) in [("2020", "2019"), ("2019-07", "2019-06-30"), ("2019-06-02", "2019-06-01")] {
+        let out = kifudex(["games", "--since", since, "--until", until]).db(&db).output();
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{since} {until}: {message}");
+        assert!(message.contains(&format!("--since {since} is after --until {until}")), "{message}");
+    }
+}
+
 /// The moves of the hand-written game of `tests/data/duplicates`, as USI.
 const GAME: &str = "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 3i4h 8b4b 5i6h 5a6b 6h7h 6b7b";
 

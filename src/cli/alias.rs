@@ -60,7 +60,7 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             None => {
-                eprintln!("kifudex: no alias {alias}");
+                eprintln!("kifudex: no alias '{alias}'");
                 Ok(ExitCode::from(1))
             }
         },

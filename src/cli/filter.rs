@@ -29,7 +29,7 @@ pub struct FilterOpt {
     /// Games whose event contains TEXT
     #[arg(long, value_name = "TEXT", help_heading = "Filters")]
     event: Option<String>,
-    /// Games played on or after DATE
+    /// Games played on or after DATE (a record dated only by its year or month counts as all of it)
     #[arg(long, value_name = "DATE", help_heading = "Filters")]
     since: Option<String>,
     /// Games played on or before DATE (a partial date includes all of it: 2019 is up to 2019-12-31)
@@ -102,20 +102,40 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         .flexible(true)
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
-    let mut out = Vec::new();
+    let (mut out, mut lines) = (Vec::new(), Vec::new());
     for (i, row) in reader.records().enumerate() {
         let row = row.with_context(|| format!("{}: not CSV", path.display()))?;
-        let line = row.position().map_or(i as u64 + 1, |p| p.line());
+        // Counted here: the reader's own count leaves out blank lines, and its offset is
+        // where the previous row's line ended.
+        let line = row.position().map_or(i + 1, |p| {
+            let bytes = text.as_bytes();
+            let mut at = (p.byte() as usize).min(bytes.len());
+            while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
+                at += 1;
+            }
+            bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1
+        });
         let fields: Vec<&str> = row.iter().collect();
         match fields.as_slice() {
             [""] | [] => {}
             [alias, name]
                 if i == 0 && alias.eq_ignore_ascii_case("alias") && name.eq_ignore_ascii_case("name") => {}
             [alias, name] if !alias.is_empty() && !name.is_empty() => {
-                out.push((alias.to_string(), name.to_string()))
+                out.push((alias.to_string(), name.to_string()));
+                lines.push(line);
             }
             _ => bail!("{} line {line}: an alias row is `alias,name`", path.display()),
         }
+    }
+    if let Some((row, earlier)) = kifudex::db::contradicting_alias(&out) {
+        let ((alias, name), (first_alias, first_name)) = (&out[row], &out[earlier]);
+        bail!(
+            "{} line {}: '{alias}' cannot be an alias of '{name}': line {} made '{first_alias}' an alias of \
+             '{first_name}' (an alias names one player, never another alias of theirs)",
+            path.display(),
+            lines[row],
+            lines[earlier]
+        );
     }
     Ok(out)
 }

@@ -129,7 +129,12 @@ impl Conditions {
             arg(&mut record, &format!(" AND {s}.opening IN rarray(?)"), list(texts));
         }
         if let Some(d) = &filter.since {
-            arg(&mut record, &format!(" AND {s}.date >= ?"), Arg::Text(d.clone()));
+            // A record's partial date includes all of it: --since 2019-06-01 keeps a record
+            // dated 2019-06 or 2019, as --until keeps it. Those dates are the parts of the
+            // date asked for, so the index by date still serves.
+            arg(&mut record, &format!(" AND ({s}.date >= ?"), Arg::Text(d.clone()));
+            let parts = d.match_indices('-').map(|(i, _)| Value::Text(d[..i].to_string()));
+            arg(&mut record, &format!(" OR {s}.date IN rarray(?))"), list(parts));
         }
         if let Some(d) = &filter.until {
             // A partial date includes all of it: --until 2010 keeps 2010-12-31.

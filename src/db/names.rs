@@ -13,7 +13,10 @@
 //!   games that name 羽生善治, and `--player 羽生` those that name Habu Yoshiharu. It matches
 //!   a player through the player's name, any name a record gives them, or any alias.
 //! - An alias names a player, never another alias: adding `A → B` when `B` is an alias of `C`
-//!   stores `A → C`, and the aliases of `A` then name `C` too.
+//!   stores `A → C`, and the aliases of `A` then name `C` too. A command's own aliases are
+//!   added the same way, in their order, after the stored ones; one that says the reverse of
+//!   a stored alias wins over it ([`contradicting_alias`] finds those of a file that
+//!   contradict each other, for the file to be refused).
 //! - Keys are filled by the writer; a reader makes the key of a name whose key is not stored
 //!   (a database the writer has not opened since keys were added), so answers do not depend
 //!   on it.
@@ -56,15 +59,20 @@ pub enum AliasError {
     Db(#[from] super::Error),
 }
 
-/// Aliases by the key of the spelling: the player's name and its key.
+/// Aliases by the key of the spelling: the player's name and its key. A player's key is
+/// never an alias's: every alias names its player directly.
 #[derive(Clone, Debug, Default)]
 pub struct AliasMap {
     by_key: HashMap<String, (String, String)>,
+    /// The name shown for a player's key: the first that a command's own aliases give it,
+    /// or else the first stored alias's (in the order of their spellings' keys).
+    names: HashMap<String, String>,
 }
 
 impl AliasMap {
     /// The stored aliases (none in a database from before aliases), then `extra` (alias,
-    /// name) pairs, which win over stored aliases of the same spelling.
+    /// name) pairs, which win over stored aliases of the same spelling, and over a stored
+    /// alias that says the reverse.
     ///
     /// # Errors
     ///
@@ -72,35 +80,55 @@ impl AliasMap {
     pub(super) fn load(conn: &Connection, extra: &[(String, String)]) -> rusqlite::Result<AliasMap> {
         let mut map = AliasMap::default();
         if has_table(conn, "aliases")? {
-            let mut stmt = conn.prepare_cached("SELECT alias_key, name, name_key FROM aliases")?;
+            let mut stmt =
+                conn.prepare_cached("SELECT alias_key, name, name_key FROM aliases ORDER BY alias_key")?;
             let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
-            map.by_key = rows.collect::<rusqlite::Result<_>>()?;
+            for row in rows {
+                let (alias_key, (name, name_key)): (String, (String, String)) = row?;
+                map.names.entry(name_key.clone()).or_insert_with(|| name.clone());
+                map.by_key.insert(alias_key, (name, name_key));
+            }
         }
+        let mut named = HashSet::new();
         for (alias, name) in extra {
             let (alias_key, name_key) = (player_key(alias), player_key(name));
             if alias_key.is_empty() || name_key.is_empty() {
                 continue;
             }
-            let target =
-                map.resolve(&name_key).map_or((name.clone(), name_key), |(n, k)| (n.clone(), k.clone()));
-            if target.1 != alias_key {
-                map.by_key.insert(alias_key, target);
+            map.by_key.remove(&alias_key);
+            if map.by_key.get(&name_key).is_some_and(|(_, k)| *k == alias_key) {
+                map.by_key.remove(&name_key);
+            }
+            if let Some((name, key)) = map.add(alias_key, name, name_key)
+                && named.insert(key.clone())
+            {
+                map.names.insert(key, name);
             }
         }
         Ok(map)
     }
 
-    /// The player a key is an alias of: their name and key.
-    fn resolve(&self, key: &str) -> Option<&(String, String)> {
-        // Stored aliases never chain; those of a file may, and a loop ends where it started.
-        let mut at = self.by_key.get(key)?;
-        for _ in 0..self.by_key.len() {
-            match self.by_key.get(&at.1) {
-                Some(next) if next.1 != key => at = next,
-                _ => break,
+    /// Adds the alias of key `alias_key` to the player `name`, or to the player `name` is an
+    /// alias of, and makes the aliases of `alias_key` name that player too. Returns the
+    /// player's name and key, or `None` when both are one name.
+    fn add(&mut self, alias_key: String, name: &str, name_key: String) -> Option<(String, String)> {
+        let player =
+            self.by_key.get(&name_key).cloned().unwrap_or_else(|| (name.trim().to_string(), name_key));
+        if player.1 == alias_key {
+            return None;
+        }
+        for target in self.by_key.values_mut() {
+            if target.1 == alias_key {
+                *target = player.clone();
             }
         }
-        Some(at)
+        self.by_key.insert(alias_key, player.clone());
+        Some(player)
+    }
+
+    /// The player a key is an alias of: their name and key.
+    fn resolve(&self, key: &str) -> Option<&(String, String)> {
+        self.by_key.get(key)
     }
 
     /// The key of the player whose name or alias has key `key`.
@@ -110,12 +138,43 @@ impl AliasMap {
 
     /// The name an alias gives the player of key `key` (a canonical key), if one does.
     pub fn name_of(&self, key: &str) -> Option<&str> {
-        self.by_key.values().find(|(_, k)| k == key).map(|(n, _)| n.as_str())
+        self.names.get(key).map(String::as_str)
     }
 
     fn is_empty(&self) -> bool {
         self.by_key.is_empty()
     }
+}
+
+/// The first of `pairs` (alias, name) that contradicts those before it: it makes a player an
+/// alias of one of their own aliases, or gives an alias a second player. Returns its index
+/// and the index of the pair it contradicts.
+pub fn contradicting_alias(pairs: &[(String, String)]) -> Option<(usize, usize)> {
+    // Alias key → (the player's key, the pair that made it).
+    let mut by_key: HashMap<String, (String, usize)> = HashMap::new();
+    for (i, (alias, name)) in pairs.iter().enumerate() {
+        let (alias_key, name_key) = (player_key(alias), player_key(name));
+        if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
+            continue;
+        }
+        let player = match by_key.get(&name_key) {
+            Some((k, made)) if *k == alias_key => return Some((i, *made)),
+            Some((k, _)) => k.clone(),
+            None => name_key,
+        };
+        match by_key.get(&alias_key) {
+            Some((k, _)) if *k == player => continue,
+            Some((_, made)) => return Some((i, *made)),
+            None => {}
+        }
+        for target in by_key.values_mut() {
+            if target.0 == alias_key {
+                target.0.clone_from(&player);
+            }
+        }
+        by_key.insert(alias_key, (player, i));
+    }
+    None
 }
 
 pub(super) fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool> {

@@ -93,6 +93,11 @@ pub enum OptionError {
         what: &'static str,
         found: Variant,
     },
+    /// `since` is after `until`: no date is both.
+    DatesReversed {
+        since: String,
+        until: String,
+    },
     /// Both moves and an SFEN give the position.
     MovesAndSfen,
     /// The start of the moves cannot be read.
@@ -106,6 +111,11 @@ impl NamesOptions for OptionError {
             OptionError::Date { option, value, why } => format!(
                 "{} '{value}' is not a date: {why} (dates are like 2019, 2019-04 or 2019-04-01)",
                 name(*option)
+            ),
+            OptionError::DatesReversed { since, until } => format!(
+                "{} {since} is after {} {until}: no game is dated both",
+                name(QueryOption::Since),
+                name(QueryOption::Until)
             ),
             OptionError::Handicap(text) => format!(
                 "{} '{text}' is not a handicap; the names are {}",
@@ -229,6 +239,13 @@ pub fn filter_from_text(
     for (option, date) in [(QueryOption::Since, &given.since), (QueryOption::Until, &given.until)] {
         if let Some(d) = date {
             check_date(d).map_err(|why| OptionError::Date { option, value: d.clone(), why })?;
+        }
+    }
+    if let (Some(since), Some(until)) = (&given.since, &given.until) {
+        // Each takes in all of a partial date: 2019-06 to 2019 is June 2019.
+        let n = since.len().min(until.len());
+        if since[..n] > until[..n] {
+            return Err(OptionError::DatesReversed { since: since.clone(), until: until.clone() });
         }
     }
     let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);

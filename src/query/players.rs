@@ -117,7 +117,9 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
     let vs = query.vs.as_deref().map(key_set).transpose()?;
     let vs_filter = match &query.vs {
         // Only the games in which the opponent plays: one of the records names them.
-        Some(v) => GameFilter { player: Some(v.clone()), ..GameFilter::default() },
+        Some(v) => {
+            GameFilter { player: Some(v.clone()), aliases: filter.aliases.clone(), ..GameFilter::default() }
+        }
         None => GameFilter::default(),
     };
     let vs_games: Option<HashSet<GameId>> = snapshot.filter_games(&vs_filter)?;

@@ -145,6 +145,45 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(beside, ["aliases.csv", "archive", "k.sqlite"]);
 }
 
+/// The rows of an aliases file may chain, in any order; rows that contradict each other are
+/// refused, naming both lines.
+#[test]
+fn aliases_of_a_file_chain_in_any_order_and_contradictions_are_refused() {
+    let a = archive();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("aliases.csv");
+    let habu = ids_of(&a.ids, &["01", "02", "03", "04", "06", "07", "08"]);
+    for rows in
+        ["はぶ,Habu Yoshiharu\nHabu Yoshiharu,羽生善治\n", "Habu Yoshiharu,羽生善治\nはぶ,Habu Yoshiharu\n"]
+    {
+        fs::write(&file, rows).unwrap();
+        for who in ["はぶ", "habu yoshiharu", "羽生"] {
+            assert_eq!(
+                listed(&a.db, &["--player", who, "--aliases", file.to_str().unwrap()]),
+                habu,
+                "{rows} {who}"
+            );
+        }
+    }
+    for (rows, message) in [
+        ("A,B\nB,A\n", "line 2: 'B' cannot be an alias of 'A': line 1 made 'A' an alias of 'B'"),
+        ("A,B\nB,C\nC,A\n", "line 3: 'C' cannot be an alias of 'A': line 1 made 'A' an alias of 'B'"),
+        (
+            "alias,name\nA,B\n\nA,C\n",
+            "line 4: 'A' cannot be an alias of 'C': line 2 made 'A' an alias of 'B'",
+        ),
+    ] {
+        fs::write(&file, rows).unwrap();
+        let (code, _, stderr) = kifudex(["games", "--aliases", file.to_str().unwrap()]).db(&a.db).run();
+        assert_eq!(code, 2, "{rows}");
+        assert!(stderr.contains(message), "{rows}: {stderr}");
+    }
+    // Rows that agree are no contradiction: one player, two spellings of their name.
+    fs::write(&file, "QQ,羽生善治\nQQ,羽生 善治\nXX,QQ\n").unwrap();
+    let spelled = listed(&a.db, &["--player", "XX", "--aliases", file.to_str().unwrap()]);
+    assert_eq!(spelled, ids_of(&a.ids, &["01", "02", "03", "04", "07", "08"]));
+}
+
 #[test]
 fn alias_refuses_what_is_not_a_kifudex_database_and_leaves_it_untouched() {
     let tmp = tempfile::tempdir().unwrap();

@@ -167,4 +167,5 @@ fn vs_gives_each_player_s_record_against_one_and_aliases_join_spellings() {
     let file = tmp.path().join("aliases.csv");
     std::fs::write(&file, "alias,name\nHabu Yoshiharu,羽生善治\n").unwrap();
     assert_eq!(players(&a.db, &["--aliases", file.to_str().unwrap()]), with);
+    assert_eq!(players(&a.db, &["--aliases", file.to_str().unwrap(), "--vs", "habu"]), vs);
 }
