@@ -171,13 +171,30 @@ impl ReplayedGame {
 
     /// The move the game stopped at, counted from 1, when replay stopped early: the move that
     /// could not be played, or the one after the last read when reading stopped (the moves
-    /// before it are kept). 0 when the start position itself is impossible.
+    /// before it are kept). 0 when the game has no start position ([`Self::has_no_start`]).
     pub fn stopped_at(&self) -> Option<usize> {
         match &self.status {
             Status::Complete => None,
+            _ if self.has_no_start() => Some(0),
             Status::Stopped(StopReason::Move { ply, .. }) => Some(*ply),
             Status::Stopped(StopReason::Read(_)) => Some(self.plies() + 1),
             Status::Stopped(StopReason::Start { .. }) => Some(0),
+        }
+    }
+
+    /// Whether the game has no start position: the one it gives is impossible, or reading
+    /// stopped before any move at what gives the start (a board diagram, an SFEN, a handicap
+    /// or variant header; see [`ReadProblem::leaves_start_unread`]). The start it would be
+    /// written or stored with is then one the record never gave, so such a game is only
+    /// reported, never kept.
+    pub fn has_no_start(&self) -> bool {
+        match &self.status {
+            Status::Stopped(StopReason::Start { .. }) => true,
+            // Reading stopped, so every move read was replayed: none was read.
+            Status::Stopped(StopReason::Read(problem)) => {
+                self.moves.is_empty() && problem.leaves_start_unread()
+            }
+            _ => false,
         }
     }
 }

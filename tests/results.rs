@@ -231,6 +231,102 @@ fn an_impossible_start_never_enters_the_database() {
     assert!(text(&out.stderr).contains("not a legal position"), "{}", text(&out.stderr));
 }
 
+/// The even game's board diagram, drawn by hand, with `row6` as its sixth row (the one after
+/// ７六歩 holds a pawn on 7f).
+fn diagram(row6: &str) -> String {
+    [
+        "後手の持駒：なし",
+        "  ９ ８ ７ ６ ５ ４ ３ ２ １",
+        "+---------------------------+",
+        "|v香v桂v銀v金v玉v金v銀v桂v香|一",
+        "| ・v飛 ・ ・ ・ ・ ・v角 ・|二",
+        "|v歩v歩v歩v歩v歩v歩v歩v歩v歩|三",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四",
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五",
+        row6,
+        "| 歩 歩 ・ 歩 歩 歩 歩 歩 歩|七",
+        "| ・ 角 ・ ・ ・ ・ ・ 飛 ・|八",
+        "| 香 桂 銀 金 玉 金 銀 桂 香|九",
+        "+---------------------------+",
+        "先手の持駒：なし",
+        "後手番",
+        "",
+    ]
+    .join("\n")
+}
+
+/// A record whose start position cannot be read (a diagram with a typo in a piece, a row
+/// short of a square) holds no game: `index` stores none and reports it at ply 0, `convert`
+/// leaves it out, and the page's jump names the diagram's mistake. Neither the board without
+/// the mistyped piece nor the even game, which the record never gave, is taken for its start.
+#[test]
+fn a_start_that_cannot_be_read_is_no_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    let moves = "手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 投了\n";
+    let good = diagram("| ・ ・ 歩 ・ ・ ・ ・ ・ ・|六");
+    // 步 is the simplified form of 歩, no piece in a diagram; the short row lacks 4f.
+    let typo = diagram("| ・ ・ 步 ・ ・ ・ ・ ・ ・|六");
+    let short = diagram("| ・ ・ 歩 ・ ・ ・ ・ ・|六");
+    fs::write(dir.join("good.kif"), format!("{good}{moves}")).unwrap();
+    fs::write(dir.join("typo.kif"), format!("{typo}{moves}")).unwrap();
+    fs::write(dir.join("short.kif"), format!("{short}{moves}")).unwrap();
+    let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let games = export("games", &db);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(
+        (file_name(&games[0]["source_path"]), games[0]["start_sfen"].as_str(), games[0]["plies"].as_str()),
+        ("good.kif".into(), "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1", "1")
+    );
+    let rejects: Vec<_> = export("rejects", &db)
+        .iter()
+        .map(|r| (file_name(&r["path"]), r["line"].clone(), r["ply"].clone(), r["code"].clone()))
+        .collect();
+    assert_eq!(
+        rejects,
+        [
+            ("short.kif".into(), "9".into(), "0".into(), "bad_board".into()),
+            ("typo.kif".into(), "9".into(), "0".into(), "bad_board".into()),
+        ]
+    );
+    // Two games in one text would need a format of several; one is enough to see each alone.
+    for (name, code) in [("typo.kif", 2), ("good.kif", 0)] {
+        let out = kifudex(["convert", dir.join(name).to_str().unwrap(), "--to", "usi"]).output();
+        assert_eq!(out.status.code(), Some(code), "{name}: {}", text(&out.stderr));
+        if code == 2 {
+            assert!(
+                text(&out.stderr).contains("game 0: left out: it has no start position"),
+                "{}",
+                text(&out.stderr)
+            );
+            assert!(out.stdout.is_empty());
+        }
+    }
+}
+
+/// A 手合割 that names no handicap is read as the even game, and says so.
+#[test]
+fn an_unknown_handicap_name_is_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    let kif = "先手：A\n手合割：謎落ち\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n";
+    fs::write(dir.join("riddle.kif"), kif).unwrap();
+    assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let warnings: Vec<_> =
+        export("warnings", &db).iter().map(|w| (w["line"].clone(), w["code"].clone())).collect();
+    assert_eq!(warnings, [("2".to_string(), "unknown_handicap".to_string())]);
+    let out = kifudex(["convert", dir.join("riddle.kif").to_str().unwrap(), "--to", "usi"]).output();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("手合割 '謎落ち' is no handicap kifudex knows"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// A database an older version filled, which stored a game with an impossible start as a
 /// game of no moves: the per-ply exports name it on stderr, leave it out and exit 1; `show`
 /// refuses it alone; everything else reads as before.

@@ -21,8 +21,7 @@ use super::moves::VariantArg;
 /// stops early is written as far as it is good, and a variation that fits nowhere (or that the
 /// format cannot hold: CSA and USI hold none, Western text none after the last move of a
 /// line nor one of no move, KIF and KI2 none after the last move of another variation), a
-/// line read past or
-/// moves after the game ended
+/// line read past, moves after the game ended and a game whose start position cannot be read
 /// are left out, each with a warning (as is an ending the moves contradict), and the exit
 /// status is then 1.
 #[derive(Debug, clap::Args)]
@@ -129,6 +128,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         let replayed = replay::replay(game);
         if let replay::Status::Stopped(reason) = &replayed.status {
             clean = false;
+            if replayed.has_no_start() {
+                // Written, it would start from a position the record never gave.
+                let file = args.file.display();
+                eprintln!("kifudex: {file} game {index}: left out: it has no start position: {reason}");
+                continue;
+            }
             eprintln!(
                 "kifudex: {} game {index}: written up to move {} only: {reason}",
                 args.file.display(),
@@ -172,6 +177,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             );
         }
         texts.push(args.to.write(game, &replayed));
+    }
+    if texts.is_empty() {
+        bail!("{}: no game can be written: none has a start position", args.file.display());
     }
     let text = join(format, &texts);
     match &args.out {

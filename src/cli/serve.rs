@@ -26,6 +26,10 @@ pub struct ServeArgs {
     /// Open the page in the default web browser
     #[arg(long)]
     open: bool,
+    /// Close a connection that has not sent a whole request's headers this many seconds after
+    /// it connected or after its last answer (at most 256 connections are served at once)
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle_timeout: u64,
     #[command(flatten)]
     db: DbOpt,
 }
@@ -33,10 +37,12 @@ pub struct ServeArgs {
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let path = args.db.path();
     let addrs = resolve(&args.host, args.port)?;
-    let server = Server::bind(&path, &addrs).map_err(|e| match e {
-        ServeError::Db(e) => super::db::explain(e),
-        e => e.into(),
-    })?;
+    let server = Server::bind(&path, &addrs)
+        .map_err(|e| match e {
+            ServeError::Db(e) => super::db::explain(e),
+            e => e.into(),
+        })?
+        .idle_timeout(std::time::Duration::from_secs(args.idle_timeout));
     let addr = server.local_addr()?;
     let url = match addr.ip() {
         IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
@@ -58,7 +64,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
 
 /// The addresses `--host` names: an IP address, or those a host name resolves to.
 fn resolve(host: &str, port: u16) -> anyhow::Result<Vec<SocketAddr>> {
-    let addrs: Vec<SocketAddr> = (host, port)
+    // An IPv6 address may be written as in a URL, in brackets.
+    let bare = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    let addrs: Vec<SocketAddr> = (bare, port)
         .to_socket_addrs()
         .with_context(|| format!("--host {host}: cannot resolve this name"))?
         .collect();

@@ -15,7 +15,7 @@ use xxhash_rust::xxh3::xxh3_128;
 use crate::{
     db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
     kifu,
-    replay::{ReplayedGame, Status, StopReason, replay},
+    replay::{ReplayedGame, Status, replay},
     store,
     walk::{Entry, Expect, SourceFile},
 };
@@ -326,9 +326,9 @@ fn read_piece(format: kifu::Format, piece: kifu::Piece<'_>) -> PieceWork {
         if let Some(reject) = stop_reject(&replayed, index) {
             work.rejects.push(reject);
         }
-        // A game whose start is impossible has no position to store: stored, it would be a
-        // game that nothing can read back. It is a reject only.
-        if matches!(replayed.status, Status::Stopped(StopReason::Start { .. })) {
+        // A game without a start position has none to store: stored, it would be a game
+        // the record never gave (or one that nothing can read back). It is a reject only.
+        if replayed.has_no_start() {
             continue;
         }
         let dates = kifu::info::date_warnings(&game.headers, game.line);

@@ -15,7 +15,8 @@
 //! - `unknown_ending`: a CSA ending word the format does not define (`%GOTE_WIN_CHECKMATE`):
 //!   the game ends there without a stated ending, and replay judges it by its moves;
 //! - `variation_left_out`: a KIF or KI2 variation that branches from no move;
-//! - `variation_cut`: a variation that could not be read to its end, kept up to there.
+//! - `variation_cut`: a variation that could not be read to its end, kept up to there;
+//! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game.
 //!
 //! Yari shogi games ([`Variant::Yari`]) are read from Western text and USI-like lines only,
 //! the formats that can write its pieces; a game's variant is its start's

@@ -47,6 +47,13 @@ impl ReadProblem {
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }
+
+    /// Whether a game that stopped here before its first move has no start position read:
+    /// what stopped it is what gives the start (`bad_board`, `bad_header`, `wrong_variant`),
+    /// or a text read as nothing at all (`bad_json`, `bad_line`).
+    pub fn leaves_start_unread(&self) -> bool {
+        matches!(self.code(), "bad_board" | "bad_header" | "wrong_variant" | "bad_json" | "bad_line")
+    }
 }
 
 /// What could not be read, as the format's reader said it.

@@ -4,8 +4,11 @@
 use std::sync::Arc;
 
 use axum::{
-    extract::{Path, RawQuery, State, rejection::BytesRejection},
-    http::{StatusCode, header},
+    extract::{
+        Path, RawQuery, State,
+        rejection::{BytesRejection, PathRejection},
+    },
+    http::{Method, StatusCode, header},
     response::{IntoResponse, Response},
 };
 
@@ -35,8 +38,29 @@ impl ApiError {
         ApiError { status: StatusCode::NOT_FOUND, message: message.into() }
     }
 
+    /// 403: the request is not answered here.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::FORBIDDEN, message: message.into() }
+    }
+
+    /// 500, said on stderr too: the server's own failure, not the request's.
     fn internal(message: String) -> ApiError {
+        eprintln!("kifudex: {message}");
         ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message }
+    }
+}
+
+/// A path segment that is not UTF-8 text, or a method the path does not take, in JSON as
+/// every other refusal.
+pub fn path_error(e: &PathRejection) -> ApiError {
+    ApiError { status: e.status(), message: e.body_text() }
+}
+
+/// `405`: the path is there, but not for this method.
+pub async fn wrong_method(method: Method) -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: format!("{method} is not answered here: /api/jump takes POST, everything else GET"),
     }
 }
 
@@ -71,6 +95,11 @@ impl From<db::Error> for ApiError {
             // The database was removed (or not yet put back) while serving: no answer now,
             // one once it is there again.
             db::Error::Missing(_) => ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) },
+            // A file that is no kifudex database now, where one was when the server started:
+            // one being made afresh by `index` at that path, say. Answered once it is one.
+            db::Error::NotKifudex(_) => {
+                ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) }
+            }
             e => ApiError::internal(chain(&e)),
         }
     }
@@ -191,7 +220,11 @@ pub async fn jump(
 }
 
 /// `GET /api/game/ID` (JSON) and `GET /api/game/ID.EXT` (the record as `show --to` writes it).
-pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Result<Response, ApiError> {
+pub async fn game(
+    State(shared): State<Arc<Shared>>,
+    name: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path(name) = name.map_err(|e| path_error(&e))?;
     let (id_text, format) = match name.split_once('.') {
         None => (name.as_str(), None),
         Some((id, ext)) => match record_format(ext) {
@@ -225,7 +258,13 @@ pub async fn game(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -
     Ok(match answer {
         (None, text) => json(text),
         (Some(format), text) => {
-            let ext = format.extension();
+            // The text is UTF-8, which the `u` names of Kakinoki's formats say (`.kif` and `.ki2`
+            // promise Shift_JIS, as `show --out` writes them).
+            let ext = match format {
+                Format::Kif => "kifu",
+                Format::Ki2 => "ki2u",
+                _ => format.extension(),
+            };
             let content_type =
                 if format == Format::Jkf { "application/json" } else { "text/plain; charset=utf-8" };
             let disposition = format!("attachment; filename=\"game-{id}.{ext}\"");

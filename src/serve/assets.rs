@@ -5,7 +5,7 @@
 //! `board.js`, which takes the number of files and ranks as parameters.
 
 use axum::{
-    extract::Path,
+    extract::{Path, rejection::PathRejection},
     http::header,
     response::{IntoResponse, Response},
 };
@@ -31,7 +31,11 @@ pub async fn page() -> Response {
 }
 
 /// `GET /assets/NAME`.
-pub async fn asset(Path(name): Path<String>) -> Response {
+pub async fn asset(name: Result<Path<String>, PathRejection>) -> Response {
+    let Path(name) = match name {
+        Ok(name) => name,
+        Err(e) => return super::api::path_error(&e).into_response(),
+    };
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
         Some(&(_, content_type, body)) => {
             ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)

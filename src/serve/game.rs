@@ -7,13 +7,15 @@ use serde_json::{Value, json};
 use super::api::ApiError;
 use crate::{
     db::{Corrupt, StoredGame},
+    kifu::Format,
     notation::{Style, write},
     shogi::Position,
 };
 
 /// The game as JSON: `{"id", "black", "white", …, "start", "result", "termination",
 /// "comment", "headers": [{"key", "value"}], "plies": [{"ply", "usi", "japanese", "western",
-/// "sfen", "time", "comment"}]}`.
+/// "sfen", "time", "comment"}], "formats"}`, where `formats` are the extensions of the record
+/// formats that can hold the game (`/api/game/ID.EXT`).
 ///
 /// # Errors
 ///
@@ -48,6 +50,9 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     let row = &stored.row;
     let headers: Vec<Value> =
         stored.info.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
+    let variant = stored.start.variant;
+    let formats: Vec<&str> =
+        Format::ALL.into_iter().filter(|f| f.holds_variant(variant)).map(Format::extension).collect();
     Ok(json!({
         "id": row.id.0,
         "black": row.black,
@@ -67,5 +72,6 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
         "comment": comment_at(0),
         "headers": headers,
         "plies": plies,
+        "formats": formats,
     }))
 }

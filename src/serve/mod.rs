@@ -39,18 +39,36 @@ use std::{
     net::{IpAddr, SocketAddr},
     path::{Path, PathBuf},
     sync::{Arc, Mutex},
+    time::Duration,
 };
 
 use axum::{
     Router,
     extract::{DefaultBodyLimit, Request},
-    http::{HeaderValue, StatusCode, header},
+    http::{HeaderValue, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::{get, post},
 };
 
+use hyper::server::conn::http1;
+use hyper_util::{
+    rt::{TokioIo, TokioTimer},
+    service::TowerToHyperService,
+};
+
 use crate::db::{self, Reader, Snapshot};
+
+/// How long a client may take by default to send a request's headers, from when it connects
+/// or its last answer was sent (see [`Server::idle_timeout`]).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Connections served at once (far fewer than the file handles a process may open, so that
+/// the database can always be opened); more wait to be accepted.
+const MAX_CONNECTIONS: usize = 256;
+
+/// The wait before accepting again after accepting failed.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 
 /// Threads the runtime may start for blocking work (answers take a permit first, so at most
 /// [`workers`] of them read at once).
@@ -159,6 +177,7 @@ fn file_identity(path: &Path) -> Option<FileIdentity> {
 pub struct Server {
     listener: std::net::TcpListener,
     router: Router,
+    idle: Duration,
 }
 
 impl Server {
@@ -183,7 +202,15 @@ impl Server {
             cache: cache::AnswerCache::new(db),
             loopback_only: is_loopback(bound.ip()),
         });
-        Ok(Server { listener, router: router(shared) })
+        Ok(Server { listener, router: router(shared), idle: IDLE_TIMEOUT })
+    }
+
+    /// Closes a connection whose client has not sent a request's headers `idle` after it
+    /// connected or after its last answer, so that idle or half-sent connections cannot hold
+    /// the server's file handles ([`IDLE_TIMEOUT`] unless set).
+    #[must_use]
+    pub fn idle_timeout(self, idle: Duration) -> Server {
+        Server { idle, ..self }
     }
 
     /// The address it listens on.
@@ -207,7 +234,33 @@ impl Server {
             .build()?;
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            axum::serve(listener, self.router).await
+            let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+            loop {
+                // Past the most connections, the next waits in the listener's queue.
+                let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+                    return Ok::<(), std::io::Error>(());
+                };
+                let stream = match listener.accept().await {
+                    Ok((stream, _)) => stream,
+                    // Out of file handles, or a connection reset before it was taken: go on
+                    // once some are closed.
+                    Err(_) => {
+                        tokio::time::sleep(ACCEPT_PAUSE).await;
+                        continue;
+                    }
+                };
+                let service = TowerToHyperService::new(self.router.clone());
+                let idle = self.idle;
+                tokio::spawn(async move {
+                    let connection = http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(idle)
+                        .serve_connection(TokioIo::new(stream), service);
+                    // A connection that fails or times out concerns its client alone.
+                    let _ = connection.await;
+                    drop(slot);
+                });
+            }
         })?;
         Ok(())
     }
@@ -230,6 +283,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/game/{id}", get(api::game))
         .route("/api/jump", post(api::jump).layer(DefaultBodyLimit::max(params::MAX_BODY)))
         .fallback(not_found)
+        .method_not_allowed_fallback(api::wrong_method)
         .layer(middleware::from_fn_with_state(shared.clone(), guard))
         .with_state(shared)
 }
@@ -246,7 +300,7 @@ async fn guard(
     next: Next,
 ) -> Response {
     if shared.loopback_only && !addressed_to_loopback(&request) {
-        return (StatusCode::FORBIDDEN, "this server answers only requests to localhost\n").into_response();
+        return api::ApiError::forbidden("this server answers only requests to localhost").into_response();
     }
     let mut response = next.run(request).await;
     let headers = response.headers_mut();

@@ -24,9 +24,12 @@ pub const MAX_BODY: usize = 512 * 1024;
 /// The most games one answer lists.
 pub const MAX_LIMIT: usize = 1000;
 
+/// The longest `moves` parameter, in bytes.
+pub const MAX_MOVES_PARAM: usize = 8 * 1024;
+
 /// The parameters `/api/query` and `/api/position` know, with the longest value each takes.
 const KNOWN: [(&str, usize); 17] = [
-    ("moves", 8 * 1024),
+    ("moves", MAX_MOVES_PARAM),
     ("sfen", 256),
     ("start", 256),
     ("player", 200),
@@ -60,10 +63,10 @@ impl Params {
         if raw.len() > MAX_QUERY {
             return Err(ApiError::bad(format!("the query string is too long: at most {MAX_QUERY} bytes")));
         }
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
-            .map_err(|_| ApiError::bad("the query string is not URL-encoded text"))?;
         let mut map = HashMap::new();
-        for (name, value) in pairs {
+        for pair in raw.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (name, value) = (decode(name)?, decode(value)?);
             let Some(&(known, max)) = KNOWN.iter().find(|(k, _)| *k == name) else {
                 return Err(ApiError::bad(format!("unknown parameter '{}'", shorten(&name))));
             };
@@ -74,6 +77,9 @@ impl Params {
                 return Err(ApiError::bad(format!("parameter '{known}' is given twice")));
             }
         }
+        // An empty value is no value, as a form's empty field means: every option takes its
+        // default, and a filter keeps every game.
+        map.retain(|_, value| !value.is_empty());
         Ok(Params(map))
     }
 
@@ -167,6 +173,15 @@ fn shorten(text: &str) -> String {
     short
 }
 
+/// A name or value of a query string, percent-decoded (`+` is a space), which must be UTF-8.
+fn decode(text: &str) -> Result<String, ApiError> {
+    let spaced = text.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8()
+        .map(|text| text.into_owned())
+        .map_err(|_| ApiError::bad("the query string is not URL-encoded UTF-8 text"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,5 +205,18 @@ mod tests {
         let ok = Params::parse(Some("moves=7g7f+3c3d&player=%E7%BE%BD%E7%94%9F")).expect("decodes");
         assert_eq!(ok.get("moves"), Some("7g7f 3c3d"));
         assert_eq!(ok.get("player"), Some("羽生"));
+        // Bytes that are no UTF-8 are refused, not replaced.
+        for raw in ["player=%FF", "%FF=1", "player=%E7%BE"] {
+            assert_eq!(refused(raw), "the query string is not URL-encoded UTF-8 text", "{raw}");
+        }
+    }
+
+    /// A form's empty fields: every one is absent, so none is refused as a bad value.
+    #[test]
+    fn empty_values_are_no_values() {
+        let raw = KNOWN.iter().map(|(name, _)| format!("{name}=")).collect::<Vec<_>>().join("&");
+        let params = Params::parse(Some(&raw)).expect("empty fields");
+        assert!(KNOWN.iter().all(|(name, _)| params.get(name).is_none()));
+        assert!(params.query().is_ok() && params.filter().is_ok());
     }
 }

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::api::ApiError;
+use super::{api::ApiError, params::MAX_MOVES_PARAM};
 use crate::{
     kifu,
     notation::{Style, read_sequence, write},
@@ -65,20 +65,27 @@ pub fn jump(text: &str) -> Result<Value, ApiError> {
         ));
     }
     if let Ok(target) = Target::from_sfen(text) {
-        return Ok(json!({ "sfen": target.position.sfen() }));
+        return Ok(match &target.sequence {
+            // A USI position command with moves: the moves, so the page shows how it was reached.
+            Some((start, moves)) => opened(start, moves),
+            None => json!({ "sfen": target.position.sfen() }),
+        });
     }
     let moves_error = match read_sequence(&Position::startpos(), text) {
-        Ok(moves) => return Ok(json!({ "moves": usi(&moves), "start": "startpos" })),
+        Ok(moves) => return Ok(opened(Position::startpos().setup(), &moves)),
         Err(e) => e,
     };
     let record_error = match kifu::read_file(None, text.as_bytes()) {
-        Ok(parsed) => match parsed.games.first() {
+        Ok(parsed) => match parsed.games.first().map(replay::replay) {
+            // A record whose start could not be read has no position to open: a diagram
+            // with a mistake in it is that mistake, not a board without the piece.
+            Some(replayed) if replayed.has_no_start() => match replayed.status {
+                replay::Status::Stopped(reason) => reason.to_string(),
+                replay::Status::Complete => "it has no start position".to_string(),
+            },
             // One line that does not read as moves is not taken as a record that stops early.
-            Some(game) if text.contains('\n') || replay::replay(game).status.is_complete() => {
-                let replayed = replay::replay(game);
-                let start = replayed.start.to_string();
-                let start = if start == STARTPOS_SFEN { "startpos".to_string() } else { start };
-                return Ok(json!({ "moves": usi(&replayed.moves), "start": start }));
+            Some(replayed) if text.contains('\n') || replayed.status.is_complete() => {
+                return Ok(opened(&replayed.start, &replayed.moves));
             }
             Some(_) => "it does not read as moves".to_string(),
             None => "it holds no game".to_string(),
@@ -99,6 +106,18 @@ pub fn jump(text: &str) -> Result<Value, ApiError> {
     Err(ApiError::bad(message))
 }
 
-fn usi(moves: &[Move]) -> String {
-    moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+/// The parameters that open the position after `moves` from `start`: the moves in USI, or,
+/// past what the `moves` parameter takes, the position itself.
+fn opened(start: &Setup, moves: &[Move]) -> Value {
+    let text = moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+    if text.len() > MAX_MOVES_PARAM {
+        let mut end = start.clone();
+        moves.iter().for_each(|&mv| {
+            end.play_legal(mv);
+        });
+        return json!({ "sfen": end.to_string() });
+    }
+    let start = start.to_string();
+    let start = if start == STARTPOS_SFEN { "startpos".to_string() } else { start };
+    json!({ "moves": text, "start": start })
 }

@@ -198,11 +198,33 @@ fn records_are_what_show_writes() {
             let answer = http::get(server.addr, &format!("/api/game/{id}.{ext}"));
             assert_eq!(answer.status, 200);
             assert_eq!(answer.text(), stdout, "game {id} as {ext}");
+            // The text is UTF-8: the file is named as Kakinoki's UTF-8 formats are.
+            let saved = match ext {
+                "kif" => "kifu",
+                "ki2" => "ki2u",
+                other => other,
+            };
             assert_eq!(
                 answer.header("content-disposition"),
-                Some(format!("attachment; filename=\"game-{id}.{ext}\"").as_str())
+                Some(format!("attachment; filename=\"game-{id}.{saved}\"").as_str())
+            );
+            assert_eq!(
+                http::get(server.addr, &format!("/api/game/{id}")).json()["formats"]
+                    .as_array()
+                    .unwrap()
+                    .len(),
+                6
             );
         }
+    }
+    // The yari shogi game can be had as USI and PSN only, and its viewer offers just those.
+    let (_, listed, _) = cli(&["games", "--variant", "yari", "--format", "csv"]);
+    let yari = listed.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    let game = http::get(server.addr, &format!("/api/game/{yari}")).json();
+    assert_eq!(game["formats"], serde_json::json!(["usi", "psn"]));
+    for (ext, status) in [("kif", 404), ("ki2", 404), ("csa", 404), ("jkf", 404), ("usi", 200), ("psn", 200)]
+    {
+        assert_eq!(http::get(server.addr, &format!("/api/game/{yari}.{ext}")).status, status, "{ext}");
     }
     let (code, _, stderr) = cli(&["show", "999"]);
     assert_eq!(code, 2);
@@ -310,6 +332,29 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
         assert_eq!(answer.status, 400, "{bad}");
         assert!(!answer.json()["error"].as_str().unwrap().is_empty());
     }
+    // A diagram with a mistake is that mistake, not a board without the mistyped piece (步 for
+    // 歩 on 7f) nor the even game (a row short of a square).
+    for (from, to, why) in [
+        ("| ・ ・ 歩 ・ ・ ・ ・ ・ ・|六", "| ・ ・ 步 ・ ・ ・ ・ ・ ・|六", "not a piece"),
+        ("| ・ ・ 歩 ・ ・ ・ ・ ・ ・|六", "| ・ ・ 歩 ・ ・ ・ ・ ・|六", "the row has 8 squares"),
+    ] {
+        assert!(diagram.contains(from));
+        let answer = jump(&diagram.replace(from, to));
+        assert_eq!(answer.status, 400, "{to}");
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(error.starts_with("not a board diagram: ") && error.contains(why), "{error}");
+    }
+    // A USI position command keeps its moves, so the page shows how the position was reached.
+    let usi = jump("position startpos moves 7g7f 3c3d").json();
+    assert_eq!((usi["moves"].as_str(), usi["start"].as_str()), (Some("7g7f 3c3d"), Some("startpos")));
+    // Moves past what the `moves` parameter takes (8 kB) open as the position they reach: a
+    // king walking back and forth returns to the position after the bishop exchange.
+    let long = format!("7g7f 3c3d 8h2b+ 3a2b{}", " 5i5h 5a5b 5h5i 5b5a".repeat(500));
+    let answer = jump(&long).json();
+    assert_eq!(answer["sfen"], "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 2005");
+    let opened =
+        http::get(server.addr, &format!("/api/position?sfen={}", encode(answer["sfen"].as_str().unwrap())));
+    assert_eq!(opened.status, 200);
 }
 
 #[test]

@@ -157,6 +157,65 @@ fn oversized_requests_are_refused() {
     assert_eq!(http::get(server.addr, "/api/query?offset=99999999999999999999999").status, 400);
 }
 
+/// Connections that send nothing, or half a request, are closed after `--idle-timeout`, so a
+/// client that opens many cannot hold the server: past the 256 served at once, the next
+/// request waits for them to close, and is answered then.
+#[test]
+fn idle_and_half_sent_connections_are_closed() {
+    use std::{
+        io::{Read, Write},
+        net::TcpStream,
+        time::{Duration, Instant},
+    };
+    let server = Server::start(samples_db(), &["--idle-timeout", "1"]);
+    let mut idle: Vec<TcpStream> = (0..300).map(|_| TcpStream::connect(server.addr).unwrap()).collect();
+    let mut half = TcpStream::connect(server.addr).unwrap();
+    half.write_all(b"GET /api/query HTTP/1.1\r\nHost: local").unwrap();
+    let started = Instant::now();
+    assert_eq!(http::get(server.addr, "/api/game/1").status, 200);
+    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    std::thread::sleep(Duration::from_secs(2));
+    for stream in idle.iter_mut().take(20).chain([&mut half]) {
+        stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut buf = [0u8; 64];
+        // Closed by the server: end of stream, or a reset; not still open (a read timeout).
+        match stream.read(&mut buf) {
+            Ok(n) => assert_eq!(n, 0),
+            Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset),
+        }
+    }
+}
+
+/// Every refusal is JSON with its reason: a method a path does not take, a path segment that
+/// is not UTF-8, a request to a name that is not loopback, a query string that is not UTF-8.
+#[test]
+fn refusals_are_json() {
+    let server = Server::start(samples_db(), &[]);
+    let head = |method: &str, path: &str, host: &str| {
+        format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\nConnection: close")
+    };
+    for (request, status, says) in [
+        (head("POST", "/api/query", "localhost"), 405, "POST is not answered here"),
+        (head("GET", "/api/jump", "localhost"), 405, "GET is not answered here"),
+        (head("GET", "/api/game/%FF", "localhost"), 400, "UTF-8"),
+        (head("GET", "/assets/%FF", "localhost"), 400, "UTF-8"),
+        (head("GET", "/", "evil.example"), 403, "only requests to localhost"),
+        (head("GET", "/api/query?player=%FF", "localhost"), 400, "not URL-encoded UTF-8 text"),
+        (head("GET", "/api/query?%FF=1", "localhost"), 400, "not URL-encoded UTF-8 text"),
+    ] {
+        let answer = http::raw(server.addr, &request, b"").unwrap();
+        assert_eq!(answer.status, status, "{request}");
+        assert_eq!(answer.header("content-type"), Some("application/json"), "{request}");
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(says), "{request}: {error}");
+    }
+    // A form's empty fields are no filters: the same answer as none.
+    let empty = "since=&until=&result=&handicap=&limit=&offset=&by=&variant=&player=&moves=";
+    let with_empty = http::get(server.addr, &format!("/api/query?{empty}"));
+    assert_eq!(with_empty.status, 200);
+    assert_eq!(with_empty.json(), http::get(server.addr, "/api/query").json());
+}
+
 #[test]
 fn only_requests_to_a_loopback_name_are_answered() {
     let server = Server::start(samples_db(), &[]);

@@ -9,7 +9,7 @@
 //! `*` lines are comments on the start position; `#` and `&` lines (remarks, bookmarks) and
 //! blank lines are skipped. The start is the diagram when there is one (it overrides
 //! 手合割), else the 手合割 handicap, else the even game; an unknown 手合割 name is read as
-//! the even game (the raw header keeps it).
+//! the even game (the raw header keeps it), with an `unknown_handicap` warning.
 //!
 //! Variation policy: `変化：N手` starts an alternative to move N of the nearest line, in file
 //! order, that has a move N after its own first move (the writers of these files list
@@ -186,7 +186,7 @@ impl Preamble {
     /// row (`first_number`: even means White, as in a diagram after one move), else the
     /// diagram's `手数＝N` (odd N means White), else Black. Also returns the square a
     /// first-move 同 refers to, when the diagram says.
-    pub fn finish(self, first_number: Option<u32>, first_turn: Option<Color>) -> (Game, Option<Square>) {
+    pub fn finish(mut self, first_number: Option<u32>, first_turn: Option<Color>) -> (Game, Option<Square>) {
         let mut game = Game { info: info::normalize(&self.headers), line: 1, ..Game::default() };
         let mut problem = self.problem;
         let mut previous = None;
@@ -218,7 +218,12 @@ impl Preamble {
                         KakinokiError::NeedsDiagram { name: name.to_string() },
                     ));
                 }
-                None => {}
+                None if name.is_empty() => {}
+                None => {
+                    let message =
+                        format!("手合割 '{name}' is no handicap kifudex knows: read as the even game");
+                    self.warnings.push(Warning { line: *line, ply: None, code: "unknown_handicap", message });
+                }
             }
         }
         game.headers = self.headers;

@@ -134,8 +134,11 @@ window.KX = window.KX || {};
     box.hidden = !comment && !time;
     box.textContent = [time ? `${L.time}: ${time}` : "", comment || ""].filter(Boolean).join("\n");
     $("ply-label").textContent = ply === 0 ? `${L.startLabel} / ${game.plies.length}` : L.plyOf(ply, game.plies.length);
-    for (const ext of ["kif", "ki2", "csa", "jkf", "usi"]) {
-      $(`dl-${ext}`).href = `/api/game/${game.id}.${ext}`;
+    // Only the formats that can hold the game (a yari shogi game: USI and PSN).
+    for (const ext of ["kif", "ki2", "csa", "jkf", "usi", "psn"]) {
+      const link = $(`dl-${ext}`);
+      link.hidden = !(game.formats || []).includes(ext);
+      link.href = `/api/game/${game.id}.${ext}`;
     }
   }
 
