@@ -48,6 +48,26 @@ fn file_name(path: &str) -> String {
     Path::new(path).file_name().unwrap().to_string_lossy().into_owned()
 }
 
+/// A temporary folder with an empty folder `in` for records and the path of a database.
+fn workspace() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    (tmp, dir, db)
+}
+
+/// The rejects stored: file name, the column `place` (`game_index` or `line`), ply, code.
+fn rejects(db: &Path, place: &str) -> Vec<(String, String, String, String)> {
+    export("rejects", db)
+        .iter()
+        .map(|r| (file_name(&r["path"]), r[place].clone(), r["ply"].clone(), r["code"].clone()))
+        .collect()
+}
+
+fn owned((a, b, c, d): (&str, &str, &str, &str)) -> (String, String, String, String) {
+    (a.into(), b.into(), c.into(), d.into())
+}
+
 /// The expected game of each (file, game index).
 struct Expected {
     plies: usize,
@@ -175,16 +195,10 @@ fn hand_built_records_end_as_the_rules_say() {
     }
     assert!(notes.is_empty(), "warnings for games not expected: {notes:?}");
 
-    let rejects: Vec<(String, String, String, String)> = export("rejects", &db)
-        .into_iter()
-        .map(|r| (file_name(&r["path"]), r["game_index"].clone(), r["ply"].clone(), r["code"].clone()))
-        .collect();
     assert_eq!(
-        rejects,
-        [
-            ("impossible_start.usi".into(), "0".into(), "0".into(), "bad_start".into()),
-            ("stops_early.kifu".into(), "0".into(), "3".into(), "no_such_move".into()),
-        ]
+        rejects(&db, "game_index"),
+        [("impossible_start.usi", "0", "0", "bad_start"), ("stops_early.kifu", "0", "3", "no_such_move")]
+            .map(owned)
     );
 }
 
@@ -261,9 +275,7 @@ fn diagram(row6: &str) -> String {
 /// the mistyped piece nor the even game, which the record never gave, is taken for its start.
 #[test]
 fn a_start_that_cannot_be_read_is_no_game() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
-    fs::create_dir(&dir).unwrap();
+    let (_tmp, dir, db) = workspace();
     let moves = "手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 投了\n";
     let good = diagram("| ・ ・ 歩 ・ ・ ・ ・ ・ ・|六");
     // 步 is the simplified form of 歩, no piece in a diagram; the short row lacks 4f.
@@ -280,16 +292,9 @@ fn a_start_that_cannot_be_read_is_no_game() {
         (file_name(&games[0]["source_path"]), games[0]["start_sfen"].as_str(), games[0]["plies"].as_str()),
         ("good.kif".into(), "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1", "1")
     );
-    let rejects: Vec<_> = export("rejects", &db)
-        .iter()
-        .map(|r| (file_name(&r["path"]), r["line"].clone(), r["ply"].clone(), r["code"].clone()))
-        .collect();
     assert_eq!(
-        rejects,
-        [
-            ("short.kif".into(), "9".into(), "0".into(), "bad_board".into()),
-            ("typo.kif".into(), "9".into(), "0".into(), "bad_board".into()),
-        ]
+        rejects(&db, "line"),
+        [("short.kif", "9", "0", "bad_board"), ("typo.kif", "9", "0", "bad_board")].map(owned)
     );
     // Two games in one text would need a format of several; one is enough to see each alone.
     for (name, code) in [("typo.kif", 2), ("good.kif", 0)] {
@@ -309,9 +314,7 @@ fn a_start_that_cannot_be_read_is_no_game() {
 /// A 手合割 that names no handicap is read as the even game, and says so.
 #[test]
 fn an_unknown_handicap_name_is_a_warning() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, db) = (tmp.path().join("in"), tmp.path().join("k.sqlite"));
-    fs::create_dir(&dir).unwrap();
+    let (_tmp, dir, db) = workspace();
     let kif = "先手：A\n手合割：謎落ち\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n";
     fs::write(dir.join("riddle.kif"), kif).unwrap();
     assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));

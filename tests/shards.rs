@@ -318,6 +318,21 @@ fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
         .db(&s.whole)
         .output();
     assert_eq!(out.status.code(), Some(2));
+    // A shard's part beside the whole one would be read as one table with it: refused, and
+    // nothing written; another table, or the same split again, is written.
+    let out = kifudex(["export", "games", "--format", "csv", "--out-dir", dir.to_str().unwrap()])
+        .db(&s.shards[0])
+        .output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("games-1-of-1.") && stderr.contains("another number of shards"), "{stderr}");
+    assert!(!dir.join(format!("shard=1/games-1-of-{SHARDS}.csv")).exists());
+    ok(&kifudex(["export", "moves", "--format", "csv", "--out-dir", dir.to_str().unwrap()])
+        .db(&s.shards[0])
+        .output());
+    ok(&kifudex(["export", "games", "--format", "csv", "--out-dir", dir.to_str().unwrap()])
+        .db(&s.whole)
+        .output());
 }
 
 /// `kifudex export tree` of the whole database, without the notations a script cannot write.

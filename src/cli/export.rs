@@ -190,8 +190,48 @@ fn partition(
         export::Format::Jsonl => "jsonl",
         export::Format::Parquet => "parquet",
     };
+    // Parts of the same table split another way would be read as one dataset with these.
+    if let Some(other) = parts_of_another_split(dir, &table, ext, shard.count()) {
+        bail!(
+            "--out-dir {}: it holds {} of a split into another number of shards; parts of {} shards beside it \
+             would be read as one table with it: write into another directory, or remove that split's parts",
+            dir.display(),
+            other.display(),
+            shard.count()
+        );
+    }
     let folder = dir.join(format!("shard={}", shard.index()));
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let name = format!("{table}-{}-of-{}.{ext}", shard.index(), shard.count());
     Ok(folder.join(name))
+}
+
+/// A part of `table` under `dir` (`shard=I/TABLE-I-of-M.EXT`) whose M is not `count`.
+fn parts_of_another_split(dir: &std::path::Path, table: &str, ext: &str, count: u32) -> Option<PathBuf> {
+    let folders = std::fs::read_dir(dir).ok()?;
+    for folder in folders.flatten() {
+        let name = folder.file_name();
+        if !name.to_str().is_some_and(|n| n.starts_with("shard=")) {
+            continue;
+        }
+        let Ok(parts) = std::fs::read_dir(folder.path()) else {
+            continue;
+        };
+        for part in parts.flatten() {
+            let name = part.file_name();
+            let Some(rest) =
+                name.to_str().and_then(|n| n.strip_prefix(table)).and_then(|n| n.strip_prefix('-'))
+            else {
+                continue;
+            };
+            let Some(of) = rest.strip_suffix(ext).and_then(|r| r.strip_suffix('.')) else {
+                continue;
+            };
+            let other = of.split_once("-of-").and_then(|(_, n)| n.parse::<u32>().ok());
+            if other.is_some_and(|n| n != count) {
+                return Some(part.path());
+            }
+        }
+    }
+    None
 }
