@@ -36,14 +36,16 @@ use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
 /// before (Japanese writes 同 when `mv` goes there).
 ///
 /// A move that is not legal in `pos` gets text that may not read back, and no panic; a
-/// board move from an empty square is written in USI.
+/// board move from an empty square is written in USI. Japanese and CSA notation have no
+/// names for yari shogi's pieces: a yari shogi move in them is the empty text, so that a
+/// column of Japanese moves never holds another notation.
 pub fn write(pos: &Position, mv: Move, previous: Previous, style: Style) -> String {
+    if pos.variant() != Variant::Standard && matches!(style, Style::Japanese | Style::Csa) {
+        return String::new();
+    }
     let Some(kind) = pos.moving_kind(mv) else {
         return mv.to_string();
     };
-    if pos.variant() != Variant::Standard && matches!(style, Style::Japanese | Style::Csa) {
-        return mv.to_string();
-    }
     match style {
         Style::Usi => mv.to_string(),
         Style::Csa => {

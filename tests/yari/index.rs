@@ -304,7 +304,10 @@ fn yari_games_are_indexed_queried_and_exported_apart_from_shogi_games() {
     assert_eq!(shogi_rows[0]["variant"], "standard");
     let moves = csv(&db, &["export", "moves", "--variant", "yari"]);
     assert_eq!(moves.len(), games.iter().map(|g| g.usi.len()).sum::<usize>());
+    // Japanese notation has no yari pieces: the column is empty, never another notation.
+    assert!(moves.iter().all(|r| r["japanese"].is_empty() && !r["western"].is_empty()));
     let tree = csv(&db, &["export", "tree", "--variant", "yari", "--max-ply", "6"]);
+    assert!(tree.iter().all(|r| r["japanese"].is_empty()));
     let here: Vec<_> =
         tree.iter().filter(|r| r["sfen"].rsplit_once(' ').map(|(p, _)| p) == Some(&target.sfen())).collect();
     let tree_moves: BTreeMap<String, (u64, u64)> = here

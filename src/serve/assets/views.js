@@ -13,7 +13,8 @@ window.KX = window.KX || {};
 
   // The move in the chosen notation, and in the other one.
   function notations(m, notation) {
-    return notation === "western" ? [m.western, m.japanese] : [m.japanese, m.western];
+    // A yari shogi move has no Japanese notation (the text is empty): Western stands in.
+    return notation === "western" ? [m.western, m.japanese] : [m.japanese || m.western, m.japanese ? m.western : ""];
   }
 
   function percent(x) {
@@ -24,7 +25,7 @@ window.KX = window.KX || {};
   function path(moves, notation, L, onPly) {
     const items = [`<li class="${moves.length === 0 ? "current" : ""}"><button type="button" data-ply="0">${esc(L.start)}</button></li>`];
     moves.forEach((m, i) => {
-      const text = notation === "western" ? m.western : m.japanese;
+      const text = notation === "western" ? m.western : m.japanese || m.western;
       const num = notation === "western" ? `<span class="num">${i + 1}.</span>` : "";
       items.push(`<li class="${i === moves.length - 1 ? "current" : ""}"><button type="button" data-ply="${i + 1}" data-usi="${esc(m.usi)}">${num}${esc(text)}</button></li>`);
     });
@@ -111,7 +112,7 @@ window.KX = window.KX || {};
     ].filter(([, v]) => v);
     $("game-info").innerHTML = info.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
     const items = game.plies.map((p) => {
-      const text = notation === "western" ? p.western : p.japanese;
+      const text = notation === "western" ? p.western : p.japanese || p.western;
       return `<li data-ply="${p.ply}" class="${p.ply === ply ? "current" : ""}"><span class="n">${p.ply}</span>` +
         `<span class="m${p.comment ? " has-comment" : ""}">${esc(text)}</span><span class="t">${clock(p.time)}</span></li>`;
     });
