@@ -284,6 +284,9 @@ fn a_start_that_cannot_be_read_is_no_game() {
     fs::write(dir.join("good.kif"), format!("{good}{moves}")).unwrap();
     fs::write(dir.join("typo.kif"), format!("{typo}{moves}")).unwrap();
     fs::write(dir.join("short.kif"), format!("{short}{moves}")).unwrap();
+    // A USI position command with a bad SFEN (a rank of eight squares) is a record all the same.
+    let usi = "position sfen lnsgkgsnl/1r5b1/pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f\n";
+    fs::write(dir.join("bad.usi"), usi).unwrap();
     let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let games = export("games", &db);
@@ -294,7 +297,12 @@ fn a_start_that_cannot_be_read_is_no_game() {
     );
     assert_eq!(
         rejects(&db, "line"),
-        [("short.kif", "9", "0", "bad_board"), ("typo.kif", "9", "0", "bad_board")].map(owned)
+        [
+            ("bad.usi", "1", "0", "bad_board"),
+            ("short.kif", "9", "0", "bad_board"),
+            ("typo.kif", "9", "0", "bad_board")
+        ]
+        .map(owned)
     );
     // Two games in one text would need a format of several; one is enough to see each alone.
     for (name, code) in [("typo.kif", 2), ("good.kif", 0)] {

@@ -113,7 +113,12 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
                 at += 1;
             }
-            bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1
+            // A line ends at LF, CRLF or a CR alone.
+            let ends = bytes[..at]
+                .iter()
+                .enumerate()
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')));
+            ends.count() + 1
         });
         let fields: Vec<&str> = row.iter().collect();
         match fields.as_slice() {

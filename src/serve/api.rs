@@ -56,12 +56,14 @@ pub fn path_error(e: &PathRejection) -> ApiError {
     ApiError { status: e.status(), message: e.body_text() }
 }
 
-/// `405`: the path is there, but not for this method.
-pub async fn wrong_method(method: Method) -> ApiError {
-    ApiError {
+/// `405`: the path is there, but not for this method (`Allow` names the one it takes).
+pub async fn wrong_method(method: Method, uri: axum::http::Uri) -> Response {
+    let allow = if uri.path() == "/api/jump" { "POST" } else { "GET, HEAD" };
+    let error = ApiError {
         status: StatusCode::METHOD_NOT_ALLOWED,
         message: format!("{method} is not answered here: /api/jump takes POST, everything else GET"),
-    }
+    };
+    ([(header::ALLOW, allow)], error).into_response()
 }
 
 /// An error and its causes, joined by `: `, as the command line prints them.

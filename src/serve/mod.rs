@@ -36,16 +36,20 @@ mod params;
 mod position;
 
 use std::{
+    future::Future,
+    io,
     net::{IpAddr, SocketAddr},
     path::{Path, PathBuf},
+    pin::Pin,
     sync::{Arc, Mutex},
+    task::{Context, Poll},
     time::Duration,
 };
 
 use axum::{
     Router,
     extract::{DefaultBodyLimit, Request},
-    http::{HeaderValue, header},
+    http::{HeaderValue, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -56,6 +60,7 @@ use hyper_util::{
     rt::{TokioIo, TokioTimer},
     service::TowerToHyperService,
 };
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use crate::db::{self, Reader, Snapshot};
 
@@ -124,6 +129,8 @@ struct Shared {
     cache: cache::AnswerCache,
     /// Whether only requests addressed to a loopback name are answered.
     loopback_only: bool,
+    /// The idle timeout, in milliseconds (see [`Server::idle_timeout`]).
+    idle_ms: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
@@ -178,6 +185,7 @@ pub struct Server {
     listener: std::net::TcpListener,
     router: Router,
     idle: Duration,
+    shared: Arc<Shared>,
 }
 
 impl Server {
@@ -201,8 +209,9 @@ impl Server {
             permits: tokio::sync::Semaphore::new(workers()),
             cache: cache::AnswerCache::new(db),
             loopback_only: is_loopback(bound.ip()),
+            idle_ms: std::sync::atomic::AtomicU64::new(IDLE_TIMEOUT.as_millis() as u64),
         });
-        Ok(Server { listener, router: router(shared), idle: IDLE_TIMEOUT })
+        Ok(Server { listener, router: router(shared.clone()), idle: IDLE_TIMEOUT, shared })
     }
 
     /// Closes a connection whose client has not sent a request's headers `idle` after it
@@ -210,6 +219,8 @@ impl Server {
     /// the server's file handles ([`IDLE_TIMEOUT`] unless set).
     #[must_use]
     pub fn idle_timeout(self, idle: Duration) -> Server {
+        let millis = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
+        self.shared.idle_ms.store(millis, std::sync::atomic::Ordering::Relaxed);
         Server { idle, ..self }
     }
 
@@ -252,6 +263,7 @@ impl Server {
                 let service = TowerToHyperService::new(self.router.clone());
                 let idle = self.idle;
                 tokio::spawn(async move {
+                    let stream = Stalling { inner: stream, limit: idle, since: None };
                     let connection = http1::Builder::new()
                         .timer(TokioTimer::new())
                         .header_read_timeout(idle)
@@ -263,6 +275,91 @@ impl Server {
             }
         })?;
         Ok(())
+    }
+}
+
+/// A connection whose writing fails once it has made no progress for `limit`: a client that
+/// stops reading its answers cannot hold the server. (Reading is bounded by the header
+/// timeout, and a pasted body by [`jump_in_time`].)
+struct Stalling {
+    inner: tokio::net::TcpStream,
+    limit: Duration,
+    /// Since when writing has waited.
+    since: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Stalling {
+    /// `polled`, the result of a write; past `limit` of waiting, an error.
+    fn in_time<T>(&mut self, cx: &mut Context<'_>, polled: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+        if polled.is_ready() {
+            self.since = None;
+            return polled;
+        }
+        let limit = self.limit;
+        let since = self.since.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match since.as_mut().poll(cx) {
+            Poll::Ready(()) => {
+                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the client reads no more")))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl AsyncRead for Stalling {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Stalling {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.in_time(cx, polled)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.in_time(cx, polled)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let polled = Pin::new(&mut self.inner).poll_flush(cx);
+        self.in_time(cx, polled)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// Answers `POST /api/jump` only if its body comes within the idle timeout: a client that sends
+/// the headers and stalls on the body gets 408 and its connection back.
+async fn jump_in_time(
+    axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let limit = Duration::from_millis(shared.idle_ms.load(std::sync::atomic::Ordering::Relaxed));
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => api::ApiError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!("the text did not come within {} s", limit.as_secs_f64()),
+        }
+        .into_response(),
     }
 }
 
@@ -281,7 +378,12 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/query", get(api::query))
         .route("/api/position", get(api::position))
         .route("/api/game/{id}", get(api::game))
-        .route("/api/jump", post(api::jump).layer(DefaultBodyLimit::max(params::MAX_BODY)))
+        .route(
+            "/api/jump",
+            post(api::jump)
+                .layer(DefaultBodyLimit::max(params::MAX_BODY))
+                .layer(middleware::from_fn_with_state(shared.clone(), jump_in_time)),
+        )
         .fallback(not_found)
         .method_not_allowed_fallback(api::wrong_method)
         .layer(middleware::from_fn_with_state(shared.clone(), guard))

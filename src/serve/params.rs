@@ -70,6 +70,11 @@ impl Params {
             let Some(&(known, max)) = KNOWN.iter().find(|(k, _)| *k == name) else {
                 return Err(ApiError::bad(format!("unknown parameter '{}'", shorten(&name))));
             };
+            // An empty value is no value, as a form's empty field means: every option takes
+            // its default, and a filter keeps every game.
+            if value.is_empty() {
+                continue;
+            }
             if value.len() > max {
                 return Err(ApiError::bad(format!("parameter '{known}' is too long: at most {max} bytes")));
             }
@@ -77,9 +82,6 @@ impl Params {
                 return Err(ApiError::bad(format!("parameter '{known}' is given twice")));
             }
         }
-        // An empty value is no value, as a form's empty field means: every option takes its
-        // default, and a filter keeps every game.
-        map.retain(|_, value| !value.is_empty());
         Ok(Params(map))
     }
 
@@ -218,5 +220,10 @@ mod tests {
         let params = Params::parse(Some(&raw)).expect("empty fields");
         assert!(KNOWN.iter().all(|(name, _)| params.get(name).is_none()));
         assert!(params.query().is_ok() && params.filter().is_ok());
+        // Beside a value, an empty one is no second value.
+        for raw in ["player=&player=Habu", "player=Habu&player=", "player=&player="] {
+            let params = Params::parse(Some(raw)).expect(raw);
+            assert_eq!(params.get("player"), raw.contains("Habu").then_some("Habu"), "{raw}");
+        }
     }
 }

@@ -57,8 +57,8 @@ pub fn describe(target: &Target) -> Value {
 /// 400 when the text is none of the things it may be, with the reason of the reading that
 /// fits it best: a one-line text as moves, a text with a drawn board as a diagram, anything
 /// else as a record.
-pub fn jump(text: &str) -> Result<Value, ApiError> {
-    let text = text.trim();
+pub fn jump(pasted: &str) -> Result<Value, ApiError> {
+    let text = pasted.trim();
     if text.is_empty() {
         return Err(ApiError::bad(
             "there is nothing to read: paste moves, an SFEN, a board diagram or a record",
@@ -75,7 +75,8 @@ pub fn jump(text: &str) -> Result<Value, ApiError> {
         Ok(moves) => return Ok(opened(Position::startpos().setup(), &moves)),
         Err(e) => e,
     };
-    let record_error = match kifu::read_file(None, text.as_bytes()) {
+    // The text as pasted, so that lines are counted as the user sees them.
+    let record_error = match kifu::read_file(None, pasted.as_bytes()) {
         Ok(parsed) => match parsed.games.first().map(replay::replay) {
             // A record whose start could not be read has no position to open: a diagram
             // with a mistake in it is that mistake, not a board without the piece.

@@ -174,6 +174,15 @@ fn idle_and_half_sent_connections_are_closed() {
     let started = Instant::now();
     assert_eq!(http::get(server.addr, "/api/game/1").status, 200);
     assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    // Headers sent, the body stalled: 408 once the timeout has passed, and the slot is free.
+    let mut stalled = TcpStream::connect(server.addr).unwrap();
+    stalled
+        .write_all(b"POST /api/jump HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n7g")
+        .unwrap();
+    stalled.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut answer = [0u8; 64];
+    let n = stalled.read(&mut answer).unwrap();
+    assert!(answer[..n].starts_with(b"HTTP/1.1 408"), "{}", String::from_utf8_lossy(&answer[..n]));
     std::thread::sleep(Duration::from_secs(2));
     for stream in idle.iter_mut().take(20).chain([&mut half]) {
         stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
@@ -205,6 +214,10 @@ fn refusals_are_json() {
     ] {
         let answer = http::raw(server.addr, &request, b"").unwrap();
         assert_eq!(answer.status, status, "{request}");
+        if status == 405 {
+            let allow = if request.contains("/api/jump") { "POST" } else { "GET, HEAD" };
+            assert_eq!(answer.header("allow"), Some(allow), "{request}");
+        }
         assert_eq!(answer.header("content-type"), Some("application/json"), "{request}");
         let error = answer.json()["error"].as_str().unwrap().to_string();
         assert!(error.contains(says), "{request}: {error}");
@@ -214,6 +227,8 @@ fn refusals_are_json() {
     let with_empty = http::get(server.addr, &format!("/api/query?{empty}"));
     assert_eq!(with_empty.status, 200);
     assert_eq!(with_empty.json(), http::get(server.addr, "/api/query").json());
+    let habu = http::get(server.addr, "/api/query?player=Habu").json();
+    assert_eq!(http::get(server.addr, "/api/query?player=&player=Habu&limit=").json(), habu);
 }
 
 #[test]

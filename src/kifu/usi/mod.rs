@@ -108,7 +108,11 @@ pub fn looks_like(text: &str) -> bool {
         return true;
     }
     let game = read_line(line, 1, None);
-    game.problem.is_none() || !game.moves.is_empty()
+    // A USI position command whose SFEN cannot be read is one too, so that the SFEN's fault
+    // is named, at its line, rather than the file being no record.
+    let position_sfen = line.split_ascii_whitespace().take(2).eq(["position", "sfen"]);
+    let bad_sfen = position_sfen && game.problem.as_ref().is_some_and(|p| p.code() == "bad_board");
+    game.problem.is_none() || !game.moves.is_empty() || bad_sfen
 }
 
 fn read_line(line: &str, number: u32, variant: Option<Variant>) -> Game {
