@@ -3,7 +3,8 @@
 //! fails (a full disk, a game that cannot be written) never leaves a cut file under that
 //! name, and the file that was there stays as it was. Ctrl-C (SIGINT) or SIGTERM removes the
 //! hidden file and ends the command with status 130 or 143; only a kill leaves it
-//! (`.NAME.PID.partial`).
+//! (`.NAME.PID.partial`), and the next command to write that file removes it once the
+//! process that wrote it is gone.
 
 use std::{
     ffi::OsString,
@@ -14,6 +15,33 @@ use std::{
 };
 
 use anyhow::{Context, bail};
+
+/// Removes the hidden files of `target` (named `name`) that killed runs left behind:
+/// `.NAME.PID.partial` whose process is gone. One whose process is alive may be another
+/// command writing the same file now, and is left alone (as every one is where there is no
+/// `/proc` to ask).
+fn remove_abandoned(target: &Path, name: &std::ffi::OsStr) {
+    let (Some(dir), Some(name)) = (target.parent(), name.to_str()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let pid =
+            file.to_str().and_then(|f| f.strip_prefix(&prefix)).and_then(|f| f.strip_suffix(".partial"));
+        let Some(pid) = pid.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) else {
+            continue;
+        };
+        let proc = Path::new("/proc");
+        if proc.join("self").exists() && !proc.join(pid).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
 
 /// The hidden files being written, for the signal handler to remove.
 static PARTIAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -97,6 +125,7 @@ impl Replacing {
         let hidden = target.with_file_name(hidden_name);
         // Left by a killed run that had this process id: nothing else writes this name.
         let _ = fs::remove_file(&hidden);
+        remove_abandoned(&target, name);
         remove_on_signals();
         // Listed before it is made: a signal in between removes a name that is not there.
         partial().push(hidden.clone());
@@ -226,6 +255,15 @@ mod tests {
         // A new name is made the same way.
         write_whole(&tmp.path().join("fresh.csv"), b"x").unwrap();
         assert_eq!(listing(tmp.path()), ["fresh.csv", "out.csv"]);
+        // What a killed run left (process 999999999 cannot exist: Linux's largest is 2^22)
+        // goes; the file of a live process (1, the init process) stays.
+        if Path::new("/proc/self").exists() {
+            for pid in [999_999_999, 1] {
+                fs::write(tmp.path().join(format!(".out.csv.{pid}.partial")), "half").unwrap();
+            }
+            write_whole(&path, b"newer").unwrap();
+            assert_eq!(listing(tmp.path()), [".out.csv.1.partial", "fresh.csv", "out.csv"]);
+        }
     }
 
     #[cfg(unix)]
