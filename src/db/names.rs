@@ -150,29 +150,24 @@ impl AliasMap {
 /// alias of one of their own aliases, or gives an alias a second player. Returns its index
 /// and the index of the pair it contradicts.
 pub fn contradicting_alias(pairs: &[(String, String)]) -> Option<(usize, usize)> {
-    // Alias key → (the player's key, the pair that made it).
-    let mut by_key: HashMap<String, (String, usize)> = HashMap::new();
+    // The aliases so far, added as [`AliasMap::load`] adds them, and the pair that made each.
+    let (mut map, mut made) = (AliasMap::default(), HashMap::new());
     for (i, (alias, name)) in pairs.iter().enumerate() {
         let (alias_key, name_key) = (player_key(alias), player_key(name));
         if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
             continue;
         }
-        let player = match by_key.get(&name_key) {
-            Some((k, made)) if *k == alias_key => return Some((i, *made)),
-            Some((k, _)) => k.clone(),
-            None => name_key,
-        };
-        match by_key.get(&alias_key) {
-            Some((k, _)) if *k == player => continue,
-            Some((_, made)) => return Some((i, *made)),
-            None => {}
+        if map.canonical(&name_key) == alias_key {
+            return Some((i, made[&name_key]));
         }
-        for target in by_key.values_mut() {
-            if target.0 == alias_key {
-                target.0.clone_from(&player);
+        if let Some((_, player)) = map.resolve(&alias_key) {
+            if player == map.canonical(&name_key) {
+                continue;
             }
+            return Some((i, made[&alias_key]));
         }
-        by_key.insert(alias_key, (player, i));
+        made.insert(alias_key.clone(), i);
+        map.add(alias_key, name, name_key);
     }
     None
 }
