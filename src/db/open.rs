@@ -110,7 +110,10 @@ fn sniff(path: &Path) -> Result<Sniff> {
         return Ok(Sniff::Empty);
     }
     let mut head = Vec::with_capacity(100);
-    fs::File::open(path).and_then(|f| f.take(100).read_to_end(&mut head)).map_err(file_error)?;
+    match fs::File::open(path).and_then(|f| f.take(100).read_to_end(&mut head)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::Missing(path.to_path_buf())),
+        read => read.map_err(file_error)?,
+    };
     if head.len() < 100 || !head.starts_with(b"SQLite format 3\0") {
         return Ok(Sniff::Foreign);
     }
@@ -181,11 +184,60 @@ fn read_error(path: &Path, wal: bool, error: rusqlite::Error) -> Error {
 
 /// Opens the kifudex database at `path` read-only: nothing is created, migrated or changed.
 ///
+/// A failure to read files that change while they are opened is tried again, for a while:
+/// another process may be removing the database or making it afresh at that path, and the
+/// answer is then what is there once it is done (or [`Error::Missing`] while nothing is).
+///
 /// # Errors
 ///
 /// [`Error::Missing`], [`Error::Directory`], [`Error::NotKifudex`], [`Error::TooNew`],
 /// [`Error::TooOld`], [`Error::WalUnreadable`], or another failure to open it.
 pub(super) fn open_read(path: &Path) -> Result<Connection> {
+    let started = Instant::now();
+    loop {
+        let before = files_state(path);
+        match open_read_once(path) {
+            Err(e) if !is_verdict(&e) && files_state(path) != before && started.elapsed() < REOPEN_WAIT => {}
+            // Gone while it was opened: removed, or being replaced.
+            Err(_) if !path.exists() => return Err(Error::Missing(path.to_path_buf())),
+            opened => return opened,
+        }
+        std::thread::sleep(REOPEN_POLL);
+    }
+}
+
+/// How long a reader tries again to open a database whose files change while it opens them
+/// (see [`open_read`]), and how often.
+const REOPEN_WAIT: Duration = Duration::from_secs(2);
+const REOPEN_POLL: Duration = Duration::from_millis(10);
+
+/// A file's device, inode, size and modification time.
+type FileState = (u64, u64, u64, Option<std::time::SystemTime>);
+
+/// The state of the database file and its write-ahead log: what removing, replacing or
+/// writing them changes.
+fn files_state(path: &Path) -> [Option<FileState>; 2] {
+    use std::os::unix::fs::MetadataExt;
+    [path.to_path_buf(), with_suffix(path, "-wal")]
+        .map(|f| fs::metadata(f).ok().map(|m| (m.dev(), m.ino(), m.len(), m.modified().ok())))
+}
+
+/// Whether the error is a verdict on the file as it is (none, a directory, not a kifudex
+/// database, a schema this build does not read), rather than a failure to read it.
+fn is_verdict(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Missing(_)
+            | Error::Directory(_)
+            | Error::NotKifudex(_)
+            | Error::TooNew { .. }
+            | Error::TooOld { .. }
+    )
+}
+
+/// [`open_read`], once. A failure to read a file that another process removes or replaces
+/// meanwhile (`index` making a database afresh at its path, say) is only that.
+fn open_read_once(path: &Path) -> Result<Connection> {
     let sniffed = sniff(path)?;
     if foreign_by_header(path, sniffed, false) {
         return Err(Error::NotKifudex(path.to_path_buf()));
@@ -251,9 +303,13 @@ pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection>
         }
         Kind::Kifudex(_) => {}
         // The page size and auto_vacuum must be chosen before the first table exists, and
-        // the page size before WAL mode is on.
+        // the page size before WAL mode is on. Choosing auto_vacuum writes the first page:
+        // journaled in memory (as in `start_run`), or a run killed then would leave a hot
+        // journal beside a file readers are refused until a writer rolls it back.
         Kind::Empty => conn
-            .execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE}; PRAGMA auto_vacuum = INCREMENTAL"))
+            .execute_batch(&format!(
+                "PRAGMA journal_mode = MEMORY; PRAGMA page_size = {PAGE_SIZE}; PRAGMA auto_vacuum = INCREMENTAL"
+            ))
             .map_err(open_error)?,
     }
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;").map_err(open_error)?;

@@ -308,3 +308,47 @@ fn a_run_that_ends_while_another_program_has_the_database_open_says_it_stays_in_
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(&fs::read(&db).unwrap()[18..20], [1, 1]);
 }
+
+#[test]
+fn a_reader_while_a_database_is_made_afresh_finds_it_missing_not_yet_kifudex_s_or_whole() {
+    // The files removed and the database made again at their path, over and over, as a
+    // script that rebuilds an archive does; a reader (the server's, say) reads all along.
+    // Before: about one open in a thousand failed, with "attempt to write a readonly
+    // database" (a journal on disk beside the new file) or "unable to open database file".
+    let tmp = tempfile::tempdir().unwrap();
+    let (empty, db) = (tmp.path().join("empty"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&empty).unwrap();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (db, done) = (db.clone(), done.clone());
+        std::thread::spawn(move || {
+            let (mut answers, mut failures) = (0, Vec::new());
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                match Reader::open(&db).and_then(|mut r| r.snapshot()?.game_count()) {
+                    Ok(0) => answers += 1,
+                    Ok(n) => failures.push(format!("{n} games")),
+                    Err(kifudex::db::Error::Missing(_) | kifudex::db::Error::NotKifudex(_)) => {}
+                    Err(e) => failures.push(e.to_string()),
+                }
+            }
+            (answers, failures)
+        })
+    };
+    for _ in 0..300 {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = fs::remove_file(format!("{}{suffix}", db.display()));
+        }
+        let status = command().arg("index").arg(&empty).arg("--db").arg(&db).arg("--quiet").status().unwrap();
+        assert!(status.success());
+    }
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (answers, failures) = reader.join().unwrap();
+    assert!(answers > 0, "the reader never read the database");
+    assert!(
+        failures.is_empty(),
+        "{} of {} opens failed: {:?}",
+        failures.len(),
+        answers,
+        &failures[..failures.len().min(5)]
+    );
+}
