@@ -558,18 +558,26 @@ fn stated(
     foul_written: bool,
     status: &Status,
 ) -> (Option<Termination>, Option<Outcome>) {
-    let to_move = pos.turn();
-    let Some(ending) = ending else {
-        return (None, None);
-    };
+    match ending {
+        Some(ending) => stated_by(ending, pos.turn(), foul_written, status.is_complete()),
+        None => (None, None),
+    }
+}
+
+/// The termination and outcome `ending` states when it is written with `to_move` to move
+/// (see [`stated`]); `complete` when every move of the line was replayed.
+pub(crate) fn stated_by(
+    ending: &Ending,
+    to_move: Color,
+    foul_written: bool,
+    complete: bool,
+) -> (Option<Termination>, Option<Outcome>) {
     let t = ending.termination;
     if let Some(stated) = ending.stated {
         // An outcome stated without the way it came about: a loser to move resigned (a mate
         // is the moves' to judge).
         let t = match (t, stated) {
-            (Termination::Unknown, Outcome::Win(winner))
-                if to_move == winner.flip() && status.is_complete() =>
-            {
+            (Termination::Unknown, Outcome::Win(winner)) if to_move == winner.flip() && complete => {
                 Termination::Resign
             }
             _ => t,

@@ -378,3 +378,36 @@ fn a_variation_of_an_ending_alone_is_held_by_jkf_and_named_where_it_cannot_be() 
         }
     }
 }
+
+#[test]
+fn a_resignation_out_of_turn_never_changes_sides() {
+    // Black resigns after its own first move (as 将棋倶楽部24 writes it): White wins. CSA's
+    // `%TORYO` and JKF's `TORYO` would say that White, to move, resigned; neither can say
+    // this, so the ending is left out and said so, and no format reads back Black's win.
+    // The variation ends the same way, on White's turn after move 3.
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("r.kifu");
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 先手 投了\nまで1手で後手の勝ち\n\n変化：2手\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 先手 投了\n";
+    std::fs::write(&kif, text).unwrap();
+    let outcome = |bytes: &[u8], name: &str| {
+        let game = kifu::read_file(Some(Path::new(name)), bytes).unwrap().games.remove(0);
+        let variation_ending = game.variations.first().and_then(|v| v.ending.clone());
+        (format!("{:?}", replay::replay(&game).outcome), variation_ending)
+    };
+    assert_eq!(outcome(text.as_bytes(), "r.kifu").0, "Some(Win(White))");
+    for (to, name, code) in
+        [("kif", "g.kifu", 0), ("western", "g.psn", 1), ("csa", "g.csa", 1), ("jkf", "g.jkf", 1)]
+    {
+        let out = convert(&[kif.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        let left_out = stderr.contains("its ending (resign, a win for White) is left out");
+        assert_eq!(left_out, matches!(to, "csa" | "jkf"), "{to}: {stderr}");
+        let (main, variation) = outcome(&out.stdout, name);
+        let expected = if left_out { "None" } else { "Some(Win(White))" };
+        assert_eq!(main, expected, "{to}:\n{}", String::from_utf8_lossy(&out.stdout));
+        if to == "jkf" {
+            assert_eq!(variation.map(|e| e.termination), None, "the variation's ending");
+        }
+    }
+}

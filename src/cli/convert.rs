@@ -8,10 +8,10 @@ use std::{
 
 use anyhow::{Context, bail};
 use kifudex::{
-    kifu::{self, Format, Game, encoding},
+    kifu::{self, Format, Game, Outcome, encoding},
     notation::Style,
     replay,
-    shogi::Variant,
+    shogi::{Color, Variant},
 };
 
 use super::moves::VariantArg;
@@ -174,6 +174,21 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 "kifudex: {} game {index}: its {dropped} variation{} left out: {why}",
                 args.file.display(),
                 if dropped == 1 { " is" } else { "s are" },
+            );
+        }
+        if kifudex::write::ending_left_out(format, &replayed) {
+            clean = false;
+            let name = format.name().to_uppercase();
+            let termination = replayed.termination.map_or("unknown", |t| t.name());
+            let result = match replayed.outcome {
+                Some(Outcome::Win(Color::Black)) => "a win for Black",
+                Some(Outcome::Win(Color::White)) => "a win for White",
+                Some(Outcome::Draw) => "a draw",
+                None => "no result",
+            };
+            eprintln!(
+                "kifudex: {} game {index}: its ending ({termination}, {result}) is left out: a {name} file has no word for it",
+                args.file.display(),
             );
         }
         texts.push(args.to.write(game, &replayed));

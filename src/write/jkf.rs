@@ -4,10 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::support::{branching_at, other_headers, paired_variations, slash_date, start_position, walk};
 use crate::{
-    kifu::{
-        Game, MoveEntry, Outcome, Termination, Variation, csa::word_for, jkf::preset_name,
-        support::turn_after,
-    },
+    kifu::{Game, MoveEntry, Variation, csa::word_for, jkf::preset_name, support::turn_after},
     notation::{self, Style, csa::piece_code},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Square},
@@ -185,12 +182,9 @@ fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, tota
     let ended = replayed.stopped.is_none();
     if let Some(word) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
         let to_move = turn_after(turn, replayed.moves.len());
-        // Which word a foul takes depends on who fouled: the side the ending names (the
-        // previous mover, unless it names one), or the one its stated result makes lose.
-        let outcome = e.stated.or_else(|| {
-            (e.termination == Termination::IllegalMove)
-                .then(|| Outcome::Win(e.side.unwrap_or(to_move.flip()).flip()))
-        });
+        // Which word an ending takes (whether there is one) depends on who lost: a foul's
+        // word names the side that fouled, the others mean the side to move.
+        let (_, outcome) = crate::replay::stated_by(e, to_move, false, true);
         word_for(e.termination, outcome, to_move)
     }) {
         end.insert("special".into(), json!(word));

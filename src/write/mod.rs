@@ -75,6 +75,17 @@ pub fn variations_left_out(format: Format, replayed: &ReplayedGame) -> usize {
     of_line(format, &replayed.variations, replayed.moves.len(), true)
 }
 
+/// Whether a `format` text leaves out `replayed`'s ending: CSA and JKF when no `%` word says
+/// it, a resignation out of turn among them (every such word but a foul's means the side to move).
+/// Read back, such a game has no result rather than the wrong one.
+pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
+    let written = match replayed.termination {
+        Some(t) => crate::kifu::csa::word_for(t, replayed.outcome, replayed.end.turn).is_some(),
+        None => replayed.outcome.is_none(),
+    };
+    matches!(format, Format::Csa | Format::Jkf) && !written
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -76,13 +76,24 @@ impl EndingWord {
 }
 
 /// The word that writes an ending, given how replay judged it and who was to move at the end.
-/// `None` when CSA has no word for it (a sealed move, a forfeit, an unknown cause).
+/// `None` when CSA has no word for it: a sealed move, a forfeit, an unknown cause, and an
+/// ending whose word would name the other side (a resignation or a loss on time of the side
+/// that has just moved, written `先手 投了` on White's turn; an entering-king win declared out of
+/// turn), since every such word means the side to move.
 pub(crate) fn word_for(
     termination: Termination,
     outcome: Option<Outcome>,
     to_move: Color,
 ) -> Option<&'static str> {
+    let winner = match outcome {
+        Some(Outcome::Win(winner)) => Some(winner),
+        _ => None,
+    };
+    let to_move_lost = winner != Some(to_move);
+    let to_move_won = winner != Some(to_move.flip());
     Some(match termination {
+        Termination::Resign | Termination::Checkmate | Termination::Timeout if !to_move_lost => return None,
+        Termination::EnteringKing if !to_move_won => return None,
         Termination::Resign => "TORYO",
         Termination::Checkmate => "TSUMI",
         Termination::Timeout => "TIME_UP",
@@ -170,6 +181,13 @@ mod tests {
         assert_eq!(illegal(Color::Black, Color::Black), Some("-ILLEGAL_ACTION"));
         assert_eq!(illegal(Color::White, Color::White), Some("+ILLEGAL_ACTION"));
         assert_eq!(word_for(Termination::Sealed, None, Color::Black), None);
+        // Words that would name the side to move where the other side lost or declared.
+        let white = Some(Outcome::Win(Color::White));
+        assert_eq!(word_for(Termination::Resign, white, Color::Black), Some("TORYO"));
+        assert_eq!(word_for(Termination::Resign, white, Color::White), None);
+        assert_eq!(word_for(Termination::Timeout, white, Color::White), None);
+        assert_eq!(word_for(Termination::EnteringKing, white, Color::White), Some("KACHI"));
+        assert_eq!(word_for(Termination::EnteringKing, white, Color::Black), None);
     }
 
     #[test]
