@@ -411,3 +411,39 @@ fn a_resignation_out_of_turn_never_changes_sides() {
         }
     }
 }
+
+#[test]
+fn perpetual_check_is_lost_by_the_checking_side_in_every_format_read_back() {
+    // Black's rook checks on every move, so Black loses (the rules of 千日手), whether the
+    // fourth occurrence comes with Black's check (move 13) or with White's reply (move 12, from
+    // a start where Black is to move). KIF and KI2 name the checking side when it is not the
+    // side to move (`先手 連続王手の千日手`).
+    let tmp = tempfile::tempdir().unwrap();
+    let games = [
+        "position sfen 8k/9/R8/9/9/9/9/9/4K4 b - 1 moves 9c9a 1a1b 9a9b 1b1a 9b9a 1a1b 9a9b 1b1a 9b9a 1a1b 9a9b 1b1a 9b9a",
+        "position sfen R8/8k/9/9/9/9/9/9/4K4 b - 1 moves 9a9b 1b1a 9b9a 1a1b 9a9b 1b1a 9b9a 1a1b 9a9b 1b1a 9b9a 1a1b",
+    ];
+    for (i, usi) in games.iter().enumerate() {
+        let source = tmp.path().join(format!("g{i}.usi"));
+        std::fs::write(&source, format!("{usi}\n")).unwrap();
+        for (to, ext) in
+            [("kif", "kifu"), ("ki2", "ki2u"), ("csa", "csa"), ("jkf", "jkf"), ("western", "psn")]
+        {
+            let written = tmp.path().join(format!("g{i}.{ext}"));
+            let out = convert(&[source.to_str().unwrap(), "--to", to, "--out", written.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+            let bytes = std::fs::read(&written).unwrap();
+            let game = kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0);
+            let replayed = replay::replay(&game);
+            assert_eq!(
+                (replayed.termination, replayed.outcome),
+                (
+                    Some(kifu::Termination::PerpetualCheck),
+                    Some(kifu::Outcome::Win(kifudex::shogi::Color::White))
+                ),
+                "game {i} through {to}"
+            );
+            assert_eq!(replayed.warnings, [], "game {i} through {to}:\n{}", String::from_utf8_lossy(&bytes));
+        }
+    }
+}

@@ -297,8 +297,8 @@ pub struct Ending {
 
 impl Ending {
     /// An ending with no words of its own, for a game that ended by `termination` with
-    /// `outcome` (as replay judged it, or as a database stored it). A foul or a forfeit names
-    /// the side that lost by it. `None` when neither is known.
+    /// `outcome` (as replay judged it, or as a database stored it). A foul, a forfeit or
+    /// perpetual check names the side that lost by it. `None` when neither is known.
     pub fn judged(termination: Option<Termination>, outcome: Option<Outcome>) -> Option<Ending> {
         let termination = match termination {
             Some(t) => t,
@@ -306,9 +306,10 @@ impl Ending {
             None => return None,
         };
         let side = match (termination, outcome) {
-            (Termination::IllegalMove | Termination::Forfeit, Some(Outcome::Win(winner))) => {
-                Some(winner.flip())
-            }
+            (
+                Termination::IllegalMove | Termination::Forfeit | Termination::PerpetualCheck,
+                Some(Outcome::Win(winner)),
+            ) => Some(winner.flip()),
             _ => None,
         };
         Some(Ending { termination, side, stated: outcome, text: String::new(), line: 0 })
