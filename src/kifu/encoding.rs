@@ -180,12 +180,27 @@ pub struct EncodeError {
 }
 
 /// Encodes text as CP932 (for `.kif` and `.ki2` files), refusing rather than replacing
-/// characters CP932 lacks.
+/// characters CP932 lacks, and those it holds only as another character: `−` (U+2212) would
+/// be written as the bytes of `－` (U+FF0D) and `¥` as `\`, which read back as those.
 ///
 /// # Errors
 ///
 /// [`EncodeError`] with the first character CP932 cannot represent.
 pub fn encode_cp932(text: &str) -> Result<Vec<u8>, EncodeError> {
+    let bytes = encode_cp932_lossy(text)?;
+    let (back, _) = SHIFT_JIS.decode_without_bom_handling(&bytes);
+    match text.chars().zip(back.chars()).position(|(a, b)| a != b) {
+        None => Ok(bytes),
+        Some(at) => {
+            let (offset, ch) = text.char_indices().nth(at).expect("a character of the text");
+            let line = text[..offset].matches('\n').count() + 1;
+            Err(EncodeError { line: u32::try_from(line).unwrap_or(u32::MAX), ch })
+        }
+    }
+}
+
+/// [`encode_cp932`], with the characters that CP932 writes as others written so.
+fn encode_cp932_lossy(text: &str) -> Result<Vec<u8>, EncodeError> {
     let mut encoder = SHIFT_JIS.new_encoder();
     let mut out = Vec::with_capacity(text.len());
     let mut rest = text;

@@ -74,6 +74,13 @@ fn cp932_encoding_round_trips_and_refuses_what_it_lacks() {
     assert_eq!(encode_cp932(TEXT).unwrap(), CP932);
     let err = encode_cp932("手合割：平手\n先手：😀\n").unwrap_err();
     assert_eq!((err.line, err.ch), (2, '😀'));
+    // CP932 encoders write U+2212 as the bytes of U+FF0D, and U+00A5 and U+203E as ASCII
+    // `\` and `~` (the WHATWG Shift_JIS encoder): they would read back as other characters.
+    for (text, ch) in [("先手：名−前\n", '−'), ("棋戦：¥\n", '¥'), ("x\n‾\n", '‾')] {
+        let err = encode_cp932(text).unwrap_err();
+        assert_eq!(err.ch, ch, "{text}");
+    }
+    assert_eq!(encode_cp932("－").unwrap(), [0x81, 0x7C]);
 }
 
 #[test]
