@@ -447,3 +447,26 @@ fn perpetual_check_is_lost_by_the_checking_side_in_every_format_read_back() {
         }
     }
 }
+
+#[test]
+fn the_comment_on_a_foul_that_ended_the_game_is_written_in_every_format() {
+    // Black's third move is no legal move, and the record says why under it.
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("f.kifu");
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７四歩(76)\n*二歩進めは反則\nまで3手で先手の反則負け\n";
+    std::fs::write(&kif, text).unwrap();
+    for (to, name) in
+        [("kif", "g.kifu"), ("ki2", "g.ki2u"), ("csa", "g.csa"), ("jkf", "g.jkf"), ("western", "g.psn")]
+    {
+        let out = convert(&[kif.to_str().unwrap(), "--to", to]);
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let all: Vec<&String> =
+            game.comments.iter().chain(game.moves.iter().flat_map(|m| &m.comments)).collect();
+        assert!(
+            all.iter().any(|c| c.contains("二歩進めは反則")),
+            "{to}: {all:?}\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(format!("{:?}", replay::replay(&game).outcome), "Some(Win(White))", "{to}");
+    }
+}

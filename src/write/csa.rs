@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::support::{comment_lines, other_headers, slash_date, start_position, walk};
+use super::support::{comment_lines, foul_notes, other_headers, slash_date, start_position, walk};
 use crate::{
     kifu::{Game, Player, csa::word_for},
     notation::{self, Style, csa::piece_code},
@@ -90,8 +90,8 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             }
         });
     }
-    if let Some(text) = &replayed.illegal_ending {
-        let _ = writeln!(out, "'illegal move: {text}");
+    for note in foul_notes(game, replayed) {
+        let _ = writeln!(out, "'{}", one_line(&note));
     }
     if let Some(word) = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn)) {
         let _ = writeln!(out, "%{word}");

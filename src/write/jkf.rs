@@ -2,7 +2,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::support::{branching_at, other_headers, paired_variations, slash_date, start_position, walk};
+use super::support::{
+    branching_at, foul_notes, other_headers, paired_variations, slash_date, start_position, walk,
+};
 use crate::{
     kifu::{Game, MoveEntry, Variation, csa::word_for, jkf::preset_name, support::turn_after},
     notation::{self, Style, csa::piece_code},
@@ -28,8 +30,9 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     root.insert("initial".into(), initial(&replayed.start));
     let mut moves = vec![comments_entry(&game.comments)];
     let mut end = Map::new();
-    if let Some(text) = &replayed.illegal_ending {
-        end.insert("comments".into(), json!([format!("illegal move: {text}")]));
+    let foul = foul_notes(game, replayed);
+    if !foul.is_empty() {
+        end.insert("comments".into(), json!(foul));
     }
     if let Some(word) = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn)) {
         end.insert("special".into(), json!(word));

@@ -120,6 +120,15 @@ pub(crate) fn comment_lines(comments: &[String]) -> impl Iterator<Item = &str> {
     comments.iter().flat_map(|c| c.lines())
 }
 
+/// The note on a written foul that ended the game (`illegal move: ４五桂(37)`) and the record's
+/// own comments on that move, for the formats that write the foul as a comment: it is no
+/// legal move, so it has no move of theirs to stand on.
+pub(crate) fn foul_notes<'a>(game: &'a Game, replayed: &'a ReplayedGame) -> Vec<String> {
+    let Some(text) = &replayed.illegal_ending else { return Vec::new() };
+    let own = game.moves.get(replayed.moves.len()).map_or(&[][..], |e| &e.comments[..]);
+    std::iter::once(format!("illegal move: {text}")).chain(comment_lines(own).map(str::to_string)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! Writing a game as Western game text, in Hodges or Hosking style, for shogi or yari shogi.
 
-use super::support::{branching_at, other_headers, paired_variations, start_position, walk};
+use super::support::{branching_at, foul_notes, other_headers, paired_variations, start_position, walk};
 use crate::{
     kifu::{Game, MoveEntry, Variation, western::result_word},
     notation::{self, Style},
@@ -109,8 +109,9 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
         let pairs = paired_variations(&game.variations, &replayed.variations);
         text.line(&mut pos, first, &replayed.moves, &game.moves, &pairs);
     }
-    if let Some(illegal) = &replayed.illegal_ending {
-        text.push(&format!("{{illegal move: {illegal}}}"));
+    let foul = foul_notes(game, replayed);
+    if !foul.is_empty() {
+        text.push(&comment(&foul));
     }
     text.push(result_word(replayed.outcome));
     let mut out = text.out;
