@@ -125,6 +125,16 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     let end = corpus()[7].setups().pop().unwrap();
     let gone = snap.exact_occurrences(&end, None).unwrap();
     assert!(gone.is_empty(), "{gone:?}");
+    drop(snap);
+    drop(reader);
+    // A directory or a pipe in a record file's place: the file is gone all the same.
+    fs::remove_file(&paths[8]).unwrap();
+    fs::create_dir(&paths[8]).unwrap();
+    fs::remove_file(&paths[9]).unwrap();
+    rustix::fs::mknodat(rustix::fs::CWD, &paths[9], rustix::fs::FileType::Fifo, 0o644.into(), 0).unwrap();
+    let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    assert_eq!((s.files_pruned, s.files_unwalked), (2, 0), "{s:?}");
+    assert_eq!(game_rows(&db).len(), 57);
 }
 
 /// Counts the files it is told will be looked at, which makes the run count them first.

@@ -479,13 +479,22 @@ enum ReadError {
 /// The content of `file`, checked to be the file the walk saw: the same size and
 /// modification time, looked up on the open file once it is read. (Unlike `fs::read`, this
 /// asks the file system for nothing else.) A file that may hold a record is read no further
-/// than its head when that does not look like one.
+/// than its head when that does not look like one. A path that is no longer a file (a pipe
+/// or a directory put in its place since the walk) is [`ReadError::Changed`]: it is opened
+/// without waiting, as a pipe with no writer would keep a plain open waiting for good.
 fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read;
-    let open = fs::File::open(&file.path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => ReadError::Vanished,
-        _ => ReadError::Io(e),
-    })?;
+    use std::{io::Read, os::unix::fs::OpenOptionsExt};
+    let open = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(&file.path)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ReadError::Vanished,
+            _ => ReadError::Io(e),
+        })?;
+    if !open.metadata().map_err(ReadError::Io)?.is_file() {
+        return Err(ReadError::Changed);
+    }
     let mut bytes = Vec::new();
     if file.expect == Expect::Maybe {
         bytes.reserve_exact(HEAD_BYTES);
@@ -527,6 +536,25 @@ fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_became_a_pipe_or_a_directory_since_the_walk_is_changed_not_waited_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("g.kif");
+        fs::write(&path, "手合割：平手\n").unwrap();
+        let file = crate::walk::source_file(path.clone(), &fs::metadata(&path).unwrap(), Expect::Record);
+        fs::remove_file(&path).unwrap();
+        rustix::fs::mknodat(rustix::fs::CWD, &path, rustix::fs::FileType::Fifo, 0o644.into(), 0).unwrap();
+        // A plain open of a pipe waits for a writer, for good: the read runs apart.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reading = file.clone();
+        std::thread::spawn(move || tx.send(read_bytes(&reading)).unwrap());
+        let read = rx.recv_timeout(std::time::Duration::from_secs(10)).expect("the read of the pipe waited");
+        assert!(matches!(read, Err(ReadError::Changed)));
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        assert!(matches!(read_bytes(&file), Err(ReadError::Changed)));
+    }
 
     #[cfg(unix)]
     #[test]

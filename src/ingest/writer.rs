@@ -91,11 +91,12 @@ pub(super) fn write_all(
     Ok(s)
 }
 
-/// Whether nothing is at `path` any more: asking for it says so, and not that it cannot be
-/// seen (a directory that cannot be read keeps its files).
+/// Whether no file is at `path` any more: asking for it says so, and not that it cannot be
+/// seen (a directory that cannot be read keeps its files), or something else is there (a
+/// directory or a pipe in its place). A link there is kept: it may lead to the file.
 fn is_gone(path: &std::path::Path) -> bool {
     match std::fs::symlink_metadata(path) {
-        Ok(_) => false,
+        Ok(m) => !(m.is_file() || m.is_symlink()),
         Err(e) => matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory),
     }
 }

@@ -197,7 +197,8 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                 let dir = e.depth() > 0 && e.file_type().is_dir();
                 !(dir && e.path().strip_prefix(&top).is_ok_and(|rel| globs.excludes_dir(rel)))
             });
-            Box::new(walker.filter_map(move |entry| match entry {
+            let mut walker = walker;
+            let map = move |entry: walkdir::Result<walkdir::DirEntry>| match entry {
                 Ok(entry) => {
                     if entry.file_type().is_symlink() {
                         return link(entry.into_path(), &root, &options.globs).map(Ok);
@@ -232,9 +233,37 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     let path = e.path().unwrap_or(&root).to_path_buf();
                     Some(Err(problem(e, &path)))
                 }
+            };
+            Box::new(std::iter::from_fn(move || {
+                loop {
+                    let entry = walker.next()?;
+                    // A followed link back to a directory above the root: the walk would
+                    // find it a loop only after taking in that whole directory once more.
+                    if let Ok(e) = &entry
+                        && let Some(ancestor) = link_to_ancestor(e)
+                    {
+                        walker.skip_current_dir();
+                        let kind = WalkProblemKind::Loop { ancestor };
+                        return Some(Err(WalkProblem { path: e.path().to_path_buf(), kind }));
+                    }
+                    if let Some(item) = map(entry) {
+                        return Some(item);
+                    }
+                }
             }))
         }
     }
+}
+
+/// The directory a followed link leads to, when it is the link's own directory or one
+/// above it.
+fn link_to_ancestor(entry: &walkdir::DirEntry) -> Option<PathBuf> {
+    if !(entry.path_is_symlink() && entry.file_type().is_dir()) {
+        return None;
+    }
+    let target = fs::canonicalize(entry.path()).ok()?;
+    let at = fs::canonicalize(entry.path().parent()?).ok()?;
+    at.starts_with(&target).then_some(target)
 }
 
 fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
@@ -471,6 +500,30 @@ mod tests {
         assert_eq!(followed.files.len(), 1);
         assert_eq!(followed.problems.len(), 1);
         assert_eq!(followed.problems[0].kind.code(), "symlink_loop");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_directory_above_the_root_is_a_loop_not_walked() {
+        // Walking `a`, a link in `a/b` to the directory that holds `a`: followed, it would
+        // take in `a` once more under `a/b/up/a`, and `other` beside `a`.
+        let dir = tempfile::tempdir().unwrap();
+        touch(&dir.path().join("a/b/game.kif"));
+        touch(&dir.path().join("other/game.kif"));
+        std::os::unix::fs::symlink("../..", dir.path().join("a/b/up")).unwrap();
+        let followed =
+            walk(&[dir.path().join("a")], WalkOptions { follow_links: true, ..WalkOptions::default() });
+        assert_eq!(found(dir.path(), &followed), expected(&[("a/b/game.kif", Expect::Record)]));
+        let codes: Vec<&str> = followed.problems.iter().map(|p| p.kind.code()).collect();
+        assert_eq!(codes, ["symlink_loop"]);
+        assert_eq!(followed.problems[0].path, dir.path().join("a/b/up"));
+        // A link to a directory elsewhere is walked.
+        std::fs::remove_file(dir.path().join("a/b/up")).unwrap();
+        std::os::unix::fs::symlink("../../other", dir.path().join("a/b/other")).unwrap();
+        let followed =
+            walk(&[dir.path().join("a")], WalkOptions { follow_links: true, ..WalkOptions::default() });
+        assert_eq!(followed.files.len(), 2);
+        assert!(followed.problems.is_empty());
     }
 
     #[cfg(unix)]
