@@ -26,10 +26,43 @@ impl DbOpt {
             .unwrap_or_else(|| PathBuf::from(DEFAULT_DB))
     }
 
-    /// Opens the database read-only, its errors in the command's words ([`explain`]).
+    /// Opens the database read-only, its errors in the command's words ([`explain`]), and
+    /// says on stderr when an index run on it is under way or did not finish
+    /// ([`warn_unfinished`]).
     pub fn reader(&self) -> anyhow::Result<Reader> {
-        open_reader(&self.path())
+        let reader = open_reader(&self.path())?;
+        warn_unfinished(&reader, &self.path())?;
+        Ok(reader)
     }
+}
+
+/// Says on stderr that answers cover only part of the files when an index run on the
+/// database is writing it now, or did not finish (see [`Reader::unfinished_run`]).
+pub fn warn_unfinished(reader: &Reader, db: &Path) -> anyhow::Result<()> {
+    let Some(pid) = reader.unfinished_run()? else { return Ok(()) };
+    let proc = Path::new("/proc");
+    let running = (proc.join("self").exists() && pid != 0)
+        .then(|| pid != std::process::id() && proc.join(pid.to_string()).exists());
+    if running.is_none() {
+        eprintln!(
+            "kifudex: warning: an index run on {} is under way or did not finish: answers cover only the files \
+             it committed",
+            db.display()
+        );
+    } else if running == Some(true) {
+        eprintln!(
+            "kifudex: warning: an index run (process {pid}) is writing {}: answers cover the files it has \
+             committed so far",
+            db.display()
+        );
+    } else {
+        eprintln!(
+            "kifudex: warning: the last index run on {db} did not finish (it was killed, stopped or failed): \
+             answers cover only the files it committed; an index run on it (the same PATH, --db {db}) finishes it",
+            db = db.display()
+        );
+    }
+    Ok(())
 }
 
 /// Opens the database at `path` read-only, its errors in the command's words ([`explain`]).

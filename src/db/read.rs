@@ -172,6 +172,21 @@ impl Reader {
         Ok(Reader { conn })
     }
 
+    /// The process id of an index run that has not finished: one writing now, or one that
+    /// was killed, interrupted or failed (and no complete run came after it). Answers then
+    /// cover only the files such runs committed.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn unfinished_run(&self) -> Result<Option<u32>> {
+        let value: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [super::write::RUN_KEY], |r| r.get(0))
+            .optional()?;
+        Ok(value.map(|v| v.parse().unwrap_or(0)))
+    }
+
     /// Sets the connection's page cache to about `kib` KiB (it is 8 MiB otherwise). A
     /// reader that looks files up in path order, as indexing does, needs little.
     ///

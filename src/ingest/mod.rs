@@ -450,12 +450,13 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
             }
         }
         drop(tx);
-        let (written, writer) = writer.join().map_err(|_| Error::ThreadPanicked)?;
+        let (written, mut writer) = writer.join().map_err(|_| Error::ThreadPanicked)?;
         let fetched = fetcher.join().map_err(|_| Error::ThreadPanicked)?;
         // The fetcher's connection is closed now, so ending the run can put the file back in
         // rollback mode (on an error, the writer's drop does that).
         let mut summary = written?;
         fetched?;
+        writer.set_complete(!summary.interrupted);
         let finished = writer.finish()?;
         summary.runs_merged = finished.merged as u64;
         summary.interrupted |= finished.stopped;

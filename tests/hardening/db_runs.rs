@@ -163,8 +163,14 @@ fn read_during_a_run(games: &Path, db: &Path, total: usize) -> (usize, usize) {
     while run.try_wait().unwrap().is_none() {
         // One snapshot: its games and its answer for the start position are the same ones.
         if let Ok(mut reader) = Reader::open(db) {
+            // The run is named as under way once it has stored games, until it has stored all.
+            let named = reader.unfinished_run().unwrap();
             let snapshot = reader.snapshot().unwrap();
             let games = snapshot.game_count().unwrap();
+            let pid = run.id();
+            let ended = run.try_wait().unwrap().is_some();
+            let done = games == 0 || games as usize == total || ended;
+            assert!(named == Some(pid) || done, "{named:?}, {games} games");
             assert_eq!(snapshot.position_stats(&start, None).unwrap().games.games, games, "one snapshot");
         }
         // The commands, one after another: the games only grow during a run, so the answers
@@ -232,6 +238,9 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
         reader.records().map(|r| r.unwrap()[1].to_string()).collect();
     assert_eq!(paths.len(), files, "{message}");
     assert!(files > 0 && files < 2_500, "{files} files");
+    // Readers say that the answers cover part of the files, until a run finishes.
+    let unfinished = "the last index run on";
+    assert!(stderr(&stored).contains(unfinished), "{}", stderr(&stored));
     assert_eq!(assert_answers_cover_the_stored_games(&db, "after Ctrl-C"), files * 8);
     // The file is back in rollback mode, with nothing beside it.
     let mut wal = db.as_os_str().to_owned();
@@ -244,6 +253,8 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(export_games(&db), export_games(&reference));
     assert_eq!(assert_answers_cover_the_stored_games(&db, "finished"), total);
+    let stored = command().args(["games", "--db"]).arg(&db).output().unwrap();
+    assert!(!stderr(&stored).contains("warning"), "{}", stderr(&stored));
 }
 
 #[test]

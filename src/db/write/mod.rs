@@ -111,7 +111,14 @@ pub struct Writer {
     /// The runs merged at the end of the run, and whether the stop flag cut the merges short,
     /// once [`Writer::end_merges`] has made them.
     ended_merges: Option<(usize, bool)>,
+    /// Whether the run leaves the database complete (see [`Writer::set_complete`]).
+    complete: bool,
 }
+
+/// The `meta` key of a run under way, or of one that did not finish: its process id. Set
+/// when a writer opens the database, and removed by a run that ends complete, so that readers
+/// can say that their answers cover part of the files (see [`super::Reader::unfinished_run`]).
+pub(super) const RUN_KEY: &str = "run_unfinished";
 
 /// A transaction of the writer's: what is written through it is committed together by
 /// [`Batch::commit`], and rolled back when it is dropped without.
@@ -180,13 +187,31 @@ impl Writer {
             index,
             freed: false,
             ended_merges: None,
+            complete: false,
         };
         let batch = w.batch()?;
+        let prior: bool =
+            batch
+                .tx
+                .query_row("SELECT EXISTS(SELECT 1 FROM meta WHERE key = ?1)", [RUN_KEY], |r| r.get(0))?;
+        batch.tx.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
+            (RUN_KEY, std::process::id().to_string()),
+        )?;
         batch.index.deepen(&batch.tx)?;
         batch.index.recover(&batch.tx)?;
         super::names::fill_keys(&batch.tx)?;
         batch.commit()?;
+        w.complete = !prior;
         Ok(w)
+    }
+
+    /// Says whether the run leaves the database complete: an index run that read every file
+    /// it was given, or a writer that changes something beside the files (an alias) and so
+    /// leaves the database as complete as it found it (the default). Only a complete run that
+    /// is not stopped in its final merges clears the mark an unfinished run left.
+    pub fn set_complete(&mut self, complete: bool) {
+        self.complete = complete;
     }
 
     /// Sets the number of postings buffered before a run is written
@@ -301,6 +326,9 @@ impl Writer {
     pub fn finish(mut self) -> Result<Finished> {
         self.end_merges()?;
         let (merged, stopped) = self.ended_merges.unwrap_or_default();
+        if self.complete && !stopped {
+            self.conn.execute("DELETE FROM meta WHERE key = ?1", [RUN_KEY])?;
+        }
         self.ended = true;
         let at_rest = open::end_run(&self.conn)?;
         Ok(Finished { merged, stopped, wal_kept: !at_rest })
