@@ -184,7 +184,7 @@ pub enum Error {
         path.display()
     )]
     WalUnreadable { path: PathBuf, error: rusqlite::Error },
-    #[error("database migration {name} failed: {error}")]
+    #[error("database migration {name} failed: {}", without_sql(.error))]
     Migration { name: &'static str, error: rusqlite::Error },
     #[error("interrupted")]
     Interrupted,
@@ -330,6 +330,15 @@ impl FromSql for GameResult {
             v @ 0..=3 => Ok(GameResult::from_code(v as u8)),
             v => Err(FromSqlError::OutOfRange(v)),
         }
+    }
+}
+
+/// SQLite's message for `error`, without the text of the statement that failed (which a
+/// failed migration would otherwise print whole).
+fn without_sql(error: &rusqlite::Error) -> String {
+    match error {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        e => e.to_string(),
     }
 }
 

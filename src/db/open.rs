@@ -314,7 +314,11 @@ pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection>
     }
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;").map_err(open_error)?;
     start_run(path, &conn, wait)?;
-    migrate::migrate(&mut conn)?;
+    if let Err(e) = migrate::migrate(&mut conn) {
+        // Rolled back: the file is put back as it was, out of WAL mode too.
+        let _ = end_run(&conn);
+        return Err(e);
+    }
     Ok(conn)
 }
 

@@ -173,6 +173,25 @@ fn a_database_of_a_newer_kifudex_is_refused_and_left_as_it_was() {
 }
 
 #[test]
+fn a_failed_migration_says_so_in_a_line_and_leaves_the_file_out_of_wal_mode() {
+    // A kifudex database whose header lost its schema version: the first migration fails.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 23);
+    let db = database_with(tmp.path(), &games, "damaged.sqlite", "PRAGMA user_version = 0");
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.contains("failed: database migration 0001_init failed: table meta already exists\n"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert_eq!(&fs::read(&db).unwrap()[18..20], [1, 1], "the journal mode of the file's header");
+    assert!(!listing(tmp.path()).iter().any(|name| name.ends_with("-wal")), "{:?}", listing(tmp.path()));
+}
+
+#[test]
 fn a_database_of_an_older_kifudex_is_refused_by_readers_and_brought_up_to_date_by_index() {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
