@@ -312,3 +312,25 @@ fn usi_position_commands_are_read_wherever_moves_and_sfens_are() {
         .output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn control_characters_in_a_rejected_file_name_are_shown_not_sent_to_the_terminal() {
+    // A name with an escape sequence that clears the screen, and one with a line break.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir(&games).unwrap();
+    fs::write(games.join("j\u{1b}[2J.kif"), "not a record\n").unwrap();
+    fs::write(games.join("two\nlines.kif"), "not a record\n").unwrap();
+    let out = crate::util::command()
+        .arg("index")
+        .arg(&games)
+        .arg("--db")
+        .arg(tmp.path().join("k.sqlite"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert!(stderr.contains("j\\x1b[2J.kif"), "{stderr}");
+    assert!(stderr.contains("two\\x0alines.kif"), "{stderr}");
+}

@@ -127,7 +127,9 @@ impl ingest::Observer for Console {
         if let Some(ply) = r.ply {
             place.push_str(&format!(" ply {ply}"));
         }
-        let message = format!("kifudex: rejected {path}{place} [{}]: {}", r.code, r.message);
+        // A file name or a line of a record may hold control characters: shown, not sent.
+        let message =
+            super::table::visible(format!("kifudex: rejected {path}{place} [{}]: {}", r.code, r.message));
         self.bar.suspend(|| eprintln!("{message}"));
     }
 }

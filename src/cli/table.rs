@@ -79,7 +79,7 @@ impl TextTable {
 }
 
 /// `text` with each control character written as `\xNN` (C0 and C1 controls, DEL).
-fn visible(text: String) -> String {
+pub fn visible(text: String) -> String {
     if !text.chars().any(char::is_control) {
         return text;
     }
