@@ -470,3 +470,25 @@ fn the_comment_on_a_foul_that_ended_the_game_is_written_in_every_format() {
         assert_eq!(format!("{:?}", replay::replay(&game).outcome), "Some(Win(White))", "{to}");
     }
 }
+
+#[test]
+fn a_variation_s_ending_western_text_cannot_hold_is_named() {
+    // In place of move 2, White plays ８四歩 and Black resigns: the variation has moves and
+    // an ending. Western text writes the moves, not the ending.
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("v.kifu");
+    let text = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)\n   3 投了\n";
+    std::fs::write(&kif, text).unwrap();
+    for (to, name, code) in
+        [("western", "g.psn", 1), ("kif", "g.kifu", 0), ("ki2", "g.ki2u", 0), ("jkf", "g.jkf", 0)]
+    {
+        let out = convert(&[kif.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        assert_eq!(stderr.contains("the ending of 1 variation is left out"), code == 1, "{to}: {stderr}");
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        assert_eq!(game.variations.len(), 1, "{to}");
+        let ending = game.variations[0].ending.as_ref().map(|e| e.termination);
+        assert_eq!(ending, (code == 0).then_some(kifu::Termination::Resign), "{to}");
+    }
+}

@@ -176,6 +176,17 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 if dropped == 1 { " is" } else { "s are" },
             );
         }
+        let endings = kifudex::write::variation_endings_left_out(format, game, &replayed);
+        if endings > 0 {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: the ending{} of {endings} variation{} left out: Western text ends \
+                 no variation",
+                args.file.display(),
+                if endings == 1 { "" } else { "s" },
+                if endings == 1 { " is" } else { "s are" },
+            );
+        }
         if kifudex::write::ending_left_out(format, &replayed) {
             clean = false;
             let name = format.name().to_uppercase();

@@ -22,7 +22,7 @@ pub mod western;
 pub use kakinoki::{ki2, kif};
 
 use crate::{
-    kifu::{Format, Game},
+    kifu::{Format, Game, Variation},
     replay::{ReplayedGame, ReplayedVariation},
 };
 
@@ -57,22 +57,48 @@ pub fn variations_left_out(format: Format, replayed: &ReplayedGame) -> usize {
     fn of_line(format: Format, variations: &[ReplayedVariation], plies: usize, main: bool) -> usize {
         variations
             .iter()
-            .map(|v| {
-                let after_end = v.ply >= plies;
-                let held = match format {
-                    Format::Csa | Format::Usi => false,
-                    Format::Western => !after_end && !v.moves.is_empty(),
-                    Format::Kif | Format::Ki2 => !after_end || main,
-                    Format::Jkf => true,
-                };
-                match held {
-                    true => of_line(format, &v.variations, v.moves.len(), false),
-                    false => counted(v) + all(&v.variations),
-                }
+            .map(|v| match holds(format, v, plies, main) {
+                true => of_line(format, &v.variations, v.moves.len(), false),
+                false => counted(v) + all(&v.variations),
             })
             .sum()
     }
     of_line(format, &replayed.variations, replayed.moves.len(), true)
+}
+
+/// Whether a `format` text holds the variation `v` of a line of `plies` moves (the main line
+/// when `main`); see [`variations_left_out`].
+fn holds(format: Format, v: &ReplayedVariation, plies: usize, main: bool) -> bool {
+    let after_end = v.ply >= plies;
+    match format {
+        Format::Csa | Format::Usi => false,
+        Format::Western => !after_end && !v.moves.is_empty(),
+        Format::Kif | Format::Ki2 => !after_end || main,
+        Format::Jkf => true,
+    }
+}
+
+/// How many of the variations a `format` text holds lose their ending (投了, 中断 …) in it:
+/// in Western text, where a variation is moves alone, every one that ends so. The others
+/// write a variation's ending as the main line's.
+pub fn variation_endings_left_out(format: Format, game: &Game, replayed: &ReplayedGame) -> usize {
+    fn of_line(
+        format: Format,
+        read: &[Variation],
+        replayed: &[ReplayedVariation],
+        plies: usize,
+        main: bool,
+    ) -> usize {
+        support::paired_variations(read, replayed)
+            .into_iter()
+            .filter(|(_, r)| holds(format, r, plies, main))
+            .map(|(v, r)| {
+                let lost = format == Format::Western && v.ending.is_some() && r.stopped.is_none();
+                usize::from(lost) + of_line(format, &v.variations, &r.variations, r.moves.len(), false)
+            })
+            .sum()
+    }
+    of_line(format, &game.variations, &replayed.variations, replayed.moves.len(), true)
 }
 
 /// Whether a `format` text leaves out `replayed`'s ending: CSA and JKF when no `%` word says
