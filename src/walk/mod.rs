@@ -80,6 +80,8 @@ pub enum WalkProblemKind {
     Loop { ancestor: PathBuf },
     /// The entry could not be read.
     Io(std::io::Error),
+    /// The entry was listed in its directory and was gone when it was looked at.
+    Vanished,
     /// The path given does not exist.
     Missing,
     /// The path given is a pipe, a socket or a device: nothing a later run could tell
@@ -88,11 +90,12 @@ pub enum WalkProblemKind {
 }
 
 impl WalkProblemKind {
-    /// A short stable code: `symlink_loop`, `unreadable`, `missing`, `not_a_file`.
+    /// A short stable code: `symlink_loop`, `unreadable`, `vanished`, `missing`, `not_a_file`.
     pub fn code(&self) -> &'static str {
         match self {
             WalkProblemKind::Loop { .. } => "symlink_loop",
             WalkProblemKind::Io(_) => "unreadable",
+            WalkProblemKind::Vanished => "vanished",
             WalkProblemKind::Missing => "missing",
             WalkProblemKind::NotAFile => "not_a_file",
         }
@@ -107,6 +110,7 @@ impl fmt::Display for WalkProblemKind {
                 write!(f, "symbolic link loop back to {}", ancestor.display())
             }
             WalkProblemKind::Io(e) => write!(f, "{e}"),
+            WalkProblemKind::Vanished => f.write_str("removed while the directory was read"),
             WalkProblemKind::Missing => f.write_str("no such file or directory"),
             WalkProblemKind::NotAFile => {
                 f.write_str("a pipe, socket or device, not a file: save the records in a file and index that")
@@ -274,6 +278,10 @@ fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
             // system stops resolving: a loop, as one back to a directory above is.
             Some(io) if rustix::io::Errno::from_io_error(&io) == Some(rustix::io::Errno::LOOP) => {
                 WalkProblemKind::Loop { ancestor: path.to_path_buf() }
+            }
+            // Gone itself, not a link to nothing (which is still there to be mended).
+            Some(io) if io.kind() == std::io::ErrorKind::NotFound && fs::symlink_metadata(path).is_err() => {
+                WalkProblemKind::Vanished
             }
             Some(io) => WalkProblemKind::Io(io),
             None => WalkProblemKind::Io(std::io::Error::other("cannot read this entry")),
@@ -524,6 +532,19 @@ mod tests {
             walk(&[dir.path().join("a")], WalkOptions { follow_links: true, ..WalkOptions::default() });
         assert_eq!(followed.files.len(), 2);
         assert!(followed.problems.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_gone_when_looked_at_has_vanished_and_a_link_to_nothing_is_unreadable() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("gone.kif");
+        let error = walkdir::WalkDir::new(&gone).into_iter().next().unwrap().unwrap_err();
+        assert_eq!(problem(error, &gone).kind.code(), "vanished");
+        let link = dir.path().join("link.kif");
+        std::os::unix::fs::symlink("nowhere.kif", &link).unwrap();
+        let error = walkdir::WalkDir::new(&link).follow_links(true).into_iter().next().unwrap().unwrap_err();
+        assert_eq!(problem(error, &link).kind.code(), "unreadable");
     }
 
     #[cfg(unix)]
