@@ -1,5 +1,6 @@
 //! The Kakinoki formats: decoding, KIF, KI2, board diagrams, header normalization, writers.
 
+mod concatenated;
 mod corpus;
 mod decoding;
 mod dialects;

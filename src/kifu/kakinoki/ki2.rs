@@ -20,10 +20,10 @@
 //! ([`Game::problem`] for the main line).
 
 use super::{
-    Boundary, Preamble, Tree, shared_body_line, start_turn, terminal, variation_start, without_moves,
+    Boundary, Preamble, Tree, games, shared_body_line, start_turn, terminal, variation_start, without_moves,
 };
 use crate::{
-    kifu::{Game, MoveEntry, encoding::lines},
+    kifu::{Game, MoveEntry, Piece, encoding::lines},
     notation::{MoveToken, japanese},
     shogi::Color,
     text::is_space,
@@ -57,6 +57,11 @@ fn tokens(line: &str) -> impl Iterator<Item = (Color, &str)> {
     })
 }
 
+/// A move of a move line without its side mark: `▲７六歩` gives `７六歩`.
+fn after_mark(token: &str) -> &str {
+    token[token.chars().next().map_or(0, char::len_utf8)..].trim_matches(is_space)
+}
+
 /// Whether `text` looks like a KI2 record: move lines with side marks, and no KIF move table;
 /// or a record with no moves yet (headers, a board diagram, comments, a `まで` line), which
 /// KIF and KI2 write alike.
@@ -71,28 +76,33 @@ pub fn looks_like(text: &str) -> bool {
     found || without_moves(text)
 }
 
-/// Reads a KI2 record: one game (the `Vec` is for uniformity with the other formats; it is
-/// empty only for text with nothing in it).
+/// Reads a KI2 record: its game, or each of its games when files were put one after the
+/// other (see [`games`]). The `Vec` is empty only for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
-    let Some((preamble, body)) = Preamble::read(text, |line| {
+    games(text, is_move_line, |line| tokens(line).any(|(_, token)| terminal(after_mark(token)).is_some()))
+        .into_iter()
+        .filter_map(read_game)
+        .collect()
+}
+
+fn read_game(piece: Piece<'_>) -> Option<Game> {
+    let (preamble, body) = Preamble::read(piece, |line| {
         let t = line.trim_matches(is_space);
         if is_move_line(line) || variation_start(t).is_some() || t.starts_with("まで") {
             Boundary::Body
         } else {
             Boundary::Header
         }
-    }) else {
-        return Vec::new();
-    };
+    })?;
     let first_turn =
         body.clone().find_map(|(_, l)| is_move_line(l).then(|| tokens(l).next().map(|(c, _)| c))?);
     let (mut game, previous) = preamble.finish(None, first_turn);
     if game.problem.is_some() {
-        return vec![game];
+        return Some(game);
     }
     let (turn, first_number) = start_turn(&game.start);
     // Several moves a line, each of about eight bytes.
-    let mut tree = Tree::new(turn, first_number, previous, text.len() / 8);
+    let mut tree = Tree::new(turn, first_number, previous, piece.text.len() / 8);
     for (n, line) in body {
         if shared_body_line(&mut tree, n, line) {
             continue;
@@ -102,7 +112,7 @@ pub fn read(text: &str) -> Vec<Game> {
             continue;
         }
         for (color, token) in tokens(line) {
-            let body = token[token.chars().next().map_or(0, char::len_utf8)..].trim_matches(is_space);
+            let body = after_mark(token);
             if body.is_empty() {
                 continue;
             }
@@ -132,7 +142,7 @@ pub fn read(text: &str) -> Vec<Game> {
         }
     }
     tree.finish(&mut game);
-    vec![game]
+    Some(game)
 }
 
 #[cfg(test)]

@@ -28,11 +28,11 @@
 //! Kakinoki's own tsume files write drops) is a drop.
 
 use super::{
-    Boundary, KakinokiError, Preamble, Tree, shared_body_line, start_turn, strip_remark, terminal,
+    Boundary, KakinokiError, Preamble, Tree, games, shared_body_line, start_turn, strip_remark, terminal,
     variation_start, without_moves,
 };
 use crate::{
-    kifu::{Game, MoveEntry, encoding::lines},
+    kifu::{Game, MoveEntry, Piece, encoding::lines},
     notation::{
         MoveToken,
         japanese::{self, Destination},
@@ -53,10 +53,17 @@ pub fn looks_like(text: &str) -> bool {
     has_moves || without_moves(text)
 }
 
-/// Reads a KIF record. A KIF file holds one game; the `Vec` is for uniformity with the other
-/// formats (it is empty only for text with nothing in it).
+/// Reads a KIF record: its game, or each of its games when files were put one after the
+/// other (see [`games`]). The `Vec` is empty only for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
-    let Some((preamble, body)) = Preamble::read(text, |line| {
+    games(text, |line| row(line).is_some(), |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
+        .into_iter()
+        .filter_map(read_game)
+        .collect()
+}
+
+fn read_game(piece: Piece<'_>) -> Option<Game> {
+    let (preamble, body) = Preamble::read(piece, |line| {
         if line.trim_start_matches(is_space).starts_with("手数--") {
             Boundary::Closing
         } else if row(line).is_some() || variation_start(line).is_some() {
@@ -64,22 +71,20 @@ pub fn read(text: &str) -> Vec<Game> {
         } else {
             Boundary::Header
         }
-    }) else {
-        return Vec::new();
-    };
+    })?;
     let first = body.clone().map_while(|(_, l)| (variation_start(l).is_none()).then_some(l)).find_map(row);
     let (mut game, previous) = preamble.finish(first.map(|r| r.number), None);
     if game.problem.is_some() {
-        return vec![game];
+        return Some(game);
     }
     let (turn, first_number) = start_turn(&game.start);
     // A row a move, of some thirty bytes.
-    let mut tree = Tree::new(turn, first.map_or(first_number, |r| r.number), previous, text.len() / 30);
+    let mut tree = Tree::new(turn, first.map_or(first_number, |r| r.number), previous, piece.text.len() / 30);
     for (n, line) in body {
         body_line(&mut tree, n, line);
     }
     tree.finish(&mut game);
-    vec![game]
+    Some(game)
 }
 
 /// Reads one line of the move section into the tree.

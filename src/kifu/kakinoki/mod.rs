@@ -31,8 +31,8 @@ use bod::Bod;
 
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
-        encoding::{Lines, lines},
+        Ending, Game, Header, MoveEntry, Outcome, Piece, ReadProblem, Start, Termination, Variation, Warning,
+        encoding::{Lines, lines, lines_after},
         info,
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
@@ -72,6 +72,61 @@ impl KakinokiError {
     }
 }
 
+/// The games of a KIF or KI2 text, each a [`Piece`] with its lines numbered as in the whole
+/// text. A file holds one game as a rule; it holds more when one game's header section
+/// follows another's moves (files put one after the other). The next game starts at KIF's
+/// `手数----指手--` met after moves, or at a `開始日時`, `手合割`, `棋戦`, `先手`, `後手`,
+/// `上手` or `下手` header met after a game's end (a `まで` line, or a word that ends the game
+/// in a move row: `is_end`); a header among the moves of a game not ended is a stray line of
+/// that game. The new game takes the lines from the first after the previous game's last
+/// move row (`is_move`), `まで` line or `変化` line and the `*` comments right under it.
+pub(crate) fn games(
+    text: &str,
+    is_move: impl Fn(&str) -> bool,
+    is_end: impl Fn(&str) -> bool,
+) -> Vec<Piece<'_>> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let mut out = Vec::new();
+    let mut start = Piece { text, lines_before: 0 };
+    // Past the last line of the current game's moves (its byte offset and line number), once
+    // a move row is read; and whether the game has ended.
+    let mut moves_end: Option<(usize, u32)> = None;
+    let mut ended = false;
+    let mut in_moves = false;
+    let mut rest = lines(text);
+    while let Some((n, line)) = rest.next() {
+        let after = text.len() - rest.rest().len();
+        let t = line.trim_matches(is_space);
+        let summary = t.starts_with("まで");
+        if is_move(line) || summary || variation_start(t).is_some() {
+            moves_end = Some((after, n));
+            ended |= summary || is_end(line);
+            in_moves = true;
+            continue;
+        }
+        if in_moves && t.starts_with('*') {
+            moves_end = Some((after, n));
+            continue;
+        }
+        in_moves = false;
+        let opens = t.starts_with("手数--") || (ended && opens_game(t));
+        if let Some((end, last)) = moves_end.filter(|_| opens) {
+            let from = text.len() - start.text.len();
+            out.push(Piece { text: &start.text[..end - from], lines_before: start.lines_before });
+            start = Piece { text: &text[end..], lines_before: last };
+            (moves_end, ended) = (None, false);
+        }
+    }
+    out.push(start);
+    out
+}
+
+/// Whether a line (trimmed) is a header that opens a game: see [`games`].
+fn opens_game(t: &str) -> bool {
+    const KEYS: [&str; 7] = ["開始日時", "手合割", "棋戦", "先手", "後手", "上手", "下手"];
+    t.split_once('：').is_some_and(|(key, _)| KEYS.contains(&key.trim_matches(is_space)))
+}
+
 /// The part of a line before a trailing `#` remark (a dialect some tools write).
 pub(crate) fn strip_remark(line: &str) -> &str {
     line.as_bytes().iter().position(|&b| b == b'#').map_or(line, |i| &line[..i])
@@ -87,6 +142,8 @@ pub(crate) struct Preamble {
     problem: Option<ReadProblem>,
     /// Lines of the header section that are none of its kinds, skipped.
     warnings: Vec<Warning>,
+    /// The game's first line that is not blank.
+    line: u32,
 }
 
 /// Where the header section ends, as a format sees a line.
@@ -101,14 +158,16 @@ pub(crate) enum Boundary {
 }
 
 impl Preamble {
-    /// Reads the header section of `text`, which ends where `boundary` says; returns it with
-    /// the lines after it, or `None` for text that is blank.
-    pub fn read(text: &str, boundary: impl Fn(&str) -> Boundary) -> Option<(Preamble, Lines<'_>)> {
-        if text.trim().is_empty() {
+    /// Reads the header section of `piece`, one game of a text (see [`games`]), which ends
+    /// where `boundary` says; returns it with the lines after it, or `None` for text that is
+    /// blank.
+    pub fn read(piece: Piece<'_>, boundary: impl Fn(&str) -> Boundary) -> Option<(Preamble, Lines<'_>)> {
+        if piece.text.trim().is_empty() {
             return None;
         }
         let mut preamble = Preamble::default();
-        let mut rest = lines(text);
+        let mut rest = lines_after(piece.text, piece.lines_before);
+        preamble.line = rest.clone().find(|(_, l)| !l.trim().is_empty()).map_or(1, |(n, _)| n);
         loop {
             let before = rest.clone();
             let Some((n, line)) = rest.next() else { break };
@@ -187,7 +246,7 @@ impl Preamble {
     /// diagram's `手数＝N` (odd N means White), else Black. Also returns the square a
     /// first-move 同 refers to, when the diagram says.
     pub fn finish(mut self, first_number: Option<u32>, first_turn: Option<Color>) -> (Game, Option<Square>) {
-        let mut game = Game { info: info::normalize(&self.headers), line: 1, ..Game::default() };
+        let mut game = Game { info: info::normalize(&self.headers), line: self.line, ..Game::default() };
         let mut problem = self.problem;
         let mut previous = None;
         if self.bod.has_board() {

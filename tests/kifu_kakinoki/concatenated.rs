@@ -1,0 +1,170 @@
+//! Files of several KIF or KI2 games put one after the other: each game is read, with its
+//! own headers, start comments, variations and ending, and its lines numbered as in the file.
+//! The expected moves were written by hand from the rows.
+
+use kifudex::{
+    kifu::{Game, Outcome, ki2, kif},
+    replay::replay,
+    shogi::Color,
+};
+
+fn usi(game: &Game) -> String {
+    let replayed = replay(game);
+    assert!(replayed.status.is_complete(), "{:?}", replayed.status);
+    replayed.moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
+const TWO_KIF: &str = concat!(
+    "# ---- Kifu for Windows V7 ----\n",    // 1
+    "開始日時：2020/01/01\n",               // 2
+    "先手：甲\n",                           // 3
+    "後手：乙\n",                           // 4
+    "手数----指手---------消費時間--\n",    // 5
+    "   1 ７六歩(77)   ( 0:01/00:00:01)\n", // 6
+    "   2 ３四歩(33)   ( 0:01/00:00:01)+\n",
+    "*the last move of the first game\n", // 8
+    "   3 投了\n",
+    "まで2手で後手の勝ち\n", // 10
+    "\n",
+    "変化：2手\n", // 12
+    "   2 ８四歩(83)\n",
+    "*the variation's comment\n", // 14
+    "\n",
+    "# ---- Kifu for Windows V7 ----\n", // 16
+    "開始日時：2020/01/02\n",
+    "*a comment on the second game's start\n", // 18
+    "先手：丙\n",
+    "後手：丁\n", // 20
+    "手数----指手---------消費時間--\n",
+    "   1 ２六歩(27)\n", // 22
+    "   2 ８四歩(83)\n",
+    "   3 ２五歩(26)\n", // 24
+    "   4 中断\n",
+    "まで3手で中断\n", // 26
+);
+
+#[test]
+fn kif_games_one_after_the_other_are_each_read() {
+    let games = kif::read(TWO_KIF);
+    assert_eq!(games.len(), 2);
+    let (first, second) = (&games[0], &games[1]);
+    for game in &games {
+        assert_eq!(game.problem, None);
+        assert_eq!(game.warnings, []);
+    }
+
+    assert_eq!(first.line, 1);
+    assert_eq!(first.header("先手"), Some("甲"));
+    assert_eq!(first.header("開始日時"), Some("2020/01/01"));
+    assert_eq!(usi(first), "7g7f 3c3d");
+    assert_eq!(first.moves[1].comments, ["the last move of the first game"]);
+    assert_eq!(first.ending.as_ref().map(|e| e.line), Some(9));
+    assert_eq!(replay(first).outcome, Some(Outcome::Win(Color::White)));
+    assert_eq!(first.variations.len(), 1);
+    assert_eq!(first.variations[0].moves[0].line, 13);
+    assert_eq!(first.variations[0].moves[0].comments, ["the variation's comment"]);
+    assert_eq!(first.comments, Vec::<String>::new());
+
+    assert_eq!(second.line, 16);
+    assert_eq!(second.header("先手"), Some("丙"));
+    assert_eq!(second.header("開始日時"), Some("2020/01/02"));
+    assert_eq!(second.comments, ["a comment on the second game's start"]);
+    assert_eq!(usi(second), "2g2f 8c8d 2f2e");
+    assert_eq!(second.moves.iter().map(|m| m.line).collect::<Vec<_>>(), [22, 23, 24]);
+    assert_eq!(second.variations.len(), 0);
+    assert_eq!(replay(second).outcome, None);
+}
+
+#[test]
+fn a_kif_game_with_a_move_table_and_no_headers_starts_at_its_table() {
+    let text = concat!(
+        "手数----指手--\n",
+        "   1 ７六歩(77)\n",
+        "   2 投了\n",
+        "手数----指手--\n",
+        "   1 ２六歩(27)\n",
+        "   2 ３四歩(33)\n",
+    );
+    let games = kif::read(text);
+    assert_eq!(games.iter().map(usi).collect::<Vec<_>>(), ["7g7f", "2g2f 3c3d"]);
+    assert_eq!(games[1].line, 4);
+    assert!(games.iter().all(|g| g.warnings.is_empty()));
+}
+
+#[test]
+fn ki2_games_one_after_the_other_are_each_read() {
+    let text = concat!(
+        "手合割：平手\n",
+        "先手：甲\n",
+        "▲７六歩    △３四歩\n",
+        "*a comment on △３四歩\n",
+        "まで2手で中断\n",
+        "\n",
+        "手合割：平手\n",
+        "先手：丙\n",
+        "▲２六歩    △８四歩    ▲２五歩\n",
+        "まで3手で後手の勝ち\n",
+    );
+    let games = ki2::read(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games.iter().map(usi).collect::<Vec<_>>(), ["7g7f 3c3d", "2g2f 8c8d 2f2e"]);
+    assert_eq!(games[0].moves[1].comments, ["a comment on △３四歩"]);
+    assert_eq!((games[0].header("先手"), games[1].header("先手")), (Some("甲"), Some("丙")));
+    assert_eq!(games[1].line, 7);
+    assert!(games.iter().all(|g| g.warnings.is_empty() && g.problem.is_none()));
+}
+
+/// Lines after the moves that do not open a game stay with the game: a footer of times, an
+/// end date, an unknown line.
+#[test]
+fn lines_after_the_moves_that_open_no_game_stay_in_it() {
+    let text = concat!(
+        "開始日時：2020/01/01\n",
+        "手合割：平手\n",
+        "▲７六歩    △３四歩\n",
+        "まで2手で中断\n",
+        "終了日時：2020/01/01\n",
+        "消費時間：▲1分△1分\n",
+    );
+    let games = ki2::read(text);
+    assert_eq!(games.len(), 1);
+    assert_eq!(usi(&games[0]), "7g7f 3c3d");
+    // Lines KI2 has no place for after the moves are skipped, each named.
+    assert_eq!(games[0].warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [5, 6]);
+}
+
+/// Headers before any move are the first game's, however many: a second game needs moves
+/// before it.
+#[test]
+fn headers_before_the_first_move_open_no_second_game() {
+    let text = concat!(
+        "先手：甲\n",
+        "後手：乙\n",
+        "手合割：平手\n",
+        "先手：甲2\n",
+        "手数----指手--\n",
+        "   1 ７六歩(77)\n",
+    );
+    let games = kif::read(text);
+    assert_eq!(games.len(), 1);
+    assert_eq!(usi(&games[0]), "7g7f");
+}
+
+/// A header among the moves of a game that has not ended is a stray line of that game, as is
+/// one after a game ended that opens none (`終了日時`).
+#[test]
+fn a_header_among_the_moves_of_a_game_not_ended_opens_no_game() {
+    let text = concat!(
+        "先手：甲\n",
+        "手数----指手--\n",
+        "   1 ７六歩(77)\n",
+        "棋戦：順位戦\n",
+        "   2 ３四歩(33)\n",
+        "   3 投了\n",
+        "終了日時：2020/01/01\n",
+    );
+    let games = kif::read(text);
+    assert_eq!(games.len(), 1);
+    assert_eq!(usi(&games[0]), "7g7f 3c3d");
+    assert_eq!(games[0].warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [4, 7]);
+}
