@@ -410,10 +410,11 @@ impl Snapshot<'_> {
                         continue;
                     };
                     let mine = self.exact(&setup, key, occ.clone())?;
-                    // `mine` is a subsequence of `occ` (both sorted by game and ply): drop it.
+                    // `mine` is a subsequence of `occ` (both sorted by game and ply; past
+                    // `MOVES_THROUGH`, with the move played filled in): drop it.
                     let mut k = 0;
                     occ.retain(|o| {
-                        if mine.get(k) == Some(o) {
+                        if mine.get(k).is_some_and(|m| (m.game, m.ply) == (o.game, o.ply)) {
                             k += 1;
                             return false;
                         }
