@@ -352,6 +352,7 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
         parsed.iter().enumerate().map(|(i, g)| store::new_game(g, replay(g), i as u32)).collect();
     assert_eq!(games[0].status, Some("bad_start"));
     let mut writer = Writer::open(&db).unwrap();
+    writer.set_complete(true);
     let file = FileRecord {
         path: "/old/two.usi".into(),
         size: source.len() as u64,

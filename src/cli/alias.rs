@@ -50,20 +50,18 @@ enum Action {
 pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
     match args.action {
         Action::Add { alias, name, db } => {
+            // Refused before the file is written at all.
+            db.reader()?.snapshot()?.check_alias(&alias, &name)?;
             let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
             eprintln!("kifudex: alias {} → {}", added.alias, added.name);
             Ok(ExitCode::SUCCESS)
         }
-        Action::Remove { alias, db } => match write(&db, |b| Ok(b.remove_alias(&alias)?))? {
-            Some(removed) => {
-                eprintln!("kifudex: removed alias {} → {}", removed.alias, removed.name);
-                Ok(ExitCode::SUCCESS)
-            }
-            None => {
-                eprintln!("kifudex: no alias '{alias}'");
-                Ok(ExitCode::from(1))
-            }
-        },
+        Action::Remove { alias, db } => {
+            // An alias that is not there is not looked for by a writer: the file stays as it was.
+            let stored = db.reader()?.snapshot()?.has_alias(&alias)?;
+            let removed = if stored { write(&db, |b| Ok(b.remove_alias(&alias)?))? } else { None };
+            report_removed(removed, &alias)
+        }
         Action::List { csv, db } => {
             let mut reader = db.reader()?;
             let aliases = reader.snapshot()?.aliases()?;
@@ -87,17 +85,32 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+fn report_removed(removed: Option<kifudex::db::Alias>, alias: &str) -> anyhow::Result<ExitCode> {
+    match removed {
+        Some(removed) => {
+            eprintln!("kifudex: removed alias {} → {}", removed.alias, removed.name);
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            eprintln!("kifudex: no alias '{alias}'");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
 /// Opens the database for writing (it must be a kifudex database already), does `change` in
 /// one batch, commits it, and ends the run.
 fn write<T>(db: &DbOpt, change: impl FnOnce(&mut Batch<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let path = db.path();
     // A reader first: it refuses a missing file, which the writer would create.
     drop(super::db::open_reader(&path)?);
-    let mut writer = Writer::open(&path)?;
+    let mut writer = Writer::open_for_change(&path)?;
     let mut batch = writer.batch()?;
-    let done = change(&mut batch)?;
-    batch.commit()?;
-    if writer.finish()?.wal_kept {
+    // A change refused is rolled back, and the run still ended, leaving the file as it was.
+    let done = change(&mut batch).and_then(|done| Ok(batch.commit().map(|()| done)?));
+    let ended = writer.finish()?;
+    let done = done?;
+    if ended.wal_kept {
         eprintln!(
             "kifudex: note: other programs had {} open as the change ended, so it stays in WAL mode until \
              the next run; until then, reading it needs the right to write its directory",

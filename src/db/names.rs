@@ -349,6 +349,56 @@ impl Snapshot<'_> {
     }
 }
 
+/// What storing `alias` as another spelling of `name` stores: the alias's key, and the player
+/// it stands for (the one `name` stands for) with its key. The errors of
+/// [`Batch::add_alias`].
+fn new_alias(conn: &Connection, alias: &str, name: &str) -> Result<(String, String, String), AliasError> {
+    let (alias_key, name_key) = (player_key(alias), player_key(name));
+    for (text, k) in [(alias, &alias_key), (name, &name_key)] {
+        if k.is_empty() {
+            return Err(AliasError::Empty(text.to_string()));
+        }
+    }
+    if name_key == alias_key {
+        return Err(AliasError::Same { alias: alias.to_string(), name: name.to_string() });
+    }
+    let map = AliasMap::load(conn, &[]).map_err(super::Error::from)?;
+    let (name, name_key) = match map.resolve(&name_key) {
+        Some((_, player)) if *player == alias_key => {
+            let (alias, name) = (alias.trim().to_string(), name.trim().to_string());
+            return Err(AliasError::Reversed { alias, name });
+        }
+        Some(player) => player.clone(),
+        None => (name.trim().to_string(), name_key),
+    };
+    Ok((alias_key, name, name_key))
+}
+
+impl Snapshot<'_> {
+    /// Checks, without writing, that [`Batch::add_alias`] would store `alias` as another
+    /// spelling of `name` in the database as it is now.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Batch::add_alias`].
+    pub fn check_alias(&self, alias: &str, name: &str) -> Result<(), AliasError> {
+        new_alias(&self.tx, alias, name).map(|_| ())
+    }
+
+    /// Whether an alias with the key of `alias` is stored.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn has_alias(&self, alias: &str) -> Result<bool> {
+        if !has_table(&self.tx, "aliases")? {
+            return Ok(false);
+        }
+        let mut stmt = self.tx.prepare_cached("SELECT EXISTS(SELECT 1 FROM aliases WHERE alias_key = ?1)")?;
+        Ok(stmt.query_row([player_key(alias)], |r| r.get(0))?)
+    }
+}
+
 impl Batch<'_> {
     /// Stores `alias` as another spelling of the player `name` (see the module documentation
     /// for aliases of aliases). Returns the alias as stored. Committed with the batch.
@@ -359,25 +409,8 @@ impl Batch<'_> {
     /// already one name, [`AliasError::Reversed`] when `name` is an alias of `alias`; any
     /// database failure.
     pub fn add_alias(&mut self, alias: &str, name: &str) -> Result<Alias, AliasError> {
-        let (alias_key, name_key) = (player_key(alias), player_key(name));
-        for (text, k) in [(alias, &alias_key), (name, &name_key)] {
-            if k.is_empty() {
-                return Err(AliasError::Empty(text.to_string()));
-            }
-        }
         let conn = self.conn();
-        let map = AliasMap::load(conn, &[]).map_err(super::Error::from)?;
-        if name_key == alias_key {
-            return Err(AliasError::Same { alias: alias.to_string(), name: name.to_string() });
-        }
-        let (name, name_key) = match map.resolve(&name_key) {
-            Some((_, player)) if *player == alias_key => {
-                let (alias, name) = (alias.trim().to_string(), name.trim().to_string());
-                return Err(AliasError::Reversed { alias, name });
-            }
-            Some(player) => player.clone(),
-            None => (name.trim().to_string(), name_key),
-        };
+        let (alias_key, name, name_key) = new_alias(conn, alias, name)?;
         let stored = (|| {
             conn.prepare_cached("UPDATE aliases SET name = ?2, name_key = ?3 WHERE name_key = ?1")?
                 .execute(params![alias_key, name, name_key])?;

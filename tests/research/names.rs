@@ -113,7 +113,8 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     // The list reads back as an aliases file.
     fs::write(&file, &list).unwrap();
     assert_eq!(listed(&db, &[&["--player", "はぶ"][..], &with_file].concat()), habu);
-    // One name twice, and texts that are no name, are refused.
+    // One name twice, and texts that are no name, are refused, and leave the file as it was.
+    let before = hash();
     let same = kifudex(["alias", "add", "羽生 善治 名人", "羽生善治"]).db(&db).output();
     assert_eq!(same.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&same.stderr).contains("already one name"), "{:?}", same);
@@ -128,9 +129,18 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
         ),
         "{stderr}"
     );
+    assert_eq!(hash(), before, "a refused alias writes nothing");
+    let out = kifudex(["games"]).db(&db).output();
+    assert!(
+        out.stderr.is_empty(),
+        "no run is said to be unfinished: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Removed by any spelling of the alias; a missing one exits 1.
     assert_eq!(kifudex(["alias", "remove", "HABU  YOSHIHARU"]).db(&db).output().status.code(), Some(0));
+    let before = hash();
     assert_eq!(kifudex(["alias", "remove", "Habu Yoshiharu"]).db(&db).output().status.code(), Some(1));
+    assert_eq!(hash(), before, "removing no alias writes nothing");
     assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
     assert_eq!(stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()), "alias,name\nはぶ,羽生善治\n");
 

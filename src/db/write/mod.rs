@@ -113,6 +113,8 @@ pub struct Writer {
     ended_merges: Option<(usize, bool)>,
     /// Whether the run leaves the database complete (see [`Writer::set_complete`]).
     complete: bool,
+    /// Whether the writer stands for an index run, which marks the database while it runs.
+    marks_run: bool,
 }
 
 /// The `meta` key of a run under way, or of one that did not finish: its process id. Set
@@ -158,6 +160,21 @@ impl Writer {
     ///
     /// Those of [`Writer::open`], and [`super::Error::Interrupted`] when it gave up waiting.
     pub fn open_with(path: &std::path::Path, wait: open::StartWait<'_>) -> Result<Writer> {
+        Writer::open_as(path, wait, true)
+    }
+
+    /// [`Writer::open`] for a change beside the files (an alias): it is written in one
+    /// transaction, so it never leaves the database partly written, and it neither marks a
+    /// run under way nor clears the mark an unfinished run left.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Writer::open`].
+    pub fn open_for_change(path: &std::path::Path) -> Result<Writer> {
+        Writer::open_as(path, open::StartWait::default(), false)
+    }
+
+    fn open_as(path: &std::path::Path, wait: open::StartWait<'_>, run: bool) -> Result<Writer> {
         let lock = WriteLock::acquire(path)?;
         let conn = open::open_write(path, wait)?;
         conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
@@ -188,28 +205,26 @@ impl Writer {
             freed: false,
             ended_merges: None,
             complete: false,
+            marks_run: false,
         };
         let batch = w.batch()?;
-        let prior: bool =
-            batch
-                .tx
-                .query_row("SELECT EXISTS(SELECT 1 FROM meta WHERE key = ?1)", [RUN_KEY], |r| r.get(0))?;
-        batch.tx.execute(
-            "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
-            (RUN_KEY, std::process::id().to_string()),
-        )?;
+        if run {
+            batch.tx.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
+                (RUN_KEY, std::process::id().to_string()),
+            )?;
+        }
         batch.index.deepen(&batch.tx)?;
         batch.index.recover(&batch.tx)?;
         super::names::fill_keys(&batch.tx)?;
         batch.commit()?;
-        w.complete = !prior;
+        w.marks_run = run;
         Ok(w)
     }
 
     /// Says whether the run leaves the database complete: an index run that read every file
-    /// it was given, or a writer that changes something beside the files (an alias) and so
-    /// leaves the database as complete as it found it (the default). Only a complete run that
-    /// is not stopped in its final merges clears the mark an unfinished run left.
+    /// it was given (not by default). Only a complete run that is not stopped in its final
+    /// merges clears the mark an unfinished run left.
     pub fn set_complete(&mut self, complete: bool) {
         self.complete = complete;
     }
@@ -326,7 +341,7 @@ impl Writer {
     pub fn finish(mut self) -> Result<Finished> {
         self.end_merges()?;
         let (merged, stopped) = self.ended_merges.unwrap_or_default();
-        if self.complete && !stopped {
+        if self.marks_run && self.complete && !stopped {
             self.conn.execute("DELETE FROM meta WHERE key = ?1", [RUN_KEY])?;
         }
         self.ended = true;
