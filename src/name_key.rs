@@ -106,18 +106,28 @@ const TITLES: &[&str] = &[
 
 const KANJI_DIGITS: &str = "一二三四五六七八九十";
 
-/// Where a title or rank at the end of `text` starts, if one is there.
+/// Where a title or rank at the end of `text` starts, if one is there: one in brackets
+/// (`(九段)`) included, and a rank or a number of titles held (`七冠`, `七冠王`) with the
+/// lifetime or honorary form (`永世十段`, `永世七冠`).
 fn title_start(text: &str) -> Option<usize> {
-    if let Some(start) = rank_start(text) {
-        return Some(start);
+    for (open, close) in [('(', ')'), ('（', '）')] {
+        if let Some(inner) = text.strip_suffix(close) {
+            let start = inner.rfind(open)?;
+            let title = &inner[start + open.len_utf8()..];
+            return (title_start(title.trim_matches(is_inline_space)) == Some(0)).then_some(start);
+        }
     }
-    if let Some(head) = text.strip_suffix('冠') {
-        let start = head
-            .char_indices()
-            .next_back()
-            .filter(|&(_, c)| KANJI_DIGITS.contains(c) || c.is_ascii_digit())?
-            .0;
-        return Some(start);
+    let held = |head: &str| {
+        let (start, c) = head.char_indices().next_back()?;
+        (KANJI_DIGITS.contains(c) || c.is_ascii_digit()).then_some(start)
+    };
+    let start = rank_start(text).or_else(|| {
+        let head = text.strip_suffix('冠').or_else(|| text.strip_suffix("冠王"))?;
+        held(head)
+    });
+    if let Some(start) = start {
+        let head = &text[..start];
+        return Some(["永世", "名誉"].iter().find_map(|p| head.strip_suffix(p)).map_or(start, str::len));
     }
     let title = TITLES.iter().find(|t| text.ends_with(*t))?;
     let start = text.len() - title.len();

@@ -730,3 +730,54 @@ fn a_start_s_move_number_does_not_make_another_game() {
     let records: i64 = conn.query_row("SELECT count(*) FROM sources", [], |r| r.get(0)).unwrap();
     assert_eq!((games, records), (1, 3));
 }
+
+/// A database of the schema before (15) has the files read again whose games the readings
+/// of this one change: a KIF file of two games put one after the other (of which the second
+/// was read as unknown lines), and a record naming a player with a lifetime title (stored as
+/// the name 羽生善治永世). The others stay unchanged.
+#[test]
+fn a_database_of_schema_15_reads_again_the_files_whose_reading_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    let game = |black: &str, moves: &str| format!("先手：{black}\n後手：乙\n手数----指手--\n{moves}");
+    let two =
+        [game("甲", "   1 ７六歩(77)\n   2 投了\n"), game("丙", "   1 ２六歩(27)\n   2 投了\n")].concat();
+    fs::write(dir.join("two.kif"), two).unwrap();
+    fs::write(dir.join("titled.kif"), game("羽生善治永世七冠", "   1 ５六歩(57)\n   2 投了\n")).unwrap();
+    fs::write(dir.join("plain.kif"), game("丁", "   1 １六歩(17)\n   2 投了\n")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let index = || -> Value {
+        let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let summary = index();
+    assert_eq!(summary["games_added"].as_u64(), Some(4), "{summary}");
+    let players = || stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
+    assert!(players().contains("\n羽生善治,1,"), "{}", players());
+
+    // What the schema before stored: the second game's lines as unknown lines, and the name
+    // with half of its title.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "DELETE FROM sources WHERE idx = 1;
+         UPDATE files SET games = 1 WHERE path LIKE '%two.kif';
+         INSERT INTO warnings(path, file, game_index, line, code, message)
+             SELECT path, id, 0, 6, 'unknown_line', 'x' FROM files WHERE path LIKE '%two.kif';
+         UPDATE players SET name = '羽生善治永世' WHERE name = '羽生善治';
+         PRAGMA user_version = 15;",
+    )
+    .unwrap();
+    drop(conn);
+    let summary = index();
+    assert_eq!(
+        (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()),
+        (Some(2), Some(1)),
+        "{summary}"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let records: i64 = conn.query_row("SELECT count(*) FROM sources", [], |r| r.get(0)).unwrap();
+    assert_eq!(records, 4);
+    assert!(players().contains("\n羽生善治,1,"), "{}", players());
+    assert!(!players().contains("永世,"), "{}", players());
+}

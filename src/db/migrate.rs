@@ -25,6 +25,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0013_hot_lists", include_str!("../../migrations/0013_hot_lists.sql")),
     ("0014_source_endings", include_str!("../../migrations/0014_source_endings.sql")),
     ("0015_start_move_numbers", include_str!("../../migrations/0015_start_move_numbers.sql")),
+    (
+        "0016_titles_and_concatenated_games",
+        include_str!("../../migrations/0016_titles_and_concatenated_games.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
