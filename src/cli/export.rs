@@ -114,6 +114,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.out {
         super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
         super::db::refuse_records_as_output(out, "--out")?;
+        args.filter.refuse_as_output(out, "--out")?;
     }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
@@ -125,6 +126,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             let part = partition(dir, shard, args.what, format)?;
             super::db::refuse_database_as_output(&part, "--out-dir", Some(&args.db.path()))?;
             super::db::refuse_records_as_output(&part, "--out-dir")?;
+            args.filter.refuse_as_output(&part, "--out-dir")?;
             Some(part)
         }
         (None, None) => None,

@@ -62,6 +62,18 @@ enum ResultArg {
 }
 
 impl FilterOpt {
+    /// Refuses `out`, the file a command writes (`flag` names it), when it is the aliases
+    /// file the filters read: writing there would destroy it.
+    pub fn refuse_as_output(&self, out: &Path, flag: &str) -> anyhow::Result<()> {
+        match &self.aliases {
+            Some(aliases) if super::db::same_place(out, aliases) => bail!(
+                "{flag} {} is the aliases file read (--aliases): writing there would destroy it; give another file",
+                out.display()
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// The filter, checked (by the library, so the HTTP API refuses what this refuses).
     pub fn filter(&self) -> anyhow::Result<GameFilter> {
         let given = GameFilter {

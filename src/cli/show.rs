@@ -38,6 +38,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
     if let Some(out) = &args.out {
         super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
+        args.filter.refuse_as_output(out, "--out")?;
     }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;

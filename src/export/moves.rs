@@ -218,15 +218,16 @@ fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
 }
 
 /// A game's identity in any database: XXH3-128 (seed 0) of the UTF-8 text made of its start
-/// position's SFEN followed by each move in USI, each after one space
-/// (`lnsgkgsnl/… b - 1 7g7f 3c3d`), as 32 lowercase hexadecimal digits (the hash's canonical,
-/// big-endian form). Games with the same start and moves, which a database stores as one,
-/// have one key; two different games sharing one is as likely as a collision of a 128-bit
-/// hash. The text is the export's own (`sfen` at ply 0, then the `usi` column), so anyone can
-/// compute the key again from the rows.
+/// position's SFEN, with move number 1 whatever the record numbered its first move, followed
+/// by each move in USI, each after one space (`lnsgkgsnl/… b - 1 7g7f 3c3d`), as 32 lowercase
+/// hexadecimal digits (the hash's canonical, big-endian form). Games with the same start and
+/// moves, which a database stores as one, have one key; two different games sharing one is as
+/// likely as a collision of a 128-bit hash. The text is the export's own (`sfen` at ply 0,
+/// its move number made 1, then the `usi` column), so anyone can compute the key again from
+/// the rows.
 pub fn game_key(start: &Setup, moves: &[Move]) -> String {
     use std::fmt::Write as _;
-    let mut text = start.to_string();
+    let mut text = Setup { move_number: 1, ..start.clone() }.to_string();
     text.reserve(moves.len() * 5);
     for mv in moves {
         let _ = write!(text, " {mv}");
@@ -248,5 +249,9 @@ mod tests {
         assert_eq!(game_key(&start, &moves), "1786238e9ca85e1685d1c6b241fab312");
         assert_eq!(game_key(&start, &moves[..1]), "c5c88fdebfa861adb438f0d412e97920");
         assert_eq!(game_key(&start, &[]), "cf1b082465aa9b87b824509dfe948ed6");
+        // The move number of the start is not the game's: a record numbered from 40 is the
+        // same game.
+        let numbered = Setup { move_number: 40, ..start.clone() };
+        assert_eq!(game_key(&numbered, &moves), "1786238e9ca85e1685d1c6b241fab312");
     }
 }

@@ -59,7 +59,8 @@ pub fn evaluation(comment: &str) -> Option<i64> {
 fn centipawns(text: &str) -> Option<i64> {
     let digits = text.strip_prefix('+').unwrap_or(text);
     let value: i64 = digits.parse().ok()?;
-    (value.abs() <= MAX_CENTIPAWNS).then_some(value)
+    // `unsigned_abs`: the absolute value of i64::MIN is no i64.
+    (value.unsigned_abs() <= MAX_CENTIPAWNS.unsigned_abs()).then_some(value)
 }
 
 /// `先手勝ち:15手`, `後手勝ち`.
@@ -97,6 +98,7 @@ mod tests {
         assert_eq!(evaluation("評価値=+35"), Some(35));
         assert_eq!(evaluation("#評価値=abc"), None);
         assert_eq!(evaluation("#評価値=2000000000"), None);
+        assert_eq!(evaluation("#評価値=-9223372036854775808"), None);
         assert_eq!(evaluation("#詰み=先手勝ち"), Some(MATE));
         assert_eq!(evaluation("*詰み=先手勝ち:15手"), Some(MATE - 15));
         assert_eq!(evaluation("#詰み=後手勝ち:8手"), Some(-(MATE - 8)));
@@ -115,5 +117,10 @@ mod tests {
         assert_eq!(evaluation("*comment 5"), None);
         assert_eq!(evaluation("summary:toryo:a lose:b win"), None);
         assert_eq!(evaluation("** x"), None);
+        // Past the range, at the ends of i64 too: no value passes for a mate.
+        assert_eq!(evaluation("** -9223372036854775808"), None);
+        assert_eq!(evaluation("** 9223372036854775807"), None);
+        assert_eq!(evaluation("** -900000001"), None);
+        assert_eq!(evaluation("** -900000000"), Some(-900_000_000));
     }
 }

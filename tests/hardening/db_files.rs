@@ -454,3 +454,35 @@ fn no_output_flag_writes_over_game_records_or_the_file_read_and_index_checks_its
         .output();
     assert!(out.unwrap().status.success());
 }
+
+/// The aliases file a command reads is never its output: `export` and `show` refuse it,
+/// however the path is spelled, and leave it as it was.
+#[test]
+fn no_output_flag_writes_over_the_aliases_file_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 6, 2, 23);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let aliases = tmp.path().join("aliases.csv");
+    fs::write(&aliases, "alias,name\nSomeone,Player 1\n").unwrap();
+    let before = hash(&aliases);
+    let a = aliases.to_str().unwrap().to_string();
+    let spelled = tmp.path().join(".").join("aliases.csv").to_str().unwrap().to_string();
+    let d = db.to_str().unwrap().to_string();
+    for args in [
+        vec!["export", "games", "--db", &d, "--aliases", &a, "--out", &a],
+        vec!["export", "moves", "--db", &d, "--aliases", &a, "--out", &spelled],
+        vec!["show", "1", "--db", &d, "--aliases", &a, "--out", &a],
+    ] {
+        let out = command().args(&args).output().unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+        let out_path = args.last().unwrap();
+        assert!(
+            message.starts_with(&format!("kifudex: --out {out_path} is the aliases file read (--aliases)")),
+            "{args:?}: {message}"
+        );
+        assert_eq!(hash(&aliases), before, "{args:?} wrote over the aliases");
+    }
+}
