@@ -221,12 +221,17 @@ pub async fn jump(
     Ok(json(text))
 }
 
-/// `GET /api/game/ID` (JSON) and `GET /api/game/ID.EXT` (the record as `show --to` writes it).
+/// `GET /api/game/ID` (JSON) and `GET /api/game/ID.EXT` (the record as `show --to` writes it),
+/// with the record `show` shows under the filters given (`?player=羽生`: the first record in
+/// path order that they match, as the game list shows it).
 pub async fn game(
     State(shared): State<Arc<Shared>>,
     name: Result<Path<String>, PathRejection>,
+    RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     let Path(name) = name.map_err(|e| path_error(&e))?;
+    let params = Params::parse(raw.as_deref())?;
+    let filter = params.filters_only()?;
     let (id_text, format) = match name.split_once('.') {
         None => (name.as_str(), None),
         Some((id, ext)) => match record_format(ext) {
@@ -241,8 +246,15 @@ pub async fn game(
     let worker = shared.clone();
     let answer = blocking(&shared, move || {
         worker.read(|snapshot| {
-            let stored =
-                snapshot.game(id)?.ok_or_else(|| ApiError::not_found(format!("there is no game {id}")))?;
+            let stored = match snapshot.game_matching(id, &filter)? {
+                Some(stored) => stored,
+                None if filter.is_empty() || snapshot.game(id)?.is_none() => {
+                    return Err(ApiError::not_found(format!("there is no game {id}")));
+                }
+                None => {
+                    return Err(ApiError::not_found(format!("no record of game {id} matches the filters")));
+                }
+            };
             match format {
                 None => Ok((None, game::describe(&stored)?.to_string())),
                 Some(format) => match crate::store::write_stored(&stored, format)? {

@@ -120,6 +120,23 @@ impl Params {
         Ok(filter_from_text(given, self.get("handicap"), self.get("variant"))?)
     }
 
+    /// [`Params::filter`], for a request that takes filters and nothing else.
+    ///
+    /// # Errors
+    ///
+    /// 400 for a parameter that is no filter, or a filter refused.
+    pub fn filters_only(&self) -> Result<GameFilter, ApiError> {
+        const FILTERS: [&str; 10] = [
+            "player", "black", "white", "event", "since", "until", "result", "handicap", "opening", "variant",
+        ];
+        if let Some(name) = self.0.keys().find(|k| !FILTERS.contains(k)) {
+            return Err(ApiError::bad(format!(
+                "parameter '{name}' is not a filter: a game takes only filters"
+            )));
+        }
+        self.filter()
+    }
+
     /// The query the parameters ask, as `kifudex query` reads the same options.
     ///
     /// # Errors

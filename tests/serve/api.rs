@@ -472,3 +472,32 @@ fn a_database_removed_or_replaced_while_serving_is_never_answered_from_the_old_f
         assert_eq!(http::get(server.addr, path).text() + "\n", cli, "{path}");
     }
 }
+
+/// A game found in several files is opened with the record the list showed it with: the
+/// filters of the list go with it, as `show` takes them. (Game 2 of the samples is in a KIF
+/// file naming 羽生善治 and a CSA one naming Habu Yoshiharu.)
+#[test]
+fn a_game_is_shown_with_the_record_its_filters_match() {
+    let server = Server::start(samples_db(), &[]);
+    for (player, black) in [("羽生", "羽生善治"), ("Habu", "Habu Yoshiharu")] {
+        let filter = format!("player={}", encode(player));
+        let listed = http::get(server.addr, &format!("/api/query?{filter}&limit=50")).json();
+        let row = listed["games"].as_array().unwrap().iter().find(|g| g["id"] == 2).unwrap().clone();
+        assert_eq!(row["black"], black);
+        let game = http::get(server.addr, &format!("/api/game/2?{filter}")).json();
+        for field in ["black", "white", "event", "date"] {
+            assert_eq!(game[field], row[field], "{player}: {field}");
+        }
+        let (code, shown, stderr) = cli(&["show", "2", "--player", player, "--to", "kif"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(http::get(server.addr, &format!("/api/game/2.kif?{filter}")).text(), shown);
+    }
+    let answer = http::get(server.addr, "/api/game/2?player=nobody");
+    assert_eq!(
+        (answer.status, answer.json()["error"].as_str().unwrap()),
+        (404, "no record of game 2 matches the filters")
+    );
+    let answer = http::get(server.addr, "/api/game/2?moves=7g7f");
+    assert_eq!(answer.status, 400);
+    assert_eq!(http::get(server.addr, "/api/game/2?player=").status, 200, "an empty filter is no filter");
+}

@@ -165,6 +165,15 @@ fn the_page_explores_filters_and_replays_games() {
         row.split(',').nth(5).unwrap().split(' ').next().unwrap().to_string()
     };
     assert_eq!(board(&browser), sfen_before(ply + 1));
+    // With the record the list shows it with (a game found in several files has one from
+    // each), and so are its downloads.
+    for side in ["black", "white"] {
+        let name = filtered["games"][0][side].as_str().unwrap();
+        let shown = browser.text(&format!("#{side}-name"));
+        assert!(shown.starts_with(name), "{side}: {shown} against the list's {name}");
+    }
+    let link = attribute(&browser, "return document.getElementById('dl-kif').href");
+    assert!(link.ends_with(&format!("/api/game/{id}.kif?player=Habu")), "{link}");
     click(&browser, "#step-next");
     assert_eq!(board(&browser), sfen_before(ply + 2));
     browser.press("\u{E014}");

@@ -48,7 +48,7 @@
       if (s.start && s.start !== "startpos" && s.start !== "even") q.set("start", s.start);
       if (s.moves) q.set("moves", s.moves);
     }
-    for (const f of FILTERS) if (s.filters[f]) q.set(f, s.filters[f]);
+    setFilters(q, s);
     if (s.offset) q.set("offset", String(s.offset));
     if (s.game != null) { q.set("game", String(s.game)); q.set("ply", String(s.ply)); }
     if (s.lang !== browserLang()) q.set("lang", s.lang);
@@ -65,9 +65,22 @@
       if (s.moves) q.set("moves", s.moves);
       if (s.start) q.set("start", s.start);
     }
-    for (const f of FILTERS) if (s.filters[f]) q.set(f, s.filters[f]);
+    setFilters(q, s);
     for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
     return q.toString();
+  }
+
+  function setFilters(q, s) {
+    for (const f of FILTERS) if (s.filters[f]) q.set(f, s.filters[f]);
+  }
+
+  // The filters alone: a game opened from the list is shown with the record the list shows
+  // (a game found in several files has one from each).
+  function filterParams(s) {
+    const q = new URLSearchParams();
+    setFilters(q, s);
+    const text = q.toString();
+    return text ? `?${text}` : "";
   }
 
   async function fetchJson(path, options) {
@@ -152,7 +165,11 @@
   }
 
   async function loadGame(mine) {
-    if (!game || game.id !== state.game) game = await fetchJson(`/api/game/${state.game}`);
+    const filters = filterParams(state);
+    if (!game || game.id !== state.game || game.filters !== filters) {
+      game = await fetchJson(`/api/game/${state.game}${filters}`);
+      game.filters = filters;
+    }
     if (mine !== generation) return;
     $("explorer").hidden = true;
     $("viewer").hidden = false;

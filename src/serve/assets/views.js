@@ -139,7 +139,7 @@ window.KX = window.KX || {};
     for (const ext of ["kif", "ki2", "csa", "jkf", "usi", "psn"]) {
       const link = $(`dl-${ext}`);
       link.hidden = !(game.formats || []).includes(ext);
-      link.href = `/api/game/${game.id}.${ext}`;
+      link.href = `/api/game/${game.id}.${ext}${game.filters || ""}`;
     }
   }
 
