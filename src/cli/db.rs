@@ -39,28 +39,8 @@ impl DbOpt {
 /// Says on stderr that answers cover only part of the files when an index run on the
 /// database is writing it now, or did not finish (see [`Reader::unfinished_run`]).
 pub fn warn_unfinished(reader: &Reader, db: &Path) -> anyhow::Result<()> {
-    let Some(pid) = reader.unfinished_run()? else { return Ok(()) };
-    let proc = Path::new("/proc");
-    let running = (proc.join("self").exists() && pid != 0)
-        .then(|| pid != std::process::id() && proc.join(pid.to_string()).exists());
-    if running.is_none() {
-        eprintln!(
-            "kifudex: warning: an index run on {} is under way or did not finish: answers cover only the files \
-             it committed",
-            db.display()
-        );
-    } else if running == Some(true) {
-        eprintln!(
-            "kifudex: warning: an index run (process {pid}) is writing {}: answers cover the files it has \
-             committed so far",
-            db.display()
-        );
-    } else {
-        eprintln!(
-            "kifudex: warning: the last index run on {db} did not finish (it was killed, stopped or failed): \
-             answers cover only the files it committed; an index run on it (the same PATH, --db {db}) finishes it",
-            db = db.display()
-        );
+    if let Some(run) = reader.unfinished_run()? {
+        eprintln!("kifudex: warning: {}", run.warning(db));
     }
     Ok(())
 }

@@ -107,7 +107,7 @@ pub use self::{
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
-        StoredGame, WarningRow,
+        StoredGame, UnfinishedRun, WarningRow,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,

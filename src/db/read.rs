@@ -179,12 +179,8 @@ impl Reader {
     /// # Errors
     ///
     /// Any database failure.
-    pub fn unfinished_run(&self) -> Result<Option<u32>> {
-        let value: Option<String> = self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [super::write::RUN_KEY], |r| r.get(0))
-            .optional()?;
-        Ok(value.map(|v| v.parse().unwrap_or(0)))
+    pub fn unfinished_run(&self) -> Result<Option<UnfinishedRun>> {
+        unfinished_run(&self.conn)
     }
 
     /// Sets the connection's page cache to about `kib` KiB (it is 8 MiB otherwise). A
@@ -285,7 +281,67 @@ pub(super) const RECORD_JOINS: &str = "LEFT JOIN events e ON e.id = s.event
      LEFT JOIN players pb ON pb.id = s.black
      LEFT JOIN players pw ON pw.id = s.white";
 
+/// An index run that has not finished, as its mark in the database and the process it names
+/// say (see [`Reader::unfinished_run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnfinishedRun {
+    /// A process of that id runs on this machine: it is writing.
+    Writing(u32),
+    /// It was killed, interrupted or failed.
+    Stopped,
+    /// Whether it still runs cannot be told (no `/proc`).
+    Unknown,
+}
+
+impl UnfinishedRun {
+    fn of(pid: u32) -> UnfinishedRun {
+        let proc = Path::new("/proc");
+        if !proc.join("self").exists() || pid == 0 {
+            UnfinishedRun::Unknown
+        } else if pid != std::process::id() && proc.join(pid.to_string()).exists() {
+            UnfinishedRun::Writing(pid)
+        } else {
+            UnfinishedRun::Stopped
+        }
+    }
+
+    /// What it means for the answers over the database at `db`, in a sentence.
+    pub fn warning(&self, db: &Path) -> String {
+        let db = db.display();
+        match self {
+            UnfinishedRun::Unknown => {
+                format!(
+                    "an index run on {db} is under way or did not finish: answers cover only the files it committed"
+                )
+            }
+            UnfinishedRun::Writing(pid) => format!(
+                "an index run (process {pid}) is writing {db}: answers cover the files it has committed so far"
+            ),
+            UnfinishedRun::Stopped => format!(
+                "the last index run on {db} did not finish (it was killed, stopped or failed): answers cover only \
+                 the files it committed; an index run on it (the same PATH, --db {db}) finishes it"
+            ),
+        }
+    }
+}
+
+fn unfinished_run(conn: &Connection) -> Result<Option<UnfinishedRun>> {
+    let value: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [super::write::RUN_KEY], |r| r.get(0))
+        .optional()?;
+    Ok(value.map(|v| UnfinishedRun::of(v.parse().unwrap_or(0))))
+}
+
 impl Snapshot<'_> {
+    /// [`Reader::unfinished_run`], as of the snapshot.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn unfinished_run(&self) -> Result<Option<UnfinishedRun>> {
+        unfinished_run(&self.tx)
+    }
+
     /// The stored games that the position index lacks: none, unless a run of an older
     /// kifudex (which committed games before their postings) was killed, and no run since
     /// has rebuilt them. Position answers leave these games out.

@@ -186,6 +186,19 @@ fn cache_key(query: &crate::query::Query) -> String {
     )
 }
 
+/// `GET /api/status`: `{"warning": TEXT}` while an index run writes the database or after one
+/// that did not finish (the words `query` says on stderr then), `{"warning": null}` otherwise.
+pub async fn status(
+    State(shared): State<Arc<Shared>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, ApiError> {
+    Params::parse(raw.as_deref())?.none()?;
+    let worker = shared.clone();
+    let run = blocking(&shared, move || worker.read(|snapshot| Ok(snapshot.unfinished_run()?))).await?;
+    let warning = run.map(|run| run.warning(&shared.db));
+    Ok(json(serde_json::json!({ "warning": warning }).to_string()))
+}
+
 /// `GET /api/position`: the path to the position in three notations, and its legal moves.
 pub async fn position(
     State(shared): State<Arc<Shared>>,

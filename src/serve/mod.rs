@@ -11,6 +11,8 @@
 //!   moves, so the page leaves every rule to the server.
 //! - `GET /api/game/ID`: a stored game ply by ply; `GET /api/game/ID.kif` (`.ki2`, `.csa`,
 //!   `.jkf`, `.usi`, `.psn`): the record as `kifudex show --to` writes it.
+//! - `GET /api/status`: whether an index run is writing the database or did not finish, in
+//!   the words the command line warns with.
 //! - `POST /api/jump`: any text a user pastes (moves, SFEN, a diagram, a record) read as a
 //!   position.
 //!
@@ -377,6 +379,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .route("/api/query", get(api::query))
         .route("/api/position", get(api::position))
+        .route("/api/status", get(api::status))
         .route("/api/game/{id}", get(api::game))
         .route(
             "/api/jump",

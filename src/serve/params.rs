@@ -120,6 +120,18 @@ impl Params {
         Ok(filter_from_text(given, self.get("handicap"), self.get("variant"))?)
     }
 
+    /// Refuses any parameter, for a request that takes none.
+    ///
+    /// # Errors
+    ///
+    /// 400 naming the first parameter given.
+    pub fn none(&self) -> Result<(), ApiError> {
+        match self.0.keys().next() {
+            Some(name) => Err(ApiError::bad(format!("parameter '{name}' is not taken here"))),
+            None => Ok(()),
+        }
+    }
+
     /// [`Params::filter`], for a request that takes filters and nothing else.
     ///
     /// # Errors

@@ -170,7 +170,10 @@ fn read_during_a_run(games: &Path, db: &Path, total: usize) -> (usize, usize) {
             let pid = run.id();
             let ended = run.try_wait().unwrap().is_some();
             let done = games == 0 || games as usize == total || ended;
-            assert!(named == Some(pid) || done, "{named:?}, {games} games");
+            assert!(
+                named == Some(kifudex::db::UnfinishedRun::Writing(pid)) || done,
+                "{named:?}, {games} games"
+            );
             assert_eq!(snapshot.position_stats(&start, None).unwrap().games.games, games, "one snapshot");
         }
         // The commands, one after another: the games only grow during a run, so the answers

@@ -501,3 +501,41 @@ fn a_game_is_shown_with_the_record_its_filters_match() {
     assert_eq!(answer.status, 400);
     assert_eq!(http::get(server.addr, "/api/game/2?player=").status, 200, "an empty filter is no filter");
 }
+
+/// While an index run writes the database, or after one that did not finish, the API and the
+/// page say that the answers cover only part of the files, as the command line does.
+#[test]
+fn an_unfinished_run_is_said_by_the_api_and_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    std::fs::copy(samples_db(), &db).unwrap();
+    let server = Server::start(&db, &[]);
+    assert_eq!(http::get(server.addr, "/api/status").json(), serde_json::json!({ "warning": null }));
+    // The mark a killed run leaves: the id of a process that is gone (past the largest id
+    // Linux gives).
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("INSERT INTO meta(key, value) VALUES ('run_unfinished', '4194305')", []).unwrap();
+    drop(conn);
+    let warning = http::get(server.addr, "/api/status").json()["warning"].as_str().unwrap().to_string();
+    assert!(warning.starts_with("the last index run on "), "{warning}");
+    assert!(warning.contains("did not finish"), "{warning}");
+    let out = kifudex(["games", "--db", db.to_str().unwrap()]).output();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.trim_end(), format!("kifudex: warning: {warning}"), "the command line's words");
+    assert_eq!(http::get(server.addr, "/api/status?player=x").status, 400);
+
+    let Some((chromium, chromedriver)) = super::webdriver::find_browser() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium and chromedriver are required when CI=true"
+        );
+        eprintln!("skipped the page's part: it needs chromium and chromedriver");
+        return;
+    };
+    let browser = super::webdriver::Browser::start(&chromium, &chromedriver, 1024, 768);
+    browser.open(&server.url("/?lang=en"));
+    while browser.run("return document.body.dataset.state === 'ready'", serde_json::json!([])) != true {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(browser.text("#notice"), warning);
+}

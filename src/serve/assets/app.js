@@ -108,14 +108,24 @@
 
   function copy(s) { return JSON.parse(JSON.stringify(s)); }
 
+  // Says when an index run is writing the database or did not finish: the answers then
+  // cover only part of the files.
+  async function loadNotice() {
+    const status = await fetchJson("/api/status").catch(() => ({ warning: null }));
+    $("notice").hidden = !status.warning;
+    $("notice").textContent = status.warning || "";
+  }
+
   async function load() {
     state = readUrl();
     const mine = ++generation;
     document.body.dataset.state = "loading";
     applyLabels();
     try {
+      const notice = loadNotice();
       if (state.game != null) await loadGame(mine);
       else await loadExplorer(mine);
+      await notice;
       if (mine === generation) showError(null);
     } catch (e) {
       if (mine === generation) showError(e.message);
