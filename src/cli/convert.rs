@@ -40,7 +40,7 @@ pub struct ConvertArgs {
     /// Only the game with this index in the file (0 for the first).
     #[arg(long, value_name = "N")]
     game: Option<usize>,
-    /// Write to this file instead of stdout. A `.kif` or `.ki2` file is written in Shift_JIS
+    /// Write to this file instead of stdout (`-` is stdout). A `.kif` or `.ki2` file is written in Shift_JIS
     /// (CP932), as those extensions promise; anything else in UTF-8.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -81,7 +81,7 @@ impl To {
 }
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
-    if let Some(out) = &args.out {
+    if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", None)?;
         if super::db::same_place(out, &args.file) {
             bail!(
@@ -208,7 +208,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         bail!("{}: no game can be written: none has a start position", args.file.display());
     }
     let text = join(format, &texts);
-    match &args.out {
+    match super::out::named(&args.out) {
         Some(path) => write_file(path, &text)?,
         None => {
             super::print(&text)?;

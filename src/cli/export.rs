@@ -65,7 +65,7 @@ pub enum FormatArg {
 pub struct ExportArgs {
     /// What to export
     what: Table,
-    /// Write to FILE instead of stdout
+    /// Write to FILE instead of stdout (`-` is stdout)
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Write into DIR as one part of a dataset partitioned by shard, as DuckDB and Spark read
@@ -108,10 +108,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         FormatArg::Jsonl => export::Format::Jsonl,
         FormatArg::Parquet => export::Format::Parquet,
     };
-    if format == export::Format::Parquet && args.out.is_none() && args.out_dir.is_none() {
+    if format == export::Format::Parquet && super::out::named(&args.out).is_none() && args.out_dir.is_none() {
         bail!("--format parquet writes a file: give it with --out FILE (or --out-dir DIR)");
     }
-    if let Some(out) = &args.out {
+    if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
         super::db::refuse_records_as_output(out, "--out")?;
         args.filter.refuse_as_output(out, "--out")?;
@@ -119,7 +119,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     // A file is written under a hidden name, then renamed (see `out`).
-    let file = match (&args.out, &args.out_dir) {
+    let file = match (super::out::named(&args.out), &args.out_dir) {
         (Some(path), _) => Some(path.clone()),
         (None, Some(dir)) => {
             let shard = snapshot.shard()?.unwrap_or(Shard::new(1, 1)?);

@@ -16,6 +16,11 @@ use std::{
 
 use anyhow::{Context, bail};
 
+/// The file an `--out` names: none for `-`, which means stdout, as it does to most tools.
+pub fn named(out: &Option<PathBuf>) -> Option<&PathBuf> {
+    out.as_ref().filter(|p| p.as_os_str() != "-")
+}
+
 /// Removes the hidden files of `target` (named `name`) that killed runs left behind:
 /// `.NAME.PID.partial` whose process is gone. One whose process is alive may be another
 /// command writing the same file now, and is left alone (as every one is where there is no

@@ -25,7 +25,7 @@ pub struct ShowArgs {
     /// KI2, CSA or JKF form]
     #[arg(long, value_enum)]
     to: Option<To>,
-    /// Write to FILE instead of stdout (a `.kif` or `.ki2` file in Shift_JIS, others in UTF-8)
+    /// Write to FILE instead of stdout (`-` is stdout; a `.kif` or `.ki2` file in Shift_JIS, others in UTF-8)
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -36,7 +36,7 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    if let Some(out) = &args.out {
+    if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
         args.filter.refuse_as_output(out, "--out")?;
     }
@@ -62,7 +62,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let (record, replayed) =
         stored_replay(&stored).with_context(|| format!("game {} cannot be played back", args.id))?;
     let text = to.write(&record, &replayed);
-    match &args.out {
+    match super::out::named(&args.out) {
         Some(path) => write_file(path, &text)?,
         None => super::print(&text)?,
     }

@@ -486,3 +486,24 @@ fn no_output_flag_writes_over_the_aliases_file_read() {
         assert_eq!(hash(&aliases), before, "{args:?} wrote over the aliases");
     }
 }
+
+/// `--out -` is stdout, as it is to most tools: no file named `-` is written.
+#[test]
+fn out_dash_is_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let record = write_games(&games, 2, 2, 23).remove(0);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let (d, r) = (db.to_str().unwrap(), record.to_str().unwrap());
+    for args in
+        [vec!["export", "games", "--db", d], vec!["show", "1", "--db", d], vec!["convert", r, "--to", "csa"]]
+    {
+        let plain = command().args(&args).current_dir(tmp.path()).output().unwrap();
+        let dashed = command().args(&args).args(["--out", "-"]).current_dir(tmp.path()).output().unwrap();
+        assert_eq!(dashed.status.code(), Some(0), "{args:?}: {}", stderr(&dashed));
+        assert!(!plain.stdout.is_empty());
+        assert_eq!(dashed.stdout, plain.stdout, "{args:?}");
+        assert!(!tmp.path().join("-").exists(), "{args:?} wrote a file named -");
+    }
+}
