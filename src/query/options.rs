@@ -236,6 +236,12 @@ pub fn filter_from_text(
     handicap: Option<&str>,
     variant: Option<&str>,
 ) -> Result<GameFilter, OptionError> {
+    // Nothing but spaces (ASCII or full-width) is no value: as a form's empty field, it keeps
+    // every game (a text filter would otherwise match every game that names anyone).
+    let text = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+    let given = GameFilter { since: text(given.since), until: text(given.until), ..given };
+    let (handicap, variant) =
+        (handicap.filter(|h| !h.trim().is_empty()), variant.filter(|v| !v.trim().is_empty()));
     for (option, date) in [(QueryOption::Since, &given.since), (QueryOption::Until, &given.until)] {
         if let Some(d) = date {
             check_date(d).map_err(|why| OptionError::Date { option, value: d.clone(), why })?;
@@ -250,9 +256,6 @@ pub fn filter_from_text(
     }
     let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);
     let variant = variant.map(parse_variant).transpose()?.flatten().or(given.variant);
-    // Nothing but spaces (ASCII or full-width) is no text: as `""`, it keeps every game,
-    // instead of matching every game that names anyone.
-    let text = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
     Ok(GameFilter {
         player: text(given.player),
         black: text(given.black),
@@ -361,7 +364,10 @@ fn check_date(text: &str) -> Result<(), String> {
                 4 | 6 | 9 | 11 => 30,
                 _ => 31,
             };
-            if !(1..=days).contains(&day) {
+            if day == 0 {
+                return Err("there is no day 0".to_string());
+            }
+            if day > days {
                 return Err(format!("{year:04}-{month:02} has {days} days"));
             }
         }
@@ -372,6 +378,19 @@ fn check_date(text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blank_values_are_no_filter() {
+        let blank = GameFilter {
+            player: Some("　".into()),
+            event: Some(String::new()),
+            since: Some(String::new()),
+            until: Some(" ".into()),
+            ..GameFilter::default()
+        };
+        let filter = filter_from_text(blank, Some(""), Some(" ")).unwrap();
+        assert!(filter.is_empty(), "{filter:?}");
+    }
 
     #[test]
     fn text_of_nothing_but_spaces_filters_nothing() {
@@ -401,7 +420,7 @@ mod tests {
             ("2019-02-30", "2019-02 has 28 days"),
             ("1900-02-29", "1900-02 has 28 days"),
             ("2019-04-31", "2019-04 has 30 days"),
-            ("2019-01-00", "2019-01 has 31 days"),
+            ("2019-01-00", "there is no day 0"),
         ] {
             assert_eq!(check_date(bad), Err(why.to_string()), "{bad}");
         }

@@ -253,7 +253,8 @@ pub async fn game(
         },
     };
     let id = match id_text.parse::<i64>() {
-        Ok(id) if id > 0 => GameId(id),
+        // No game has id 0, as none has a higher id than any stored: both are missing games.
+        Ok(id) if id >= 0 => GameId(id),
         _ => return Err(ApiError::bad(format!("'{id_text}' is not a game id"))),
     };
     let worker = shared.clone();

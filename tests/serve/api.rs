@@ -236,6 +236,7 @@ fn records_are_what_show_writes() {
     assert_eq!(http::get(server.addr, "/api/game/1.exe").status, 404);
     assert_eq!(http::get(server.addr, "/api/game/one").status, 400);
     assert_eq!(http::get(server.addr, "/api/game/-1").status, 400);
+    assert_eq!(http::get(server.addr, "/api/game/0").status, 404);
 }
 
 #[test]
