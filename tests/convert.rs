@@ -185,6 +185,21 @@ fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
     assert!(err.contains("the variation replacing move 2 is written up to 1 moves only"), "{err}");
     // What could be kept is written.
     assert!(String::from_utf8_lossy(&out.stdout).contains("８四歩(83)"));
+
+    // A variation whose first move is impossible holds nothing: it is named, and KIF and KI2
+    // write no empty `変化` block for it.
+    let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n\
+                変化：3手\n   3 ５五飛(28)\n   4 ８四歩(83)\n";
+    std::fs::write(&path, text).unwrap();
+    for to in ["kif", "ki2"] {
+        let out = convert(&[path.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(1), "{to}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("the variation replacing move 3 is written up to 0 moves only"), "{to}: {err}");
+        let written = String::from_utf8_lossy(&out.stdout);
+        assert!(!written.contains("変化"), "{to}: {written}");
+        assert!(written.contains("２六歩"), "{to}: {written}");
+    }
 }
 
 #[test]

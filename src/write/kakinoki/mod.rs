@@ -211,6 +211,10 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         if var.ply > line.moves.len() || (var.ply == line.moves.len() && !line.main) {
             continue;
         }
+        // One that stopped at its first move holds nothing to write: no empty `変化` block.
+        if rvar.moves.is_empty() && rvar.stopped.is_some() {
+            continue;
+        }
         rewind(pos, start + var.ply);
         let number = number_at(line.number, var.ply);
         sink.variation(number);
