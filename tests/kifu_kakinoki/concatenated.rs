@@ -168,3 +168,118 @@ fn a_header_among_the_moves_of_a_game_not_ended_opens_no_game() {
     assert_eq!(usi(&games[0]), "7g7f 3c3d");
     assert_eq!(games[0].warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [4, 7]);
 }
+
+/// What follows a game's end before the next game's first header stays with it: a footer
+/// (`終了日時`), a comment after a blank line. The next game starts at its first `#` line or
+/// header that opens a game, whatever byte order mark the file put after another brings.
+#[test]
+fn a_footer_and_a_late_comment_stay_with_their_game_and_a_byte_order_mark_is_dropped() {
+    let text = concat!(
+        "先手：甲\n",
+        "手数----指手--\n",
+        "   1 ７六歩(77)\n",
+        "   2 投了\n",
+        "まで1手で先手の勝ち\n",
+        "\n",
+        "*感想：良い将棋\n",
+        "終了日時：2024/01/01 10:00\n",
+        "\n",
+        "\u{FEFF}# ---- Kifu for Windows V7 ----\n",
+        "開始日時：2024/02/02\n",
+        "先手：乙\n",
+        "手数----指手--\n",
+        "   1 ２六歩(27)\n",
+    );
+    let games = kif::read(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].moves[0].comments, ["感想：良い将棋"]);
+    assert_eq!(games[0].warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [8], "the footer, skipped");
+    assert_eq!(games[1].line, 10);
+    assert_eq!(games[1].header("開始日時"), Some("2024/02/02"));
+    assert_eq!(games[1].comments, Vec::<String>::new());
+    assert_eq!(usi(&games[1]), "2g2f");
+}
+
+/// A game without moves, then another: the second move table opens the second game.
+#[test]
+fn a_game_without_moves_then_another_are_two_games() {
+    let text = concat!(
+        "先手：甲\n",
+        "手数----指手--\n",
+        "\n",
+        "手合割：香落ち\n",
+        "下手：乙\n",
+        "手数----指手--\n",
+        "   1 ３四歩(33)\n",
+    );
+    let games = kif::read(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].moves.len(), 0);
+    assert_eq!(games[0].header("先手"), Some("甲"));
+    assert_eq!(games[1].header("下手"), Some("乙"));
+    // The lance handicap: White (上手) moves first.
+    assert_eq!(usi(&games[1]), "3c3d");
+    assert!(games.iter().all(|g| g.warnings.is_empty()));
+}
+
+/// KI2 headers with half-width colons open a game as the full-width ones do.
+#[test]
+fn ki2_headers_with_half_width_colons_open_a_game() {
+    let text = "先手: 甲 / 後手: 乙\n▲７六歩 △３四歩\nまで2手で中断\n先手: 丙 / 後手: 丁\n▲２六歩\n";
+    let games = ki2::read(text);
+    assert_eq!(games.iter().map(usi).collect::<Vec<_>>(), ["7g7f 3c3d", "2g2f"]);
+    assert_eq!(games[1].header("先手"), Some("丙"));
+}
+
+/// Two real files put one after the other read as each does alone: the same record (its JKF
+/// text, which holds headers, start, moves, times, comments, variations and ending) and the
+/// same warnings, their lines moved by the first file's lines.
+#[test]
+fn real_files_put_one_after_the_other_read_as_each_alone() {
+    use kifudex::{
+        kifu::{Format, encoding},
+        write,
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kifu");
+    let mut texts: Vec<(String, String, bool)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter_map(|path| {
+            let ext = path.extension()?.to_str()?.to_string();
+            let ki2 = ext.starts_with("ki2");
+            (ext.starts_with("kif") || ki2).then_some(())?;
+            let text = encoding::decode(&std::fs::read(&path).unwrap()).ok()?.text.into_owned();
+            let read = if ki2 { ki2::read(&text) } else { kif::read(&text) };
+            (read.len() == 1).then(|| (path.display().to_string(), text, ki2))
+        })
+        .collect();
+    texts.sort();
+    let seen = |game: &Game, shift: u32| {
+        let replayed = replay(game);
+        let warnings: Vec<_> = game.warnings.iter().map(|w| (w.code, w.line - shift)).collect();
+        (write::write(Format::Jkf, game, &replayed), warnings, game.problem.as_ref().map(|p| p.line - shift))
+    };
+    let mut pairs = 0;
+    for ki2 in [false, true] {
+        let files: Vec<_> = texts.iter().filter(|t| t.2 == ki2).collect();
+        for pair in files.windows(2) {
+            let (a, b) = (&pair[0].1, &pair[1].1);
+            let a = if a.ends_with('\n') { a.clone() } else { format!("{a}\n") };
+            let shift = encoding::lines(&a).count() as u32 + 1;
+            let both = format!("{a}\n{b}");
+            let read = |text: &str| if ki2 { ki2::read(text) } else { kif::read(text) };
+            let games = read(&both);
+            let what = format!("{} then {}", pair[0].0, pair[1].0);
+            // A file whose game has no end, or whose header opens no game, is read as one
+            // with the next (see `games`): only pairs that split are compared.
+            if games.len() != 2 {
+                continue;
+            }
+            // Compared without printing whole records on a failure.
+            assert!(seen(&games[0], 0) == seen(&read(&a)[0], 0), "{what}: the first game differs");
+            assert!(seen(&games[1], shift) == seen(&read(b)[0], 0), "{what}: the second game differs");
+            pairs += 1;
+        }
+    }
+    assert!(pairs >= 40, "only {pairs} pairs split");
+}

@@ -74,12 +74,14 @@ impl KakinokiError {
 
 /// The games of a KIF or KI2 text, each a [`Piece`] with its lines numbered as in the whole
 /// text. A file holds one game as a rule; it holds more when one game's header section
-/// follows another's moves (files put one after the other). The next game starts at KIF's
-/// `手数----指手--` met after moves, or at a `開始日時`, `手合割`, `棋戦`, `先手`, `後手`,
-/// `上手` or `下手` header met after a game's end (a `まで` line, or a word that ends the game
-/// in a move row: `is_end`); a header among the moves of a game not ended is a stray line of
-/// that game. The new game takes the lines from the first after the previous game's last
-/// move row (`is_move`), `まで` line or `変化` line and the `*` comments right under it.
+/// follows another's (files put one after the other). The next game starts at KIF's
+/// `手数----指手--` met after moves or after a first such line, or at a header that opens a
+/// game (see [`opens_game`]) met after a game's end (a `まで` line, or a word that ends the
+/// game in a move row: `is_end`); a header among the moves of a game not ended is a stray line
+/// of that game. The new game takes the lines from the first `#` line, header other than a
+/// footer ([`FOOTERS`]) or `手数----` line after the previous game's last move row (`is_move`),
+/// `まで` line or `変化` line: the lines before it (comments, a footer such as `終了日時：…`)
+/// stay with that game.
 pub(crate) fn games(
     text: &str,
     is_move: impl Fn(&str) -> bool,
@@ -88,43 +90,83 @@ pub(crate) fn games(
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut out = Vec::new();
     let mut start = Piece { text, lines_before: 0 };
-    // Past the last line of the current game's moves (its byte offset and line number), once
-    // a move row is read; and whether the game has ended.
-    let mut moves_end: Option<(usize, u32)> = None;
-    let mut ended = false;
-    let mut in_moves = false;
+    // Whether the current game has a move line, has ended, and has its `手数----` line; and
+    // where the next game would start (its byte offset and the number of the line before).
+    let (mut moved, mut ended, mut table) = (false, false, false);
+    let mut opening: Option<(usize, u32)> = None;
     let mut rest = lines(text);
-    while let Some((n, line)) = rest.next() {
-        let after = text.len() - rest.rest().len();
-        let t = line.trim_matches(is_space);
+    loop {
+        let at = text.len() - rest.rest().len();
+        let Some((n, line)) = rest.next() else { break };
+        // A file put after another may bring its byte order mark along.
+        let t = line.trim_start_matches('\u{FEFF}').trim_matches(is_space);
         let summary = t.starts_with("まで");
         if is_move(line) || summary || variation_start(t).is_some() {
-            moves_end = Some((after, n));
+            (moved, opening) = (true, None);
             ended |= summary || is_end(line);
-            in_moves = true;
             continue;
         }
-        if in_moves && t.starts_with('*') {
-            moves_end = Some((after, n));
-            continue;
+        let is_table = t.starts_with("手数--");
+        let header = opens_game(t);
+        if opening.is_none()
+            && (is_table || t.starts_with('#') || header_key(t).is_some_and(|k| !FOOTERS.contains(&k)))
+        {
+            opening = Some((at, n - 1));
         }
-        in_moves = false;
-        let opens = t.starts_with("手数--") || (ended && opens_game(t));
-        if let Some((end, last)) = moves_end.filter(|_| opens) {
+        if (is_table && (moved || table)) || (header && ended) {
+            let (cut, lines_before) = opening.unwrap_or((at, n - 1));
             let from = text.len() - start.text.len();
-            out.push(Piece { text: &start.text[..end - from], lines_before: start.lines_before });
-            start = Piece { text: &text[end..], lines_before: last };
-            (moves_end, ended) = (None, false);
+            out.push(Piece { text: &start.text[..cut - from], lines_before: start.lines_before });
+            let next = &text[cut..];
+            start = Piece { text: next.strip_prefix('\u{FEFF}').unwrap_or(next), lines_before };
+            (moved, ended, table) = (false, false, false);
+        }
+        if is_table {
+            // The header section ends here: what follows is the game's.
+            (table, opening) = (true, None);
         }
     }
     out.push(start);
     out
 }
 
-/// Whether a line (trimmed) is a header that opens a game: see [`games`].
+/// Headers written after a game's moves, which stay with it: the end time, the time each side
+/// used.
+const FOOTERS: [&str; 2] = ["終了日時", "消費時間"];
+
+/// The key of a header line (trimmed): the text before its full-width or half-width colon.
+/// (Comments, `*`, and remarks, `#` and `&`, are no headers.)
+fn header_key(t: &str) -> Option<&str> {
+    if t.starts_with(['*', '#', '&']) {
+        return None;
+    }
+    t.split_once(['：', ':'])
+        .map(|(key, _)| key.trim_matches(is_space))
+        .filter(|k| !k.is_empty() && !k.is_ascii())
+}
+
+/// Whether a line (trimmed) is a header that opens a game: `開始日時`, `手合割`, `棋戦`,
+/// `表題`, `先手`, `後手`, `上手`, `下手`, a problem's `作者`, `作品名` or `発表誌`, or the
+/// hand of a board diagram (`後手の持駒`), with a full-width or a half-width colon.
 fn opens_game(t: &str) -> bool {
-    const KEYS: [&str; 7] = ["開始日時", "手合割", "棋戦", "先手", "後手", "上手", "下手"];
-    t.split_once('：').is_some_and(|(key, _)| KEYS.contains(&key.trim_matches(is_space)))
+    const KEYS: [&str; 15] = [
+        "開始日時",
+        "手合割",
+        "棋戦",
+        "表題",
+        "作者",
+        "作品名",
+        "発表誌",
+        "先手",
+        "後手",
+        "上手",
+        "下手",
+        "先手の持駒",
+        "後手の持駒",
+        "上手の持駒",
+        "下手の持駒",
+    ];
+    header_key(t).is_some_and(|key| KEYS.contains(&key))
 }
 
 /// The part of a line before a trailing `#` remark (a dialect some tools write).
