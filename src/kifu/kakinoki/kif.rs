@@ -56,7 +56,7 @@ pub fn looks_like(text: &str) -> bool {
 /// Reads a KIF record: its game, or each of its games when files were put one after the
 /// other (see [`games`]). The `Vec` is empty only for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
-    games(text, |line| row(line).is_some(), |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
+    games(text, starts_as_row, |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
         .into_iter()
         .filter_map(read_game)
         .collect()
@@ -136,6 +136,16 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
         }
         Err(error) => tree.fail(n, KakinokiError::Row { number: r.number.to_string(), error }),
     }
+}
+
+/// Whether a line starts as a move row does, with its number and a space (what [`row`] reads,
+/// told at the cost of a look at its first bytes).
+fn starts_as_row(line: &str) -> bool {
+    let t = line.trim_start_matches(is_space);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=9).contains(&digits)
+        && t[digits..].starts_with(is_space)
+        && !t[digits..].trim_matches(is_space).is_empty()
 }
 
 /// A move row: its number, the move text and the time spent.

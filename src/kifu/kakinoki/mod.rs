@@ -103,7 +103,7 @@ pub(crate) fn games(
         let summary = t.starts_with("まで");
         if is_move(line) || summary || variation_start(t).is_some() {
             (moved, opening) = (true, None);
-            ended |= summary || is_end(line);
+            ended = ended || summary || is_end(line);
             continue;
         }
         let is_table = t.starts_with("手数--");
