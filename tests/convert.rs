@@ -507,3 +507,26 @@ fn a_variation_s_ending_western_text_cannot_hold_is_named() {
         assert_eq!(ending, (code == 0).then_some(kifu::Termination::Resign), "{to}");
     }
 }
+
+/// Western text puts a comment in braces and joins its lines with `~`: a comment that holds
+/// either cannot come back as it was, and `convert` says so. The other formats keep it.
+#[test]
+fn a_comment_western_text_cannot_hold_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.kifu");
+    let text =
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n*a ~ tilde and a } brace\n   2 ３四歩(33)\n*plain\n";
+    std::fs::write(&path, text).unwrap();
+    let out = convert(&[path.to_str().unwrap(), "--to", "western"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 comment holds a '~' or a '}', which Western text reads as a line break"),
+        "{err}"
+    );
+    for to in ["kif", "csa", "jkf"] {
+        let out = convert(&[path.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("a ~ tilde and a } brace"), "{to}");
+    }
+}

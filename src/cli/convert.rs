@@ -187,6 +187,16 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 if endings == 1 { " is" } else { "s are" },
             );
         }
+        let changed = kifudex::write::comments_changed(format, game);
+        if changed > 0 {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: {changed} comment{} a '~' or a '}}', which Western text reads as a \
+                 line break and writes as ')'",
+                args.file.display(),
+                if changed == 1 { " holds" } else { "s hold" },
+            );
+        }
         if kifudex::write::ending_left_out(format, &replayed) {
             clean = false;
             let name = format.name().to_uppercase();

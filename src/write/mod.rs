@@ -101,6 +101,23 @@ pub fn variation_endings_left_out(format: Format, game: &Game, replayed: &Replay
     of_line(format, &game.variations, &replayed.variations, replayed.moves.len(), true)
 }
 
+/// How many of `game`'s comments a `format` text changes: in Western text, which puts a
+/// comment in braces and joins its lines with `~`, each that holds a `~` (read back as a line
+/// break) or a `}` (written `)`).
+pub fn comments_changed(format: Format, game: &Game) -> usize {
+    fn changed(comments: &[String]) -> usize {
+        comments.iter().filter(|c| c.contains(['~', '}'])).count()
+    }
+    fn of_moves(moves: &[crate::kifu::MoveEntry], variations: &[Variation]) -> usize {
+        moves.iter().map(|m| changed(&m.comments)).sum::<usize>()
+            + variations.iter().map(|v| of_moves(&v.moves, &v.variations)).sum::<usize>()
+    }
+    match format {
+        Format::Western => changed(&game.comments) + of_moves(&game.moves, &game.variations),
+        _ => 0,
+    }
+}
+
 /// Whether a `format` text leaves out `replayed`'s ending: CSA and JKF when no `%` word says
 /// it, a resignation out of turn among them (every such word but a foul's means the side to move).
 /// Read back, such a game has no result rather than the wrong one.
