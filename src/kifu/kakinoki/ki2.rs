@@ -77,7 +77,8 @@ pub fn looks_like(text: &str) -> bool {
 }
 
 /// Reads a KI2 record: its game, or each of its games when files were put one after the
-/// other (see [`games`]). The `Vec` is empty only for text with nothing in it.
+/// other: a game starts again where a header section follows moves. The `Vec` is empty only
+/// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
     games(text, is_move_line, |line| tokens(line).any(|(_, token)| terminal(after_mark(token)).is_some()))
         .into_iter()

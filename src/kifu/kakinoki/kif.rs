@@ -54,7 +54,8 @@ pub fn looks_like(text: &str) -> bool {
 }
 
 /// Reads a KIF record: its game, or each of its games when files were put one after the
-/// other (see [`games`]). The `Vec` is empty only for text with nothing in it.
+/// other: a game starts again where a header section follows moves. The `Vec` is empty only
+/// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
     games(text, starts_as_row, |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
         .into_iter()

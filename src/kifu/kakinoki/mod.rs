@@ -17,6 +17,11 @@
 //! and so is the rest of a variation that cannot be read further; both are named in the
 //! game's warnings.
 //!
+//! Several games policy: a file holds one game as a rule, and several when files were put one
+//! after the other. The next game starts at KIF's `手数----指手--` line after a game's moves (or
+//! after a first such line), or at a header that opens a game after a game's end; its header
+//! section starts at its first `#` line or header that is no footer (`終了日時`, `消費時間`).
+//!
 //! Ending policy: the first terminal word of a line ends it (a second is ignored); a `まで`
 //! line adds the outcome it states, and is the ending when no terminal word was written. A
 //! line with neither whose last move carries a comment about a foul (`*反則手にて終局`) ended
