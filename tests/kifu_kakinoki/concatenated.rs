@@ -283,3 +283,18 @@ fn real_files_put_one_after_the_other_read_as_each_alone() {
     }
     assert!(pairs >= 40, "only {pairs} pairs split");
 }
+
+/// A move after a `まで` line is a move after the end of the game, as one after a word that
+/// ends it is: the game stops there, and says so.
+#[test]
+fn a_move_after_the_summary_line_is_after_the_end() {
+    for (text, ki2) in [
+        ("手合割：平手\n▲７六歩 △３四歩\nまで2手で中断\n▲２六歩\n", true),
+        ("手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で中断\n   3 ２六歩(27)\n", false),
+    ] {
+        let game = if ki2 { ki2::read(text) } else { kif::read(text) }.remove(0);
+        assert_eq!(game.moves.len(), 2, "{text}");
+        let problem = game.problem.as_ref().expect("the game stops");
+        assert_eq!((problem.line, problem.code()), (4 + u32::from(!ki2), "move_after_end"), "{text}");
+    }
+}

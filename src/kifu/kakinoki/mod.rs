@@ -632,7 +632,8 @@ impl Tree {
         self.lines[*self.stack.last().expect("the main line is never popped")].closed
     }
 
-    /// Adds a move to the current line. A move after the line's end stops the line there. A
+    /// Adds a move to the current line. A move after the line's end (a word that ends it, or a
+    /// `まで` line) stops the line there. A
     /// 同 as the game's first move is given the square it refers to, when the record says.
     pub fn push(&mut self, mut entry: MoveEntry) {
         let previous = self.previous;
@@ -646,7 +647,8 @@ impl Tree {
         if line.closed {
             return;
         }
-        if line.ending.is_some() {
+        // A `まで` line ends the game as a word that ends it does.
+        if line.ending.is_some() || line.summary.is_some() {
             let at = entry.line;
             self.fail(at, KakinokiError::AfterEnd);
             return;
