@@ -298,3 +298,23 @@ fn a_move_after_the_summary_line_is_after_the_end() {
         assert_eq!((problem.line, problem.code()), (4 + u32::from(!ki2), "move_after_end"), "{text}");
     }
 }
+
+/// In KIF a `まで` line before the move table is a line of the header section, as its reader
+/// takes it (`まで…：…` a header): it ends no game, so the headers after it open none. KIF
+/// writes such a header back before its `手合割`, and the record must read back as one game.
+#[test]
+fn a_kif_summary_line_before_the_move_table_ends_no_game() {
+    let text =
+        concat!("まで98手詰：4\n", "手合割：平手\n", "手数----指手--\n", "   1 ７六歩(77)\n", "   2 投了\n",);
+    let games = kif::read(text);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].header("まで98手詰"), Some("4"));
+    assert_eq!(usi(&games[0]), "7g7f");
+    assert_eq!(games[0].warnings, []);
+
+    // Without a colon it is a line the header section does not know, and still one game.
+    let games = kif::read(&text.replace("まで98手詰：4", "まで0手で中断"));
+    assert_eq!(games.len(), 1);
+    assert_eq!(usi(&games[0]), "7g7f");
+    assert_eq!(games[0].warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [1]);
+}

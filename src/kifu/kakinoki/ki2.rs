@@ -23,7 +23,7 @@ use super::{
     Boundary, Preamble, Tree, games, shared_body_line, start_turn, terminal, variation_start, without_moves,
 };
 use crate::{
-    kifu::{Game, MoveEntry, Piece, encoding::lines},
+    kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
     notation::{MoveToken, japanese},
     shogi::Color,
     text::is_space,
@@ -80,10 +80,12 @@ pub fn looks_like(text: &str) -> bool {
 /// other: a game starts again where a header section follows moves. The `Vec` is empty only
 /// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
-    games(text, is_move_line, |line| tokens(line).any(|(_, token)| terminal(after_mark(token)).is_some()))
-        .into_iter()
-        .filter_map(read_game)
-        .collect()
+    games(text, Format::Ki2, is_move_line, |line| {
+        tokens(line).any(|(_, token)| terminal(after_mark(token)).is_some())
+    })
+    .into_iter()
+    .filter_map(read_game)
+    .collect()
 }
 
 fn read_game(piece: Piece<'_>) -> Option<Game> {

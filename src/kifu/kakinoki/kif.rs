@@ -32,7 +32,7 @@ use super::{
     variation_start, without_moves,
 };
 use crate::{
-    kifu::{Game, MoveEntry, Piece, encoding::lines},
+    kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
     notation::{
         MoveToken,
         japanese::{self, Destination},
@@ -57,7 +57,7 @@ pub fn looks_like(text: &str) -> bool {
 /// other: a game starts again where a header section follows moves. The `Vec` is empty only
 /// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
-    games(text, starts_as_row, |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
+    games(text, Format::Kif, starts_as_row, |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
         .into_iter()
         .filter_map(read_game)
         .collect()

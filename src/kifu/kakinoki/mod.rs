@@ -36,7 +36,8 @@ use bod::Bod;
 
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, Outcome, Piece, ReadProblem, Start, Termination, Variation, Warning,
+        Ending, Format, Game, Header, MoveEntry, Outcome, Piece, ReadProblem, Start, Termination, Variation,
+        Warning,
         encoding::{Lines, lines, lines_after},
         info,
     },
@@ -86,9 +87,12 @@ impl KakinokiError {
 /// of that game. The new game takes the lines from the first `#` line, header other than a
 /// footer ([`FOOTERS`]) or `手数----` line after the previous game's last move row (`is_move`),
 /// `まで` line or `変化` line: the lines before it (comments, a footer such as `終了日時：…`)
-/// stay with that game.
+/// stay with that game. A `まで` line is a summary where the format's reader takes it for one:
+/// KI2 anywhere (its moves start there), KIF only after the game's `手数----` line or a move
+/// (before them it is a line of the header section, `まで…：…` a header).
 pub(crate) fn games(
     text: &str,
+    format: Format,
     is_move: impl Fn(&str) -> bool,
     is_end: impl Fn(&str) -> bool,
 ) -> Vec<Piece<'_>> {
@@ -105,7 +109,7 @@ pub(crate) fn games(
         let Some((n, line)) = rest.next() else { break };
         // A file put after another may bring its byte order mark along.
         let t = line.trim_start_matches('\u{FEFF}').trim_matches(is_space);
-        let summary = t.starts_with("まで");
+        let summary = t.starts_with("まで") && (format == Format::Ki2 || moved || table);
         if is_move(line) || summary || variation_start(t).is_some() {
             (moved, opening) = (true, None);
             ended = ended || summary || is_end(line);
