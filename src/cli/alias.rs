@@ -20,49 +20,42 @@ use super::{db::DbOpt, table::TextTable};
 pub struct AliasArgs {
     #[command(subcommand)]
     action: Action,
+    // Global: `alias --db F add …` and `alias add … --db F` both name the file.
+    #[command(flatten)]
+    db: DbOpt,
 }
 
 #[derive(Debug, Subcommand)]
 enum Action {
     /// Store ALIAS as another spelling of the player NAME
-    Add {
-        alias: String,
-        name: String,
-        #[command(flatten)]
-        db: DbOpt,
-    },
+    Add { alias: String, name: String },
     /// List the stored aliases (CSV with --csv)
     List {
         /// Write CSV rows `alias,name` (the form --aliases reads)
         #[arg(long)]
         csv: bool,
-        #[command(flatten)]
-        db: DbOpt,
     },
     /// Remove the alias ALIAS (exit status 1 when there is none)
-    Remove {
-        alias: String,
-        #[command(flatten)]
-        db: DbOpt,
-    },
+    Remove { alias: String },
 }
 
 pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
+    let db = args.db;
     match args.action {
-        Action::Add { alias, name, db } => {
+        Action::Add { alias, name } => {
             // Refused before the file is written at all.
             db.reader()?.snapshot()?.check_alias(&alias, &name)?;
             let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
             eprintln!("kifudex: alias {} → {}", added.alias, added.name);
             Ok(ExitCode::SUCCESS)
         }
-        Action::Remove { alias, db } => {
+        Action::Remove { alias } => {
             // An alias that is not there is not looked for by a writer: the file stays as it was.
             let stored = db.reader()?.snapshot()?.has_alias(&alias)?;
             let removed = if stored { write(&db, |b| Ok(b.remove_alias(&alias)?))? } else { None };
             report_removed(removed, &alias)
         }
-        Action::List { csv, db } => {
+        Action::List { csv } => {
             let mut reader = db.reader()?;
             let aliases = reader.snapshot()?.aliases()?;
             let text = if csv {

@@ -13,7 +13,7 @@ pub const DEFAULT_DB: &str = "kifudex.sqlite";
 #[derive(Debug, Clone, Args)]
 pub struct DbOpt {
     /// The database file [default: $KIFUDEX_DB, else kifudex.sqlite in the current directory]
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     db: Option<PathBuf>,
 }
 

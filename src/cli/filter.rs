@@ -138,6 +138,10 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             [alias, name]
                 if i == 0 && alias.eq_ignore_ascii_case("alias") && name.eq_ignore_ascii_case("name") => {}
             [alias, name] if !alias.is_empty() && !name.is_empty() => {
+                // As `alias add` refuses them: a row that would be no alias is a mistake.
+                if let Err(e) = kifudex::db::two_names(alias, name) {
+                    bail!("{} line {line}: {e}", path.display());
+                }
                 out.push((alias.to_string(), name.to_string()));
                 lines.push(line);
             }

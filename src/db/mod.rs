@@ -102,7 +102,7 @@ pub use self::{
         RUN_POSTINGS, first_plies,
     },
     migrate::{READABLE_FROM, VERSION},
-    names::{Alias, AliasError, contradicting_alias},
+    names::{Alias, AliasError, contradicting_alias, two_names},
     open::{APPLICATION_ID, START_WAIT, StartWait},
     paths::is_under,
     read::{

@@ -146,6 +146,25 @@ impl AliasMap {
     }
 }
 
+/// The keys of `alias` and `name`, when they are two names: neither is empty (spaces and a
+/// title alone), and they are not one name already.
+///
+/// # Errors
+///
+/// [`AliasError::Empty`] and [`AliasError::Same`].
+pub fn two_names(alias: &str, name: &str) -> Result<(String, String), AliasError> {
+    let (alias_key, name_key) = (player_key(alias), player_key(name));
+    for (text, k) in [(alias, &alias_key), (name, &name_key)] {
+        if k.is_empty() {
+            return Err(AliasError::Empty(text.to_string()));
+        }
+    }
+    if name_key == alias_key {
+        return Err(AliasError::Same { alias: alias.to_string(), name: name.to_string() });
+    }
+    Ok((alias_key, name_key))
+}
+
 /// The first of `pairs` (alias, name) that contradicts those before it: it makes a player an
 /// alias of one of their own aliases, or gives an alias a second player. Returns its index
 /// and the index of the pair it contradicts.
@@ -353,15 +372,7 @@ impl Snapshot<'_> {
 /// it stands for (the one `name` stands for) with its key. The errors of
 /// [`Batch::add_alias`].
 fn new_alias(conn: &Connection, alias: &str, name: &str) -> Result<(String, String, String), AliasError> {
-    let (alias_key, name_key) = (player_key(alias), player_key(name));
-    for (text, k) in [(alias, &alias_key), (name, &name_key)] {
-        if k.is_empty() {
-            return Err(AliasError::Empty(text.to_string()));
-        }
-    }
-    if name_key == alias_key {
-        return Err(AliasError::Same { alias: alias.to_string(), name: name.to_string() });
-    }
+    let (alias_key, name_key) = two_names(alias, name)?;
     let map = AliasMap::load(conn, &[]).map_err(super::Error::from)?;
     let (name, name_key) = match map.resolve(&name_key) {
         Some((_, player)) if *player == alias_key => {

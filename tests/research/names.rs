@@ -1,7 +1,7 @@
 //! Names, events and openings matched as people write them, and aliases: against sets of
 //! records chosen by hand from the archive's list.
 
-use std::{collections::BTreeSet, fs};
+use std::{collections::BTreeSet, ffi::OsStr, fs};
 
 use super::{archive, build, kifudex, records, stdout};
 use crate::query::csv_rows;
@@ -110,6 +110,16 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(listed(&db, &["--player", "はぶ"]), habu);
     let list = stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output());
     assert_eq!(list, "alias,name\nHabu Yoshiharu,羽生善治\nはぶ,羽生善治\n");
+    // `--db` may come before the action too.
+    let db_first = kifudex([
+        OsStr::new("alias"),
+        OsStr::new("--db"),
+        db.as_os_str(),
+        OsStr::new("list"),
+        OsStr::new("--csv"),
+    ])
+    .output();
+    assert_eq!(stdout(&db_first), list);
     // The list reads back as an aliases file.
     fs::write(&file, &list).unwrap();
     assert_eq!(listed(&db, &[&["--player", "はぶ"][..], &with_file].concat()), habu);
@@ -182,6 +192,12 @@ fn aliases_of_a_file_chain_in_any_order_and_contradictions_are_refused() {
             "alias,name\nA,B\n\nA,C\n",
             "line 4: 'A' cannot be an alias of 'C': line 2 made 'A' an alias of 'B'",
         ),
+        // Refused as `alias add` refuses them.
+        (
+            "A,B\nHabu Yoshiharu, habu  yoshiharu\n",
+            "line 2: 'Habu Yoshiharu' and 'habu  yoshiharu' are already one name",
+        ),
+        ("A,B\n羽生,羽生 名人\n", "line 2: '羽生' and '羽生 名人' are already one name"),
     ] {
         fs::write(&file, rows).unwrap();
         let (code, _, stderr) = kifudex(["games", "--aliases", file.to_str().unwrap()]).db(&a.db).run();
