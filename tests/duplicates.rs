@@ -781,3 +781,38 @@ fn a_database_of_schema_15_reads_again_the_files_whose_reading_changed() {
     assert!(players().contains("\n羽生善治,1,"), "{}", players());
     assert!(!players().contains("永世,"), "{}", players());
 }
+
+/// Migration 0017: the Western reader changed (an open `{` or `(`, comments before the first
+/// tag), so every Western file is read again by the next run, and the others are not.
+#[test]
+fn migration_0017_reads_western_files_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("a.psn"), "; exported\n[Event \"Real\"]\n1. P-7f P-3d 1-0\n").unwrap();
+    fs::write(dir.join("b.kif"), "先手：甲\n後手：乙\n手数----指手--\n   1 ７六歩(77)\n   2 投了\n").unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let index = || -> Value {
+        let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    assert_eq!(index()["games_added"].as_u64(), Some(2));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", 16).unwrap();
+    drop(conn);
+    let summary = index();
+    assert_eq!(
+        (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()),
+        (Some(1), Some(1)),
+        "{summary}"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let western: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sources s JOIN files f ON f.id = s.file WHERE f.format = 'western'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(western, 1);
+}

@@ -29,6 +29,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0016_titles_and_concatenated_games",
         include_str!("../../migrations/0016_titles_and_concatenated_games.sql"),
     ),
+    ("0017_western_open_comments", include_str!("../../migrations/0017_western_open_comments.sql")),
 ];
 
 /// The schema version this build writes.

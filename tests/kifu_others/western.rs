@@ -1,8 +1,7 @@
 //! Western game text: tags, numbered Hodges moves, comments, results.
 //!
-//! The syntax is checked now; the replayed results (from the corpus expectations, worked out
-//! by hand since no oracle reads PSN) are checked once Western moves resolve, which the
-//! notation layer is completing. Until then those checks say they are skipped.
+//! The replayed results come from the corpus expectations, worked out by hand (no oracle
+//! reads PSN).
 
 use kifudex::{
     kifu::{Format, Game, Outcome, Start, Termination, western},
@@ -168,4 +167,65 @@ fn psn_problems_keep_what_came_before() {
         game.problem
     );
     assert_eq!(game.problem.as_ref().map(|p| p.code()), Some("bad_variation"));
+}
+
+/// A `{` or `(` left open: the moves after it cannot be told from its text, so the game
+/// stops there with the reason, and the games after it are read. A comment never runs into
+/// the next game's tags.
+#[test]
+fn psn_open_comments_and_variations_stop_the_game_and_lose_no_later_game() {
+    let text = concat!(
+        "[Event \"G1\"]\n",
+        "1. P-7f {unclosed comment P-3d 2. P-2f 1-0\n", // 2
+        "\n",
+        "[Event \"G2\"]\n", // 4
+        "1. P-2f P-8d 2. P-2e 0-1\n",
+        "\n", // 6
+        "[Event \"G3\"]\n",
+        "1. P-5f P-5d 1-0\n", // 8
+    );
+    let games = western::read(text);
+    assert_eq!(games.len(), 3);
+    assert_eq!(tokens(&games[0]), ["P-7f"]);
+    assert_eq!(games[0].problem.as_ref().map(|p| (p.line, p.code())), Some((2, "bad_comment")));
+    assert_eq!((games[1].header("Event"), tokens(&games[1]).len()), (Some("G2"), 3));
+    assert_eq!((games[2].header("Event"), tokens(&games[2]).len()), (Some("G3"), 2));
+    assert!(games[1].problem.is_none() && games[2].problem.is_none());
+    // Left open to the end of the text.
+    let game = &western::read("1. P-7f P-3d {to be continued")[0];
+    assert_eq!(tokens(game), ["P-7f", "P-3d"]);
+    assert_eq!(game.problem.as_ref().map(|p| (p.line, p.code())), Some((1, "bad_comment")));
+
+    // A variation left open: the main line stops at its `(`; its moves and the result after
+    // it are no part of the game.
+    let text = "[Event \"G1\"]\n1. P-7f P-3d 2. P-2f (2. P-2f?!\n2... P-8d 3. P-2e P-8e 1-0\n";
+    let game = western::read(text).remove(0);
+    assert_eq!(tokens(&game), ["P-7f", "P-3d", "P-2f"]);
+    assert!(game.variations.is_empty());
+    assert_eq!(game.ending, None);
+    let problem = game.problem.as_ref().expect("the game stops");
+    assert_eq!((problem.line, problem.code()), (2, "bad_variation"));
+    assert!(problem.to_string().contains("no ')'"), "{problem}");
+}
+
+/// Comments before the first tag are the comments of the game the tags start: they make no
+/// game of their own.
+#[test]
+fn psn_comments_before_the_first_tag_belong_to_its_game() {
+    for text in [
+        "; exported by SomeTool\n[Event \"Real\"]\n[Sente \"A\"]\n1. P-7f P-3d 1-0\n",
+        "{exported by SomeTool}\n[Event \"Real\"]\n[Sente \"A\"]\n1. P-7f P-3d 1-0\n",
+    ] {
+        let games = western::read(text);
+        assert_eq!(games.len(), 1, "{text}");
+        let game = &games[0];
+        assert_eq!(game.header("Event"), Some("Real"), "{text}");
+        assert_eq!(game.comments, ["exported by SomeTool"], "{text}");
+        assert_eq!(tokens(game), ["P-7f", "P-3d"], "{text}");
+        assert_eq!(game.line, 1);
+    }
+    // After tags, a comment is the game's; tags after it start the next game.
+    let games = western::read("[Event \"a\"]\n{no moves}\n[Event \"b\"]\n1. P-7f *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].comments, ["no moves"]);
 }

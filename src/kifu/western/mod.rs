@@ -63,6 +63,10 @@ pub enum WesternError {
     TooDeep,
     #[error("a ')' with no variation open")]
     Close,
+    #[error("a '(' with no ')' before the game ends")]
+    Open,
+    #[error("a '{{' comment with no '}}' before the game ends")]
+    OpenComment,
     #[error("unknown variant '{0}' (kifudex plays shogi and yari shogi)")]
     UnknownVariant(String),
     #[error("the game is {}, but {what} is {}", .fixed.title().to_lowercase(), .other.title().to_lowercase())]
@@ -82,7 +86,10 @@ impl WesternError {
             | WesternError::UnknownVariant(_)
             | WesternError::YariHandicap => "bad_header",
             WesternError::VariantConflict { .. } => "wrong_variant",
-            WesternError::Variation | WesternError::TooDeep | WesternError::Close => "bad_variation",
+            WesternError::Variation | WesternError::TooDeep | WesternError::Close | WesternError::Open => {
+                "bad_variation"
+            }
+            WesternError::OpenComment => "bad_comment",
         }
     }
 }
@@ -329,6 +336,8 @@ struct Branch {
     variations: Vec<Variation>,
     /// Comments read before the variation's first move.
     leading: Vec<String>,
+    /// The line of its `(`.
+    line: u32,
 }
 
 #[derive(Default)]
@@ -404,15 +413,18 @@ impl GameReader {
             Token::Open => self.depth += 1,
             Token::Close => self.depth = self.depth.saturating_sub(1),
             Token::Word(word) if self.depth == 0 && result(word).is_some() => self.done = true,
-            Token::Comment(_) | Token::Word(_) => {}
+            Token::Comment(_) | Token::Unclosed(_) | Token::Word(_) => {}
         }
         self.in_moves = true;
     }
 
     fn token(&mut self, line: u32, token: Token<'_>) -> Result<(), WesternError> {
-        if !matches!(token, Token::Tag(..) | Token::BadTag(_)) {
-            self.in_moves = true;
-        }
+        self.in_moves |= match token {
+            Token::Tag(..) | Token::BadTag(_) => false,
+            // Comments before the first tag are the game's that the tags start.
+            Token::Comment(_) | Token::Unclosed(_) => !self.game.headers.is_empty(),
+            Token::Open | Token::Close | Token::Word(_) => true,
+        };
         match token {
             Token::Tag(key, value) => {
                 let fixed = tag_variant(key, &value);
@@ -423,6 +435,8 @@ impl GameReader {
                 }
             }
             Token::BadTag(text) => return Err(WesternError::Tag(excerpt(text))),
+            // The moves after it were written inside it: the game cannot be read further.
+            Token::Unclosed(_) => return Err(WesternError::OpenComment),
             Token::Comment(text) => {
                 let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
                 if let Some(entry) = self.moves().last_mut() {
@@ -439,7 +453,7 @@ impl GameReader {
                     return Err(WesternError::TooDeep);
                 }
                 let ply = self.moves().len().checked_sub(1).ok_or(WesternError::Variation)?;
-                self.open.push(Branch { ply, ..Branch::default() });
+                self.open.push(Branch { ply, line, ..Branch::default() });
             }
             Token::Close => {
                 let branch = self.open.pop().ok_or(WesternError::Close)?;
@@ -498,6 +512,11 @@ impl GameReader {
     fn finish(mut self) -> Option<Game> {
         if self.game.line == 0 {
             return None;
+        }
+        if let (Some(first), None) = (self.open.first(), &self.game.problem) {
+            // Where the variation was meant to end is not known: the game stops at its `(`.
+            self.game.problem = Some(ReadProblem::new(first.line, WesternError::Open));
+            self.open.clear();
         }
         while let Some(branch) = self.open.pop() {
             self.close(branch);

@@ -7,6 +7,9 @@ pub(super) enum Token<'a> {
     Tag(&'a str, String),
     /// `{…}` (with line breaks inside read as spaces) or `;…` to the end of the line.
     Comment(&'a str),
+    /// A `{` with no `}` before the text ends or a line starts with a tag: the text up to
+    /// there.
+    Unclosed(&'a str),
     Open,
     Close,
     /// Anything else between spaces: a move, a move number, a NAG, a result.
@@ -79,6 +82,27 @@ impl<'a> Tokens<'a> {
         let consumed = rest.len() - tail.len() + 1;
         Some((Token::Tag(key, value), consumed))
     }
+
+    /// The `{…}` comment `rest` starts with. It never runs into the next game's tags: a line
+    /// that starts with a well-formed tag before its `}` ends it there, unclosed.
+    fn comment(&self, rest: &'a str) -> (Token<'a>, usize) {
+        let mut at = 0;
+        loop {
+            let end = rest[at..].find(['\n', '\r']).map_or(rest.len(), |i| at + i);
+            if let Some(i) = rest[at..end].find('}') {
+                return (Token::Comment(&rest[1..at + i]), at + i + 1);
+            }
+            if end == rest.len() {
+                return (Token::Unclosed(&rest[1..]), rest.len());
+            }
+            at = end + 1;
+            let line = rest[at..].trim_start_matches([' ', '\t']);
+            let line = &line[..line.find(['\n', '\r']).unwrap_or(line.len())];
+            if line.starts_with('[') && self.tag(line).is_some() {
+                return (Token::Unclosed(&rest[1..at]), at);
+            }
+        }
+    }
 }
 
 impl<'a> Iterator for Tokens<'a> {
@@ -100,10 +124,7 @@ impl<'a> Iterator for Tokens<'a> {
                     (Token::BadTag(&rest[..len]), len)
                 }
             },
-            '{' => match rest.find('}') {
-                Some(end) => (Token::Comment(&rest[1..end]), end + 1),
-                None => (Token::Comment(&rest[1..]), rest.len()),
-            },
+            '{' => self.comment(rest),
             ';' => {
                 let len = rest.find(['\n', '\r']).unwrap_or(rest.len());
                 (Token::Comment(&rest[1..len]), len)
@@ -152,7 +173,29 @@ mod tests {
         let tokens: Vec<_> = Tokens::after("[Event \"x\n} ] {open", 0).map(|(_, t)| t).collect();
         assert_eq!(
             tokens,
-            [Token::BadTag("[Event \"x"), Token::Word("}"), Token::Word("]"), Token::Comment("open")]
+            [Token::BadTag("[Event \"x"), Token::Word("}"), Token::Word("]"), Token::Unclosed("open")]
         );
+    }
+
+    /// A `{` left open ends before the next line that starts with a tag; a `}` after that
+    /// line closes nothing of it.
+    #[test]
+    fn an_open_comment_stops_at_a_tag_line() {
+        let text = "P-7f {open P-3d\n  [Event \"b\"]\nP-2f {x}\n[bad\n";
+        let tokens: Vec<_> = Tokens::after(text, 0).collect();
+        assert_eq!(
+            tokens,
+            [
+                (1, Token::Word("P-7f")),
+                (1, Token::Unclosed("open P-3d\n")),
+                (2, Token::Tag("Event", "b".into())),
+                (3, Token::Word("P-2f")),
+                (3, Token::Comment("x")),
+                (4, Token::BadTag("[bad")),
+            ]
+        );
+        // A line that starts with `[` but is no tag is part of the comment.
+        let tokens: Vec<_> = Tokens::after("{a\n[see 3c]\nb} P-7f", 0).map(|(_, t)| t).collect();
+        assert_eq!(tokens, [Token::Comment("a\n[see 3c]\nb"), Token::Word("P-7f")]);
     }
 }
