@@ -478,10 +478,12 @@ enum ReadError {
 
 /// The content of `file`, checked to be the file the walk saw: the same size and
 /// modification time, looked up on the open file once it is read. (Unlike `fs::read`, this
-/// asks the file system for nothing else.) A file that may hold a record is read no further
-/// than its head when that does not look like one. A path that is no longer a file (a pipe
-/// or a directory put in its place since the walk) is [`ReadError::Changed`]: it is opened
-/// without waiting, as a pipe with no writer would keep a plain open waiting for good.
+/// asks the file system for nothing else: one look at the open file for a record file, two for
+/// one that may hold a record.) A file that may hold a record is read no further than its head
+/// when that does not look like one. A path that is no longer a file (a pipe or a directory
+/// put in its place since the walk) is [`ReadError::Changed`]: it is opened without waiting,
+/// as a pipe with no writer would keep a plain open waiting for good, and read no further
+/// than the size the walk saw, and one byte.
 fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
     use std::{io::Read, os::unix::fs::OpenOptionsExt};
     let open = fs::OpenOptions::new()
@@ -492,13 +494,21 @@ fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
             std::io::ErrorKind::NotFound => ReadError::Vanished,
             _ => ReadError::Io(e),
         })?;
-    if !open.metadata().map_err(ReadError::Io)?.is_file() {
+    let not_file = || open.metadata().map_err(ReadError::Io).map(|m| !m.is_file());
+    // A record file is known to be one by the look taken once it is read; the head of one that
+    // may hold a record is judged only when it is a file's.
+    if file.expect == Expect::Maybe && not_file()? {
         return Err(ReadError::Changed);
     }
+    // A read that fails on what is no longer a file (a directory) is that change.
+    let failed = |e| match not_file() {
+        Ok(true) => ReadError::Changed,
+        _ => ReadError::Io(e),
+    };
     let mut bytes = Vec::new();
     if file.expect == Expect::Maybe {
         bytes.reserve_exact(HEAD_BYTES);
-        (&open).take(HEAD_BYTES as u64).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+        (&open).take(HEAD_BYTES as u64).read_to_end(&mut bytes).map_err(failed)?;
         let whole = bytes.len() < HEAD_BYTES || bytes.len() as u64 == file.size;
         if !kifu::looks_like_record(Some(&file.path), &bytes, whole) {
             return Err(ReadError::NotRecord);
@@ -507,12 +517,16 @@ fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
     if file.size > MAX_FILE_BYTES {
         return Err(ReadError::TooLarge);
     }
-    // The size the walk saw bounds the buffer; a file that grew since is caught below.
+    // The size the walk saw bounds the buffer and the read: a file that grew since gives a
+    // byte more, and is caught below.
     bytes.reserve_exact((file.size as usize + 1).saturating_sub(bytes.len()));
-    let rest = (MAX_FILE_BYTES + 1).saturating_sub(bytes.len() as u64);
-    (&open).take(rest).read_to_end(&mut bytes).map_err(ReadError::Io)?;
-    let now =
-        crate::walk::source_file(file.path.clone(), &open.metadata().map_err(ReadError::Io)?, file.expect);
+    let rest = (file.size + 1).saturating_sub(bytes.len() as u64);
+    (&open).take(rest).read_to_end(&mut bytes).map_err(failed)?;
+    let meta = open.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::Changed);
+    }
+    let now = crate::walk::source_file(file.path.clone(), &meta, file.expect);
     if now.size != file.size || now.mtime_ns != file.mtime_ns || bytes.len() as u64 != file.size {
         return Err(ReadError::Changed);
     }
