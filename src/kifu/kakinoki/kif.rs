@@ -57,7 +57,7 @@ pub fn looks_like(text: &str) -> bool {
 /// other: a game starts again where a header section follows moves. The `Vec` is empty only
 /// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
-    games(text, Format::Kif, starts_as_row, |line| row(line).is_some_and(|r| terminal(r.text).is_some()))
+    games(text, Format::Kif, starts_as_row, |line| any_row(line).is_some_and(|r| terminal(r.text).is_some()))
         .into_iter()
         .filter_map(read_game)
         .collect()
@@ -144,9 +144,12 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
 fn starts_as_row(line: &str) -> bool {
     let t = line.trim_start_matches(is_space);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    (1..=9).contains(&digits)
-        && t[digits..].starts_with(is_space)
-        && !t[digits..].trim_matches(is_space).is_empty()
+    (1..=9).contains(&digits) && t[digits..].starts_with(is_space) && t[digits..].contains(|c| !is_space(c))
+}
+
+/// [`row`], read in one pass ([`plain_row`]) when the line has the usual layout.
+fn any_row(line: &str) -> Option<Row<'_>> {
+    plain_row(line).or_else(|| row(line))
 }
 
 /// A move row: its number, the move text and the time spent.
@@ -428,6 +431,7 @@ mod tests {
                             for end in ends {
                                 let line = format!("{lead}{number}{gap}{mv}{time}{end}");
                                 lines += 1;
+                                assert_eq!(any_row(&line), row(&line), "{line:?}");
                                 if let Some(r) = plain_row(&line) {
                                     plain += 1;
                                     assert_eq!(Some(r), row(&line), "{line:?}");

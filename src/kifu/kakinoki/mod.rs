@@ -107,10 +107,17 @@ pub(crate) fn games(
     loop {
         let at = text.len() - rest.rest().len();
         let Some((n, line)) = rest.next() else { break };
+        // Most lines are moves, told first and at the least cost: a move line starts (after
+        // spaces) with a digit or a side mark, so it is no `まで` line.
+        if is_move(line) {
+            (moved, opening) = (true, None);
+            ended = ended || is_end(line);
+            continue;
+        }
         // A file put after another may bring its byte order mark along.
         let t = line.trim_start_matches('\u{FEFF}').trim_matches(is_space);
         let summary = t.starts_with("まで") && (format == Format::Ki2 || moved || table);
-        if is_move(line) || summary || variation_start(t).is_some() {
+        if summary || variation_start(t).is_some() {
             (moved, opening) = (true, None);
             ended = ended || summary || is_end(line);
             continue;
