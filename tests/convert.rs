@@ -53,16 +53,25 @@ fn every_format_converts_to_every_format_and_reads_back() {
             // forks.json has three variations, which CSA and USI cannot hold: each says so
             // once, and the exit status is 1.
             let dropped = input == "jkf/forks.json" && matches!(to, "csa" | "usi");
+            // 8mai.kif ends 中断, which USI has no word for.
+            let ending = input == "8mai.kif" && to == "usi";
             let message = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(if dropped { 1 } else { 0 }), "{input} → {to}: {message}");
+            let code = if dropped || ending { 1 } else { 0 };
+            assert_eq!(out.status.code(), Some(code), "{input} → {to}: {message}");
             if dropped {
                 let said = format!(
                     "kifudex: {} game 0: its 3 variations are left out: a {} file holds none\n",
                     path.display(),
                     to.to_uppercase()
                 );
-                assert_eq!(message, said, "{input} → {to}");
+                assert!(message.contains(&said), "{input} → {to}: {message}");
             }
+            if ending {
+                assert!(message.contains("its ending (interrupted, no result) is left out"), "{message}");
+            }
+            // Besides those, notes alone.
+            let warnings = message.lines().filter(|l| !l.contains(": note: ")).count();
+            assert_eq!(warnings, usize::from(dropped) + usize::from(ending), "{input} → {to}: {message}");
             let back = replayed_games(Path::new(&format!("out.{to}")), &out.stdout);
             assert_eq!(back.len(), 1, "{input} → {to}");
             let (start, moves, end, outcome) = &back[0];
@@ -529,4 +538,49 @@ fn a_comment_western_text_cannot_hold_is_named() {
         assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stdout).contains("a ~ tilde and a } brace"), "{to}");
     }
+}
+
+/// What a format has no place for is named, never dropped in silence: move times in KI2,
+/// Western and USI text, headers and comments in USI, an ending USI has no token for. A blank
+/// comment line (between paragraphs) is kept by CSA as by the others.
+#[test]
+fn what_a_format_has_no_place_for_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("e.kif");
+    let text = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n*para1\n*\n*para2\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)\n   3 切れ負け\n";
+    std::fs::write(&kif, text).unwrap();
+    // The format's nature is a note, and no failure; an ending it has no word for is this
+    // game's loss, and is.
+    let times = "e.kif: note: the move times are left out";
+    let usi = "e.kif: note: the move times, headers and comments are left out: a USI line holds the start, the moves and a few endings only";
+    let ending =
+        "e.kif game 0: its ending (timeout, a win for White) is left out: a USI file has no word for it";
+    for (to, code, said) in [
+        ("kif", 0, &[][..]),
+        ("csa", 0, &[]),
+        ("jkf", 0, &[]),
+        ("ki2", 0, &[times][..]),
+        ("western", 0, &[times]),
+        ("usi", 1, &[usi, ending]),
+    ] {
+        let out = convert(&[kif.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        assert_eq!(stderr.lines().count(), said.len(), "{to}: {stderr}");
+        for words in said {
+            assert!(stderr.contains(words), "{to}: {stderr}");
+        }
+        if matches!(to, "csa" | "jkf" | "ki2") {
+            // The three comment lines, the blank one included, read back.
+            let name = format!("g.{to}");
+            let game = kifu::read_file(Some(Path::new(&name)), &out.stdout).unwrap().games.remove(0);
+            assert_eq!(game.comments, ["para1", "", "para2"], "{to}");
+        }
+    }
+    // USI's own endings are no loss.
+    let resigned = tmp.path().join("r.kif");
+    std::fs::write(&resigned, "手数----指手--\n   1 ７六歩(77)\n   2 投了\n").unwrap();
+    let out = convert(&[resigned.to_str().unwrap(), "--to", "usi"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "position startpos moves 7g7f resign\n");
 }

@@ -22,8 +22,11 @@ use super::moves::VariantArg;
 /// format cannot hold: CSA and USI hold none, Western text none after the last move of a
 /// line nor one of no move, KIF and KI2 none after the last move of another variation), a
 /// line read past, moves after the game ended and a game whose start position cannot be read
-/// are left out, each with a warning (as is an ending the moves contradict), and the exit
-/// status is then 1.
+/// are left out, each with a warning (as is an ending the moves contradict or the format has
+/// no word for), and the exit status is then 1. What the format has no place for at all is
+/// named once, in a note that leaves the exit status alone: move times in KI2, Western and
+/// USI, headers and comments in USI. CSA keeps the headers it has no key for as `'key:value`
+/// comments.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).
@@ -124,6 +127,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let mut clean = true;
     let mut texts = Vec::with_capacity(games.len());
+    // What the format has no place for at all, which its games have.
+    let mut parts = Vec::new();
     for (index, game) in games {
         let replayed = replay::replay(game);
         if let replay::Status::Stopped(reason) = &replayed.status {
@@ -197,6 +202,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 if changed == 1 { " holds" } else { "s hold" },
             );
         }
+        for part in kifudex::write::parts_left_out(format, game) {
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
         if kifudex::write::ending_left_out(format, &replayed) {
             clean = false;
             let name = format.name().to_uppercase();
@@ -214,6 +224,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
         texts.push(args.to.write(game, &replayed));
     }
+    if !parts.is_empty() {
+        // The format's nature, not the game's: said once, and no failure.
+        let holds = match format {
+            Format::Usi => "a USI line holds the start, the moves and a few endings only",
+            Format::Western => "Western text holds no move times",
+            _ => "a KI2 file holds no move times",
+        };
+        eprintln!("kifudex: {}: note: the {} left out: {holds}", args.file.display(), and_list(&parts));
+    }
     if texts.is_empty() {
         bail!("{}: no game can be written: none has a start position", args.file.display());
     }
@@ -225,6 +244,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `a are`, `a and b are`, `a, b and c are`: the parts are plural words.
+fn and_list(parts: &[&str]) -> String {
+    match parts {
+        [one] => format!("{one} are"),
+        [rest @ .., last] => format!("{} and {last} are", rest.join(", ")),
+        [] => String::new(),
+    }
 }
 
 /// Calls `each` for every variation, at any depth, that could not be replayed to its end.

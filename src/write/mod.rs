@@ -22,7 +22,7 @@ pub mod western;
 pub use kakinoki::{ki2, kif};
 
 use crate::{
-    kifu::{Format, Game, Variation},
+    kifu::{Format, Game, MoveEntry, Variation, info::STRUCTURE_KEYS},
     replay::{ReplayedGame, ReplayedVariation},
 };
 
@@ -119,14 +119,49 @@ pub fn comments_changed(format: Format, game: &Game) -> usize {
 }
 
 /// Whether a `format` text leaves out `replayed`'s ending: CSA and JKF when no `%` word says
-/// it, a resignation out of turn among them (every such word but a foul's means the side to move).
+/// it, a resignation out of turn among them (every such word but a foul's means the side to move);
+/// USI when the line read back and replayed ends otherwise (it has the tokens `resign`, `win`
+/// and `draw`, and a mate or a fourth repetition shows in the moves).
 /// Read back, such a game has no result rather than the wrong one.
 pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
+    if format == Format::Usi {
+        // What the moves show (a mate, a fourth repetition) needs no token: the line is read
+        // back and replayed to know.
+        let text = usi::write(&Game::default(), replayed);
+        let back = crate::kifu::usi::read_as(&text, Some(replayed.start.variant));
+        return !back.first().map(crate::replay::replay).is_some_and(|again| {
+            (again.termination, again.outcome) == (replayed.termination, replayed.outcome)
+        });
+    }
     let written = match replayed.termination {
         Some(t) => crate::kifu::csa::word_for(t, replayed.outcome, replayed.end.turn).is_some(),
         None => replayed.outcome.is_none(),
     };
     matches!(format, Format::Csa | Format::Jkf) && !written
+}
+
+/// The parts of `game` that a `format` text has no place for, of those the game has: move
+/// times in KI2, Western and USI text; headers and comments in USI, which holds the start,
+/// the moves and a few endings only. (CSA keeps the headers it has no key for as comments.)
+pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
+    fn any_move(moves: &[MoveEntry], variations: &[Variation], has: &impl Fn(&MoveEntry) -> bool) -> bool {
+        moves.iter().any(has) || variations.iter().any(|v| any_move(&v.moves, &v.variations, has))
+    }
+    let times = any_move(&game.moves, &game.variations, &|m| m.seconds.is_some());
+    let headers = game.headers.iter().any(|h| !STRUCTURE_KEYS.contains(&h.key.as_str()));
+    let comments =
+        !game.comments.is_empty() || any_move(&game.moves, &game.variations, &|m| !m.comments.is_empty());
+    let mut parts = Vec::new();
+    if times && matches!(format, Format::Ki2 | Format::Western | Format::Usi) {
+        parts.push("move times");
+    }
+    if headers && format == Format::Usi {
+        parts.push("headers");
+    }
+    if comments && format == Format::Usi {
+        parts.push("comments");
+    }
+    parts
 }
 
 #[cfg(test)]

@@ -115,9 +115,10 @@ pub(crate) fn paired_variations<'a>(
     replayed.iter().filter_map(|r| read.get(r.source).map(|v| (v, r))).collect()
 }
 
-/// Comment text split into single lines (writers put one line per comment line).
+/// Comment text split into single lines (writers put one line per comment line). An empty
+/// comment (a blank line between paragraphs) is one empty line, not none.
 pub(crate) fn comment_lines(comments: &[String]) -> impl Iterator<Item = &str> {
-    comments.iter().flat_map(|c| c.lines())
+    comments.iter().flat_map(|c| std::iter::once("").filter(|_| c.is_empty()).chain(c.lines()))
 }
 
 /// The note on a written foul that ended the game (`illegal move: ４五桂(37)`) and the record's
