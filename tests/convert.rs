@@ -196,7 +196,7 @@ fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("８四歩(83)"));
 
     // A variation whose first move is impossible holds nothing: it is named, and KIF and KI2
-    // write no empty `変化` block for it.
+    // write no empty `変化` block for it, nor KIF the `+` that announces one.
     let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n\
                 変化：3手\n   3 ５五飛(28)\n   4 ８四歩(83)\n";
     std::fs::write(&path, text).unwrap();
@@ -208,6 +208,8 @@ fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
         let written = String::from_utf8_lossy(&out.stdout);
         assert!(!written.contains("変化"), "{to}: {written}");
         assert!(written.contains("２六歩"), "{to}: {written}");
+        // Nor a mark on the move saying that a variation follows.
+        assert!(!written.contains("２六歩(27)+"), "{to}: {written}");
     }
 }
 

@@ -182,7 +182,17 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
 /// taken back once). `pos` ends somewhere after the line's start.
 fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
     let start = pos.ply();
-    let mut branching: Vec<usize> = line.variations.iter().map(|(v, _)| v.ply).collect();
+    let plies = line.moves.len();
+    let written = |var: &Variation, rvar: &ReplayedVariation| {
+        // Only the main line can be carried on past its last move (see
+        // `crate::write::variations_left_out`), and one that stopped at its first move holds
+        // nothing to write: no empty `変化` block, nor a mark of one.
+        let past_end = var.ply > plies || (var.ply == plies && !line.main);
+        let empty = rvar.moves.is_empty() && rvar.stopped.is_some();
+        !(past_end || empty)
+    };
+    let mut branching: Vec<usize> =
+        line.variations.iter().filter(|(v, r)| written(v, r)).map(|(v, _)| v.ply).collect();
     branching.sort_unstable();
     let mut next = 0;
     let mut branches_at = |i: usize| {
@@ -206,13 +216,7 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         sink.ending(ending, number_at(line.number, played), turn, line.outcome);
     }
     for (var, rvar) in line.variations {
-        // Only the main line can be carried on past its last move (see
-        // `crate::write::variations_left_out`).
-        if var.ply > line.moves.len() || (var.ply == line.moves.len() && !line.main) {
-            continue;
-        }
-        // One that stopped at its first move holds nothing to write: no empty `変化` block.
-        if rvar.moves.is_empty() && rvar.stopped.is_some() {
+        if !written(var, rvar) {
             continue;
         }
         rewind(pos, start + var.ply);
