@@ -5,5 +5,7 @@
 -- * a `(` with no `)` took the rest of the game into a variation, result included; it now
 --   stops the game at its `(` (`bad_variation`);
 -- * comments before the first tag made an empty game of their own; they are now the comments
---   of the game the tags start.
+--   of the game the tags start;
+-- * a move that could promote or not and writes neither `+` nor `=` is now warned of
+--   (`promotion_unmarked`).
 UPDATE files SET size = -1, mtime_ns = -1, hash = x'' WHERE format = 'western';

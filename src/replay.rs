@@ -44,6 +44,10 @@
 //!   result is kept;
 //! - `moves_after_end`: see 3 above.
 //!
+//! One more warning is about a move, not the ending: `promotion_unmarked`, a Western move of
+//! the main line that could promote or not and writes neither `+` nor `=`, read as not
+//! promoting.
+//!
 //! A game that stops early (a move that cannot be read or played) does not reach its end, so
 //! its result is the record's as far as the record states one, and nothing is checked.
 //! Positions are compared by their 64-bit keys ([`PositionKey`]).
@@ -51,10 +55,30 @@
 use std::{cell::RefCell, fmt};
 
 use crate::{
-    kifu::{Ending, Game, Outcome, ReadProblem, Termination, Variation, Warning},
-    notation::ResolveError,
+    kifu::{Ending, Game, MoveEntry, Outcome, ReadProblem, Termination, Variation, Warning},
+    notation::{MoveToken, ResolveError},
     shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup},
 };
+
+/// A Western move that could promote or not and writes neither `+` nor `=`, which Western
+/// notation makes obligatory there: read as not promoting (see
+/// [`crate::notation`]'s resolving), and said so. `pos` is the position before `mv`.
+fn unmarked_promotion(pos: &Position, entry: &MoveEntry, mv: Move, ply: usize) -> Option<Warning> {
+    let MoveToken::Western(written) = &entry.token else { return None };
+    let Move::Normal { from, to, promote: false } = mv else { return None };
+    if written.promotion.is_some() || !pos.is_legal(Move::Normal { from, to, promote: true }) {
+        return None;
+    }
+    Some(Warning {
+        line: entry.line,
+        ply: u32::try_from(ply).ok(),
+        code: "promotion_unmarked",
+        message: format!(
+            "move {ply} ({written}) could promote, and writes neither '+' nor '=' (as Western notation must \
+             there): read as not promoting"
+        ),
+    })
+}
 
 /// Why replay stopped before the end of the record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -274,10 +298,12 @@ pub fn replay(game: &Game) -> ReplayedGame {
     let mut status = Status::Complete;
     let mut illegal_ending = None;
     let ends_by_foul = game.ending.as_ref().is_some_and(|e| e.termination == Termination::IllegalMove);
+    let mut warnings = Vec::new();
     for (i, entry) in game.moves.iter().enumerate() {
         let previous = pos.last_move().map(Move::to);
         match entry.token.resolve(&pos, previous) {
             Ok(mv) => {
+                warnings.extend(unmarked_promotion(&pos, entry, mv, i + 1));
                 pos.play_unchecked(mv);
                 moves.push(mv);
                 keys.push(pos.key());
@@ -303,7 +329,6 @@ pub fn replay(game: &Game) -> ReplayedGame {
             status = Status::Stopped(StopReason::Read(problem.clone()));
         }
     }
-    let mut warnings = Vec::new();
     // Where the rules ended the game before the record does: the line of what follows (a
     // move, a foul, a line that cannot be read), and how it ended.
     let mut after_end: Option<(u32, String)> = None;

@@ -229,3 +229,24 @@ fn psn_comments_before_the_first_tag_belong_to_its_game() {
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].comments, ["no moves"]);
 }
+
+/// A move that could promote or not must write `+` or `=` (seed 001: "When promotion is
+/// possible, then the promotion status is obligatorily notated"). Without either it is read as
+/// not promoting, and the replay says so; with one, or where no choice exists, nothing is said.
+#[test]
+fn psn_a_promotion_left_unmarked_is_read_as_declined_and_warned() {
+    let moves = "1. P-7f P-3d 2. P-2f P-4d 3. P-2e P-4e 4. P-2d P-4f 5. ";
+    for (last, usi, warned) in [("Px2c", "2d2c", true), ("Px2c=", "2d2c", false), ("Px2c+", "2d2c+", false)] {
+        let game = western::read(&format!("{moves}{last} 1-0\n")).remove(0);
+        let replayed = replay(&game);
+        assert_eq!(replayed.moves.last().map(ToString::to_string).as_deref(), Some(usi), "{last}");
+        let codes: Vec<_> = replayed.warnings.iter().map(|w| (w.code, w.ply, w.line)).collect();
+        let expected = if warned { vec![("promotion_unmarked", Some(9), 1)] } else { vec![] };
+        assert_eq!(codes, expected, "{last}");
+    }
+    // A pawn reaching the last rank has no choice: `P-1a` needs no mark.
+    let game = western::read("[SFEN \"4k4/8P/9/9/9/9/9/9/4K4 b - 1\"]\nP-1a\n").remove(0);
+    let replayed = replay(&game);
+    assert_eq!(replayed.moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["1b1a+"]);
+    assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
+}
