@@ -148,7 +148,11 @@ pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
         moves.iter().any(has) || variations.iter().any(|v| any_move(&v.moves, &v.variations, has))
     }
     let times = any_move(&game.moves, &game.variations, &|m| m.seconds.is_some());
-    let headers = game.headers.iter().any(|h| !STRUCTURE_KEYS.contains(&h.key.as_str()));
+    // Those the start stands for (a handicap, an SFEN, the variant) and the ending are kept.
+    let headers = game
+        .headers
+        .iter()
+        .any(|h| !STRUCTURE_KEYS.contains(&h.key.as_str()) && !h.key.eq_ignore_ascii_case("Variant"));
     let comments =
         !game.comments.is_empty() || any_move(&game.moves, &game.variations, &|m| !m.comments.is_empty());
     let mut parts = Vec::new();
