@@ -94,6 +94,36 @@ fn a_second_run_parses_nothing_and_changes_nothing() {
     assert_eq!(export_games(&db), before);
 }
 
+/// A file rewritten with its size and modification time kept (`cp -p`, `touch -d`, a coarse
+/// clock) is read again: its status change time shows it. A file whose status alone changed
+/// (`chmod`) is read and hashed, and found the same.
+#[test]
+fn a_file_rewritten_with_its_size_and_time_kept_is_read_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("m.usi");
+    fs::write(&f, "position startpos moves 7g7f\n").unwrap();
+    index(&dir, &db, 2);
+    let kept = fs::metadata(&f).unwrap().modified().unwrap();
+    // The same size, another move, the old time.
+    fs::write(&f, "position startpos moves 2g2f\n").unwrap();
+    fs::File::options().write(true).open(&f).unwrap().set_modified(kept).unwrap();
+    assert_eq!(fs::metadata(&f).unwrap().modified().unwrap(), kept);
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.files_indexed, s.files_unchanged, s.games_added), (1, 0, 1));
+    let moves = String::from_utf8(kifudex(["export", "moves"]).db(&db).output().stdout).unwrap();
+    assert!(moves.contains("2g2f") && !moves.contains("7g7f"), "{moves}");
+    // Its status alone: read, found the same, and not read again after that.
+    let mut perms = fs::metadata(&f).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&f, perms).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.files_indexed, s.files_unchanged, s.games_added), (0, 1, 0));
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.files_indexed, s.files_unchanged, s.games_added), (0, 1, 0));
+}
+
 #[test]
 fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     let tmp = tempfile::tempdir().unwrap();
@@ -411,6 +441,7 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
                 path: format!("/nowhere/{i}.csa"),
                 size: 1,
                 mtime_ns: 1,
+                ctime_ns: None,
                 hash: [0; 16],
                 format: Some("csa"),
                 encoding: Some("utf-8"),

@@ -357,6 +357,7 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
         path: "/old/two.usi".into(),
         size: source.len() as u64,
         mtime_ns: 0,
+        ctime_ns: None,
         hash: [0; 16],
         format: Some("usi"),
         encoding: Some("utf-8"),

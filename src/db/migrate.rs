@@ -30,6 +30,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0016_titles_and_concatenated_games.sql"),
     ),
     ("0017_western_open_comments", include_str!("../../migrations/0017_western_open_comments.sql")),
+    ("0018_file_ctime", include_str!("../../migrations/0018_file_ctime.sql")),
 ];
 
 /// The schema version this build writes.

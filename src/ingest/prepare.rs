@@ -32,7 +32,7 @@ pub(super) enum Outcome {
     /// Same size and modification time as when it was indexed: not read.
     Unchanged { path: String },
     /// Read, but the content is the one indexed: only the size and time are new.
-    Touched { path: String, size: u64, mtime_ns: i64 },
+    Touched { path: String, size: u64, mtime_ns: i64, ctime_ns: Option<i64> },
     /// It could not be read.
     Unreadable { path: String, reject: NewReject },
     /// It holds no record, and need not; `read` when it was read to know that.
@@ -158,8 +158,17 @@ fn unreadable(path: String, code: &'static str, message: String) -> Outcome {
     Outcome::Unreadable { path, reject: NewReject { game_index: None, line: None, ply: None, code, message } }
 }
 
+/// Whether the file's status change time is the one recorded. Size and modification time
+/// alone miss a file rewritten with both kept (`cp -p`, `touch -d`, a coarse clock); its status
+/// change time cannot be kept. A file recorded without one is read and hashed once (a file
+/// whose content is the same is then only touched), and one whose system has none is judged
+/// by size and time.
+fn same_ctime(state: &FileState, file: &SourceFile) -> bool {
+    file.ctime_ns.is_none() || state.ctime_ns == file.ctime_ns
+}
+
 /// The I/O step for a walked entry; for a file, whose recorded state is `state`, decides
-/// from the size and time whether it changed, and if it may have, reads and hashes it.
+/// from the size and times whether it changed, and if it may have, reads and hashes it.
 pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
     let file = match entry {
         Ok(file) => file,
@@ -179,7 +188,9 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
         Expect::Record | Expect::Maybe => {}
     }
     let state = match state {
-        Some(state) if state.size == file.size && state.mtime_ns == file.mtime_ns => {
+        Some(state)
+            if state.size == file.size && state.mtime_ns == file.mtime_ns && same_ctime(&state, file) =>
+        {
             return Fetched::Settled(Outcome::Unchanged { path });
         }
         other => other,
@@ -207,7 +218,12 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
     };
     let hash = xxh3_128(&bytes).to_le_bytes();
     if state.is_some_and(|s| s.hash == hash) {
-        Fetched::Settled(Outcome::Touched { path, size: bytes.len() as u64, mtime_ns: file.mtime_ns })
+        Fetched::Settled(Outcome::Touched {
+            path,
+            size: bytes.len() as u64,
+            mtime_ns: file.mtime_ns,
+            ctime_ns: file.ctime_ns,
+        })
     } else {
         Fetched::Read { path, bytes, hash }
     }
@@ -353,6 +369,7 @@ impl FileWork {
                 path,
                 size: bytes.len() as u64,
                 mtime_ns: file.mtime_ns,
+                ctime_ns: file.ctime_ns,
                 hash,
                 format: None,
                 encoding: None,

@@ -219,8 +219,8 @@ fn write_one(
         Outcome::Unchanged { .. } => s.files_unchanged += 1,
         // Counted by the caller, never written; or written by the caller.
         Outcome::OtherShard { .. } | Outcome::Link { .. } | Outcome::Read(_) => {}
-        Outcome::Touched { path, size, mtime_ns, .. } => {
-            writer.touch_file(&path, size, mtime_ns)?;
+        Outcome::Touched { path, size, mtime_ns, ctime_ns } => {
+            writer.touch_file(&path, size, mtime_ns, ctime_ns)?;
             s.files_unchanged += 1;
         }
         Outcome::Skipped { path, read } => {

@@ -63,6 +63,10 @@ pub struct SourceFile {
     pub size: u64,
     /// Modification time in nanoseconds since the Unix epoch (0 when unknown).
     pub mtime_ns: i64,
+    /// Status change time (Unix `ctime`) in nanoseconds since the epoch, where the system has
+    /// one. Unlike the modification time, no program can set it back: a file rewritten with its
+    /// old size and time (`cp -p`, `touch -d`) still shows a new one.
+    pub ctime_ns: Option<i64>,
     pub expect: Expect,
 }
 
@@ -300,12 +304,12 @@ fn link(path: PathBuf, root: &Path, globs: &Globs) -> Option<SourceFile> {
         _ => globs.choose_file(rel) == Choice::Left,
     };
     let expect = Expect::Link { broken: target.is_err() };
-    (!left).then_some(SourceFile { path, size: 0, mtime_ns: 0, expect })
+    (!left).then_some(SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, expect })
 }
 
 /// A file another shard takes.
 fn other_shard(path: PathBuf) -> SourceFile {
-    SourceFile { path, size: 0, mtime_ns: 0, expect: Expect::OtherShard }
+    SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, expect: Expect::OtherShard }
 }
 
 /// The file at `path` as its metadata describes it.
@@ -315,7 +319,18 @@ pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata, expect: Expect) ->
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-    SourceFile { path, size: meta.len(), mtime_ns, expect }
+    SourceFile { path, size: meta.len(), mtime_ns, ctime_ns: ctime_ns(meta), expect }
+}
+
+#[cfg(unix)]
+fn ctime_ns(meta: &fs::Metadata) -> Option<i64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.ctime().saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec()))
+}
+
+#[cfg(not(unix))]
+fn ctime_ns(_: &fs::Metadata) -> Option<i64> {
+    None
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub struct FileRecord {
     pub path: String,
     pub size: u64,
     pub mtime_ns: i64,
+    /// The status change time (see [`crate::walk::SourceFile::ctime_ns`]).
+    pub ctime_ns: Option<i64>,
     /// The xxh3-128 hash of the content.
     pub hash: [u8; 16],
     pub format: Option<&'static str>,
@@ -92,10 +94,10 @@ impl Batch<'_> {
     /// # Errors
     ///
     /// Any database failure.
-    pub fn touch_file(&mut self, path: &str, size: u64, mtime_ns: i64) -> Result<()> {
+    pub fn touch_file(&mut self, path: &str, size: u64, mtime_ns: i64, ctime_ns: Option<i64>) -> Result<()> {
         self.tx
-            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE path = ?1")?
-            .execute(params![path, size as i64, mtime_ns])?;
+            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4 WHERE path = ?1")?
+            .execute(params![path, size as i64, mtime_ns, ctime_ns])?;
         Ok(())
     }
 
@@ -135,7 +137,8 @@ impl Batch<'_> {
             file.encoding,
             games as i64,
             stopped as i64,
-            file.error
+            file.error,
+            file.ctime_ns
         ];
         Ok(match existing {
             Some(id) => {
@@ -144,7 +147,7 @@ impl Batch<'_> {
                 self.tx
                     .prepare_cached(
                         "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
-                         games = ?7, stopped = ?8, error = ?9 WHERE path = ?1",
+                         games = ?7, stopped = ?8, error = ?9, ctime_ns = ?10 WHERE path = ?1",
                     )?
                     .execute(values)?;
                 id
@@ -152,8 +155,9 @@ impl Batch<'_> {
             None => {
                 self.tx
                     .prepare_cached(
-                        "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                        "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error,
+                                           ctime_ns)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                     )?
                     .execute(values)?;
                 self.tx.last_insert_rowid()
