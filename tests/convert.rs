@@ -579,10 +579,26 @@ fn what_a_format_has_no_place_for_is_named() {
             assert_eq!(game.comments, ["para1", "", "para2"], "{to}");
         }
     }
-    // USI's own endings are no loss.
-    let resigned = tmp.path().join("r.kif");
-    std::fs::write(&resigned, "手数----指手--\n   1 ７六歩(77)\n   2 投了\n").unwrap();
-    let out = convert(&[resigned.to_str().unwrap(), "--to", "usi"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "position startpos moves 7g7f resign\n");
+    // USI's own endings are no loss, nor every draw written `draw`; the handicap is the start.
+    for (text, usi) in [
+        ("手数----指手--\n   1 ７六歩(77)\n   2 投了\n", "position startpos moves 7g7f resign\n"),
+        (
+            "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 持将棋\n",
+            "position startpos moves 7g7f 3c3d draw\n",
+        ),
+        (
+            "手合割：香落ち\n手数----指手--\n   1 ３四歩(33)\n   2 持将棋\n",
+            "position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d draw\n",
+        ),
+    ] {
+        let record = tmp.path().join("r.kif");
+        std::fs::write(&record, text).unwrap();
+        let out = convert(&[record.to_str().unwrap(), "--to", "usi"]);
+        assert_eq!(
+            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+            (Some(0), ""),
+            "{text}"
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), usi);
+    }
 }

@@ -633,10 +633,10 @@ fn a_database_that_kept_no_ending_per_record_reads_its_shared_files_again_and_th
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.execute_batch(
-            "ALTER TABLE sources DROP COLUMN own_result; ALTER TABLE sources DROP COLUMN own_termination;
-             PRAGMA user_version = 13;",
+            "ALTER TABLE sources DROP COLUMN own_result; ALTER TABLE sources DROP COLUMN own_termination;",
         )
         .unwrap();
+        wind_back(&conn, 13);
     }
     // a.kifu goes. The run reads b.kifu again (it holds a game found twice), and other.kifu
     // not; the game then takes b.kifu's ending.
@@ -716,7 +716,7 @@ fn a_start_s_move_number_does_not_make_another_game() {
 
     // A database of the schema before (14) has its files with such a start read again.
     let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.pragma_update(None, "user_version", 14).unwrap();
+    wind_back(&conn, 14);
     drop(conn);
     let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -764,10 +764,10 @@ fn a_database_of_schema_15_reads_again_the_files_whose_reading_changed() {
          UPDATE files SET games = 1 WHERE path LIKE '%two.kif';
          INSERT INTO warnings(path, file, game_index, line, code, message)
              SELECT path, id, 0, 6, 'unknown_line', 'x' FROM files WHERE path LIKE '%two.kif';
-         UPDATE players SET name = '羽生善治永世' WHERE name = '羽生善治';
-         PRAGMA user_version = 15;",
+         UPDATE players SET name = '羽生善治永世' WHERE name = '羽生善治';",
     )
     .unwrap();
+    wind_back(&conn, 15);
     drop(conn);
     let summary = index();
     assert_eq!(
@@ -798,7 +798,7 @@ fn migration_0017_reads_western_files_again() {
     };
     assert_eq!(index()["games_added"].as_u64(), Some(2));
     let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.pragma_update(None, "user_version", 16).unwrap();
+    wind_back(&conn, 16);
     drop(conn);
     let summary = index();
     assert_eq!(
@@ -815,4 +815,14 @@ fn migration_0017_reads_western_files_again() {
         )
         .unwrap();
     assert_eq!(western, 1);
+}
+
+/// Winds a database of this version back to schema `version`, as a database of that version
+/// would be: the columns later migrations add are dropped (migrating adds them again), and the
+/// version is set.
+fn wind_back(conn: &rusqlite::Connection, version: i64) {
+    if version < 18 {
+        conn.execute_batch("ALTER TABLE files DROP COLUMN ctime_ns").unwrap();
+    }
+    conn.pragma_update(None, "user_version", version).unwrap();
 }

@@ -10,8 +10,8 @@
 //!   no tag, an unknown handicap or variant, a 手合割 that needs a diagram and has none);
 //! - `bad_variation`: a variation that branches from nowhere, is not closed, or nests too
 //!   deep;
-//! - `bad_comment`: a comment left open (a Western `{` with no `}`), the moves after it
-//!   written inside it;
+//! - `bad_comment`: a comment left open among a game's moves (a Western `{` with no `}`),
+//!   which may hold the rest of them;
 //! - `bad_ending`: an ending word the format does not define, where it ends the game;
 //! - `move_after_end`: a move after the game's ending;
 //! - `wrong_variant`: a position of one variant where the game is of the other;

@@ -22,7 +22,7 @@ pub mod western;
 pub use kakinoki::{ki2, kif};
 
 use crate::{
-    kifu::{Format, Game, MoveEntry, Variation, info::STRUCTURE_KEYS},
+    kifu::{Format, Game, MoveEntry, Outcome, Variation, info::STRUCTURE_KEYS},
     replay::{ReplayedGame, ReplayedVariation},
 };
 
@@ -129,8 +129,10 @@ pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
         // back and replayed to know.
         let text = usi::write(&Game::default(), replayed);
         let back = crate::kifu::usi::read_as(&text, Some(replayed.start.variant));
+        // USI has one word for every draw: a draw read back as a draw is kept.
         return !back.first().map(crate::replay::replay).is_some_and(|again| {
-            (again.termination, again.outcome) == (replayed.termination, replayed.outcome)
+            again.outcome == replayed.outcome
+                && (again.termination == replayed.termination || again.outcome == Some(Outcome::Draw))
         });
     }
     let written = match replayed.termination {
@@ -149,10 +151,11 @@ pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
     }
     let times = any_move(&game.moves, &game.variations, &|m| m.seconds.is_some());
     // Those the start stands for (a handicap, an SFEN, the variant) and the ending are kept.
-    let headers = game
-        .headers
-        .iter()
-        .any(|h| !STRUCTURE_KEYS.contains(&h.key.as_str()) && !h.key.eq_ignore_ascii_case("Variant"));
+    let headers = game.headers.iter().any(|h| {
+        !(STRUCTURE_KEYS.contains(&h.key.as_str())
+            || h.key == "手合割"
+            || h.key.eq_ignore_ascii_case("Variant"))
+    });
     let comments =
         !game.comments.is_empty() || any_move(&game.moves, &game.variations, &|m| !m.comments.is_empty());
     let mut parts = Vec::new();

@@ -312,6 +312,14 @@ fn a_kif_summary_line_before_the_move_table_ends_no_game() {
     assert_eq!(usi(&games[0]), "7g7f");
     assert_eq!(games[0].warnings, []);
 
+    // Put after itself, each game keeps its own header.
+    let games = kif::read(&[text, text].concat());
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.header("まで98手詰") == Some("4") && usi(g) == "7g7f"));
+    // KI2 reads the header as KIF does.
+    let games = ki2::read("まで98手詰：4\n手合割：平手\n▲７六歩\nまで1手で中断\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!((games[0].header("まで98手詰"), usi(&games[0]).as_str()), (Some("4"), "7g7f"));
     // Without a colon it is a line the header section does not know, and still one game.
     let games = kif::read(&text.replace("まで98手詰：4", "まで0手で中断"));
     assert_eq!(games.len(), 1);

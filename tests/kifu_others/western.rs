@@ -4,7 +4,7 @@
 //! reads PSN).
 
 use kifudex::{
-    kifu::{Format, Game, Outcome, Start, Termination, western},
+    kifu::{self, Format, Game, Outcome, Start, Termination, western},
     replay::replay,
     shogi::{Color, Handicap},
 };
@@ -195,6 +195,26 @@ fn psn_open_comments_and_variations_stop_the_game_and_lose_no_later_game() {
     let game = &western::read("1. P-7f P-3d {to be continued")[0];
     assert_eq!(tokens(game), ["P-7f", "P-3d"]);
     assert_eq!(game.problem.as_ref().map(|p| (p.line, p.code())), Some((1, "bad_comment")));
+
+    // Before a game's tags, or after its result, no move can be in it: a comment, warned of.
+    let text = "{ intro\n[Event \"A\"]\n[Sente \"X\"]\n1. P-7f P-3d 1-0\n\n[Event \"B\"]\n1. P-2f 0-1\n";
+    let games = western::read(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!((games[0].header("Event"), tokens(&games[0]).len()), (Some("A"), 2));
+    assert_eq!(games[0].comments, ["intro"]);
+    let warned = |g: &Game| g.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>();
+    assert_eq!(warned(&games[0]), [(1, "unclosed_comment")]);
+    assert!(games.iter().all(|g| g.problem.is_none()));
+    assert!(kifu::looks_like(Format::Western, text));
+    let text =
+        "[Event \"A\"]\n1. P-7f P-3d 2. P-2f 1-0 {Next: the replay\n\n\u{3000}[Event \"B\"]\n1. P-2f 0-1\n";
+    let games = western::read(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].problem, None);
+    assert_eq!(games[0].ending.as_ref().map(|e| e.stated), Some(Some(Outcome::Win(Color::Black))));
+    assert_eq!(games[0].moves[2].comments, ["Next: the replay"]);
+    assert_eq!(warned(&games[0]), [(2, "unclosed_comment")]);
+    assert_eq!((games[1].header("Event"), tokens(&games[1])), (Some("B"), vec!["P-2f".to_string()]));
 
     // A variation left open: the main line stops at its `(`; its moves and the result after
     // it are no part of the game.

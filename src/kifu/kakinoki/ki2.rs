@@ -91,7 +91,9 @@ pub fn read(text: &str) -> Vec<Game> {
 fn read_game(piece: Piece<'_>) -> Option<Game> {
     let (preamble, body) = Preamble::read(piece, |line| {
         let t = line.trim_matches(is_space);
-        if is_move_line(line) || variation_start(t).is_some() || t.starts_with("まで") {
+        // `まで…：…` is a header, as the KIF and KI2 writers write a header of that key.
+        if is_move_line(line) || variation_start(t).is_some() || (t.starts_with("まで") && !t.contains('：'))
+        {
             Boundary::Body
         } else {
             Boundary::Header

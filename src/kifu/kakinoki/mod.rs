@@ -89,7 +89,7 @@ impl KakinokiError {
 /// `まで` line or `変化` line: the lines before it (comments, a footer such as `終了日時：…`)
 /// stay with that game. A `まで` line is a summary where the format's reader takes it for one:
 /// KI2 anywhere (its moves start there), KIF only after the game's `手数----` line or a move
-/// (before them it is a line of the header section, `まで…：…` a header).
+/// (before them it is a line of the header section); `まで…：…` is a header in both.
 pub(crate) fn games(
     text: &str,
     format: Format,
@@ -116,7 +116,8 @@ pub(crate) fn games(
         }
         // A file put after another may bring its byte order mark along.
         let t = line.trim_start_matches('\u{FEFF}').trim_matches(is_space);
-        let summary = t.starts_with("まで") && (format == Format::Ki2 || moved || table);
+        // `まで…：…` is a header (KIF and KI2 write one so), never a summary.
+        let summary = t.starts_with("まで") && !t.contains('：') && (format == Format::Ki2 || moved || table);
         if summary || variation_start(t).is_some() {
             (moved, opening) = (true, None);
             ended = ended || summary || is_end(line);

@@ -19,6 +19,12 @@
 //!   as a draw.
 //! - A word that is no move stops the game there (the moves before it are kept); reading goes
 //!   on with the next game.
+//! - Comments before the first tag are the game's that the tags start. A `{` comment ends at
+//!   its `}`; a line before it that starts with a well-formed tag (`[Event "…"]`) ends it
+//!   there, left open, so that a comment never takes the next game. Left open among a game's moves it stops the game
+//!   (`bad_comment`: the rest of the moves may be in it); before the game's tags or after its
+//!   result it is a comment, with the warning `unclosed_comment`. A `(` left open stops the
+//!   game at it (`bad_variation`).
 //!
 //! # Yari shogi
 //!
@@ -36,8 +42,8 @@ use tokens::{Token, Tokens};
 
 use crate::{
     kifu::{
-        Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, info,
-        support::MAX_DEPTH,
+        Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
+        info, support::MAX_DEPTH,
     },
     notation::{MoveSyntaxError, MoveToken, western},
     shogi::{Color, Handicap, Setup, SfenError, Variant},
@@ -178,7 +184,8 @@ fn read_games(
 /// Western notation of either game (comments and a move number before it allowed).
 pub fn looks_like(text: &str) -> bool {
     let mut words = Tokens::after(text, 0).filter(|(_, t)| {
-        !matches!(t, Token::Comment(_)) && !matches!(t, Token::Word(w) if is_move_number(w))
+        !matches!(t, Token::Comment(_) | Token::Unclosed { .. })
+            && !matches!(t, Token::Word(w) if is_move_number(w))
     });
     match words.next() {
         Some((_, Token::Tag(..))) => true,
@@ -413,7 +420,7 @@ impl GameReader {
             Token::Open => self.depth += 1,
             Token::Close => self.depth = self.depth.saturating_sub(1),
             Token::Word(word) if self.depth == 0 && result(word).is_some() => self.done = true,
-            Token::Comment(_) | Token::Unclosed(_) | Token::Word(_) => {}
+            Token::Comment(_) | Token::Unclosed { .. } | Token::Word(_) => {}
         }
         self.in_moves = true;
     }
@@ -422,7 +429,7 @@ impl GameReader {
         self.in_moves |= match token {
             Token::Tag(..) | Token::BadTag(_) => false,
             // Comments before the first tag are the game's that the tags start.
-            Token::Comment(_) | Token::Unclosed(_) => !self.game.headers.is_empty(),
+            Token::Comment(_) | Token::Unclosed { .. } => !self.game.headers.is_empty(),
             Token::Open | Token::Close | Token::Word(_) => true,
         };
         match token {
@@ -435,19 +442,26 @@ impl GameReader {
                 }
             }
             Token::BadTag(text) => return Err(WesternError::Tag(excerpt(text))),
-            // The moves after it were written inside it: the game cannot be read further.
-            Token::Unclosed(_) => return Err(WesternError::OpenComment),
-            Token::Comment(text) => {
-                let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
-                if let Some(entry) = self.moves().last_mut() {
-                    entry.comments.extend(comments);
-                } else if let Some(branch) = self.open.last_mut() {
-                    // Before a variation's first move: it goes with that move.
-                    branch.leading.extend(comments);
-                } else {
-                    self.game.comments.extend(comments);
+            Token::Unclosed { text, before_tag } => {
+                // After the result, or before anything of a game whose tags follow, no move can
+                // be inside it: it is a comment, and said to be left open. Anywhere else the
+                // moves after it were written inside it, and the game cannot be read further.
+                let first =
+                    self.game.headers.is_empty() && self.game.moves.is_empty() && self.open.is_empty();
+                if !(self.done || (first && before_tag)) {
+                    self.in_moves = true;
+                    return Err(WesternError::OpenComment);
                 }
+                let ends = if before_tag { "where the next tags start" } else { "at the end of the text" };
+                self.game.warnings.push(Warning {
+                    line,
+                    ply: None,
+                    code: "unclosed_comment",
+                    message: format!("a '{{' comment with no '}}': read as a comment that ends {ends}"),
+                });
+                self.comment(text);
             }
+            Token::Comment(text) => self.comment(text),
             Token::Open => {
                 if self.open.len() >= MAX_DEPTH {
                     return Err(WesternError::TooDeep);
@@ -482,6 +496,20 @@ impl GameReader {
             }
         }
         Ok(())
+    }
+
+    /// Adds a comment where it stands: to the last move read, before a variation's first move,
+    /// or to the game's start.
+    fn comment(&mut self, text: &str) {
+        let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
+        if let Some(entry) = self.moves().last_mut() {
+            entry.comments.extend(comments);
+        } else if let Some(branch) = self.open.last_mut() {
+            // Before a variation's first move: it goes with that move.
+            branch.leading.extend(comments);
+        } else {
+            self.game.comments.extend(comments);
+        }
     }
 
     /// The moves of the line being read.

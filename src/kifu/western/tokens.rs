@@ -8,8 +8,11 @@ pub(super) enum Token<'a> {
     /// `{…}` (with line breaks inside read as spaces) or `;…` to the end of the line.
     Comment(&'a str),
     /// A `{` with no `}` before the text ends or a line starts with a tag: the text up to
-    /// there.
-    Unclosed(&'a str),
+    /// there, and whether a tag line ends it.
+    Unclosed {
+        text: &'a str,
+        before_tag: bool,
+    },
     Open,
     Close,
     /// Anything else between spaces: a move, a move number, a NAG, a result.
@@ -93,13 +96,14 @@ impl<'a> Tokens<'a> {
                 return (Token::Comment(&rest[1..at + i]), at + i + 1);
             }
             if end == rest.len() {
-                return (Token::Unclosed(&rest[1..]), rest.len());
+                return (Token::Unclosed { text: &rest[1..], before_tag: false }, rest.len());
             }
             at = end + 1;
-            let line = rest[at..].trim_start_matches([' ', '\t']);
+            // Indented as the tokens are skipped: by any white space, blank lines included.
+            let line = rest[at..].trim_start();
             let line = &line[..line.find(['\n', '\r']).unwrap_or(line.len())];
             if line.starts_with('[') && self.tag(line).is_some() {
-                return (Token::Unclosed(&rest[1..at]), at);
+                return (Token::Unclosed { text: &rest[1..at], before_tag: true }, at);
             }
         }
     }
@@ -173,7 +177,12 @@ mod tests {
         let tokens: Vec<_> = Tokens::after("[Event \"x\n} ] {open", 0).map(|(_, t)| t).collect();
         assert_eq!(
             tokens,
-            [Token::BadTag("[Event \"x"), Token::Word("}"), Token::Word("]"), Token::Unclosed("open")]
+            [
+                Token::BadTag("[Event \"x"),
+                Token::Word("}"),
+                Token::Word("]"),
+                Token::Unclosed { text: "open", before_tag: false }
+            ]
         );
     }
 
@@ -187,7 +196,7 @@ mod tests {
             tokens,
             [
                 (1, Token::Word("P-7f")),
-                (1, Token::Unclosed("open P-3d\n")),
+                (1, Token::Unclosed { text: "open P-3d\n", before_tag: true }),
                 (2, Token::Tag("Event", "b".into())),
                 (3, Token::Word("P-2f")),
                 (3, Token::Comment("x")),
