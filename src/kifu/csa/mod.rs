@@ -11,8 +11,8 @@
 //! - A start that equals a standard one (平手 or a handicap) is read as that standard start.
 //! - Comments attach to the move before them; those before the first move belong to the game.
 //!   Comments after the ending go with the last move (the model has no place after it).
-//! - `'CSA encoding=…` and `'encoding=…` lines describe the bytes, which decoding has already
-//!   handled; they are dropped.
+//! - A `'CSA encoding=…` or `'encoding=…` line before anything else of the game describes the
+//!   bytes, which decoding has already handled; it is dropped. Later, it is a comment.
 //! - Server lines (`#RESIGN`, `#TIME_UP` …) are kept as comments. When no `%` line ends the
 //!   game, a server line or a floodgate `'summary:` comment supplies the ending.
 //! - Reading goes on past what the game does not need: a line that is no CSA statement (an

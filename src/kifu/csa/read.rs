@@ -209,9 +209,10 @@ impl GameReader {
     }
 
     fn comment(&mut self, text: &str, line: u32) {
-        // The encoding the bytes were in, which decoding has already dealt with.
+        // The encoding the bytes were in, which decoding has already dealt with: a declaration
+        // comes before anything else of the game. Later, such a line is a comment like any.
         let declaration = text.starts_with("CSA encoding=") || text.starts_with("encoding=");
-        if declaration && !self.started {
+        if declaration && !self.any && self.game.comments.is_empty() {
             return;
         }
         if let Some(summary) = text.strip_prefix("summary:") {
