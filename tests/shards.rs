@@ -247,6 +247,11 @@ fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_file
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     assert_eq!(paths(&db, &root), before, "a refused run changes nothing");
+    // Nor does it leave the mark of a run that did not finish: the database is as complete as
+    // before, and its answers say nothing of a missing share.
+    let out = kifudex(["query", "--limit", "0"]).db(&db).output();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.is_empty(), "{err}");
     // A database of every file takes no shard.
     let whole = tmp.path().join("whole.sqlite");
     index(&[r], &whole, 0);

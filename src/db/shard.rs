@@ -8,7 +8,7 @@
 
 use rusqlite::OptionalExtension;
 
-use super::{Corrupt, Error, Result, Snapshot, Writer};
+use super::{Corrupt, Error, Result, Snapshot};
 use crate::shard::Shard;
 
 /// The shard recorded in the database reached through `conn`, if any.
@@ -20,28 +20,25 @@ fn recorded(conn: &rusqlite::Connection) -> Result<Option<Shard>> {
     text.map(|t| t.parse().map_err(|_| Error::from(Corrupt("meta.shard is not a shard")))).transpose()
 }
 
-impl Writer {
-    /// Checks that this run may index `asked` (a shard, or every file) into the database, and
-    /// records it when it is the database's first (see the module documentation).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Shard`] when the database holds another share; any database failure.
-    pub fn claim_shard(&mut self, asked: Option<Shard>) -> Result<()> {
-        let batch = self.batch()?;
-        let conn = batch.conn();
-        let recorded = recorded(conn)?;
-        if recorded == asked {
-            return Ok(());
+/// Checks that an index run may index `asked` (a shard, or every file) into the database
+/// reached through `conn`, in the transaction that opens the run, and records it when it is
+/// the database's first (see the module documentation).
+///
+/// # Errors
+///
+/// [`Error::Shard`] when the database holds another share; any database failure.
+pub(super) fn claim(conn: &rusqlite::Connection, asked: Option<Shard>) -> Result<()> {
+    let recorded = recorded(conn)?;
+    if recorded == asked {
+        return Ok(());
+    }
+    let has_files: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?;
+    match (recorded, asked) {
+        (None, Some(shard)) if !has_files => {
+            conn.execute("INSERT INTO meta(key, value) VALUES ('shard', ?1)", [shard.to_string()])?;
+            Ok(())
         }
-        let has_files: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?;
-        match (recorded, asked) {
-            (None, Some(shard)) if !has_files => {
-                conn.execute("INSERT INTO meta(key, value) VALUES ('shard', ?1)", [shard.to_string()])?;
-                batch.commit()
-            }
-            _ => Err(Error::Shard { recorded, asked }),
-        }
+        _ => Err(Error::Shard { recorded, asked }),
     }
 }
 
@@ -76,22 +73,35 @@ pub(super) fn mismatch(recorded: Option<Shard>, asked: Option<Shard>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::db::{StartWait, Writer};
 
     #[test]
     fn a_database_takes_its_first_shard_and_refuses_any_other() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("s.sqlite");
         let two: Shard = "2/4".parse().unwrap();
-        {
-            let mut w = Writer::open(&db).unwrap();
-            w.claim_shard(Some(two)).unwrap();
-            w.claim_shard(Some(two)).unwrap();
-            for asked in [None, Some("3/4".parse().unwrap()), Some("2/8".parse().unwrap())] {
-                let e = w.claim_shard(asked).unwrap_err();
-                assert!(matches!(e, Error::Shard { recorded: Some(r), .. } if r == two), "{e}");
-            }
+        let open = |asked| Writer::open_for_run(&db, StartWait::default(), asked);
+        let complete = |mut w: Writer| {
+            w.set_complete(true);
             w.finish().unwrap();
+        };
+        complete(open(Some(two)).unwrap());
+        let mark = || {
+            rusqlite::Connection::open(&db)
+                .unwrap()
+                .query_row("SELECT count(*) FROM meta WHERE key = 'run_unfinished'", [], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .unwrap()
+        };
+        assert_eq!(mark(), 0);
+        for asked in [None, Some("3/4".parse().unwrap()), Some("2/8".parse().unwrap())] {
+            let e = open(asked).err().unwrap();
+            assert!(matches!(e, Error::Shard { recorded: Some(r), .. } if r == two), "{e}");
+            // Refused before the run marked the database as under way.
+            assert_eq!(mark(), 0, "{asked:?}");
         }
+        complete(open(Some(two)).unwrap());
         let mut reader = super::super::Reader::open(&db).unwrap();
         assert_eq!(reader.snapshot().unwrap().shard().unwrap(), Some(two));
         assert_eq!(

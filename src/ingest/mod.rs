@@ -354,7 +354,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
     }
     let wait =
         StartWait { stop: options.stop.as_deref(), waiting: Some(&|| observer.waiting(db::START_WAIT)) };
-    let mut writer = match Writer::open_with(&options.db, wait) {
+    let mut writer = match Writer::open_for_run(&options.db, wait, options.shard) {
         Err(db::Error::Interrupted) => {
             return Ok(Summary {
                 interrupted: true,
@@ -364,7 +364,6 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         }
         writer => writer?,
     };
-    writer.claim_shard(options.shard)?;
     writer.set_run_postings(options.run_postings);
     writer.set_hot_games(options.hot_games);
     writer.set_merge_threads(options.jobs);

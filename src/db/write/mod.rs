@@ -31,6 +31,8 @@ use std::{
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+use crate::shard::Shard;
+
 pub use self::files::{FileRecord, NewReject, NewWarning, WriteCounts};
 pub use super::new_game::{NewGame, PlayerName};
 use super::{
@@ -117,6 +119,16 @@ pub struct Writer {
     marks_run: bool,
 }
 
+/// What a writer opens the database for.
+#[derive(Clone, Copy)]
+enum Purpose {
+    /// An index run of a shard (of every file when `None`), which marks the database while it
+    /// runs.
+    Run(Option<Shard>),
+    /// A change beside the files (an alias), which neither marks a run nor clears a mark.
+    Change,
+}
+
 /// The `meta` key of a run under way, or of one that did not finish: its process id. Set
 /// when a writer opens the database, and removed by a run that ends complete, so that readers
 /// can say that their answers cover part of the files (see [`super::Reader::unfinished_run`]).
@@ -160,7 +172,23 @@ impl Writer {
     ///
     /// Those of [`Writer::open`], and [`super::Error::Interrupted`] when it gave up waiting.
     pub fn open_with(path: &std::path::Path, wait: open::StartWait<'_>) -> Result<Writer> {
-        Writer::open_as(path, wait, true)
+        Writer::open_for_run(path, wait, None)
+    }
+
+    /// [`Writer::open_with`] for an index run of `shard` (of every file when `None`): the
+    /// database must hold that share, or no file yet (see [`crate::db::shard`]; the share is
+    /// then recorded). A database that holds another is refused before the run marks it.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Writer::open_with`], and [`super::Error::Shard`] when the database holds
+    /// another share.
+    pub fn open_for_run(
+        path: &std::path::Path,
+        wait: open::StartWait<'_>,
+        shard: Option<Shard>,
+    ) -> Result<Writer> {
+        Writer::open_as(path, wait, Purpose::Run(shard))
     }
 
     /// [`Writer::open`] for a change beside the files (an alias): it is written in one
@@ -171,10 +199,10 @@ impl Writer {
     ///
     /// Those of [`Writer::open`].
     pub fn open_for_change(path: &std::path::Path) -> Result<Writer> {
-        Writer::open_as(path, open::StartWait::default(), false)
+        Writer::open_as(path, open::StartWait::default(), Purpose::Change)
     }
 
-    fn open_as(path: &std::path::Path, wait: open::StartWait<'_>, run: bool) -> Result<Writer> {
+    fn open_as(path: &std::path::Path, wait: open::StartWait<'_>, purpose: Purpose) -> Result<Writer> {
         let lock = WriteLock::acquire(path)?;
         let conn = open::open_write(path, wait)?;
         conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
@@ -208,7 +236,10 @@ impl Writer {
             marks_run: false,
         };
         let batch = w.batch()?;
-        if run {
+        let run = matches!(purpose, Purpose::Run(_));
+        if let Purpose::Run(shard) = purpose {
+            // A refused share leaves no mark: the database holds what it held, complete.
+            super::shard::claim(&batch.tx, shard)?;
             batch.tx.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
                 (RUN_KEY, std::process::id().to_string()),
