@@ -31,9 +31,11 @@
 --
 -- Games are counted by `game_key`, the hash of their start and moves that every database
 -- gives the same game: a game that several databases hold (a copy of one record in two
--- machines' shares) counts once, as one database counts it. Its copies may state different
--- results when the moves do not decide one; the first name in alphabetical order (`black`,
--- `draw`, `unknown`, `white`) is taken.
+-- machines' shares) counts once, as one database counts it. A copy that states no result
+-- (`unknown`: a bare list of moves) never hides the result another copy states, as in one
+-- database. Copies may also state different results when the moves do not decide one: then
+-- the first in alphabetical order (`black`, `draw`, `white`) is taken, where one database
+-- takes that of the first record read.
 --
 -- Rows come in kifudex's order of positions (the key as a signed 64-bit number), then by the
 -- position's SFEN, then the moves most played first, ties by USI (kifudex breaks those ties by
@@ -75,7 +77,8 @@ steps AS (
     FROM at_node a JOIN src c ON c.game_key = a.game_key AND c.ply = a.ply + 1
 ),
 results AS (
-    SELECT game_key, min(result) AS result FROM src WHERE ply = 0 GROUP BY game_key
+    SELECT game_key, coalesce(min(result) FILTER (WHERE result <> 'unknown'), 'unknown') AS result
+    FROM src WHERE ply = 0 GROUP BY game_key
 ),
 played AS (
     SELECT s.pos, s.usi, min(s.child_key) AS child_key, min(s.child) AS child, count(*) AS played,

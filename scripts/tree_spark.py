@@ -58,7 +58,13 @@ def tree(src, max_ply):
         .select("pos", "usi", "child_key", "child", "game_key")
         .distinct()
     )
-    results = src.where(F.col("ply") == 0).groupBy("game_key").agg(F.min("result").alias("result"))
+    # A copy that states no result never hides the result another copy states.
+    stated = F.when(F.col("result") != "unknown", F.col("result"))
+    results = (
+        src.where(F.col("ply") == 0)
+        .groupBy("game_key")
+        .agg(F.coalesce(F.min(stated), F.lit("unknown")).alias("result"))
+    )
 
     def wins(name):
         return F.count(F.when(F.col("result") == name, 1))

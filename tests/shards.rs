@@ -90,7 +90,8 @@ fn back_and_forth(n: usize, rng: &mut Rng) -> Vec<Vec<Move>> {
 
 /// Writes the archive: generated games (transposing openings, handicaps, random endings),
 /// most one to a file, some three to a file, one in eight also copied into a second file
-/// elsewhere in the tree; and files that hold no record.
+/// elsewhere in the tree, one in eight of those resigned copied without its ending; and files
+/// that hold no record.
 fn write_archive(root: &Path) -> BTreeMap<String, Vec<String>> {
     let mut rng = Rng::new(2024);
     let mut lines: Vec<String> =
@@ -106,6 +107,12 @@ fn write_archive(root: &Path) -> BTreeMap<String, Vec<String>> {
         let name = format!("{}/{:02}/g{i:04}.usi", ["pro", "club", "engine"][i % 3], i % 17);
         if i % 8 == 3 {
             files.insert(format!("copies/{i:04}.usi"), games.clone());
+        }
+        // A copy that says no result (a bare move list) of a game another record says was
+        // resigned: the game keeps the result the other states, in one database or in shards.
+        if i % 8 == 4 && games.iter().all(|g| g.ends_with(" resign")) {
+            let bare = games.iter().map(|g| g.trim_end_matches(" resign").to_string()).collect();
+            files.insert(format!("copies/bare{i:04}.usi"), bare);
         }
         files.insert(name, games);
         i += take;
@@ -196,6 +203,35 @@ fn four_shards_take_every_file_once_each_the_files_its_hash_picks() {
         let part = s.positions.join(format!("shard={i}/positions-{i}-of-{SHARDS}.parquet"));
         assert!(part.is_file(), "{}", part.display());
     }
+}
+
+/// `game_id` → `game_key` of a database's games export.
+fn game_keys(db: &Path) -> BTreeMap<String, String> {
+    csv_rows(ok(&kifudex(["export", "games"]).db(db).output()).as_bytes())
+        .into_iter()
+        .map(|r| (r["game_id"].clone(), r["game_key"].clone()))
+        .collect()
+}
+
+#[test]
+fn the_games_of_the_shards_are_told_apart_by_their_key_not_their_id() {
+    let s = sharded();
+    let whole = game_keys(&s.whole);
+    // The key of the games export is the positions export's.
+    let positions = ok(&kifudex(["export", "positions"]).db(&s.whole).output());
+    for r in csv_rows(positions.as_bytes()) {
+        assert_eq!(whole[&r["game_id"]], r["game_key"], "game {}", r["game_id"]);
+    }
+    let shards: Vec<BTreeMap<String, String>> = s.shards.iter().map(|db| game_keys(db)).collect();
+    // Ids are each database's own: the same id names other games in other shards …
+    let first = &shards[0];
+    assert!(
+        shards[1..].iter().any(|other| other.iter().any(|(id, key)| first.get(id).is_some_and(|k| k != key)))
+    );
+    // … and the keys of the shards' games are the whole database's games, one key each.
+    let keys: BTreeSet<&String> = shards.iter().flat_map(|m| m.values()).collect();
+    assert_eq!(keys, whole.values().collect::<BTreeSet<_>>());
+    assert_eq!(keys.len(), whole.len());
 }
 
 #[test]

@@ -47,6 +47,10 @@ pub struct OccurrenceRow {
     pub white: Option<String>,
     pub handicap: Option<Handicap>,
     pub start_sfen: String,
+    /// The start, read from `start_sfen`, and the moves of the game: what makes it the same
+    /// game in any database.
+    pub start: Setup,
+    pub moves: Vec<Move>,
     pub plies: u32,
     pub end_sfen: String,
     pub result: GameResult,
@@ -468,7 +472,7 @@ impl Snapshot<'_> {
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
-                   g.variant, {RECORD_INFO_COLUMNS}
+                   g.variant, g.moves, {RECORD_INFO_COLUMNS}
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -617,6 +621,7 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
     let handicap: Option<String> = r.get(9)?;
     let start: Option<String> = r.get(10)?;
     let earlier: bool = r.get(16)?;
+    let setup = start_setup(start.as_deref())?;
     Ok(OccurrenceRow {
         game,
         path: r.get(1)?,
@@ -629,6 +634,8 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         white: r.get(8)?,
         handicap: handicap.as_deref().and_then(Handicap::from_name),
         start_sfen: start.unwrap_or_else(|| Handicap::Even.sfen()),
+        start: setup,
+        moves: decode_moves(r.get_ref(18)?.as_blob()?)?,
         plies: r.get(11)?,
         end_sfen: r.get(12)?,
         result: r.get(13)?,
@@ -636,7 +643,7 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         status: r.get(15)?,
         duplicate_of: earlier.then_some(game),
         variant: variant_of(r.get_ref(17)?.as_str_or_null()?)?,
-        info: record_info(r, 18)?,
+        info: record_info(r, 19)?,
     })
 }
 

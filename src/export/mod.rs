@@ -106,7 +106,7 @@ pub fn write<W: Write>(
 }
 
 /// The columns of the games export.
-pub const GAME_COLUMNS: [&str; 25] = [
+pub const GAME_COLUMNS: [&str; 26] = [
     "game_id",
     "source_path",
     "game_index",
@@ -132,14 +132,15 @@ pub const GAME_COLUMNS: [&str; 25] = [
     "opening",
     "headers",
     "variant",
+    "game_key",
 ];
 
 /// The types of [`GAME_COLUMNS`].
-const GAME_KINDS: [Kind; 25] = {
+const GAME_KINDS: [Kind; 26] = {
     use Kind::*;
     [
         Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int,
-        Text, Text, Text, Date, Text, Text, Text, Text,
+        Text, Text, Text, Date, Text, Text, Text, Text, Text,
     ]
 };
 
@@ -245,6 +246,7 @@ fn games_rows<W: Write>(
             Cell::text(r.info.opening.as_deref()),
             Cell::Text(if r.info.headers.is_empty() { "[]" } else { &headers }),
             Cell::Text(r.variant.name()),
+            Cell::Text(&game_key(&r.start, &r.moves)),
         ])
     })?;
     Ok(())
