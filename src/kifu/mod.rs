@@ -14,8 +14,10 @@
 //!   `'`, a stray HTML tag, a line of mojibake, a KIF header among the moves), skipped;
 //! - `unknown_ending`: a CSA ending word the format does not define (`%GOTE_WIN_CHECKMATE`):
 //!   the game ends there without a stated ending, and replay judges it by its moves;
-//! - `variation_left_out`: a KIF or KI2 variation that branches from no move;
+//! - `variation_left_out`: a KIF or KI2 variation that branches from no move, JKF forks nested
+//!   too deep;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there;
+//! - `bad_time`: a JKF move's `time` that is no time, left out (the move is kept);
 //! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game.
 //!
 //! Yari shogi games ([`Variant::Yari`]) are read from Western text and USI-like lines only,

@@ -17,6 +17,10 @@ pub struct CsaMove {
     pub to: Square,
     /// The piece after the move.
     pub piece: PieceKind,
+    /// The piece before the move, for a board move whose record says it apart from the piece
+    /// after (JKF's `piece` and `promote`). CSA text never does: `+8822UM` may be a horse moving
+    /// or a bishop promoting, and the board tells which.
+    pub before: Option<PieceKind>,
 }
 
 /// The piece for a CSA piece code: `FU`, `KY`, `KE`, `GI`, `KI`, `KA`, `HI`, `OU`, `TO`, `NY`,
@@ -88,7 +92,7 @@ pub fn parse(text: &str) -> Result<CsaMove, MoveSyntaxError> {
     if from.is_none() && piece.hand_index().is_none() {
         return Err(err("only unpromoted pieces other than the king can be dropped"));
     }
-    Ok(CsaMove { color, from, to, piece })
+    Ok(CsaMove { color, from, to, piece, before: None })
 }
 
 /// Writes the move back: `+7776FU`, `0055KA` when no sign was read.

@@ -261,13 +261,21 @@ impl CsaMove {
     ///
     /// # Errors
     ///
-    /// [`ResolveError::NoSuchMove`] with the rules' reason.
+    /// [`ResolveError::NoSuchMove`] with the rules' reason, or
+    /// [`ResolveError::PieceMismatch`] when the move says the piece before it
+    /// ([`CsaMove::before`]) and the mover's piece on the origin is another.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         resolve::check_side(pos, self.color)?;
         let mv = match self.from {
             None => Move::Drop { kind: self.piece, to: self.to },
             Some(from) => {
                 let before = pos.piece_at(from).map(|p| p.kind);
+                let own = pos.piece_at(from).filter(|p| p.color == pos.turn()).map(|p| p.kind);
+                if let (Some(written), Some(found)) = (self.before, own) {
+                    if written != found {
+                        return Err(ResolveError::PieceMismatch { at: from, written, found });
+                    }
+                }
                 let promote = before.is_some_and(|k| k != self.piece && k.promote() == Some(self.piece));
                 if before.is_some_and(|k| k != self.piece && !promote) {
                     return Err(ResolveError::NoSuchMove(None));

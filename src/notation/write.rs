@@ -50,7 +50,7 @@ pub fn write(pos: &Position, mv: Move, previous: Previous, style: Style) -> Stri
         Style::Usi => mv.to_string(),
         Style::Csa => {
             let piece = if mv.is_promotion() { kind.promote().unwrap_or(kind) } else { kind };
-            CsaMove { color: Some(pos.turn()), from: mv.from(), to: mv.to(), piece }.to_string()
+            CsaMove { color: Some(pos.turn()), from: mv.from(), to: mv.to(), piece, before: None }.to_string()
         }
         Style::Japanese => japanese(pos, mv, kind, previous),
         Style::Western => western(pos, mv, kind, false),

@@ -129,6 +129,8 @@ fn line(
     walk(pos, moves, entries, |step| {
         let mut entry = Map::new();
         let mover = step.pos.turn();
+        // A fork replaces this move: its clock runs from before it.
+        let before = totals;
         if let Some(seconds) = step.entry.and_then(|e| e.seconds) {
             let total = &mut totals[mover.index()];
             *total = total.saturating_add(seconds);
@@ -141,7 +143,7 @@ fn line(
         let ply = out.len();
         let branches = branching_at(forks, &mut next, ply)
             .iter()
-            .map(|(read, replayed)| fork(step.pos, read, replayed, totals))
+            .map(|(read, replayed)| fork(step.pos, read, replayed, before))
             .filter(|fork| !fork.is_empty())
             .map(Value::Array)
             .collect();

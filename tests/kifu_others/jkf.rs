@@ -160,3 +160,31 @@ fn jkf_writer_matches_the_shipped_conversions() {
         }
     }
 }
+
+#[test]
+fn jkf_fork_totals_count_from_before_the_move_they_replace() {
+    // Black spends 10 s on 7六歩; the fork replaces it with 2六歩 in 5 s: black's total there
+    // is 5 s, not 15. White's 3四歩 (20 s) is replaced by 8四歩 (7 s): white's total is 7 s.
+    let entry = |color, from: (u8, u8), to: (u8, u8), now: u32, more: &str| {
+        format!(
+            r#"{{"move": {{"color": {color}, "from": {{"x": {}, "y": {}}}, "to": {{"x": {}, "y": {}}}, "piece": "FU"}}, "time": {{"now": {{"m": 0, "s": {now}}}}}{more}}}"#,
+            from.0, from.1, to.0, to.1
+        )
+    };
+    let fork = |color, from, to, now| format!(r#", "forks": [[{}]]"#, entry(color, from, to, now, ""));
+    let text = format!(
+        r#"{{"moves": [{{}}, {}, {}]}}"#,
+        entry(0, (7, 7), (7, 6), 10, &fork(0, (2, 7), (2, 6), 5)),
+        entry(1, (3, 3), (3, 4), 20, &fork(1, (8, 3), (8, 4), 7)),
+    );
+    let g = jkf::read(&text).remove(0);
+    assert_eq!(g.problem, None);
+    let written: Value =
+        serde_json::from_str(&kifudex::write::jkf::write(&g, &replay(&g))).expect("the writer writes JSON");
+    let total = |entry: &Value| entry["time"]["total"]["s"].as_u64();
+    let moves = &written["moves"];
+    assert_eq!(total(&moves[1]), Some(10));
+    assert_eq!(total(&moves[2]), Some(20));
+    assert_eq!(total(&moves[1]["forks"][0][0]), Some(5));
+    assert_eq!(total(&moves[2]["forks"][0][0]), Some(7));
+}

@@ -8,6 +8,7 @@
 mod csa;
 mod detection;
 mod jkf;
+mod jkf_edges;
 mod pieces;
 mod robustness;
 mod usi;

@@ -73,14 +73,15 @@ proptest! {
 
 #[test]
 fn forks_nest_only_so_deep() {
+    // Forks nested too deep are left out, said so; the main line is read on.
     let game = read(Format::Jkf, &deep_forks(40)).remove(0);
-    assert!(
-        game.problem.as_ref().is_some_and(|p| p.kind.to_string().contains("nested")),
-        "{:?}",
-        game.problem
-    );
-    assert_eq!(game.problem.as_ref().map(|p| p.code()), Some("bad_variation"));
-    assert_eq!(read(Format::Jkf, &deep_forks(20))[0].problem, None);
+    assert_eq!(game.problem, None);
+    assert_eq!(game.moves.len(), 1);
+    let codes: Vec<_> = game.warnings.iter().map(|w| w.code).collect();
+    assert_eq!(codes, ["variation_left_out"]);
+    assert!(game.warnings[0].message.contains("nested"), "{}", game.warnings[0]);
+    let shallow = read(Format::Jkf, &deep_forks(20)).remove(0);
+    assert_eq!((shallow.problem, shallow.warnings.len()), (None, 0));
 }
 
 /// A JKF text whose forks nest `depth` deep.

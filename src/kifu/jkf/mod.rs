@@ -8,11 +8,23 @@
 //! `forks` on an entry are alternatives to its move and become variations.
 //!
 //! Policy:
-//! - A JKF move is exact (color, origin or none for a drop, destination, piece, promotion),
-//!   so it is read as a CSA move token, which carries exactly that; replay then checks the
-//!   piece and the side as well as the move. `same`, `capture` and `relative` only repeat
-//!   what the move says and are not read; the writer fills them in.
-//! - Drops written with `"from": null` are drops.
+//! - A JKF move is exact (color, origin or none for a drop, destination, the piece before the
+//!   move, promotion), so it is read as a CSA move token that keeps the piece before the move
+//!   apart; replay then checks the piece and the side as well as the move (a `UM` written
+//!   where a bishop stands is refused, not read as the bishop promoting). `same`, `capture`
+//!   and `relative` only repeat what the move says and are not read; the writer fills them in.
+//! - Drops written with `"from": null` are drops. Every null the schema allows (`comments`,
+//!   `forks`, `special`, `time`, an hour) is read as absent; the start's comment may also be
+//!   the schema's single `comment` string.
+//! - An entry with both a move and a `special` is the move, then the ending.
+//! - The start is read exactly or refused: a square with a color and no kind (or the other
+//!   way round), a hand count that is no whole number a set can hold, a piece in hand that
+//!   cannot be held, more than two hands. A count of none of any piece is no piece. Board
+//!   `data` without a `preset` is the start it shows.
+//! - A move of the main line that cannot be read stops the game there. A fork that cannot be
+//!   read is kept up to there (`variation_cut`), forks nested too deep are left out
+//!   (`variation_left_out`), and the main line goes on. A `time` that is no time (negative,
+//!   not a number, past what a time holds) leaves its move without one (`bad_time`).
 //! - Lines are those of the entry in the JSON text, for problems and moves alike.
 
 mod read;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, value::RawValue};
 use super::preset_handicap;
 use crate::{
     kifu::{
-        Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation,
+        Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation, Warning,
         csa::EndingWord,
         info,
         support::{MAX_DEPTH, turn_after},
@@ -32,6 +32,14 @@ pub enum JkfError {
     BoardShape,
     #[error("'{0}' is not a piece code")]
     Piece(String),
+    #[error("the square ({0}, {1}) must have both a color and a kind, or neither")]
+    Cell(u8, u8),
+    #[error("hands must be two, black's and white's, not {0}")]
+    Hands(usize),
+    #[error("{0} cannot be held in hand")]
+    InHand(String),
+    #[error("the count of {code} in hand must be a whole number up to the pieces a set holds, not {count}")]
+    HandCount { code: String, count: String },
     #[error("color must be 0 (black) or 1 (white), not {0}")]
     Color(i64),
     #[error("x and y must be 1 to 9, not ({0}, {1})")]
@@ -48,6 +56,7 @@ pub enum JkfError {
     Special(String),
     #[error("a move after the end of the game")]
     AfterEnd,
+    /// Forks nested deeper than variations may: they are left out, with a warning that says so.
     #[error("forks nested more than {MAX_DEPTH} deep")]
     TooDeep,
     /// An error in the `initial` object: the start position cannot be read.
@@ -59,9 +68,14 @@ impl JkfError {
     /// The reject code (see [`ReadProblem`]'s module).
     pub fn code(&self) -> &'static str {
         match self {
-            JkfError::Initial(_) | JkfError::Preset(_) | JkfError::NoData | JkfError::BoardShape => {
-                "bad_board"
-            }
+            JkfError::Initial(_)
+            | JkfError::Preset(_)
+            | JkfError::NoData
+            | JkfError::BoardShape
+            | JkfError::Cell(..)
+            | JkfError::Hands(_)
+            | JkfError::InHand(_)
+            | JkfError::HandCount { .. } => "bad_board",
             JkfError::Json(_) => "bad_json",
             JkfError::Piece(_)
             | JkfError::Color(_)
@@ -97,8 +111,7 @@ struct Initial {
 struct Data {
     board: Vec<Vec<Cell>>,
     color: Option<i64>,
-    #[serde(default)]
-    hands: Vec<Map<String, Value>>,
+    hands: Option<Vec<Map<String, Value>>>,
 }
 
 #[derive(Deserialize)]
@@ -107,16 +120,20 @@ struct Cell {
     kind: Option<String>,
 }
 
+/// An entry of `moves` or of a fork. Every field may be null, as the schema allows.
 #[derive(Deserialize)]
 struct Entry<'a> {
     #[serde(rename = "move")]
     mv: Option<JkfMove>,
-    time: Option<Time>,
-    #[serde(default)]
-    comments: Vec<String>,
+    /// Read apart (see [`seconds`]): a time that is no time leaves the move without one.
+    #[serde(borrow)]
+    time: Option<&'a RawValue>,
+    comments: Option<Vec<String>>,
+    /// The schema's form of the start's comment (its first entry), one string.
+    comment: Option<String>,
     special: Option<String>,
-    #[serde(borrow, default)]
-    forks: Vec<Vec<&'a RawValue>>,
+    #[serde(borrow)]
+    forks: Option<Vec<Vec<&'a RawValue>>>,
 }
 
 #[derive(Deserialize)]
@@ -134,32 +151,46 @@ struct Pos {
     y: i64,
 }
 
-#[derive(Deserialize)]
-struct Time {
-    now: Option<Clock>,
-}
-
-#[derive(Deserialize)]
-struct Clock {
-    #[serde(default)]
-    h: u32,
-    #[serde(default)]
-    m: u32,
-    #[serde(default)]
-    s: u32,
-}
-
-impl Clock {
-    fn seconds(&self) -> u32 {
-        self.h.saturating_mul(3600).saturating_add(self.m.saturating_mul(60)).saturating_add(self.s)
+/// The seconds a move's `time` says it took: `now`'s `h`, `m` and `s`, each absent or null
+/// for none. Fractions of a second are dropped, as CSA's `T1.250` is one second. `Err` names
+/// what is no time: a `now` that is no object, or a part that is no number of zero or more, or
+/// a total past what a time holds.
+fn seconds(raw: &RawValue) -> Result<Option<u32>, String> {
+    let time: Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+    let now = match &time {
+        Value::Null => return Ok(None),
+        Value::Object(time) => match time.get("now") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Object(now)) => now,
+            Some(other) => return Err(format!("'now' is {}", excerpt(&other.to_string()))),
+        },
+        other => return Err(format!("'time' is {}", excerpt(&other.to_string()))),
+    };
+    let mut total = 0.0;
+    for (key, unit) in [("h", 3600.0), ("m", 60.0), ("s", 1.0)] {
+        let part = match now.get(key) {
+            None | Some(Value::Null) => 0.0,
+            Some(Value::Number(n)) => {
+                n.as_f64().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| format!("'{key}' is {n}"))?
+            }
+            Some(other) => return Err(format!("'{key}' is {}", excerpt(&other.to_string()))),
+        };
+        total += part * unit;
     }
+    if total >= f64::from(u32::MAX) {
+        return Err(format!("{total} seconds is more than a time holds"));
+    }
+    // In range and not negative, checked above.
+    Ok(Some(total.floor() as u32))
 }
 
 /// Reads the game of a JKF text. A text that is not JKF gives one game holding only the
-/// problem; a move or fork that cannot be read stops its line there.
+/// problem; a move of the main line that cannot be read stops the game there, and a fork that
+/// cannot be read is cut there (a warning), the main line going on.
 pub fn read(text: &str) -> Vec<Game> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let reader = Reader { text, newlines: text.match_indices('\n').map(|(i, _)| i).collect() };
+    let mut reader =
+        Reader { text, newlines: text.match_indices('\n').map(|(i, _)| i).collect(), warnings: Vec::new() };
     let mut game = Game { line: 1, ..Game::default() };
     let record: Record = match serde_json::from_str(text) {
         Ok(r) => r,
@@ -194,6 +225,7 @@ pub fn read(text: &str) -> Vec<Game> {
     game.moves = line.moves;
     game.ending = line.ending;
     game.variations = line.variations;
+    game.warnings = reader.warnings;
     vec![game]
 }
 
@@ -205,7 +237,12 @@ pub fn looks_like(text: &str) -> bool {
 
 fn initial(raw: &RawValue) -> Result<Start, JkfError> {
     let initial: Initial = serde_json::from_str(raw.get()).map_err(|e| JkfError::Json(e.to_string()))?;
-    let preset = initial.preset.as_deref().unwrap_or("HIRATE");
+    // The schema asks for a preset; board data without one can only be the start it shows.
+    let preset = match (initial.preset.as_deref(), &initial.data) {
+        (Some(preset), _) => preset,
+        (None, Some(_)) => "OTHER",
+        (None, None) => "HIRATE",
+    };
     if preset != "OTHER" {
         return preset_handicap(preset).map(Start::Standard).ok_or_else(|| JkfError::Preset(excerpt(preset)));
     }
@@ -214,22 +251,38 @@ fn initial(raw: &RawValue) -> Result<Start, JkfError> {
         return Err(JkfError::BoardShape);
     }
     let mut setup = Setup::default();
-    for (x, column) in data.board.iter().enumerate() {
-        for (y, cell) in column.iter().enumerate() {
-            let (Some(color), Some(kind)) = (cell.color, cell.kind.as_deref()) else { continue };
+    for (x, column) in (1..).zip(&data.board) {
+        for (y, cell) in (1..).zip(column) {
+            let (color, kind) = match (cell.color, cell.kind.as_deref()) {
+                (None, None) => continue,
+                (Some(color), Some(kind)) => (color, kind),
+                _ => return Err(JkfError::Cell(x, y)),
+            };
             let kind = piece_from_code(kind).ok_or_else(|| JkfError::Piece(excerpt(kind)))?;
-            let sq = Square::from_numbers(x as u8 + 1, y as u8 + 1).expect("9x9 checked above");
+            let sq = Square::from_numbers(x, y).expect("9x9 checked above");
             setup.set(sq, Some(Piece::new(color_of(color)?, kind)));
         }
     }
     setup.turn = color_of(data.color.unwrap_or(0))?;
-    for (hand, color) in data.hands.iter().zip(Color::ALL) {
+    let hands = data.hands.unwrap_or_default();
+    if hands.len() > 2 {
+        return Err(JkfError::Hands(hands.len()));
+    }
+    for (hand, color) in hands.iter().zip(Color::ALL) {
         for (code, count) in hand {
-            let kind = piece_from_code(code)
-                .filter(|k| k.hand_index().is_some())
-                .ok_or_else(|| JkfError::Piece(excerpt(code)))?;
-            let n = count.as_u64().unwrap_or(0).min(u64::from(kind.max_count()));
-            setup.hand_mut(color).set(kind, n as u8);
+            let kind = piece_from_code(code).ok_or_else(|| JkfError::Piece(excerpt(code)))?;
+            let bad_count =
+                || JkfError::HandCount { code: excerpt(code), count: excerpt(&count.to_string()) };
+            let n = count.as_u64().ok_or_else(bad_count)?;
+            // The schema lists every piece code as a key: a count of none holds no piece.
+            if n == 0 {
+                continue;
+            }
+            if kind.hand_index().is_none() {
+                return Err(JkfError::InHand(excerpt(code)));
+            }
+            let n = u8::try_from(n).ok().filter(|&n| n <= kind.max_count()).ok_or_else(bad_count)?;
+            setup.hand_mut(color).set(kind, n);
         }
     }
     Ok(match Handicap::find(&setup) {
@@ -255,8 +308,10 @@ fn square(p: &Pos) -> Result<Square, JkfError> {
 }
 
 /// The exact token a JKF move names. A JKF move says everything: its color, origin (none for a
-/// drop), destination, piece and promotion. It becomes a CSA move, the token that carries
-/// exactly that (the piece after the move), so replay checks the piece and the side too.
+/// drop), destination, the piece before the move and whether it promotes. It becomes a CSA
+/// move, the token that carries the piece after the move, with the piece before it kept apart,
+/// so replay checks the piece and the side too (a horse written where a bishop stands is no
+/// move, though CSA's `UM` would be the bishop promoting).
 fn token(m: &JkfMove) -> Result<CsaMove, JkfError> {
     let to = square(m.to.as_ref().ok_or(JkfError::NoDestination)?)?;
     let from = match &m.from {
@@ -264,15 +319,17 @@ fn token(m: &JkfMove) -> Result<CsaMove, JkfError> {
         _ => None,
     };
     let code = m.piece.as_deref().ok_or(JkfError::NoPiece)?;
-    let mut piece = piece_from_code(code).ok_or_else(|| JkfError::Piece(excerpt(code)))?;
-    if from.is_none() && (piece.hand_index().is_none() || m.promote == Some(true)) {
+    let before = piece_from_code(code).ok_or_else(|| JkfError::Piece(excerpt(code)))?;
+    if from.is_none() && (before.hand_index().is_none() || m.promote == Some(true)) {
         return Err(JkfError::Drop(excerpt(code)));
     }
-    if m.promote == Some(true) && !piece.is_promoted() {
-        piece = piece.promote().ok_or_else(|| JkfError::Promotion(excerpt(code)))?;
-    }
+    let piece = match m.promote {
+        // A promoted piece has no promoted form: `promote()` is `None` for it too.
+        Some(true) => before.promote().ok_or_else(|| JkfError::Promotion(excerpt(code)))?,
+        _ => before,
+    };
     let color = m.color.map(color_of).transpose()?;
-    Ok(CsaMove { color, from, to, piece })
+    Ok(CsaMove { color, from, to, piece, before: from.map(|_| before) })
 }
 
 /// A line of moves being read: the main line or a fork.
@@ -305,6 +362,8 @@ impl Line {
 struct Reader<'t> {
     text: &'t str,
     newlines: Vec<usize>,
+    /// What was read past: forks cut or left out, times that are no times.
+    warnings: Vec<Warning>,
 }
 
 impl Reader<'_> {
@@ -320,15 +379,23 @@ impl Reader<'_> {
         ReadProblem::new(self.line_of(raw), error)
     }
 
+    fn warn(&mut self, line: u32, ply: Option<usize>, code: &'static str, message: String) {
+        let ply = ply.map(|p| u32::try_from(p).unwrap_or(u32::MAX));
+        self.warnings.push(Warning { line, ply, code, message });
+    }
+
     /// Reads the entries of a line (the main line's first entry holds only the start's
     /// comments). Returns the problem that stopped it, if one did.
-    fn line(&self, entries: &[&RawValue], line: &mut Line) -> Option<ReadProblem> {
+    fn line(&mut self, entries: &[&RawValue], line: &mut Line) -> Option<ReadProblem> {
         for &raw in entries {
             let entry: Entry = match serde_json::from_str(raw.get()) {
                 Ok(e) => e,
                 Err(e) => return Some(self.problem(raw, JkfError::Json(e.to_string()))),
             };
             let number = self.line_of(raw);
+            let mut comments: Vec<String> = entry.comment.into_iter().collect();
+            comments.extend(entry.comments.unwrap_or_default());
+            let forks = entry.forks.unwrap_or_default();
             if let Some(m) = &entry.mv {
                 if line.ending.is_some() {
                     return Some(self.problem(raw, JkfError::AfterEnd));
@@ -337,22 +404,28 @@ impl Reader<'_> {
                     Ok(t) => t,
                     Err(error) => return Some(self.problem(raw, error)),
                 };
-                let seconds = entry.time.as_ref().and_then(|t| t.now.as_ref()).map(Clock::seconds);
-                line.moves.push(MoveEntry {
-                    token: MoveToken::Csa(token),
-                    line: number,
-                    seconds,
-                    comments: entry.comments,
-                });
-                let ply = line.moves.len() - 1;
-                if let Some(problem) = self.forks(raw, &entry.forks, ply, line) {
-                    return Some(problem);
+                let ply = line.base + line.moves.len() + 1;
+                let seconds = match entry.time.map(seconds).transpose() {
+                    Ok(seconds) => seconds.flatten(),
+                    Err(why) => {
+                        let message =
+                            format!("the time of move {ply} is no time ({why}): the move is kept without it");
+                        self.warn(number, Some(ply), "bad_time", message);
+                        None
+                    }
+                };
+                // Comments before a fork's first move are about that move (the main line's are
+                // the start's).
+                if line.depth > 0 && line.moves.is_empty() {
+                    comments.splice(0..0, std::mem::take(&mut line.comments));
                 }
-                continue;
-            }
-            match line.moves.last_mut() {
-                Some(last) => last.comments.extend(entry.comments),
-                None => line.comments.extend(entry.comments),
+                line.moves.push(MoveEntry { token: MoveToken::Csa(token), line: number, seconds, comments });
+                self.forks(raw, &forks, line.moves.len() - 1, line);
+            } else {
+                match line.moves.last_mut() {
+                    Some(last) => last.comments.extend(comments),
+                    None => line.comments.extend(comments),
+                }
             }
             if let Some(special) = &entry.special {
                 let Some(word) = EndingWord::parse(special) else {
@@ -372,39 +445,41 @@ impl Reader<'_> {
             // Forks on an entry with no move (the ending, or an entry of forks alone after the
             // last move) are moves played instead of the ending: they branch after the last
             // move.
-            if let Some(problem) = self.forks(raw, &entry.forks, line.moves.len(), line) {
-                return Some(problem);
+            if entry.mv.is_none() {
+                self.forks(raw, &forks, line.moves.len(), line);
             }
         }
         None
     }
 
     /// Reads `forks`, played instead of move `ply` of `line` (counted from 0), as variations
-    /// of `line`. Returns the problem that stopped one, if one did.
-    fn forks(
-        &self,
-        raw: &RawValue,
-        forks: &[Vec<&RawValue>],
-        ply: usize,
-        line: &mut Line,
-    ) -> Option<ReadProblem> {
-        if !forks.is_empty() && line.depth >= MAX_DEPTH {
-            return Some(self.problem(raw, JkfError::TooDeep));
+    /// of `line`. A fork that cannot be read to its end is kept up to there; forks nested too
+    /// deep are left out. Either is a warning.
+    fn forks(&mut self, raw: &RawValue, forks: &[Vec<&RawValue>], ply: usize, line: &mut Line) {
+        if forks.iter().all(Vec::is_empty) {
+            return;
         }
-        for fork in forks {
+        if line.depth >= MAX_DEPTH {
+            let message = format!("{}: they are left out", JkfError::TooDeep);
+            self.warn(self.line_of(raw), None, "variation_left_out", message);
+            return;
+        }
+        for fork in forks.iter().filter(|fork| !fork.is_empty()) {
             let mut branch = Line::new(line.start_turn, line.base + ply);
             branch.depth = line.depth + 1;
-            let problem = self.line(fork, &mut branch);
+            if let Some(problem) = self.line(fork, &mut branch) {
+                let message = format!("a variation is cut here: {}", problem.kind);
+                self.warn(problem.line, None, "variation_cut", message);
+            }
+            if branch.moves.is_empty() && branch.ending.is_none() {
+                continue;
+            }
             line.variations.push(Variation {
                 ply,
                 moves: branch.moves,
                 ending: branch.ending,
                 variations: branch.variations,
             });
-            if problem.is_some() {
-                return problem;
-            }
         }
-        None
     }
 }
