@@ -189,10 +189,9 @@ pub fn stored_record(stored: &StoredGame) -> Game {
             None => comments.push(text.clone()),
         }
     }
-    let start = match stored.handicap {
-        Some(h) => Start::Standard(h),
-        None => Start::Custom(stored.start.clone()),
-    };
+    // A standard start numbered from another move than the first is written as a position,
+    // which keeps the number.
+    let start = Start::of(stored.start.clone());
     Game {
         headers: stored
             .info
