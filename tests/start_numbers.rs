@@ -1,6 +1,6 @@
 //! A start position's move number (an SFEN's last field: the number of the next move; KIF's
 //! `手数＝N` under a diagram: the number of moves played before it) through every route: each
-//! format that has a place for it, read back; the database
+//! format that has a place for it, read back; a note from those that have none; the database
 //! and what `show` and `export` print from it. The expected texts are worked out by hand.
 
 use std::path::Path;
@@ -83,6 +83,38 @@ fn a_start_move_number_goes_through_every_format_with_a_place_for_it() {
 
         for (name, text) in [("g.usi", &usi), ("g.kif", &kif), ("g.ki2", &ki2), ("g.psn", &western)] {
             assert_eq!(start_read_back(name, text.as_bytes()), start, "{name}:\n{text}");
+        }
+    }
+}
+
+/// CSA and JKF have no place for a start's move number: the converter says it leaves it out,
+/// in a note that leaves the exit status alone, and only when there is one to leave.
+#[test]
+fn csa_and_jkf_name_the_start_move_number_they_leave_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let note = "g.usi: note: the start move numbers are left out";
+    for (line, noted) in [
+        (EVEN_31, true),
+        (LANCE_2, true),
+        ("position startpos moves 7g7f\n", false),
+        ("position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d\n", false),
+    ] {
+        let file = tmp.path().join("g.usi");
+        std::fs::write(&file, line).unwrap();
+        for to in ["csa", "jkf"] {
+            let (text, stderr) = convert(&file, to);
+            assert_eq!(stderr.contains(note), noted, "{to} {line}: {stderr}");
+            assert_eq!(stderr.lines().count(), usize::from(noted), "{to} {line}: {stderr}");
+            // The position and the moves are kept; the number is 1 read back.
+            let back = start_read_back(&format!("g.{to}"), text.as_bytes());
+            let start = start_of(line);
+            let start = if start == "position startpos" {
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+            } else {
+                start
+            };
+            assert_eq!(back.rsplit_once(' ').unwrap().0, start.rsplit_once(' ').unwrap().0, "{to}");
+            assert!(back.ends_with(" 1"), "{to}: {back}");
         }
     }
 }
