@@ -165,3 +165,30 @@ fn an_indexed_game_keeps_its_start_move_number_in_show_and_export() {
         .collect();
     assert_eq!(rows, [("1", "7g7f", "31"), ("2", "3c3d", "32"), ("1", "3c3d", "2"), ("2", "7g7f", "3")]);
 }
+
+/// A title written onto the name (`渡辺明竜王`, `羽生善治(九段)`) is shown as it was written,
+/// as `convert` writes it: no space put before it.
+#[test]
+fn show_writes_a_player_s_title_as_the_record_wrote_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    std::fs::create_dir_all(&dir).unwrap();
+    let kif = "先手：渡辺明竜王\n後手：羽生善治(九段)\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    let file = dir.join("t.kif");
+    std::fs::write(&file, kif).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    for (to, black, white) in [
+        ("csa", "N+渡辺明竜王\n", "N-羽生善治(九段)\n"),
+        ("jkf", "\"先手\": \"渡辺明竜王\"", "\"後手\": \"羽生善治(九段)\""),
+        ("western", "[Sente \"渡辺明竜王\"]", "[Gote \"羽生善治(九段)\"]"),
+        ("kif", "先手：渡辺明竜王\n", "後手：羽生善治(九段)\n"),
+    ] {
+        let (code, shown, stderr) = kifudex(["show", "1", "--to", to]).db(&db).run();
+        assert_eq!(code, 0, "{stderr}");
+        assert!(shown.contains(black) && shown.contains(white), "{to}:\n{shown}");
+        let (converted, _) = convert(&file, to);
+        assert!(converted.contains(black) && converted.contains(white), "{to}:\n{converted}");
+    }
+}
