@@ -99,9 +99,16 @@ fn player_name(p: &Player) -> Option<PlayerName> {
     })
 }
 
-/// A stored player as a record's: the name and title written together, as the full text.
-fn player(name: &Option<String>, title: &Option<String>) -> Option<Player> {
-    name.as_ref().map(|name| Player {
+/// A stored player as a record's: as the record's own headers wrote it (`渡辺明竜王`,
+/// `羽生善治(九段)`) when they name this player, else the name and title written together,
+/// with a space between them.
+fn player(name: &Option<String>, title: &Option<String>, written: Option<Player>) -> Option<Player> {
+    let name = name.as_ref()?;
+    let stored = PlayerName { name: name.clone(), title: title.clone() };
+    if let Some(p) = written.filter(|p| player_name(p).as_ref() == Some(&stored)) {
+        return Some(p);
+    }
+    Some(Player {
         full: match title {
             Some(t) => format!("{name} {t}"),
             None => name.clone(),
@@ -161,14 +168,21 @@ pub fn write_stored(stored: &StoredGame, format: Format) -> Result<Option<String
 
 /// The record of a stored game: what the writers need to print it in any format.
 pub fn stored_record(stored: &StoredGame) -> Game {
+    let headers: Vec<Header> = stored
+        .info
+        .headers
+        .iter()
+        .map(|(key, value)| Header { key: key.clone(), value: value.clone() })
+        .collect();
+    let written = crate::kifu::info::normalize(&headers);
     let info = Info {
         event: stored.row.event.clone(),
         site: stored.info.site.clone(),
         start: stored.row.date.as_deref().and_then(parse_date),
         end: stored.info.end_date.as_deref().and_then(parse_date),
         time_control: stored.info.time_control.clone(),
-        black: player(&stored.row.black, &stored.info.black_title),
-        white: player(&stored.row.white, &stored.info.white_title),
+        black: player(&stored.row.black, &stored.info.black_title, written.black),
+        white: player(&stored.row.white, &stored.info.white_title, written.white),
         opening: stored.info.opening.clone(),
     };
     let mut comments = Vec::new();
@@ -189,17 +203,11 @@ pub fn stored_record(stored: &StoredGame) -> Game {
             None => comments.push(text.clone()),
         }
     }
-    let start = match stored.handicap {
-        Some(h) => Start::Standard(h),
-        None => Start::Custom(stored.start.clone()),
-    };
+    // A standard start numbered from another move than the first is written as a position,
+    // which keeps the number.
+    let start = Start::of(stored.start.clone());
     Game {
-        headers: stored
-            .info
-            .headers
-            .iter()
-            .map(|(key, value)| Header { key: key.clone(), value: value.clone() })
-            .collect(),
+        headers,
         info,
         start,
         moves,

@@ -23,4 +23,5 @@ mod results;
 mod rules;
 mod serve;
 mod shards;
+mod start_numbers;
 mod yari;

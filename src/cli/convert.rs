@@ -25,7 +25,7 @@ use super::moves::VariantArg;
 /// are left out, each with a warning (as is an ending the moves contradict or the format has
 /// no word for), and the exit status is then 1. What the format has no place for at all is
 /// named once, in a note that leaves the exit status alone: move times in KI2, Western and
-/// USI, headers and comments in USI. CSA keeps the headers it has no key for as `'key:value`
+/// USI, headers and comments in USI, a start position's move number in CSA and JKF. CSA keeps the headers it has no key for as `'key:value`
 /// comments.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
@@ -229,6 +229,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         let holds = match format {
             Format::Usi => "a USI line holds the start, the moves and a few endings only",
             Format::Western => "Western text holds no move times",
+            Format::Csa | Format::Jkf => {
+                "a CSA or JKF record numbers no start position: its first move is the first"
+            }
             _ => "a KI2 file holds no move times",
         };
         eprintln!("kifudex: {}: note: the {} left out: {holds}", args.file.display(), and_list(&parts));

@@ -58,12 +58,25 @@ pub struct NewGame {
 
 /// A start's SFEN without its move number, which says how a record numbers its moves and not
 /// where the game stands: one game written from its first move, or from its second (`手数＝1`
-/// after a position with White to move, which CSA and JKF cannot say), is one game. Duplicates
-/// are found and compared on this.
-pub fn without_move_number(sfen: &str) -> &str {
+/// after a position with White to move, which CSA and JKF cannot say), is one game (see
+/// [`start_identity`]).
+fn without_move_number(sfen: &str) -> &str {
     match sfen.rsplit_once(' ') {
         Some((rest, number)) if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => rest,
         _ => sfen,
+    }
+}
+
+/// The even start's SFEN without its move number.
+const EVEN_START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+
+/// What of a stored start (its SFEN, `None` for the even start from the first move) makes a
+/// game's identity: the SFEN without its move number, and nothing for the even start however
+/// it is numbered. Duplicates are found and compared on this.
+pub fn start_identity(sfen: Option<&str>) -> &str {
+    match sfen.map(without_move_number) {
+        None | Some(EVEN_START) => "",
+        Some(rest) => rest,
     }
 }
 
@@ -80,9 +93,10 @@ impl NewGame {
     /// index in its file, the players, the result, …) is empty, for the caller to set.
     pub fn play(start: &Setup, moves: Vec<Move>, keys: Vec<PositionKey>, end: &Setup) -> NewGame {
         let encoded = encode_moves(&moves);
-        let start_sfen = (!is_even_start(start)).then(|| start.to_string());
+        // The even start is stored as no SFEN, unless another number than 1 is to be kept.
+        let start_sfen = (!is_even_start(start) || start.move_number != 1).then(|| start.to_string());
         let mut h = Xxh3::new();
-        h.update(without_move_number(start_sfen.as_deref().unwrap_or("")).as_bytes());
+        h.update(start_identity(start_sfen.as_deref()).as_bytes());
         h.update(&[0xff]);
         h.update(&encoded);
         NewGame {
@@ -111,5 +125,24 @@ impl NewGame {
             opening: None,
             headers: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_s_identity_leaves_its_move_number_out() {
+        let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+        // The even start as the first move is stored as no SFEN; as the 31st, with it.
+        assert_eq!(start_identity(None), "");
+        assert_eq!(start_identity(Some(&format!("{even} 31"))), "");
+        let lance = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -";
+        assert_eq!(start_identity(Some(&format!("{lance} 1"))), lance);
+        assert_eq!(start_identity(Some(&format!("{lance} 2"))), lance);
+        // The even board with White to move is another start.
+        let white = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -";
+        assert_eq!(start_identity(Some(&format!("{white} 2"))), white);
     }
 }

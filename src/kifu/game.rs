@@ -138,6 +138,24 @@ pub enum Start {
 }
 
 impl Start {
+    /// The start a record gives as `setup`: [`Start::Standard`] when it is a standard start
+    /// position numbered from the first move, else [`Start::Custom`], which keeps the move
+    /// number (the even start as the 31st move is no `平手` game from its first move).
+    pub fn of(setup: Setup) -> Start {
+        match Handicap::find(&setup) {
+            Some(h) if setup.move_number == 1 => Start::Standard(h),
+            _ => Start::Custom(setup),
+        }
+    }
+
+    /// The number of the start's first move (1 for a standard start): an SFEN's last field.
+    pub fn move_number(&self) -> u32 {
+        match self {
+            Start::Standard(_) => 1,
+            Start::Custom(s) => s.move_number,
+        }
+    }
+
     /// The start position as a setup.
     pub fn setup(&self) -> Setup {
         match self {

@@ -144,7 +144,9 @@ pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
 
 /// The parts of `game` that a `format` text has no place for, of those the game has: move
 /// times in KI2, Western and USI text; headers and comments in USI, which holds the start,
-/// the moves and a few endings only. (CSA keeps the headers it has no key for as comments.)
+/// the moves and a few endings only; the start's move number, when it is not 1, in CSA and
+/// JKF, which number no start (read back, its first move is the first). (CSA keeps the
+/// headers it has no key for as comments.)
 pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
     fn any_move(moves: &[MoveEntry], variations: &[Variation], has: &impl Fn(&MoveEntry) -> bool) -> bool {
         moves.iter().any(has) || variations.iter().any(|v| any_move(&v.moves, &v.variations, has))
@@ -167,6 +169,9 @@ pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
     }
     if comments && format == Format::Usi {
         parts.push("comments");
+    }
+    if game.start.move_number() != 1 && matches!(format, Format::Csa | Format::Jkf) {
+        parts.push("start move numbers");
     }
     parts
 }

@@ -6,15 +6,16 @@ use crate::{
     shogi::{Handicap, Move},
 };
 
-/// Writes the game as one USI line: `position startpos moves …` from the even start,
-/// `position sfen <sfen> moves …` from any other, then `resign`, `win` or `draw` when the game
+/// Writes the game as one USI line: `position startpos moves …` from the even start numbered
+/// from the first move, `position sfen <sfen> moves …` from any other (the even start as the
+/// 31st move included: `startpos` has no move number), then `resign`, `win` or `draw` when the game
 /// ended in a way USI has a token for. USI holds no headers, times or comments.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
 pub fn write(_game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(32 + replayed.moves.len() * 6);
-    if Handicap::find(&replayed.start) == Some(Handicap::Even) {
+    if Handicap::find(&replayed.start) == Some(Handicap::Even) && replayed.start.move_number == 1 {
         out.push_str("position startpos");
     } else {
         out.push_str("position sfen ");

@@ -13,9 +13,10 @@ const WIDTH: usize = 80;
 
 /// Writes `game` (replayed as `replayed`) as Western game text: tags for the normalized
 /// headers (`Event`, `Site`, `Date` and `Time`, `Sente`, `Gote`, `TimeControl`, `Opening`),
-/// the start (`Handicap` for a standard handicap, `SFEN` for any other position), every other
-/// raw header, `Result` and `Termination`; then the numbered moves in Hodges notation
-/// (`1. P-7f P-3d 2. …`, `1... ` when White moves first), comments in braces with `~` between
+/// the start (`Handicap` for a standard handicap, `SFEN` for any other position or a standard
+/// one numbered from another move than the first), every other raw header, `Result` and
+/// `Termination`; then the numbered moves in Hodges notation (`1. P-7f P-3d 2. …`, `1... `
+/// when White moves first; numbered on from the start's move number), comments in braces with `~` between
 /// their lines, variations in parentheses, and the result.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
@@ -84,7 +85,10 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
     if let Some(v) = &info.opening {
         tag("Opening", v);
     }
-    match Handicap::find(&replayed.start) {
+    // A standard start numbered from another move than the first is an SFEN, which keeps the
+    // number.
+    let numbered = replayed.start.move_number != 1;
+    match Handicap::find(&replayed.start).filter(|_| !numbered) {
         Some(Handicap::Even) => {}
         Some(h) => tag("Handicap", h.slug()),
         None if variant != Variant::Standard && replayed.start == Setup::start(variant) => {}
@@ -105,7 +109,11 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
         text.push(&comment(&game.comments));
     }
     if let Some(mut pos) = start_position(replayed) {
-        let first = Numbering { white_first: replayed.start.turn == Color::White, ply: 0 };
+        let first = Numbering {
+            start: replayed.start.move_number,
+            white_first: replayed.start.turn == Color::White,
+            ply: 0,
+        };
         let pairs = paired_variations(&game.variations, &replayed.variations);
         text.line(&mut pos, first, &replayed.moves, &game.moves, &pairs);
     }
@@ -127,6 +135,9 @@ fn comment(lines: &[String]) -> String {
 /// Where a line's numbering starts.
 #[derive(Clone, Copy)]
 struct Numbering {
+    /// The start's move number (an SFEN's last field): the number of the game's first move
+    /// counted one a ply, as Japanese records count.
+    start: u32,
     /// White moved first in the game.
     white_first: bool,
     /// The ply, from the start of the game, of the line's first move.
@@ -134,9 +145,15 @@ struct Numbering {
 }
 
 impl Numbering {
-    /// The move number of ply `ply` of the game: Black's and White's moves share one.
+    /// The Western number of ply `ply` of the game, where Black's move and White's next one
+    /// share a number: 1 for the first of each side's (`1. P-7f P-3d`, or `1... G-3b 2. P-7f`
+    /// when White moves first). From a start numbered `n`, the pairs go on from those moves:
+    /// Black's `n`th move is pair `n / 2 + 1` and White's pair `(n + 1) / 2` (the even start as
+    /// the 31st move begins `16. `), so a start numbered 1 keeps the numbering above.
     fn number(self, ply: usize) -> usize {
-        (ply + usize::from(self.white_first)) / 2 + 1
+        let n = self.start.max(1) as usize + ply;
+        let black = (ply % 2 == 0) != self.white_first;
+        if black { n / 2 + 1 } else { n.div_ceil(2) }
     }
 }
 

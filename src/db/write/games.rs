@@ -20,7 +20,7 @@ use crate::db::{
     GameId, GameResult, Result,
     codec::decode_moves,
     index::{IndexWriter, RemovedGame},
-    new_game::without_move_number,
+    new_game::start_identity,
     read::start_setup,
 };
 
@@ -107,8 +107,7 @@ impl GameStore {
             while let Some(row) = rows.next()? {
                 let start = row.get_ref(1)?.as_str_or_null()?;
                 let moves = row.get_ref(2)?.as_blob()?;
-                let same_start =
-                    start.map(without_move_number) == g.start.as_deref().map(without_move_number);
+                let same_start = start_identity(start) == start_identity(g.start.as_deref());
                 if same_start && moves == g.moves.as_slice() {
                     found = Some((row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? }));
                     break;

@@ -286,10 +286,7 @@ impl GameReader {
         let mut setup = self.board.take().unwrap_or_else(|| Handicap::Even.setup());
         setup.turn = self.turn.or(first_mover).unwrap_or(setup.turn);
         self.start_turn = Some(setup.turn);
-        self.game.start = match Handicap::find(&setup) {
-            Some(h) => Start::Standard(h),
-            None => Start::Custom(setup),
-        };
+        self.game.start = Start::of(setup);
     }
 
     /// The side to move after the moves read so far.

@@ -15,7 +15,7 @@ use crate::{
         MoveToken,
         csa::{CsaMove, piece_from_code},
     },
-    shogi::{Color, Handicap, Piece, Setup, Square},
+    shogi::{Color, Piece, Setup, Square},
     text::excerpt,
 };
 
@@ -285,10 +285,7 @@ fn initial(raw: &RawValue) -> Result<Start, JkfError> {
             setup.hand_mut(color).set(kind, n);
         }
     }
-    Ok(match Handicap::find(&setup) {
-        Some(h) => Start::Standard(h),
-        None => Start::Custom(setup),
-    })
+    Ok(Start::of(setup))
 }
 
 fn color_of(n: i64) -> Result<Color, JkfError> {

@@ -25,7 +25,7 @@ use crate::{
         encoding::{Lines, lines, lines_after},
     },
     notation::MoveToken,
-    shogi::{Handicap, Move, Setup, SfenError, Variant},
+    shogi::{Move, Setup, SfenError, Variant},
     text::excerpt,
 };
 
@@ -154,10 +154,7 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
                 }
                 _ => {}
             }
-            game.start = match Handicap::find(&setup) {
-                Some(h) => Start::Standard(h),
-                None => Start::Custom(setup),
-            };
+            game.start = Start::of(setup);
         }
         Some("moves") => {}
         Some(first) if first.parse::<Move>().is_ok() => {}
@@ -192,6 +189,7 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shogi::Handicap;
 
     #[test]
     fn every_line_form() {

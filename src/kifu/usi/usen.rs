@@ -17,7 +17,7 @@
 use crate::{
     kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation},
     notation::MoveToken,
-    shogi::{Handicap, Move, PieceKind, Setup, Square},
+    shogi::{Move, PieceKind, Setup, Square},
     text::excerpt,
 };
 
@@ -77,10 +77,7 @@ fn read_into(text: &str, line: u32, game: &mut Game) -> Result<(), UsenError> {
             })
             .collect();
         let setup: Setup = sfen.parse().map_err(|_| UsenError::Start(excerpt(start)))?;
-        game.start = match Handicap::find(&setup) {
-            Some(h) => Start::Standard(h),
-            None => Start::Custom(setup),
-        };
+        game.start = Start::of(setup);
     }
     let Some(trunk) = sections.next() else { return Ok(()) };
     let base = branch(trunk, line, &mut game.moves, &mut game.ending)?;

@@ -256,10 +256,7 @@ fn start(headers: &[Header], variant: Variant) -> Result<Start, WesternError> {
                 other: setup.variant,
             });
         }
-        return Ok(match Handicap::find(&setup) {
-            Some(h) => Start::Standard(h),
-            None => Start::Custom(setup),
-        });
+        return Ok(Start::of(setup));
     }
     match (tag("Handicap"), variant) {
         (Some(_), Variant::Yari) => Err(WesternError::YariHandicap),
