@@ -23,7 +23,8 @@
 //!
 //! - It binds to loopback unless told otherwise, and then answers only requests addressed to
 //!   a loopback name, so a web page elsewhere cannot reach the archive through a DNS name that
-//!   points here.
+//!   points here. Which name a request is addressed to is read as HTTP/1.1 says ([`host`]);
+//!   two `Host` headers, or one that names no host, are a bad request wherever it listens.
 //! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
 //!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
 //!   answers are worked on at once as there are cores; other requests wait in arrival order.
@@ -34,6 +35,7 @@ mod api;
 mod assets;
 mod cache;
 mod game;
+mod host;
 mod params;
 mod position;
 
@@ -397,17 +399,21 @@ async fn not_found() -> Response {
     api::ApiError::not_found("no such page").into_response()
 }
 
-/// Refuses requests addressed to a name that is not loopback when the server listens on
-/// loopback, and sets the headers every answer carries.
+/// Refuses a request addressed to a name that is not loopback when the server listens on
+/// loopback, and any whose Host is not one valid name ([`host`]); sets the headers every
+/// answer carries, refusals included.
 async fn guard(
     axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if shared.loopback_only && !addressed_to_loopback(&request) {
-        return api::ApiError::forbidden("this server answers only requests to localhost").into_response();
-    }
-    let mut response = next.run(request).await;
+    let mut response = match host::addressed(request.version(), request.uri(), request.headers()) {
+        host::Addressed::Invalid(message) => api::ApiError::bad(message).into_response(),
+        host::Addressed::Elsewhere if shared.loopback_only => {
+            api::ApiError::forbidden("this server answers only requests to localhost").into_response()
+        }
+        _ => next.run(request).await,
+    };
     let headers = response.headers_mut();
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
@@ -419,17 +425,4 @@ async fn guard(
         ),
     );
     response
-}
-
-/// Whether the request's Host names this machine's loopback (`localhost`, `127.x.x.x`,
-/// `[::1]`), with or without a port.
-fn addressed_to_loopback(request: &Request) -> bool {
-    let Some(host) = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return true;
-    };
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
-    };
-    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(is_loopback)
 }

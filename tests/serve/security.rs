@@ -243,3 +243,48 @@ fn only_requests_to_a_loopback_name_are_answered() {
         assert_eq!(http::raw(server.addr, &head, b"").unwrap().status, 200, "{host}");
     }
 }
+
+/// RFC 9112 §3.2: an HTTP/1.1 request with two Host headers, or none, or one that is no host,
+/// is a bad request (400, in JSON), whichever Host comes first; a target in absolute form
+/// names the host itself (§3.2.2). Every refusal carries the headers every answer does.
+#[test]
+fn the_host_is_read_as_http_1_1_says() {
+    let server = Server::start(samples_db(), &[]);
+    let ask = |request: &str| http::raw(server.addr, request, b"").unwrap();
+    for (request, status, says) in [
+        ("GET /api/status HTTP/1.1\r\nHost: localhost\r\nHost: evil.example", 400, "more than one Host"),
+        ("GET /api/status HTTP/1.1\r\nHost: evil.example\r\nHost: localhost", 400, "more than one Host"),
+        ("GET /api/status HTTP/1.1\r\nHost: localhost\r\nHost: localhost", 400, "more than one Host"),
+        ("GET /api/status HTTP/1.1", 400, "needs a Host header"),
+        ("GET /api/status HTTP/1.1\r\nHost: [::1]evil.example", 400, "not a host name"),
+        ("GET /api/status HTTP/1.1\r\nHost: localhost:http", 400, "not a host name"),
+        ("GET /api/status HTTP/1.1\r\nHost: evil@localhost", 400, "not a host name"),
+        ("GET http://evil.example/api/status HTTP/1.1\r\nHost: localhost", 403, "only requests to localhost"),
+    ] {
+        let answer = ask(&format!("{request}\r\nConnection: close"));
+        assert_eq!(answer.status, status, "{request}");
+        assert_eq!(answer.header("content-type"), Some("application/json"), "{request}");
+        assert_eq!(answer.header("x-content-type-options"), Some("nosniff"), "{request}");
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(says), "{request}: {error}");
+    }
+    for request in [
+        "GET /api/status HTTP/1.1\r\nHost: localhost.",
+        "GET /api/status HTTP/1.1\r\nHost: LocalHost.:80",
+        "GET /api/status HTTP/1.1\r\nHost: [::1]",
+        "GET /api/status HTTP/1.1\r\nHost: [0:0:0:0:0:0:0:1]:8080",
+        "GET /api/status HTTP/1.0",
+        "GET http://localhost/api/status HTTP/1.1\r\nHost: evil.example",
+    ] {
+        let answer = ask(&format!("{request}\r\nConnection: close"));
+        assert_eq!(answer.status, 200, "{request}: {}", String::from_utf8_lossy(&answer.body));
+    }
+    // Listening beyond loopback, any name is answered, but two Host headers still are not.
+    let open = Server::start(samples_db(), &["--host", "0.0.0.0"]);
+    let request = "GET /api/status HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close";
+    let port = open.addr.port();
+    let local = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    assert_eq!(http::raw(local, request, b"").unwrap().status, 400);
+    let request = "GET /api/status HTTP/1.1\r\nHost: kifudex.example\r\nConnection: close";
+    assert_eq!(http::raw(local, request, b"").unwrap().status, 200);
+}
