@@ -30,7 +30,8 @@
 //!   answers are worked on at once as there are cores; other requests wait in arrival order.
 //! - At most [`conn::MAX_CONNECTIONS`] connections are served at once; past that, the one
 //!   that has waited longest on its client gives way ([`conn`]), so idle or slow clients
-//!   cannot keep the page waiting. A connection's writes have a time limit ([`stream`]).
+//!   cannot keep the page waiting. A connection's writes have a time limit, and a request the
+//!   HTTP layer cannot read is refused in JSON as every other ([`stream`]).
 //! - Query answers are kept until the database files change.
 //! - The database is opened in one place, [`open_reader`].
 

@@ -288,6 +288,29 @@ fn the_host_is_read_as_http_1_1_says() {
     assert_eq!(http::raw(local, request, b"").unwrap().status, 200);
 }
 
+/// A request the HTTP layer cannot read is refused as every other is: with its status and a
+/// JSON `{"error": …}` saying why (a request target past 65,534 bytes is 414, a header line
+/// that is no header 400; RFC 9110 §15.5.15, RFC 9112 §5).
+#[test]
+fn unreadable_requests_are_refused_in_json() {
+    let server = Server::start(samples_db(), &[]);
+    let long = format!("GET /api/query?moves={} HTTP/1.1\r\nHost: localhost", "7g7f+".repeat(14_000));
+    for (request, status, says) in [
+        (long.as_str(), 414, "too long"),
+        ("GET /api/status HTTP/1.1\r\nHost: localhost\r\nNo header here", 400, "malformed"),
+        ("GET /api/status HTTP/1.1\r\nHost: localhost\r\nX Y: 1", 400, "malformed"),
+        ("G(T /api/status HTTP/1.1\r\nHost: localhost", 400, "malformed"),
+    ] {
+        let answer = http::raw(server.addr, request, b"").unwrap();
+        let shown = &request[..40];
+        assert_eq!(answer.status, status, "{shown}");
+        assert_eq!(answer.header("content-type"), Some("application/json"), "{shown}");
+        assert_eq!(answer.header("x-content-type-options"), Some("nosniff"), "{shown}");
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(says), "{shown}: {error}");
+    }
+}
+
 /// Slow clients cannot keep the page waiting: with every connection taken by ones that sent
 /// nothing or half a request (and a timeout long enough that none is closed for it), a
 /// request is still answered at once, and the connections that waited longest are closed.
