@@ -23,15 +23,15 @@
 //!
 //! - It binds to loopback unless told otherwise, and then answers only requests addressed to
 //!   a loopback name, so a web page elsewhere cannot reach the archive through a DNS name that
-//!   points here. Which name a request is addressed to is read as HTTP/1.1 says ([`host`]);
+//!   points here. Which name a request is addressed to is read as HTTP/1.1 says (`host`);
 //!   two `Host` headers, or one that names no host, are a bad request wherever it listens.
 //! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
 //!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
 //!   answers are worked on at once as there are cores; other requests wait in arrival order.
-//! - At most [`conn::MAX_CONNECTIONS`] connections are served at once; past that, the one
-//!   that has waited longest on its client gives way ([`conn`]), so idle or slow clients
-//!   cannot keep the page waiting. A connection's writes have a time limit, and a request the
-//!   HTTP layer cannot read is refused in JSON as every other ([`stream`]).
+//! - At most 256 connections are served at once; past that, the one that has waited longest
+//!   on its client gives way (`conn`), so idle or slow clients cannot keep the page waiting.
+//!   A connection's writes have a time limit, and a request the HTTP layer cannot read is
+//!   refused in JSON as every other (`stream`).
 //! - Query answers are kept until the database files change.
 //! - The database is opened in one place, [`open_reader`].
 
@@ -261,7 +261,7 @@ async fn serve(listener: std::net::TcpListener, router: Router, idle: Duration) 
             }
         };
         // Past the most connections, the one that has waited longest on its client is
-        // closed, or this one waits until one is ([`conn`]).
+        // closed, or this one waits until one is (see `conn`).
         let connection = connections.admit().await;
         let service = conn::Counted::new(router.clone(), connection.clone());
         let connections = connections.clone();
