@@ -27,7 +27,8 @@ pub struct ServeArgs {
     #[arg(long)]
     open: bool,
     /// Close a connection that has not sent a whole request's headers this many seconds after
-    /// it connected or after its last answer (at most 256 connections are served at once)
+    /// it connected or after its last answer (at most 256 connections are served at once; past
+    /// that, the one that has waited longest for its client's request is closed)
     #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
     idle_timeout: u64,
     #[command(flatten)]

@@ -23,28 +23,32 @@
 //!
 //! - It binds to loopback unless told otherwise, and then answers only requests addressed to
 //!   a loopback name, so a web page elsewhere cannot reach the archive through a DNS name that
-//!   points here.
+//!   points here. Which name a request is addressed to is read as HTTP/1.1 says (`host`);
+//!   two `Host` headers, or one that names no host, are a bad request wherever it listens.
 //! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
 //!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
 //!   answers are worked on at once as there are cores; other requests wait in arrival order.
+//! - At most 256 connections are served at once; past that, the one that has waited longest
+//!   on its client gives way (`conn`), so idle or slow clients cannot keep the page waiting.
+//!   A connection's writes have a time limit, and a request the HTTP layer cannot read is
+//!   refused in JSON as every other (`stream`).
 //! - Query answers are kept until the database files change.
 //! - The database is opened in one place, [`open_reader`].
 
 mod api;
 mod assets;
 mod cache;
+mod conn;
 mod game;
+mod host;
 mod params;
 mod position;
+mod stream;
 
 use std::{
-    future::Future,
-    io,
     net::{IpAddr, SocketAddr},
     path::{Path, PathBuf},
-    pin::Pin,
     sync::{Arc, Mutex},
-    task::{Context, Poll},
     time::Duration,
 };
 
@@ -58,21 +62,13 @@ use axum::{
 };
 
 use hyper::server::conn::http1;
-use hyper_util::{
-    rt::{TokioIo, TokioTimer},
-    service::TowerToHyperService,
-};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use hyper_util::rt::{TokioIo, TokioTimer};
 
 use crate::db::{self, Reader, Snapshot};
 
 /// How long a client may take by default to send a request's headers, from when it connects
 /// or its last answer was sent (see [`Server::idle_timeout`]).
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Connections served at once (far fewer than the file handles a process may open, so that
-/// the database can always be opened); more wait to be accepted.
-const MAX_CONNECTIONS: usize = 256;
 
 /// The wait before accepting again after accepting failed.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
@@ -245,105 +241,50 @@ impl Server {
             .enable_all()
             .max_blocking_threads(BLOCKING_THREADS)
             .build()?;
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(self.listener)?;
-            let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-            loop {
-                // Past the most connections, the next waits in the listener's queue.
-                let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-                    return Ok::<(), std::io::Error>(());
-                };
-                let stream = match listener.accept().await {
-                    Ok((stream, _)) => stream,
-                    // Out of file handles, or a connection reset before it was taken: go on
-                    // once some are closed.
-                    Err(_) => {
-                        tokio::time::sleep(ACCEPT_PAUSE).await;
-                        continue;
-                    }
-                };
-                let service = TowerToHyperService::new(self.router.clone());
-                let idle = self.idle;
-                tokio::spawn(async move {
-                    let stream = Stalling { inner: stream, limit: idle, since: None };
-                    let connection = http1::Builder::new()
-                        .timer(TokioTimer::new())
-                        .header_read_timeout(idle)
-                        .serve_connection(TokioIo::new(stream), service);
-                    // A connection that fails or times out concerns its client alone.
-                    let _ = connection.await;
-                    drop(slot);
-                });
-            }
-        })?;
+        runtime.block_on(serve(self.listener, self.router, self.idle))?;
         Ok(())
     }
 }
 
-/// A connection whose writing fails once it has made no progress for `limit`: a client that
-/// stops reading its answers cannot hold the server. (Reading is bounded by the header
-/// timeout, and a pasted body by [`jump_in_time`].)
-struct Stalling {
-    inner: tokio::net::TcpStream,
-    limit: Duration,
-    /// Since when writing has waited.
-    since: Option<Pin<Box<tokio::time::Sleep>>>,
-}
-
-impl Stalling {
-    /// `polled`, the result of a write; past `limit` of waiting, an error.
-    fn in_time<T>(&mut self, cx: &mut Context<'_>, polled: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
-        if polled.is_ready() {
-            self.since = None;
-            return polled;
-        }
-        let limit = self.limit;
-        let since = self.since.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-        match since.as_mut().poll(cx) {
-            Poll::Ready(()) => {
-                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the client reads no more")))
+/// Accepts connections on `listener` and serves each on its own task.
+async fn serve(listener: std::net::TcpListener, router: Router, idle: Duration) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let connections = Arc::new(conn::Connections::new(conn::MAX_CONNECTIONS));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file handles, or a connection reset before it was taken: go on once
+            // some are closed.
+            Err(_) => {
+                tokio::time::sleep(ACCEPT_PAUSE).await;
+                continue;
             }
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
-impl AsyncRead for Stalling {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for Stalling {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
-        self.in_time(cx, polled)
-    }
-
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        self.in_time(cx, polled)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let polled = Pin::new(&mut self.inner).poll_flush(cx);
-        self.in_time(cx, polled)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
+        };
+        // Past the most connections, the one that has waited longest on its client is
+        // closed, or this one waits until one is (see `conn`).
+        let connection = connections.admit().await;
+        let service = conn::Counted::new(router.clone(), connection.clone());
+        let connections = connections.clone();
+        tokio::spawn(async move {
+            let served = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(idle)
+                .serve_connection(TokioIo::new(stream::Stream::new(stream, idle)), service);
+            tokio::pin!(served);
+            // A connection that fails or times out concerns its client alone.
+            tokio::select! {
+                _ = served.as_mut() => {}
+                () = connection.evicted.notified() => {
+                    // Closed to make room: at once if it waits on its client, after
+                    // its answer if it has just begun one.
+                    if connection.is_answering() {
+                        served.as_mut().graceful_shutdown();
+                        let _ = served.await;
+                    }
+                }
+            }
+            connections.close(&connection);
+        });
     }
 }
 
@@ -397,39 +338,35 @@ async fn not_found() -> Response {
     api::ApiError::not_found("no such page").into_response()
 }
 
-/// Refuses requests addressed to a name that is not loopback when the server listens on
-/// loopback, and sets the headers every answer carries.
+/// The headers every answer carries, refusals included.
+const ANSWER_HEADERS: [(header::HeaderName, &str); 4] = [
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    ),
+];
+
+/// Refuses a request addressed to a name that is not loopback when the server listens on
+/// loopback, and any whose Host is not one valid name ([`host`]); sets the headers every
+/// answer carries, refusals included.
 async fn guard(
     axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if shared.loopback_only && !addressed_to_loopback(&request) {
-        return api::ApiError::forbidden("this server answers only requests to localhost").into_response();
-    }
-    let mut response = next.run(request).await;
+    let mut response = match host::addressed(request.version(), request.uri(), request.headers()) {
+        host::Addressed::Invalid(message) => api::ApiError::bad(message).into_response(),
+        host::Addressed::Elsewhere if shared.loopback_only => {
+            api::ApiError::forbidden("this server answers only requests to localhost").into_response()
+        }
+        _ => next.run(request).await,
+    };
     let headers = response.headers_mut();
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
-        ),
-    );
+    for (name, value) in ANSWER_HEADERS {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
     response
-}
-
-/// Whether the request's Host names this machine's loopback (`localhost`, `127.x.x.x`,
-/// `[::1]`), with or without a port.
-fn addressed_to_loopback(request: &Request) -> bool {
-    let Some(host) = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return true;
-    };
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
-    };
-    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(is_loopback)
 }
