@@ -176,8 +176,8 @@ impl Writer {
     }
 
     /// [`Writer::open_with`] for an index run of `shard` (of every file when `None`): the
-    /// database must hold that share, or no file yet (see [`crate::db::shard`]; the share is
-    /// then recorded). A database that holds another is refused before the run marks it.
+    /// database must hold that share, or no file yet (the share is then recorded): a database
+    /// holds one shard, or the files indexed without one, never a mix. A database that holds another is refused before the run marks it.
     ///
     /// # Errors
     ///
