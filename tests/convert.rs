@@ -602,3 +602,50 @@ fn what_a_format_has_no_place_for_is_named() {
         assert_eq!(String::from_utf8_lossy(&out.stdout), usi);
     }
 }
+
+/// A variation is played instead of the move it replaces, so its running totals go on from
+/// the totals before that move. The record below is written as Kifu for Windows writes
+/// variations: its totals are what the KIF written from it must say again.
+#[test]
+fn a_variation_s_running_totals_go_on_from_before_the_move_it_replaces() {
+    let rows = [
+        "   1 ７六歩(77)   ( 0:02/00:00:02)+",
+        "   2 ３四歩(33)   ( 0:01/00:00:01)+",
+        "   3 ２六歩(27)   ( 0:01/00:00:03)+",
+        "   4 ８四歩(83)   ( 0:04/00:00:05)",
+        "",
+        "変化：3手",
+        "   3 ７五歩(76)   ( 0:01/00:00:03)",
+        "   4 ８四歩(83)   ( 0:02/00:00:03)",
+        "",
+        "変化：2手",
+        "   2 ８四歩(83)   ( 0:07/00:00:07)",
+        "   3 ６八銀(79)   ( 0:02/00:00:04)+",
+        "   4 ３四歩(33)   ( 0:01/00:00:08)",
+        "",
+        "変化：3手",
+        "   3 ２六歩(27)   ( 0:08/00:00:10)",
+        "",
+        "変化：1手",
+        "   1 ２六歩(27)   ( 0:05/00:00:05)",
+        "   2 ３四歩(33)   ( 0:03/00:00:03)",
+    ];
+    let text = format!("手合割：平手\n手数----指手---------消費時間--\n{}\n", rows.join("\n"));
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("totals.kifu");
+    std::fs::write(&path, &text).unwrap();
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = String::from_utf8(out.stdout).unwrap();
+    let times = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| {
+                l.find('(')
+                    .filter(|_| l.ends_with(')') || l.ends_with(")+"))
+                    .map(|i| l[i..].trim_end_matches('+').to_string())
+            })
+            .filter(|t| t.contains('/'))
+            .collect()
+    };
+    assert_eq!(times(&written), times(&text), "{written}");
+}

@@ -108,4 +108,12 @@ impl Sink for KifSink {
     fn variation(&mut self, number: u32) {
         let _ = write!(self.out, "\n変化：{number}手\n");
     }
+
+    fn clock(&self) -> [u32; 2] {
+        self.totals
+    }
+
+    fn set_clock(&mut self, clock: [u32; 2]) {
+        self.totals = clock;
+    }
 }

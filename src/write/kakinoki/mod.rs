@@ -121,6 +121,13 @@ trait Sink {
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>);
     /// The start of a variation replacing move `number`.
     fn variation(&mut self, number: u32);
+    /// The seconds each side has used so far, for a format that writes running totals: a
+    /// variation's clock runs from before the move it replaces.
+    fn clock(&self) -> [u32; 2] {
+        [0; 2]
+    }
+    /// Sets the clock back to what [`Sink::clock`] gave.
+    fn set_clock(&mut self, _clock: [u32; 2]) {}
 }
 
 /// One line of play to write.
@@ -201,8 +208,14 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         }
         branching.get(next) == Some(&i)
     };
+    // The clock before each move a variation replaces.
+    let mut clocks = Vec::new();
     for (i, &mv) in line.moves.iter().enumerate() {
-        sink.play(pos, mv, number_at(line.number, i), line.entries.get(i), branches_at(i));
+        let branches = branches_at(i);
+        if branches {
+            clocks.push((i, sink.clock()));
+        }
+        sink.play(pos, mv, number_at(line.number, i), line.entries.get(i), branches);
         pos.play_unchecked(mv);
     }
     let mut played = line.moves.len();
@@ -220,6 +233,9 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
             continue;
         }
         rewind(pos, start + var.ply);
+        if let Some(&(_, clock)) = clocks.iter().find(|(i, _)| *i == var.ply) {
+            sink.set_clock(clock);
+        }
         let number = number_at(line.number, var.ply);
         sink.variation(number);
         let sub = LineOut {
