@@ -481,3 +481,26 @@ fn spark_aggregates_the_shards_exports_into_the_tree_of_one_database() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     same_tree("tree_spark.py", &fs::read(&out).unwrap(), 10);
 }
+
+#[test]
+fn an_out_dir_that_is_no_directory_is_named_in_the_message() {
+    let s = sharded();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("afile");
+    fs::write(&file, "").unwrap();
+    let dangling = tmp.path().join("dangling");
+    std::os::unix::fs::symlink(tmp.path().join("nowhere"), &dangling).unwrap();
+    let taken = tmp.path().join("taken");
+    fs::create_dir(&taken).unwrap();
+    fs::write(taken.join("shard=1"), "").unwrap();
+    for (dir, message) in [
+        (file.clone(), format!("{} is a file, not a directory", file.display())),
+        (dangling.clone(), format!("{} is a symbolic link to nothing", dangling.display())),
+        (taken.clone(), format!("{} is a file, not a directory", taken.join("shard=1").display())),
+    ] {
+        let out = kifudex(["export", "games", "--out-dir", dir.to_str().unwrap()]).db(&s.whole).output();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&message), "{err}");
+    }
+}

@@ -203,6 +203,16 @@ fn partition(
         );
     }
     let folder = dir.join(format!("shard={}", shard.index()));
+    // Said in the user's terms: which of the two is no directory.
+    for d in [dir, folder.as_path()] {
+        match std::fs::symlink_metadata(d) {
+            Ok(m) if m.is_symlink() && !d.exists() => {
+                bail!("--out-dir: {} is a symbolic link to nothing", d.display())
+            }
+            Ok(_) if !d.is_dir() => bail!("--out-dir: {} is a file, not a directory", d.display()),
+            _ => {}
+        }
+    }
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let name = format!("{table}-{}-of-{}.{ext}", shard.index(), shard.count());
     Ok(folder.join(name))

@@ -90,12 +90,13 @@ pub struct Replacing {
 impl Replacing {
     /// Opens `path` for writing. A name that holds nothing yet, or a regular file (a link to
     /// one: the file is replaced, the link kept), is written under a hidden name; anything
-    /// else (`/dev/null`, a terminal, a pipe) is written directly, and so is a file whose
-    /// directory may not be written.
+    /// else (`/dev/null`, a terminal, a pipe) is written directly.
     ///
     /// # Errors
     ///
-    /// When `path` is a directory, or nothing can be created.
+    /// When `path` is a directory, or nothing can be created, or its directory may not be
+    /// written: a file written in place would be left cut by a command stopped on the way,
+    /// where a reader of it could not tell.
     pub fn create(path: &Path) -> anyhow::Result<(Replacing, File)> {
         let direct = || -> anyhow::Result<(Replacing, File)> {
             let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
@@ -139,7 +140,16 @@ impl Replacing {
             Err(e) => {
                 unlist(&hidden);
                 match e.kind() {
-                    ErrorKind::PermissionDenied => direct(),
+                    ErrorKind::PermissionDenied => {
+                        let dir = target.parent().unwrap_or(Path::new("."));
+                        bail!(
+                            "cannot write {}: the directory {} may not be written, and the file is \
+                             only ever replaced whole (a command stopped on the way would leave it cut): \
+                             write it elsewhere, or to stdout (--out -)",
+                            path.display(),
+                            dir.display()
+                        )
+                    }
                     _ => Err(e).with_context(|| format!("cannot create {}", hidden.display())),
                 }
             }

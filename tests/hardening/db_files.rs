@@ -507,3 +507,33 @@ fn out_dash_is_stdout() {
         assert!(!tmp.path().join("-").exists(), "{args:?} wrote a file named -");
     }
 }
+
+/// An export over a file you may write, in a directory you may not, could only be written in
+/// place, and a command stopped on the way would leave it cut where no reader could tell: it
+/// is refused, and the file stays as it was.
+#[test]
+fn an_output_file_in_a_directory_that_may_not_be_written_is_refused_and_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 26);
+    let db = tmp.path().join("g.sqlite");
+    assert!(index(&games, &db).status.success());
+    let dir = tmp.path().join("exports");
+    fs::create_dir(&dir).unwrap();
+    let out_file = dir.join("games.csv");
+    fs::write(&out_file, "the export before\n").unwrap();
+    fs::set_permissions(&out_file, fs::Permissions::from_mode(0o666)).unwrap();
+    if super::harness::is_root() {
+        // Nobody's file, in root's directory.
+        std::os::unix::fs::chown(&out_file, Some(65534), Some(65534)).unwrap();
+    }
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
+    let mut cmd = command();
+    cmd.args(["export", "games", "--db"]).arg(&db).arg("--out").arg(&out_file);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("may not be written"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&out_file).unwrap(), "the export before\n");
+}
