@@ -504,3 +504,30 @@ fn an_out_dir_that_is_no_directory_is_named_in_the_message() {
         assert!(err.contains(&message), "{err}");
     }
 }
+
+/// A part of the dataset stands for its whole shard where the parts are gathered: a database
+/// whose last index run did not finish writes none.
+#[test]
+fn a_database_whose_last_run_did_not_finish_writes_no_part() {
+    let s = sharded();
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("cut.sqlite");
+    fs::copy(&s.shards[0], &db).unwrap();
+    // As a run killed on the way leaves it.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("INSERT INTO meta(key, value) VALUES ('run_unfinished', '0')", [])
+        .unwrap();
+    let dir = tmp.path().join("exports");
+    let out = kifudex(["export", "positions", "--format", "parquet", "--out-dir", dir.to_str().unwrap()])
+        .db(&db)
+        .output();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("did not finish"), "{err}");
+    assert!(!dir.join("shard=1").join("positions-1-of-4.parquet").exists());
+    // A file that is no part is still written, with the warning.
+    let file = tmp.path().join("positions.csv");
+    let out = kifudex(["export", "positions", "--out", file.to_str().unwrap()]).db(&db).output();
+    assert!(out.status.success() && file.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -123,6 +123,16 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         (Some(path), _) => Some(path.clone()),
         (None, Some(dir)) => {
             let shard = snapshot.shard()?.unwrap_or(Shard::new(1, 1)?);
+            // A part stands for its whole shard where the parts are gathered, and nothing in
+            // it could say that it holds less.
+            if snapshot.unfinished_run()?.is_some() {
+                bail!(
+                    "--out-dir: a part of the dataset stands for all of shard {shard}, and the last index run on \
+                     {} did not finish (see the warning above): finish it first, or write a file that is no part \
+                     with --out",
+                    args.db.path().display()
+                );
+            }
             let part = partition(dir, shard, args.what, format)?;
             super::db::refuse_database_as_output(&part, "--out-dir", Some(&args.db.path()))?;
             super::db::refuse_records_as_output(&part, "--out-dir")?;
