@@ -68,7 +68,8 @@ pub fn split_title(text: &str) -> (&str, Option<&str>) {
         let head = full[..end].trim_end_matches(is_inline_space);
         let Some(start) = title_start(head) else { break };
         let before = head[..start].trim_end_matches(is_inline_space);
-        let before = before.strip_suffix(['・', '、']).unwrap_or(before);
+        // `_` stands for a space where a name may hold none (CSA's `Ito_Chihiro_9dan`).
+        let before = before.strip_suffix(['・', '、', '_']).unwrap_or(before);
         if before.trim_end_matches(is_inline_space).is_empty() {
             break;
         }
@@ -79,7 +80,7 @@ pub fn split_title(text: &str) -> (&str, Option<&str>) {
         return (full, None);
     }
     let title = full[end..].trim_matches(is_inline_space);
-    let title = title.strip_prefix(['・', '、']).unwrap_or(title).trim_start_matches(is_inline_space);
+    let title = title.strip_prefix(['・', '、', '_']).unwrap_or(title).trim_start_matches(is_inline_space);
     (name, Some(title))
 }
 
@@ -217,6 +218,9 @@ mod tests {
         assert_eq!(player_key("羽生"), "羽生");
         // A title alone is a name.
         assert_eq!(player_key("名人"), "名人");
+        // CSA names write spaces as `_`: the one before the rank is no part of the name.
+        assert_eq!(split_title("Ito_Chihiro_9dan"), ("Ito_Chihiro", Some("9dan")));
+        assert_eq!(split_title("Habu_Yoshiharu_Meijin"), ("Habu_Yoshiharu_Meijin", None));
     }
 
     #[test]
