@@ -649,3 +649,19 @@ fn a_variation_s_running_totals_go_on_from_before_the_move_it_replaces() {
     };
     assert_eq!(times(&written), times(&text), "{written}");
 }
+
+/// Variations that replace the ending go on from the totals after the last move, each of them.
+#[test]
+fn variations_that_replace_the_ending_each_go_on_from_the_last_move_s_totals() {
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:10/00:00:10)\n   2 ３四歩(33)   ( 0:05/00:00:05)\n   3 投了         ( 0:00/00:00:10)+\nまで2手で後手の勝ち\n\n変化：3手\n   3 ２六歩(27)   ( 0:20/00:00:30)\n\n変化：3手\n   3 ６六歩(67)   ( 0:30/00:00:40)\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("ending.kifu");
+    std::fs::write(&path, text).unwrap();
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = String::from_utf8(out.stdout).unwrap();
+    // By hand: black used 10 s before move 3, and each variation's move is its own.
+    for row in ["２六歩(27)   ( 0:20/00:00:30)", "６六歩(67)   ( 0:30/00:00:40)"] {
+        assert!(written.contains(row), "{row}:\n{written}");
+    }
+}

@@ -141,7 +141,8 @@ impl Replacing {
                 unlist(&hidden);
                 match e.kind() {
                     ErrorKind::PermissionDenied => {
-                        let dir = target.parent().unwrap_or(Path::new("."));
+                        let dir =
+                            target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
                         bail!(
                             "cannot write {}: the directory {} may not be written, and the file is \
                              only ever replaced whole (a command stopped on the way would leave it cut): \

@@ -31,6 +31,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0017_western_open_comments", include_str!("../../migrations/0017_western_open_comments.sql")),
     ("0018_file_ctime", include_str!("../../migrations/0018_file_ctime.sql")),
+    (
+        "0019_jkf_reread_and_numbered_starts",
+        include_str!("../../migrations/0019_jkf_reread_and_numbered_starts.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

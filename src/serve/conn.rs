@@ -35,6 +35,8 @@ const FULL_PAUSE: Duration = Duration::from_millis(20);
 /// One connection's state.
 pub struct Connection {
     state: Mutex<State>,
+    /// Whether hyper's writes wait to be flushed (see [`super::stream`]).
+    sending: std::sync::atomic::AtomicBool,
     /// Told when the connection is to close to make room.
     pub evicted: Notify,
 }
@@ -48,16 +50,32 @@ struct State {
 
 impl Connection {
     fn new(now: Instant) -> Connection {
-        Connection { state: Mutex::new(State { answering: 0, waiting_since: now }), evicted: Notify::new() }
+        Connection {
+            state: Mutex::new(State { answering: 0, waiting_since: now }),
+            sending: std::sync::atomic::AtomicBool::new(false),
+            evicted: Notify::new(),
+        }
     }
 
-    /// Whether an answer is being worked on.
+    /// Whether an answer is being worked on, or written.
     pub fn is_answering(&self) -> bool {
-        self.state.lock().map_or(true, |state| state.answering > 0)
+        self.is_sending() || self.state.lock().map_or(true, |state| state.answering > 0)
+    }
+
+    fn is_sending(&self) -> bool {
+        self.sending.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Says whether what hyper wrote waits to be flushed to the client.
+    pub fn set_sending(&self, sending: bool) {
+        self.sending.store(sending, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Since when it has waited on its client, or `None` while it is answering.
     fn waiting_since(&self) -> Option<Instant> {
+        if self.is_sending() {
+            return None;
+        }
         let state = self.state.lock().ok()?;
         (state.answering == 0).then_some(state.waiting_since)
     }
@@ -134,8 +152,8 @@ impl Counted {
     }
 }
 
-/// One request's answer: counted as being worked on from when its body is whole until it is
-/// answered (or dropped).
+/// One request's answer: counted as being worked on from when its body is whole until its
+/// answer's body is sent (or dropped).
 struct Answer {
     connection: Arc<Connection>,
     started: std::sync::atomic::AtomicBool,
@@ -174,9 +192,10 @@ impl hyper::service::Service<Request<Incoming>> for Counted {
         let request = request.map(|body| Tracked { body, answer: tracked });
         let answered = self.router.call(request);
         Box::pin(async move {
+            // The answer is worked on until its body is sent: a large one sent to a slow
+            // reader is no connection waiting on its client.
             let response = answered.await;
-            drop(answer);
-            response
+            Ok(response?.map(|body| axum::body::Body::new(Sending { body, _answer: answer })))
         })
     }
 }
@@ -200,6 +219,32 @@ impl Body for Tracked {
             self.answer.start();
         }
         polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// An answer's body, which keeps its answer counted until it is sent or dropped.
+struct Sending {
+    body: axum::body::Body,
+    _answer: Arc<Answer>,
+}
+
+impl Body for Sending {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
     }
 
     fn is_end_stream(&self) -> bool {

@@ -266,10 +266,11 @@ async fn serve(listener: std::net::TcpListener, router: Router, idle: Duration) 
         let service = conn::Counted::new(router.clone(), connection.clone());
         let connections = connections.clone();
         tokio::spawn(async move {
-            let served = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(idle)
-                .serve_connection(TokioIo::new(stream::Stream::new(stream, idle)), service);
+            let served =
+                http1::Builder::new().timer(TokioTimer::new()).header_read_timeout(idle).serve_connection(
+                    TokioIo::new(stream::Stream::new(stream, connection.clone(), idle)),
+                    service,
+                );
             tokio::pin!(served);
             // A connection that fails or times out concerns its client alone.
             tokio::select! {

@@ -2,7 +2,10 @@
 //! ours:
 //!
 //! - Writing fails once it has made no progress for the idle timeout: a client that stops
-//!   reading its answers cannot hold the server. (Reading is bounded by the header timeout,
+//!   reading its answers cannot hold the server.
+//! - From the first byte hyper asks to write until its writes are flushed, the connection is
+//!   sending (see [`super::conn`]): an answer written whole into hyper's buffer is not yet
+//!   with its client, and the connection is not to be closed to make room. (Reading is bounded by the header timeout,
 //!   and a pasted body by [`super::jump_in_time`].)
 //! - A request that hyper cannot read (a malformed request line or header: 400; a request
 //!   target past its 65,534 bytes: 414; headers past its buffer: 431) is answered by hyper
@@ -23,11 +26,12 @@ use std::{
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::{ANSWER_HEADERS, params::MAX_QUERY};
+use super::{ANSWER_HEADERS, conn::Connection, params::MAX_QUERY};
 
 /// A TCP connection with a time limit on writes and our own answers to unreadable requests.
 pub struct Stream {
     inner: tokio::net::TcpStream,
+    connection: std::sync::Arc<Connection>,
     limit: Duration,
     /// Since when writing has waited.
     since: Option<Pin<Box<tokio::time::Sleep>>>,
@@ -37,8 +41,12 @@ pub struct Stream {
 }
 
 impl Stream {
-    pub fn new(inner: tokio::net::TcpStream, limit: Duration) -> Stream {
-        Stream { inner, limit, since: None, substitute: None }
+    pub fn new(
+        inner: tokio::net::TcpStream,
+        connection: std::sync::Arc<Connection>,
+        limit: Duration,
+    ) -> Stream {
+        Stream { inner, connection, limit, since: None, substitute: None }
     }
 
     /// `polled`, the result of a write; past `limit` of waiting, an error.
@@ -97,7 +105,10 @@ fn own_answer(head: &[u8]) -> Option<Vec<u8>> {
         "400" => "the request is not HTTP/1.1 that this server reads: a malformed request line or header"
             .to_string(),
         "414" => {
-            format!("the address is too long: this server answers at most {MAX_QUERY} bytes of query string")
+            format!(
+                "the address is too long: this server reads addresses of up to about 64 KiB, and answers \
+                 at most {MAX_QUERY} bytes of query string"
+            )
         }
         "431" => "the request's headers are too large".to_string(),
         _ => return None,
@@ -137,6 +148,7 @@ impl AsyncRead for Stream {
 
 impl AsyncWrite for Stream {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        self.connection.set_sending(!buf.is_empty());
         let polled = match self.substituted(cx, &[buf]) {
             Some(polled) => polled,
             None => Pin::new(&mut self.inner).poll_write(cx, buf),
@@ -149,6 +161,7 @@ impl AsyncWrite for Stream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        self.connection.set_sending(bufs.iter().any(|b| !b.is_empty()));
         let slices: Vec<&[u8]> = bufs.iter().map(|b| &**b).collect();
         let polled = match self.substituted(cx, &slices) {
             Some(polled) => polled,
@@ -163,6 +176,9 @@ impl AsyncWrite for Stream {
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let polled = Pin::new(&mut self.inner).poll_flush(cx);
+        if matches!(polled, Poll::Ready(Ok(()))) {
+            self.connection.set_sending(false);
+        }
         self.in_time(cx, polled)
     }
 
@@ -185,7 +201,7 @@ mod tests {
         let date = "date: Sun, 29 Nov 2026 15:13:41 GMT";
         for (status, says) in [
             ("400 Bad Request", "malformed request line or header"),
-            ("414 URI Too Long", "at most 16384 bytes of query string"),
+            ("414 URI Too Long", "addresses of up to about 64 KiB"),
             ("431 Request Header Fields Too Large", "headers are too large"),
         ] {
             let head =

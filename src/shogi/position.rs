@@ -534,7 +534,8 @@ fn apply_to_setup(setup: &mut Setup, mv: Move) -> Option<Piece> {
         }
     };
     setup.turn = us.flip();
-    setup.move_number += 1;
+    // A number past the largest stays there: a record may start from any number.
+    setup.move_number = setup.move_number.saturating_add(1);
     captured
 }
 

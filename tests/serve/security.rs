@@ -346,3 +346,52 @@ fn slow_clients_cannot_lock_out_a_request() {
         }
     }
 }
+
+/// An answer larger than the system's socket buffers, sent to a client that reads it late, is
+/// sent whole though many connections come meanwhile: a connection that is sending its answer
+/// does not give way to them.
+#[test]
+fn an_answer_being_sent_is_not_cut_to_make_room() {
+    use std::{
+        io::{Read, Write},
+        net::TcpStream,
+        time::Duration,
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // About 24 MB of KIF: a comment line of 120 bytes after each of two moves, 200,000 times.
+    let comment = format!("*{}\n", "あ".repeat(40));
+    let text = format!(
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n{}   2 ３四歩(33)\n{}",
+        comment.repeat(100_000),
+        comment.repeat(100_000)
+    );
+    let record = tmp.path().join("long.kifu");
+    std::fs::write(&record, text).unwrap();
+    let db = tmp.path().join("long.sqlite");
+    let out =
+        crate::util::kifudex(["index", "--quiet", "--db", db.to_str().unwrap(), record.to_str().unwrap()])
+            .output();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(&db, &["--idle-timeout", "3600"]);
+    let mut reader = TcpStream::connect(server.addr).unwrap();
+    reader
+        .write_all(b"GET /api/game/1.kif HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    // Let the answer fill the buffers, then take every connection.
+    std::thread::sleep(Duration::from_millis(500));
+    let _idle: Vec<TcpStream> = (0..300).map(|_| TcpStream::connect(server.addr).unwrap()).collect();
+    reader.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut answer = Vec::new();
+    reader.read_to_end(&mut answer).unwrap();
+    let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    let head = String::from_utf8_lossy(&answer[..head_end]).to_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .expect("a content length")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(length > 20_000_000, "{length}");
+    assert_eq!(answer.len() - head_end, length, "the answer was cut");
+}

@@ -161,6 +161,9 @@ impl Writer {
     /// [`super::Error::NotKifudex`] for a file that is not a kifudex database (it is left as
     /// it was); [`super::Corrupt`] for a position index this build cannot extend; any other
     /// failure to open or migrate the database.
+    ///
+    /// It opens an index run of every file: a database of one shard is refused
+    /// ([`super::Error::Shard`]; see [`Writer::open_for_run`]).
     pub fn open(path: &std::path::Path) -> Result<Writer> {
         Writer::open_with(path, open::StartWait::default())
     }

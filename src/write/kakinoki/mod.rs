@@ -218,6 +218,9 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         sink.play(pos, mv, number_at(line.number, i), line.entries.get(i), branches);
         pos.play_unchecked(mv);
     }
+    // A variation past the last move replaces the foul or the ending: its clock is the one
+    // after the moves.
+    clocks.push((line.moves.len(), sink.clock()));
     let mut played = line.moves.len();
     let mut turn = pos.turn();
     if let Some(text) = &line.foul {

@@ -1,0 +1,13 @@
+-- The JKF reader changed; its files are marked as changed (a size, time and hash no file has),
+-- so that the next index run reads them again:
+-- * a fork that cannot be read, or forks nested too deep, stopped the whole game there; the
+--   main line now goes on (`variation_cut`, `variation_left_out`);
+-- * `null` where the schema allows it (`comments`, `forks`, `h`) made the entry unreadable;
+-- * a time that is no time stopped the game; the move is kept without it (`bad_time`);
+-- * hand counts that are no counts were read as none, and a piece without a colour as an
+--   empty square; such starts are now refused (`bad_board`);
+-- * `initial.data` without a `preset` was read as the even start.
+-- From this version on, an even start numbered from another move than 1 is stored with its
+-- SFEN (games stored before keep theirs as they were read); an older kifudex, which would
+-- take such a start for another game, refuses the database.
+UPDATE files SET size = -1, mtime_ns = -1, hash = x'' WHERE format = 'jkf';
