@@ -67,15 +67,15 @@ fn without_move_number(sfen: &str) -> &str {
     }
 }
 
-/// The even start's SFEN without its move number.
-const EVEN_START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
-
 /// What of a stored start (its SFEN, `None` for the even start from the first move) makes a
 /// game's identity: the SFEN without its move number, and nothing for the even start however
 /// it is numbered. Duplicates are found and compared on this.
 pub fn start_identity(sfen: Option<&str>) -> &str {
+    static EVEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let even = EVEN.get_or_init(|| without_move_number(&Handicap::Even.sfen()).to_string());
     match sfen.map(without_move_number) {
-        None | Some(EVEN_START) => "",
+        None => "",
+        Some(rest) if rest == even => "",
         Some(rest) => rest,
     }
 }

@@ -108,14 +108,21 @@ pub fn comments_changed(format: Format, game: &Game) -> usize {
     fn changed(comments: &[String]) -> usize {
         comments.iter().filter(|c| c.contains(['~', '}'])).count()
     }
-    fn of_moves(moves: &[crate::kifu::MoveEntry], variations: &[Variation]) -> usize {
-        moves.iter().map(|m| changed(&m.comments)).sum::<usize>()
-            + variations.iter().map(|v| of_moves(&v.moves, &v.variations)).sum::<usize>()
-    }
     match format {
-        Format::Western => changed(&game.comments) + of_moves(&game.moves, &game.variations),
+        Format::Western => {
+            changed(&game.comments)
+                + entries(&game.moves, &game.variations).map(|m| changed(&m.comments)).sum::<usize>()
+        }
         _ => 0,
     }
+}
+
+/// Every move entry of a line and of its variations, at any depth.
+fn entries<'a>(
+    moves: &'a [MoveEntry],
+    variations: &'a [Variation],
+) -> Box<dyn Iterator<Item = &'a MoveEntry> + 'a> {
+    Box::new(moves.iter().chain(variations.iter().flat_map(|v| entries(&v.moves, &v.variations))))
 }
 
 /// Whether a `format` text leaves out `replayed`'s ending: CSA and JKF when no `%` word says
@@ -148,10 +155,7 @@ pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
 /// JKF, which number no start (read back, its first move is the first). (CSA keeps the
 /// headers it has no key for as comments.)
 pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
-    fn any_move(moves: &[MoveEntry], variations: &[Variation], has: &impl Fn(&MoveEntry) -> bool) -> bool {
-        moves.iter().any(has) || variations.iter().any(|v| any_move(&v.moves, &v.variations, has))
-    }
-    let times = any_move(&game.moves, &game.variations, &|m| m.seconds.is_some());
+    let times = entries(&game.moves, &game.variations).any(|m| m.seconds.is_some());
     // Those the start stands for (a handicap, an SFEN, the variant) and the ending are kept.
     let headers = game.headers.iter().any(|h| {
         !(STRUCTURE_KEYS.contains(&h.key.as_str())
@@ -159,7 +163,7 @@ pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
             || h.key.eq_ignore_ascii_case("Variant"))
     });
     let comments =
-        !game.comments.is_empty() || any_move(&game.moves, &game.variations, &|m| !m.comments.is_empty());
+        !game.comments.is_empty() || entries(&game.moves, &game.variations).any(|m| !m.comments.is_empty());
     let mut parts = Vec::new();
     if times && matches!(format, Format::Ki2 | Format::Western | Format::Usi) {
         parts.push("move times");
