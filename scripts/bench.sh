@@ -4,6 +4,8 @@
 # games per second (index creation included), the CPU seconds used (user + system, all
 # threads and worker processes: a figure that depends little on what else the machine runs),
 # the database bytes per game and the peak resident memory of the whole process tree.
+# Before each run the corpus is read once, so that both programs take their records from the
+# system's page cache: the first run of a session does not pay for the disk alone.
 #
 # usage: scripts/bench.sh CORPUS_DIR [ROUNDS]
 #   CORPUS_DIR  a corpus made by gen_corpus.py, e.g.
@@ -25,9 +27,13 @@ bin=$here/target/release/kifudex
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Reads every file of the corpus, so that the next run finds them in the page cache.
+warm() { find "$corpus" -type f -print0 | xargs -0 cat >/dev/null; }
+
 printf '%-8s %5s %8s %9s %10s %8s %11s %12s\n' program round games seconds games/s cpu_s bytes/game peak_rss_mb
 for round in $(seq "$rounds"); do
     rm -f "$tmp"/k.sqlite*
+    warm
     # exit status 1 only means that some input was rejected
     /usr/bin/time -f '%M %U %S' -o "$tmp/k.mem" "$bin" index "$corpus" --db "$tmp/k.sqlite" --jobs "$jobs" \
         --quiet --json >"$tmp/k.json" || [ $? -eq 1 ]
@@ -41,6 +47,7 @@ print("%-8s %5s %8d %9.2f %10.0f %8.2f %11.0f %12.1f" % ("kifudex", sys.argv[4],
       games / s["seconds"], float(user) + float(system), size / max(1, s["games_added"]), int(rss) / 1024))
 PY
     rm -f "$tmp"/p.sqlite*
+    warm
     /usr/bin/time -f '%M %U %S' -o "$tmp/p.mem" python3 "$peer" "$corpus" "$tmp/p.sqlite" --jobs "$jobs" \
         >"$tmp/p.out" 2>/dev/null
     python3 - "$tmp/p.out" "$tmp/p.mem" "$round" <<'PY'

@@ -16,7 +16,9 @@ use kifudex::{
 
 use super::moves::VariantArg;
 
-/// Print the games of a record file in another format. Every move is replayed first, so what
+/// Print the games of a record file in another format.
+///
+/// Every move is replayed first, so what
 /// is written is what the rules allow, with the result replay judged; a game or variation that
 /// stops early is written as far as it is good, and a variation that fits nowhere (or that the
 /// format cannot hold: CSA and USI hold none, Western text none after the last move of a
@@ -25,8 +27,8 @@ use super::moves::VariantArg;
 /// are left out, each with a warning (as is an ending the moves contradict or the format has
 /// no word for), and the exit status is then 1. What the format has no place for at all is
 /// named once, in a note that leaves the exit status alone: move times in KI2, Western and
-/// USI, headers and comments in USI, a start position's move number in CSA and JKF. CSA keeps the headers it has no key for as `'key:value`
-/// comments.
+/// USI, headers and comments in USI, a start position's move number in CSA and JKF. CSA keeps
+/// the headers it has no key for as `'key:value` comments.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads).

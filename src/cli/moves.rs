@@ -10,10 +10,12 @@ use kifudex::{
     shogi::{Move, Position, Variant},
 };
 
-/// Read a move sequence in any notation (USI, CSA, Japanese, Western; mixed, with move
-/// numbers, ▲△☗☖ marks and !? annotations), or a USI position command (`position startpos
-/// moves 7g7f …`, `sfen SFEN moves …`), and print it on one line in one notation. A word that
-/// ends a game (resign, 投了, 1-0, …) ends the sequence: a move after one is an error.
+/// Read a move sequence in any notation and print it on one line in one notation.
+///
+/// The moves may be USI, CSA, Japanese or Western (mixed, with move numbers, ▲△☗☖ marks and
+/// !? annotations), or a USI position command (`position startpos moves 7g7f …`,
+/// `sfen SFEN moves …`). A word that ends a game (resign, 投了, 1-0, …) ends the sequence: a
+/// move after one is an error.
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
     /// The moves, e.g. "1.P-76 P-34 2.P-26" or "▲７六歩△３四歩" (several arguments are joined).

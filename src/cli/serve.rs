@@ -10,8 +10,9 @@ use kifudex::serve::{ServeError, Server, is_loopback};
 
 use super::db::DbOpt;
 
-/// Browse the database in a web browser: an opening explorer over the games, a game list and a
-/// game viewer. The same answers are JSON at /api/query (the parameters and output of
+/// Browse the database in a web browser.
+///
+/// The page has an opening explorer over the games, a game list and a game viewer. The same answers are JSON at /api/query (the parameters and output of
 /// `query --format json`), /api/game/ID and /api/game/ID.kif (.ki2 .csa .jkf .usi .psn).
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {

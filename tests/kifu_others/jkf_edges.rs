@@ -236,3 +236,30 @@ fn jkf_comments_before_a_forks_first_move_and_the_schemas_start_comment_are_kept
     assert_eq!(g.comments, ["start"]);
     assert_eq!(g.variations[0].moves[0].comments, ["lead", "own"]);
 }
+
+#[test]
+fn jkf_an_unknown_special_ends_the_game_with_a_warning_as_csa_does() {
+    // CSA's `%GOTE_WIN_CHECKMATE` ends its game without a stated ending and warns; the same
+    // word as a JKF special does too, and a move after it is a move after the end.
+    let csa = kifudex::kifu::csa::read("V2.2\nPI\n+\n+7776FU\n-3334FU\n%GOTE_WIN_CHECKMATE\n");
+    let text = moves(&[
+        mv(0, (7, 7), (7, 6), "FU"),
+        mv(1, (3, 3), (3, 4), "FU"),
+        r#"{"special": "GOTE_WIN_CHECKMATE"}"#.to_string(),
+    ]);
+    for g in [&csa[0], &game(&text)] {
+        assert_eq!(g.problem, None);
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.ending, None);
+        assert_eq!(codes(g), ["unknown_ending"]);
+        assert!(replay(g).status.is_complete());
+    }
+    let after = moves(&[
+        mv(0, (7, 7), (7, 6), "FU"),
+        r#"{"special": "GOTE_WIN_CHECKMATE"}"#.to_string(),
+        mv(1, (3, 3), (3, 4), "FU"),
+    ]);
+    let g = game(&after);
+    assert_eq!(g.moves.len(), 1);
+    assert_eq!(g.problem.as_ref().map(|p| p.code()), Some("move_after_end"));
+}

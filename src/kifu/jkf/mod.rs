@@ -16,7 +16,9 @@
 //! - Drops written with `"from": null` are drops. Every null the schema allows (`comments`,
 //!   `forks`, `special`, `time`, an hour) is read as absent; the start's comment may also be
 //!   the schema's single `comment` string.
-//! - An entry with both a move and a `special` is the move, then the ending.
+//! - An entry with both a move and a `special` is the move, then the ending. A `special` that
+//!   is no ending JKF defines ends the game without a stated ending, with an `unknown_ending`
+//!   warning, as an unknown CSA ending does.
 //! - The start is read exactly or refused: a square with a color and no kind (or the other
 //!   way round), a hand count that is no whole number a set can hold, a piece in hand that
 //!   cannot be held, more than two hands. A count of none of any piece is no piece. Board

@@ -52,6 +52,7 @@ pub enum JkfError {
     Drop(String),
     #[error("{0} cannot promote")]
     Promotion(String),
+    /// An ending word JKF does not define: the game ends there, with a warning.
     #[error("unknown special '{0}'")]
     Special(String),
     #[error("a move after the end of the game")]
@@ -339,6 +340,8 @@ struct Line {
     comments: Vec<String>,
     moves: Vec<MoveEntry>,
     ending: Option<Ending>,
+    /// Whether a `special` ended the line: its ending, or a word JKF does not define.
+    ended: bool,
     variations: Vec<Variation>,
 }
 
@@ -351,6 +354,7 @@ impl Line {
             comments: Vec::new(),
             moves: Vec::new(),
             ending: None,
+            ended: false,
             variations: Vec::new(),
         }
     }
@@ -394,7 +398,7 @@ impl Reader<'_> {
             comments.extend(entry.comments.unwrap_or_default());
             let forks = entry.forks.unwrap_or_default();
             if let Some(m) = &entry.mv {
-                if line.ending.is_some() {
+                if line.ended {
                     return Some(self.problem(raw, JkfError::AfterEnd));
                 }
                 let token = match token(m) {
@@ -424,19 +428,26 @@ impl Reader<'_> {
                     None => line.comments.extend(comments),
                 }
             }
-            if let Some(special) = &entry.special {
-                let Some(word) = EndingWord::parse(special) else {
-                    return Some(self.problem(raw, JkfError::Special(excerpt(special))));
-                };
-                if line.ending.is_none() {
-                    let to_move = turn_after(line.start_turn, line.base + line.moves.len());
-                    line.ending = Some(Ending {
-                        termination: word.termination,
-                        side: word.side(to_move),
-                        stated: None,
-                        text: special.clone(),
-                        line: number,
-                    });
+            // The first `special` ends the line; a word JKF does not define ends it too, as an
+            // unknown CSA ending does, without a stated ending.
+            if let Some(special) = entry.special.as_ref().filter(|_| !line.ended) {
+                line.ended = true;
+                match EndingWord::parse(special) {
+                    Some(word) => {
+                        let to_move = turn_after(line.start_turn, line.base + line.moves.len());
+                        line.ending = Some(Ending {
+                            termination: word.termination,
+                            side: word.side(to_move),
+                            stated: None,
+                            text: special.clone(),
+                            line: number,
+                        });
+                    }
+                    None => {
+                        let error = JkfError::Special(excerpt(special));
+                        let message = format!("{error}: the game ends here, without a stated ending");
+                        self.warn(number, None, "unknown_ending", message);
+                    }
                 }
             }
             // Forks on an entry with no move (the ending, or an entry of forks alone after the
