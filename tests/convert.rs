@@ -665,3 +665,34 @@ fn variations_that_replace_the_ending_each_go_on_from_the_last_move_s_totals() {
         assert!(written.contains(row), "{row}:\n{written}");
     }
 }
+
+#[test]
+fn standard_input_is_read_when_the_file_is_a_dash() {
+    use std::io::Write;
+    let run = |input: &[u8], to: &str| {
+        let mut child = kifudex(["convert", "-", "--to", to])
+            .cmd()
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // A KIF record in Shift_JIS, its format told from its text: ７六歩 is 7g7f, ３四歩 3c3d.
+    let kif = encoding::encode_cp932(
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n",
+    )
+    .unwrap();
+    let out = run(&kif, "usi");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), "position startpos moves 7g7f 3c3d");
+    // CSA on standard input.
+    let out = run(b"V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n", "usi");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), "position startpos moves 7g7f 3c3d resign");
+    // Messages name standard input.
+    let out = run(b"no record here\n", "csa");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("kifudex: <stdin>: no game can be read"));
+}

@@ -2,6 +2,7 @@
 
 use std::{
     fs,
+    io::Read,
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -31,7 +32,8 @@ use super::moves::VariantArg;
 /// the headers it has no key for as `'key:value` comments.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
-    /// The record file (any format and encoding kifudex reads).
+    /// The record file (any format and encoding kifudex reads); `-` reads standard input, its
+    /// format told from its text (`./-` is a file named `-`).
     file: PathBuf,
     /// The format to write. `western` writes Hodges moves (P-7f), `hosking` the same Western
     /// text with Hosking moves (P76). Yari shogi games are written as western, hosking or usi
@@ -86,9 +88,10 @@ impl To {
 }
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let stdin = args.file.as_os_str() == "-";
     if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", None)?;
-        if super::db::same_place(out, &args.file) {
+        if !stdin && super::db::same_place(out, &args.file) {
             bail!(
                 "--out {} is the record file read ({}): writing there would destroy it; give another file",
                 out.display(),
@@ -96,15 +99,24 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let (bytes, path) = if stdin {
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
+        (bytes, None)
+    } else {
+        let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+        (bytes, Some(args.file.as_path()))
+    };
+    // How messages name the input.
+    let input = if stdin { Path::new("<stdin>") } else { args.file.as_path() };
     let variant = args.variant.map(Variant::from);
-    let parsed = kifu::read_file_as(Some(&args.file), &bytes, variant)
-        .with_context(|| format!("{}: no game can be read", args.file.display()))?;
+    let parsed = kifu::read_file_as(path, &bytes, variant)
+        .with_context(|| format!("{}: no game can be read", input.display()))?;
     let format = Format::from(args.to);
     if let Some(game) = parsed.games.iter().find(|g| !format.holds_variant(g.start.variant())) {
         bail!(
             "{}: a {} file cannot hold {} games; write them with --to western, hosking or usi",
-            args.file.display(),
+            input.display(),
             format.name().to_uppercase(),
             game.start.variant().title().to_lowercase()
         );
@@ -113,7 +125,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         Some(n) => match parsed.games.get(n) {
             Some(game) => vec![(n, game)],
             None => {
-                bail!("{}: there is no game {n}: the file holds {}", args.file.display(), parsed.games.len())
+                bail!("{}: there is no game {n}: the file holds {}", input.display(), parsed.games.len())
             }
         },
         None => parsed.games.iter().enumerate().collect(),
@@ -121,7 +133,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     if games.len() > 1 && !format.holds_several_games() {
         bail!(
             "{}: the file holds {} games and a {} file holds one; choose one with --game N (0 to {})",
-            args.file.display(),
+            input.display(),
             games.len(),
             format.name().to_uppercase(),
             games.len() - 1
@@ -137,13 +149,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             clean = false;
             if replayed.has_no_start() {
                 // Written, it would start from a position the record never gave.
-                let file = args.file.display();
+                let file = input.display();
                 eprintln!("kifudex: {file} game {index}: left out: it has no start position: {reason}");
                 continue;
             }
             eprintln!(
                 "kifudex: {} game {index}: written up to move {} only: {reason}",
-                args.file.display(),
+                input.display(),
                 replayed.plies()
             );
         }
@@ -151,7 +163,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             clean = false;
             eprintln!(
                 "kifudex: {} game {index}: line {}: {} [{}]",
-                args.file.display(),
+                input.display(),
                 warning.line,
                 warning.message,
                 warning.code
@@ -161,7 +173,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             clean = false;
             eprintln!(
                 "kifudex: {} game {index}: the variation replacing move {} is written up to {} moves only: {reason}",
-                args.file.display(),
+                input.display(),
                 v.ply + 1,
                 v.moves.len()
             );
@@ -179,7 +191,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             };
             eprintln!(
                 "kifudex: {} game {index}: its {dropped} variation{} left out: {why}",
-                args.file.display(),
+                input.display(),
                 if dropped == 1 { " is" } else { "s are" },
             );
         }
@@ -189,7 +201,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "kifudex: {} game {index}: the ending{} of {endings} variation{} left out: Western text ends \
                  no variation",
-                args.file.display(),
+                input.display(),
                 if endings == 1 { "" } else { "s" },
                 if endings == 1 { " is" } else { "s are" },
             );
@@ -200,7 +212,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "kifudex: {} game {index}: {changed} comment{} a '~' or a '}}', which Western text reads as a \
                  line break and writes as ')'",
-                args.file.display(),
+                input.display(),
                 if changed == 1 { " holds" } else { "s hold" },
             );
         }
@@ -221,7 +233,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             };
             eprintln!(
                 "kifudex: {} game {index}: its ending ({termination}, {result}) is left out: a {name} file has no word for it",
-                args.file.display(),
+                input.display(),
             );
         }
         texts.push(args.to.write(game, &replayed));
@@ -236,10 +248,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             }
             _ => "a KI2 file holds no move times",
         };
-        eprintln!("kifudex: {}: note: the {} left out: {holds}", args.file.display(), and_list(&parts));
+        eprintln!("kifudex: {}: note: the {} left out: {holds}", input.display(), and_list(&parts));
     }
     if texts.is_empty() {
-        bail!("{}: no game can be written: none has a start position", args.file.display());
+        bail!("{}: no game can be written: none has a start position", input.display());
     }
     let text = join(format, &texts);
     match super::out::named(&args.out) {
