@@ -158,13 +158,19 @@ fn title_start(text: &str) -> Option<usize> {
 const LATIN_TITLES: &[&str] = &["meijin", "ryuo", "oi", "oza", "kio", "osho", "kisei", "eio", "ama"];
 
 /// Where a title or a women's rank written in Latin letters (see [`LATIN_TITLES`]; `W2dan`,
-/// `W1kyu`) at the end of `text` starts: a word of its own, after `_` or a space, or the
-/// whole text, in any case. Inside a word (`Tanakaoi`) it is part of the name.
+/// `W1kyu`) at the end of `text` starts: a word of its own, in any case, after a name of two
+/// words or more (`Kondo_Osamu_Ryuo`), each ended by `_` or a space. Inside a word
+/// (`Tanakaoi`), or after a single word (`Takeshi_Oi`, a family name written last), it is part
+/// of the name.
 fn latin_title_start(text: &str) -> Option<usize> {
-    let start = text
-        .char_indices()
-        .rfind(|&(_, c)| c == '_' || is_inline_space(c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let is_separator = |c: char| c == '_' || is_inline_space(c);
+    let (before, c) = text.char_indices().rfind(|&(_, c)| is_separator(c))?;
+    let start = before + c.len_utf8();
+    // The name before it has two words or more.
+    let name = text[..before].trim_end_matches(is_separator);
+    if !name.trim_start_matches(is_separator).contains(is_separator) {
+        return None;
+    }
     let word = text[start..].to_ascii_lowercase();
     let womens_rank = || {
         let rank = word.strip_prefix('w')?;
@@ -257,14 +263,27 @@ mod tests {
         assert_eq!(split_title("Aoki_Naoko_W10kyu"), ("Aoki_Naoko", Some("W10kyu")));
         assert_eq!(split_title("Tanaka_Taro_ama"), ("Tanaka_Taro", Some("ama")));
         assert_eq!(split_title("Habu Yoshiharu OSHO"), ("Habu Yoshiharu", Some("OSHO")));
-        assert_eq!(split_title("Habu\u{3000}Kisei"), ("Habu", Some("Kisei")));
+        assert_eq!(
+            split_title("Habu\u{3000}Yoshiharu\u{3000}Kisei"),
+            ("Habu\u{3000}Yoshiharu", Some("Kisei"))
+        );
         assert_eq!(split_title("西尾\u{3000}明"), ("西尾\u{3000}明", None));
         assert_eq!(split_title("Watanabe_Akira_Ryuo_Meijin"), ("Watanabe_Akira", Some("Ryuo_Meijin")));
         for name in ["Kondo_Osamu", "Kondo_Osamu_Oi", "KONDO OSAMU KIO", "Kondo_Osamu_W3dan"] {
             assert_eq!(player_key(name).replace('_', ""), "kondoosamu", "{name}");
         }
         // Inside a word, or a word of its own only in part, they are part of the name.
-        for name in ["Tanakaoi", "Tanaka_Oizumi", "Tanaka_W2dans", "Tanaka_W123dan", "Tanaka_2dan_"] {
+        // After a single word, the word may be a family name written last (大井 as `Oi`).
+        for name in [
+            "Tanakaoi",
+            "Tanaka_Oizumi",
+            "Tanaka_W2dans",
+            "Tanaka_W123dan",
+            "Tanaka_2dan_",
+            "Takeshi_Oi",
+            "Taro Ama",
+            "_Oi",
+        ] {
             assert_eq!(split_title(name), (name, None), "{name}");
         }
         // Alone, a title is a name.
