@@ -53,8 +53,9 @@ pub fn matches(part: &str, text: &str) -> bool {
 
 /// Where a player's name ends and a title or rank written after it starts: `羽生善治 名人`,
 /// `渡辺明竜王`, `藤井聡太七段`, `羽生 善治竜王`, `里見香奈女流名人`, `藤井聡太竜王・名人`,
-/// `surokiti0510 初段`, `稲葉聡アマ`, `Hosking 3dan`. Returns the name and the title, if
-/// there is one; a title alone (`名人`) is a name. `text` is taken as it is (trimmed).
+/// `surokiti0510 初段`, `稲葉聡アマ`, `Hosking 3dan`, `Ito_Chihiro_W2dan`,
+/// `Habu_Yoshiharu_Meijin`. Returns the name and the title, if there is one; a title alone
+/// (`名人`) is a name. `text` is taken as it is (trimmed).
 ///
 /// ```
 /// use kifudex::name_key::split_title;
@@ -130,6 +131,9 @@ fn title_start(text: &str) -> Option<usize> {
         let head = &text[..start];
         return Some(["永世", "名誉"].iter().find_map(|p| head.strip_suffix(p)).map_or(start, str::len));
     }
+    if let Some(start) = latin_title_start(text) {
+        return Some(start);
+    }
     let title = TITLES.iter().find(|t| text.ends_with(*t))?;
     let start = text.len() - title.len();
     // Lifetime and honorary forms: 永世竜王, 名誉王座, 十七世名人; former holders: 前名人.
@@ -147,6 +151,33 @@ fn title_start(text: &str) -> Option<usize> {
         }
     }
     Some(start)
+}
+
+/// The titles in Latin letters, lowercase, as CSA names write them (`Habu_Yoshiharu_Meijin`):
+/// the eight titles, and `ama` for an amateur.
+const LATIN_TITLES: &[&str] = &["meijin", "ryuo", "oi", "oza", "kio", "osho", "kisei", "eio", "ama"];
+
+/// Where a title or a women's rank written in Latin letters (see [`LATIN_TITLES`]; `W2dan`,
+/// `W1kyu`) at the end of `text` starts: a word of its own, in any case, after a name of two
+/// words or more (`Kondo_Osamu_Ryuo`), each ended by `_` or a space. Inside a word
+/// (`Tanakaoi`), or after a single word (`Takeshi_Oi`, a family name written last), it is part
+/// of the name.
+fn latin_title_start(text: &str) -> Option<usize> {
+    let is_separator = |c: char| c == '_' || is_inline_space(c);
+    let (before, c) = text.char_indices().rfind(|&(_, c)| is_separator(c))?;
+    let start = before + c.len_utf8();
+    // The name before it has two words or more.
+    let name = text[..before].trim_end_matches(is_separator);
+    if !name.trim_start_matches(is_separator).contains(is_separator) {
+        return None;
+    }
+    let word = text[start..].to_ascii_lowercase();
+    let womens_rank = || {
+        let rank = word.strip_prefix('w')?;
+        let digits = rank.strip_suffix("dan").or_else(|| rank.strip_suffix("kyu"))?;
+        ((1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())).then_some(())
+    };
+    (LATIN_TITLES.contains(&word.as_str()) || womens_rank().is_some()).then_some(start)
 }
 
 /// Where a rank (`七段`, `初段`, `1級`, `十五級`, `女流二段`, `アマ四段`, `3dan`) at the end of
@@ -220,7 +251,43 @@ mod tests {
         assert_eq!(player_key("名人"), "名人");
         // CSA names write spaces as `_`: the one before the rank is no part of the name.
         assert_eq!(split_title("Ito_Chihiro_9dan"), ("Ito_Chihiro", Some("9dan")));
-        assert_eq!(split_title("Habu_Yoshiharu_Meijin"), ("Habu_Yoshiharu_Meijin", None));
+        assert_eq!(split_title("Habu_Yoshiharu"), ("Habu_Yoshiharu", None));
+    }
+
+    #[test]
+    fn a_title_or_rank_in_latin_letters_after_a_name_does_not_count() {
+        // As CSA names write them: a word of its own after `_` or a space, in any case.
+        assert_eq!(split_title("Habu_Yoshiharu_Meijin"), ("Habu_Yoshiharu", Some("Meijin")));
+        assert_eq!(split_title("Kondo_Osamu_Ryuo"), ("Kondo_Osamu", Some("Ryuo")));
+        assert_eq!(split_title("Kondo_Osamu_W2dan"), ("Kondo_Osamu", Some("W2dan")));
+        assert_eq!(split_title("Aoki_Naoko_W10kyu"), ("Aoki_Naoko", Some("W10kyu")));
+        assert_eq!(split_title("Tanaka_Taro_ama"), ("Tanaka_Taro", Some("ama")));
+        assert_eq!(split_title("Habu Yoshiharu OSHO"), ("Habu Yoshiharu", Some("OSHO")));
+        assert_eq!(
+            split_title("Habu\u{3000}Yoshiharu\u{3000}Kisei"),
+            ("Habu\u{3000}Yoshiharu", Some("Kisei"))
+        );
+        assert_eq!(split_title("西尾\u{3000}明"), ("西尾\u{3000}明", None));
+        assert_eq!(split_title("Watanabe_Akira_Ryuo_Meijin"), ("Watanabe_Akira", Some("Ryuo_Meijin")));
+        for name in ["Kondo_Osamu", "Kondo_Osamu_Oi", "KONDO OSAMU KIO", "Kondo_Osamu_W3dan"] {
+            assert_eq!(player_key(name).replace('_', ""), "kondoosamu", "{name}");
+        }
+        // Inside a word, or a word of its own only in part, they are part of the name.
+        // After a single word, the word may be a family name written last (大井 as `Oi`).
+        for name in [
+            "Tanakaoi",
+            "Tanaka_Oizumi",
+            "Tanaka_W2dans",
+            "Tanaka_W123dan",
+            "Tanaka_2dan_",
+            "Takeshi_Oi",
+            "Taro Ama",
+            "_Oi",
+        ] {
+            assert_eq!(split_title(name), (name, None), "{name}");
+        }
+        // Alone, a title is a name.
+        assert_eq!(split_title("Meijin"), ("Meijin", None));
     }
 
     #[test]

@@ -817,6 +817,59 @@ fn migration_0017_reads_western_files_again() {
     assert_eq!(western, 1);
 }
 
+/// A title or women's rank in Latin letters after a CSA name is no part of the name: the
+/// records of `Kondo_Osamu_Ryuo`, `Kondo_Osamu` and `Kondo_Osamu_ama` are one player's. A
+/// database of the schema before (19), which stored such a name whole (and the name before a
+/// rank with its `_`, `Ito_Chihiro_`), has the files of those records read again, and the
+/// others not.
+#[test]
+fn latin_titles_are_no_part_of_a_name_and_a_database_of_schema_19_reads_their_files_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    let game =
+        |black: &str, white: &str, mv: &str| format!("V2.2\nN+{black}\nN-{white}\nPI\n+\n{mv}\n%TORYO\n");
+    fs::write(dir.join("a.csa"), game("Kondo_Osamu_Ryuo", "Goto_Taro", "+7776FU")).unwrap();
+    fs::write(dir.join("b.csa"), game("Goto_Taro", "Kondo_Osamu", "+2726FU")).unwrap();
+    fs::write(dir.join("c.csa"), game("Ito_Chihiro_W2dan", "Kondo_Osamu_ama", "+5756FU")).unwrap();
+    fs::write(dir.join("d.csa"), game("Ito_Chihiro_9dan", "Sato_Jun", "+1716FU")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let index = || -> Value {
+        let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    assert_eq!(index()["games_added"].as_u64(), Some(4));
+    let players = || stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
+    // White resigns each: Kondo_Osamu wins a (black) and loses b and c (white);
+    // Ito_Chihiro wins c and d (black).
+    let rows = players();
+    assert!(rows.contains("\nKondo_Osamu,3,1,2,0,1,1,0,0,2,0,2,0,"), "{rows}");
+    assert!(rows.contains("\nIto_Chihiro,2,2,0,0,2,2,0,0,0,0,0,0,"), "{rows}");
+    assert_eq!(rows.lines().count(), 5, "{rows}");
+
+    // What the schema before stored: the names of a and d whole, or with the `_` before the rank.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "INSERT INTO players(name, key) VALUES ('Kondo_Osamu_Ryuo', 'kondo_osamu_ryuo'),
+                                               ('Ito_Chihiro_', 'ito_chihiro_');
+         UPDATE sources SET black = (SELECT id FROM players WHERE name = 'Kondo_Osamu_Ryuo')
+             WHERE file = (SELECT id FROM files WHERE path LIKE '%a.csa');
+         UPDATE sources SET black = (SELECT id FROM players WHERE name = 'Ito_Chihiro_')
+             WHERE file = (SELECT id FROM files WHERE path LIKE '%d.csa');",
+    )
+    .unwrap();
+    wind_back(&conn, 19);
+    drop(conn);
+    assert!(players().contains("\nKondo_Osamu_Ryuo,1,"), "{}", players());
+    let summary = index();
+    assert_eq!(
+        (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()),
+        (Some(2), Some(2)),
+        "{summary}"
+    );
+    assert_eq!(players(), rows);
+}
+
 /// Winds a database of this version back to schema `version`, as a database of that version
 /// would be: the columns later migrations add are dropped (migrating adds them again), and the
 /// version is set.

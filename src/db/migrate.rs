@@ -35,6 +35,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0019_jkf_reread_and_numbered_starts",
         include_str!("../../migrations/0019_jkf_reread_and_numbered_starts.sql"),
     ),
+    ("0020_latin_titles", include_str!("../../migrations/0020_latin_titles.sql")),
 ];
 
 /// The schema version this build writes.

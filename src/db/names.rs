@@ -80,11 +80,16 @@ impl AliasMap {
     pub(super) fn load(conn: &Connection, extra: &[(String, String)]) -> rusqlite::Result<AliasMap> {
         let mut map = AliasMap::default();
         if has_table(conn, "aliases")? {
-            let mut stmt =
-                conn.prepare_cached("SELECT alias_key, name, name_key FROM aliases ORDER BY alias_key")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
+            // The keys are made from the spellings, not read: a database written before
+            // kifudex knew a title (`Kondo_Osamu_Ryuo`) stores the keys that had it.
+            let mut stmt = conn.prepare_cached("SELECT alias, name FROM aliases ORDER BY alias_key")?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
             for row in rows {
-                let (alias_key, (name, name_key)): (String, (String, String)) = row?;
+                let (alias, name) = row?;
+                let (alias_key, name_key) = (player_key(&alias), player_key(&name));
+                if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
+                    continue;
+                }
                 map.names.entry(name_key.clone()).or_insert_with(|| name.clone());
                 map.by_key.insert(alias_key, (name, name_key));
             }
@@ -321,6 +326,45 @@ pub(super) fn fill_keys(conn: &Connection) -> rusqlite::Result<u64> {
     Ok(filled)
 }
 
+/// Makes the stored keys of the aliases those of their spellings now, in the writer's
+/// transaction: a key stored before kifudex knew a title (`Kondo_Osamu_Ryuo`, now the player
+/// `Kondo_Osamu` with the title `Ryuo`) would not be found by [`Batch::remove_alias`]. An alias
+/// whose spelling is now its player's name is removed; one whose new key another alias
+/// already has gives way to it.
+///
+/// # Errors
+///
+/// Any database failure.
+pub(super) fn rekey_aliases(conn: &Connection) -> rusqlite::Result<u64> {
+    if !has_table(conn, "aliases")? {
+        return Ok(0);
+    }
+    let rows: Vec<(String, String, String, String)> = conn
+        .prepare("SELECT alias_key, alias, name, name_key FROM aliases")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let stale: Vec<_> = rows
+        .into_iter()
+        .filter(|(alias_key, alias, name, name_key)| {
+            player_key(alias) != *alias_key || player_key(name) != *name_key
+        })
+        .collect();
+    for (alias_key, ..) in &stale {
+        conn.prepare_cached("DELETE FROM aliases WHERE alias_key = ?1")?.execute([alias_key])?;
+    }
+    for (_, alias, name, _) in &stale {
+        let (alias_key, name_key) = (player_key(alias), player_key(name));
+        if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
+            continue;
+        }
+        conn.prepare_cached(
+            "INSERT OR IGNORE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![alias_key, alias, name, name_key])?;
+    }
+    Ok(stale.len() as u64)
+}
+
 /// Player id → (identity key, name as stored).
 pub(super) type IdentityKeys = HashMap<i64, (String, String)>;
 
@@ -405,8 +449,16 @@ impl Snapshot<'_> {
         if !has_table(&self.tx, "aliases")? {
             return Ok(false);
         }
-        let mut stmt = self.tx.prepare_cached("SELECT EXISTS(SELECT 1 FROM aliases WHERE alias_key = ?1)")?;
-        Ok(stmt.query_row([player_key(alias)], |r| r.get(0))?)
+        // By the spellings' keys made now, as [`AliasMap::load`] makes them.
+        let key = player_key(alias);
+        let mut stmt = self.tx.prepare_cached("SELECT alias FROM aliases")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            if player_key(r.get_ref(0)?.as_str()?) == key {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 

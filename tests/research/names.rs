@@ -231,3 +231,29 @@ fn alias_refuses_what_is_not_a_kifudex_database_and_leaves_it_untouched() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: an alias row is `alias,name`"), "{out:?}");
 }
+
+/// An alias stored before kifudex knew a title its spelling ends with keeps the key that had
+/// the title in it; it still joins the spellings, and `alias remove` still finds it.
+#[test]
+fn an_alias_stored_with_the_key_of_an_older_reading_still_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let ids = build(&tmp.path().join("archive"), &db);
+    let habu = ids_of(&ids, &["01", "02", "03", "04", "06", "07", "08"]);
+    // The row an older build stored for `alias add "Habu Yoshiharu Meijin" 羽生善治`: its key
+    // is the spelling's, title and all (widths, spaces and case aside).
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "INSERT INTO aliases(alias_key, alias, name, name_key)
+         VALUES ('habuyoshiharumeijin', 'Habu Yoshiharu Meijin', '羽生善治', '羽生善治')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    // Read as it is (a reader does not write), and after a writer opened the database.
+    assert_eq!(listed(&db, &["--player", "羽生"]), habu);
+    let (code, _, stderr) = kifudex(["alias", "remove", "habu yoshiharu meijin"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()), "alias,name\n");
+    assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
+}

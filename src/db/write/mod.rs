@@ -251,6 +251,7 @@ impl Writer {
         batch.index.deepen(&batch.tx)?;
         batch.index.recover(&batch.tx)?;
         super::names::fill_keys(&batch.tx)?;
+        super::names::rekey_aliases(&batch.tx)?;
         batch.commit()?;
         w.marks_run = run;
         Ok(w)
