@@ -7,7 +7,8 @@
 //! *keys*:
 //! - Unicode NFKC, so full-width digits and letters are the ASCII ones (６２ is 62, ａ is a)
 //!   and half-width katakana the full-width ones;
-//! - every space of every width (and any other white space) left out;
+//! - every space of every width (and any other white space) left out, and `_`, which CSA
+//!   names write for a space (`Ito_Chihiro` is `Ito Chihiro`);
 //! - letters without case (lowercase);
 //! - for a player, a title or rank written after the name left out ([`player_key`]), so
 //!   `羽生善治 名人` and `羽生善治` have one key.
@@ -22,16 +23,17 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::text::is_inline_space;
 
-/// The key of a text: NFKC, without white space, lowercase.
+/// The key of a text: NFKC, without white space or `_`, lowercase.
 ///
 /// ```
 /// use kifudex::name_key::key;
 /// assert_eq!(key("第６２期　名人戦"), "第62期名人戦");
 /// assert_eq!(key("Habu  Yoshiharu"), "habuyoshiharu");
+/// assert_eq!(key("Habu_Yoshiharu"), "habuyoshiharu");
 /// assert_eq!(key("ﾊﾌﾞ"), "ハブ");
 /// ```
 pub fn key(text: &str) -> String {
-    text.nfkc().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect()
+    text.nfkc().filter(|&c| !c.is_whitespace() && c != '_').flat_map(char::to_lowercase).collect()
 }
 
 /// The key of a player's name as written, with a title or rank after it left out (see

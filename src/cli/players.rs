@@ -16,7 +16,7 @@ use super::{
 /// first and last dates, and the openings (戦型) played most.
 ///
 /// The filters choose the games; --player also chooses the players listed. A player is every
-/// spelling of one name (widths, spaces, case and a title after the name do not count) and
+/// spelling of one name (widths, spaces, `_`, case and a title after the name do not count) and
 /// its aliases; a game counts once for each player, however many of its records name them.
 /// With --vs NAME, each row is a player's record against NAME. --format json prints a list of
 /// objects, one a player. Exit status 1 when no player is counted.

@@ -36,6 +36,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0019_jkf_reread_and_numbered_starts.sql"),
     ),
     ("0020_latin_titles", include_str!("../../migrations/0020_latin_titles.sql")),
+    ("0021_underscore_keys", include_str!("../../migrations/0021_underscore_keys.sql")),
 ];
 
 /// The schema version this build writes.
@@ -60,9 +61,15 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// position, and this build reads both forms of each; 0013 keeps each list of newest games in
 /// one row, and this build reads no list from the tables before (it answers from the postings
 /// until the next index run makes the lists again); 0014 keeps the ending of each record that
-/// ends otherwise than its game, which only the writer reads. A migration that changes what readers
+/// ends otherwise than its game, which only the writer reads; 0021 makes the keys of names
+/// again without `_`, and readers of an earlier file make them themselves
+/// ([`UNDERSCORE_KEYS`]). A migration that changes what readers
 /// read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
+
+/// The first schema version whose stored name keys leave out `_` (see
+/// [`crate::name_key::key`]): readers make the keys of an earlier version's names themselves.
+pub const UNDERSCORE_KEYS: i64 = version_of("0021_underscore_keys");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {

@@ -201,8 +201,13 @@ pub(super) fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool
         .query_row([table], |r| r.get(0))
 }
 
-/// Whether `table` (players or events) has its `key` column.
+/// Whether `table` (players or events) has its `key` column, made as [`key`] makes keys now:
+/// a database of a version before [`super::migrate::UNDERSCORE_KEYS`] kept `_` in its keys,
+/// until its writer makes them again.
 fn has_keys(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+    if super::migrate::version(conn)? < super::migrate::UNDERSCORE_KEYS {
+        return Ok(false);
+    }
     conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM pragma_table_info(?1) WHERE name = 'key')")?
         .query_row([table], |r| r.get(0))
 }

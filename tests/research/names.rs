@@ -257,3 +257,38 @@ fn an_alias_stored_with_the_key_of_an_older_reading_still_holds() {
     assert_eq!(stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()), "alias,name\n");
     assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
 }
+
+/// CSA names write a space as `_`: `Ito_Chihiro` of a CSA record and `Ito Chihiro` of a KIF
+/// one are one player, found by either spelling.
+#[test]
+fn an_underscore_in_a_name_is_a_space() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&root).unwrap();
+    fs::write(root.join("a.csa"), "V2.2\nN+Ito_Chihiro\nN-Sato\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n").unwrap();
+    let kif = "先手：Ito Chihiro\n後手：Tanaka\n手合割：平手\n手数----指手--\n   1 ２六歩(27)\n   2 投了\n";
+    fs::write(root.join("b.kifu"), kif).unwrap();
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    for spelling in ["Ito Chihiro", "Ito_Chihiro", "itochihiro"] {
+        assert_eq!(listed(&db, &["--player", spelling]).len(), 2, "{spelling}");
+    }
+    let players = stdout(&kifudex(["players", "--player", "ito", "--format", "json"]).db(&db).output());
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&players).unwrap();
+    assert_eq!(rows.len(), 1, "{players}");
+    assert_eq!(rows[0]["games"], 2, "{players}");
+    // A database of the version before keeps `_` in its stored keys: a reader makes the keys
+    // itself, and the next writer makes them again.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("UPDATE players SET key = lower(name); PRAGMA user_version = 20;").unwrap();
+    drop(conn);
+    assert_eq!(listed(&db, &["--player", "Ito Chihiro"]).len(), 2);
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let key: String =
+        conn.query_row("SELECT key FROM players WHERE name = 'Ito_Chihiro'", [], |r| r.get(0)).unwrap();
+    assert_eq!(key, "itochihiro");
+    drop(conn);
+    assert_eq!(listed(&db, &["--player", "Ito Chihiro"]).len(), 2);
+}
