@@ -319,6 +319,38 @@ fn a_start_that_cannot_be_read_is_no_game() {
     }
 }
 
+/// A 手合割 written with digits (`２枚落ち`) names the handicap its kanji name does: White,
+/// without rook and bishop, moves first.
+#[test]
+fn a_handicap_name_written_with_digits_is_the_handicap() {
+    let (_tmp, dir, db) = workspace();
+    let kif =
+        "手合割：２枚落ち\n手数----指手---------消費時間--\n   1 ６二銀(71)\n   2 ７六歩(77)\n   3 投了\n";
+    fs::write(dir.join("two.kif"), kif).unwrap();
+    assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    assert!(export("warnings", &db).is_empty());
+    let games = export("games", &db);
+    assert_eq!((games[0]["handicap"].as_str(), games[0]["plies"].as_str()), ("二枚落ち", "2"));
+    // White, to move at ply 3, resigned.
+    assert_eq!(games[0]["result"], "black");
+    // A database of the version before read the name as no handicap, and warned: its next
+    // run reads the file again (the others stay unchanged).
+    fs::write(dir.join("other.kif"), "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n").unwrap();
+    assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
+         SELECT path, id, 0, 1, NULL, 'unknown_handicap', 'no handicap' FROM files WHERE path LIKE '%two.kif';
+         PRAGMA user_version = 20;",
+    )
+    .unwrap();
+    drop(conn);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json"]).db(&db).output();
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()), (Some(1), Some(1)));
+    assert!(export("warnings", &db).is_empty());
+}
+
 /// A 手合割 that names no handicap is read as the even game, and says so.
 #[test]
 fn an_unknown_handicap_name_is_a_warning() {

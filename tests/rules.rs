@@ -170,6 +170,22 @@ fn handicaps_remove_the_right_pieces() {
     assert_eq!(Handicap::from_name("香落"), Some(Handicap::Lance));
     assert_eq!(Handicap::from_name("2-piece"), Some(Handicap::TwoPieces));
     assert_eq!(Handicap::from_name("七枚落ち"), None);
+    // Digits and Latin letters of either width: the names are the kanji ones.
+    for (name, handicap) in [
+        ("2枚落ち", Handicap::TwoPieces),
+        ("２枚落ち", Handicap::TwoPieces),
+        ("10枚落ち", Handicap::TenPieces),
+        ("１０枚落ち", Handicap::TenPieces),
+        ("左7枚落ち", Handicap::LeftSevenPieces),
+        ("6枚落", Handicap::SixPieces),
+        ("ＬＡＮＣＥ", Handicap::Lance),
+        ("２－ｐｉｅｃｅ", Handicap::TwoPieces),
+    ] {
+        assert_eq!(Handicap::from_name(name), Some(handicap), "{name}");
+    }
+    for name in ["1枚落ち", "7枚落ち", "9枚落ち", "20枚落ち", "2枚"] {
+        assert_eq!(Handicap::from_name(name), None, "{name}");
+    }
 }
 
 fn refused(sfen: &str, usi: &str) -> IllegalMoveKind {

@@ -36,7 +36,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0019_jkf_reread_and_numbered_starts.sql"),
     ),
     ("0020_latin_titles", include_str!("../../migrations/0020_latin_titles.sql")),
-    ("0021_underscore_keys", include_str!("../../migrations/0021_underscore_keys.sql")),
+    (
+        "0021_name_keys_and_handicap_names",
+        include_str!("../../migrations/0021_name_keys_and_handicap_names.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
@@ -69,7 +72,7 @@ pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 
 /// The first schema version whose stored name keys leave out `_` (see
 /// [`crate::name_key::key`]): readers make the keys of an earlier version's names themselves.
-pub const UNDERSCORE_KEYS: i64 = version_of("0021_underscore_keys");
+pub const UNDERSCORE_KEYS: i64 = version_of("0021_name_keys_and_handicap_names");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {

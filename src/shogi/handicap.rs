@@ -166,9 +166,31 @@ impl Handicap {
     }
 
     /// The handicap with this name: the Japanese name (with or without the trailing ち,
-    /// 落 or 落ち, 平手), or the [`slug`](Handicap::slug).
+    /// 落 or 落ち, 平手), or the [`slug`](Handicap::slug). Digits and Latin letters may be
+    /// of either width, and the number of pieces a digit (`２枚落ち` is `二枚落ち`).
     pub fn from_name(name: &str) -> Option<Handicap> {
-        let name = name.trim();
+        use unicode_normalization::UnicodeNormalization;
+        let normal: String = name.trim().nfkc().collect();
+        let name = match normal.split_once('枚') {
+            Some((count, rest)) => {
+                let (side, digits) =
+                    count.split_at(count.len() - count.trim_start_matches(['左', '右']).len());
+                let kanji = match digits {
+                    "2" => "二",
+                    "3" => "三",
+                    "4" => "四",
+                    "5" => "五",
+                    "6" => "六",
+                    "7" => "七",
+                    "8" => "八",
+                    "10" => "十",
+                    other => other,
+                };
+                format!("{side}{kanji}枚{rest}")
+            }
+            None => normal,
+        };
+        let name = name.as_str();
         Handicap::ALL.into_iter().find(|h| {
             let ja = h.japanese();
             name == ja
