@@ -665,3 +665,47 @@ fn variations_that_replace_the_ending_each_go_on_from_the_last_move_s_totals() {
         assert!(written.contains(row), "{row}:\n{written}");
     }
 }
+
+/// A JKF comment is one string that may hold line breaks. KIF and KI2 write a comment line as
+/// a `*` line, CSA as a `'` line and Western text joins lines with `~`: each line of the
+/// comment becomes one such line, so every format reads back the same lines, and none holds
+/// a line break changed into other text (a literal `\n`, a space).
+#[test]
+fn a_comment_with_line_breaks_comes_back_line_by_line_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("c.jkf");
+    let text = r#"{"header":{},"moves":[{"comments":["before\nthe game"]},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"comments":["first line\r\nsecond line"]},
+        {"move":{"color":1,"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, name) in [("kif", "g.kifu"), ("ki2", "g.ki2u"), ("csa", "g.csa"), ("western", "g.psn")] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let written = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(game.comments, ["before", "the game"], "{to}:\n{written}");
+        assert_eq!(game.moves[0].comments, ["first line", "second line"], "{to}:\n{written}");
+    }
+}
+
+/// Readers split lines at a lone CR as at LF. A comment holding one, written as it is, ends
+/// its comment line there, and the rest is read as a line of its own: after a lone CR, CSA
+/// read `-3334FU` as White's move, adding a move to the game. Each format must keep it a
+/// comment line.
+#[test]
+fn a_lone_carriage_return_in_a_comment_never_turns_its_rest_into_a_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("c.jkf");
+    let text = r#"{"header":{},"moves":[{},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"comments":["looks fine\r-3334FU"]}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, name) in [("csa", "g.csa"), ("kif", "g.kifu"), ("ki2", "g.ki2u"), ("western", "g.psn")] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let written = String::from_utf8_lossy(&out.stdout);
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let moves: Vec<String> = replay::replay(&game).moves.iter().map(ToString::to_string).collect();
+        assert_eq!(moves, ["7g7f"], "{to}:\n{written}");
+        assert_eq!(game.moves[0].comments, ["looks fine", "-3334FU"], "{to}:\n{written}");
+    }
+}

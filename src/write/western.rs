@@ -1,6 +1,8 @@
 //! Writing a game as Western game text, in Hodges or Hosking style, for shogi or yari shogi.
 
-use super::support::{branching_at, foul_notes, other_headers, paired_variations, start_position, walk};
+use super::support::{
+    branching_at, comment_lines, foul_notes, other_headers, paired_variations, start_position, walk,
+};
 use crate::{
     kifu::{Game, MoveEntry, Variation, western::result_word},
     notation::{self, Style},
@@ -127,9 +129,11 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
     out
 }
 
-/// A comment in braces; its lines are joined by `~`.
-fn comment(lines: &[String]) -> String {
-    format!("{{{}}}", lines.join("~").replace('}', ")").replace(['\r', '\n'], " "))
+/// A comment in braces; its lines (those of each comment, line breaks inside one included)
+/// are joined by `~`, which the reader takes for a line break.
+fn comment(comments: &[String]) -> String {
+    let lines: Vec<&str> = comment_lines(comments).collect();
+    format!("{{{}}}", lines.join("~").replace('}', ")"))
 }
 
 /// Where a line's numbering starts.

@@ -25,7 +25,7 @@ pub mod kif;
 
 use std::{cmp::Reverse, fmt::Write as _};
 
-use super::support::{paired_variations, slash_date};
+use super::support::{comment_lines, paired_variations, slash_date};
 use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
@@ -403,9 +403,11 @@ fn pad(out: &mut String, text: &str, width: usize) {
     }
 }
 
-/// Writes comments as `*` lines.
+/// Writes comments as `*` lines, one for each line of a comment: a line break inside one
+/// (a JKF comment may hold several lines) starts another `*` line, as the formats write a
+/// comment of several lines, so that it reads back as those lines.
 fn write_comments(out: &mut String, comments: &[String]) {
-    for c in comments {
-        let _ = writeln!(out, "*{}", one_line(c));
+    for line in comment_lines(comments) {
+        let _ = writeln!(out, "*{line}");
     }
 }
