@@ -709,3 +709,36 @@ fn a_lone_carriage_return_in_a_comment_never_turns_its_rest_into_a_move() {
         assert_eq!(game.moves[0].comments, ["looks fine", "-3334FU"], "{to}:\n{written}");
     }
 }
+
+/// A header's key is one line of the written record, as its value is: a line break in a key
+/// (JKF keys are any text) must not start a line of its own, which KIF and KI2 read as a move
+/// row or skip, and CSA as a move.
+#[test]
+fn a_line_break_in_a_header_key_never_starts_a_line_of_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("h.jkf");
+    let text = r#"{"header":{"note\n   2 ３四歩(33)\nx":"v","$EV\n-3334FU\n$X":"w"},"moves":[{},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, name) in [("csa", "g.csa"), ("kif", "g.kifu"), ("ki2", "g.ki2u")] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let written = String::from_utf8_lossy(&out.stdout);
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let replayed = replay::replay(&game);
+        let moves: Vec<String> = replayed.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(moves, ["7g7f"], "{to}:\n{written}");
+        assert_eq!(game.warnings, [], "{to}:\n{written}");
+        assert_eq!(replayed.warnings, [], "{to}:\n{written}");
+        // Both values are kept, as headers or (CSA, for a key it does not know) a comment.
+        let texts: Vec<&str> = game
+            .headers
+            .iter()
+            .map(|h| h.value.as_str())
+            .chain(game.comments.iter().map(String::as_str))
+            .collect();
+        for value in ["v", "w"] {
+            assert!(texts.iter().any(|t| t.ends_with(value)), "{to}: {texts:?}\n{written}");
+        }
+    }
+}

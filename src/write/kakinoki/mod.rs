@@ -67,7 +67,8 @@ fn write_headers(game: &Game, out: &mut String) {
         if let (Some(_), Some(Field::Start), Some(date)) = (kif_key, field, start_time.or(game.info.start)) {
             value = slash_date(&date);
         }
-        let key = kif_key.unwrap_or(key.as_str()).replace('：', ":");
+        // A key is one line too, and a full-width colon in it would end it early.
+        let key = one_line(kif_key.unwrap_or(key.as_str())).replace('：', ":");
         if key == "手合割" {
             wrote_handicap = true;
             if let Start::Standard(h) = game.start {
