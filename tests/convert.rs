@@ -742,3 +742,28 @@ fn a_line_break_in_a_header_key_never_starts_a_line_of_its_own() {
         }
     }
 }
+
+/// Western text has tags for the start (`Date`, `Time`) and writes the end too, so that a
+/// record's end time (CSA `$END_TIME`, KIF `終了日時`) goes through it as through every other
+/// format. It was dropped without a word.
+#[test]
+fn an_end_time_goes_through_western_text_and_back() {
+    // example.csa: $START_TIME:2003/05/03 10:30:00, $END_TIME:2003/05/03 11:11:05.
+    let tmp = tempfile::tempdir().unwrap();
+    let psn = tmp.path().join("g.psn");
+    let csa = data("csa/example.csa");
+    let out = convert(&[csa.to_str().unwrap(), "--to", "western", "--out", psn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&psn).unwrap();
+    let game = kifu::read_file(Some(&psn), &bytes).unwrap().games.remove(0);
+    let text = String::from_utf8_lossy(&bytes);
+    assert_eq!(game.info.start.map(|d| d.to_string()).as_deref(), Some("2003-05-03T10:30:00"), "{text}");
+    assert_eq!(game.info.end.map(|d| d.to_string()).as_deref(), Some("2003-05-03T11:11:05"), "{text}");
+    assert_eq!(game.warnings, [], "{text}");
+    for (to, line) in [("kif", "終了日時：2003/05/03 11:11:05"), ("csa", "$END_TIME:2003/05/03 11:11:05")]
+    {
+        let out = convert(&[psn.to_str().unwrap(), "--to", to]);
+        let written = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(written.lines().filter(|l| *l == line).count(), 1, "{to}:\n{written}");
+    }
+}

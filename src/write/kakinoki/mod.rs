@@ -29,7 +29,7 @@ use super::support::{comment_lines, paired_variations, slash_date};
 use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
-        info::{Field, STRUCTURE_KEYS},
+        info::{Field, STRUCTURE_KEYS, parse_date},
         kakinoki::handicap_of_name,
     },
     notation::MoveToken,
@@ -65,6 +65,10 @@ fn write_headers(game: &Game, out: &mut String) {
         let mut value = one_line(value);
         // Another format's start under the KIF key: the date it gives, as KIF writes dates.
         if let (Some(_), Some(Field::Start), Some(date)) = (kif_key, field, start_time.or(game.info.start)) {
+            value = slash_date(&date);
+        }
+        // And its end (Western `EndDate` writes the day with dots), the one it gives itself.
+        if let (Some(_), Some(Field::End), Some(date)) = (kif_key, field, parse_date(&value)) {
             value = slash_date(&date);
         }
         // A key is one line too, and a full-width colon in it would end it early.
