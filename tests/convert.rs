@@ -722,7 +722,10 @@ fn a_line_break_in_a_header_key_never_starts_a_line_of_its_own() {
     std::fs::write(&jkf, text).unwrap();
     for (to, name) in [("csa", "g.csa"), ("kif", "g.kifu"), ("ki2", "g.ki2u")] {
         let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
-        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        // Both keys come back changed, and convert says so.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(stderr.contains("2 headers hold a line break"), "{to}: {stderr}");
         let written = String::from_utf8_lossy(&out.stdout);
         let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
         let replayed = replay::replay(&game);
@@ -765,5 +768,38 @@ fn an_end_time_goes_through_western_text_and_back() {
         let out = convert(&[psn.to_str().unwrap(), "--to", to]);
         let written = String::from_utf8_lossy(&out.stdout);
         assert_eq!(written.lines().filter(|l| *l == line).count(), 1, "{to}:\n{written}");
+    }
+}
+
+/// A header line holds no line break: KIF and KI2 write one in a value as a literal `\n`, CSA
+/// and Western text as a space. A name or value that comes back changed so is named; JKF,
+/// which keeps it, says nothing.
+#[test]
+fn a_line_break_in_a_header_is_named_where_the_format_changes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("n.jkf");
+    let text = r#"{"header":{"先手":"line1\nline2","後手":"B"},"moves":[{},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, code, said) in [
+        ("kif", 1, Some("a literal \\n")),
+        ("ki2", 1, Some("a literal \\n")),
+        ("csa", 1, Some("a CSA file writes as a space")),
+        ("western", 1, Some("Western text writes as a space")),
+        ("jkf", 0, None),
+    ] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        match said {
+            Some(words) => {
+                assert!(
+                    stderr.contains("n.jkf game 0: 1 header holds a line break, which"),
+                    "{to}: {stderr}"
+                );
+                assert!(stderr.contains(words), "{to}: {stderr}");
+            }
+            None => assert_eq!(stderr, "", "{to}"),
+        }
     }
 }
