@@ -696,3 +696,141 @@ fn standard_input_is_read_when_the_file_is_a_dash() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("kifudex: <stdin>: no game can be read"));
 }
+
+/// A JKF comment is one string that may hold line breaks. KIF and KI2 write a comment line as
+/// a `*` line, CSA as a `'` line and Western text joins lines with `~`: each line of the
+/// comment becomes one such line, so every format reads back the same lines, and none holds
+/// a line break changed into other text (a literal `\n`, a space).
+#[test]
+fn a_comment_with_line_breaks_comes_back_line_by_line_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("c.jkf");
+    let text = r#"{"header":{},"moves":[{"comments":["before\nthe game"]},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"comments":["first line\r\nsecond line"]},
+        {"move":{"color":1,"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, name) in [("kif", "g.kifu"), ("ki2", "g.ki2u"), ("csa", "g.csa"), ("western", "g.psn")] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let written = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(game.comments, ["before", "the game"], "{to}:\n{written}");
+        assert_eq!(game.moves[0].comments, ["first line", "second line"], "{to}:\n{written}");
+    }
+}
+
+/// Readers split lines at a lone CR as at LF. A comment holding one, written as it is, ends
+/// its comment line there, and the rest is read as a line of its own: after a lone CR, CSA
+/// read `-3334FU` as White's move, adding a move to the game. Each format must keep it a
+/// comment line.
+#[test]
+fn a_lone_carriage_return_in_a_comment_never_turns_its_rest_into_a_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("c.jkf");
+    let text = r#"{"header":{},"moves":[{},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"comments":["looks fine\r-3334FU"]}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, name) in [("csa", "g.csa"), ("kif", "g.kifu"), ("ki2", "g.ki2u"), ("western", "g.psn")] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let written = String::from_utf8_lossy(&out.stdout);
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let moves: Vec<String> = replay::replay(&game).moves.iter().map(ToString::to_string).collect();
+        assert_eq!(moves, ["7g7f"], "{to}:\n{written}");
+        assert_eq!(game.moves[0].comments, ["looks fine", "-3334FU"], "{to}:\n{written}");
+    }
+}
+
+/// A header's key is one line of the written record, as its value is: a line break in a key
+/// (JKF keys are any text) must not start a line of its own, which KIF and KI2 read as a move
+/// row or skip, and CSA as a move.
+#[test]
+fn a_line_break_in_a_header_key_never_starts_a_line_of_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("h.jkf");
+    let text = r#"{"header":{"note\n   2 ３四歩(33)\nx":"v","$EV\n-3334FU\n$X":"w"},"moves":[{},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, name) in [("csa", "g.csa"), ("kif", "g.kifu"), ("ki2", "g.ki2u")] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        // Both keys come back changed, and convert says so.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(stderr.contains("2 headers hold a line break"), "{to}: {stderr}");
+        let written = String::from_utf8_lossy(&out.stdout);
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let replayed = replay::replay(&game);
+        let moves: Vec<String> = replayed.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(moves, ["7g7f"], "{to}:\n{written}");
+        assert_eq!(game.warnings, [], "{to}:\n{written}");
+        assert_eq!(replayed.warnings, [], "{to}:\n{written}");
+        // Both values are kept, as headers or (CSA, for a key it does not know) a comment.
+        let texts: Vec<&str> = game
+            .headers
+            .iter()
+            .map(|h| h.value.as_str())
+            .chain(game.comments.iter().map(String::as_str))
+            .collect();
+        for value in ["v", "w"] {
+            assert!(texts.iter().any(|t| t.ends_with(value)), "{to}: {texts:?}\n{written}");
+        }
+    }
+}
+
+/// Western text has tags for the start (`Date`, `Time`) and writes the end too, so that a
+/// record's end time (CSA `$END_TIME`, KIF `終了日時`) goes through it as through every other
+/// format. It was dropped without a word.
+#[test]
+fn an_end_time_goes_through_western_text_and_back() {
+    // example.csa: $START_TIME:2003/05/03 10:30:00, $END_TIME:2003/05/03 11:11:05.
+    let tmp = tempfile::tempdir().unwrap();
+    let psn = tmp.path().join("g.psn");
+    let csa = data("csa/example.csa");
+    let out = convert(&[csa.to_str().unwrap(), "--to", "western", "--out", psn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&psn).unwrap();
+    let game = kifu::read_file(Some(&psn), &bytes).unwrap().games.remove(0);
+    let text = String::from_utf8_lossy(&bytes);
+    assert_eq!(game.info.start.map(|d| d.to_string()).as_deref(), Some("2003-05-03T10:30:00"), "{text}");
+    assert_eq!(game.info.end.map(|d| d.to_string()).as_deref(), Some("2003-05-03T11:11:05"), "{text}");
+    assert_eq!(game.warnings, [], "{text}");
+    for (to, line) in [("kif", "終了日時：2003/05/03 11:11:05"), ("csa", "$END_TIME:2003/05/03 11:11:05")]
+    {
+        let out = convert(&[psn.to_str().unwrap(), "--to", to]);
+        let written = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(written.lines().filter(|l| *l == line).count(), 1, "{to}:\n{written}");
+    }
+}
+
+/// A header line holds no line break: KIF and KI2 write one in a value as a literal `\n`, CSA
+/// and Western text as a space. A name or value that comes back changed so is named; JKF,
+/// which keeps it, says nothing.
+#[test]
+fn a_line_break_in_a_header_is_named_where_the_format_changes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jkf = tmp.path().join("n.jkf");
+    let text = r#"{"header":{"先手":"line1\nline2","後手":"B"},"moves":[{},
+        {"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}]}"#;
+    std::fs::write(&jkf, text).unwrap();
+    for (to, code, said) in [
+        ("kif", 1, Some("a literal \\n")),
+        ("ki2", 1, Some("a literal \\n")),
+        ("csa", 1, Some("a CSA file writes as a space")),
+        ("western", 1, Some("Western text writes as a space")),
+        ("jkf", 0, None),
+    ] {
+        let out = convert(&[jkf.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        match said {
+            Some(words) => {
+                assert!(
+                    stderr.contains("n.jkf game 0: 1 header holds a line break, which"),
+                    "{to}: {stderr}"
+                );
+                assert!(stderr.contains(words), "{to}: {stderr}");
+            }
+            None => assert_eq!(stderr, "", "{to}"),
+        }
+    }
+}

@@ -26,7 +26,8 @@ use super::moves::VariantArg;
 /// line nor one of no move, KIF and KI2 none after the last move of another variation), a
 /// line read past, moves after the game ended and a game whose start position cannot be read
 /// are left out, each with a warning (as is an ending the moves contradict or the format has
-/// no word for), and the exit status is then 1. What the format has no place for at all is
+/// no word for, and a header holding a line break, which no format but JKF keeps), and the
+/// exit status is then 1. What the format has no place for at all is
 /// named once, in a note that leaves the exit status alone: move times in KI2, Western and
 /// USI, headers and comments in USI, a start position's move number in CSA and JKF. CSA keeps
 /// the headers it has no key for as `'key:value` comments.
@@ -213,6 +214,20 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 "kifudex: {} game {index}: {changed} comment{} a '~' or a '}}', which Western text reads as a \
                  line break and writes as ')'",
                 input.display(),
+                if changed == 1 { " holds" } else { "s hold" },
+            );
+        }
+        let changed = kifudex::write::headers_changed(format, game);
+        if changed > 0 {
+            clean = false;
+            let written = match format {
+                Format::Kif | Format::Ki2 => "a KIF or KI2 file writes as a literal \\n",
+                Format::Western => "Western text writes as a space",
+                _ => "a CSA file writes as a space",
+            };
+            eprintln!(
+                "kifudex: {} game {index}: {changed} header{} a line break, which {written}",
+                args.file.display(),
                 if changed == 1 { " holds" } else { "s hold" },
             );
         }

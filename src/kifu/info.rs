@@ -66,7 +66,8 @@ impl Field {
                 "venue" => (Field::Site, 1),
                 "start_time" | "start" | "date" => (Field::Start, 0),
                 "utcdate" => (Field::Start, 1),
-                "end_time" => (Field::End, 0),
+                // `EndDate` is the tag Western text is written with.
+                "end_time" | "enddate" => (Field::End, 0),
                 "time_limit" | "timecontrol" => (Field::TimeControl, 0),
                 "time" => (Field::TimeControl, 1),
                 "sente" | "black" => (Field::Black, 0),

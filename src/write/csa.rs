@@ -23,7 +23,8 @@ fn name_with_title(p: &Player) -> String {
 /// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
 /// the comments before the first move, the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
 /// word for it. Headers CSA has no key for are kept as `'key:value` comments after the start,
-/// except `$` headers read from CSA, which are written back as they were.
+/// except `$` headers read from CSA (or any with a name CSA reads), which are written back as
+/// they were.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
@@ -63,14 +64,14 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             line(key, value);
         }
     }
-    for h in other_headers(game).filter(|h| h.key.starts_with('$')) {
+    for h in other_headers(game).filter(|h| is_info_key(&h.key)) {
         line(&format!("{}:", h.key), &h.value);
     }
     write_start(&mut out, &replayed.start);
     // Every comment that is not a move's follows the start (headers CSA has no key for
     // among them): read back, a comment before the first move is one of the game's, wherever
     // it was written (the note on an illegal first move, say), and is written here again.
-    for h in other_headers(game).filter(|h| !h.key.starts_with('$')) {
+    for h in other_headers(game).filter(|h| !is_info_key(&h.key)) {
         let _ = writeln!(out, "'{}", one_line(&format!("{}:{}", h.key, h.value)));
     }
     for c in comment_lines(&game.comments) {
@@ -97,6 +98,15 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
         let _ = writeln!(out, "%{word}");
     }
     out
+}
+
+/// Whether `key` is written as a `$` line: a `$` and a name CSA readers take for one (ASCII
+/// letters, digits, `_`, `+`, `-`). Any other key, a `$` one from another format with spaces
+/// or a line break in it, say, is kept in a comment, which every text fits.
+fn is_info_key(key: &str) -> bool {
+    key.strip_prefix('$').is_some_and(|name| {
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_+-".contains(&b))
+    })
 }
 
 /// Header values and comments are one line each in CSA.

@@ -117,6 +117,21 @@ pub fn comments_changed(format: Format, game: &Game) -> usize {
     }
 }
 
+/// How many of `game`'s raw headers a `format` text changes: each whose key or value holds a
+/// line break, which no header line can (KIF and KI2 write it as a literal `\n`, CSA and
+/// Western text as a space). JKF keeps it; USI holds no headers at all, and says so apart.
+pub fn headers_changed(format: Format, game: &Game) -> usize {
+    let broken = |text: &str| text.contains(['\r', '\n']);
+    match format {
+        Format::Jkf | Format::Usi => 0,
+        _ => game
+            .headers
+            .iter()
+            .filter(|h| !STRUCTURE_KEYS.contains(&h.key.as_str()) && (broken(&h.key) || broken(&h.value)))
+            .count(),
+    }
+}
+
 /// Every move entry of a line and of its variations, at any depth.
 fn entries<'a>(
     moves: &'a [MoveEntry],

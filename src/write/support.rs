@@ -4,6 +4,7 @@
 use crate::{
     kifu::{
         DateTime, Game, Header, Info, MoveEntry, Variation,
+        encoding::lines_after,
         info::{Field, STRUCTURE_KEYS},
     },
     replay::{ReplayedGame, ReplayedVariation},
@@ -115,10 +116,14 @@ pub(crate) fn paired_variations<'a>(
     replayed.iter().filter_map(|r| read.get(r.source).map(|v| (v, r))).collect()
 }
 
-/// Comment text split into single lines (writers put one line per comment line). An empty
+/// Comment text split into single lines (writers put one line per comment line), at every
+/// line break the readers split at: CRLF, LF and a lone CR, which left inside a comment line
+/// would end it on reading and make the rest a line of its own (a move, say). An empty
 /// comment (a blank line between paragraphs) is one empty line, not none.
 pub(crate) fn comment_lines(comments: &[String]) -> impl Iterator<Item = &str> {
-    comments.iter().flat_map(|c| std::iter::once("").filter(|_| c.is_empty()).chain(c.lines()))
+    comments.iter().flat_map(|c| {
+        std::iter::once("").filter(|_| c.is_empty()).chain(lines_after(c, 0).map(|(_, line)| line))
+    })
 }
 
 /// The note on a written foul that ended the game (`illegal move: ４五桂(37)`) and the record's

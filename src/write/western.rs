@@ -1,8 +1,10 @@
 //! Writing a game as Western game text, in Hodges or Hosking style, for shogi or yari shogi.
 
-use super::support::{branching_at, foul_notes, other_headers, paired_variations, start_position, walk};
+use super::support::{
+    branching_at, comment_lines, foul_notes, other_headers, paired_variations, start_position, walk,
+};
 use crate::{
-    kifu::{Game, MoveEntry, Variation, western::result_word},
+    kifu::{DateTime, Game, MoveEntry, Variation, western::result_word},
     notation::{self, Style},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Variant},
@@ -12,7 +14,8 @@ use crate::{
 const WIDTH: usize = 80;
 
 /// Writes `game` (replayed as `replayed`) as Western game text: tags for the normalized
-/// headers (`Event`, `Site`, `Date` and `Time`, `Sente`, `Gote`, `TimeControl`, `Opening`),
+/// headers (`Event`, `Site`, `Date` and `Time`, `EndDate`, `Sente`, `Gote`, `TimeControl`,
+/// `Opening`),
 /// the start (`Handicap` for a standard handicap, `SFEN` for any other position or a standard
 /// one numbered from another move than the first), every other raw header, `Result` and
 /// `Termination`; then the numbered moves in Hodges notation (`1. P-7f P-3d 2. …`, `1... `
@@ -65,11 +68,22 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
     if let Some(v) = &info.site {
         tag("Site", v);
     }
-    if let Some(date) = &info.start {
+    let day = |date: &DateTime| {
         let part = |n: Option<u8>| n.map_or("??".to_string(), |n| format!("{n:02}"));
-        tag("Date", &format!("{:04}.{}.{}", date.year, part(date.month), part(date.day)));
-        if let Some((h, m, s)) = date.time {
-            tag("Time", &format!("{h:02}:{m:02}:{s:02}"));
+        format!("{:04}.{}.{}", date.year, part(date.month), part(date.day))
+    };
+    let time = |(h, m, s): (u8, u8, u8)| format!("{h:02}:{m:02}:{s:02}");
+    if let Some(date) = &info.start {
+        tag("Date", &day(date));
+        if let Some(t) = date.time {
+            tag("Time", &time(t));
+        }
+    }
+    // No Western tag names the end: `EndDate` holds it, the time after the day.
+    if let Some(date) = &info.end {
+        match date.time {
+            Some(t) => tag("EndDate", &format!("{} {}", day(date), time(t))),
+            None => tag("EndDate", &day(date)),
         }
     }
     let (black, white) = if variant == Variant::Standard { ("Sente", "Gote") } else { ("Black", "White") };
@@ -127,9 +141,11 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
     out
 }
 
-/// A comment in braces; its lines are joined by `~`.
-fn comment(lines: &[String]) -> String {
-    format!("{{{}}}", lines.join("~").replace('}', ")").replace(['\r', '\n'], " "))
+/// A comment in braces; its lines (those of each comment, line breaks inside one included)
+/// are joined by `~`, which the reader takes for a line break.
+fn comment(comments: &[String]) -> String {
+    let lines: Vec<&str> = comment_lines(comments).collect();
+    format!("{{{}}}", lines.join("~").replace('}', ")"))
 }
 
 /// Where a line's numbering starts.

@@ -25,11 +25,11 @@ pub mod kif;
 
 use std::{cmp::Reverse, fmt::Write as _};
 
-use super::support::{paired_variations, slash_date};
+use super::support::{comment_lines, paired_variations, slash_date};
 use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
-        info::{Field, STRUCTURE_KEYS},
+        info::{Field, STRUCTURE_KEYS, parse_date},
         kakinoki::handicap_of_name,
     },
     notation::MoveToken,
@@ -67,7 +67,12 @@ fn write_headers(game: &Game, out: &mut String) {
         if let (Some(_), Some(Field::Start), Some(date)) = (kif_key, field, start_time.or(game.info.start)) {
             value = slash_date(&date);
         }
-        let key = kif_key.unwrap_or(key.as_str()).replace('：', ":");
+        // And its end (Western `EndDate` writes the day with dots), the one it gives itself.
+        if let (Some(_), Some(Field::End), Some(date)) = (kif_key, field, parse_date(&value)) {
+            value = slash_date(&date);
+        }
+        // A key is one line too, and a full-width colon in it would end it early.
+        let key = one_line(kif_key.unwrap_or(key.as_str())).replace('：', ":");
         if key == "手合割" {
             wrote_handicap = true;
             if let Start::Standard(h) = game.start {
@@ -403,9 +408,11 @@ fn pad(out: &mut String, text: &str, width: usize) {
     }
 }
 
-/// Writes comments as `*` lines.
+/// Writes comments as `*` lines, one for each line of a comment: a line break inside one
+/// (a JKF comment may hold several lines) starts another `*` line, as the formats write a
+/// comment of several lines, so that it reads back as those lines.
 fn write_comments(out: &mut String, comments: &[String]) {
-    for c in comments {
-        let _ = writeln!(out, "*{}", one_line(c));
+    for line in comment_lines(comments) {
+        let _ = writeln!(out, "*{line}");
     }
 }
