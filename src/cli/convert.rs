@@ -227,7 +227,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             };
             eprintln!(
                 "kifudex: {} game {index}: {changed} header{} a line break, which {written}",
-                args.file.display(),
+                input.display(),
                 if changed == 1 { " holds" } else { "s hold" },
             );
         }
