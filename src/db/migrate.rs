@@ -66,7 +66,7 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// until the next index run makes the lists again); 0014 keeps the ending of each record that
 /// ends otherwise than its game, which only the writer reads; 0021 makes the keys of names
 /// again without `_`, and readers of an earlier file make them themselves
-/// ([`UNDERSCORE_KEYS`]). A migration that changes what readers
+/// (`UNDERSCORE_KEYS`). A migration that changes what readers
 /// read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 
