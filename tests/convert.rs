@@ -834,3 +834,27 @@ fn a_line_break_in_a_header_is_named_where_the_format_changes_it() {
         }
     }
 }
+
+/// KIF and KI2 have no word for an ending by error (CSA's `%ERROR`): they write 中断, which
+/// reads back as an interruption. The conversion says so, and exits 1.
+#[test]
+fn an_ending_by_error_written_as_an_interruption_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("error.csa");
+    std::fs::write(&path, "V2.2\nPI\n+\n+7776FU\n-3334FU\n%ERROR\n").unwrap();
+    for to in ["kif", "ki2"] {
+        let out = convert(&[path.to_str().unwrap(), "--to", to]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(
+            stderr.contains("its ending (error) is written as 中断, which reads back as interrupted"),
+            "{to}: {stderr}"
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("中断"), "{to}");
+    }
+    // The formats with a word for it say nothing.
+    for to in ["csa", "jkf", "western"] {
+        let out = convert(&[path.to_str().unwrap(), "--to", to]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}

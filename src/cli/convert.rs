@@ -251,6 +251,14 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 input.display(),
             );
         }
+        if let Some(word) = kifudex::write::ending_changed(format, &replayed) {
+            clean = false;
+            eprintln!(
+                "kifudex: {} game {index}: its ending (error) is written as {word}, which reads back as interrupted: a {} file has no word for it",
+                input.display(),
+                format.name().to_uppercase(),
+            );
+        }
         texts.push(args.to.write(game, &replayed));
     }
     if !parts.is_empty() {

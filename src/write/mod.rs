@@ -164,6 +164,15 @@ pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
     matches!(format, Format::Csa | Format::Jkf) && !written
 }
 
+/// The word a `format` text writes for `replayed`'s ending in place of its own, when it has
+/// none for it but writes another: KIF and KI2 write an ending by error (`%ERROR`) as 中断,
+/// which reads back as an interruption. `None` when the ending is written as it is (or left
+/// out: [`ending_left_out`]).
+pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<&'static str> {
+    let error = replayed.termination == Some(crate::kifu::Termination::Error);
+    (error && matches!(format, Format::Kif | Format::Ki2)).then_some("中断")
+}
+
 /// The parts of `game` that a `format` text has no place for, of those the game has: move
 /// times in KI2, Western and USI text; headers and comments in USI, which holds the start,
 /// the moves and a few endings only; the start's move number, when it is not 1, in CSA and
