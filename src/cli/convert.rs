@@ -251,11 +251,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 input.display(),
             );
         }
-        if let Some(word) = kifudex::write::ending_changed(format, &replayed) {
+        if let Some((word, read)) = kifudex::write::ending_changed(format, &replayed) {
             clean = false;
             eprintln!(
-                "kifudex: {} game {index}: its ending (error) is written as {word}, which reads back as interrupted: a {} file has no word for it",
+                "kifudex: {} game {index}: its ending ({}) is written as {word}, which reads back as {}: a {} file has no word for it",
                 input.display(),
+                replayed.termination.map_or("unknown", |t| t.name()),
+                read.name(),
                 format.name().to_uppercase(),
             );
         }

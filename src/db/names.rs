@@ -86,10 +86,7 @@ impl AliasMap {
             let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
             for row in rows {
                 let (alias, name) = row?;
-                let (alias_key, name_key) = (player_key(&alias), player_key(&name));
-                if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
-                    continue;
-                }
+                let Some((alias_key, name_key)) = alias_keys(&alias, &name) else { continue };
                 map.names.entry(name_key.clone()).or_insert_with(|| name.clone());
                 map.by_key.insert(alias_key, (name, name_key));
             }
@@ -151,6 +148,13 @@ impl AliasMap {
     }
 }
 
+/// The keys of `alias` and `name` when they are two names (neither empty, not one name), as
+/// stored aliases are taken; `None` otherwise.
+fn alias_keys(alias: &str, name: &str) -> Option<(String, String)> {
+    let (alias_key, name_key) = (player_key(alias), player_key(name));
+    (!alias_key.is_empty() && !name_key.is_empty() && alias_key != name_key).then_some((alias_key, name_key))
+}
+
 /// The keys of `alias` and `name`, when they are two names: neither is empty (spaces and a
 /// title alone), and they are not one name already.
 ///
@@ -177,10 +181,7 @@ pub fn contradicting_alias(pairs: &[(String, String)]) -> Option<(usize, usize)>
     // The aliases so far, added as [`AliasMap::load`] adds them, and the pair that made each.
     let (mut map, mut made) = (AliasMap::default(), HashMap::new());
     for (i, (alias, name)) in pairs.iter().enumerate() {
-        let (alias_key, name_key) = (player_key(alias), player_key(name));
-        if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
-            continue;
-        }
+        let Some((alias_key, name_key)) = alias_keys(alias, name) else { continue };
         if map.canonical(&name_key) == alias_key {
             return Some((i, made[&name_key]));
         }
@@ -358,10 +359,7 @@ pub(super) fn rekey_aliases(conn: &Connection) -> rusqlite::Result<u64> {
         conn.prepare_cached("DELETE FROM aliases WHERE alias_key = ?1")?.execute([alias_key])?;
     }
     for (_, alias, name, _) in &stale {
-        let (alias_key, name_key) = (player_key(alias), player_key(name));
-        if alias_key.is_empty() || name_key.is_empty() || alias_key == name_key {
-            continue;
-        }
+        let Some((alias_key, name_key)) = alias_keys(alias, name) else { continue };
         conn.prepare_cached(
             "INSERT OR IGNORE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)",
         )?

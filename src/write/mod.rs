@@ -22,7 +22,7 @@ pub mod western;
 pub use kakinoki::{ki2, kif};
 
 use crate::{
-    kifu::{Format, Game, MoveEntry, Outcome, Variation, info::STRUCTURE_KEYS},
+    kifu::{Format, Game, MoveEntry, Outcome, Termination, Variation, info::STRUCTURE_KEYS},
     replay::{ReplayedGame, ReplayedVariation},
 };
 
@@ -165,12 +165,14 @@ pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
 }
 
 /// The word a `format` text writes for `replayed`'s ending in place of its own, when it has
-/// none for it but writes another: KIF and KI2 write an ending by error (`%ERROR`) as 中断,
-/// which reads back as an interruption. `None` when the ending is written as it is (or left
-/// out: [`ending_left_out`]).
-pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<&'static str> {
-    let error = replayed.termination == Some(crate::kifu::Termination::Error);
-    (error && matches!(format, Format::Kif | Format::Ki2)).then_some("中断")
+/// none for it but writes another that reads back as another ending: KIF and KI2 write an
+/// ending by error (`%ERROR`) as 中断, an interruption. `None` when the ending is written as
+/// it is (or left out: [`ending_left_out`]). With the word, the ending it reads back as.
+pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<(&'static str, Termination)> {
+    match format {
+        Format::Kif | Format::Ki2 => replayed.termination.and_then(kakinoki::word_read_as_other),
+        _ => None,
+    }
 }
 
 /// The parts of `game` that a `format` text has no place for, of those the game has: move

@@ -344,6 +344,16 @@ fn ending_word(ending: &Ending, turn: Color) -> Option<(&'static str, bool)> {
     })
 }
 
+/// The word KIF and KI2 write for an ending by `termination` when it reads back as another
+/// (an ending by error is written 中断, an interruption), with the ending it reads back as;
+/// `None` when it reads back as itself.
+pub(crate) fn word_read_as_other(termination: Termination) -> Option<(&'static str, Termination)> {
+    let ending = Ending { termination, side: None, stated: None, text: String::new(), line: 0 };
+    let (word, _) = ending_word(&ending, Color::Black)?;
+    let read = crate::kifu::kakinoki::terminal(word).map_or(Termination::Unknown, |t| t.termination);
+    (read != termination).then_some((word, read))
+}
+
 /// The terminal row text: the word, with the side written before it when the side the word
 /// is about is not the side to move (`先手 反則負け`).
 fn ending_row(ending: &Ending, turn: Color, handicap: bool) -> Option<String> {
