@@ -858,3 +858,42 @@ fn an_ending_by_error_written_as_an_interruption_is_named() {
         assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// CSA's and JKF's word for a perpetual check (`%OUTE_SENNICHITE`) names no side: read back,
+/// the moves must show who gave the checks. A KIF record that ends 連続王手の千日手 with a winner
+/// but moves that show no fourfold repetition loses its winner there, and the conversion says
+/// so rather than writing a file that reads back with no result.
+#[test]
+fn a_perpetual_check_the_moves_do_not_show_is_named_when_its_winner_is_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("perpetual.kif");
+    std::fs::write(
+        &path,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 連続王手の千日手\nまで2手で後手の勝ち\n",
+    )
+    .unwrap();
+    for (to, ext) in [("csa", "csa"), ("jkf", "jkf")] {
+        let written = tmp.path().join(format!("back.{ext}"));
+        let out = convert(&[path.to_str().unwrap(), "--to", to, "--out", written.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(
+            stderr.contains("its ending (perpetual_check, a win for White) reads back from a")
+                && stderr.contains("as perpetual_check, no result"),
+            "{to}: {stderr}"
+        );
+        // What the message says is what a reader finds.
+        let bytes = std::fs::read(&written).unwrap();
+        let game = kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0);
+        let replayed = replay::replay(&game);
+        assert_eq!(replayed.termination, Some(kifu::Termination::PerpetualCheck), "{to}");
+        assert_eq!(replayed.outcome, None, "{to}");
+    }
+    // KIF keeps the winner (the side to move loses by the word): no such message.
+    let written = tmp.path().join("back.kif");
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif", "--out", written.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("reads back"));
+    let bytes = std::fs::read(&written).unwrap();
+    let game = kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0);
+    assert_eq!(replay::replay(&game).outcome, Some(kifu::Outcome::Win(kifudex::shogi::Color::White)));
+}

@@ -9,10 +9,11 @@ use std::{
 
 use anyhow::{Context, bail};
 use kifudex::{
-    kifu::{self, Format, Game, Outcome, encoding},
+    kifu::{self, Format, Game, Outcome, Termination, encoding},
     notation::Style,
     replay,
     shogi::{Color, Variant},
+    write::EndingLost,
 };
 
 use super::moves::VariantArg;
@@ -236,20 +237,22 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 parts.push(part);
             }
         }
-        if kifudex::write::ending_left_out(format, &replayed) {
+        if let Some(lost) = kifudex::write::ending_lost(format, game, &replayed) {
             clean = false;
             let name = format.name().to_uppercase();
-            let termination = replayed.termination.map_or("unknown", |t| t.name());
-            let result = match replayed.outcome {
-                Some(Outcome::Win(Color::Black)) => "a win for Black",
-                Some(Outcome::Win(Color::White)) => "a win for White",
-                Some(Outcome::Draw) => "a draw",
-                None => "no result",
-            };
-            eprintln!(
-                "kifudex: {} game {index}: its ending ({termination}, {result}) is left out: a {name} file has no word for it",
-                input.display(),
-            );
+            let ending = ending_text(replayed.termination, replayed.outcome);
+            match lost {
+                EndingLost::NoWord => eprintln!(
+                    "kifudex: {} game {index}: its ending ({ending}) is left out: a {name} file has no word for it",
+                    input.display(),
+                ),
+                EndingLost::ReadsBackAs(termination, outcome) => eprintln!(
+                    "kifudex: {} game {index}: its ending ({ending}) reads back from a {name} file as {}: the \
+                     file's word for it does not say it all, and the moves do not show the rest",
+                    input.display(),
+                    ending_text(termination, outcome),
+                ),
+            }
         }
         if let Some((word, read)) = kifudex::write::ending_changed(format, &replayed) {
             clean = false;
@@ -286,6 +289,17 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// An ending as messages name it: `perpetual_check, a win for White`.
+fn ending_text(termination: Option<Termination>, outcome: Option<Outcome>) -> String {
+    let result = match outcome {
+        Some(Outcome::Win(Color::Black)) => "a win for Black",
+        Some(Outcome::Win(Color::White)) => "a win for White",
+        Some(Outcome::Draw) => "a draw",
+        None => "no result",
+    };
+    format!("{}, {result}", termination.map_or("unknown", |t| t.name()))
 }
 
 /// `a are`, `a and b are`, `a, b and c are`: the parts are plural words.

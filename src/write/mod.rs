@@ -140,34 +140,53 @@ fn entries<'a>(
     Box::new(moves.iter().chain(variations.iter().flat_map(|v| entries(&v.moves, &v.variations))))
 }
 
-/// Whether a `format` text leaves out `replayed`'s ending: CSA and JKF when no `%` word says
-/// it, a resignation out of turn among them (every such word but a foul's means the side to move);
-/// USI when the line read back and replayed ends otherwise (it has the tokens `resign`, `win`
-/// and `draw`, and a mate or a fourth repetition shows in the moves).
-/// Read back, such a game has no result rather than the wrong one.
-pub fn ending_left_out(format: Format, replayed: &ReplayedGame) -> bool {
-    if format == Format::Usi {
+/// How a `format` text loses a game's ending ([`ending_lost`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndingLost {
+    /// The format has no word for it, so none is written.
+    NoWord,
+    /// A word is written, but the game read back ends otherwise: CSA's and JKF's word for a
+    /// perpetual check names no side, so one that the moves do not show reads back with no
+    /// winner.
+    ReadsBackAs(Option<Termination>, Option<Outcome>),
+}
+
+/// Whether (and how) a `format` text loses `replayed`'s ending (`game` replayed): CSA and
+/// JKF when no `%` word says it, a resignation out of turn among them (every such word but a
+/// foul's means the side to move), or when the game read back and replayed ends otherwise;
+/// USI when the line read back and replayed ends otherwise (it has the tokens `resign`,
+/// `win` and `draw`, and a mate or a fourth repetition shows in the moves). Read back, such a
+/// game has no result rather than the wrong one.
+pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Option<EndingLost> {
+    let read_back = |game: &Game| {
+        let text = write(format, game, replayed);
+        let back = crate::kifu::read_as(format, &text, Some(replayed.start.variant));
+        let again = back.first().map(crate::replay::replay);
+        let (termination, outcome) = again.map_or((None, None), |a| (a.termination, a.outcome));
+        // USI has one word for every draw: a draw read back as a draw is kept.
+        let kept = outcome == replayed.outcome
+            && (termination == replayed.termination || outcome == Some(Outcome::Draw));
+        (!kept).then_some(EndingLost::ReadsBackAs(termination, outcome))
+    };
+    match format {
         // What the moves show (a mate, a fourth repetition) needs no token: the line is read
         // back and replayed to know.
-        let text = usi::write(&Game::default(), replayed);
-        let back = crate::kifu::usi::read_as(&text, Some(replayed.start.variant));
-        // USI has one word for every draw: a draw read back as a draw is kept.
-        return !back.first().map(crate::replay::replay).is_some_and(|again| {
-            again.outcome == replayed.outcome
-                && (again.termination == replayed.termination || again.outcome == Some(Outcome::Draw))
-        });
+        Format::Usi => read_back(&Game::default()).map(|_| EndingLost::NoWord),
+        Format::Csa | Format::Jkf => {
+            let written = match replayed.termination {
+                Some(t) => crate::kifu::csa::word_for(t, replayed.outcome, replayed.end.turn).is_some(),
+                None => replayed.outcome.is_none(),
+            };
+            if written { read_back(game) } else { Some(EndingLost::NoWord) }
+        }
+        _ => None,
     }
-    let written = match replayed.termination {
-        Some(t) => crate::kifu::csa::word_for(t, replayed.outcome, replayed.end.turn).is_some(),
-        None => replayed.outcome.is_none(),
-    };
-    matches!(format, Format::Csa | Format::Jkf) && !written
 }
 
 /// The word a `format` text writes for `replayed`'s ending in place of its own, when it has
 /// none for it but writes another that reads back as another ending: KIF and KI2 write an
 /// ending by error (`%ERROR`) as 中断, an interruption. `None` when the ending is written as
-/// it is (or left out: [`ending_left_out`]). With the word, the ending it reads back as.
+/// it is (or left out: [`ending_lost`]). With the word, the ending it reads back as.
 pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<(&'static str, Termination)> {
     match format {
         Format::Kif | Format::Ki2 => replayed.termination.and_then(kakinoki::word_read_as_other),
