@@ -897,3 +897,34 @@ fn a_perpetual_check_the_moves_do_not_show_is_named_when_its_winner_is_lost() {
     let game = kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0);
     assert_eq!(replay::replay(&game).outcome, Some(kifu::Outcome::Win(kifudex::shogi::Color::White)));
 }
+
+/// Two headers of one field (`Date` and `UTCDate`, `Site` and `Venue`) are written once under
+/// the field's KIF key, from the one the field was read from; the other keeps its own key. A
+/// KIF key written twice read back as the first of the two, which could be the other one.
+#[test]
+fn two_headers_of_one_field_write_its_kif_key_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("two.psn");
+    std::fs::write(
+        &path,
+        "[Sente \"A\"]\n[Gote \"B\"]\n[UTCDate \"2003.05.04\"]\n[Date \"2003.05.03\"]\n[Venue \"Tokyo\"]\n\
+         [Site \"Osaka\"]\n\n1.P-7f P-3d\n",
+    )
+    .unwrap();
+    for (to, ext) in [("kif", "kifu"), ("ki2", "ki2u")] {
+        let written = tmp.path().join(format!("two.{ext}"));
+        let out = convert(&[path.to_str().unwrap(), "--to", to, "--out", written.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&written).unwrap();
+        for key in ["開始日時：", "場所："] {
+            assert_eq!(text.matches(key).count(), 1, "{to}: {key}\n{text}");
+        }
+        let game = kifu::read_file(Some(&written), text.as_bytes()).unwrap().games.remove(0);
+        assert_eq!(game.info.site.as_deref(), Some("Osaka"), "{to}\n{text}");
+        let start = game.info.start.unwrap();
+        assert_eq!((start.year, start.month, start.day), (2003, Some(5), Some(3)), "{to}\n{text}");
+        for (key, value) in [("UTCDate", "2003.05.04"), ("Venue", "Tokyo")] {
+            assert!(game.headers.iter().any(|h| h.key == key && h.value == value), "{to}: {key}\n{text}");
+        }
+    }
+}

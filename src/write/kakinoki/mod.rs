@@ -55,13 +55,31 @@ fn write_headers(game: &Game, out: &mut String) {
     let mut wrote_handicap = false;
     // A Western `Time` tag completes `Date`: the two are one start, written once.
     let start_time = game.info.start.filter(|d| d.time.is_some());
-    for Header { key, value } in game.headers.iter().filter(|h| !STRUCTURE_KEYS.contains(&h.key.as_str())) {
+    // The header each field was read from (the lowest rank, the first of equal ones) is the
+    // one written under the field's KIF key; another of the field (`UTCDate` beside `Date`,
+    // `Venue` beside `Site`) keeps its own key, so no KIF key is written twice.
+    let mut read_from: Vec<(Field, u8, usize)> = Vec::new();
+    for (i, (field, rank)) in
+        game.headers.iter().enumerate().filter_map(|(i, h)| Some((i, Field::of(&h.key)?)))
+    {
+        match read_from.iter_mut().find(|(f, ..)| *f == field) {
+            Some(best) if rank < best.1 => *best = (field, rank, i),
+            Some(_) => {}
+            None => read_from.push((field, rank, i)),
+        }
+    }
+    let headers = game.headers.iter().enumerate().filter(|(_, h)| !STRUCTURE_KEYS.contains(&h.key.as_str()));
+    for (i, Header { key, value }) in headers {
         if key.trim() == "Time" && start_time.is_some() {
             continue;
         }
         let field = Field::of(key).map(|(f, _)| f);
         fields.extend(field);
-        let kif_key = field.and_then(|f| f.kif_key(handicap)).filter(|k| key.is_ascii() && !has_key(k));
+        let read_from_here = read_from.iter().any(|&(f, _, j)| Some(f) == field && j == i);
+        let kif_key = field
+            .filter(|_| read_from_here)
+            .and_then(|f| f.kif_key(handicap))
+            .filter(|k| key.is_ascii() && !has_key(k));
         let mut value = one_line(value);
         // Another format's start under the KIF key: the date it gives, as KIF writes dates.
         if let (Some(_), Some(Field::Start), Some(date)) = (kif_key, field, start_time.or(game.info.start)) {
