@@ -189,3 +189,42 @@ fn a_failed_write_says_where() {
         );
     }
 }
+
+/// `--out /dev/stdout` (or `/dev/fd/1`, `/proc/self/fd/1`) writes where standard output goes,
+/// after what is there: `>> log` keeps the log's lines, where it used to be replaced by the
+/// export alone.
+#[test]
+fn out_dev_stdout_adds_to_what_is_there() {
+    let (tmp, db) = indexed(&[("games.usi", many_games())]);
+    let (code, export, _) = kifudex(["export", "games"]).db(&db).run();
+    assert_eq!(code, 0);
+    let log = tmp.path().join("log.csv");
+    for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        fs::write(&log, "the line that was there\n").unwrap();
+        let script = r#"exec "$1" export games --db "$2" --out "$3" >> "$4""#;
+        let out = wrapper("sh")
+            .args(["-c", script, "sh"])
+            .arg(crate::util::exe())
+            .arg(&db)
+            .arg(name)
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let got = fs::read_to_string(&log).unwrap();
+        assert!(
+            got == format!("the line that was there\n{export}"),
+            "{name}: {}",
+            &got[..got.len().min(200)]
+        );
+        let left: Vec<_> = fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 3, "{name}: nothing beside the log: {left:?}");
+    }
+    // Written by another shell redirection into the same file: the export follows it.
+    fs::write(&log, "").unwrap();
+    let script = r##"{ echo "# games"; "$1" export games --db "$2" --out /dev/stdout; } > "$3""##;
+    let out =
+        wrapper("sh").args(["-c", script, "sh"]).arg(crate::util::exe()).arg(&db).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(fs::read_to_string(&log).unwrap() == format!("# games\n{export}"));
+}
