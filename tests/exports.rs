@@ -228,3 +228,39 @@ fn out_dev_stdout_adds_to_what_is_there() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(fs::read_to_string(&log).unwrap() == format!("# games\n{export}"));
 }
+
+/// Filters that keep no game are "nothing matched" (status 1, a note on stderr), as for
+/// `games` and `query`; the export is written all the same, with its header and no row.
+/// Filters that keep a game are status 0 even when its table has no row (a game without
+/// moves), and so is an export of an empty database, which no filter narrowed.
+#[test]
+fn filters_that_keep_no_game_exit_1() {
+    let no_moves = "V2.2\nN+Alone\nN-Other\nPI\n+\n%CHUDAN\n";
+    let (tmp, db) = indexed(&[
+        ("a.csa", csa("Habu", "Sato", "Cup", &[("+7776FU", &[])]).into_bytes()),
+        ("b.csa", no_moves.as_bytes().to_vec()),
+    ]);
+    for table in ["games", "moves", "positions", "tree"] {
+        for format in ["csv", "jsonl"] {
+            let (code, out, err) =
+                kifudex(["export", table, "--format", format, "--player", "Nobody"]).db(&db).run();
+            assert_eq!(code, 1, "{table} {format}: {err}");
+            assert!(err.contains("no game matches the filters"), "{table} {format}: {err}");
+            let lines = if format == "csv" { 1 } else { 0 };
+            assert_eq!(out.lines().count(), lines, "{table} {format}: {out}");
+        }
+        // Into a file, which is written.
+        let file = tmp.path().join(format!("{table}.csv"));
+        let (code, _, _) =
+            kifudex(["export", table, "--player", "Nobody", "--out", file.to_str().unwrap()]).db(&db).run();
+        assert_eq!(code, 1, "{table}");
+        assert_eq!(fs::read_to_string(&file).unwrap().lines().count(), 1, "{table}");
+    }
+    let (code, out, err) = kifudex(["export", "moves", "--player", "Alone"]).db(&db).run();
+    assert_eq!((code, out.lines().count()), (0, 1), "{err}");
+    let (code, out, err) = kifudex(["export", "games", "--player", "Habu"]).db(&db).run();
+    assert_eq!((code, out.lines().count()), (0, 2), "{err}");
+    let empty = indexed(&[]);
+    let (code, _, err) = kifudex(["export", "games"]).db(&empty.1).run();
+    assert_eq!(code, 0, "{err}");
+}

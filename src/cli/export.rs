@@ -1,6 +1,7 @@
 //! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV or JSON Lines on stdout
-//! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when a stored game
-//! could not be played back and was left out (each is named on stderr).
+//! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when the filters
+//! keep no game (the export is written, with no row) or a stored game could not be played
+//! back and was left out (each is named on stderr).
 //!
 //! `--out-dir DIR` writes the export as one part of a dataset partitioned by shard, in the
 //! layout DuckDB and Spark read as one table (Hive style): `DIR/shard=I/TABLE-I-of-N.EXT`,
@@ -188,7 +189,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if let Some(replacing) = replacing {
         replacing.commit()?;
     }
-    Ok(if skipped > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    // Filters that keep no game are "nothing matched", as for `games` and `query`; the
+    // export, with no row, is written all the same.
+    let unmatched = !filter.is_empty() && !snapshot.keeps_any_game(&filter)?;
+    if unmatched {
+        eprintln!("kifudex: no game matches the filters: the export holds no row");
+    }
+    Ok(if skipped > 0 || unmatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// The part to write under `dir` for shard `shard` of `what` in `format`; makes the shard's
