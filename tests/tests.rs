@@ -7,6 +7,7 @@ mod cli;
 mod convert;
 mod corpus;
 mod duplicates;
+mod exports;
 mod hardening;
 mod hot;
 mod index;

@@ -1,6 +1,7 @@
 //! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV or JSON Lines on stdout
-//! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when a stored game
-//! could not be played back and was left out (each is named on stderr).
+//! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when the filters
+//! keep no game (the export is written, with no row) or a stored game could not be played
+//! back and was left out (each is named on stderr).
 //!
 //! `--out-dir DIR` writes the export as one part of a dataset partitioned by shard, in the
 //! layout DuckDB and Spark read as one table (Hive style): `DIR/shard=I/TABLE-I-of-N.EXT`,
@@ -157,18 +158,25 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         by_year: args.by.is_some(),
     };
     let columns = export::columns(table, &options);
+    // A failure to write says where: the file, or stdout.
+    let to = file.as_ref().map_or_else(|| "stdout".to_string(), |p| p.display().to_string());
+    let failed = |e: export::Error| match e {
+        export::Error::Write(e) => anyhow::Error::new(e).context(format!("cannot write the export to {to}")),
+        e => e.into(),
+    };
     let (replacing, output): (_, Output<Box<dyn Write>>) = match &file {
         Some(path) => {
             let (replacing, file) = Replacing::create(path)?;
             let output = match format {
-                export::Format::Parquet => Output::parquet(file, columns)?,
-                _ => Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns)?,
+                export::Format::Parquet => Output::parquet(file, columns),
+                _ => Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns),
             };
-            (Some(replacing), output)
+            (Some(replacing), output.map_err(failed)?)
         }
         None => (
             None,
-            Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)?,
+            Output::text(format, Box::new(BufWriter::new(io::stdout().lock())) as Box<dyn Write>, columns)
+                .map_err(failed)?,
         ),
     };
     // A game an older version stored that cannot be played back is named, and left out.
@@ -177,15 +185,17 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         skipped += 1;
         eprintln!("kifudex: game {id} is left out: {why}");
     };
-    let written = export::write(&snapshot, table, &filter, &options, output, &mut skip);
-    if let (Ok(_), Some(replacing)) = (&written, replacing) {
+    export::write(&snapshot, table, &filter, &options, output, &mut skip).map_err(failed)?;
+    if let Some(replacing) = replacing {
         replacing.commit()?;
     }
-    match written {
-        Ok(_) if skipped > 0 => Ok(ExitCode::from(1)),
-        Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e.into()),
+    // Filters that keep no game are "nothing matched", as for `games` and `query`; the
+    // export, with no row, is written all the same.
+    let unmatched = !filter.is_empty() && !snapshot.keeps_any_game(&filter)?;
+    if unmatched {
+        eprintln!("kifudex: no game matches the filters: the export holds no row");
     }
+    Ok(if skipped > 0 || unmatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// The part to write under `dir` for shard `shard` of `what` in `format`; makes the shard's

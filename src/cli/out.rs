@@ -5,6 +5,10 @@
 //! hidden file and ends the command with status 130 or 143; only a kill leaves it
 //! (`.NAME.PID.partial`), and the next command to write that file removes it once the
 //! process that wrote it is gone.
+//!
+//! A name for one of the process's open files (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+//! `/proc/self/fd/N`) is no file to replace: it is written where that descriptor writes, after
+//! what is there, so `--out /dev/stdout >> log` adds to the log as `>>` says.
 
 use std::{
     ffi::OsString,
@@ -48,6 +52,28 @@ fn remove_abandoned(target: &Path, name: &std::ffi::OsStr) {
     }
 }
 
+/// Whether `path` names one of the process's open files rather than a file of its own:
+/// `/dev/stdout` or `/dev/stderr`, or an entry of a `/proc/…/fd` directory
+/// (`/dev/fd/N` and `/proc/self/fd/N` are links to one).
+fn is_descriptor(path: &Path) -> bool {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return false;
+    };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(dir) = dir.canonicalize() else {
+        return false;
+    };
+    if dir == Path::new("/dev") {
+        return name == "stdout" || name == "stderr";
+    }
+    let mut parts = dir.components().map(|c| c.as_os_str());
+    parts.next() == Some(std::ffi::OsStr::new("/"))
+        && parts.next() == Some(std::ffi::OsStr::new("proc"))
+        && parts.next().is_some()
+        && parts.next() == Some(std::ffi::OsStr::new("fd"))
+        && parts.next().is_none()
+}
+
 /// The hidden files being written, for the signal handler to remove.
 static PARTIAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -89,8 +115,9 @@ pub struct Replacing {
 
 impl Replacing {
     /// Opens `path` for writing. A name that holds nothing yet, or a regular file (a link to
-    /// one: the file is replaced, the link kept), is written under a hidden name; anything
-    /// else (`/dev/null`, a terminal, a pipe) is written directly.
+    /// one: the file is replaced, the link kept), is written under a hidden name; a name of
+    /// an open descriptor (`/dev/stdout`) is appended to; anything else (`/dev/null`, a
+    /// terminal, a pipe) is written directly.
     ///
     /// # Errors
     ///
@@ -102,6 +129,15 @@ impl Replacing {
             let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
             Ok((Replacing { path: path.to_path_buf(), hidden: None }, file))
         };
+        // Opened anew, a descriptor's file would be cut (or replaced) under what the shell
+        // or an earlier command wrote there: it is appended to, as the descriptor would be.
+        if is_descriptor(path) {
+            let file = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            return Ok((Replacing { path: path.to_path_buf(), hidden: None }, file));
+        }
         let target = match fs::metadata(path) {
             Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path.display()),
             Ok(m) if !m.is_file() => return direct(),

@@ -385,6 +385,27 @@ impl Snapshot<'_> {
         if filter.is_empty() {
             return Ok(None);
         }
+        let (sql, c) = self.kept_games(filter)?;
+        let mut stmt = self.tx.prepare(&sql)?;
+        let ids = stmt.query_map(params_from_iter(c.args.iter()), |r| r.get(0))?;
+        Ok(Some(ids.collect::<rusqlite::Result<_>>()?))
+    }
+
+    /// Whether `filter` keeps any game (every stored game, for an empty filter), found
+    /// without listing them.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn keeps_any_game(&self, filter: &GameFilter) -> Result<bool> {
+        let (sql, c) = self.kept_games(filter)?;
+        let sql = format!("SELECT EXISTS({sql})");
+        Ok(self.tx.query_row(&sql, params_from_iter(c.args.iter()), |r| r.get(0))?)
+    }
+
+    /// A query of the ids of the games `filter` keeps (some more than once), with its
+    /// arguments.
+    fn kept_games(&self, filter: &GameFilter) -> Result<(String, Conditions)> {
         let c = Conditions::new(&self.tx, filter, "s", "g")?;
         let sql = match (c.record.is_empty(), c.game.is_empty()) {
             (true, _) => format!("SELECT g.id FROM games g WHERE 1{}", c.game),
@@ -396,9 +417,7 @@ impl Snapshot<'_> {
                 )
             }
         };
-        let mut stmt = self.tx.prepare(&sql)?;
-        let ids = stmt.query_map(params_from_iter(c.args.iter()), |r| r.get(0))?;
-        Ok(Some(ids.collect::<rusqlite::Result<_>>()?))
+        Ok((sql, c))
     }
 
     /// The whole stored game with this id, with its first record in path order.

@@ -192,8 +192,17 @@ pub struct ParquetWriter {
     writer: SerializedFileWriter<File>,
 }
 
+/// A failure of the Parquet writer. A failure to write the file (a full disk, a closed
+/// pipe) is [`Error::Write`], as it is for the other formats, so that the reader going away
+/// is known as such and the message says what the system said.
 fn parquet_error(e: parquet::errors::ParquetError) -> Error {
-    Error::Parquet(e.to_string())
+    match e {
+        parquet::errors::ParquetError::External(e) => match e.downcast::<std::io::Error>() {
+            Ok(io) => Error::Write(*io),
+            Err(other) => Error::Parquet(other.to_string()),
+        },
+        other => Error::Parquet(other.to_string()),
+    }
 }
 
 impl ParquetWriter {
