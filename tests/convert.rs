@@ -928,3 +928,28 @@ fn two_headers_of_one_field_write_its_kif_key_once() {
         }
     }
 }
+
+/// A CSA file without an encoding line is read as Shift_JIS (CSA V3.0, which defines the
+/// line): written in UTF-8, a CSA text says so on its first line, once for several games.
+#[test]
+fn csa_text_says_it_is_utf8_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("two.psn");
+    let game = "[Sente \"羽生善治\"]\n[Gote \"藤井猛\"]\n\n1.P-7f P-3d\n";
+    std::fs::write(&path, format!("{game}\n{game}")).unwrap();
+    let written = tmp.path().join("two.csa");
+    let out = convert(&[path.to_str().unwrap(), "--to", "csa", "--out", written.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&written).unwrap();
+    let text = String::from_utf8(bytes.clone()).expect("UTF-8, as the first line says");
+    assert!(text.starts_with("'CSA encoding=UTF-8\nV2.2\n"), "{text}");
+    assert_eq!(text.matches("encoding=").count(), 1, "{text}");
+    assert!(text.contains("N+羽生善治\n"), "{text}");
+    // Read back, the line is no comment of the game.
+    let games = kifu::read_file(Some(&written), &bytes).unwrap().games;
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert!(game.comments.is_empty(), "{:?}", game.comments);
+        assert_eq!(game.info.black.as_ref().map(|p| p.full.as_str()), Some("羽生善治"));
+    }
+}

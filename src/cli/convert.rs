@@ -335,7 +335,13 @@ fn join(format: Format, texts: &[String]) -> String {
             }
             out.push_str(separator);
         }
-        out.push_str(text);
+        // The CSA encoding line is the file's, not each game's.
+        match format {
+            Format::Csa if i > 0 => {
+                out.push_str(text.strip_prefix(kifudex::write::csa::ENCODING_LINE).unwrap_or(text))
+            }
+            _ => out.push_str(text),
+        }
     }
     out
 }

@@ -1,4 +1,4 @@
-//! Writing a game as CSA V2.2.
+//! Writing a game as CSA V2.2, in UTF-8, which its first line says.
 
 use std::fmt::Write as _;
 
@@ -19,7 +19,12 @@ fn name_with_title(p: &Player) -> String {
     }
 }
 
-/// Writes `game` (replayed as `replayed`) as CSA V2.2: names, the `$` headers CSA knows, the
+/// The line that starts every CSA text written: the text is UTF-8, and a file without the
+/// line is read as Shift_JIS (CSA V3.0, which defines the line; older readers skip it as a
+/// comment). A file of several games has it once, before the first.
+pub const ENCODING_LINE: &str = "'CSA encoding=UTF-8\n";
+
+/// Writes `game` (replayed as `replayed`) as CSA V2.2, after the [`ENCODING_LINE`]: names, the `$` headers CSA knows, the
 /// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
 /// the comments before the first move, the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
 /// word for it. Headers CSA has no key for are kept as `'key:value` comments after the start,
@@ -34,6 +39,7 @@ fn name_with_title(p: &Player) -> String {
 /// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(256 + replayed.moves.len() * 16);
+    out.push_str(ENCODING_LINE);
     out.push_str("V2.2\n");
     let info = &game.info;
     let mut line = |prefix: &str, value: &str| {

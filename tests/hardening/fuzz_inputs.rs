@@ -94,7 +94,7 @@ fn a_csa_game_ending_on_an_illegal_first_move_is_written_the_same_twice() {
     let first = replay(&game);
     assert_eq!(first.illegal_ending.as_deref(), Some("+1213RY"));
     let written = kifudex::write::write(Format::Csa, &game, &first);
-    assert_eq!(written, "V2.2\nPI\n+\n'a note\n'illegal move: +1213RY\n%ILLEGAL_MOVE\n");
+    assert_eq!(written, "'CSA encoding=UTF-8\nV2.2\nPI\n+\n'a note\n'illegal move: +1213RY\n%ILLEGAL_MOVE\n");
     let game2 = kifu::read(Format::Csa, &written).remove(0);
     assert_eq!(kifudex::write::write(Format::Csa, &game2, &replay(&game2)), written);
 }
