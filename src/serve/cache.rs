@@ -24,9 +24,10 @@ pub const ENTRIES: usize = 4096;
 /// The most bytes of answers kept.
 pub const BYTES: usize = 64 << 20;
 
-/// The state of the database files: what a commit changes.
+/// The state of the database files (device, inode, size and modification time of each): what
+/// a commit, a change of journal mode or a file put in the database's place changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FilesState(Vec<Option<(u64, u64, SystemTime)>>);
+pub struct FilesState(Vec<Option<(u64, u64, u64, SystemTime)>>);
 
 /// Kept answers, by the question they answer.
 pub struct AnswerCache {
@@ -57,7 +58,9 @@ impl AnswerCache {
                 .map(|f| {
                     use std::os::unix::fs::MetadataExt;
                     // The inode too: a file put in the database's place is another database.
-                    std::fs::metadata(f).ok().and_then(|m| Some((m.ino(), m.len(), m.modified().ok()?)))
+                    std::fs::metadata(f)
+                        .ok()
+                        .and_then(|m| Some((m.dev(), m.ino(), m.len(), m.modified().ok()?)))
                 })
                 .collect(),
         )

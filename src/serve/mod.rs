@@ -26,7 +26,8 @@
 //!   points here. Which name a request is addressed to is read as HTTP/1.1 says (`host`);
 //!   two `Host` headers, or one that names no host, are a bad request wherever it listens.
 //! - Every answer reads one snapshot ([`crate::db::Snapshot`]), on a blocking thread, with a
-//!   reader connection taken from a small pool; an `index` run can write meanwhile. As many
+//!   reader connection taken from a small pool; an `index` run can write meanwhile. A pooled
+//!   reader is used again only while the database files are as it last saw them. As many
 //!   answers are worked on at once as there are cores; other requests wait in arrival order.
 //! - At most 256 connections are served at once; past that, the one that has waited longest
 //!   on its client gives way (`conn`), so idle or slow clients cannot keep the page waiting.
@@ -121,8 +122,9 @@ pub fn open_reader(path: &Path) -> Result<Reader, db::Error> {
 /// to work on an answer.
 struct Shared {
     db: PathBuf,
-    /// Readers, each with the identity of the file it opened (see [`file_identity`]).
-    readers: Mutex<Vec<(Reader, FileIdentity)>>,
+    /// Readers, each with the state of the database files when it last began a read (see
+    /// [`Shared::read`]).
+    readers: Mutex<Vec<(Reader, cache::FilesState)>>,
     permits: tokio::sync::Semaphore,
     cache: cache::AnswerCache,
     /// Whether only requests addressed to a loopback name are answered.
@@ -137,24 +139,27 @@ impl Shared {
         &self,
         read: impl FnOnce(&Snapshot<'_>) -> Result<T, api::ApiError>,
     ) -> Result<T, api::ApiError> {
-        // A database replaced since (indexed afresh, restored from a copy) or removed is not
-        // answered from the file the pooled readers still hold open.
-        let now = file_identity(&self.db);
+        // A reader is used again only while the files are as they were when it last began a
+        // read. One that has seen them change may answer from pages it kept from before: the
+        // switches of an `index` run between journal modes, or a file put in the database's
+        // place (indexed afresh, restored from a copy), are changes SQLite may not see.
+        let now = self.cache.state();
         let pooled = match self.readers.lock() {
             Ok(mut pool) => {
-                pool.retain(|(_, identity)| Some(*identity) == now);
+                pool.retain(|(_, seen)| *seen == now);
                 pool.pop()
             }
             Err(_) => None,
         };
-        let (mut reader, identity) = match pooled {
-            Some(pooled) => pooled,
+        let mut reader = match pooled {
+            Some((reader, _)) => reader,
             None => {
                 let reader = open_reader(&self.db)?;
-                match file_identity(&self.db) {
-                    Some(identity) => (reader, identity),
-                    None => return Err(db::Error::Missing(self.db.clone()).into()),
+                // Removed while it was opened: no answer from the file that was there.
+                if !self.db.exists() {
+                    return Err(db::Error::Missing(self.db.clone()).into());
                 }
+                reader
             }
         };
         let result = {
@@ -163,19 +168,11 @@ impl Shared {
         };
         if let Ok(mut pool) = self.readers.lock() {
             if pool.len() < workers() {
-                pool.push((reader, identity));
+                pool.push((reader, now));
             }
         }
         result
     }
-}
-
-/// Which file a path names: its device and inode.
-type FileIdentity = (u64, u64);
-
-fn file_identity(path: &Path) -> Option<FileIdentity> {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// A server bound to its address, ready to run.
@@ -195,17 +192,18 @@ impl Server {
     ///
     /// No database there, or no address can be bound.
     pub fn bind(db: &Path, addrs: &[SocketAddr]) -> Result<Server, ServeError> {
+        let cache = cache::AnswerCache::new(db);
+        let state = cache.state();
         let reader = open_reader(db)?;
-        let identity = file_identity(db).ok_or_else(|| db::Error::Missing(db.to_path_buf()))?;
         let listener = std::net::TcpListener::bind(addrs)
             .map_err(|error| ServeError::Bind { addrs: addrs.to_vec(), error })?;
         listener.set_nonblocking(true)?;
         let bound = listener.local_addr()?;
         let shared = Arc::new(Shared {
             db: db.to_path_buf(),
-            readers: Mutex::new(vec![(reader, identity)]),
+            readers: Mutex::new(vec![(reader, state)]),
             permits: tokio::sync::Semaphore::new(workers()),
-            cache: cache::AnswerCache::new(db),
+            cache,
             loopback_only: is_loopback(bound.ip()),
             idle_ms: std::sync::atomic::AtomicU64::new(IDLE_TIMEOUT.as_millis() as u64),
         });

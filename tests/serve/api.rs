@@ -445,6 +445,73 @@ fn it_answers_while_an_index_run_writes() {
     assert_eq!(start_after + "\n", String::from_utf8(cli.stdout).unwrap());
 }
 
+/// Runs of `index` that add games while the server answers all the time: once each run has
+/// ended, every answer is the new database's (the command line's, and the count of games
+/// generated), never one from pages a reader kept from before or during the run.
+#[test]
+fn answers_after_index_runs_are_the_new_databases() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use crate::util::games::{generate, write_games};
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.sqlite");
+    let db_text = db.to_str().unwrap().to_string();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    assert!(
+        kifudex(["index", samples.to_str().unwrap(), "--quiet", "--db", &db_text]).output().status.success()
+    );
+    let games_at_start = |text: &str| -> u64 {
+        let answer: serde_json::Value = serde_json::from_str(text).unwrap();
+        answer["position"]["games"].as_u64().unwrap()
+    };
+    let cli = |limit: &str| {
+        let out = kifudex(["query", "--format", "json", "--limit", limit, "--db", &db_text]).output();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mut expected_games = games_at_start(&cli("1"));
+    let server = Server::start(&db, &[]);
+    /// Stops the requests when the test ends, also when it fails.
+    struct Stop<'a>(&'a AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let _stop = Stop(&stop);
+        for _ in 0..3 {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    for path in ["/api/query?limit=5", "/api/status", "/api/query?moves=7g7f"] {
+                        http::get(server.addr, path);
+                        // Gaps between requests, in which a run can end.
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                    }
+                }
+            });
+        }
+        // Short runs: a run that ends while no answer is being read puts the file back in
+        // rollback-journal mode.
+        for round in 0..40u64 {
+            let specs = generate(16, 100 + round);
+            write_games(&dir.path().join(format!("batch{round}")), &specs);
+            let batch = dir.path().join(format!("batch{round}"));
+            let run = kifudex(["index", batch.to_str().unwrap(), "--quiet", "--db", &db_text]).output();
+            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+            expected_games +=
+                specs.iter().filter(|s| s.start == kifudex::shogi::Handicap::Even).count() as u64;
+            // A question asked all along, and one never asked before.
+            for limit in ["5", &format!("{}", 10 + round)] {
+                let answer = http::get(server.addr, &format!("/api/query?limit={limit}")).text();
+                assert_eq!(games_at_start(&answer), expected_games, "after run {round}, limit {limit}");
+                assert_eq!(answer + "\n", cli(limit), "after run {round}, limit {limit}");
+            }
+        }
+    });
+}
+
 #[test]
 fn a_database_removed_or_replaced_while_serving_is_never_answered_from_the_old_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -282,3 +282,123 @@ fn the_page_explores_filters_and_replays_games() {
     wait(&browser);
     eprintln!("first view drawn after {} ms", attribute(&browser, "return document.body.dataset.firstReady"));
 }
+
+/// Where the text `arguments[1]` is drawn inside the element `arguments[0]`: `[left, right]`
+/// of its first occurrence, found in the text as it is drawn, whatever elements hold it.
+const TEXT_AT: &str = r#"
+    const root = document.querySelector(arguments[0]);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.data.indexOf(arguments[1]);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + arguments[1].length);
+      const box = range.getBoundingClientRect();
+      return [box.left, box.right];
+    }
+    return null;
+"#;
+
+/// Names and headers as records may hold them: markup, names thousands of characters long
+/// without a space, a name with a right-to-left override it never closes. The game viewer
+/// shows them as text, keeps each inside its own part of the page, and draws each name
+/// in its own direction without turning the other one around.
+#[test]
+fn odd_names_are_shown_as_text_in_their_place() {
+    let Some((chromium, chromedriver)) = find_browser() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
+        );
+        eprintln!(
+            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let long_black = "長".repeat(3000);
+    let long_white = format!("W{}", "x".repeat(5000));
+    let records = [
+        (
+            "markup.csa",
+            "<script>document.body.dataset.injected=1</script>",
+            "\"><img src=x id=injected>",
+            "+7776FU",
+        ),
+        ("long.csa", long_black.as_str(), long_white.as_str(), "+2726FU"),
+        ("bidi.csa", "\u{202E}ABC", "White", "+5756FU"),
+    ];
+    for (file, black, white, first) in records {
+        let text = format!(
+            "V2.2\nN+{black}\nN-{white}\n$EVENT:{}\nPI\n+\n{first}\n-3334FU\n%TORYO\n",
+            "E".repeat(3000)
+        );
+        std::fs::write(dir.path().join(file), text).unwrap();
+    }
+    let db = dir.path().join("k.sqlite");
+    let out =
+        kifudex(["index", "--quiet", "--db", db.to_str().unwrap(), dir.path().to_str().unwrap()]).output();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let id_of = |player: &str| -> String {
+        let out =
+            kifudex(["query", "--format", "json", "--db", db.to_str().unwrap(), "--black", player]).output();
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        answer["games"][0]["id"].to_string()
+    };
+    let server = Server::start(&db, &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+
+    // Markup is text: no element is made of it, and it reads as it was written.
+    browser.open(&server.url(&format!("/?lang=en&game={}&ply=0", id_of("<script>"))));
+    wait(&browser);
+    assert_eq!(attribute(&browser, "return String(document.body.dataset.injected)"), "undefined");
+    assert_eq!(
+        browser.run("return document.querySelectorAll('#injected, main script').length", json!([])),
+        json!(0)
+    );
+    assert!(browser.text("#black-name").starts_with("<script>"), "{}", browser.text("#black-name"));
+    assert!(
+        browser.text("#game-title").contains("☖\"><img src=x id=injected>"),
+        "{}",
+        browser.text("#game-title")
+    );
+
+    // Long names stay in their columns: the board's names within the board's column, the
+    // title and headers within the panel, and nothing wider than the window.
+    browser.open(&server.url(&format!("/?lang=en&game={}&ply=0", id_of(&long_black[..30]))));
+    wait(&browser);
+    let fits = browser.run(
+        r#"
+        const inside = (css, outer) => {
+          const a = document.querySelector(css).getBoundingClientRect();
+          const b = document.querySelector(outer).getBoundingClientRect();
+          return a.left >= b.left - 1 && a.right <= b.right + 1 && a.bottom <= Math.max(b.bottom, window.innerHeight) + 1;
+        };
+        return {
+          black: inside('#black-name', '.board-column'),
+          white: inside('#white-name', '.board-column'),
+          title: inside('#game-title', '#viewer .panel'),
+          info: inside('#game-info', '#viewer .panel'),
+          page: document.documentElement.scrollWidth <= window.innerWidth,
+          title_height: document.querySelector('#game-title').getBoundingClientRect().height <= 200,
+        };
+        "#,
+        json!([]),
+    );
+    for (part, inside) in fits.as_object().unwrap() {
+        assert_eq!(inside, &json!(true), "{part} does not fit: {fits}");
+    }
+
+    // A right-to-left override in Black's name turns Black's name alone: White's mark is
+    // still drawn before White's name.
+    browser.open(&server.url(&format!("/?lang=en&game={}&ply=0", id_of("\u{202E}ABC"))));
+    wait(&browser);
+    let mark = browser.run(TEXT_AT, json!(["#game-title", "☖"]));
+    let name = browser.run(TEXT_AT, json!(["#game-title", "White"]));
+    assert!(
+        mark[1].as_f64().unwrap() <= name[0].as_f64().unwrap() + 0.5,
+        "☖ at {mark}, White at {name}: {}",
+        browser.text("#game-title")
+    );
+}

@@ -157,6 +157,7 @@
     drawPosition(pos.sfen, pos.moves.length ? pos.moves[pos.moves.length - 1].usi : null, true);
     $("black-name").textContent = L.black;
     $("white-name").textContent = L.white;
+    $("black-name").title = $("white-name").title = "";
     $("status").textContent = pos.mate ? L.mate : pos.check ? L.check : "";
     KX.views.path(pos.moves, state.notation, L, (ply) => {
       const next = copy(state);
@@ -187,9 +188,11 @@
     const L = labels();
     const sfen = ply === 0 ? game.start : game.plies[ply - 1].sfen;
     drawPosition(sfen, ply === 0 ? null : game.plies[ply - 1].usi, false);
-    const name = (n, t) => [n, t].filter(Boolean).join(" ") || "?";
-    $("black-name").textContent = name(game.black, game.black_title);
-    $("white-name").textContent = name(game.white, game.white_title);
+    for (const side of ["black", "white"]) {
+      const who = $(`${side}-name`);
+      who.innerHTML = KX.views.playerHtml(game[side], game[`${side}_title`]);
+      who.title = who.textContent;
+    }
     $("status").textContent = "";
     KX.views.viewer(game, ply, state.notation, L, stepTo);
   }

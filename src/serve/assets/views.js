@@ -11,6 +11,14 @@ window.KX = window.KX || {};
     return String(text == null ? "" : text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   }
 
+  // A player's name and title as HTML, each isolated from the text around it: a name that
+  // holds a right-to-left mark or an unclosed direction override turns only itself around,
+  // never the other player's name beside it. "?" when there is neither.
+  function playerHtml(name, title) {
+    const parts = [name, title].filter(Boolean).map((part) => `<bdi>${esc(part)}</bdi>`);
+    return parts.join(" ") || "?";
+  }
+
   // The move in the chosen notation, and in the other one.
   function notations(m, notation) {
     // A yari shogi move has no Japanese notation (the text is empty): Western stands in.
@@ -103,8 +111,8 @@ window.KX = window.KX || {};
 
   // The game viewer's panel: title, information, the move list, the comment at `ply`.
   function viewer(game, ply, notation, L, onPly) {
-    const name = (n, t) => [n, t].filter(Boolean).join(" ");
-    $("game-title").textContent = `☗${name(game.black, game.black_title) || "?"}　☖${name(game.white, game.white_title) || "?"}`;
+    $("game-title").innerHTML = `☗${playerHtml(game.black, game.black_title)}　☖${playerHtml(game.white, game.white_title)}`;
+    $("game-title").title = `☗${[game.black, game.black_title].filter(Boolean).join(" ") || "?"}　☖${[game.white, game.white_title].filter(Boolean).join(" ") || "?"}`;
     const info = [
       [L.event, game.event], [L.date, game.date], [L.site, game.site], [L.timeControl, game.time_control],
       [L.handicap, game.handicap && game.handicap !== "平手" ? game.handicap : null], [L.opening, game.opening],
@@ -143,5 +151,5 @@ window.KX = window.KX || {};
     }
   }
 
-  KX.views = { path, nextMoves, gameList, viewer, esc };
+  KX.views = { path, nextMoves, gameList, viewer, esc, playerHtml };
 })();
