@@ -37,7 +37,7 @@ pub struct IndexArgs {
     paths: Vec<PathBuf>,
     #[command(flatten)]
     db: DbOpt,
-    /// Worker threads reading and replaying games [default: one per CPU]
+    /// Worker threads reading and replaying games, one per CPU at most [default: one per CPU]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
     /// Remove the games of files under PATH that no longer exist (a file the run does not
@@ -155,7 +155,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         // Here, not after the run has indexed everything.
         super::out::check_writable(file)?;
     }
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(ingest::default_jobs);
+    let jobs = ingest::jobs(args.jobs.map(usize::from));
     let (stop, signal) = stop_on_signals()?;
     let globs = Globs::new(&args.include, &args.exclude).map_err(glob_error)?;
     let options = ingest::Options {
