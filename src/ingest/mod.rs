@@ -352,6 +352,9 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
     };
     let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     if observer.wants_total() {
+        // The count may take a while over a large tree: a database that another run is
+        // writing is refused before it, at once.
+        Writer::check_free(&options.db)?;
         let files = walk::entries(&roots, walk_options.clone()).take_while(|_| !stopped()).count();
         if stopped() {
             return Ok(Summary {
