@@ -301,3 +301,56 @@ fn a_pipe_or_device_given_as_a_path_is_rejected_and_says_so() {
     assert!(messages.contains("[not_a_file]"), "{messages}");
     assert!(!messages.contains("no path given exists"), "{messages}");
 }
+
+#[test]
+fn a_path_given_inside_another_is_indexed_whatever_the_globs_say_of_the_one_above() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("kifu");
+    write(&root.join("keep.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    write(&root.join("old/other.kifu"), &data("tests/data/duplicates/kif/other.kifu"));
+    write(&root.join("old/habu.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    let db = tmp.path().join("k.sqlite");
+    let (root_s, named) = (root.to_str().unwrap(), root.join("old/other.kifu"));
+    // `old/` leaves out the directory under kifu/, not the file named inside it: two files
+    // (keep.kifu and other.kifu), two games.
+    let (code, summary, messages) = index(&[root_s, named.to_str().unwrap(), "--exclude", "old/"], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!(counts(&summary), [2, 2, 0, 0, 0, 2, 0], "{summary}");
+    // Nor does it leave out the directory given: its two files come in, one of them the same
+    // game as keep.kifu.
+    let old = root.join("old");
+    let (code, summary, messages) = index(&[root_s, old.to_str().unwrap(), "--exclude", "old/"], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!(counts(&summary), [3, 1, 2, 0, 0, 0, 1], "{summary}");
+    let games = export("games", &db);
+    assert!(games.contains(&root.join("old/habu.kifu").display().to_string()), "{games}");
+}
+
+#[test]
+fn prune_of_a_directory_gone_says_how_to_forget_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("kifu");
+    write(&root.join("old/habu.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    write(&root.join("new/other.kifu"), &data("tests/data/duplicates/kif/other.kifu"));
+    let db = tmp.path().join("k.sqlite");
+    let (old, new) = (root.join("old"), root.join("new"));
+    let (code, summary, messages) = index(&[old.to_str().unwrap(), new.to_str().unwrap()], &db);
+    assert_eq!((code, summary["games_added"].as_u64()), (Some(0), Some(2)), "{messages}");
+    fs::remove_dir_all(&old).unwrap();
+    // The directory gone prunes nothing, alone (a usage error) or beside another; the run
+    // says what to give instead.
+    let hint = format!("kifudex index {} --prune --include '/old/**'", root.display());
+    let (code, _, messages) = index(&[old.to_str().unwrap(), "--prune"], &db);
+    assert_eq!(code, Some(2), "{messages}");
+    assert!(messages.contains(&hint), "{messages}");
+    let (code, summary, messages) = index(&[new.to_str().unwrap(), old.to_str().unwrap(), "--prune"], &db);
+    assert_eq!((code, summary["files_pruned"].as_u64()), (Some(1), Some(0)), "{messages}");
+    assert!(messages.contains(&hint), "{messages}");
+    assert!(export("games", &db).contains("old/habu.kifu"));
+    // What it says forgets the files of old/, and only those.
+    let (code, summary, messages) = index(&[root.to_str().unwrap(), "--prune", "--include", "/old/**"], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    assert_eq!((summary["files_pruned"].as_u64(), summary["files_unwalked"].as_u64()), (Some(1), Some(1)));
+    let games = export("games", &db);
+    assert!(!games.contains("old/habu.kifu") && games.contains("new/other.kifu"), "{games}");
+}

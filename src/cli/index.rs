@@ -37,7 +37,7 @@ pub struct IndexArgs {
     paths: Vec<PathBuf>,
     #[command(flatten)]
     db: DbOpt,
-    /// Worker threads reading and replaying games [default: one per CPU]
+    /// Worker threads reading and replaying games, one per CPU at most [default: one per CPU]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
     /// Remove the games of files under PATH that no longer exist (a file the run does not
@@ -155,7 +155,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         // Here, not after the run has indexed everything.
         super::out::check_writable(file)?;
     }
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(ingest::default_jobs);
+    let jobs = ingest::jobs(args.jobs.map(usize::from));
     let (stop, signal) = stop_on_signals()?;
     let globs = Globs::new(&args.include, &args.exclude).map_err(glob_error)?;
     let options = ingest::Options {
@@ -179,7 +179,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
+    let gone: Vec<&PathBuf> =
+        roots.iter().filter(|r| args.prune && std::fs::symlink_metadata(r).is_err()).collect();
     let summary = ingest::run(&options, &console).map_err(|e| match e {
+        ingest::Error::MissingPath(_) if !gone.is_empty() => anyhow!("{e}\n{}", prune_hint(&gone)),
         ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
         ingest::Error::Db(e) if e.is_disk_full() => anyhow!(
             "indexing into {} stopped: the disk is full (that of the database, or of the temporary \
@@ -209,6 +212,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !args.quiet {
+        if !gone.is_empty() {
+            eprintln!("kifudex: {}", prune_hint(&gone));
+        }
         for (kind, glob) in &summary.globs_unmatched {
             eprintln!("kifudex: {} matched nothing", given_glob(*kind, glob));
         }
@@ -262,6 +268,31 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         super::print(&json(&summary)?)?;
     }
     Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What `--prune` did not do under the paths given that do not exist, and how to forget the
+/// files of a path that is gone for good (renamed, deleted): the directory that held it,
+/// with an include glob that takes nothing else, so that its files are pruned and the others
+/// are left as they are. A path that does not exist never empties the database by itself,
+/// since it may be a typo or a disk not mounted.
+fn prune_hint(gone: &[&PathBuf]) -> String {
+    let first = gone[0];
+    let name =
+        first.file_name().map_or_else(|| first.display().to_string(), |n| n.to_string_lossy().into_owned());
+    // The glob matches the name itself: its glob characters are escaped.
+    let name: String =
+        name.chars().flat_map(|c| if "*?[]{}\\".contains(c) { vec!['\\', c] } else { vec![c] }).collect();
+    let parent = match first.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+        _ => ".".to_string(),
+    };
+    let paths: Vec<String> = gone.iter().map(|p| p.display().to_string()).collect();
+    super::table::visible(format!(
+        "--prune removed nothing under {}: what does not exist may be a typo or a disk not mounted. \
+         To forget the files that were there, give the directory that held them: \
+         kifudex index {parent} --prune --include '/{name}/**'",
+        paths.join(", ")
+    ))
 }
 
 /// A glob as the command takes it: `--include '*.kif'`.

@@ -184,6 +184,16 @@ pub fn default_jobs() -> usize {
     thread::available_parallelism().map_or(2, |n| n.get())
 }
 
+/// The number of workers for `asked` workers ([`default_jobs`] when none are), which is
+/// never more than the CPUs: the workers only parse and replay (files are read on threads of
+/// their own), so more would only take turns on the same cores, each with its own buffers,
+/// and every large merge takes a connection per worker. (A thousand workers took seconds
+/// to index a few files on two cores, and sixty-five thousand held the machine for minutes.)
+pub fn jobs(asked: Option<usize>) -> usize {
+    let cpus = default_jobs();
+    asked.map_or(cpus, |n| n.clamp(1, cpus))
+}
+
 impl Options {
     /// Indexing `roots` into `db` with the defaults: one worker per CPU, no pruning, links
     /// not followed.
@@ -342,6 +352,9 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
     };
     let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     if observer.wants_total() {
+        // The count may take a while over a large tree: a database that another run is
+        // writing is refused before it, at once.
+        Writer::check_free(&options.db)?;
         let files = walk::entries(&roots, walk_options.clone()).take_while(|_| !stopped()).count();
         if stopped() {
             return Ok(Summary {
@@ -563,5 +576,21 @@ pub fn absolute_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     match roots.first() {
         Some(first) if !found => Err(Error::MissingPath(first.clone())),
         _ => Ok(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workers_asked_for_are_never_more_than_the_cpus() {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        assert_eq!(jobs(None), cpus);
+        assert_eq!(jobs(Some(1)), 1);
+        assert_eq!(jobs(Some(0)), 1);
+        assert_eq!(jobs(Some(cpus)), cpus);
+        assert_eq!(jobs(Some(1000)), cpus.min(1000));
+        assert_eq!(jobs(Some(usize::from(u16::MAX))), cpus.min(usize::from(u16::MAX)));
     }
 }

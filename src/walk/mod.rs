@@ -16,7 +16,9 @@
 //!   skipped otherwise); any other file is skipped without being read. A file named on the
 //!   command line, or chosen by an include glob, may hold a record whatever its name.
 //! - Include and exclude globs choose the files under a directory ([`Globs`]); a file they
-//!   leave out is not found at all, and an excluded directory is not walked.
+//!   leave out is not found at all, and an excluded directory is not walked. A path given
+//!   inside another takes what it takes given alone, whatever the globs say of the one
+//!   around it: the walk is the union of the roots' walks.
 //! - An entry that cannot be read (permissions, a vanished file, a loop) is not fatal: it is
 //!   returned as a [`WalkProblem`] with its path, and the walk goes on.
 //! - With a [`Shard`], a file that another shard takes is still found, as
@@ -155,7 +157,8 @@ fn expect(path: &Path, choice: Choice) -> Expect {
 
 /// The files under `roots` and the entries that could not be read, one at a time in path
 /// order (so a walk of any size holds no list of its files). A root that is a file is taken
-/// whatever its name or the globs; a root inside another root adds nothing.
+/// whatever its name or the globs. A root inside another root takes what it would take given
+/// alone (the globs match paths relative to it too), and a file both take is found once.
 ///
 /// Path order compares paths component by component, which is the order of a depth-first
 /// walk that visits each directory's entries sorted by name: the files under one root are
@@ -164,20 +167,90 @@ pub fn entries(roots: &[PathBuf], options: WalkOptions) -> impl Iterator<Item = 
     let mut roots: Vec<PathBuf> = roots.to_vec();
     roots.sort();
     roots.dedup();
-    // Root files named explicitly are taken even inside another root's walk.
-    let named: Vec<PathBuf> = roots.clone();
-    let mut outer: Vec<PathBuf> = Vec::new();
+    // Each outermost root, with the roots inside it.
+    let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     for root in roots {
-        if !outer.last().is_some_and(|o| root.starts_with(o)) {
-            outer.push(root);
+        match groups.last_mut() {
+            Some((outer, inner)) if root.starts_with(&*outer) => inner.push(root),
+            _ => groups.push((root, Vec::new())),
         }
     }
-    outer.into_iter().flat_map(move |root| walk_root(root, options.clone(), named.clone()))
+    groups.into_iter().flat_map(move |(outer, inner)| Union::new(outer, inner, options.clone()))
 }
 
-/// The entries of one root.
-fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dyn Iterator<Item = Entry>> {
+/// The entries of an outermost root and of the roots inside it, merged in path order, each
+/// path once. A root inside is walked from the point where the merged walk reaches it, so
+/// that only the roots around the current path have directories open.
+struct Union {
+    outer: PathBuf,
+    options: WalkOptions,
+    /// The roots inside not walked yet, in path order.
+    pending: std::iter::Peekable<std::vec::IntoIter<PathBuf>>,
+    walks: Vec<std::iter::Peekable<Box<dyn Iterator<Item = Entry>>>>,
+}
+
+impl Union {
+    fn new(outer: PathBuf, inner: Vec<PathBuf>, options: WalkOptions) -> Union {
+        let walks = vec![walk_root(outer.clone(), &outer, options.clone()).peekable()];
+        Union { outer, options, pending: inner.into_iter().peekable(), walks }
+    }
+
+    /// The least path the walks under way hold next (dropping those that are done).
+    fn least(&mut self) -> Option<PathBuf> {
+        self.walks.retain_mut(|w| w.peek().is_some());
+        self.walks.iter_mut().filter_map(|w| w.peek().map(|e| entry_path(e).to_path_buf())).min()
+    }
+}
+
+impl Iterator for Union {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        let mut least = self.least();
+        // The roots inside whose place the merged walk has come to are started: each comes
+        // first in its own walk.
+        while let Some(root) = self.pending.next_if(|r| least.as_ref().is_none_or(|l| r <= l)) {
+            self.walks.push(walk_root(root, &self.outer, self.options.clone()).peekable());
+            least = self.least();
+        }
+        let least = least?;
+        let mut found: Option<Entry> = None;
+        for walk in &mut self.walks {
+            if let Some(entry) = walk.next_if(|e| entry_path(e) == least) {
+                found = Some(match found {
+                    None => entry,
+                    Some(other) => either(other, entry),
+                });
+            }
+        }
+        found
+    }
+}
+
+fn entry_path(entry: &Entry) -> &Path {
+    match entry {
+        Ok(file) => &file.path,
+        Err(problem) => &problem.path,
+    }
+}
+
+/// One entry for a path that two walks found: the file, when one of them could use it,
+/// expected to hold what the more telling of the two says (a root file is taken whatever its
+/// name, where the walk of a directory that holds it may skip it).
+fn either(a: Entry, b: Entry) -> Entry {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok(if b.expect < a.expect { b } else { a }),
+        (Ok(file), Err(_)) | (Err(_), Ok(file)) => Ok(file),
+        (Err(problem), Err(_)) => Err(problem),
+    }
+}
+
+/// The entries of one root, inside the outermost root `outer` (itself, or one that holds it):
+/// shards are reckoned from the top of `outer`, so that a root inside another shares its
+/// files out as the outer one does.
+fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Iterator<Item = Entry>> {
     let meta = if options.follow_links { fs::metadata(&root) } else { fs::symlink_metadata(&root) };
+    let outer = outer.to_path_buf();
     match meta {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::Missing })))
@@ -188,8 +261,12 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
             Box::new(std::iter::once(Err(WalkProblem { path: root, kind: WalkProblemKind::NotAFile })))
         }
         Ok(m) if m.is_file() => {
-            // A file given by itself is hashed by its name.
-            let name = root.file_name().map(Path::new).unwrap_or(&root);
+            // A file given by itself is hashed by its name; one inside another root by its
+            // path under that root.
+            let name = match root.strip_prefix(&outer) {
+                Ok(rel) if !rel.as_os_str().is_empty() => rel,
+                _ => root.file_name().map(Path::new).unwrap_or(&root),
+            };
             if options.shard.is_some_and(|s| !s.takes(name)) {
                 return Box::new(std::iter::once(Ok(other_shard(root))));
             }
@@ -211,22 +288,17 @@ fn walk_root(root: PathBuf, options: WalkOptions, named: Vec<PathBuf>) -> Box<dy
                     if entry.file_type().is_symlink() {
                         return link(entry.into_path(), &root, &options.globs).map(Ok);
                     }
-                    let is_named = named.binary_search_by(|n| n.as_path().cmp(entry.path())).is_ok();
+                    // A pipe or a device among the files is passed over (one given as a root
+                    // is reported by the walk of that root).
                     if !entry.file_type().is_file() {
-                        // A pipe or a device among the files is passed over, unless named.
-                        let special = is_named && !entry.file_type().is_dir();
-                        let kind = WalkProblemKind::NotAFile;
-                        return special.then(|| Err(WalkProblem { path: entry.into_path(), kind }));
+                        return None;
                     }
-                    let choice = if is_named {
-                        Choice::Included
-                    } else {
-                        options.globs.choose_file(entry.path().strip_prefix(&root).unwrap_or(entry.path()))
-                    };
+                    let choice =
+                        options.globs.choose_file(entry.path().strip_prefix(&root).unwrap_or(entry.path()));
                     if choice == Choice::Left {
                         return None;
                     }
-                    let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path());
+                    let rel = entry.path().strip_prefix(&outer).unwrap_or(entry.path());
                     if shard.is_some_and(|s| !s.takes(rel)) {
                         return Some(Ok(other_shard(entry.into_path())));
                     }
@@ -462,6 +534,50 @@ mod tests {
     }
 
     #[test]
+    fn a_root_inside_another_takes_what_it_takes_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a/keep.kif", "a/old/x.kif", "a/old/y.kif", "a/sub/z.kif", "a/sub/n.dat"] {
+            touch(&dir.path().join(name));
+        }
+        let root = |p: &str| dir.path().join(p);
+        let options = |include: &[&str], exclude: &[&str]| {
+            let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            let globs = Globs::new(&strings(include), &strings(exclude)).unwrap();
+            WalkOptions { globs: Arc::new(globs), ..WalkOptions::default() }
+        };
+        use Expect::*;
+        // A file named in a directory that an exclude glob leaves out is taken, and only it.
+        let walked = walk(&[root("a"), root("a/old/x.kif")], options(&[], &["old/"]));
+        let want =
+            [("a/keep.kif", Record), ("a/old/x.kif", Record), ("a/sub/n.dat", Skip), ("a/sub/z.kif", Record)];
+        assert_eq!(found(dir.path(), &walked), expected(&want));
+        // A directory given is walked although a glob leaves it out of the directory above.
+        let walked = walk(&[root("a"), root("a/sub")], options(&[], &["sub"]));
+        let want = [
+            ("a/keep.kif", Record),
+            ("a/old/x.kif", Record),
+            ("a/old/y.kif", Record),
+            ("a/sub/n.dat", Skip),
+            ("a/sub/z.kif", Record),
+        ];
+        assert_eq!(found(dir.path(), &walked), expected(&want));
+        // A glob from the top matches from the top of each directory given.
+        let walked = walk(&[root("a"), root("a/sub")], options(&["/z.kif", "/keep.kif"], &[]));
+        assert_eq!(found(dir.path(), &walked), expected(&[("a/keep.kif", Record), ("a/sub/z.kif", Record)]));
+        // A file both walks take is found once, named or not, as the root file it is.
+        let walked = walk(&[root("a/sub"), root("a"), root("a/sub/n.dat")], WalkOptions::default());
+        let want = [
+            ("a/keep.kif", Record),
+            ("a/old/x.kif", Record),
+            ("a/old/y.kif", Record),
+            ("a/sub/n.dat", Maybe),
+            ("a/sub/z.kif", Record),
+        ];
+        assert_eq!(found(dir.path(), &walked), expected(&want));
+        assert!(walked.problems.is_empty());
+    }
+
+    #[test]
     fn shards_split_the_files_by_their_path_under_the_directory_given() {
         let dir = tempfile::tempdir().unwrap();
         let names: Vec<String> = (0..60).map(|i| format!("d{}/g{i:02}.kif", i % 3)).collect();
@@ -484,6 +600,10 @@ mod tests {
                     taken.push(rel);
                 }
             }
+            // Directories and files given inside the directory split the same way.
+            let inside = [dir.path().join("d1"), dir.path().to_path_buf(), dir.path().join("d2/g05.kif")];
+            let again = walk(&inside, WalkOptions { shard: Some(shard), ..WalkOptions::default() });
+            assert_eq!(found(dir.path(), &again), found(dir.path(), &walked), "{shard}");
         }
         taken.sort();
         let mut all = names.clone();

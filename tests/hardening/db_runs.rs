@@ -379,3 +379,39 @@ fn a_reader_while_a_database_is_made_afresh_finds_it_missing_not_yet_kifudex_s_o
         &failures[..failures.len().min(5)]
     );
 }
+
+#[test]
+fn a_run_that_counts_the_files_first_is_refused_before_the_count_when_another_writes() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use kifudex::{
+        db::{Error, Writer},
+        ingest::{self, Observer, Options},
+    };
+
+    /// Counts the files first, as a progress bar does, and says whether it got the count.
+    struct Counting(AtomicBool);
+    impl Observer for Counting {
+        fn wants_total(&self) -> bool {
+            true
+        }
+        fn start(&self, _: u64) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 3, 2, 33);
+    let db = tmp.path().join("k.sqlite");
+    let writing = Writer::open(&db).unwrap();
+    let counting = Counting(AtomicBool::new(false));
+    let run = ingest::run(&Options::new(vec![games.clone()], db.clone()), &counting);
+    assert!(matches!(run, Err(ingest::Error::Db(Error::Busy(_)))), "{run:?}");
+    assert!(!counting.0.load(Ordering::Relaxed), "the files were counted before the refusal");
+    // Once the other writer is done, the run counts and indexes them.
+    drop(writing);
+    let summary = ingest::run(&Options::new(vec![games], db), &counting).unwrap();
+    assert!(counting.0.load(Ordering::Relaxed));
+    assert_eq!(summary.files_indexed, 3);
+}

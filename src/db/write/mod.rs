@@ -194,6 +194,20 @@ impl Writer {
         Writer::open_as(path, wait, Purpose::Run(shard))
     }
 
+    /// Fails at once where [`Writer::open`] would refuse the database at `path` before
+    /// anything else (another run is writing it, it has hard links, it cannot be a database
+    /// file), without opening it. A run that does something long before it opens the writer
+    /// (a walk that counts the files for a progress bar) asks first, so that such a refusal
+    /// does not wait for it.
+    ///
+    /// # Errors
+    ///
+    /// Those of the lock that [`Writer::open`] takes: [`super::Error::Busy`],
+    /// [`super::Error::Linked`], and the others of a path that cannot be written.
+    pub fn check_free(path: &std::path::Path) -> Result<()> {
+        WriteLock::acquire(path).map(drop)
+    }
+
     /// [`Writer::open`] for a change beside the files (an alias): it is written in one
     /// transaction, so it never leaves the database partly written, and it neither marks a
     /// run under way nor clears the mark an unfinished run left.
