@@ -429,7 +429,9 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 // Into a database without files, every file is new: no state to look up (the
                 // files this run writes are the walk's own, each seen once).
                 let lookup = reader.has_files()?;
-                let mut entries = walk::entries(roots, walk_options.clone()).peekable();
+                let own = own_files(&options.db);
+                let mut entries =
+                    walk::entries(roots, walk_options.clone()).map(|e| skip_own(e, &own)).peekable();
                 loop {
                     let chunk = next_chunk(&mut entries);
                     if chunk.is_empty() || stopped() {
@@ -522,6 +524,33 @@ fn parse_chunk(
         group.push((entry, fetched));
     }
     send_group(&mut group, send)
+}
+
+/// The files of the database at `db` (resolved as the walk resolves paths): the database,
+/// its journal, its write-ahead log and shared memory, and the run's lock.
+fn own_files(db: &std::path::Path) -> Vec<PathBuf> {
+    let Ok(db) = std::fs::canonicalize(db) else {
+        return Vec::new();
+    };
+    let with = |suffix: &str| {
+        let mut name = db.clone().into_os_string();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    vec![with("-journal"), with("-wal"), with("-shm"), with(".lock"), db]
+}
+
+/// `entry`, or, when it is one of the database's `own` files (the database kept beside the
+/// records, named with a record's extension, or taken by `--include '*'`), the same file as
+/// one not to read: a database is no record, and one being written is no input.
+fn skip_own(entry: Entry, own: &[PathBuf]) -> Entry {
+    match entry {
+        Ok(mut file) if matches!(file.expect, Expect::Record | Expect::Maybe) && own.contains(&file.path) => {
+            file.expect = Expect::Skip;
+            Ok(file)
+        }
+        entry => entry,
+    }
 }
 
 /// The next walked entries, at most [`CHUNK_FILES`] of them and about [`CHUNK_BYTES`] bytes

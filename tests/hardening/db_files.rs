@@ -537,3 +537,35 @@ fn an_output_file_in_a_directory_that_may_not_be_written_is_refused_and_kept() {
     assert!(stderr(&out).contains("may not be written"), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(&out_file).unwrap(), "the export before\n");
 }
+
+/// A database kept among the records it indexes is no input: named with a record's
+/// extension, or taken by `--include '*'`, it and its journal were read as records and
+/// rejected (`decode`), run after run.
+#[test]
+fn the_database_among_the_records_is_never_read_as_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_games(dir, 3, 2, 41);
+    for (name, extra) in [("archive.kifu", &[][..]), ("archive.sqlite", &["--include", "*"][..])] {
+        let db = dir.join(name);
+        for run in 0..2 {
+            let out = command()
+                .arg("index")
+                .arg(dir)
+                .arg("--db")
+                .arg(&db)
+                .args(extra)
+                .args(["--json", "--quiet"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{name} run {run}: {}", stderr(&out));
+            let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(summary["files_rejected"], 0, "{name} run {run}: {summary}");
+            let rejects = read_with(&["export", "rejects"], &db);
+            let listed = String::from_utf8_lossy(&rejects.stdout);
+            assert_eq!(listed.lines().count(), 1, "{name} run {run}: only the header\n{listed}");
+        }
+        assert_eq!(export_games(&db).lines().count(), 1 + 6, "{name}: the six games, once each");
+        fs::remove_file(&db).unwrap();
+    }
+}
