@@ -182,7 +182,7 @@ impl Replacing {
                         bail!(
                             "cannot write {}: the directory {} may not be written, and the file is \
                              only ever replaced whole (a command stopped on the way would leave it cut): \
-                             write it elsewhere, or to stdout (--out -)",
+                             write it elsewhere, or to stdout (--out /dev/stdout, which every format takes)",
                             path.display(),
                             dir.display()
                         )
