@@ -43,20 +43,30 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
     let db = args.db;
     match args.action {
         Action::Add { alias, name } => {
+            // The warning of an unfinished index run is about answers, not aliases: none here.
+            let mut reader = super::db::open_reader(&db.path())?;
+            let snapshot = reader.snapshot()?;
             // Refused before the file is written at all.
-            db.reader()?.snapshot()?.check_alias(&alias, &name)?;
+            snapshot.check_alias(&alias, &name)?;
+            // One already there is not written again (the file may be read-only).
+            if snapshot.aliases()?.iter().any(|a| a.alias == alias.trim() && a.name == name.trim()) {
+                eprintln!("kifudex: alias {} → {} (already there)", alias.trim(), name.trim());
+                return Ok(ExitCode::SUCCESS);
+            }
+            drop(snapshot);
+            drop(reader);
             let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
             eprintln!("kifudex: alias {} → {}", added.alias, added.name);
             Ok(ExitCode::SUCCESS)
         }
         Action::Remove { alias } => {
             // An alias that is not there is not looked for by a writer: the file stays as it was.
-            let stored = db.reader()?.snapshot()?.has_alias(&alias)?;
+            let stored = super::db::open_reader(&db.path())?.snapshot()?.has_alias(&alias)?;
             let removed = if stored { write(&db, |b| Ok(b.remove_alias(&alias)?))? } else { None };
             report_removed(removed, &alias)
         }
         Action::List { csv } => {
-            let mut reader = db.reader()?;
+            let mut reader = super::db::open_reader(&db.path())?;
             let aliases = reader.snapshot()?.aliases()?;
             let text = if csv {
                 let mut w = ::csv::Writer::from_writer(Vec::new());

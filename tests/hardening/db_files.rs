@@ -569,3 +569,40 @@ fn the_database_among_the_records_is_never_read_as_one() {
         fs::remove_file(&db).unwrap();
     }
 }
+
+/// An alias added again as it is is not written again: on a database the user cannot write,
+/// it was refused ("cannot write"). The alias commands say nothing of an unfinished index
+/// run, which is about answers, not aliases.
+#[test]
+fn an_alias_added_again_writes_nothing_and_alias_commands_do_not_warn_of_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("db");
+    fs::create_dir(&dir).unwrap();
+    let db = dir.join("k.sqlite");
+    write_games(&tmp.path().join("records"), 2, 1, 43);
+    assert!(index(&tmp.path().join("records"), &db).status.success());
+    let add = || {
+        let mut cmd = command();
+        cmd.args(["alias", "add", "Habu", "羽生善治", "--db"]).arg(&db);
+        cmd
+    };
+    assert!(add().output().unwrap().status.success());
+    // The mark a killed run leaves: the id of a process that is gone.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("INSERT INTO meta(key, value) VALUES ('run_unfinished', '4194305')", []).unwrap();
+    drop(conn);
+    assert!(stderr(&read_with(&["games"], &db)).contains("did not finish"), "the mark is seen");
+    let before = hash(&db);
+    fs::set_permissions(&db, fs::Permissions::from_mode(0o444)).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
+    let out = unprivileged(&mut add()).output().unwrap();
+    let said = stderr(&out);
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(said, "kifudex: alias Habu → 羽生善治 (already there)\n");
+    assert_eq!(hash(&db), before);
+    for args in [&["alias", "list"][..], &["alias", "remove", "Nobody"]] {
+        let said = stderr(&read_with(args, &db));
+        assert!(!said.contains("warning"), "{args:?}: {said}");
+    }
+}
