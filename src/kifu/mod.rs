@@ -49,6 +49,7 @@ pub use game::{
 pub use kakinoki::{bod, ki2, kif};
 pub use names::NameKind;
 pub use problem::{ReadErrorKind, ReadProblem};
+pub use support::{MAX_PLIES, TooManyMoves};
 
 /// A record file read into games.
 #[derive(Clone, Debug)]

@@ -17,7 +17,10 @@
 //! - `wrong_variant`: a position of one variant where the game is of the other;
 //! - `bad_json`: a JKF text that is not JSON of JKF's shape;
 //! - `bad_line`: a line that is no statement of the format, where it stops the game (a USI
-//!   line that is no position, SFEN, move list or USEN; a stray CSA line is read past).
+//!   line that is no position, SFEN, move list or USEN; a stray CSA line is read past);
+//! - `too_many_moves`: a move past the [`MAX_PLIES`](super::MAX_PLIES) a game's line may hold
+//!   (in every format), where reading stops so that one endless game cannot take the
+//!   machine's memory.
 //!
 //! The messages are the inner errors' own, so a kind shows what it wraps and nothing more.
 

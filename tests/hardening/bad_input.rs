@@ -267,6 +267,38 @@ fn a_game_of_a_million_plies_is_read_and_indexed() {
     assert_every_read_works(&db, "bad input", 400);
 }
 
+/// A USI game one ply past a million is read up to its millionth move and no further: the
+/// game is stored with 1,000,000 plies and rejected as `too_many_moves`, while the game on the
+/// next line is read as usual.
+#[test]
+fn a_game_past_a_million_plies_is_stored_up_to_them_and_rejected() {
+    let text = no_repetition(1_000_001) + "position startpos moves 7g7f 3c3d 2g2f 8c8d\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    fs::create_dir(&dir).unwrap();
+    let path = dir.join("endless.usi");
+    fs::write(&path, &text).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, summary, messages) = index_json(&dir, &db);
+    assert_eq!(code, Some(1), "{messages}");
+    assert_eq!(summary["games_added"], 2, "{summary}");
+    assert_eq!(summary["games_rejected"], 1, "{summary}");
+    let csv = export_games(&db);
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows[0].contains(",1000000,") && rows[0].contains(",too_many_moves,"), "{csv}");
+    assert!(rows[1].contains(",4,") && !rows[1].contains("too_many_moves"), "{csv}");
+    let out = command().args(["export", "rejects", "--db"]).arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rejects = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = rejects.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{rejects}");
+    let reject = format!("{},0,1,1000001,too_many_moves,", path.display());
+    assert!(rows[0].starts_with(&reject), "{rejects}");
+    assert!(rows[0].contains("the game holds more than 1000000 moves"), "{rejects}");
+    assert_sound(&db);
+}
+
 /// A KIF record whose first move has 10,000 alternatives (every legal first move, over and
 /// over), each one move long.
 fn ten_thousand_variations() -> String {

@@ -9,7 +9,7 @@ use crate::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning,
         encoding::{Lines, lines, lines_after},
         info,
-        support::turn_after,
+        support::{TooManyMoves, room_for_move, turn_after},
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
@@ -33,6 +33,8 @@ pub enum CsaError {
     UnknownEnding(String),
     #[error("a game separator '/' must stand on a line of its own")]
     Separator,
+    #[error(transparent)]
+    TooManyMoves(#[from] TooManyMoves),
 }
 
 impl CsaError {
@@ -48,6 +50,7 @@ impl CsaError {
             | CsaError::Separator => "bad_line",
             CsaError::AfterEnd(_) => "move_after_end",
             CsaError::UnknownEnding(_) => "bad_ending",
+            CsaError::TooManyMoves(_) => "too_many_moves",
         }
     }
 
@@ -300,6 +303,7 @@ impl GameReader {
             return Err(CsaError::AfterEnd(excerpt(text)));
         }
         self.start(mv.color);
+        room_for_move(&self.game.moves)?;
         if self.game.moves.capacity() == 0 {
             self.game.moves.reserve(self.moves);
         }

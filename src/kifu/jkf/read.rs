@@ -9,7 +9,7 @@ use crate::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation, Warning,
         csa::EndingWord,
         info,
-        support::{MAX_DEPTH, turn_after},
+        support::{MAX_DEPTH, TooManyMoves, room_for_move, turn_after},
     },
     notation::{
         MoveToken,
@@ -63,6 +63,8 @@ pub enum JkfError {
     /// An error in the `initial` object: the start position cannot be read.
     #[error(transparent)]
     Initial(Box<JkfError>),
+    #[error(transparent)]
+    TooManyMoves(#[from] TooManyMoves),
 }
 
 impl JkfError {
@@ -88,6 +90,7 @@ impl JkfError {
             JkfError::Special(_) => "bad_ending",
             JkfError::AfterEnd => "move_after_end",
             JkfError::TooDeep => "bad_variation",
+            JkfError::TooManyMoves(_) => "too_many_moves",
         }
     }
 }
@@ -417,6 +420,9 @@ impl Reader<'_> {
                 };
                 // Comments before a fork's first move are about that move (the main line's are
                 // the start's).
+                if let Err(error) = room_for_move(&line.moves) {
+                    return Some(self.problem(raw, error.into()));
+                }
                 if line.depth > 0 && line.moves.is_empty() {
                     comments.splice(0..0, std::mem::take(&mut line.comments));
                 }

@@ -40,6 +40,7 @@ use crate::{
         Warning,
         encoding::{Lines, lines, lines_after},
         info,
+        support::{TooManyMoves, room_for_move},
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Square},
@@ -63,6 +64,8 @@ pub enum KakinokiError {
     /// A 手合割 name that gives no standard start, with no board diagram to give one.
     #[error("手合割 {name} needs a board diagram, and there is none")]
     NeedsDiagram { name: String },
+    #[error(transparent)]
+    TooManyMoves(#[from] TooManyMoves),
 }
 
 impl KakinokiError {
@@ -74,6 +77,7 @@ impl KakinokiError {
             }
             KakinokiError::AfterEnd => "move_after_end",
             KakinokiError::NeedsDiagram { .. } => "bad_header",
+            KakinokiError::TooManyMoves(_) => "too_many_moves",
         }
     }
 }
@@ -663,6 +667,11 @@ impl Tree {
         if line.ending.is_some() || line.summary.is_some() {
             let at = entry.line;
             self.fail(at, KakinokiError::AfterEnd);
+            return;
+        }
+        if let Err(error) = room_for_move(&line.moves) {
+            let at = entry.line;
+            self.fail(at, error.into());
             return;
         }
         if in_variation && line.moves.is_empty() && !line.pending.is_empty() {

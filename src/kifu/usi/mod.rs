@@ -23,6 +23,7 @@ use crate::{
     kifu::{
         Ending, Game, MoveEntry, ReadProblem, Start, Termination,
         encoding::{Lines, lines, lines_after},
+        support::{TooManyMoves, room_for_move},
     },
     notation::MoveToken,
     shogi::{Move, Setup, SfenError, Variant},
@@ -42,6 +43,8 @@ pub enum UsiError {
     AfterEnd(String),
     #[error("the SFEN is a position of {}, but the game is {}", .found.title().to_lowercase(), .asked.title().to_lowercase())]
     Variant { found: Variant, asked: Variant },
+    #[error(transparent)]
+    TooManyMoves(#[from] TooManyMoves),
 }
 
 impl UsiError {
@@ -53,6 +56,7 @@ impl UsiError {
             UsiError::Move(_) => "bad_move_text",
             UsiError::AfterEnd(_) => "move_after_end",
             UsiError::Variant { .. } => "wrong_variant",
+            UsiError::TooManyMoves(_) => "too_many_moves",
         }
     }
 }
@@ -171,6 +175,7 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
             "draw" => Termination::Draw,
             _ => {
                 let mv = token.parse::<Move>().map_err(|_| UsiError::Move(excerpt(token)))?;
+                room_for_move(&game.moves)?;
                 game.moves.push(MoveEntry {
                     token: MoveToken::Usi(mv),
                     line: number,

@@ -15,7 +15,10 @@
 //! The last `.final` section may be left out (the files written by some tools do).
 
 use crate::{
-    kifu::{Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation},
+    kifu::{
+        Ending, Game, MoveEntry, ReadProblem, Start, Termination, Variation,
+        support::{TooManyMoves, room_for_move},
+    },
     notation::MoveToken,
     shogi::{Move, PieceKind, Setup, Square},
     text::excerpt,
@@ -34,6 +37,8 @@ pub enum UsenError {
     Final(String),
     #[error("a variation starts at ply {0}, outside the main line")]
     Branch(usize),
+    #[error(transparent)]
+    TooManyMoves(#[from] TooManyMoves),
 }
 
 impl UsenError {
@@ -44,6 +49,7 @@ impl UsenError {
             UsenError::Offset(_) | UsenError::Branch(_) => "bad_variation",
             UsenError::Move(_) => "bad_move_text",
             UsenError::Final(_) => "bad_ending",
+            UsenError::TooManyMoves(_) => "too_many_moves",
         }
     }
 }
@@ -105,7 +111,9 @@ fn branch(
     let codes = parts.next().unwrap_or_default();
     for i in (0..codes.len()).step_by(3) {
         let code = codes.get(i..i + 3).unwrap_or(&codes[i..]);
-        moves.push(entry(decode(code).ok_or_else(|| UsenError::Move(code.to_string()))?));
+        let mv = decode(code).ok_or_else(|| UsenError::Move(code.to_string()))?;
+        room_for_move(moves)?;
+        moves.push(entry(mv));
     }
     let last = parts.next().unwrap_or_default();
     let termination = match last.get(..1) {
@@ -116,6 +124,7 @@ fn branch(
         Some("j") => Termination::EnteringKing,
         Some("i") => {
             let mv = decode(&last[1..]).ok_or_else(|| UsenError::Move(excerpt(&last[1..])))?;
+            room_for_move(moves)?;
             moves.push(entry(mv));
             Termination::IllegalMove
         }

@@ -43,7 +43,8 @@ use tokens::{Token, Tokens};
 use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
-        info, support::MAX_DEPTH,
+        info,
+        support::{MAX_DEPTH, TooManyMoves, room_for_move},
     },
     notation::{MoveSyntaxError, MoveToken, western},
     shogi::{Color, Handicap, Setup, SfenError, Variant},
@@ -79,6 +80,8 @@ pub enum WesternError {
     VariantConflict { fixed: Variant, what: &'static str, other: Variant },
     #[error("there are no yari shogi handicaps (give the start as a seven-file [SFEN])")]
     YariHandicap,
+    #[error(transparent)]
+    TooManyMoves(#[from] TooManyMoves),
 }
 
 impl WesternError {
@@ -96,6 +99,7 @@ impl WesternError {
                 "bad_variation"
             }
             WesternError::OpenComment => "bad_comment",
+            WesternError::TooManyMoves(_) => "too_many_moves",
         }
     }
 }
@@ -487,6 +491,7 @@ impl GameReader {
                     return Err(WesternError::Word(excerpt(word)));
                 }
                 let token = self.read_move(word)?;
+                room_for_move(self.moves())?;
                 let comments =
                     self.open.last_mut().map(|b| std::mem::take(&mut b.leading)).unwrap_or_default();
                 self.moves().push(MoveEntry { token, line, seconds: None, comments });
