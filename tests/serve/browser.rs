@@ -434,7 +434,8 @@ fn the_page_draws_a_board_without_its_database_and_recovers_when_it_is_back() {
     assert!(error.contains("no database") && error.contains("Trying again"), "{error}");
     assert_eq!(browser.text("#black-name"), "Black");
     assert_eq!(browser.text("#white-name"), "White");
-    assert_eq!(attribute(&browser, "return String(document.getElementById('pager').hidden)"), "true");
+    let pager = "return getComputedStyle(document.getElementById('pager')).display";
+    assert_eq!(attribute(&browser, pager), "none");
 
     // Back in place: the page asks again by itself and shows the command line's counts.
     std::fs::rename(&away, &db).unwrap();
