@@ -334,3 +334,38 @@ fn control_characters_in_a_rejected_file_name_are_shown_not_sent_to_the_terminal
     assert!(stderr.contains("j\\x1b[2J.kif"), "{stderr}");
     assert!(stderr.contains("two\\x0alines.kif"), "{stderr}");
 }
+
+#[test]
+fn bidirectional_controls_in_names_are_shown_in_tables_and_kept_in_csv() {
+    // A right-to-left override turns the rest of a terminal line around: 中田 shown after it
+    // would read as 田中, another player.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir(&games).unwrap();
+    let black = "\u{202e}中田";
+    let white = "山田\u{2066}x\u{2069}\u{200f}";
+    fs::write(
+        games.join("a.kif"),
+        format!(
+            "開始日時：2020/01/01\n先手：{black}\n後手：{white}\n手合割：平手\n   1 ７六歩(77)\n   2 投了\n"
+        ),
+    )
+    .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", "-q"]).args([&games]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    let bidi =
+        |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
+    for command in [&["games"][..], &["players"], &["query", "--moves", "7g7f"]] {
+        let (code, stdout, stderr) = kifudex(command).db(&db).run();
+        assert_eq!(code, 0, "{command:?}: {stderr}");
+        assert!(!stdout.chars().any(bidi), "{command:?}: {stdout:?}");
+        assert!(stdout.contains("<U+202E>中田"), "{command:?}: {stdout}");
+    }
+    let (_, stdout, _) = kifudex(["games"]).db(&db).run();
+    assert!(stdout.contains("山田<U+2066>x<U+2069><U+200F>"), "{stdout}");
+    // CSV keeps the names as they were read.
+    let (code, csv, stderr) = kifudex(["games", "--format", "csv"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(csv.contains(black) && csv.contains(white), "{csv:?}");
+}

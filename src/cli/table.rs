@@ -3,7 +3,10 @@
 //!
 //! A cell's control characters (a tab or line break in a name, an escape sequence in a
 //! downloaded record's header) are shown as `\xNN`: a record's text never reaches the
-//! terminal as a command to it, nor breaks a table's lines. CSV and JSON keep text as it is.
+//! terminal as a command to it, nor breaks a table's lines. Its bidirectional controls
+//! (U+202E and the like) are shown as `<U+202E>`: sent as they are, they reorder the rest of
+//! the line, so that one player's name can be made to look like another's. CSV and JSON keep
+//! text as it is.
 
 use clap::ValueEnum;
 use unicode_width::UnicodeWidthStr;
@@ -78,20 +81,30 @@ impl TextTable {
     }
 }
 
-/// `text` with each control character written as `\xNN` (C0 and C1 controls, DEL).
+/// `text` with each control character written as `\xNN` (C0 and C1 controls, DEL) and each
+/// bidirectional control as `<U+NNNN>`.
 pub fn visible(text: String) -> String {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if c.is_control() {
             out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else if is_bidi_control(c) {
+            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// The invisible characters that change the display order of the text after them: the
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the marks
+/// (U+200E, U+200F, U+061C).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
 #[cfg(test)]
@@ -108,6 +121,22 @@ mod tests {
         assert_eq!(text.lines().count(), 3, "{text}");
         assert!(text.contains("\\x1b]0;title\\x07\\x1b[31m赤"), "{text}");
         assert!(text.contains("a\\x09b\\x0ac\\x9bd\\x7f"), "{text}");
+    }
+
+    #[test]
+    fn bidirectional_controls_are_shown_not_sent() {
+        let mut t = TextTable::new(&["black", "white"]);
+        t.row(vec!["\u{202e}中田".to_string(), "a\u{202a}b\u{202b}c\u{202c}d\u{202d}e".to_string()]);
+        t.row(vec![
+            "\u{2066}x\u{2067}y\u{2068}z\u{2069}".to_string(),
+            "\u{200e}p\u{200f}q\u{061c}".to_string(),
+        ]);
+        assert_eq!(
+            t.render(),
+            "black                                white\n\
+             <U+202E>中田                         a<U+202A>b<U+202B>c<U+202C>d<U+202D>e\n\
+             <U+2066>x<U+2067>y<U+2068>z<U+2069>  <U+200E>p<U+200F>q<U+061C>\n"
+        );
     }
 
     #[test]

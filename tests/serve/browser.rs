@@ -402,3 +402,68 @@ fn odd_names_are_shown_as_text_in_their_place() {
         browser.text("#game-title")
     );
 }
+
+/// The page opened while the database is missing (503): the start position's board, the
+/// names of the sides and the error saying it tries again, no empty pager; then, once the
+/// database is back, the full view without a reload.
+#[test]
+fn the_page_draws_a_board_without_its_database_and_recovers_when_it_is_back() {
+    let Some((chromium, chromedriver)) = find_browser() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
+        );
+        eprintln!(
+            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.sqlite");
+    let away = dir.path().join("away.sqlite");
+    std::fs::copy(samples_db(), &db).unwrap();
+    let server = Server::start(&db, &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    std::fs::rename(&db, &away).unwrap();
+
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    // The even start, written out by hand.
+    assert_eq!(board(&browser), "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL");
+    let error = browser.text("#error");
+    assert!(error.contains("no database") && error.contains("Trying again"), "{error}");
+    assert_eq!(browser.text("#black-name"), "Black");
+    assert_eq!(browser.text("#white-name"), "White");
+    let pager = "return getComputedStyle(document.getElementById('pager')).display";
+    assert_eq!(attribute(&browser, pager), "none");
+
+    // Back in place: the page asks again by itself and shows the command line's counts.
+    std::fs::rename(&away, &db).unwrap();
+    browser.wait_for("return document.getElementById('error').hidden && document.getElementById('summary').textContent !== ''", 20);
+    let start = cli_query(&[]);
+    let games = start["position"]["games"].as_u64().unwrap();
+    assert!(browser.text("#summary").starts_with(&format!("{games} games reach this position")));
+}
+
+/// A game id in the link that is not one is quoted as it was typed, over the start position.
+#[test]
+fn a_link_to_a_game_id_that_is_not_one_quotes_it() {
+    let Some((chromium, chromedriver)) = find_browser() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
+        );
+        eprintln!(
+            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    for typed in ["abc", "1e2", "x y"] {
+        browser.open(&server.url(&format!("/?lang=en&game={}", typed.replace(' ', "+"))));
+        wait(&browser);
+        assert_eq!(browser.text("#error"), format!("'{typed}' is not a game id"));
+        assert_eq!(board(&browser), "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL");
+    }
+}

@@ -8,6 +8,9 @@
   const FILTERS = ["player", "black", "white", "event", "since", "until", "result", "handicap"];
   const LIMIT = 20;
   const STARTPOS = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+  // How long the page waits before asking again when the server cannot answer for now (a
+  // database removed or being rebuilt: 503).
+  const RETRY_MS = 3000;
 
   let state = null;      // what the URL says
   let position = null;   // the last /api/position answer for the explorer
@@ -31,7 +34,8 @@
       start: q.get("start") || "",
       filters: {},
       offset: Math.max(0, Number(q.get("offset")) || 0),
-      game: q.get("game") ? Number(q.get("game")) : null,
+      // As typed: the server says what is wrong with an id that is not one, in the user's words.
+      game: q.get("game") || null,
       ply: Math.max(0, Number(q.get("ply")) || 0),
       lang: q.get("lang") === "en" || q.get("lang") === "ja" ? q.get("lang") : browserLang(),
       notation: q.get("notation") === "western" ? "western" : "japanese",
@@ -86,7 +90,7 @@
   async function fetchJson(path, options) {
     const response = await fetch(path, options);
     const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+    if (!response.ok) throw Object.assign(new Error(body.error || `HTTP ${response.status}`), { status: response.status });
     return body;
   }
 
@@ -128,7 +132,13 @@
       await notice;
       if (mine === generation) showError(null);
     } catch (e) {
-      if (mine === generation) showError(e.message);
+      if (mine === generation) {
+        drawShell();
+        // A 503 passes once the database is back: the page then recovers by itself.
+        const retry = e.status === 503;
+        showError(retry ? `${e.message.replace(/\.$/, "")}. ${labels().retrying}` : e.message);
+        if (retry) setTimeout(() => { if (mine === generation) load(); }, RETRY_MS);
+      }
     } finally {
       if (mine === generation) {
         document.body.dataset.state = "ready";
@@ -138,13 +148,24 @@
     }
   }
 
+  // What a view that could not be loaded still shows: a board (the start position when none
+  // was drawn yet), the names of the sides, and no pager for a list that is not there.
+  function drawShell() {
+    if (!$("board").hasChildNodes()) drawPosition(STARTPOS, null, false);
+    const L = labels();
+    for (const side of ["black", "white"]) if (!$(`${side}-name`).textContent) $(`${side}-name`).textContent = L[side];
+    $("pager").hidden = true;
+    fillFilters();
+    fillStart();
+  }
+
   async function loadExplorer(mine) {
     $("explorer").hidden = false;
     $("viewer").hidden = true;
-    const [pos, answer] = await Promise.all([
-      fetchJson(`/api/position?${apiParams(state)}`),
-      fetchJson(`/api/query?${apiParams(state, { limit: LIMIT, offset: state.offset })}`),
-    ]);
+    // The position needs no database: its board is drawn even when the list cannot be had.
+    const query = fetchJson(`/api/query?${apiParams(state, { limit: LIMIT, offset: state.offset })}`);
+    query.catch(() => {});
+    const pos = await fetchJson(`/api/position?${apiParams(state)}`);
     if (mine !== generation) return;
     position = pos;
     // Moves given in any notation are kept in the URL as USI from here on.
@@ -165,20 +186,31 @@
       next.offset = 0;
       go(next);
     });
+    fillFilters();
+    fillStart();
+    let answer;
+    try {
+      answer = await query;
+    } catch (e) {
+      if (mine === generation) {
+        $("moves").innerHTML = $("games").innerHTML = $("summary").textContent = "";
+        $("moves-empty").hidden = $("games-empty").hidden = true;
+      }
+      throw e;
+    }
+    if (mine !== generation) return;
     KX.views.nextMoves(answer, state.notation, L, play);
     KX.views.gameList(answer, state.offset, LIMIT, L, openGame, (offset) => {
       const next = copy(state);
       next.offset = offset;
       go(next);
     });
-    fillFilters();
-    fillStart();
   }
 
   async function loadGame(mine) {
     const filters = filterParams(state);
-    if (!game || game.id !== state.game || game.filters !== filters) {
-      game = await fetchJson(`/api/game/${state.game}${filters}`);
+    if (!game || String(game.id) !== state.game || game.filters !== filters) {
+      game = await fetchJson(`/api/game/${encodeURIComponent(state.game)}${filters}`);
       game.filters = filters;
     }
     if (mine !== generation) return;
@@ -276,7 +308,7 @@
 
   function openGame(id, ply) {
     const next = copy(state);
-    next.game = id;
+    next.game = String(id);
     next.ply = ply;
     game = game && game.id === id ? game : null;
     go(next);
