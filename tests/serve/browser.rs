@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::{
     Server, samples_db,
-    webdriver::{Browser, find_browser},
+    webdriver::{Browser, browser_or_skip},
 };
 use crate::util::kifudex;
 
@@ -78,14 +78,7 @@ fn attribute(browser: &Browser, script: &str) -> String {
 
 #[test]
 fn the_page_explores_filters_and_replays_games() {
-    let Some((chromium, chromedriver)) = find_browser() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
-        );
-        eprintln!(
-            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
-        );
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
         return;
     };
     let server = Server::start(samples_db(), &[]);
@@ -306,14 +299,7 @@ const TEXT_AT: &str = r#"
 /// in its own direction without turning the other one around.
 #[test]
 fn odd_names_are_shown_as_text_in_their_place() {
-    let Some((chromium, chromedriver)) = find_browser() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
-        );
-        eprintln!(
-            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
-        );
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -408,14 +394,7 @@ fn odd_names_are_shown_as_text_in_their_place() {
 /// database is back, the full view without a reload.
 #[test]
 fn the_page_draws_a_board_without_its_database_and_recovers_when_it_is_back() {
-    let Some((chromium, chromedriver)) = find_browser() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
-        );
-        eprintln!(
-            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
-        );
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -448,14 +427,7 @@ fn the_page_draws_a_board_without_its_database_and_recovers_when_it_is_back() {
 /// A game id in the link that is not one is quoted as it was typed, over the start position.
 #[test]
 fn a_link_to_a_game_id_that_is_not_one_quotes_it() {
-    let Some((chromium, chromedriver)) = find_browser() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
-        );
-        eprintln!(
-            "skipped: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver)"
-        );
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
         return;
     };
     let server = Server::start(samples_db(), &[]);

@@ -30,6 +30,22 @@ pub fn find_browser() -> Option<(PathBuf, PathBuf)> {
     Some((which(&["chromium", "chromium-browser"])?, which(&["chromedriver"])?))
 }
 
+/// Chromium and its driver, or `None` after saying on stderr that `what` is skipped for want
+/// of them. They are required when `CI=true`: there, their absence fails the test.
+pub fn browser_or_skip(what: &str) -> Option<(PathBuf, PathBuf)> {
+    let found = find_browser();
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium and chromedriver are required when CI=true (apt-get install chromium chromium-driver)"
+        );
+        eprintln!(
+            "skipped {what}: it needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+        );
+    }
+    found
+}
+
 /// The chromedriver process, stopped when dropped (also when no session could be started).
 struct Driver(Child);
 
