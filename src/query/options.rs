@@ -239,6 +239,10 @@ pub fn filter_from_text(
     // Nothing but spaces (ASCII or full-width) is no value: as a form's empty field, it keeps
     // every game (a text filter would otherwise match every game that names anyone).
     let text = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+    // A name, event or opening is compared through its key, which leaves out `_` with the
+    // spaces (CSA names write it for one): a value whose key is empty is no value either, or
+    // `--player _` would keep every game that names anyone.
+    let name = |v: Option<String>| v.filter(|s| !crate::name_key::key(s).is_empty());
     let given = GameFilter { since: text(given.since), until: text(given.until), ..given };
     let (handicap, variant) =
         (handicap.filter(|h| !h.trim().is_empty()), variant.filter(|v| !v.trim().is_empty()));
@@ -257,11 +261,11 @@ pub fn filter_from_text(
     let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);
     let variant = variant.map(parse_variant).transpose()?.flatten().or(given.variant);
     Ok(GameFilter {
-        player: text(given.player),
-        black: text(given.black),
-        white: text(given.white),
-        event: text(given.event),
-        opening: text(given.opening),
+        player: name(given.player),
+        black: name(given.black),
+        white: name(given.white),
+        event: name(given.event),
+        opening: name(given.opening),
         handicap,
         variant,
         ..given

@@ -292,3 +292,33 @@ fn an_underscore_in_a_name_is_a_space() {
     drop(conn);
     assert_eq!(listed(&db, &["--player", "Ito Chihiro"]).len(), 2);
 }
+
+/// A name, event or opening filter of nothing but `_` and spaces is an empty field: `_` is a
+/// space in names, so it filters nothing, as `''` and `' '` do, rather than keeping the games
+/// that name anyone.
+#[test]
+fn a_filter_of_underscores_and_spaces_filters_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&root).unwrap();
+    // One game names its players, its event and its opening; the other names none of them.
+    let named = "先手：Ito Chihiro\n後手：Tanaka\n棋戦：Open\n戦型：矢倉\n手合割：平手\n手数----指手--\n   1 ２六歩(27)\n   2 投了\n";
+    fs::write(root.join("a.kifu"), named).unwrap();
+    fs::write(root.join("b.kifu"), "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 投了\n").unwrap();
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(listed(&db, &[]).len(), 2);
+    for option in ["--player", "--black", "--white", "--event", "--opening"] {
+        for value in ["_", "__", "_ _", "＿", " _　"] {
+            assert_eq!(listed(&db, &[option, value]).len(), 2, "{option} {value:?}");
+        }
+        // A value with something in it still filters.
+        assert_eq!(listed(&db, &[option, "_x_"]).len(), 0, "{option}");
+    }
+    // The position query and the exports read the filters the same way.
+    let query = stdout(&kifudex(["query", "--player", "_", "--format", "json"]).db(&db).output());
+    let answer: serde_json::Value = serde_json::from_str(&query).unwrap();
+    assert_eq!(answer["position"]["games"], 2, "{query}");
+    let export = stdout(&kifudex(["export", "games", "--event", "_"]).db(&db).output());
+    assert_eq!(csv_rows(export.as_bytes()).len(), 2, "{export}");
+}
