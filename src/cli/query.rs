@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use kifudex::{
     query::{self, Answer, NEXT_MOVE_COLUMNS, Query, Target, fit_variant, target_from_text},
-    shogi::Variant,
+    shogi::{Handicap, Variant},
 };
 
 use super::{
@@ -118,6 +118,9 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     };
     let listed = query.offset as u64 + answer.list.len() as u64;
     super::note_offset_past_end(query.offset, answer.games.games);
+    if answer.games.games == 0 {
+        note_handicap_start(&args, &query);
+    }
     if args.format == Format::Csv && args.csv == List::Games && listed < answer.games.games {
         eprintln!(
             "kifudex: listed games {} to {} of {}, newest first (--limit N lists more)",
@@ -128,6 +131,23 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     }
     super::print(&text)?;
     Ok(if answer.games.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A handicap game never reaches a position of the even game, so a handicap filter with
+/// moves from the even start (the default) finds none: says where those games start, since
+/// the answer alone reads as if the database held no such game.
+fn note_handicap_start(args: &QueryArgs, query: &Query) {
+    let Some(handicap) = query.filter.handicap.filter(|&h| h != Handicap::Even) else { return };
+    let given = args.sfen.is_some() || args.bod.is_some() || args.position.is_some();
+    let own_start = args.moves.as_deref().is_some_and(|m| m.contains("sfen"));
+    if given || own_start || !matches!(args.start.trim(), "" | "startpos") {
+        return;
+    }
+    let name = handicap.japanese();
+    eprintln!(
+        "kifudex: the moves start from the even game's start, and --handicap {name} games start \
+         from their own position: give --start {name} to start the moves there"
+    );
 }
 
 /// The position asked about; `variant`, the game `--variant` names, if any.

@@ -322,3 +322,36 @@ fn a_filter_of_underscores_and_spaces_filters_nothing() {
     let export = stdout(&kifudex(["export", "games", "--event", "_"]).db(&db).output());
     assert_eq!(csv_rows(export.as_bytes()).len(), 2, "{export}");
 }
+
+/// `query --handicap 香落ち` without a start asks about the even game's start, which no
+/// handicap game reaches: the answer (no game) stands, and a note says where those games
+/// start and how to ask about it.
+#[test]
+fn a_handicap_filter_from_the_even_start_says_where_its_games_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&root).unwrap();
+    let lance =
+        "手合割：香落ち\n上手：A\n下手：B\n手数----指手--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n";
+    fs::write(root.join("a.kifu"), lance).unwrap();
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (code, _, stderr) = kifudex(["query", "--handicap", "lance"]).db(&db).run();
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("--handicap 香落ち games start from their own position: give --start 香落ち"),
+        "{stderr}"
+    );
+    // Asked from there, the game is found, and nothing is noted.
+    let (code, _, stderr) = kifudex(["query", "--handicap", "lance", "--start", "香落ち"]).db(&db).run();
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (code, _, stderr) =
+        kifudex(["query", "--handicap", "香落ち", "--start", "lance", "--moves", "3c3d"]).db(&db).run();
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    // Without a handicap filter, or from a position given otherwise, there is nothing to say.
+    let (code, _, stderr) = kifudex(["query", "--moves", "9g9f"]).db(&db).run();
+    assert_eq!((code, stderr.as_str()), (1, ""));
+    let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let (code, _, stderr) = kifudex(["query", "--handicap", "lance", "--sfen", even]).db(&db).run();
+    assert_eq!((code, stderr.as_str()), (1, ""));
+}
