@@ -9,6 +9,9 @@
 //!   and half-width katakana the full-width ones;
 //! - every space of every width (and any other white space) left out, and `_`, which CSA
 //!   names write for a space (`Ito_Chihiro` is `Ito Chihiro`);
+//! - the old and variant forms of kanji that names keep in the form in use today (`髙橋` is
+//!   `高橋`, `渡邊` is `渡辺`, `名人戰` is `名人戦`), and without variation
+//!   selectors;
 //! - letters without case (lowercase);
 //! - for a player, a title or rank written after the name left out ([`player_key`]), so
 //!   `羽生善治 名人` and `羽生善治` have one key.
@@ -23,7 +26,8 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::text::is_inline_space;
 
-/// The key of a text: NFKC, without white space or `_`, lowercase.
+/// The key of a text: NFKC, without white space, `_` or variation selectors, old and
+/// variant kanji in their form of today, lowercase.
 ///
 /// ```
 /// use kifudex::name_key::key;
@@ -31,10 +35,275 @@ use crate::text::is_inline_space;
 /// assert_eq!(key("Habu  Yoshiharu"), "habuyoshiharu");
 /// assert_eq!(key("Habu_Yoshiharu"), "habuyoshiharu");
 /// assert_eq!(key("ﾊﾌﾞ"), "ハブ");
+/// assert_eq!(key("髙橋道雄"), key("高橋道雄"));
+/// assert_eq!(key("渡邊明"), "渡辺明");
+/// assert_eq!(key("山﨑隆之"), "山崎隆之");
+/// assert_eq!(key("第１期名人戰"), "第1期名人戦");
 /// ```
 pub fn key(text: &str) -> String {
-    text.nfkc().filter(|&c| !c.is_whitespace() && c != '_').flat_map(char::to_lowercase).collect()
+    text.nfkc()
+        .filter(|&c| !c.is_whitespace() && c != '_' && !is_variation_selector(c))
+        .map(standard_form)
+        .flat_map(char::to_lowercase)
+        .collect()
 }
+
+/// Whether `c` only chooses how the character before it is drawn (a variation selector, as
+/// in `葛󠄀`, U+845B U+E0100): it changes no name.
+fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// The form in use today of a kanji written in an old or variant form that names and event
+/// titles often keep (see [`VARIANTS`]); any other character as it is.
+///
+/// ```
+/// use kifudex::name_key::key;
+/// assert_eq!(key("髙橋道雄"), key("高橋道雄"));
+/// assert_eq!(key("渡邊明"), "渡辺明");
+/// assert_eq!(key("山﨑隆之"), "山崎隆之");
+/// assert_eq!(key("第１期名人戰"), "第1期名人戦");
+/// ```
+fn standard_form(c: char) -> char {
+    VARIANTS.binary_search_by_key(&c, |&(variant, _)| variant).map_or(c, |i| VARIANTS[i].1)
+}
+
+/// Old and variant forms of kanji, each with the form in use today, in the order of their code
+/// points: the old forms (旧字体) that the 常用漢字表 lists beside its characters and that
+/// names keep (`澤`, `邊`, `齋`, `廣`, `龍`, `將`, `戰`), and the variant forms (異体字) of
+/// family names (`髙`, `﨑`, `邉`, `濵`, `嶋`, `冨`, `𠮷`). Two characters in use today that
+/// only look alike stay apart: `斎` and `斉` are two family names (`齋` is the old form of the
+/// first, `齊` of the second). The forms that Unicode NFKC already joins (the compatibility
+/// ideographs, as U+FA10 for `塚`) are not listed.
+const VARIANTS: &[(char, char)] = &[
+    ('亞', '亜'),
+    ('假', '仮'),
+    ('傳', '伝'),
+    ('價', '価'),
+    ('兒', '児'),
+    ('冨', '富'),
+    ('參', '参'),
+    ('國', '国'),
+    ('圍', '囲'),
+    ('圓', '円'),
+    ('團', '団'),
+    ('增', '増'),
+    ('壹', '壱'),
+    ('壽', '寿'),
+    ('學', '学'),
+    ('實', '実'),
+    ('寶', '宝'),
+    ('將', '将'),
+    ('對', '対'),
+    ('峯', '峰'),
+    ('嵜', '崎'),
+    ('嶋', '島'),
+    ('嶌', '島'),
+    ('巖', '巌'),
+    ('廣', '広'),
+    ('廳', '庁'),
+    ('彈', '弾'),
+    ('彌', '弥'),
+    ('從', '従'),
+    ('德', '徳'),
+    ('恆', '恒'),
+    ('惠', '恵'),
+    ('惡', '悪'),
+    ('愼', '慎'),
+    ('應', '応'),
+    ('戰', '戦'),
+    ('拂', '払'),
+    ('拔', '抜'),
+    ('搖', '揺'),
+    ('擧', '挙'),
+    ('攝', '摂'),
+    ('敍', '叙'),
+    ('數', '数'),
+    ('斷', '断'),
+    ('晉', '晋'),
+    ('晝', '昼'),
+    ('曆', '暦'),
+    ('曻', '昇'),
+    ('會', '会'),
+    ('栁', '柳'),
+    ('桒', '桑'),
+    ('桧', '檜'),
+    ('條', '条'),
+    ('棊', '棋'),
+    ('榮', '栄'),
+    ('槇', '槙'),
+    ('槗', '橋'),
+    ('樂', '楽'),
+    ('樣', '様'),
+    ('橫', '横'),
+    ('檢', '検'),
+    ('櫻', '桜'),
+    ('權', '権'),
+    ('步', '歩'),
+    ('歷', '歴'),
+    ('殘', '残'),
+    ('每', '毎'),
+    ('氣', '気'),
+    ('沒', '没'),
+    ('涉', '渉'),
+    ('淨', '浄'),
+    ('淸', '清'),
+    ('淺', '浅'),
+    ('渕', '淵'),
+    ('溫', '温'),
+    ('滿', '満'),
+    ('澀', '渋'),
+    ('澁', '渋'),
+    ('澤', '沢'),
+    ('濕', '湿'),
+    ('濱', '浜'),
+    ('濵', '浜'),
+    ('瀧', '滝'),
+    ('瀨', '瀬'),
+    ('燈', '灯'),
+    ('燒', '焼'),
+    ('爭', '争'),
+    ('爲', '為'),
+    ('犧', '犠'),
+    ('狹', '狭'),
+    ('獨', '独'),
+    ('獻', '献'),
+    ('瓣', '弁'),
+    ('畫', '画'),
+    ('畵', '画'),
+    ('當', '当'),
+    ('疊', '畳'),
+    ('發', '発'),
+    ('盖', '蓋'),
+    ('盜', '盗'),
+    ('盡', '尽'),
+    ('眞', '真'),
+    ('碎', '砕'),
+    ('祕', '秘'),
+    ('祢', '禰'),
+    ('祿', '禄'),
+    ('禪', '禅'),
+    ('禮', '礼'),
+    ('稻', '稲'),
+    ('穗', '穂'),
+    ('竊', '窃'),
+    ('竝', '並'),
+    ('籔', '藪'),
+    ('粹', '粋'),
+    ('絕', '絶'),
+    ('絲', '糸'),
+    ('經', '経'),
+    ('綠', '緑'),
+    ('縣', '県'),
+    ('繩', '縄'),
+    ('繪', '絵'),
+    ('續', '続'),
+    ('缺', '欠'),
+    ('罐', '缶'),
+    ('羣', '群'),
+    ('聰', '聡'),
+    ('聲', '声'),
+    ('肅', '粛'),
+    ('臺', '台'),
+    ('與', '与'),
+    ('舊', '旧'),
+    ('舍', '舎'),
+    ('舖', '舗'),
+    ('舘', '館'),
+    ('莊', '荘'),
+    ('莖', '茎'),
+    ('萬', '万'),
+    ('薮', '藪'),
+    ('薰', '薫'),
+    ('藏', '蔵'),
+    ('藝', '芸'),
+    ('藥', '薬'),
+    ('蘆', '芦'),
+    ('處', '処'),
+    ('虛', '虚'),
+    ('號', '号'),
+    ('螢', '蛍'),
+    ('蟲', '虫'),
+    ('蠶', '蚕'),
+    ('裝', '装'),
+    ('覺', '覚'),
+    ('觀', '観'),
+    ('觸', '触'),
+    ('說', '説'),
+    ('謠', '謡'),
+    ('譯', '訳'),
+    ('譽', '誉'),
+    ('讀', '読'),
+    ('變', '変'),
+    ('豐', '豊'),
+    ('豫', '予'),
+    ('豬', '猪'),
+    ('貳', '弐'),
+    ('賣', '売'),
+    ('賴', '頼'),
+    ('贊', '賛'),
+    ('踐', '践'),
+    ('躰', '体'),
+    ('輕', '軽'),
+    ('轉', '転'),
+    ('辨', '弁'),
+    ('辭', '辞'),
+    ('辯', '弁'),
+    ('遞', '逓'),
+    ('遲', '遅'),
+    ('邉', '辺'),
+    ('邊', '辺'),
+    ('邨', '村'),
+    ('郞', '郎'),
+    ('鄕', '郷'),
+    ('醉', '酔'),
+    ('醫', '医'),
+    ('釋', '釈'),
+    ('錢', '銭'),
+    ('鎭', '鎮'),
+    ('鐵', '鉄'),
+    ('鑛', '鉱'),
+    ('閱', '閲'),
+    ('關', '関'),
+    ('隨', '随'),
+    ('險', '険'),
+    ('隱', '隠'),
+    ('雙', '双'),
+    ('雜', '雑'),
+    ('雞', '鶏'),
+    ('靈', '霊'),
+    ('靑', '青'),
+    ('靜', '静'),
+    ('顏', '顔'),
+    ('顯', '顕'),
+    ('飜', '翻'),
+    ('餘', '余'),
+    ('驅', '駆'),
+    ('驒', '騨'),
+    ('驗', '験'),
+    ('驛', '駅'),
+    ('髓', '髄'),
+    ('體', '体'),
+    ('髙', '高'),
+    ('髮', '髪'),
+    ('鬪', '闘'),
+    ('鷄', '鶏'),
+    ('鷗', '鴎'),
+    ('鹽', '塩'),
+    ('麥', '麦'),
+    ('黃', '黄'),
+    ('黑', '黒'),
+    ('默', '黙'),
+    ('黨', '党'),
+    ('齊', '斉'),
+    ('齋', '斎'),
+    ('齒', '歯'),
+    ('齡', '齢'),
+    ('龍', '竜'),
+    ('龜', '亀'),
+    ('﨑', '崎'),
+    ('𠮷', '吉'),
+];
 
 /// The key of a player's name as written, with a title or rank after it left out (see
 /// [`split_title`]): `羽生善治 名人`, `羽生 善治` and `羽生善治` have one key.
@@ -240,6 +509,43 @@ mod tests {
         assert_eq!(key("Ärger"), "ärger");
         assert_eq!(key(""), "");
         assert_eq!(key("　 "), "");
+    }
+
+    #[test]
+    fn old_and_variant_kanji_are_their_form_of_today() {
+        // Pairs from the 常用漢字表's old forms and family names' variants, as written by hand.
+        for (old, today) in [
+            ("髙橋道雄", "高橋道雄"),
+            ("渡邊明", "渡辺明"),
+            ("渡邉明", "渡辺明"),
+            ("山﨑隆之", "山崎隆之"),
+            ("齋藤慎太郎", "斎藤慎太郎"),
+            ("廣瀬章人", "広瀬章人"),
+            ("澤田真吾", "沢田真吾"),
+            ("濵田", "浜田"),
+            ("𠮷田", "吉田"),
+            ("第１期名人戰", "第1期名人戦"),
+            ("將棋", "将棋"),
+        ] {
+            assert_eq!(key(old), key(today), "{old}");
+        }
+        // Two family names in use today stay two.
+        assert_ne!(key("斎藤"), key("斉藤"));
+        assert_eq!(key("齊藤"), key("斉藤"));
+        // A variation selector only chooses a glyph.
+        assert_eq!(key("葛\u{E0100}城"), "葛城");
+        assert_eq!(key("辻\u{FE00}"), "辻");
+        assert_eq!(player_key("渡邊明 龍王"), "渡辺明");
+    }
+
+    #[test]
+    fn the_variant_table_is_in_order_and_maps_to_characters_it_leaves_alone() {
+        assert!(VARIANTS.windows(2).all(|w| w[0].0 < w[1].0), "sorted, each variant once");
+        for &(variant, today) in VARIANTS {
+            assert_ne!(variant, today);
+            assert_eq!(standard_form(today), today, "{variant} → {today}");
+            assert_eq!(key(&variant.to_string()), today.to_string(), "NFKC keeps {variant}");
+        }
     }
 
     #[test]

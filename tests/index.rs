@@ -1135,3 +1135,43 @@ fn keypos_rows_name_first_occurrences_and_deleted_games_leave_their_positions() 
         }
     }
 }
+
+/// On a terminal, every frame of the progress bar reads whole: the first ones say that the
+/// files are being counted, and none shows an empty count of games (`files, , ETA`).
+#[test]
+fn every_frame_of_the_progress_bar_reads_whole() {
+    // `script` (util-linux) runs the command on a pseudo-terminal of its own.
+    if Command::new("script").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "CI has util-linux's `script`");
+        eprintln!("skipped: no `script` to give kifudex a terminal");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    write_games(&dir, &corpus()[..40]);
+    let db = tmp.path().join("k.sqlite");
+    let line = format!(
+        "'{}' index '{}' --db '{}' --jobs 1",
+        crate::util::exe().display(),
+        dir.display(),
+        db.display()
+    );
+    let out = crate::util::wrapper("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("COLUMNS", "120")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let frames: Vec<&str> = text
+        .split(['\r', '\n'])
+        .map(|f| f.trim_start_matches("\x1b[2K").trim())
+        .filter(|f| !f.is_empty() && !f.starts_with("kifudex:"))
+        .collect();
+    assert!(frames.first().is_some_and(|f| f.ends_with("counting the files to index")), "{frames:?}");
+    assert!(frames.iter().any(|f| f.contains("/40 files, ")), "{frames:?}");
+    for frame in &frames {
+        assert!(!frame.contains(", ,") && !frame.contains("files, ETA"), "{frame:?} in {frames:?}");
+        assert!(frame.contains("counting the files") || frame.contains(" games/s, ETA"), "{frame:?}");
+    }
+}

@@ -91,7 +91,12 @@ impl ingest::Observer for Console {
     }
 
     fn start(&self, files: u64) {
+        // Each change may draw a frame, and every frame must read whole.
         self.bar.set_length(files);
+        self.bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} {wide_bar} {pos}/{len} files, {msg}, ETA {eta}")
+                .expect("the progress template is valid"),
+        );
         self.bar.set_message("0 games, 0 games/s");
     }
 
@@ -173,10 +178,11 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let bar = if show_bar { ProgressBar::new(0) } else { ProgressBar::hidden() };
     if show_bar {
         bar.set_draw_target(ProgressDrawTarget::stderr());
+        // Until the files are counted (see `Console::start`).
         bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} {wide_bar} {pos}/{len} files, {msg}, ETA {eta}")
-                .expect("the progress template is valid"),
+            ProgressStyle::with_template("{elapsed_precise} {msg}").expect("the template is valid"),
         );
+        bar.set_message("counting the files to index");
     }
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
     let gone: Vec<&PathBuf> =

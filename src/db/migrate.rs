@@ -40,6 +40,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0021_name_keys_and_handicap_names",
         include_str!("../../migrations/0021_name_keys_and_handicap_names.sql"),
     ),
+    ("0022_kanji_variant_keys", include_str!("../../migrations/0022_kanji_variant_keys.sql")),
 ];
 
 /// The schema version this build writes.
@@ -65,14 +66,15 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// one row, and this build reads no list from the tables before (it answers from the postings
 /// until the next index run makes the lists again); 0014 keeps the ending of each record that
 /// ends otherwise than its game, which only the writer reads; 0021 makes the keys of names
-/// again without `_`, and readers of an earlier file make them themselves
-/// (`UNDERSCORE_KEYS`). A migration that changes what readers
+/// again without `_`, and 0022 with old and variant kanji in their form of today, and readers
+/// of an earlier file make them themselves (`CURRENT_KEYS`). A migration that changes what readers
 /// read raises this to its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 
-/// The first schema version whose stored name keys leave out `_` (see
-/// [`crate::name_key::key`]): readers make the keys of an earlier version's names themselves.
-pub const UNDERSCORE_KEYS: i64 = version_of("0021_name_keys_and_handicap_names");
+/// The first schema version whose stored name keys are made as [`crate::name_key::key`] makes
+/// them now (without `_` since 0021, with old and variant kanji in their form of today since
+/// 0022): readers make the keys of an earlier version's names themselves.
+pub const CURRENT_KEYS: i64 = version_of("0022_kanji_variant_keys");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {

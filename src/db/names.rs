@@ -203,10 +203,10 @@ pub(super) fn has_table(conn: &Connection, table: &str) -> rusqlite::Result<bool
 }
 
 /// Whether `table` (players or events) has its `key` column, made as [`key`] makes keys now:
-/// a database of a version before [`super::migrate::UNDERSCORE_KEYS`] kept `_` in its keys,
-/// until its writer makes them again.
+/// a database of a version before [`super::migrate::CURRENT_KEYS`] made its keys otherwise
+/// (with `_`, or with old kanji), until its writer makes them again.
 fn has_keys(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
-    if super::migrate::version(conn)? < super::migrate::UNDERSCORE_KEYS {
+    if super::migrate::version(conn)? < super::migrate::CURRENT_KEYS {
         return Ok(false);
     }
     conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM pragma_table_info(?1) WHERE name = 'key')")?

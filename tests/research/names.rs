@@ -355,3 +355,70 @@ fn a_handicap_filter_from_the_even_start_says_where_its_games_start() {
     let (code, _, stderr) = kifudex(["query", "--handicap", "lance", "--sfen", even]).db(&db).run();
     assert_eq!((code, stderr.as_str()), (1, ""));
 }
+
+/// Old and variant forms of kanji are the forms in use today: `渡邊明` of one record and
+/// `渡辺明` of another are one player, found by either spelling, and so are `髙橋` and `高橋`.
+#[test]
+fn old_and_variant_kanji_in_a_name_are_their_form_of_today() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&root).unwrap();
+    // Four games, each its own first move.
+    let kif = |black: &str, white: &str, event: &str, first: &str| {
+        format!(
+            "棋戦：{event}\n先手：{black}\n後手：{white}\n手合割：平手\n手数----指手--\n   1 {first}\n   2 投了\n"
+        )
+    };
+    fs::write(root.join("a.kif"), kif("渡邊明", "髙橋道雄", "第１期名人戰", "２六歩(27)")).unwrap();
+    fs::write(root.join("b.kif"), kif("高橋道雄", "渡辺明", "第1期名人戦", "７六歩(77)")).unwrap();
+    fs::write(root.join("c.kif"), kif("渡邉明", "斉藤", "王将戦", "５六歩(57)")).unwrap();
+    fs::write(root.join("d.kif"), kif("斎藤", "羽生善治", "王将戦", "１六歩(17)")).unwrap();
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let check = |db: &std::path::Path| {
+        for spelling in ["渡辺明", "渡邊明", "渡邉", "watanabe"] {
+            let want = if spelling == "watanabe" { 0 } else { 3 };
+            assert_eq!(listed(db, &["--player", spelling]).len(), want, "{spelling}");
+        }
+        assert_eq!(listed(db, &["--player", "高橋"]).len(), 2);
+        assert_eq!(listed(db, &["--player", "髙橋道雄"]).len(), 2);
+        assert_eq!(listed(db, &["--event", "名人戦"]).len(), 2);
+        // Two family names of today stay two.
+        assert_eq!(listed(db, &["--player", "斎藤"]).len(), 1);
+        assert_eq!(listed(db, &["--player", "斉藤"]).len(), 1);
+        let players = stdout(&kifudex(["players", "--player", "渡辺", "--format", "json"]).db(db).output());
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&players).unwrap();
+        assert_eq!(rows.len(), 1, "{players}");
+        assert_eq!(rows[0]["games"], 3, "{players}");
+    };
+    check(&db);
+    // A database of the version before made its keys with the old forms, and stored an alias
+    // under its old key: a reader makes the keys itself, and the next writer makes them again.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "UPDATE players SET key = replace(replace(name, '邊', '邊'), '髙', '髙');
+         UPDATE events SET key = name;
+         INSERT INTO aliases(alias_key, alias, name, name_key) VALUES ('渡邊明', '渡邊明', 'Watanabe Akira', 'watanabeakira');
+         PRAGMA user_version = 21;",
+    )
+    .unwrap();
+    drop(conn);
+    assert_eq!(listed(&db, &["--player", "渡辺明"]).len(), 3);
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let keys: Vec<String> = conn
+        .prepare("SELECT key FROM players WHERE name IN ('渡邊明', '渡邉明', '髙橋道雄') ORDER BY key")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(keys, ["渡辺明", "渡辺明", "高橋道雄"]);
+    let alias: String = conn.query_row("SELECT alias_key FROM aliases", [], |r| r.get(0)).unwrap();
+    assert_eq!(alias, "渡辺明");
+    drop(conn);
+    let out = kifudex(["alias", "remove", "渡辺明"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    check(&db);
+}
