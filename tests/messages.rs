@@ -460,3 +460,31 @@ fn line_separators_and_a_record_s_controls_are_shown_on_a_terminal_and_kept_else
     assert_eq!(terminal.lines().count(), piped.lines().count(), "{terminal}");
     assert!(terminal.contains("   1 ７六歩(77)\n   2 投了\n"), "{terminal}");
 }
+
+#[test]
+fn a_character_shift_jis_cannot_hold_is_named_in_the_error_without_being_sent() {
+    // `show --out x.kif` writes Shift_JIS, which has no U+202E: the refusal names it, and
+    // does not send it, which would turn the rest of the message around.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir(&games).unwrap();
+    fs::write(
+        games.join("a.kif"),
+        "先手：\u{202e}太郎\n後手：花子\n手合割：平手\n   1 ７六歩(77)\n   2 投了\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", "-q"]).args([&games]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    let out = tmp.path().join("x.kif");
+    let (code, stdout, stderr) = kifudex(["show", "1", "--out"]).args([&out]).db(&db).run();
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(!stderr.contains('\u{202e}'), "{stderr:?}");
+    assert!(stderr.contains("line 1: '<U+202E>' (U+202E) cannot be written in CP932"), "{stderr}");
+    assert!(!out.exists());
+    // UTF-8 holds it: the record as it is.
+    let out = tmp.path().join("x.kifu");
+    let (code, _, stderr) = kifudex(["show", "1", "--out"]).args([&out]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(fs::read_to_string(&out).unwrap().contains("先手：\u{202e}太郎\n"));
+}
