@@ -369,3 +369,122 @@ fn bidirectional_controls_in_names_are_shown_in_tables_and_kept_in_csv() {
     assert_eq!(code, 0, "{stderr}");
     assert!(csv.contains(black) && csv.contains(white), "{csv:?}");
 }
+
+/// Runs `kifudex ARGS --db DB` with a terminal (a pseudo-terminal) as its standard output:
+/// the exit code and what the terminal was sent, its line ends as `\n`.
+fn on_a_terminal(args: &[&str], db: &Path) -> (i32, String) {
+    use std::{
+        io::Read,
+        os::fd::{FromRawFd, OwnedFd},
+    };
+    let (mut master, mut slave) = (-1, -1);
+    // SAFETY: openpty writes the two descriptors it opens, and reads no name, settings or size
+    // (all null).
+    let opened = unsafe {
+        libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null())
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both were just opened, and nothing else owns them.
+    let (master, slave) = unsafe { (fs::File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut cmd = crate::util::command();
+    cmd.args(args).arg("--db").arg(db).stdout(std::process::Stdio::from(slave));
+    let mut child = cmd.spawn().unwrap();
+    // The terminal's other end closes with the child's: the reader then gets an error (EIO).
+    drop(cmd);
+    let reader = std::thread::spawn(move || {
+        let mut sent = Vec::new();
+        let mut master = master;
+        let _ = master.read_to_end(&mut sent);
+        sent
+    });
+    let code = child.wait().unwrap().code().expect("an exit code");
+    let sent = String::from_utf8(reader.join().unwrap()).unwrap();
+    (code, sent.replace("\r\n", "\n"))
+}
+
+#[test]
+fn line_separators_and_a_record_s_controls_are_shown_on_a_terminal_and_kept_elsewhere() {
+    // U+2028 and U+2029 break a terminal's line or show as nothing; an escape sequence in a
+    // header acts on the terminal; U+202E turns the rest of the line around.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir(&games).unwrap();
+    let (black, white, event) = ("\u{202e}太郎", "花子\u{2028}次郎\u{1b}[2J", "名人\u{2029}戦");
+    fs::write(
+        games.join("a.kif"),
+        format!(
+            "開始日時：2020/01/01\n棋戦：{event}\n先手：{black}\n後手：{white}\n手合割：平手\n   1 ７六歩(77)\n   2 投了\n"
+        ),
+    )
+    .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", "-q"]).args([&games]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    let shown = |c: char| matches!(c, '\u{2028}' | '\u{2029}' | '\u{202e}' | '\u{1b}');
+    // Tables, piped or not, show them.
+    for command in [&["games"][..], &["players"], &["query", "--moves", "7g7f"]] {
+        let (code, stdout, stderr) = kifudex(command).db(&db).run();
+        assert_eq!(code, 0, "{command:?}: {stderr}");
+        assert!(!stdout.chars().any(shown), "{command:?}: {stdout:?}");
+        assert!(stdout.contains("花子<U+2028>次郎\\x1b[2J"), "{command:?}: {stdout}");
+    }
+    let (_, stdout, _) = kifudex(["games"]).db(&db).run();
+    assert!(stdout.contains("名人<U+2029>戦"), "{stdout}");
+    // CSV and JSON keep the text.
+    let (code, csv, stderr) = kifudex(["games", "--format", "csv"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(csv.contains(white) && csv.contains(event), "{csv:?}");
+    let (code, json, stderr) = kifudex(["games", "--format", "json"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (json["games"][0]["white"].as_str(), json["games"][0]["event"].as_str()),
+        (Some(white), Some(event))
+    );
+    // `show` into a pipe writes the record as it is; on a terminal, what would act on the
+    // terminal or reorder its line is shown.
+    let (code, piped, stderr) = kifudex(["show", "1"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    for header in [format!("先手：{black}\n"), format!("後手：{white}\n"), format!("棋戦：{event}\n")]
+    {
+        assert!(piped.contains(&header), "{header:?} in {piped:?}");
+    }
+    let (code, terminal) = on_a_terminal(&["show", "1"], &db);
+    assert_eq!(code, 0);
+    assert!(!terminal.chars().any(shown), "{terminal:?}");
+    for header in ["先手：<U+202E>太郎\n", "後手：花子<U+2028>次郎\\x1b[2J\n", "棋戦：名人<U+2029>戦\n"]
+    {
+        assert!(terminal.contains(header), "{header:?} in {terminal:?}");
+    }
+    // Only those: the rest of the record is the piped one, line for line.
+    assert_eq!(terminal.lines().count(), piped.lines().count(), "{terminal}");
+    assert!(terminal.contains("   1 ７六歩(77)\n   2 投了\n"), "{terminal}");
+}
+
+#[test]
+fn a_character_shift_jis_cannot_hold_is_named_in_the_error_without_being_sent() {
+    // `show --out x.kif` writes Shift_JIS, which has no U+202E: the refusal names it, and
+    // does not send it, which would turn the rest of the message around.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir(&games).unwrap();
+    fs::write(
+        games.join("a.kif"),
+        "先手：\u{202e}太郎\n後手：花子\n手合割：平手\n   1 ７六歩(77)\n   2 投了\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", "-q"]).args([&games]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    let out = tmp.path().join("x.kif");
+    let (code, stdout, stderr) = kifudex(["show", "1", "--out"]).args([&out]).db(&db).run();
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(!stderr.contains('\u{202e}'), "{stderr:?}");
+    assert!(stderr.contains("line 1: '<U+202E>' (U+202E) cannot be written in CP932"), "{stderr}");
+    assert!(!out.exists());
+    // UTF-8 holds it: the record as it is.
+    let out = tmp.path().join("x.kifu");
+    let (code, _, stderr) = kifudex(["show", "1", "--out"]).args([&out]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(fs::read_to_string(&out).unwrap().contains("先手：\u{202e}太郎\n"));
+}

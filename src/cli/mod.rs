@@ -84,7 +84,9 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kifudex: {e:#}");
+            // The message may quote a record's text or a file name: what would act on the
+            // terminal or reorder the line is shown, as the tables show it.
+            eprintln!("kifudex: {}", table::visible_lines(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -1,6 +1,6 @@
 //! `kifudex show`: a stored game in any format kifudex writes.
 
-use std::{path::PathBuf, process::ExitCode};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, bail};
 use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
@@ -15,7 +15,9 @@ use super::{
 ///
 /// A game found in several files has a record (headers, times, comments) from each; the one
 /// shown is the first in path order that the filters match (the first in path order without
-/// filters). Exit status 1 when the filters match none of its records.
+/// filters). Exit status 1 when the filters match none of its records. On a terminal, control
+/// characters of the record's text are shown as `\xNN` and bidirectional controls as
+/// `<U+202E>`; a pipe or --out gets the text as it is.
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
@@ -64,6 +66,10 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let text = to.write(&record, &replayed);
     match super::out::named(&args.out) {
         Some(path) => write_file(path, &text)?,
+        // On a terminal, a header's control characters would act on it, and its bidirectional
+        // controls would reorder the line: both are shown, as tables show them. A pipe or a
+        // file gets the record's text as it is.
+        None if std::io::stdout().is_terminal() => super::print(&super::table::visible_lines(&text))?,
         None => super::print(&text)?,
     }
     Ok(ExitCode::SUCCESS)

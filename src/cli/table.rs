@@ -5,8 +5,9 @@
 //! downloaded record's header) are shown as `\xNN`: a record's text never reaches the
 //! terminal as a command to it, nor breaks a table's lines. Its bidirectional controls
 //! (U+202E and the like) are shown as `<U+202E>`: sent as they are, they reorder the rest of
-//! the line, so that one player's name can be made to look like another's. CSV and JSON keep
-//! text as it is.
+//! the line, so that one player's name can be made to look like another's. So are the line
+//! and paragraph separators (U+2028, U+2029), which some terminals break a line at and others
+//! show as nothing. CSV and JSON keep text as it is.
 
 use clap::ValueEnum;
 use unicode_width::UnicodeWidthStr;
@@ -82,22 +83,54 @@ impl TextTable {
 }
 
 /// `text` with each control character written as `\xNN` (C0 and C1 controls, DEL) and each
-/// bidirectional control as `<U+NNNN>`.
+/// bidirectional control or line separator as `<U+NNNN>`.
 pub fn visible(text: String) -> String {
-    if !text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+    if !text.chars().any(needs_showing) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 8);
+    push_visible(&mut out, &text);
+    out
+}
+
+/// Whole lines of text (a record `show` prints) as a terminal should get them: each line as
+/// [`visible`] shows it, the line breaks kept. Text for a pipe or a file is written as it is.
+pub fn visible_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && needs_showing(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        push_visible(&mut out, line);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Adds `text` to `out` as [`visible`] shows it.
+fn push_visible(out: &mut String, text: &str) {
     for c in text.chars() {
         if c.is_control() {
             out.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else if is_bidi_control(c) {
+        } else if is_bidi_control(c) || is_line_separator(c) {
             out.push_str(&format!("<U+{:04X}>", u32::from(c)));
         } else {
             out.push(c);
         }
     }
-    out
+}
+
+/// Whether [`visible`] writes `c` otherwise than as itself.
+fn needs_showing(c: char) -> bool {
+    c.is_control() || is_bidi_control(c) || is_line_separator(c)
+}
+
+/// The line and paragraph separators (U+2028, U+2029): not control characters to Unicode,
+/// but line breaks to some terminals and nothing visible to others.
+fn is_line_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// The invisible characters that change the display order of the text after them: the
@@ -137,6 +170,25 @@ mod tests {
              <U+202E>中田                         a<U+202A>b<U+202B>c<U+202C>d<U+202D>e\n\
              <U+2066>x<U+2067>y<U+2068>z<U+2069>  <U+200E>p<U+200F>q<U+061C>\n"
         );
+    }
+
+    #[test]
+    fn line_separators_are_shown_not_sent() {
+        let mut t = TextTable::new(&["black", "n"]);
+        t.row(vec!["花子\u{2028}次郎".to_string(), "1".to_string()]);
+        t.row(vec!["名人\u{2029}戦".to_string(), "2".to_string()]);
+        assert_eq!(t.render(), "black             n\n花子<U+2028>次郎  1\n名人<U+2029>戦    2\n");
+    }
+
+    #[test]
+    fn lines_for_a_terminal_keep_their_breaks() {
+        let record = "先手：\u{202e}太郎\n後手：\u{1b}[31m赤\t\u{2028}\n   1 ７六歩(77)\n";
+        assert_eq!(
+            visible_lines(record),
+            "先手：<U+202E>太郎\n後手：\\x1b[31m赤\\x09<U+2028>\n   1 ７六歩(77)\n"
+        );
+        let plain = "先手：太郎\n";
+        assert!(matches!(visible_lines(plain), std::borrow::Cow::Borrowed(t) if t == plain));
     }
 
     #[test]
