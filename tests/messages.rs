@@ -373,6 +373,14 @@ fn bidirectional_controls_in_names_are_shown_in_tables_and_kept_in_csv() {
 /// Runs `kifudex ARGS --db DB` with a terminal (a pseudo-terminal) as its standard output:
 /// the exit code and what the terminal was sent, its line ends as `\n`.
 fn on_a_terminal(args: &[&str], db: &Path) -> (i32, String) {
+    let mut cmd = crate::util::command();
+    cmd.args(args).arg("--db").arg(db);
+    terminal_output(cmd)
+}
+
+/// Runs `cmd` with a terminal (a pseudo-terminal) as its standard output: the exit code and
+/// what the terminal was sent, its line ends as `\n`.
+fn terminal_output(mut cmd: std::process::Command) -> (i32, String) {
     use std::{
         io::Read,
         os::fd::{FromRawFd, OwnedFd},
@@ -386,8 +394,7 @@ fn on_a_terminal(args: &[&str], db: &Path) -> (i32, String) {
     assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: both were just opened, and nothing else owns them.
     let (master, slave) = unsafe { (fs::File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-    let mut cmd = crate::util::command();
-    cmd.args(args).arg("--db").arg(db).stdout(std::process::Stdio::from(slave));
+    cmd.stdout(std::process::Stdio::from(slave));
     let mut child = cmd.spawn().unwrap();
     // The terminal's other end closes with the child's: the reader then gets an error (EIO).
     drop(cmd);
@@ -459,6 +466,18 @@ fn line_separators_and_a_record_s_controls_are_shown_on_a_terminal_and_kept_else
     // Only those: the rest of the record is the piped one, line for line.
     assert_eq!(terminal.lines().count(), piped.lines().count(), "{terminal}");
     assert!(terminal.contains("   1 ７六歩(77)\n   2 投了\n"), "{terminal}");
+    // `convert` prints a record the same way.
+    let record = games.join("a.kif");
+    let (code, piped, stderr) = kifudex(["convert"]).args([&record]).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(piped.contains(&format!("後手：{white}\n")), "{piped:?}");
+    let mut cmd = crate::util::command();
+    cmd.arg("convert").arg(&record);
+    let (code, terminal) = terminal_output(cmd);
+    assert_eq!(code, 0);
+    assert!(!terminal.chars().any(shown), "{terminal:?}");
+    assert!(terminal.contains("後手：花子<U+2028>次郎\\x1b[2J\n"), "{terminal:?}");
+    assert_eq!(terminal.lines().count(), piped.lines().count(), "{terminal}");
 }
 
 #[test]

@@ -31,7 +31,9 @@ use super::moves::VariantArg;
 /// exit status is then 1. What the format has no place for at all is
 /// named once, in a note that leaves the exit status alone: move times in KI2, Western and
 /// USI, headers and comments in USI, a start position's move number in CSA and JKF. CSA keeps
-/// the headers it has no key for as `'key:value` comments.
+/// the headers it has no key for as `'key:value` comments. On a terminal, control
+/// characters of the record's text are shown as `\xNN` and bidirectional controls as
+/// `<U+202E>`; a pipe or --out gets the text as it is.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads); `-` reads standard input, its
@@ -284,9 +286,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let text = join(format, &texts);
     match super::out::named(&args.out) {
         Some(path) => write_file(path, &text)?,
-        None => {
-            super::print(&text)?;
-        }
+        None => super::print_record(&text)?,
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -28,7 +28,7 @@ mod years;
 
 use std::{
     ffi::OsString,
-    io::{self, Write},
+    io::{self, IsTerminal, Write},
     process::ExitCode,
 };
 
@@ -154,4 +154,11 @@ fn note_offset_past_end(offset: usize, total: u64) {
 fn print(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write to stdout")
+}
+
+/// Prints a record's text (`show`, `convert`): into a pipe or a file as it is; on a terminal,
+/// its control characters, which would act on the terminal, and its bidirectional controls,
+/// which would reorder a line, shown as the tables show them (see [`table::visible_lines`]).
+fn print_record(text: &str) -> anyhow::Result<()> {
+    if io::stdout().is_terminal() { print(&table::visible_lines(text)) } else { print(text) }
 }

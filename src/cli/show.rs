@@ -1,6 +1,6 @@
 //! `kifudex show`: a stored game in any format kifudex writes.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, bail};
 use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
@@ -66,11 +66,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let text = to.write(&record, &replayed);
     match super::out::named(&args.out) {
         Some(path) => write_file(path, &text)?,
-        // On a terminal, a header's control characters would act on it, and its bidirectional
-        // controls would reorder the line: both are shown, as tables show them. A pipe or a
-        // file gets the record's text as it is.
-        None if std::io::stdout().is_terminal() => super::print(&super::table::visible_lines(&text))?,
-        None => super::print(&text)?,
+        None => super::print_record(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }
