@@ -870,6 +870,52 @@ fn latin_titles_are_no_part_of_a_name_and_a_database_of_schema_19_reads_their_fi
     assert_eq!(players(), rows);
 }
 
+/// Before schema 15, copies of a game were found by a hash of its start's SFEN with the move
+/// number (`… w - 1` for a handicap game), and the games stored then keep that hash: a copy of
+/// such a game indexed after the upgrade (here a KIF file of the two-piece handicap game first
+/// stored from a CSA file, the same three moves by hand) is that game, not a second one.
+#[test]
+fn a_handicap_game_stored_by_schema_14_is_the_game_its_later_copies_find() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_dir(tmp.path(), "kifu");
+    let csa = "V2.2\nN+甲\nN-乙\nPI82HI22KA\n-\n-3334FU\n+7776FU\n-8384FU\n%TORYO\n";
+    fs::write(dir.join("a.csa"), csa).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    index(&dir, &db, &[]);
+    // The game as schema 14 stored it: hashed with its start's SFEN whole.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let (id, start, moves): (i64, String, Vec<u8>) = conn
+            .query_row("SELECT id, start, moves FROM games", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap();
+        assert_eq!(start, "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        let mut hash = xxhash_rust::xxh3::Xxh3::new();
+        hash.update(start.as_bytes());
+        hash.update(&[0xff]);
+        hash.update(&moves);
+        conn.execute("UPDATE games SET movehash = ?2 WHERE id = ?1", (id, hash.digest() as i64)).unwrap();
+        wind_back(&conn, 14);
+    }
+    let kif = "手合割：二枚落ち\n下手：丙\n上手：丁\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   \
+               2 ７六歩(77)\n   3 ８四歩(83)\n   4 投了\n";
+    fs::write(dir.join("b.kif"), kif).unwrap();
+    let summary = index(&dir, &db, &[]);
+    assert_eq!(
+        (summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()),
+        (Some(0), Some(1)),
+        "{summary}"
+    );
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
+    let games: Vec<&str> = rows.iter().map(|r| r["game_id"].as_str()).collect();
+    assert_eq!(games.len(), 2, "{rows:?}");
+    assert_eq!(games[0], games[1], "{rows:?}");
+    let out = kifudex(["query", "--start", "二枚落ち", "--moves", "3c3d 7g7f 8c8d", "--format", "json"])
+        .db(&db)
+        .output();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["position"]["games"].as_u64(), Some(1), "{answer}");
+}
+
 /// Winds a database of this version back to schema `version`, as a database of that version
 /// would be: the columns later migrations add are dropped (migrating adds them again), and the
 /// version is set.

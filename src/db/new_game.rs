@@ -80,6 +80,33 @@ pub fn start_identity(sfen: Option<&str>) -> &str {
     }
 }
 
+/// The hashes a kifudex before schema 15 stored for a game of this start and these moves: it
+/// hashed the start's SFEN with its move number. The games it stored keep that hash, so a copy
+/// of one indexed now looks for these too: with the number 1, which every such game has once
+/// migration 0015 had the files of the others read again, and with the copy's own number,
+/// for a game whose file was not read again since.
+fn legacy_movehashes(start: Option<&str>, moves: &[u8]) -> Vec<i64> {
+    let identity = start_identity(start);
+    if identity.is_empty() {
+        // The even start was hashed as none then too: the hash has not changed.
+        return Vec::new();
+    }
+    let mut starts = vec![format!("{identity} 1")];
+    if let Some(own) = start.filter(|s| *s != starts[0]) {
+        starts.push(own.to_string());
+    }
+    starts
+        .iter()
+        .map(|s| {
+            let mut h = Xxh3::new();
+            h.update(s.as_bytes());
+            h.update(&[0xff]);
+            h.update(moves);
+            h.digest() as i64
+        })
+        .collect()
+}
+
 /// Whether `setup` is the even-game start position (whatever its move number).
 fn is_even_start(setup: &Setup) -> bool {
     static EVEN: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
@@ -88,6 +115,12 @@ fn is_even_start(setup: &Setup) -> bool {
 }
 
 impl NewGame {
+    /// The other hashes a copy of this game stored by a kifudex before schema 15 may have:
+    /// none for the even start, whose hash has not changed.
+    pub fn legacy_movehashes(&self) -> Vec<i64> {
+        legacy_movehashes(self.start.as_deref(), &self.moves)
+    }
+
     /// The game that plays `moves` from `start` to `end`, with `keys` the key of each
     /// position from the start's on, in its stored form; every field of its record (the
     /// index in its file, the players, the result, …) is empty, for the caller to set.

@@ -258,17 +258,25 @@ fn open_read_once(path: &Path) -> Result<Connection> {
     }
 }
 
-/// Whether the schema of the SQLite file at `path`, read through a read-only connection,
-/// shows that it is not a kifudex database. The writer asks before it opens the file: a
-/// connection that may write would, on opening or closing, bring a foreign file up to date
-/// with its write-ahead log or its hot journal, which writes it. A file that cannot be read
-/// so is left to the writer's own checks.
-fn foreign_by_schema(path: &Path, sniffed: Sniff) -> bool {
-    if !matches!(sniffed, Sniff::Sqlite { application_id: 0, .. }) {
-        return false;
+/// What the schema of the SQLite file at `path`, read through a read-only connection, says
+/// the writer must refuse: a file that is not a kifudex database, or one of a newer schema.
+/// The writer asks before it opens the file: a connection that may write would, on opening or
+/// closing, bring the file up to date with its write-ahead log or its hot journal, which
+/// writes it (a newer kifudex killed in a run leaves its changes in the log). A file that
+/// cannot be read so is left to the writer's own checks.
+fn refused_by_schema(path: &Path, sniffed: Sniff) -> Option<Error> {
+    if !matches!(sniffed, Sniff::Sqlite { application_id: 0 | APPLICATION_ID, .. }) {
+        return None;
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    Connection::open_with_flags(path, flags).is_ok_and(|conn| matches!(kind(&conn), Ok(Kind::Foreign)))
+    let conn = Connection::open_with_flags(path, flags).ok()?;
+    match kind(&conn).ok()? {
+        Kind::Foreign => Some(Error::NotKifudex(path.to_path_buf())),
+        Kind::Kifudex(found) if found > migrate::VERSION => {
+            Some(Error::TooNew { path: path.to_path_buf(), found, known: migrate::VERSION })
+        }
+        Kind::Kifudex(_) | Kind::Empty => None,
+    }
 }
 
 /// Opens (creating it if there is no file) the database at `path` for the writer, which
@@ -284,8 +292,11 @@ pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection>
         Err(Error::Missing(_)) => Sniff::Empty,
         other => other?,
     };
-    if foreign_by_header(path, sniffed, true) || foreign_by_schema(path, sniffed) {
+    if foreign_by_header(path, sniffed, true) {
         return Err(Error::NotKifudex(path.to_path_buf()));
+    }
+    if let Some(refused) = refused_by_schema(path, sniffed) {
+        return Err(refused);
     }
     let open_error = |error| Error::Open { path: path.to_path_buf(), error };
     let flags =

@@ -172,6 +172,38 @@ fn a_database_of_a_newer_kifudex_is_refused_and_left_as_it_was() {
     assert_eq!(hash(&db), before);
 }
 
+/// A database that a newer kifudex left in WAL mode with its newer schema still only in its
+/// log, as a run of it killed while it wrote leaves it: `index` refuses it as newer, and
+/// writes neither the file nor the log (closing a connection that may write would copy the
+/// log into the file).
+#[test]
+fn a_newer_database_whose_schema_is_in_its_log_is_refused_and_left_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 22);
+    let db = tmp.path().join("newer.sqlite");
+    assert!(index(&games, &db).status.success());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true).unwrap();
+    conn.execute_batch("PRAGMA user_version = 999").unwrap();
+    drop(conn);
+    let wal = tmp.path().join("newer.sqlite-wal");
+    assert!(fs::metadata(&wal).unwrap().len() > 0);
+    let (before, logged) = (hash(&db), hash(&wal));
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(2));
+    let message = format!(
+        "the database {} was written by a newer kifudex (schema version 999; this one knows up to {}): use \
+         that version",
+        db.display(),
+        kifudex::db::VERSION
+    );
+    assert_eq!(stderr(&out), format!("kifudex: {message}\n"));
+    assert_eq!(hash(&db), before, "the file");
+    assert_eq!(hash(&wal), logged, "its log");
+}
+
 #[test]
 fn a_failed_migration_says_so_in_a_line_and_leaves_the_file_out_of_wal_mode() {
     // A kifudex database whose header lost its schema version: the first migration fails.

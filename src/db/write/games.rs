@@ -86,6 +86,22 @@ enum Names {
     Events,
 }
 
+/// The stored game of hash `hash` with the start and moves of `g`, with its ending.
+fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, Ending)>> {
+    let mut probe =
+        conn.prepare_cached("SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1")?;
+    let mut rows = probe.query([hash])?;
+    while let Some(row) = rows.next()? {
+        let start = row.get_ref(1)?.as_str_or_null()?;
+        let moves = row.get_ref(2)?.as_blob()?;
+        let same_start = start_identity(start) == start_identity(g.start.as_deref());
+        if same_start && moves == g.moves.as_slice() {
+            return Ok(Some((row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? })));
+        }
+    }
+    Ok(None)
+}
+
 impl GameStore {
     /// The stored game with the same start and moves, or a new one (its postings added to
     /// `index`), for game `g` of the file at `path`. Returns its id and what it was; a record
@@ -98,23 +114,16 @@ impl GameStore {
         path: &str,
         g: &NewGame,
     ) -> Result<(GameId, Stored)> {
-        let found = {
-            let mut probe = conn.prepare_cached(
-                "SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1",
-            )?;
-            let mut rows = probe.query([g.movehash])?;
-            let mut found = None;
-            while let Some(row) = rows.next()? {
-                let start = row.get_ref(1)?.as_str_or_null()?;
-                let moves = row.get_ref(2)?.as_blob()?;
-                let same_start = start_identity(start) == start_identity(g.start.as_deref());
-                if same_start && moves == g.moves.as_slice() {
-                    found = Some((row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? }));
+        let mut found = find(conn, g, g.movehash)?;
+        if found.is_none() {
+            // A game stored before schema 15 keeps the hash of that schema.
+            for hash in g.legacy_movehashes() {
+                found = find(conn, g, hash)?;
+                if found.is_some() {
                     break;
                 }
             }
-            found
-        };
+        }
         if let Some((id, ending)) = found {
             let own = Ending::of(g);
             if own == ending {
