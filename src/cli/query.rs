@@ -38,7 +38,8 @@ pub struct QueryArgs {
     /// The position as SFEN
     #[arg(long, value_name = "SFEN", group = "target")]
     sfen: Option<String>,
-    /// The position as a board diagram (BOD) in FILE, or on stdin with `-`
+    /// The position as a board diagram in FILE, or on stdin with `-`: a BOD, or for yari shogi
+    /// the lettered diagram `query` draws
     #[arg(long, value_name = "FILE", group = "target")]
     bod: Option<PathBuf>,
     /// The position after PLY moves of a game in a record file (after all of them without PLY)

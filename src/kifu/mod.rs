@@ -29,6 +29,7 @@ pub mod csa;
 pub mod encoding;
 pub mod eval;
 mod game;
+pub mod grid;
 pub mod info;
 pub mod jkf;
 pub(crate) mod kakinoki;

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::{NamesOptions, QueryOption};
 use crate::{
-    kifu::{self, FileError, bod},
+    kifu::{self, FileError, bod, grid},
     notation::{SequenceError, read_sequence},
     replay,
     shogi::{Handicap, Move, Position, PositionError, Setup, SfenError},
@@ -33,6 +33,8 @@ pub enum TargetError {
     Sfen(SfenError),
     #[error("not a board diagram: {error}{}", .line.map(|l| format!(" (line {l})")).unwrap_or_default())]
     Bod { error: bod::BodError, line: Option<u32> },
+    #[error("not a board diagram: {error}{}", .line.map(|l| format!(" (line {l})")).unwrap_or_default())]
+    Grid { error: grid::GridError, line: Option<u32> },
     #[error("not a legal position: {0}")]
     Position(PositionError),
     #[error(transparent)]
@@ -184,14 +186,18 @@ impl Target {
         }
     }
 
-    /// The position a board diagram (BOD) shows.
+    /// The position a board diagram shows: a BOD, or, for yari shogi (whose pieces have no
+    /// Japanese names), the lettered diagram `query` draws ([`grid`]).
     ///
     /// # Errors
     ///
     /// Not a diagram, or not a legal position.
     pub fn from_bod(text: &str) -> Result<Target, TargetError> {
-        let setup =
-            bod::parse_bod(text.lines()).map_err(|error| TargetError::Bod { line: error.line(), error })?;
+        let setup = if grid::is_grid(text) {
+            grid::parse_grid(text).map_err(|error| TargetError::Grid { line: error.line(), error })?
+        } else {
+            bod::parse_bod(text.lines()).map_err(|error| TargetError::Bod { line: error.line(), error })?
+        };
         Ok(Target { position: Position::from_setup(setup)?, sequence: None })
     }
 

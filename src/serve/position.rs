@@ -99,7 +99,7 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
     };
     let message = if !text.contains('\n') {
         TargetError::from(moves_error).to_string()
-    } else if text.lines().any(|l| l.trim_start().starts_with('|')) {
+    } else if text.lines().any(|l| l.trim_start().starts_with('|')) || kifu::grid::is_grid(text) {
         bod_error.to_string()
     } else {
         format!("not a record: {record_error}")

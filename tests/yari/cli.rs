@@ -133,3 +133,75 @@ fn convert_writes_yari_games_in_every_yari_form() {
     let (_, yari, _) = kifudex(["convert", pawns, "--to", "usi", "--variant", "yari"]).run();
     assert_eq!(yari, "position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 3c3d\n");
 }
+
+/// `query --bod` reads back the lettered diagram `query` draws for a yari position (yari shogi
+/// has no BOD, its pieces having no Japanese names), whole or as a hand-written file.
+#[test]
+fn query_reads_the_yari_diagram_it_draws() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let record = dir.path().join("yari.psn");
+    fs::write(&record, "[Variant \"Yari shogi\"]\n\n1. P-7f P-3d 2. P-2f *\n").expect("write the record");
+    let db = dir.path().join("yari.sqlite");
+    let (code, _, err) = kifudex(["index", record.to_str().expect("a UTF-8 path")]).db(&db).run();
+    assert_eq!(code, 0, "{err}");
+    let json = |args: &[&str]| -> (i32, serde_json::Value, String) {
+        let (code, out, err) = kifudex(args).db(&db).run();
+        (code, serde_json::from_str(&out).unwrap_or(serde_json::Value::Null), err)
+    };
+
+    // The whole answer of a query, diagram and all, as the position.
+    let (_, drawn, _) =
+        kifudex(["query", "--variant", "yari", "--moves", "P-7f P-3d", "--limit", "0"]).db(&db).run();
+    let whole = dir.path().join("answer.txt");
+    fs::write(&whole, &drawn).expect("write the answer");
+    let (code, answer, err) =
+        json(&["query", "--bod", whole.to_str().expect("a UTF-8 path"), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(answer["position"]["sfen"], "rnnkbbr/7/pppp1pp/4p2/7/P6/1PPPPPP/7/RBBKNNR b - 1");
+    assert_eq!(answer["position"]["games"], 1);
+    assert_eq!(answer["moves"][0]["usi"], "2g2f");
+
+    // A diagram written by hand: pieces in hand, a promoted pawn, White to move.
+    let hand_drawn = "White in hand: P\n\
+                      \x20  7  6  5  4  3  2  1\n\
+                      \x20  r  n  .  k  .  b  r  a\n\
+                      \x20  .  .  n  .  b  .  .  b\n\
+                      \x20  .  p  p  p  .  p  p  c\n\
+                      \x20  R  .  .  .  p  .  .  d\n\
+                      \x20  .  .  .  .  .  .  .  e\n\
+                      \x20  .  .  .  .  . +P  .  f\n\
+                      \x20  .  P  P  P  P  .  P  g\n\
+                      \x20  .  .  B  .  .  .  .  h\n\
+                      \x20  .  .  B  K  N  N  R  i\n\
+                      Black in hand: P\n\
+                      White to move\n";
+    let file = dir.path().join("hand.txt");
+    fs::write(&file, hand_drawn).expect("write the diagram");
+    let (code, answer, err) =
+        json(&["query", "--bod", file.to_str().expect("a UTF-8 path"), "--format", "json"]);
+    assert_eq!(code, 1, "no game reaches it: {err}");
+    assert_eq!(answer["position"]["sfen"], "rn1k1br/2n1b2/1ppp1pp/R3p2/7/5+P1/1PPPP1P/2B4/2BKNNR w Pp 1");
+    // It is yari shogi's: asking for shogi says so.
+    let (code, _, err) =
+        json(&["query", "--bod", file.to_str().expect("a UTF-8 path"), "--variant", "standard"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "kifudex: --variant standard was given, but the position asked about is a position of yari shogi\n"
+        )
+    );
+
+    // A row with a square missing is refused with its line.
+    fs::write(&file, hand_drawn.replace("  .  .  n  .  b  .  .  b", "  .  n  .  b  .  .  b"))
+        .expect("write the diagram");
+    assert_eq!(
+        kifudex(["query", "--bod", file.to_str().expect("a UTF-8 path")]).db(&db).run(),
+        (
+            2,
+            String::new(),
+            "kifudex: not a board diagram: the row has 6 squares, the column line numbers 7 files (line 4)\n"
+                .to_string()
+        )
+    );
+}

@@ -119,6 +119,32 @@ fn a_seven_file_sfen_is_yari_shogi() {
     assert_eq!(kifu::usi::read("startpos moves 7g7f\n")[0].start.variant(), Variant::Standard);
 }
 
+/// A `[Handicap]` tag that names the even game (`Even`, `none`, `平手`), as tools that write
+/// every tag put on any record, says no handicap: it neither makes a yari game shogi's nor
+/// loses it. Only a real handicap is refused (below).
+#[test]
+fn an_even_handicap_tag_is_no_handicap_in_yari_shogi() {
+    let sfen = "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1";
+    for (text, usi) in [
+        ("[Variant \"Yari shogi\"]\n[Handicap \"Even\"]\n\n1. P-7f P-3d\n", "7g7f 3c3d"),
+        ("[Handicap \"平手\"]\n[Variant \"yari\"]\n\n1. P-7f P-3d\n", "7g7f 3c3d"),
+        ("[Handicap \"none\"]\n\n1. P-7f P-3d 2. YB6i-5h\n", "7g7f 3c3d 6i5h"),
+        (&format!("[Handicap \"Even\"]\n[SFEN \"{sfen}\"]\n\n1. P-7f\n"), "7g7f"),
+    ] {
+        let game = read_one(Format::Western, text);
+        assert_eq!(game.problem.as_ref().map(ToString::to_string), None, "{text}");
+        assert_eq!(game.start, Start::Custom(Setup::start(Variant::Yari)), "{text}");
+        let replayed = replay::replay(&game);
+        assert_eq!(replayed.status, Status::Complete, "{text}");
+        let moves: Vec<String> = replayed.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(moves.join(" "), usi, "{text}");
+    }
+    // On a shogi game the tag is what it always was.
+    let shogi = read_one(Format::Western, "[Handicap \"Even\"]\n\n1. P-7f P-3d\n");
+    assert_eq!(shogi.start.variant(), Variant::Standard);
+    assert_eq!(shogi.problem, None);
+}
+
 #[test]
 fn contradictions_stop_the_game_with_the_reason() {
     for (text, why) in [

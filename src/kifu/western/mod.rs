@@ -33,7 +33,8 @@
 //! moves name a yari piece (`YN`, `YB`, `YR` exist only in yari shogi): the moves read before
 //! such a word are read again as yari moves. Its moves are then read with yari letters
 //! (`P-7f`, `YNx7c=`, `G-4h`), and it starts from the yari start position unless an `[SFEN]`
-//! gives another; there are no yari handicaps. Tags that contradict each other (a `[Variant]`
+//! gives another; there are no yari handicaps (a `[Handicap]` naming the even game, `Even`,
+//! `none` or `平手`, says no handicap, and is read so). Tags that contradict each other (a `[Variant]`
 //! of one game and an `[SFEN]` of the other) stop the game with the reason.
 
 mod tokens;
@@ -263,6 +264,10 @@ fn start(headers: &[Header], variant: Variant) -> Result<Start, WesternError> {
         return Ok(Start::of(setup));
     }
     match (tag("Handicap"), variant) {
+        // The even game's name (`Even`, `none`, `平手`) says there is no handicap.
+        (Some(name), Variant::Yari) if handicap(name) == Some(Handicap::Even) => {
+            Ok(Start::Custom(Setup::start(Variant::Yari)))
+        }
         (Some(_), Variant::Yari) => Err(WesternError::YariHandicap),
         (Some(name), _) => {
             handicap(name).map(Start::Standard).ok_or_else(|| WesternError::Handicap(excerpt(name)))
@@ -273,7 +278,7 @@ fn start(headers: &[Header], variant: Variant) -> Result<Start, WesternError> {
 }
 
 /// The game a tag says the record is of, if it says: `[Variant]` by name, `[SFEN]` or `[FEN]`
-/// by the width of its board, `[Handicap]` (a shogi handicap).
+/// by the width of its board, `[Handicap]` naming a shogi handicap (not the even game).
 fn tag_variant(key: &str, value: &str) -> Result<Option<(Variant, &'static str)>, WesternError> {
     let value = value.trim();
     Ok(match key {
@@ -291,7 +296,10 @@ fn tag_variant(key: &str, value: &str) -> Result<Option<(Variant, &'static str)>
                 if width == usize::from(Variant::Yari.files()) { Variant::Yari } else { Variant::Standard };
             Some((v, "its SFEN"))
         }
-        "Handicap" if !value.is_empty() => Some((Variant::Standard, "its [Handicap] tag")),
+        // Only a real handicap is shogi's: the even game's name is written on records of any game.
+        "Handicap" if !value.is_empty() && handicap(value) != Some(Handicap::Even) => {
+            Some((Variant::Standard, "its [Handicap] tag"))
+        }
         _ => None,
     })
 }
