@@ -18,7 +18,7 @@ use kifudex::{
         GameId, GameResult, Posting,
         index::blocks::{BlockBuilder, RunShape, as_stored, decode_block},
     },
-    kifu::{self, Format, Game, bod, encoding},
+    kifu::{self, Format, Game, bod, encoding, grid},
     notation::{self, MoveToken, Style, csa, japanese, read_sequence, western},
     replay::{ReplayedGame, ReplayedVariation, Status, replay},
     shogi::{Move, Position, Setup, Variant},
@@ -294,14 +294,25 @@ fn sfen(data: &[u8]) {
     let _ = Position::from_setup(setup);
 }
 
-/// A board diagram: what reads is written back as a diagram that reads as the same position.
+/// A board diagram (a BOD, or the lettered grid of a yari position): what reads is written
+/// back as a diagram that reads as the same position.
 fn board_diagram(data: &[u8], meter: &dyn Meter) {
     linear(meter, data, &|d| {
         if let Some(t) = text(d) {
             let _ = bod::parse_bod(encoding::lines(&t).map(|(_, l)| l));
+            let _ = grid::parse_grid(&t);
         }
     });
     let Some(text) = text(data) else { return };
+    if let Ok(setup) = grid::parse_grid(&text) {
+        let written = grid::write_grid(&setup);
+        let back = grid::parse_grid(&written);
+        assert!(
+            back.as_ref() == Ok(&setup),
+            "the grid read as {setup}, written as\n{written}reads back as {back:?}"
+        );
+        let _ = Position::from_setup(setup);
+    }
     let Ok(setup) = bod::parse_bod(encoding::lines(&text).map(|(_, l)| l)) else { return };
     let written = bod::write_bod(&setup);
     let back = bod::parse_bod(encoding::lines(&written).map(|(_, l)| l));
