@@ -564,3 +564,79 @@ fn prune_removes_only_files_that_are_gone_not_those_the_run_did_not_reach() {
     let (code, pruned, kept, _) = prune_run(&games, &db, &["--quiet"]);
     assert_eq!((code, pruned, kept, listed()), (0, 1, 0, 12));
 }
+
+#[test]
+fn prune_keeps_the_files_of_a_directory_that_is_empty_now_as_a_disk_not_mounted_leaves_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let games = tmp.path().join("games");
+    let (a, b) = (games.join("a"), games.join("b"));
+    let in_a = write_games(&a, 4, 2, 41);
+    let in_b = write_games(&b, 3, 2, 42);
+    let db = tmp.path().join("k.sqlite");
+    assert_eq!(prune_run(&games, &db, &["--quiet"]), (0, 0, 0, String::new()));
+    let listed = || listed_games(&db).unwrap().len();
+    assert_eq!(listed(), 14);
+    let in_empty = |args: &[&str]| {
+        let out = command()
+            .arg("index")
+            .arg(&games)
+            .arg("--db")
+            .arg(&db)
+            .args(["--prune", "--json"])
+            .args(args)
+            .output();
+        let out = out.unwrap();
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let dirs: Vec<String> = summary["empty_dirs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap().to_string())
+            .collect();
+        (
+            summary["files_pruned"].as_u64().unwrap(),
+            summary["files_in_empty_dirs"].as_u64().unwrap(),
+            dirs,
+            stderr(&out),
+        )
+    };
+    let text = |p: &std::path::Path| p.to_str().unwrap().to_string();
+
+    // A disk not mounted at `b`: its mount point is an empty directory. Nothing is pruned.
+    let away = tmp.path().join("b.away");
+    fs::rename(&b, &away).unwrap();
+    fs::create_dir(&b).unwrap();
+    let (pruned, kept, dirs, messages) = in_empty(&[]);
+    assert_eq!((pruned, kept, dirs, listed()), (0, 3, vec![text(&b)], 14), "{messages}");
+    assert!(
+        messages.contains(&format!("--prune kept 3 files recorded under {}, empty now", b.display())),
+        "{messages}"
+    );
+    assert!(messages.contains("rmdir"), "{messages}");
+
+    // The same for the path given itself, and for a directory emptied deeper down.
+    let all_away = tmp.path().join("games.away");
+    fs::rename(&games, &all_away).unwrap();
+    fs::create_dir(&games).unwrap();
+    let (pruned, kept, dirs, _) = in_empty(&["--quiet"]);
+    assert_eq!((pruned, kept, dirs, listed()), (0, 7, vec![text(&games)], 14));
+    fs::remove_dir(&games).unwrap();
+    fs::rename(&all_away, &games).unwrap();
+    fs::remove_dir(&b).unwrap();
+    fs::rename(&away, &b).unwrap();
+    // `write_games` puts files 0 and 2 in part0, file 1 in part1.
+    for file in [&in_b[0], &in_b[2]] {
+        fs::remove_file(file).unwrap();
+    }
+    let part0 = in_b[0].parent().unwrap();
+    let (pruned, kept, dirs, _) = in_empty(&["--quiet"]);
+    assert_eq!((pruned, kept, dirs, listed()), (0, 2, vec![text(part0)], 14));
+
+    // Once the empty directory is removed too, its files are pruned; a file gone from a
+    // directory that still holds others is pruned at once.
+    fs::remove_dir(part0).unwrap();
+    fs::remove_file(&in_a[0]).unwrap();
+    let (pruned, kept, dirs, _) = in_empty(&["--quiet"]);
+    assert_eq!((pruned, kept, dirs, listed()), (3, 0, vec![], 8));
+}
