@@ -1,0 +1,110 @@
+//! What `kifudex query` makes of its input at the edges: the ply after `--position FILE:`.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::util::kifudex;
+
+/// A directory of the record files `files` (name, text), indexed: the temporary directory
+/// that holds it all, the records' directory and the database.
+fn indexed(files: &[(&str, &str)]) -> (TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    for (name, text) in files {
+        fs::write(dir.join(name), text).unwrap();
+    }
+    let (code, _, err) = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).run();
+    assert_eq!(code, 0, "{err}");
+    (tmp, dir, db)
+}
+
+/// Two games from the even start that share their first move: `name` (7g7f 3c3d 2g2f) and
+/// other.usi (7g7f 8c8d).
+fn two_games(name: &str) -> [(&str, &'static str); 2] {
+    [(name, "position startpos moves 7g7f 3c3d 2g2f\n"), ("other.usi", "position startpos moves 7g7f 8c8d\n")]
+}
+
+/// `query --format json --position SPEC`: the status, the answer (null when refused) and
+/// stderr.
+fn by_position(spec: &Path, db: &Path) -> (i32, Value, String) {
+    let out = kifudex(["query", "--format", "json", "--position"]).args([spec]).db(db).output();
+    let answer = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap(), answer, String::from_utf8(out.stderr).unwrap())
+}
+
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+/// After 7g7f 3c3d 2g2f, by hand.
+const AFTER_THREE: &str = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4";
+
+/// Every form of `FILE:PLY`: a ply from 0 to the game's end, one past it, and selectors that
+/// are no ply (negative, signed, spaced, full-width, empty, not a number, too large), each
+/// refused with words about the ply; a missing file is still said to be missing.
+#[test]
+fn a_position_selector_that_is_no_ply_says_so() {
+    let (_tmp, dir, db) = indexed(&two_games("g.usi"));
+    let game = dir.join("g.usi");
+    let at = |selector: &str| format!("{}:{selector}", game.display());
+    // Both games start from the even start and play 7g7f; only g.usi plays on to 2g2f.
+    for (spec, games, sfen) in [
+        (at("0"), 2, Some(START)),
+        (at("1"), 2, None),
+        (at("3"), 1, Some(AFTER_THREE)),
+        (game.display().to_string(), 1, Some(AFTER_THREE)),
+    ] {
+        let (code, answer, err) = by_position(Path::new(&spec), &db);
+        assert_eq!(code, 0, "{spec}: {err}");
+        assert_eq!(answer["position"]["games"], games, "{spec}");
+        if let Some(sfen) = sfen {
+            assert_eq!(answer["position"]["sfen"], sfen, "{spec}");
+        }
+    }
+    for selector in ["-1", "-0", "+1", " 1", "1 ", "１", "1.5", "x", "", "3a"] {
+        let (code, _, err) = by_position(Path::new(&at(selector)), &db);
+        assert_eq!(code, 2, "{selector:?}: {err}");
+        assert!(err.contains(&format!("'{selector}' after the colon is no ply")), "{selector:?}: {err}");
+        assert!(!err.contains("cannot read") && !err.contains("no file"), "{selector:?}: {err}");
+    }
+    let (code, _, err) = by_position(Path::new(&at("99999999999999999999999")), &db);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ply 99999999999999999999999 is past the end of any game"), "{err}");
+    let (code, _, err) = by_position(Path::new(&at("4")), &db);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("game 0 has 3 moves, so there is no ply 4"), "{err}");
+    let out = kifudex(["query", "--position"]).args([&game]).args(["--game", "1"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("there is no game 1: the file holds 1 (game 0 is the first)"), "{err}");
+    // A file that is not there is missing, whatever follows the colon.
+    let none = dir.join("none.usi");
+    for (spec, named) in [
+        (none.display().to_string(), none.display().to_string()),
+        (format!("{}:3", none.display()), none.display().to_string()),
+        (format!("{}:-1", none.display()), format!("{}:-1", none.display())),
+    ] {
+        let (code, _, err) = by_position(Path::new(&spec), &db);
+        assert_eq!(code, 2, "{spec}: {err}");
+        assert!(err.starts_with(&format!("kifudex: cannot read {named}: ")), "{spec}: {err}");
+    }
+}
+
+/// A file whose own name holds a colon is taken whole, and with a ply after one more.
+#[cfg(unix)]
+#[test]
+fn a_position_file_with_a_colon_in_its_name() {
+    let (_tmp, dir, db) = indexed(&two_games("a:b.usi"));
+    let odd = dir.join("a:b.usi");
+    let at = |selector: &str| format!("{}:{selector}", odd.display());
+    for (spec, games) in [(odd.display().to_string(), 1), (at("1"), 2), (at("3"), 1)] {
+        let (code, answer, err) = by_position(Path::new(&spec), &db);
+        assert_eq!((code, &answer["position"]["games"]), (0, &Value::from(games)), "{spec}: {err}");
+    }
+    let (code, _, err) = by_position(Path::new(&at("z")), &db);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("'z' after the colon is no ply"), "{err}");
+}
