@@ -1,4 +1,5 @@
-//! What `kifudex query` makes of its input at the edges: the ply after `--position FILE:`.
+//! What `kifudex query` makes of its input at the edges: the ply after `--position FILE:`,
+//! and moves given from the other start of a handicap.
 
 use std::{
     fs,
@@ -107,4 +108,47 @@ fn a_position_file_with_a_colon_in_its_name() {
     let (code, _, err) = by_position(Path::new(&at("z")), &db);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("'z' after the colon is no ply"), "{err}");
+}
+
+/// Moves that cannot be played from the start they are given from, and can from the other
+/// start a handicap gives, are refused with a word on where they can be played.
+#[test]
+fn moves_from_the_other_start_of_a_handicap_say_where_they_play() {
+    // In a lance game 上手 (White) moves first: 3c3d, then Black's 7g7f.
+    let lance =
+        "手合割：香落ち\n上手：A\n下手：B\n手数----指手--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n";
+    let (_tmp, _, db) =
+        indexed(&[("lance.kifu", lance), ("even.usi", "position startpos moves 7g7f 3c3d\n")]);
+    let query = |args: &[&str]| kifudex([&["query"], args].concat()).db(&db).run();
+    let to_lance = "give --start 香落ち to start them there";
+    let to_even = "leave out --start to start them there";
+    // From the even start (no --start), 3c3d is White's move out of turn.
+    let (code, _, err) = query(&["--handicap", "lance", "--moves", "3c3d 7g7f"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.starts_with("kifudex: move 1 (3c3d"), "{err}");
+    assert!(err.contains(to_lance) && !err.contains(to_even), "{err}");
+    // From there they are the lance game's moves.
+    let (code, _, err) = query(&["--handicap", "lance", "--start", "香落ち", "--moves", "3c3d 7g7f"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // The other way round: the even game's moves from the lance start, with a handicap
+    // filter or without one.
+    for args in [
+        &["--start", "lance", "--moves", "7g7f 3c3d"][..],
+        &["--handicap", "香落ち", "--start", "香落ち", "--moves", "7g7f 3c3d"],
+    ] {
+        let (code, _, err) = query(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(to_even) && !err.contains(to_lance), "{args:?}: {err}");
+    }
+    // Moves that play from neither start, or no handicap in question: no word on starts.
+    for args in [
+        &["--handicap", "lance", "--moves", "7g7f 7g7f"][..],
+        &["--moves", "3c3d"],
+        // White's rook is not on 8b in a two-piece game either.
+        &["--handicap", "2-piece", "--moves", "8b8c"],
+    ] {
+        let (code, _, err) = query(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.contains("--start"), "{args:?}: {err}");
+    }
 }

@@ -98,7 +98,7 @@ enum List {
 
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let mut filter = args.filter.filter()?;
-    let target = target(&args, filter.variant)?;
+    let target = target(&args, filter.variant, filter.handicap)?;
     fit_variant(&target, &mut filter).map_err(super::in_flags)?;
     let query = Query {
         target,
@@ -151,8 +151,9 @@ fn note_handicap_start(args: &QueryArgs, query: &Query) {
     );
 }
 
-/// The position asked about; `variant`, the game `--variant` names, if any.
-fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> {
+/// The position asked about; `variant`, the game `--variant` names, and `handicap`, the
+/// handicap `--handicap` names, if any.
+fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>) -> anyhow::Result<Target> {
     if let Some(sfen) = &args.sfen {
         return Ok(Target::from_sfen(sfen)?);
     }
@@ -175,7 +176,7 @@ fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> 
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
-    target_from_text(args.moves.as_deref(), None, &args.start, variant).map_err(super::in_flags)
+    target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap).map_err(super::in_flags)
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:…` is taken whole when it exists.
