@@ -1,5 +1,6 @@
 //! What `kifudex query` makes of its input at the edges: the ply after `--position FILE:`,
-//! and moves given from the other start of a handicap.
+//! moves given from the other start of a handicap; and long names in the tables of `query`,
+//! `games` and `players`.
 
 use std::{
     fs,
@@ -150,5 +151,34 @@ fn moves_from_the_other_start_of_a_handicap_say_where_they_play() {
         let (code, _, err) = query(args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(!err.contains("--start"), "{args:?}: {err}");
+    }
+}
+
+/// A long name or event is written whole into a pipe, by every command that lists it, in
+/// tables as in JSON and CSV: only a terminal's tables are cut.
+#[test]
+fn long_names_are_never_cut_in_a_pipe() {
+    let black = format!("{}Z", "長".repeat(60));
+    let event = format!("{}!", "Event ".repeat(30));
+    let record = format!(
+        "開始日時：2020/01/02\n棋戦：{event}\n手合割：平手\n先手：{black}\n後手：短\n\
+         手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n"
+    );
+    let (_tmp, _, db) = indexed(&[("long.kifu", &record)]);
+    for args in [
+        &["query", "--moves", "7g7f"][..],
+        &["query", "--format", "json"],
+        &["query", "--format", "csv", "--csv", "games"],
+        &["games"],
+        &["games", "--format", "csv"],
+        &["players"],
+        &["players", "--format", "json"],
+    ] {
+        let (code, out, err) = kifudex(args).db(&db).run();
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains(&black) && !out.contains('…'), "{args:?}: {out}");
+        if args[0] != "players" {
+            assert!(out.contains(event.trim_end()), "{args:?}: {out}");
+        }
     }
 }
