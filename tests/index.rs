@@ -608,6 +608,27 @@ fn index_needs_a_path_or_samples_and_existing_paths() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `--jobs` above the CPUs is lowered to them, and a note says so (not with --quiet); up to
+/// the CPUs nothing is noted.
+#[test]
+fn jobs_above_the_cpus_are_lowered_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir(tmp.path().join("samples")).unwrap();
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let (code, _, err) = kifudex(["index", "--jobs", "65535"]).dir(tmp.path()).run();
+    assert_eq!(code, 0, "{err}");
+    let note = format!("kifudex: note: --jobs 65535 is more than the {cpus} CPU");
+    assert!(err.lines().next().is_some_and(|l| l.starts_with(&note)), "{err}");
+    assert!(err.contains(&format!("so {cpus} worker")), "{err}");
+    let (code, _, err) = kifudex(["index", "--jobs", "65535", "--quiet"]).dir(tmp.path()).run();
+    assert_eq!((code, err.as_str()), (0, ""));
+    for jobs in ["1", &cpus.to_string()] {
+        let (code, _, err) = kifudex(["index", "--jobs", jobs]).dir(tmp.path()).run();
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("note"), "--jobs {jobs}: {err}");
+    }
+}
+
 #[test]
 fn bad_inputs_are_rejected_and_others_ignored() {
     let tmp = tempfile::tempdir().unwrap();

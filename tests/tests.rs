@@ -18,6 +18,7 @@ mod large_files;
 mod messages;
 mod notation;
 mod query;
+mod query_input;
 mod records;
 mod research;
 mod results;

@@ -54,6 +54,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
         }
         ListFormat::Table => {
             let mut t = TextTable::new(&GAME_LIST_COLUMNS);
+            t.keep_end(GAME_LIST_COLUMNS.len() - 1);
             for g in &list.games {
                 t.row(g.fields().to_vec());
             }

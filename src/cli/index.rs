@@ -161,6 +161,13 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         super::out::check_writable(file)?;
     }
     let jobs = ingest::jobs(args.jobs.map(usize::from));
+    if let Some(asked) = args.jobs.filter(|&n| usize::from(n) > jobs && !args.quiet) {
+        let (cpus, workers) = if jobs == 1 { ("CPU", "worker indexes") } else { ("CPUs", "workers index") };
+        eprintln!(
+            "kifudex: note: --jobs {asked} is more than the {jobs} {cpus} here, so {jobs} {workers} \
+             (more would only take turns on the same cores)"
+        );
+    }
     let (stop, signal) = stop_on_signals()?;
     let globs = Globs::new(&args.include, &args.exclude).map_err(glob_error)?;
     let options = ingest::Options {

@@ -98,7 +98,7 @@ enum List {
 
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let mut filter = args.filter.filter()?;
-    let target = target(&args, filter.variant)?;
+    let target = target(&args, filter.variant, filter.handicap)?;
     fit_variant(&target, &mut filter).map_err(super::in_flags)?;
     let query = Query {
         target,
@@ -151,8 +151,9 @@ fn note_handicap_start(args: &QueryArgs, query: &Query) {
     );
 }
 
-/// The position asked about; `variant`, the game `--variant` names, if any.
-fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> {
+/// The position asked about; `variant`, the game `--variant` names, and `handicap`, the
+/// handicap `--handicap` names, if any.
+fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>) -> anyhow::Result<Target> {
     if let Some(sfen) = &args.sfen {
         return Ok(Target::from_sfen(sfen)?);
     }
@@ -175,24 +176,49 @@ fn target(args: &QueryArgs, variant: Option<Variant>) -> anyhow::Result<Target> 
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
-    target_from_text(args.moves.as_deref(), None, &args.start, variant).map_err(super::in_flags)
+    target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap).map_err(super::in_flags)
 }
 
-/// `FILE` or `FILE:PLY`; a file whose own name ends in `:N` is taken whole when it exists.
+/// `FILE` or `FILE:PLY`; a file whose own name ends in `:…` is taken whole when it exists.
 /// The file's name need not be UTF-8.
+///
+/// # Errors
+///
+/// A selector after the colon of an existing file that is no ply (`-1`, `x`, nothing, a
+/// number past any game's end), in words that say so; a file that is not there is left to
+/// the reading to report.
 fn file_and_ply(spec: &OsStr) -> anyhow::Result<(PathBuf, Option<usize>)> {
     let whole = PathBuf::from(spec);
-    if whole.exists() {
-        return Ok((whole, None));
-    }
     let bytes = spec.as_encoded_bytes();
-    if let Some(colon) = bytes.iter().rposition(|&b| b == b':') {
-        let ply = std::str::from_utf8(&bytes[colon + 1..]).ok().and_then(|p| p.parse::<usize>().ok());
-        if let (Some(ply), Some(file)) = (ply, os_prefix(spec, colon)) {
-            return Ok((file, Some(ply)));
-        }
+    let split = bytes.iter().rposition(|&b| b == b':').filter(|&colon| colon > 0).and_then(|colon| {
+        let file = os_prefix(spec, colon)?;
+        Some((file, String::from_utf8_lossy(&bytes[colon + 1..]).into_owned()))
+    });
+    let Some((file, selector)) = split.filter(|_| !whole.exists()) else {
+        return Ok((whole, None));
+    };
+    let digits = !selector.is_empty() && selector.bytes().all(|b| b.is_ascii_digit());
+    if !file.exists() {
+        // A file that is not there, named as it was meant: before a ply, or the whole text.
+        return Ok((if digits { file } else { whole }, None));
     }
-    bail!("--position: no file {}", whole.display())
+    if !digits {
+        bail!(
+            "--position {}: '{selector}' after the colon is no ply: a ply is a number of moves from \
+             the start (0 for the start itself, as in {}:40); without ':PLY' the position is the \
+             game's last",
+            whole.display(),
+            file.display()
+        );
+    }
+    match selector.parse::<usize>() {
+        Ok(ply) => Ok((file, Some(ply))),
+        Err(_) => bail!(
+            "--position {}: ply {selector} is past the end of any game: a ply is a number of moves \
+             from the start",
+            whole.display()
+        ),
+    }
 }
 
 /// The first `len` bytes of `text` (as [`OsStr::as_encoded_bytes`] gives them), which end

@@ -8,9 +8,23 @@
 //! the line, so that one player's name can be made to look like another's. So are the line
 //! and paragraph separators (U+2028, U+2029), which some terminals break a line at and others
 //! show as nothing. CSV and JSON keep text as it is.
+//!
+//! On a terminal, a column is at most [`MAX_CELLS`] wide: a longer cell (a downloaded
+//! record's name or event can run to hundreds of characters) is cut, and `…` shows where.
+//! A table written into a pipe or a file is never cut, so that nothing is lost to a program
+//! that reads it.
+
+use std::{
+    borrow::Cow,
+    io::{self, IsTerminal},
+};
 
 use clap::ValueEnum;
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// The widest a column of a table on a terminal is, in terminal cells (a kanji takes two):
+/// room for a long event name, and half of a terminal of 80.
+pub const MAX_CELLS: usize = 40;
 
 /// The output formats of the commands that list rows (`games`, `players`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -29,6 +43,8 @@ pub struct TextTable {
     rows: Vec<Vec<String>>,
     /// Columns from this one on are right-aligned (numbers).
     right_from: usize,
+    /// A column whose cells, when cut, keep their end (a file's path, whose name is last).
+    keep_end: Option<usize>,
 }
 
 impl TextTable {
@@ -37,6 +53,7 @@ impl TextTable {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
             right_from: usize::MAX,
+            keep_end: None,
         }
     }
 
@@ -45,14 +62,40 @@ impl TextTable {
         self.right_from = column;
     }
 
+    /// Cuts the cells of column `column` at their start, not their end, when they are too
+    /// wide: a path keeps the file's name.
+    pub fn keep_end(&mut self, column: usize) {
+        self.keep_end = Some(column);
+    }
+
     pub fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells.into_iter().map(visible).collect());
     }
 
-    /// The table, a line a row, columns two spaces apart, no trailing spaces.
+    /// The table, a line a row, columns two spaces apart, no trailing spaces; for a terminal
+    /// (when stdout is one), each cell at most [`MAX_CELLS`] wide.
     pub fn render(&self) -> String {
-        let mut widths: Vec<usize> = self.header.iter().map(|h| h.width()).collect();
-        for row in &self.rows {
+        self.render_within(io::stdout().is_terminal().then_some(MAX_CELLS))
+    }
+
+    /// Cell `cell` of column `column`, at most `max` cells wide when `max` is given.
+    fn fit<'a>(&self, cell: &'a str, column: usize, max: Option<usize>) -> Cow<'a, str> {
+        match max {
+            Some(max) => cut(cell, max, self.keep_end == Some(column)),
+            None => Cow::Borrowed(cell),
+        }
+    }
+
+    /// The table, each cell at most `max` cells wide when `max` is given.
+    fn render_within(&self, max: Option<usize>) -> String {
+        let rows: Vec<Vec<Cow<'_, str>>> = self
+            .rows
+            .iter()
+            .map(|row| row.iter().enumerate().map(|(i, cell)| self.fit(cell, i, max)).collect())
+            .collect();
+        let header: Vec<Cow<'_, str>> = self.header.iter().map(|h| Cow::Borrowed(h.as_str())).collect();
+        let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
+        for row in &rows {
             for (i, cell) in row.iter().enumerate() {
                 if i < widths.len() {
                     widths[i] = widths[i].max(cell.width());
@@ -60,7 +103,7 @@ impl TextTable {
             }
         }
         let mut out = String::new();
-        for row in std::iter::once(&self.header).chain(&self.rows) {
+        for row in std::iter::once(&header).chain(&rows) {
             let mut line = String::new();
             for (i, cell) in row.iter().enumerate().take(widths.len()) {
                 if i > 0 {
@@ -79,6 +122,28 @@ impl TextTable {
             out.push('\n');
         }
         out
+    }
+}
+
+/// `cell` in at most `max` terminal cells: whole when it fits, else cut, with `…` where text
+/// was left out: at the end, or with `keep_end` at the start.
+fn cut(cell: &str, max: usize, keep_end: bool) -> Cow<'_, str> {
+    if cell.width() <= max {
+        return Cow::Borrowed(cell);
+    }
+    // The ellipsis takes one cell; a wide character that would not fit whole is left out.
+    let room = max.saturating_sub(1);
+    let mut used = 0;
+    let fits = |c: char, used: &mut usize| {
+        *used += c.width().unwrap_or(0);
+        *used <= room
+    };
+    if keep_end {
+        let start = cell.char_indices().rev().take_while(|&(_, c)| fits(c, &mut used)).last();
+        Cow::Owned(format!("…{}", start.map_or("", |(i, _)| &cell[i..])))
+    } else {
+        let end = cell.char_indices().find(|&(_, c)| !fits(c, &mut used)).map_or(cell.len(), |(i, _)| i);
+        Cow::Owned(format!("{}…", &cell[..end]))
     }
 }
 
@@ -189,6 +254,42 @@ mod tests {
         );
         let plain = "先手：太郎\n";
         assert!(matches!(visible_lines(plain), std::borrow::Cow::Borrowed(t) if t == plain));
+    }
+
+    /// On a terminal a long cell is cut to [`MAX_CELLS`] with `…`, a kanji counting two cells;
+    /// elsewhere it is kept whole.
+    #[test]
+    fn long_cells_are_cut_on_a_terminal_only() {
+        let mut t = TextTable::new(&["event", "black", "path", "n"]);
+        t.right_from(3);
+        t.keep_end(2);
+        t.row(vec!["a".repeat(45), "名".repeat(25), format!("{}/g.kif", "d".repeat(50)), "1".into()]);
+        t.row(vec!["short".into(), "x名".repeat(3), "p.kif".into(), "22".into()]);
+        // By hand: 39 a's and the ellipsis are 40 cells; 19 名 (38 cells) and the ellipsis are
+        // 39, since a 20th would make 41; the path keeps its last 39 characters.
+        let event = format!("{}…", "a".repeat(39));
+        let black = format!("{}…", "名".repeat(19));
+        let path = format!("…{}/g.kif", "d".repeat(33));
+        let expected = format!(
+            "event{}  black{}  path{}   n\n{event}  {black}  {path}   1\nshort{}  x名x名x名{}  p.kif{}  22\n",
+            " ".repeat(35),
+            " ".repeat(34),
+            " ".repeat(36),
+            " ".repeat(35),
+            " ".repeat(30),
+            " ".repeat(35),
+        );
+        assert_eq!(t.render_within(Some(MAX_CELLS)), expected);
+        let whole = t.render_within(None);
+        assert!(whole.contains(&"a".repeat(45)) && whole.contains(&"名".repeat(25)), "{whole}");
+        assert!(whole.contains(&format!("{}/g.kif", "d".repeat(50))), "{whole}");
+        // Nothing is cut that fits, and a column too narrow for one wide character keeps the
+        // ellipsis alone.
+        assert_eq!(cut("名人", 4, false), "名人");
+        assert_eq!(cut("名人戦", 4, false), "名…");
+        assert_eq!(cut("名人戦", 2, false), "…");
+        assert_eq!(cut("名人戦", 2, true), "…");
+        assert_eq!(cut("名人戦", 4, true), "…戦");
     }
 
     #[test]

@@ -30,8 +30,8 @@ use std::collections::HashSet;
 pub use self::{
     json::to_json,
     options::{
-        NamesOptions, OptionError, QueryOption, RESULT_NAMES, filter_from_text, fit_variant, parse_by,
-        parse_handicap, parse_result, parse_variant, start_for, target_from_text,
+        NamesOptions, OptionError, QueryOption, RESULT_NAMES, StartHint, filter_from_text, fit_variant,
+        parse_by, parse_handicap, parse_result, parse_variant, start_for, target_from_text,
     },
     target::{Target, TargetError, start_position},
     years::ByYear,

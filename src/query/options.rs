@@ -103,6 +103,23 @@ pub enum OptionError {
     /// The start of the moves cannot be read.
     Start(TargetError),
     Target(TargetError),
+    /// A move cannot be played from the start, and all of them can from the other start a
+    /// handicap gives (`hint`): the handicap's start, or the even game's.
+    OtherStart {
+        error: TargetError,
+        hint: StartHint,
+    },
+}
+
+/// Where moves that cannot be played from the start they were given can be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartHint {
+    /// The moves start from the even game's (no start was given), and can be played from the
+    /// start of the handicap the filter keeps.
+    Handicap(Handicap),
+    /// The moves start from the position of this handicap (the start given), and can be played
+    /// from the even game's.
+    Even(Handicap),
 }
 
 impl NamesOptions for OptionError {
@@ -148,6 +165,25 @@ impl NamesOptions for OptionError {
             }
             OptionError::Start(e) => format!("{} {}", name(QueryOption::Start), e.message(name)),
             OptionError::Target(e) => e.message(name),
+            OptionError::OtherStart { error, hint: StartHint::Handicap(handicap) } => {
+                let handicap = handicap.japanese();
+                format!(
+                    "{}. The moves start from the even game's start, and {} {handicap} games start \
+                     from their own position, from which these moves can be played: give {} \
+                     {handicap} to start them there",
+                    error.message(name),
+                    name(QueryOption::Handicap),
+                    name(QueryOption::Start)
+                )
+            }
+            OptionError::OtherStart { error, hint: StartHint::Even(handicap) } => format!(
+                "{}. {} {} starts the moves from that handicap's position; from the even game's \
+                 start they can be played: leave out {} to start them there",
+                error.message(name),
+                name(QueryOption::Start),
+                handicap.japanese(),
+                name(QueryOption::Start)
+            ),
         }
     }
 }
@@ -275,17 +311,21 @@ pub fn filter_from_text(
 /// The position asked about: `sfen`, or `moves` (any notation) from `start` (an SFEN,
 /// `startpos` or a handicap name), or the start itself when neither is given; in the game
 /// `variant` names, or (without it) the one the position or the moves show ([`start_for`]).
+/// `handicap` is the handicap the games are filtered on, if any.
 ///
 /// # Errors
 ///
 /// Both `moves` and `sfen`, a start that is none of those, a position of another game than
 /// `variant`, or a position or move that cannot be read or played, in the words of
-/// [`TargetError`].
+/// [`TargetError`]. Moves that cannot be played from the even start and can from the start
+/// of `handicap` (when no start is given), or that cannot be played from the handicap start
+/// given and can from the even start, are [`OptionError::OtherStart`], which says so.
 pub fn target_from_text(
     moves: Option<&str>,
     sfen: Option<&str>,
     start: &str,
     variant: Option<Variant>,
+    handicap: Option<Handicap>,
 ) -> Result<Target, OptionError> {
     match (moves, sfen) {
         (Some(_), Some(_)) => Err(OptionError::MovesAndSfen),
@@ -297,8 +337,34 @@ pub fn target_from_text(
         (moves, None) => {
             let moves = moves.unwrap_or("");
             let given = !matches!(start.trim(), "" | "startpos");
-            let start = start_for(start, variant, moves)?;
-            Ok(Target::from_moves_given(&start, given, moves)?)
+            let from = start_for(start, variant, moves)?;
+            Target::from_moves_given(&from, given, moves).map_err(|error| {
+                let hint = match &error {
+                    TargetError::Moves(_) if from.variant() == Variant::Standard => {
+                        start_hint(moves, given.then_some(start), handicap)
+                    }
+                    _ => None,
+                };
+                match hint {
+                    Some(hint) => OptionError::OtherStart { error, hint },
+                    None => OptionError::Target(error),
+                }
+            })
+        }
+    }
+}
+
+/// The other start from which `moves` can be played, when a handicap is in question: the
+/// start of `handicap` (a filter) when the moves start from the even game's (`start` is
+/// `None`), or the even start when `start` names a handicap. A handicap game starts from its
+/// own position, so moves written for one start are often given from the other.
+fn start_hint(moves: &str, start: Option<&str>, handicap: Option<Handicap>) -> Option<StartHint> {
+    let plays = |from: Position| Target::from_moves(&from, moves).is_ok();
+    let not_even = |h: Option<Handicap>| h.filter(|&h| h != Handicap::Even);
+    match start {
+        None => not_even(handicap).filter(|&h| plays(Position::handicap(h))).map(StartHint::Handicap),
+        Some(start) => {
+            not_even(Handicap::from_name(start)).filter(|_| plays(Position::startpos())).map(StartHint::Even)
         }
     }
 }
@@ -470,14 +536,15 @@ mod tests {
             parse_by("month").unwrap_err().to_string(),
             "by 'month' is not a breakdown; the only one is year"
         );
-        let both = target_from_text(Some("7g7f"), Some("startpos"), "", None).unwrap_err();
+        let both = target_from_text(Some("7g7f"), Some("startpos"), "", None, None).unwrap_err();
         assert!(matches!(both, OptionError::MovesAndSfen));
         assert_eq!(both.message(&shouted), "MOVES and SFEN cannot be given together");
-        let start = target_from_text(None, None, "queen", None).unwrap_err();
+        let start = target_from_text(None, None, "queen", None, None).unwrap_err();
         assert_eq!(start.to_string(), "start 'queen' is no SFEN, startpos or handicap name");
         assert_eq!(start.message(&shouted), "START 'queen' is no SFEN, startpos or handicap name");
         // The start the moves name and the one given differ: the message names the option.
-        let two = target_from_text(Some("position startpos moves 7g7f"), None, "lance", None).unwrap_err();
+        let two =
+            target_from_text(Some("position startpos moves 7g7f"), None, "lance", None, None).unwrap_err();
         assert!(two.message(&shouted).ends_with(", and START names another"), "{two}");
     }
 
@@ -485,22 +552,22 @@ mod tests {
     fn the_game_is_the_one_asked_for_or_the_one_the_position_shows() {
         // By hand: from yari shogi's start, Black's pawn 7g-7f and White's 3c-3d.
         let after = "rnnkbbr/7/pppp1pp/4p2/7/P6/1PPPPPP/7/RBBKNNR b - 3";
-        let asked = target_from_text(Some("P-7f P-3d"), None, "startpos", Some(Variant::Yari)).unwrap();
+        let asked = target_from_text(Some("P-7f P-3d"), None, "startpos", Some(Variant::Yari), None).unwrap();
         assert_eq!(asked.position.sfen(), after);
-        let shown = target_from_text(Some("P-7f P-3d P-2f YN-5b"), None, "", None).unwrap();
+        let shown = target_from_text(Some("P-7f P-3d P-2f YN-5b"), None, "", None, None).unwrap();
         assert_eq!(shown.position.variant(), Variant::Yari);
-        let shogi = target_from_text(Some("P-7f P-3d"), None, "startpos", None).unwrap();
+        let shogi = target_from_text(Some("P-7f P-3d"), None, "startpos", None, None).unwrap();
         assert_eq!(
             shogi.position.sfen(),
             "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
         );
-        assert!(target_from_text(Some("YN-5b"), None, "startpos", Some(Variant::Standard)).is_err());
+        assert!(target_from_text(Some("YN-5b"), None, "startpos", Some(Variant::Standard), None).is_err());
         assert_eq!(
-            target_from_text(None, Some(after), "", Some(Variant::Standard)).unwrap_err().to_string(),
+            target_from_text(None, Some(after), "", Some(Variant::Standard), None).unwrap_err().to_string(),
             "variant standard was given, but the SFEN is a position of yari shogi"
         );
         assert_eq!(
-            target_from_text(None, None, "lance", Some(Variant::Yari)).unwrap_err().message(&shouted),
+            target_from_text(None, None, "lance", Some(Variant::Yari), None).unwrap_err().message(&shouted),
             "VARIANT yari was given, but the start is a position of shogi"
         );
         let mut filter = GameFilter { variant: Some(Variant::Yari), ..GameFilter::default() };

@@ -45,7 +45,7 @@ pub enum TargetError {
     /// option names another.
     #[error("{}", two_starts(given, &QueryOption::Start.plain()))]
     TwoStarts { given: String },
-    #[error("{path}: there is no game {game}: the file holds {count}")]
+    #[error("{path}: there is no game {game}: the file holds {count} (game 0 is the first)")]
     NoGame { path: String, game: usize, count: usize },
     #[error("{path}: game {game} has {plies} moves{why}, so there is no ply {ply}")]
     NoPly { path: String, game: usize, plies: usize, ply: usize, why: String },

@@ -12,7 +12,7 @@ use crate::{
         Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_result, parse_variant,
         target_from_text,
     },
-    shogi::Variant,
+    shogi::{Handicap, Variant},
 };
 
 /// The longest query string answered, in bytes.
@@ -156,7 +156,7 @@ impl Params {
     /// 400 with the command line's words for anything it refuses.
     pub fn query(&self) -> Result<Query, ApiError> {
         let mut filter = self.filter()?;
-        let target = self.target_in(filter.variant)?;
+        let target = self.target_in(filter.variant, filter.handicap)?;
         fit_variant(&target, &mut filter)?;
         let limit = self.number(QueryOption::Limit, 20)?;
         if limit > MAX_LIMIT {
@@ -186,12 +186,16 @@ impl Params {
     /// 400 with the command line's words for a position it refuses.
     pub fn target(&self) -> Result<crate::query::Target, ApiError> {
         let variant = self.get("variant").map(parse_variant).transpose()?.flatten();
-        self.target_in(variant)
+        self.target_in(variant, None)
     }
 
-    fn target_in(&self, variant: Option<Variant>) -> Result<crate::query::Target, ApiError> {
+    fn target_in(
+        &self,
+        variant: Option<Variant>,
+        handicap: Option<Handicap>,
+    ) -> Result<crate::query::Target, ApiError> {
         let start = self.get("start").unwrap_or("startpos");
-        Ok(target_from_text(self.get("moves"), self.get("sfen"), start, variant)?)
+        Ok(target_from_text(self.get("moves"), self.get("sfen"), start, variant, handicap)?)
     }
 }
 

@@ -108,6 +108,9 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         &[("since", "last year")],
         &[("until", "2019-4")],
         &[("handicap", "queen")],
+        // Moves from the wrong start for a handicap: the message says where they can be played.
+        &[("handicap", "lance"), ("moves", "3c3d 7g7f")],
+        &[("start", "lance"), ("moves", "7g7f 3c3d")],
     ];
     for pairs in cases {
         let (query, args) = both(pairs);

@@ -1,0 +1,184 @@
+//! What `kifudex query` makes of its input at the edges: the ply after `--position FILE:`,
+//! moves given from the other start of a handicap; and long names in the tables of `query`,
+//! `games` and `players`.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::util::kifudex;
+
+/// A directory of the record files `files` (name, text), indexed: the temporary directory
+/// that holds it all, the records' directory and the database.
+fn indexed(files: &[(&str, &str)]) -> (TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir(&dir).unwrap();
+    for (name, text) in files {
+        fs::write(dir.join(name), text).unwrap();
+    }
+    let (code, _, err) = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).run();
+    assert_eq!(code, 0, "{err}");
+    (tmp, dir, db)
+}
+
+/// Two games from the even start that share their first move: `name` (7g7f 3c3d 2g2f) and
+/// other.usi (7g7f 8c8d).
+fn two_games(name: &str) -> [(&str, &'static str); 2] {
+    [(name, "position startpos moves 7g7f 3c3d 2g2f\n"), ("other.usi", "position startpos moves 7g7f 8c8d\n")]
+}
+
+/// `query --format json --position SPEC`: the status, the answer (null when refused) and
+/// stderr.
+fn by_position(spec: &Path, db: &Path) -> (i32, Value, String) {
+    let out = kifudex(["query", "--format", "json", "--position"]).args([spec]).db(db).output();
+    let answer = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap(), answer, String::from_utf8(out.stderr).unwrap())
+}
+
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+/// After 7g7f 3c3d 2g2f, by hand.
+const AFTER_THREE: &str = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4";
+
+/// Every form of `FILE:PLY`: a ply from 0 to the game's end, one past it, and selectors that
+/// are no ply (negative, signed, spaced, full-width, empty, not a number, too large), each
+/// refused with words about the ply; a missing file is still said to be missing.
+#[test]
+fn a_position_selector_that_is_no_ply_says_so() {
+    let (_tmp, dir, db) = indexed(&two_games("g.usi"));
+    let game = dir.join("g.usi");
+    let at = |selector: &str| format!("{}:{selector}", game.display());
+    // Both games start from the even start and play 7g7f; only g.usi plays on to 2g2f.
+    for (spec, games, sfen) in [
+        (at("0"), 2, Some(START)),
+        (at("1"), 2, None),
+        (at("3"), 1, Some(AFTER_THREE)),
+        (game.display().to_string(), 1, Some(AFTER_THREE)),
+    ] {
+        let (code, answer, err) = by_position(Path::new(&spec), &db);
+        assert_eq!(code, 0, "{spec}: {err}");
+        assert_eq!(answer["position"]["games"], games, "{spec}");
+        if let Some(sfen) = sfen {
+            assert_eq!(answer["position"]["sfen"], sfen, "{spec}");
+        }
+    }
+    for selector in ["-1", "-0", "+1", " 1", "1 ", "１", "1.5", "x", "", "3a"] {
+        let (code, _, err) = by_position(Path::new(&at(selector)), &db);
+        assert_eq!(code, 2, "{selector:?}: {err}");
+        assert!(err.contains(&format!("'{selector}' after the colon is no ply")), "{selector:?}: {err}");
+        assert!(!err.contains("cannot read") && !err.contains("no file"), "{selector:?}: {err}");
+    }
+    let (code, _, err) = by_position(Path::new(&at("99999999999999999999999")), &db);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ply 99999999999999999999999 is past the end of any game"), "{err}");
+    let (code, _, err) = by_position(Path::new(&at("4")), &db);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("game 0 has 3 moves, so there is no ply 4"), "{err}");
+    let out = kifudex(["query", "--position"]).args([&game]).args(["--game", "1"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("there is no game 1: the file holds 1 (game 0 is the first)"), "{err}");
+    // A file that is not there is missing, whatever follows the colon.
+    let none = dir.join("none.usi");
+    for (spec, named) in [
+        (none.display().to_string(), none.display().to_string()),
+        (format!("{}:3", none.display()), none.display().to_string()),
+        (format!("{}:-1", none.display()), format!("{}:-1", none.display())),
+    ] {
+        let (code, _, err) = by_position(Path::new(&spec), &db);
+        assert_eq!(code, 2, "{spec}: {err}");
+        assert!(err.starts_with(&format!("kifudex: cannot read {named}: ")), "{spec}: {err}");
+    }
+}
+
+/// A file whose own name holds a colon is taken whole, and with a ply after one more.
+#[cfg(unix)]
+#[test]
+fn a_position_file_with_a_colon_in_its_name() {
+    let (_tmp, dir, db) = indexed(&two_games("a:b.usi"));
+    let odd = dir.join("a:b.usi");
+    let at = |selector: &str| format!("{}:{selector}", odd.display());
+    for (spec, games) in [(odd.display().to_string(), 1), (at("1"), 2), (at("3"), 1)] {
+        let (code, answer, err) = by_position(Path::new(&spec), &db);
+        assert_eq!((code, &answer["position"]["games"]), (0, &Value::from(games)), "{spec}: {err}");
+    }
+    let (code, _, err) = by_position(Path::new(&at("z")), &db);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("'z' after the colon is no ply"), "{err}");
+}
+
+/// Moves that cannot be played from the start they are given from, and can from the other
+/// start a handicap gives, are refused with a word on where they can be played.
+#[test]
+fn moves_from_the_other_start_of_a_handicap_say_where_they_play() {
+    // In a lance game 上手 (White) moves first: 3c3d, then Black's 7g7f.
+    let lance =
+        "手合割：香落ち\n上手：A\n下手：B\n手数----指手--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n";
+    let (_tmp, _, db) =
+        indexed(&[("lance.kifu", lance), ("even.usi", "position startpos moves 7g7f 3c3d\n")]);
+    let query = |args: &[&str]| kifudex([&["query"], args].concat()).db(&db).run();
+    let to_lance = "give --start 香落ち to start them there";
+    let to_even = "leave out --start to start them there";
+    // From the even start (no --start), 3c3d is White's move out of turn.
+    let (code, _, err) = query(&["--handicap", "lance", "--moves", "3c3d 7g7f"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.starts_with("kifudex: move 1 (3c3d"), "{err}");
+    assert!(err.contains(to_lance) && !err.contains(to_even), "{err}");
+    // From there they are the lance game's moves.
+    let (code, _, err) = query(&["--handicap", "lance", "--start", "香落ち", "--moves", "3c3d 7g7f"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // The other way round: the even game's moves from the lance start, with a handicap
+    // filter or without one.
+    for args in [
+        &["--start", "lance", "--moves", "7g7f 3c3d"][..],
+        &["--handicap", "香落ち", "--start", "香落ち", "--moves", "7g7f 3c3d"],
+    ] {
+        let (code, _, err) = query(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(to_even) && !err.contains(to_lance), "{args:?}: {err}");
+    }
+    // Moves that play from neither start, or no handicap in question: no word on starts.
+    for args in [
+        &["--handicap", "lance", "--moves", "7g7f 7g7f"][..],
+        &["--moves", "3c3d"],
+        // White's rook is not on 8b in a two-piece game either.
+        &["--handicap", "2-piece", "--moves", "8b8c"],
+    ] {
+        let (code, _, err) = query(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.contains("--start"), "{args:?}: {err}");
+    }
+}
+
+/// A long name or event is written whole into a pipe, by every command that lists it, in
+/// tables as in JSON and CSV: only a terminal's tables are cut.
+#[test]
+fn long_names_are_never_cut_in_a_pipe() {
+    let black = format!("{}Z", "長".repeat(60));
+    let event = format!("{}!", "Event ".repeat(30));
+    let record = format!(
+        "開始日時：2020/01/02\n棋戦：{event}\n手合割：平手\n先手：{black}\n後手：短\n\
+         手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n"
+    );
+    let (_tmp, _, db) = indexed(&[("long.kifu", &record)]);
+    for args in [
+        &["query", "--moves", "7g7f"][..],
+        &["query", "--format", "json"],
+        &["query", "--format", "csv", "--csv", "games"],
+        &["games"],
+        &["games", "--format", "csv"],
+        &["players"],
+        &["players", "--format", "json"],
+    ] {
+        let (code, out, err) = kifudex(args).db(&db).run();
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains(&black) && !out.contains('…'), "{args:?}: {out}");
+        if args[0] != "players" {
+            assert!(out.contains(event.trim_end()), "{args:?}: {out}");
+        }
+    }
+}
