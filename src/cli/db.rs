@@ -144,7 +144,8 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
 /// Refuses to write the table or list a command writes (CSV, JSON Lines, Parquet) over `out`
 /// when it is a file of game records: a record file named by mistake (a completed name, a
 /// `--rejects` inside the archive) would be lost, and the next index run would drop its
-/// games. Commands that write records (`show`, `convert`) do not ask.
+/// games. A table kifudex wrote before is no record, even when its moves and comments read
+/// as one, and is written over. Commands that write records (`show`, `convert`) do not ask.
 pub fn refuse_records_as_output(out: &Path, flag: &str) -> anyhow::Result<()> {
     use std::io::Read;
     if !std::fs::metadata(out).is_ok_and(|m| m.is_file() && m.len() > 0) {
@@ -153,7 +154,7 @@ pub fn refuse_records_as_output(out: &Path, flag: &str) -> anyhow::Result<()> {
     let mut head = Vec::with_capacity(RECORD_HEAD);
     let read = std::fs::File::open(out).and_then(|f| f.take(RECORD_HEAD as u64).read_to_end(&mut head));
     let whole = std::fs::metadata(out).is_ok_and(|m| m.len() <= RECORD_HEAD as u64);
-    if read.is_ok() && kifudex::kifu::looks_like_record(Some(out), &head, whole) {
+    if read.is_ok() && !is_table(&head) && kifudex::kifu::looks_like_record(Some(out), &head, whole) {
         anyhow::bail!(
             "{flag} {} holds game records, which kifudex does not write over; give another file \
              (or remove it first, if it is to go)",
@@ -161,6 +162,25 @@ pub fn refuse_records_as_output(out: &Path, flag: &str) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `head`, the first bytes of a file, starts as a table kifudex exports does: a CSV
+/// header row of one of its tables, or a JSON Lines row with that table's keys in order.
+fn is_table(head: &[u8]) -> bool {
+    use kifudex::export::{Options, Table, columns};
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let Ok(first) = std::str::from_utf8(first.strip_suffix(b"\r").unwrap_or(first)) else {
+        return false;
+    };
+    let keys: Vec<String> = match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(first) {
+        Ok(row) => row.keys().cloned().collect(),
+        Err(_) => first.split(',').map(str::to_owned).collect(),
+    };
+    let tables = [Table::Games, Table::Moves, Table::Positions, Table::Tree, Table::Rejects, Table::Warnings];
+    tables
+        .into_iter()
+        .flat_map(|t| [false, true].map(|by_year| columns(t, &Options { by_year, ..Options::default() })))
+        .any(|cols| cols.len() == keys.len() && cols.iter().zip(&keys).all(|(c, k)| c.name == k))
 }
 
 /// The bytes of a file read to tell whether it holds game records.

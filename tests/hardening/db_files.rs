@@ -487,6 +487,54 @@ fn no_output_flag_writes_over_game_records_or_the_file_read_and_index_checks_its
     assert!(out.unwrap().status.success());
 }
 
+/// An export written again over the file it wrote before replaces it, even when the moves'
+/// comments, at the start of their lines, read as KI2 moves: the file is kifudex's own table,
+/// not a record; a record file stays refused.
+#[test]
+fn an_export_is_written_again_over_the_export_it_wrote_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir(&games).unwrap();
+    let record = games.join("commented.kifu");
+    fs::write(
+        &record,
+        "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n   1 ７六歩(77)\n\
+         *本譜の前に\n*▲７六歩　△３四歩　▲２六歩\n*と進む順もある。\n   2 ３四歩(33)\n   3 投了\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    for (what, format) in [("moves", "csv"), ("moves", "jsonl"), ("games", "csv"), ("positions", "jsonl")] {
+        let out = tmp.path().join(format!("{what}.{format}"));
+        let mut written = Vec::new();
+        for _ in 0..2 {
+            let run = command()
+                .args(["export", what, "--format", format, "--db"])
+                .arg(&db)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_eq!(run.status.code(), Some(0), "{what} {format}: {}", stderr(&run));
+            written.push(fs::read(&out).unwrap());
+        }
+        assert_eq!(written[0], written[1], "{what} {format}");
+        if what == "moves" {
+            let text = String::from_utf8(written[1].clone()).unwrap();
+            let comment = if format == "csv" {
+                "\"本譜の前に\n▲７六歩　△３四歩　▲２六歩\nと進む順もある。\""
+            } else {
+                "\"本譜の前に\\n▲７六歩　△３四歩　▲２六歩\\nと進む順もある。\""
+            };
+            assert!(text.contains(comment), "{format}: {text}");
+        }
+    }
+    let run =
+        command().args(["export", "moves", "--db"]).arg(&db).arg("--out").arg(&record).output().unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("holds game records"), "{}", stderr(&run));
+}
+
 /// The aliases file a command reads is never its output: `export` and `show` refuse it,
 /// however the path is spelled, and leave it as it was.
 #[test]
