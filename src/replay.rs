@@ -57,7 +57,7 @@ use std::{cell::RefCell, fmt};
 use crate::{
     kifu::{Ending, Game, MoveEntry, Outcome, ReadProblem, Termination, Variation, Warning},
     notation::{MoveToken, ResolveError},
-    shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup},
+    shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup, Variant},
 };
 
 /// A Western move that could promote or not and writes neither `+` nor `=`, which Western
@@ -355,6 +355,10 @@ pub fn replay(game: &Game) -> ReplayedGame {
         // A mated side has no move: whatever the record writes after the mate is past the end.
         after_end = beyond(moves.len(), &status, illegal_ending.is_some())
             .map(|line| (line, "checkmate".to_string()));
+    } else if (!status.is_complete() || illegal_ending.is_some()) && stalemate_lost(&pos) {
+        // So has a stalemated one, which yari shogi scores as lost.
+        after_end = beyond(moves.len(), &status, illegal_ending.is_some())
+            .map(|line| (line, "stalemate".to_string()));
     }
     let mut ending = game.ending.as_ref();
     if let Some((line, how)) = after_end {
@@ -475,6 +479,17 @@ fn judge(
             code: "ending_contradicts_mate",
             why: format!("the final position is checkmate: {} wins", color_name(winner)),
         })
+    } else if stalemate_lost(pos) {
+        let winner = pos.turn().flip();
+        Some(ByMoves {
+            termination: Termination::Stalemate,
+            outcome: Outcome::Win(winner),
+            code: "ending_contradicts_stalemate",
+            why: format!(
+                "the side to move has no legal move and is not in check, which loses in yari shogi: {} wins",
+                color_name(winner)
+            ),
+        })
     } else {
         repetition.map(|verdict| {
             let (termination, outcome) = match verdict {
@@ -552,6 +567,14 @@ fn judge(
     judged(note)
 }
 
+/// Whether the final position ends the game by stalemate: in yari shogi a side left with no
+/// legal move and not in check loses, as Fairy-Stockfish scores it (the published rules say
+/// nothing of it, and shogi has no draw by stalemate). Shogi's own stalemates, which games
+/// do not reach, are left to the record's text.
+fn stalemate_lost(pos: &Position) -> bool {
+    pos.variant() == Variant::Yari && pos.is_stalemate()
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::Black => "Black",
@@ -611,7 +634,9 @@ pub(crate) fn stated_by(
     }
     let loser = |side: Option<Color>| Some(Outcome::Win(side.unwrap_or(to_move).flip()));
     let outcome = match t {
-        Termination::Resign | Termination::Timeout | Termination::Checkmate => loser(ending.side),
+        Termination::Resign | Termination::Timeout | Termination::Checkmate | Termination::Stalemate => {
+            loser(ending.side)
+        }
         // A written illegal move was made by the side to move, who loses; otherwise the record
         // names the side that fouled, or the foul was the previous move's.
         Termination::IllegalMove if foul_written => loser(None),

@@ -152,14 +152,14 @@ pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplay
 }
 
 /// A stored game written in `format`, as `kifudex show --to` prints it; `None` when a file of
-/// `format` cannot hold a game of its variant ([`Format::holds_variant`]: a yari shogi game
-/// has no KIF, KI2, CSA or JKF form).
+/// `format` cannot hold it ([`Format::holds_start`]: a yari shogi game has no CSA form, and a
+/// KIF, KI2 or JKF form only from the yari start).
 ///
 /// # Errors
 ///
 /// [`Unplayable`] when the game cannot be played back.
 pub fn write_stored(stored: &StoredGame, format: Format) -> Result<Option<String>, Unplayable> {
-    if !format.holds_variant(stored.start.variant) {
+    if !format.holds_start(&stored.start) {
         return Ok(None);
     }
     let (record, replayed) = stored_replay(stored)?;

@@ -117,12 +117,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let parsed = kifu::read_file_as(path, &bytes, variant)
         .with_context(|| format!("{}: no game can be read", input.display()))?;
     let format = Format::from(args.to);
-    if let Some(game) = parsed.games.iter().find(|g| !format.holds_variant(g.start.variant())) {
+    if let Some(game) = parsed.games.iter().find(|g| !format.holds_start(&g.start.setup())) {
         bail!(
-            "{}: a {} file cannot hold {} games; write them with --to western, hosking or usi",
+            "{}: a {} file cannot hold this {} game ({}); write it with --to western, hosking or usi",
             input.display(),
             format.name().to_uppercase(),
-            game.start.variant().title().to_lowercase()
+            game.start.variant().title().to_lowercase(),
+            kifu::WHY_NOT_HELD
         );
     }
     let games: Vec<_> = match args.game {

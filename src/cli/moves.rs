@@ -98,9 +98,9 @@ fn start(args: &MovesArgs, text: &str) -> anyhow::Result<Position> {
 pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
     let text = args.text.join(" ");
     let start = start(args, &text)?;
-    if start.variant() == Variant::Yari && matches!(args.to, To::Japanese | To::Csa) {
+    if start.variant() == Variant::Yari && matches!(args.to, To::Csa) {
         bail!(
-            "yari shogi moves are written in Western notation (--to western or hosking) or the USI-like form (--to usi)"
+            "CSA has no yari shogi moves: write them in Western notation (--to western or hosking), Japanese or the USI-like form (--to usi)"
         );
     }
     let given = args.start.trim() != "startpos";

@@ -53,12 +53,13 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     };
     let variant = stored.start.variant;
     let to = args.to.unwrap_or(if variant == Variant::Standard { To::Kif } else { To::Western });
-    if !Format::from(to).holds_variant(variant) {
+    if !Format::from(to).holds_start(&stored.start) {
         bail!(
-            "game {} is a {} game, which a {} record cannot hold; show it with --to western, hosking or usi",
+            "game {} is a {} game, which a {} record cannot hold ({}); show it with --to western, hosking or usi",
             args.id,
             variant.title().to_lowercase(),
-            Format::from(to).name().to_uppercase()
+            Format::from(to).name().to_uppercase(),
+            kifudex::kifu::WHY_NOT_HELD
         );
     }
     let (record, replayed) =

@@ -207,6 +207,9 @@ pub enum Termination {
     Resign,
     /// 詰み, `%TSUMI`: the side to move is checkmated.
     Checkmate,
+    /// The side to move is not in check and has no legal move (yari shogi, where it loses:
+    /// see [`crate::shogi::yari`]). Records have no word for it; replay finds it in the moves.
+    Stalemate,
     /// 切れ負け, 時間切れ, `%TIME_UP`: the side to move lost on time.
     Timeout,
     /// 反則勝ち, 反則負け, `%ILLEGAL_MOVE`, `%±ILLEGAL_ACTION`: a side lost by a foul.
@@ -245,6 +248,7 @@ impl Termination {
         match self {
             Termination::Resign => "resign",
             Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
             Termination::Timeout => "timeout",
             Termination::IllegalMove => "illegal_move",
             Termination::Repetition => "repetition",
@@ -263,9 +267,10 @@ impl Termination {
     }
 
     /// Every termination.
-    pub const ALL: [Termination; 16] = [
+    pub const ALL: [Termination; 17] = [
         Termination::Resign,
         Termination::Checkmate,
+        Termination::Stalemate,
         Termination::Timeout,
         Termination::IllegalMove,
         Termination::Repetition,

@@ -41,7 +41,7 @@ pub mod western;
 
 use std::path::Path;
 
-use crate::shogi::Variant;
+use crate::shogi::{Setup, Variant};
 
 pub use game::{
     DateTime, Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, Variation,
@@ -50,7 +50,7 @@ pub use game::{
 pub use kakinoki::{bod, ki2, kif};
 pub use names::NameKind;
 pub use problem::{ReadErrorKind, ReadProblem};
-pub use support::{MAX_PLIES, TooManyMoves};
+pub use support::{MAX_PLIES, TooManyMoves, UnknownVariant, VariantConflict};
 
 /// A record file read into games.
 #[derive(Clone, Debug)]
@@ -75,7 +75,7 @@ pub enum FileError {
     #[error("empty file")]
     Empty,
     /// The file's format cannot hold a game of the variant asked for.
-    #[error("a {} file cannot hold {} games (they are read from Western text or USI-like lines)", .format.name().to_uppercase(), .variant.title().to_lowercase())]
+    #[error("a {} file cannot hold {} games (they are read from KIF, KI2, JKF, Western text or USI-like lines)", .format.name().to_uppercase(), .variant.title().to_lowercase())]
     WrongVariant { format: Format, variant: Variant },
 }
 
@@ -263,19 +263,24 @@ pub fn read(format: Format, text: &str) -> Vec<Game> {
     read_as(format, text, None)
 }
 
-/// Reads every game of `text` as `format`, as games of `variant` when given. Only Western
-/// text and USI lines are told the variant ([`western::read_as`], [`usi::read_as`]); the
-/// other formats hold shogi games only.
+/// Reads every game of `text` as `format`, as games of `variant` when given: a game whose
+/// record names no game is read as one of `variant`, and one whose record names another is
+/// stopped with the reason ([`western::read_as`], [`usi::read_as`], [`kif::read_as`],
+/// [`ki2::read_as`], [`jkf::read_as`]). CSA holds shogi games only.
 pub fn read_as(format: Format, text: &str, variant: Option<Variant>) -> Vec<Game> {
     match format {
-        Format::Kif => kif::read(text),
-        Format::Ki2 => ki2::read(text),
+        Format::Kif => kif::read_as(text, variant),
+        Format::Ki2 => ki2::read_as(text, variant),
         Format::Csa => csa::read(text),
-        Format::Jkf => jkf::read(text),
+        Format::Jkf => jkf::read_as(text, variant),
         Format::Usi => usi::read_as(text, variant),
         Format::Western => western::read_as(text, variant),
     }
 }
+
+/// Why a format cannot hold a yari shogi game ([`Format::holds_start`]), as messages say it.
+pub const WHY_NOT_HELD: &str =
+    "CSA holds no yari shogi game, and KIF, KI2 and JKF only one from the yari start position";
 
 impl Format {
     /// Whether a file of this format can hold several games (CSA with `/`, USI lines,
@@ -289,9 +294,19 @@ impl Format {
         !matches!(self, Format::Csa | Format::Usi)
     }
 
-    /// Whether the format can hold games of `variant`: every format holds shogi; Western text
-    /// and USI lines hold yari shogi too.
+    /// Whether the format can hold games of `variant`: every format holds shogi; all but CSA,
+    /// which has no way to name a game, hold yari shogi too.
     pub const fn holds_variant(self, variant: Variant) -> bool {
-        matches!(variant, Variant::Standard) || matches!(self, Format::Usi | Format::Western)
+        matches!(variant, Variant::Standard) || !matches!(self, Format::Csa)
+    }
+
+    /// Whether a text of this format can hold a game from `start`: every shogi game; a yari
+    /// shogi game in Western text and USI lines from any start, in KIF, KI2 and JKF from the
+    /// yari start only (they name the game by their `手合割` and draw no seven-file board),
+    /// in CSA never.
+    pub fn holds_start(self, start: &Setup) -> bool {
+        start.variant == Variant::Standard
+            || matches!(self, Format::Usi | Format::Western)
+            || (self.holds_variant(start.variant) && *start == Setup::start(start.variant))
     }
 }

@@ -1,7 +1,11 @@
 //! Small pieces the readers share: how deep variations may nest, how many moves a game may
-//! hold, and the side to move after some plies.
+//! hold, the side to move after some plies, and the game a start header names.
 
-use crate::{kifu::MoveEntry, shogi::Color};
+use crate::{
+    kifu::MoveEntry,
+    shogi::{Color, Variant},
+    text::excerpt,
+};
 
 /// How deep variations may nest. No record nests nearly so deep; a deeper nesting is refused
 /// rather than walked, since every walk over variations (replay, the writers) recurses.
@@ -25,6 +29,41 @@ pub(crate) fn room_for_move(moves: &[MoveEntry]) -> Result<(), TooManyMoves> {
     if moves.len() < MAX_PLIES { Ok(()) } else { Err(TooManyMoves) }
 }
 
+/// A header that names a game kifudex does not play (`手合割：中将棋`, `[Variant "Chu shogi"]`).
+/// The reject code is `bad_header`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant '{0}' (kifudex plays shogi and yari shogi)")]
+pub struct UnknownVariant(pub String);
+
+/// The game a start header names: KIF's and KI2's `手合割`, a JKF `preset` or `手合割` header,
+/// a Western `[Handicap]` or `[Variant]` tag. `None` when the value names no game (a handicap,
+/// `平手`, or text nobody defines); the game when it is one [`Variant::from_name`] knows;
+/// [`UnknownVariant`] when it is written as a game's name (it ends in `将棋`, `しょうぎ` or
+/// `shogi`) and is none of them.
+pub(crate) fn named_variant(value: &str) -> Option<Result<Variant, UnknownVariant>> {
+    let name = value.trim();
+    if let Some(variant) = Variant::from_name(name) {
+        return Some(Ok(variant));
+    }
+    let game = ["将棋", "しょうぎ", "ショウギ"].iter().any(|end| name.ends_with(end))
+        || name.to_ascii_lowercase().trim_end_matches([' ', '-']).ends_with("shogi");
+    game.then(|| Err(UnknownVariant(excerpt(name))))
+}
+
+/// A game read as one variant whose record says it is another: asked for on the command line
+/// (`--variant`) or fixed by an earlier header, and contradicted by `what`. The reject code is
+/// `wrong_variant`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the game is {}, but {what} is {}", .fixed.title().to_lowercase(), .other.title().to_lowercase())]
+pub struct VariantConflict {
+    /// The variant the game was read as.
+    pub fixed: Variant,
+    /// What says otherwise (`its 手合割`, `its SFEN`).
+    pub what: &'static str,
+    /// The variant that says.
+    pub other: Variant,
+}
+
 /// The side to move after `plies` moves from a position where `start` moves.
 pub(crate) fn turn_after(start: Color, plies: usize) -> Color {
     if plies % 2 == 0 { start } else { start.flip() }
@@ -33,6 +72,19 @@ pub(crate) fn turn_after(start: Color, plies: usize) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn start_headers_name_games() {
+        assert_eq!(named_variant("槍将棋"), Some(Ok(Variant::Yari)));
+        assert_eq!(named_variant(" Yari Shogi "), Some(Ok(Variant::Yari)));
+        assert_eq!(named_variant("本将棋"), Some(Ok(Variant::Standard)));
+        for unknown in ["中将棋", "5五将棋", "どうぶつしょうぎ", "Chu shogi", "minishogi"] {
+            assert_eq!(named_variant(unknown), Some(Err(UnknownVariant(unknown.to_string()))), "{unknown}");
+        }
+        for handicap in ["平手", "香落ち", "その他", "Even", "ha", ""] {
+            assert_eq!(named_variant(handicap), None, "{handicap}");
+        }
+    }
 
     /// A game of a million and one moves, in each format's own words: every reader keeps
     /// the first million and stops at the next, as `too_many_moves` on that move's line.

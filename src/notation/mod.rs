@@ -18,8 +18,12 @@
 //!
 //! Yari shogi ([`Variant::Yari`]) is read and written in Western notation, with its own
 //! piece letters (see [`western`]), and in the USI-like form (`7g7f`, `N*5e`, where the letters
-//! are those of its SFEN-like text). [`MoveToken::parse_in`] reads a move of either game; a
-//! move of one game never resolves in a position of the other ([`ResolveError::WrongVariant`]).
+//! are those of its SFEN-like text). Japanese notation (and CSA's codes, which JKF uses) has
+//! no yari pieces of its own: a yari piece is written as the shogi piece of its SFEN letter
+//! (歩, 桂 the yari knight, 角 the yari bishop, 飛 the yari rook, 玉 the general; と, 成桂,
+//! 馬, 龍 promoted), so a Japanese move reads in either game and the position decides.
+//! [`MoveToken::parse_in`] reads a move of either game; a Western move of one game never
+//! resolves in a position of the other ([`ResolveError::WrongVariant`]).
 
 pub mod csa;
 pub mod japanese;
@@ -110,7 +114,9 @@ impl MoveToken {
     }
 
     /// Reads one move of `variant`. For standard shogi this is [`MoveToken::parse`]; yari
-    /// shogi moves are Western (`P-7f`, `YNx7c=`) or in the USI-like form (`7g7f`, `N*5e`).
+    /// shogi moves are Western (`P-7f`, `YNx7c=`), in the USI-like form (`7g7f`, `N*5e`), or
+    /// Japanese and CSA moves that name each yari piece by the shogi piece of its letter
+    /// (`▲７六歩`, `+2838KE`).
     ///
     /// # Errors
     ///
@@ -138,11 +144,10 @@ impl MoveToken {
         }
         let first = t.chars().next().ok_or_else(|| MoveSyntaxError::new(text, "empty move"))?;
         let csa = matches!(first, '+' | '-') && csa::parse(t).is_ok();
+        // Japanese and CSA name yari pieces as the shogi pieces of the same letters (桂, KE
+        // for the yari knight): the position tells the game.
         if !first.is_ascii() || csa {
-            return Err(MoveSyntaxError::new(
-                text,
-                "yari shogi moves are written in Western notation (P-7f, YNx7c=) or the USI-like form (7g7f)",
-            ));
+            return MoveToken::parse(t);
         }
         western::parse_in(t, variant).map(MoveToken::Western)
     }
@@ -189,14 +194,24 @@ pub enum ResolveError {
     #[error("ambiguous: it could be {}", list(.0))]
     Ambiguous(Vec<Move>),
     /// The origin the text names holds one of the mover's pieces, but not the one written.
-    #[error("the piece on {at} is a {found}, not a {written}", found = .found.sfen(), written = .written.sfen())]
-    PieceMismatch { at: Square, written: PieceKind, found: PieceKind },
+    /// Pieces are named as the game's Western notation names them (`B`, or yari shogi's `YB`).
+    #[error("the piece on {at} is a {}, not a {}", piece_letters(*.variant, *.found), piece_letters(*.variant, *.written))]
+    PieceMismatch { at: Square, written: PieceKind, found: PieceKind, variant: Variant },
     /// `x` (a capture) onto an empty square.
     #[error("x marks a capture, but {0} is empty")]
     NothingToCapture(Square),
     /// A move written for one game, read in a position of the other.
     #[error("the move is written for {}, but the game is {}", .written.title().to_lowercase(), .game.title().to_lowercase())]
     WrongVariant { written: Variant, game: Variant },
+}
+
+/// A piece's letters in `variant`: its SFEN letter in shogi (`+B`), its Western letters in
+/// yari shogi (`YB`, `G`).
+fn piece_letters(variant: Variant, kind: PieceKind) -> &'static str {
+    match variant {
+        Variant::Standard => kind.sfen(),
+        Variant::Yari => western::letters(variant, kind),
+    }
 }
 
 fn list(moves: &[Move]) -> String {
@@ -242,10 +257,6 @@ impl MoveToken {
     /// A [`ResolveError`]: no such move (with the reason when the text named one move
     /// exactly), ambiguous (with the candidates), or a side mark for the wrong side.
     pub fn resolve(&self, pos: &Position, previous: Previous) -> Result<Move, ResolveError> {
-        // Japanese and CSA notation have no yari pieces.
-        if matches!(self, MoveToken::Csa(_) | MoveToken::Japanese(_)) && pos.variant() != Variant::Standard {
-            return Err(ResolveError::WrongVariant { written: Variant::Standard, game: pos.variant() });
-        }
         match self {
             MoveToken::Usi(m) => resolve::exact(pos, *m),
             MoveToken::Csa(m) => m.resolve(pos),
@@ -273,7 +284,12 @@ impl CsaMove {
                 let own = pos.piece_at(from).filter(|p| p.color == pos.turn()).map(|p| p.kind);
                 if let (Some(written), Some(found)) = (self.before, own) {
                     if written != found {
-                        return Err(ResolveError::PieceMismatch { at: from, written, found });
+                        return Err(ResolveError::PieceMismatch {
+                            at: from,
+                            written,
+                            found,
+                            variant: pos.variant(),
+                        });
                     }
                 }
                 let promote = before.is_some_and(|k| k != self.piece && k.promote() == Some(self.piece));

@@ -83,7 +83,12 @@ fn from_origin(
 ) -> Result<Move, ResolveError> {
     let legal = match pos.piece_at(from) {
         Some(Piece { color, kind: found }) if color == pos.turn() && found != kind => {
-            return Err(ResolveError::PieceMismatch { at: from, written: kind, found });
+            return Err(ResolveError::PieceMismatch {
+                at: from,
+                written: kind,
+                found,
+                variant: pos.variant(),
+            });
         }
         Some(_) => legal_one(pos, from, to, promotion),
         None => None,

@@ -165,7 +165,7 @@ impl<'a> Iterator for MoveTokens<'a> {
                 self.rest = &self.rest[end..];
                 return Some((word, Err(MoveSyntaxError::new(word, "a move after the game ended"))));
             }
-            if self.variant == Variant::Standard && starts_japanese(self.rest) {
+            if starts_japanese(self.rest) {
                 if let Ok((mv, used)) = japanese::parse_prefix(self.rest) {
                     let text = &self.rest[..used];
                     self.rest = self.rest[used..].trim_start_matches(['!', '?', '#']);
@@ -228,16 +228,6 @@ impl fmt::Display for SequenceErrorKind {
                 ),
                 None => f.write_str("no such move"),
             },
-            SequenceErrorKind::Unplayable {
-                error: ResolveError::PieceMismatch { at, written, found },
-                variant: variant @ Variant::Yari,
-                ..
-            } => write!(
-                f,
-                "the piece on {at} is a {}, not a {}",
-                western::letters(*variant, *found),
-                western::letters(*variant, *written)
-            ),
             SequenceErrorKind::Unplayable { error, .. } => error.fmt(f),
         }
     }

@@ -36,11 +36,14 @@ use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
 /// before (Japanese writes 同 when `mv` goes there).
 ///
 /// A move that is not legal in `pos` gets text that may not read back, and no panic; a
-/// board move from an empty square is written in USI. Japanese and CSA notation have no
-/// names for yari shogi's pieces: a yari shogi move in them is the empty text, so that a
-/// column of Japanese moves never holds another notation.
+/// board move from an empty square is written in USI. Japanese notation writes a yari shogi
+/// piece with the kanji of the shogi piece its SFEN letter stands for (歩, 桂 for the yari
+/// knight, 角 for the yari bishop, 飛 for the yari rook, 玉 for the general; と, 成桂, 馬, 龍
+/// promoted), as KIF and KI2 records of yari shogi do. CSA holds no yari shogi game: a yari
+/// shogi move in it is the empty text, so that a column of CSA moves never holds another
+/// notation.
 pub fn write(pos: &Position, mv: Move, previous: Previous, style: Style) -> String {
-    if pos.variant() != Variant::Standard && matches!(style, Style::Japanese | Style::Csa) {
+    if pos.variant() != Variant::Standard && style == Style::Csa {
         return String::new();
     }
     let Some(kind) = pos.moving_kind(mv) else {

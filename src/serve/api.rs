@@ -274,9 +274,10 @@ pub async fn game(
                 Some(format) => match crate::store::write_stored(&stored, format)? {
                     Some(text) => Ok((Some(format), text)),
                     None => Err(ApiError::not_found(format!(
-                        "game {id} is a {} game, which a {} record cannot hold; ask for .psn or .usi",
+                        "game {id} is a {} game, which a {} record cannot hold ({}); ask for .psn or .usi",
                         stored.start.variant.title().to_lowercase(),
-                        format.name().to_uppercase()
+                        format.name().to_uppercase(),
+                        crate::kifu::WHY_NOT_HELD
                     ))),
                 },
             }

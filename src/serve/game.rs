@@ -50,9 +50,8 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     let row = &stored.row;
     let headers: Vec<Value> =
         stored.info.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
-    let variant = stored.start.variant;
     let formats: Vec<&str> =
-        Format::ALL.into_iter().filter(|f| f.holds_variant(variant)).map(Format::extension).collect();
+        Format::ALL.into_iter().filter(|f| f.holds_start(&stored.start)).map(Format::extension).collect();
     Ok(json!({
         "id": row.id.0,
         "black": row.black,

@@ -43,12 +43,12 @@ const SCAN_EVERY: usize = 8;
 /// Why a [`Setup`] is not a position that can be played from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    #[error("{0} has more than one king")]
-    TooManyKings(Color),
+    #[error("{color} has more than one {}", .variant.king_name())]
+    TooManyKings { color: Color, variant: Variant },
     #[error("there are more {kind}s than a full set holds ({count} > {max})", kind = .kind.sfen())]
     TooManyPieces { kind: PieceKind, count: u32, max: u8 },
-    #[error("the side not to move is in check (its king could be taken)")]
-    OpponentInCheck,
+    #[error("the side not to move is in check (its {} could be taken)", .variant.king_name())]
+    OpponentInCheck { variant: Variant },
     #[error("{square} is off the {} board", .variant.title().to_lowercase())]
     OffBoard { square: Square, variant: Variant },
     #[error("{kind} is no piece of {}", .variant.title().to_lowercase(), kind = .kind.sfen())]
@@ -425,6 +425,15 @@ impl Position {
         self.is_check() && !self.has_legal_moves()
     }
 
+    /// Whether the side to move is stalemated: it has a king (yari shogi's general), is not in
+    /// check, and has no legal move. Yari shogi scores it as lost (see [`yari`]).
+    pub fn is_stalemate(&self) -> bool {
+        let king = Some(Piece::new(self.turn(), PieceKind::King));
+        self.variant().squares().any(|sq| self.piece_at(sq) == king)
+            && !self.is_check()
+            && !self.has_legal_moves()
+    }
+
     /// Whether the move that led here gave check.
     pub fn last_move_gave_check(&self) -> bool {
         self.history.last().is_some_and(|p| p.gave_check)
@@ -484,15 +493,19 @@ impl Position {
         let us = self.turn();
         let mut after = self.setup.clone();
         apply_to_setup(&mut after, mv);
+        let in_check = match self.variant() {
+            Variant::Standard => IllegalMoveKind::KingInCheck,
+            Variant::Yari => IllegalMoveKind::GeneralInCheck,
+        };
         if king_attacked(&after, us) {
-            return IllegalMoveKind::KingInCheck;
+            return in_check;
         }
         match mv {
             // Only standard shogi forbids mate by a pawn drop; yari shogi allows it.
             Move::Drop { kind: PieceKind::Pawn, .. } if self.variant() == Variant::Standard => {
                 IllegalMoveKind::PawnDropMate
             }
-            _ => IllegalMoveKind::KingInCheck,
+            _ => in_check,
         }
     }
 }
@@ -593,7 +606,7 @@ fn validate(setup: &Setup) -> Result<(), PositionError> {
         if p.kind == PieceKind::King {
             kings[p.color.index()] += 1;
             if kings[p.color.index()] > 1 {
-                return Err(PositionError::TooManyKings(p.color));
+                return Err(PositionError::TooManyKings { color: p.color, variant });
             }
         }
     }
@@ -612,7 +625,7 @@ fn validate(setup: &Setup) -> Result<(), PositionError> {
         }
     }
     if king_attacked(setup, setup.turn.flip()) {
-        return Err(PositionError::OpponentInCheck);
+        return Err(PositionError::OpponentInCheck { variant });
     }
     Ok(())
 }

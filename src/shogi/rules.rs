@@ -41,6 +41,8 @@ pub enum IllegalMoveKind {
     MustPromote,
     /// The move leaves (or puts) the mover's king in check.
     KingInCheck,
+    /// The same in yari shogi, whose king is the general.
+    GeneralInCheck,
     /// A square of the move is not on the game's board (files 8 and 9 in yari shogi).
     OffBoard,
 }
@@ -67,6 +69,7 @@ impl fmt::Display for IllegalMoveKind {
                 f.write_str("the piece must promote: unpromoted it would have no further move")
             }
             IllegalMoveKind::KingInCheck => f.write_str("the king is left in check"),
+            IllegalMoveKind::GeneralInCheck => f.write_str("the general is left in check"),
             IllegalMoveKind::OffBoard => f.write_str("a square of the move is off the board"),
         }
     }

@@ -55,6 +55,24 @@ impl Variant {
         }
     }
 
+    /// What the game calls the piece that must not be taken, [`PieceKind::King`]: `king`, or
+    /// yari shogi's `general`.
+    pub const fn king_name(self) -> &'static str {
+        match self {
+            Variant::Standard => "king",
+            Variant::Yari => "general",
+        }
+    }
+
+    /// The game's name in Japanese, as a KIF record's `手合割` writes it: `平手` for shogi's
+    /// even game, `槍将棋`.
+    pub const fn japanese(self) -> &'static str {
+        match self {
+            Variant::Standard => "平手",
+            Variant::Yari => "槍将棋",
+        }
+    }
+
     /// The game with this name, as [`Variant::name`] or [`Variant::title`] give it or as
     /// records write it (`yari`, `Yari shogi`, `yari-shogi`, `yarishogi`, `槍将棋`; `shogi`,
     /// `standard`, `本将棋`), in any case.

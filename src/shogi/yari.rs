@@ -74,6 +74,9 @@
 //! # Game end
 //!
 //! - **Checkmate** (詰み): the side to move is in check and has no legal move. It loses.
+//! - **Stalemate**: the side to move is not in check and has no legal move. It loses too:
+//!   the published rules say nothing of it, shogi has no draw by stalemate, and
+//!   Fairy-Stockfish scores it so ([`Position::is_stalemate`](super::Position::is_stalemate)).
 //! - **Repetition** (千日手): as in shogi, the same position (board, both hands, side to move)
 //!   occurring for the fourth time ends the game in a draw, unless every move one side made
 //!   since its first occurrence gave check: that side loses (perpetual check). See
@@ -90,8 +93,8 @@
 //! script that computed them. It plays the same moves, promotions and drops. It differs in how
 //! a game ends: it stops at the third occurrence of a position (a draw, or a loss for the side
 //! giving perpetual check) where the published rules wait for the fourth, and it has no
-//! impasse; it also scores a side left with no legal move and not in check as lost. kifudex
-//! follows the published rules, and the tests say where they part.
+//! impasse. kifudex follows the published rules, and the tests say where they part. Both
+//! score a side left with no legal move and not in check as lost.
 
 use super::{
     Color, Move, Piece, PieceKind, Setup, Square, Variant,

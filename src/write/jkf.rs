@@ -9,7 +9,7 @@ use crate::{
     kifu::{Game, MoveEntry, Variation, csa::word_for, jkf::preset_name, support::turn_after},
     notation::{self, Style, csa::piece_code},
     replay::{ReplayedGame, ReplayedVariation, rewind},
-    shogi::{Color, Handicap, Move, Position, Setup, Square},
+    shogi::{Color, Handicap, Move, Position, Setup, Square, Variant},
 };
 
 /// Writes `game` (replayed as `replayed`) as JKF, pretty-printed: the normalized headers
@@ -26,8 +26,17 @@ use crate::{
 /// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut root = Map::new();
-    root.insert("header".into(), Value::Object(header(game)));
-    root.insert("initial".into(), initial(&replayed.start));
+    let mut header = header(game);
+    // JKF's presets are shogi's: another game is named by its 手合割, as KIF names it, and
+    // starts from its own start (see `Format::holds_start`).
+    let variant = replayed.start.variant;
+    if variant == Variant::Standard {
+        root.insert("header".into(), Value::Object(header));
+        root.insert("initial".into(), initial(&replayed.start));
+    } else {
+        header.insert("手合割".into(), Value::String(variant.japanese().into()));
+        root.insert("header".into(), Value::Object(header));
+    }
     let mut moves = vec![comments_entry(&game.comments)];
     let mut end = Map::new();
     let foul = foul_notes(game, replayed);

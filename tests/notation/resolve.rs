@@ -3,7 +3,7 @@
 
 use kifudex::{
     notation::{ResolveError, SequenceErrorKind, Style, read_sequence},
-    shogi::{Color, IllegalMoveKind, PieceKind, Position},
+    shogi::{Color, IllegalMoveKind, PieceKind, Position, Variant},
 };
 
 use super::{board, mv, read, read_usi, sq, written};
@@ -88,13 +88,23 @@ fn kif_origins_are_exact() {
     assert_eq!(read_usi(&start, "７六歩(77)", None), "7g7f");
     assert_eq!(
         read(&start, "７六歩(88)", None),
-        Err(ResolveError::PieceMismatch { at: sq("8h"), written: PieceKind::Pawn, found: PieceKind::Bishop })
+        Err(ResolveError::PieceMismatch {
+            at: sq("8h"),
+            written: PieceKind::Pawn,
+            found: PieceKind::Bishop,
+            variant: Variant::Standard
+        })
     );
     assert_eq!(reason(read(&start, "７五歩(76)", None)), Some(IllegalMoveKind::NoPiece));
     assert_eq!(reason(read(&start, "７五歩(77)", None)), Some(IllegalMoveKind::CannotReach));
     assert_eq!(
         read(&start, "G7g-7h", None),
-        Err(ResolveError::PieceMismatch { at: sq("7g"), written: PieceKind::Gold, found: PieceKind::Pawn })
+        Err(ResolveError::PieceMismatch {
+            at: sq("7g"),
+            written: PieceKind::Gold,
+            found: PieceKind::Pawn,
+            variant: Variant::Standard
+        })
     );
     let mut game = start.clone();
     for m in ["7g7f", "3c3d"] {

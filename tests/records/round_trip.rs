@@ -68,7 +68,9 @@ pub fn holds_result(format: Format, r: &ReplayedGame) -> bool {
                 r.outcome == Some(Outcome::Draw)
             }
             Termination::Interrupted | Termination::NoMate | Termination::Error => r.outcome.is_none(),
-            Termination::Sealed | Termination::Forfeit | Termination::Unknown => false,
+            Termination::Sealed | Termination::Forfeit | Termination::Stalemate | Termination::Unknown => {
+                false
+            }
         },
     }
 }

@@ -68,8 +68,8 @@ fn moves_refuses_with_the_reason() {
         "move 1 (YB6i-5h, black to move): YN, YB and YR are yari shogi pieces, not shogi's",
     );
     fail(
-        &["moves", "P-7f", "--variant", "yari", "--to", "japanese"],
-        "yari shogi moves are written in Western notation (--to western or hosking) or the USI-like form (--to usi)",
+        &["moves", "P-7f", "--variant", "yari", "--to", "csa"],
+        "CSA has no yari shogi moves: write them in Western notation (--to western or hosking), Japanese or the USI-like form (--to usi)",
     );
     fail(
         &[
@@ -122,8 +122,8 @@ fn convert_writes_yari_games_in_every_yari_form() {
          only\n"
     );
     assert_eq!(kifudex(["convert", file, "--to", "usi"]).run(), (0, usi.to_string(), note));
-    let (code, _, err) = kifudex(["convert", file, "--to", "kif"]).run();
-    assert_eq!((code, err.contains("a KIF file cannot hold yari shogi games")), (2, true), "{err}");
+    let (code, _, err) = kifudex(["convert", file, "--to", "csa"]).run();
+    assert_eq!((code, err.contains("a CSA file cannot hold this yari shogi game")), (2, true), "{err}");
     // A record of pawn moves only is yari shogi's when asked.
     let pawns = dir.path().join("pawns.psn");
     fs::write(&pawns, "1. P-7f P-3d\n").expect("write the record");

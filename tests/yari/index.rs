@@ -304,10 +304,10 @@ fn yari_games_are_indexed_queried_and_exported_apart_from_shogi_games() {
     assert_eq!(shogi_rows[0]["variant"], "standard");
     let moves = csv(&db, &["export", "moves", "--variant", "yari"]);
     assert_eq!(moves.len(), games.iter().map(|g| g.usi.len()).sum::<usize>());
-    // Japanese notation has no yari pieces: the column is empty, never another notation.
-    assert!(moves.iter().all(|r| r["japanese"].is_empty() && !r["western"].is_empty()));
+    // Japanese notation writes each yari piece as the shogi piece of its letter.
+    assert!(moves.iter().all(|r| r["japanese"].starts_with(['▲', '△']) && !r["western"].is_empty()));
     let tree = csv(&db, &["export", "tree", "--variant", "yari", "--max-ply", "6"]);
-    assert!(tree.iter().all(|r| r["japanese"].is_empty()));
+    assert!(tree.iter().all(|r| r["japanese"].starts_with(['▲', '△'])));
     let here: Vec<_> =
         tree.iter().filter(|r| r["sfen"].rsplit_once(' ').map(|(p, _)| p) == Some(&target.sfen())).collect();
     let tree_moves: BTreeMap<String, (u64, u64)> = here
@@ -319,7 +319,7 @@ fn yari_games_are_indexed_queried_and_exported_apart_from_shogi_games() {
 
     // Every export, and the show of every game (Western by default for yari games), reads.
     assert_every_read_works(&db, "a folder of yari games", usize::MAX);
-    let kif = kifudex(["show", &rows[0]["game_id"], "--to", "kif"]).db(&db).output();
-    assert_eq!(kif.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&kif.stderr).contains("which a KIF record cannot hold"));
+    let csa = kifudex(["show", &rows[0]["game_id"], "--to", "csa"]).db(&db).output();
+    assert_eq!(csa.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&csa.stderr).contains("which a CSA record cannot hold"));
 }

@@ -8,6 +8,7 @@ mod notation;
 mod oracle;
 mod playouts;
 mod records;
+mod variants;
 
 use kifudex::shogi::{Move, Position, Setup, Variant};
 

@@ -171,12 +171,16 @@ fn contradictions_stop_the_game_with_the_reason() {
     }
     let forced = kifu::western::read_as("[Variant \"Yari shogi\"]\n\nP-7f\n", Some(Variant::Standard));
     assert!(forced[0].problem.is_some());
+    // 平手 names the even game of any game: asked for yari shogi, the record is a yari game.
+    let asked = kifu::read_file_as(
+        None,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n".as_bytes(),
+        Some(Variant::Yari),
+    )
+    .expect("a KIF record holds yari shogi");
+    assert_eq!(asked.games[0].start.variant(), Variant::Yari);
     assert!(matches!(
-        kifu::read_file_as(
-            None,
-            "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n".as_bytes(),
-            Some(Variant::Yari)
-        ),
-        Err(kifu::FileError::WrongVariant { format: Format::Kif, variant: Variant::Yari })
+        kifu::read_file_as(None, "PI\n+\n+7776FU\n".as_bytes(), Some(Variant::Yari)),
+        Err(kifu::FileError::WrongVariant { format: Format::Csa, variant: Variant::Yari })
     ));
 }

@@ -116,7 +116,9 @@ pub(crate) fn word_for(
         Termination::NoMate => "FUZUMI",
         Termination::Draw => "HIKIWAKE",
         Termination::Error => "ERROR",
-        Termination::Sealed | Termination::Forfeit | Termination::Unknown => return None,
+        Termination::Sealed | Termination::Forfeit | Termination::Stalemate | Termination::Unknown => {
+            return None;
+        }
     })
 }
 

@@ -31,7 +31,7 @@
 
 mod read;
 
-pub use read::{JkfError, looks_like, read};
+pub use read::{JkfError, looks_like, read, read_as};
 
 use crate::shogi::Handicap;
 

@@ -9,13 +9,16 @@ use crate::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation, Warning,
         csa::EndingWord,
         info,
-        support::{MAX_DEPTH, TooManyMoves, room_for_move, turn_after},
+        support::{
+            MAX_DEPTH, TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move,
+            turn_after,
+        },
     },
     notation::{
         MoveToken,
         csa::{CsaMove, piece_from_code},
     },
-    shogi::{Color, Piece, Setup, Square},
+    shogi::{Color, Piece, Setup, Square, Variant},
     text::excerpt,
 };
 
@@ -64,6 +67,10 @@ pub enum JkfError {
     #[error(transparent)]
     Initial(Box<JkfError>),
     #[error(transparent)]
+    UnknownVariant(#[from] UnknownVariant),
+    #[error(transparent)]
+    VariantConflict(#[from] VariantConflict),
+    #[error(transparent)]
     TooManyMoves(#[from] TooManyMoves),
 }
 
@@ -91,6 +98,8 @@ impl JkfError {
             JkfError::AfterEnd => "move_after_end",
             JkfError::TooDeep => "bad_variation",
             JkfError::TooManyMoves(_) => "too_many_moves",
+            JkfError::UnknownVariant(_) => "bad_header",
+            JkfError::VariantConflict(_) => "wrong_variant",
         }
     }
 }
@@ -192,6 +201,13 @@ fn seconds(raw: &RawValue) -> Result<Option<u32>, String> {
 /// problem; a move of the main line that cannot be read stops the game there, and a fork that
 /// cannot be read is cut there (a warning), the main line going on.
 pub fn read(text: &str) -> Vec<Game> {
+    read_as(text, None)
+}
+
+/// Reads the game of a JKF text as [`read`] does, as a game of `variant` when given: a game
+/// whose record names no game is read as one of `variant`, and one whose record names
+/// another is refused (`wrong_variant`).
+pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader =
         Reader { text, newlines: text.match_indices('\n').map(|(i, _)| i).collect(), warnings: Vec::new() };
@@ -212,7 +228,19 @@ pub fn read(text: &str) -> Vec<Game> {
         game.headers.push(Header { key: key.clone(), value });
     }
     game.info = info::normalize(&game.headers);
-    if let Some(raw) = record.initial {
+    match game_variant(&game, record.initial, variant) {
+        Ok(Variant::Standard) => {}
+        Ok(yari) => game.start = Start::Custom(Setup::start(yari)),
+        Err((in_header, error)) => {
+            let line = match record.initial {
+                Some(raw) if !in_header => reader.line_of(raw),
+                _ => reader.line_of_text("\"手合割\""),
+            };
+            game.problem = Some(ReadProblem::new(line, error));
+            return vec![game];
+        }
+    }
+    if let Some(raw) = record.initial.filter(|_| game.start.variant() == Variant::Standard) {
         match initial(raw) {
             Ok(start) => game.start = start,
             Err(error) => {
@@ -290,6 +318,39 @@ fn initial(raw: &RawValue) -> Result<Start, JkfError> {
         }
     }
     Ok(Start::of(setup))
+}
+
+/// The game a JKF record is of: the one its `手合割` header or its `preset` names (`槍将棋`,
+/// `YARI`), else `asked`, else shogi. A yari shogi game starts from the yari start, so its
+/// `initial` may be only the even game's preset (`HIRATE`) or the game's name. `Err` says
+/// whether the `手合割` header is at fault, and why.
+fn game_variant(
+    game: &Game,
+    initial: Option<&RawValue>,
+    asked: Option<Variant>,
+) -> Result<Variant, (bool, JkfError)> {
+    let preset =
+        initial.and_then(|raw| serde_json::from_str::<Initial>(raw.get()).ok()).and_then(|i| i.preset);
+    let mut fixed = asked;
+    for (what, name) in [("its 手合割", game.header("手合割")), ("its preset", preset.as_deref())] {
+        let in_header = what == "its 手合割";
+        let Some(named) = name.and_then(named_variant) else { continue };
+        let other = named.map_err(|e| (in_header, e.into()))?;
+        match fixed {
+            Some(fixed) if fixed != other => {
+                return Err((in_header, VariantConflict { fixed, what, other }.into()));
+            }
+            _ => fixed = Some(other),
+        }
+    }
+    let variant = fixed.unwrap_or_default();
+    let even = |p: &str| p == "HIRATE" || named_variant(p).is_some();
+    if variant != Variant::Standard && initial.is_some() && !preset.as_deref().is_some_and(even) {
+        let conflict =
+            VariantConflict { fixed: variant, what: "its initial position", other: Variant::Standard };
+        return Err((false, conflict.into()));
+    }
+    Ok(variant)
 }
 
 fn color_of(n: i64) -> Result<Color, JkfError> {
@@ -377,6 +438,12 @@ impl Reader<'_> {
             (raw.get().as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize).min(self.text.len());
         let before = self.newlines.partition_point(|&i| i < offset);
         u32::try_from(before + 1).unwrap_or(u32::MAX)
+    }
+
+    /// The 1-based line of the first occurrence of `needle` in the text, or 1.
+    fn line_of_text(&self, needle: &str) -> u32 {
+        let offset = self.text.find(needle).unwrap_or(0);
+        u32::try_from(self.newlines.partition_point(|&i| i < offset) + 1).unwrap_or(u32::MAX)
     }
 
     fn problem(&self, raw: &RawValue, error: JkfError) -> ReadProblem {

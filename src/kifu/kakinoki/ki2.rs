@@ -25,7 +25,7 @@ use super::{
 use crate::{
     kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
     notation::{MoveToken, japanese},
-    shogi::Color,
+    shogi::{Color, Variant},
     text::is_space,
 };
 
@@ -80,16 +80,23 @@ pub fn looks_like(text: &str) -> bool {
 /// other: a game starts again where a header section follows moves. The `Vec` is empty only
 /// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
+    read_as(text, None)
+}
+
+/// Reads a KI2 record as [`read`] does, its games as games of `variant` when given: a game
+/// whose 手合割 names no game is read as one of `variant`, and one whose 手合割 names another
+/// game (or, for yari shogi, a handicap) is stopped with the reason (`wrong_variant`).
+pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     games(text, Format::Ki2, is_move_line, |line| {
         tokens(line).any(|(_, token)| terminal(after_mark(token)).is_some())
     })
     .into_iter()
-    .filter_map(read_game)
+    .filter_map(|piece| read_game(piece, variant))
     .collect()
 }
 
-fn read_game(piece: Piece<'_>) -> Option<Game> {
-    let (preamble, body) = Preamble::read(piece, |line| {
+fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
+    let (mut preamble, body) = Preamble::read(piece, |line| {
         let t = line.trim_matches(is_space);
         // `まで…：…` is a header, as the KIF and KI2 writers write a header of that key.
         if is_move_line(line) || variation_start(t).is_some() || (t.starts_with("まで") && !t.contains('：'))
@@ -101,6 +108,7 @@ fn read_game(piece: Piece<'_>) -> Option<Game> {
     })?;
     let first_turn =
         body.clone().find_map(|(_, l)| is_move_line(l).then(|| tokens(l).next().map(|(c, _)| c))?);
+    preamble.variant = variant;
     let (mut game, previous) = preamble.finish(None, first_turn);
     if game.problem.is_some() {
         return Some(game);

@@ -37,6 +37,7 @@ use crate::{
         MoveToken,
         japanese::{self, Destination},
     },
+    shogi::Variant,
     text::{ascii_digit, is_space},
 };
 
@@ -57,14 +58,21 @@ pub fn looks_like(text: &str) -> bool {
 /// other: a game starts again where a header section follows moves. The `Vec` is empty only
 /// for text with nothing in it.
 pub fn read(text: &str) -> Vec<Game> {
+    read_as(text, None)
+}
+
+/// Reads a KIF record as [`read`] does, its games as games of `variant` when given: a game
+/// whose 手合割 names no game is read as one of `variant`, and one whose 手合割 names another
+/// game (or, for yari shogi, a handicap) is stopped with the reason (`wrong_variant`).
+pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     games(text, Format::Kif, starts_as_row, |line| any_row(line).is_some_and(|r| terminal(r.text).is_some()))
         .into_iter()
-        .filter_map(read_game)
+        .filter_map(|piece| read_game(piece, variant))
         .collect()
 }
 
-fn read_game(piece: Piece<'_>) -> Option<Game> {
-    let (preamble, body) = Preamble::read(piece, |line| {
+fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
+    let (mut preamble, body) = Preamble::read(piece, |line| {
         if line.trim_start_matches(is_space).starts_with("手数--") {
             Boundary::Closing
         } else if row(line).is_some() || variation_start(line).is_some() {
@@ -74,6 +82,7 @@ fn read_game(piece: Piece<'_>) -> Option<Game> {
         }
     })?;
     let first = body.clone().map_while(|(_, l)| (variation_start(l).is_none()).then_some(l)).find_map(row);
+    preamble.variant = variant;
     let (mut game, previous) = preamble.finish(first.map(|r| r.number), None);
     if game.problem.is_some() {
         return Some(game);

@@ -40,10 +40,10 @@ use crate::{
         Warning,
         encoding::{Lines, lines, lines_after},
         info,
-        support::{TooManyMoves, room_for_move},
+        support::{TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move},
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
-    shogi::{Color, Handicap, Square},
+    shogi::{Color, Handicap, Setup, Square, Variant},
     text::{ascii_digit, excerpt, is_space},
 };
 
@@ -65,6 +65,13 @@ pub enum KakinokiError {
     #[error("手合割 {name} needs a board diagram, and there is none")]
     NeedsDiagram { name: String },
     #[error(transparent)]
+    UnknownVariant(#[from] UnknownVariant),
+    #[error(transparent)]
+    VariantConflict(#[from] VariantConflict),
+    /// A yari shogi game with a board diagram: a diagram draws shogi's nine files.
+    #[error("a board diagram draws a shogi board; a yari shogi game starts from its 手合割 alone")]
+    YariDiagram,
+    #[error(transparent)]
     TooManyMoves(#[from] TooManyMoves),
 }
 
@@ -76,7 +83,8 @@ impl KakinokiError {
                 "bad_move_text"
             }
             KakinokiError::AfterEnd => "move_after_end",
-            KakinokiError::NeedsDiagram { .. } => "bad_header",
+            KakinokiError::NeedsDiagram { .. } | KakinokiError::UnknownVariant(_) => "bad_header",
+            KakinokiError::VariantConflict(_) | KakinokiError::YariDiagram => "wrong_variant",
             KakinokiError::TooManyMoves(_) => "too_many_moves",
         }
     }
@@ -202,6 +210,8 @@ pub(crate) struct Preamble {
     pub comments: Vec<String>,
     bod: Bod,
     handicap: Option<(u32, String)>,
+    /// The variant the reader was told the game is, if it was (see [`kif::read_as`]).
+    pub variant: Option<Variant>,
     problem: Option<ReadProblem>,
     /// Lines of the header section that are none of its kinds, skipped.
     warnings: Vec<Warning>,
@@ -301,6 +311,31 @@ impl Preamble {
         self.headers.push(Header { key: key.to_string(), value: value.to_string() });
     }
 
+    /// The game the record is of: the one its 手合割 names (`槍将棋`), else the one the reader
+    /// was told, else shogi. `Err` with the 手合割's line when it names a game kifudex does not
+    /// play, or a game other than the one the reader was told; or when the reader was told yari
+    /// shogi and the 手合割 is a shogi handicap (the even game's name, `平手`, is written on
+    /// records of any game).
+    fn variant(&self) -> Result<Variant, (u32, KakinokiError)> {
+        let named =
+            self.handicap.as_ref().map(|(line, value)| (*line, strip_remark(value).trim_matches(is_space)));
+        let conflict = |line, other| {
+            let fixed = self.variant.unwrap_or_default();
+            Err((line, VariantConflict { fixed, what: "its 手合割", other }.into()))
+        };
+        match named.map(|(line, name)| (line, named_variant(name), handicap_of_name(name))) {
+            Some((line, Some(Err(e)), _)) => Err((line, e.into())),
+            Some((line, Some(Ok(v)), _)) if self.variant.is_some_and(|asked| asked != v) => conflict(line, v),
+            Some((_, Some(Ok(v)), _)) => Ok(v),
+            Some((line, None, Some(h)))
+                if h != Some(Handicap::Even) && self.variant == Some(Variant::Yari) =>
+            {
+                conflict(line, Variant::Standard)
+            }
+            _ => Ok(self.variant.unwrap_or_default()),
+        }
+    }
+
     /// The game so far: headers, normalized info, start position and comments.
     ///
     /// A diagram without a side-to-move line takes the side from the moves: `first_turn`
@@ -310,9 +345,25 @@ impl Preamble {
     /// first-move 同 refers to, when the diagram says.
     pub fn finish(mut self, first_number: Option<u32>, first_turn: Option<Color>) -> (Game, Option<Square>) {
         let mut game = Game { info: info::normalize(&self.headers), line: self.line, ..Game::default() };
+        let variant = self.variant();
         let mut problem = self.problem;
         let mut previous = None;
-        if self.bod.has_board() {
+        match variant {
+            Ok(Variant::Standard) => {}
+            Ok(variant) => {
+                game.start = Start::Custom(Setup::start(variant));
+                if self.bod.has_board() {
+                    let line = self.handicap.as_ref().map_or(self.line, |(line, _)| *line);
+                    problem.get_or_insert(ReadProblem::new(line, KakinokiError::YariDiagram));
+                }
+            }
+            Err((line, e)) => {
+                problem.get_or_insert(ReadProblem::new(line, e));
+            }
+        }
+        if game.start.variant() != Variant::Standard || problem.is_some() {
+            // The start is the variant's; a diagram or a handicap has nothing to add.
+        } else if self.bod.has_board() {
             let explicit_turn = self.bod.turn();
             previous = self.bod.previous_destination();
             match self.bod.finish() {

@@ -34,7 +34,10 @@
 //! such a word are read again as yari moves. Its moves are then read with yari letters
 //! (`P-7f`, `YNx7c=`, `G-4h`), and it starts from the yari start position unless an `[SFEN]`
 //! gives another; there are no yari handicaps (a `[Handicap]` naming the even game, `Even`,
-//! `none` or `平手`, says no handicap, and is read so). Tags that contradict each other (a `[Variant]`
+//! `none` or `平手`, says no handicap, and is read so). A `[Handicap]` that names a game, as
+//! KIF's 手合割 does (`槍将棋`), says the game as `[Variant]` does; a `[Variant]` or
+//! `[Handicap]` naming a game kifudex does not play (`Chu shogi`, `中将棋`) stops the game with
+//! that reason (`bad_header`). Tags that contradict each other (a `[Variant]`
 //! of one game and an `[SFEN]` of the other) stop the game with the reason.
 
 mod tokens;
@@ -45,7 +48,7 @@ use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
         info,
-        support::{MAX_DEPTH, TooManyMoves, room_for_move},
+        support::{MAX_DEPTH, TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move},
     },
     notation::{MoveSyntaxError, MoveToken, western},
     shogi::{Color, Handicap, Setup, SfenError, Variant},
@@ -75,10 +78,10 @@ pub enum WesternError {
     Open,
     #[error("a '{{' comment with no '}}' before the game ends")]
     OpenComment,
-    #[error("unknown variant '{0}' (kifudex plays shogi and yari shogi)")]
-    UnknownVariant(String),
-    #[error("the game is {}, but {what} is {}", .fixed.title().to_lowercase(), .other.title().to_lowercase())]
-    VariantConflict { fixed: Variant, what: &'static str, other: Variant },
+    #[error(transparent)]
+    UnknownVariant(#[from] UnknownVariant),
+    #[error(transparent)]
+    VariantConflict(#[from] VariantConflict),
     #[error("there are no yari shogi handicaps (give the start as a seven-file [SFEN])")]
     YariHandicap,
     #[error(transparent)]
@@ -95,7 +98,7 @@ impl WesternError {
             | WesternError::Handicap(_)
             | WesternError::UnknownVariant(_)
             | WesternError::YariHandicap => "bad_header",
-            WesternError::VariantConflict { .. } => "wrong_variant",
+            WesternError::VariantConflict(_) => "wrong_variant",
             WesternError::Variation | WesternError::TooDeep | WesternError::Close | WesternError::Open => {
                 "bad_variation"
             }
@@ -255,15 +258,14 @@ fn start(headers: &[Header], variant: Variant) -> Result<Start, WesternError> {
             _ => sfen.parse()?,
         };
         if setup.variant != variant {
-            return Err(WesternError::VariantConflict {
-                fixed: variant,
-                what: "its SFEN",
-                other: setup.variant,
-            });
+            return Err(VariantConflict { fixed: variant, what: "its SFEN", other: setup.variant }.into());
         }
         return Ok(Start::of(setup));
     }
     match (tag("Handicap"), variant) {
+        // A game's name (`槍将棋`, as KIF's 手合割 writes it) is its even game; the tag has
+        // fixed the variant already.
+        (Some(name), _) if matches!(named_variant(name), Some(Ok(_))) => Ok(Start::of(Setup::start(variant))),
         // The even game's name (`Even`, `none`, `平手`) says there is no handicap.
         (Some(name), Variant::Yari) if handicap(name) == Some(Handicap::Even) => {
             Ok(Start::Custom(Setup::start(Variant::Yari)))
@@ -278,15 +280,19 @@ fn start(headers: &[Header], variant: Variant) -> Result<Start, WesternError> {
 }
 
 /// The game a tag says the record is of, if it says: `[Variant]` by name, `[SFEN]` or `[FEN]`
-/// by the width of its board, `[Handicap]` naming a shogi handicap (not the even game).
+/// by the width of its board, `[Handicap]` naming a game (`槍将棋`) or a shogi handicap (not
+/// the even game). A name written as a game's that is no game kifudex plays is refused.
 fn tag_variant(key: &str, value: &str) -> Result<Option<(Variant, &'static str)>, WesternError> {
     let value = value.trim();
     Ok(match key {
         _ if key.eq_ignore_ascii_case("Variant") => match Variant::from_name(value) {
             Some(v) => Some((v, "its [Variant] tag")),
             None if value.is_empty() => None,
-            None => return Err(WesternError::UnknownVariant(excerpt(value))),
+            None => return Err(UnknownVariant(excerpt(value)).into()),
         },
+        "Handicap" if named_variant(value).is_some() => {
+            named_variant(value).transpose()?.map(|v| (v, "its [Handicap] tag"))
+        }
         "SFEN" | "FEN" if !value.is_empty() => {
             let board = value.split_ascii_whitespace().next().unwrap_or("");
             let first = board.split('/').next().unwrap_or("");
@@ -392,7 +398,7 @@ impl GameReader {
     fn fix_variant(&mut self, variant: Variant, what: &'static str) -> Result<(), WesternError> {
         match self.variant {
             Some((fixed, _)) if fixed != variant => {
-                Err(WesternError::VariantConflict { fixed, what, other: variant })
+                Err(VariantConflict { fixed, what, other: variant }.into())
             }
             Some(_) => Ok(()),
             None => {

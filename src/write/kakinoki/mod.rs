@@ -13,7 +13,10 @@
 //! KIF key (`棋戦`, `先手`) unless the game has that KIF key already; a `手合割` that would not
 //! read back as the game's standard start (a name nobody defines reads as the even game) is
 //! replaced by the start's name, and one is added
-//! when missing; a custom start is written as a board diagram. Line breaks inside values
+//! when missing; a custom start is written as a board diagram. A yari shogi game (from the
+//! yari start: see [`Format::holds_start`](crate::kifu::Format::holds_start)) is named by
+//! `手合割：槍将棋` in place of any other, its pieces written with the kanji of the shogi
+//! pieces of their letters (see [`crate::notation`]). Line breaks inside values
 //! become a literal `\n`, as Kifu for Windows writes them. Normalized fields that no header
 //! carries are added under their KIF keys.
 //!
@@ -31,10 +34,11 @@ use crate::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
         info::{Field, STRUCTURE_KEYS, parse_date},
         kakinoki::handicap_of_name,
+        support::named_variant,
     },
     notation::MoveToken,
     replay::{ReplayedGame, ReplayedVariation, rewind},
-    shogi::{Color, Handicap, Move, PieceKind, Position, Setup},
+    shogi::{Color, Handicap, Move, PieceKind, Position, Setup, Variant},
 };
 
 /// Whether the players are named 下手/上手 (a standard handicap start).
@@ -93,6 +97,10 @@ fn write_headers(game: &Game, out: &mut String) {
         let key = one_line(kif_key.unwrap_or(key.as_str())).replace('：', ":");
         if key == "手合割" {
             wrote_handicap = true;
+            let variant = game.start.variant();
+            if variant != Variant::Standard && named_variant(&value) != Some(Ok(variant)) {
+                value = variant.japanese().to_string();
+            }
             if let Start::Standard(h) = game.start {
                 // A name nobody defines reads as the even game: it is kept when that is right.
                 let reads_as = match handicap_of_name(&value) {
@@ -129,6 +137,12 @@ fn write_headers(game: &Game, out: &mut String) {
             let _ = writeln!(out, "手合割：{}", h.japanese());
         }
         Start::Standard(_) => {}
+        // Another game is named, not drawn: its start is the game's (see `Format::holds_start`).
+        Start::Custom(setup) if setup.variant != Variant::Standard => {
+            if !wrote_handicap {
+                let _ = writeln!(out, "手合割：{}", setup.variant.japanese());
+            }
+        }
         Start::Custom(setup) => out.push_str(&bod::write_bod(setup)),
     }
 }
@@ -341,7 +355,8 @@ fn ending_word(ending: &Ending, turn: Color) -> Option<(&'static str, bool)> {
         _ => (lose, true),
     };
     Some(match ending.termination {
-        Termination::Unknown => return None,
+        // No word: the `まで…` line states the winner, and the moves show the rest.
+        Termination::Unknown | Termination::Stalemate => return None,
         Termination::Resign => ("投了", true),
         Termination::Checkmate => ("詰み", true),
         Termination::Timeout => ("切れ負け", true),
@@ -403,7 +418,9 @@ fn summary_line(
         (Termination::IllegalMove, Some(w)) => format!("{}の反則負け", name(w.flip())),
         (Termination::EnteringKing, Some(w)) => format!("{}の入玉勝ち", name(w)),
         (Termination::Forfeit, Some(w)) => format!("{}の不戦勝", name(w)),
-        (Termination::Resign | Termination::Unknown, Some(w)) => format!("{}の勝ち", name(w)),
+        (Termination::Resign | Termination::Stalemate | Termination::Unknown, Some(w)) => {
+            format!("{}の勝ち", name(w))
+        }
         // A draw that the ending's own word does not state (a record at odds with itself,
         // like 反則勝ち then まで3手で千日手): the plain word for a draw states it.
         (t, None)
