@@ -276,9 +276,6 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
                 summary.files_unwalked
             );
         }
-        if summary.files_in_empty_dirs > 0 {
-            eprintln!("kifudex: {}", empty_dirs_note(&summary));
-        }
     }
     if args.json {
         super::print(&json(&summary)?)?;
@@ -308,25 +305,6 @@ fn prune_hint(gone: &[&PathBuf]) -> String {
          To forget the files that were there, give the directory that held them: \
          kifudex index {parent} --prune --include '/{name}/**'",
         paths.join(", ")
-    ))
-}
-
-/// What `--prune` kept under directories that are empty now, and how to forget those files
-/// once the directories are truly emptied for good.
-fn empty_dirs_note(summary: &ingest::Summary) -> String {
-    let dirs = &summary.empty_dirs;
-    let more = match dirs.len() {
-        0..=3 => String::new(),
-        n => format!(" and {} more", n - 3),
-    };
-    let shown: Vec<&str> = dirs.iter().take(3).map(String::as_str).collect();
-    super::table::visible(format!(
-        "--prune kept {} files recorded under {}{more}, empty now: a disk not mounted leaves its mount \
-         point empty, and that must not empty the database. If the files were removed on purpose, \
-         remove the empty {} too (rmdir) and run again",
-        summary.files_in_empty_dirs,
-        shown.join(", "),
-        if dirs.len() == 1 { "directory" } else { "directories" },
     ))
 }
 

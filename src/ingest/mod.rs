@@ -236,13 +236,6 @@ pub struct Summary {
     /// there (left out by a glob, behind a link not followed, in a directory that cannot be
     /// read): `prune` keeps them (counted with `prune` only).
     pub files_unwalked: u64,
-    /// Files recorded under the paths given that are gone, kept by `prune` because the
-    /// nearest of their directories that still exists is empty: a disk not mounted leaves its
-    /// mount point empty (counted with `prune` only). Removing the empty directory lets the
-    /// next run prune them.
-    pub files_in_empty_dirs: u64,
-    /// The empty directories that kept [`Summary::files_in_empty_dirs`], in path order.
-    pub empty_dirs: Vec<String>,
     /// Files (and unreadable entries) that other shards take: found, not read (0 without a
     /// shard).
     pub files_other_shards: u64,

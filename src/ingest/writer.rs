@@ -81,19 +81,11 @@ pub(super) fn write_all(
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
-        let mut empty = EmptyDirs::default();
         for root in prune.unwrap_or_default() {
-            let root_path = super::text_path(root);
-            let (pruned, kept) = batch.prune_unseen(root, &mut |path| {
-                let path = super::text_path(path);
-                is_gone(&path) && !empty.keeps(&path, &root_path)
-            })?;
+            let (pruned, kept) = batch.prune_unseen(root, &mut |path| is_gone(&super::text_path(path)))?;
             s.files_pruned += pruned;
             s.files_unwalked += kept;
         }
-        s.files_unwalked -= empty.files;
-        s.files_in_empty_dirs = empty.files;
-        s.empty_dirs = empty.dirs.into_iter().map(|d| super::path_text(&d)).collect();
     }
     batch.commit()?;
     Ok(s)
@@ -106,41 +98,6 @@ fn is_gone(path: &std::path::Path) -> bool {
     match std::fs::symlink_metadata(path) {
         Ok(m) => !(m.is_file() || m.is_symlink()),
         Err(e) => matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory),
-    }
-}
-
-/// The directories, empty now, under which files are recorded: a disk not mounted leaves its
-/// mount point an empty directory, which must not empty the database. A gone file is kept
-/// when the nearest of its directories that still exists (up to the path given) is empty;
-/// once that directory is removed too, the next run prunes the file.
-#[derive(Default)]
-struct EmptyDirs {
-    /// Whether each directory looked at is empty (or cannot be read: its files are kept).
-    looked_at: std::collections::HashMap<std::path::PathBuf, bool>,
-    /// The empty directories that kept files, in the order met.
-    dirs: Vec<std::path::PathBuf>,
-    /// The files they kept.
-    files: u64,
-}
-
-impl EmptyDirs {
-    /// Whether the gone file at `path` (under `root`) is kept for its empty directory.
-    fn keeps(&mut self, path: &std::path::Path, root: &std::path::Path) -> bool {
-        let Some(dir) = path.ancestors().skip(1).take_while(|d| d.starts_with(root)).find(|d| d.exists())
-        else {
-            return false;
-        };
-        let empty = *self
-            .looked_at
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| std::fs::read_dir(dir).map_or(true, |mut entries| entries.next().is_none()));
-        if empty {
-            if !self.dirs.iter().any(|d| d == dir) {
-                self.dirs.push(dir.to_path_buf());
-            }
-            self.files += 1;
-        }
-        empty
     }
 }
 
