@@ -920,6 +920,9 @@ fn a_handicap_game_stored_by_schema_14_is_the_game_its_later_copies_find() {
 /// would be: the columns later migrations add are dropped (migrating adds them again), and the
 /// version is set.
 fn wind_back(conn: &rusqlite::Connection, version: i64) {
+    if version < 23 {
+        conn.execute_batch("ALTER TABLE files DROP COLUMN device").unwrap();
+    }
     if version < 18 {
         conn.execute_batch("ALTER TABLE files DROP COLUMN ctime_ns").unwrap();
     }

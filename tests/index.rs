@@ -442,6 +442,7 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
                 size: 1,
                 mtime_ns: 1,
                 ctime_ns: None,
+                device: None,
                 hash: [0; 16],
                 format: Some("csa"),
                 encoding: Some("utf-8"),

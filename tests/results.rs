@@ -341,6 +341,7 @@ fn a_handicap_name_written_with_digits_is_the_handicap() {
     conn.execute_batch(
         "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
          SELECT path, id, 0, 1, NULL, 'unknown_handicap', 'no handicap' FROM files WHERE path LIKE '%two.kif';
+         ALTER TABLE files DROP COLUMN device;
          PRAGMA user_version = 20;",
     )
     .unwrap();
@@ -390,6 +391,7 @@ fn a_stored_impossible_start_from_an_older_version_spoils_no_other_game() {
         size: source.len() as u64,
         mtime_ns: 0,
         ctime_ns: None,
+        device: None,
         hash: [0; 16],
         format: Some("usi"),
         encoding: Some("utf-8"),

@@ -276,6 +276,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
                 summary.files_unwalked
             );
         }
+        if summary.files_unmounted > 0 {
+            eprintln!("kifudex: {}", unmounted_note(&summary));
+        }
     }
     if args.json {
         super::print(&json(&summary)?)?;
@@ -305,6 +308,25 @@ fn prune_hint(gone: &[&PathBuf]) -> String {
          To forget the files that were there, give the directory that held them: \
          kifudex index {parent} --prune --include '/{name}/**'",
         paths.join(", ")
+    ))
+}
+
+/// What `--prune` kept because a disk seems not mounted, and how to forget the files if they
+/// were removed on purpose.
+fn unmounted_note(summary: &ingest::Summary) -> String {
+    let dirs = &summary.unmounted_dirs;
+    let shown: Vec<&str> = dirs.iter().take(3).map(String::as_str).collect();
+    let more = match dirs.len() {
+        0..=3 => String::new(),
+        n => format!(" and {} more", n - 3),
+    };
+    let (it, them) = if dirs.len() == 1 { ("it is", "it") } else { ("they are", "them") };
+    super::table::visible(format!(
+        "--prune kept {} files recorded under {}{more}: {it} empty and on another filesystem than the files \
+         were, as the mount point of a disk not mounted is. Mount the disk and run again; if the files \
+         were removed on purpose, remove {them} too (rmdir) and run again",
+        summary.files_unmounted,
+        shown.join(", "),
     ))
 }
 

@@ -41,6 +41,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0021_name_keys_and_handicap_names.sql"),
     ),
     ("0022_kanji_variant_keys", include_str!("../../migrations/0022_kanji_variant_keys.sql")),
+    ("0023_file_device", include_str!("../../migrations/0023_file_device.sql")),
 ];
 
 /// The schema version this build writes.

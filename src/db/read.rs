@@ -26,6 +26,9 @@ pub struct FileState {
     /// The status change time seen when the file was last read or found unchanged by its
     /// content (`None` for a file recorded before it was kept).
     pub ctime_ns: Option<i64>,
+    /// The device of the filesystem it was on (see [`crate::walk::SourceFile::device`]);
+    /// `None` for a file recorded before it was kept.
+    pub device: Option<i64>,
     pub hash: Vec<u8>,
     /// The reject code when the file yielded no game.
     pub error: Option<String>,
@@ -217,7 +220,7 @@ impl Reader {
     /// Any database failure.
     pub fn file_state(&self, path: &str) -> Result<Option<FileState>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT size, mtime_ns, hash, error, stopped, ctime_ns FROM files WHERE path = ?1",
+            "SELECT size, mtime_ns, hash, error, stopped, ctime_ns, device FROM files WHERE path = ?1",
         )?;
         let state = stmt
             .query_row([path], |r| {
@@ -225,6 +228,7 @@ impl Reader {
                     size: r.get::<_, i64>(0)? as u64,
                     mtime_ns: r.get(1)?,
                     ctime_ns: r.get(5)?,
+                    device: r.get(6)?,
                     hash: r.get(2)?,
                     error: r.get(3)?,
                     stopped: r.get::<_, i64>(4)? as u64,

@@ -236,6 +236,12 @@ pub struct Summary {
     /// there (left out by a glob, behind a link not followed, in a directory that cannot be
     /// read): `prune` keeps them (counted with `prune` only).
     pub files_unwalked: u64,
+    /// Files recorded under the paths given that are gone, kept by `prune` because the nearest
+    /// of their directories still there is empty and on another filesystem than theirs was:
+    /// the mount point of a disk not mounted (counted with `prune` only).
+    pub files_unmounted: u64,
+    /// The directories that kept [`Summary::files_unmounted`], in the order met.
+    pub unmounted_dirs: Vec<String>,
     /// Files (and unreadable entries) that other shards take: found, not read (0 without a
     /// shard).
     pub files_other_shards: u64,

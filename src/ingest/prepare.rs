@@ -31,8 +31,9 @@ pub(super) const MAX_FILE_BYTES: u64 = 1 << 30;
 pub(super) enum Outcome {
     /// Same size and modification time as when it was indexed: not read.
     Unchanged { path: String },
-    /// Read, but the content is the one indexed: only the size and time are new.
-    Touched { path: String, size: u64, mtime_ns: i64, ctime_ns: Option<i64> },
+    /// Its content is the one indexed (it was read to know that, unless only its device is
+    /// new): only the size, times and device are new.
+    Touched { path: String, size: u64, mtime_ns: i64, ctime_ns: Option<i64>, device: Option<i64> },
     /// It could not be read.
     Unreadable { path: String, reject: NewReject },
     /// It holds no record, and need not; `read` when it was read to know that.
@@ -191,7 +192,19 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
         Some(state)
             if state.size == file.size && state.mtime_ns == file.mtime_ns && same_ctime(&state, file) =>
         {
-            return Fetched::Settled(Outcome::Unchanged { path });
+            // A file recorded before its device was, or whose filesystem now has another
+            // number (some number theirs at each mount), is not read again: its device is.
+            return Fetched::Settled(if file.device.is_none() || state.device == file.device {
+                Outcome::Unchanged { path }
+            } else {
+                Outcome::Touched {
+                    path,
+                    size: file.size,
+                    mtime_ns: file.mtime_ns,
+                    ctime_ns: file.ctime_ns,
+                    device: file.device,
+                }
+            });
         }
         other => other,
     };
@@ -223,6 +236,7 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
             size: bytes.len() as u64,
             mtime_ns: file.mtime_ns,
             ctime_ns: file.ctime_ns,
+            device: file.device,
         })
     } else {
         Fetched::Read { path, bytes, hash }
@@ -370,6 +384,7 @@ impl FileWork {
                 size: bytes.len() as u64,
                 mtime_ns: file.mtime_ns,
                 ctime_ns: file.ctime_ns,
+                device: file.device,
                 hash,
                 format: None,
                 encoding: None,

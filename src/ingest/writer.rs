@@ -81,11 +81,19 @@ pub(super) fn write_all(
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
+        let mut unmounted = Unmounted::default();
         for root in prune.unwrap_or_default() {
-            let (pruned, kept) = batch.prune_unseen(root, &mut |path| is_gone(&super::text_path(path)))?;
+            let root_path = super::text_path(root);
+            let (pruned, kept) = batch.prune_unseen(root, &mut |path, device| {
+                let path = super::text_path(path);
+                is_gone(&path) && !unmounted.keeps(&path, device, &root_path)
+            })?;
             s.files_pruned += pruned;
             s.files_unwalked += kept;
         }
+        s.files_unwalked -= unmounted.files;
+        s.files_unmounted = unmounted.files;
+        s.unmounted_dirs = unmounted.dirs.iter().map(|d| super::path_text(d)).collect();
     }
     batch.commit()?;
     Ok(s)
@@ -98,6 +106,51 @@ fn is_gone(path: &std::path::Path) -> bool {
     match std::fs::symlink_metadata(path) {
         Ok(m) => !(m.is_file() || m.is_symlink()),
         Err(e) => matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory),
+    }
+}
+
+/// The directories under which gone files are kept because their disk is not mounted: the
+/// nearest directory of the file still there (up to the path given) is empty and on another
+/// filesystem than the file was. A mount point with no disk mounted is such a directory; a
+/// directory whose files were removed on purpose is on theirs. Once the empty directory is
+/// removed too, the next run prunes the files.
+#[derive(Default)]
+struct Unmounted {
+    /// Each directory looked at, with whether it is empty and its filesystem's device
+    /// (`None` when either cannot be told: its files are pruned as before).
+    looked_at: std::collections::HashMap<std::path::PathBuf, Option<(bool, i64)>>,
+    /// The directories that kept files, in the order met.
+    dirs: Vec<std::path::PathBuf>,
+    /// The files they kept.
+    files: u64,
+}
+
+impl Unmounted {
+    /// Whether the gone file at `path` (under `root`), recorded on filesystem `device`, is
+    /// kept because its disk is not mounted.
+    fn keeps(&mut self, path: &std::path::Path, device: Option<i64>, root: &std::path::Path) -> bool {
+        let Some(device) = device else { return false };
+        let Some(dir) = path
+            .ancestors()
+            .skip(1)
+            .take_while(|d| d.starts_with(root))
+            .find(|d| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()))
+        else {
+            return false;
+        };
+        let looked = *self.looked_at.entry(dir.to_path_buf()).or_insert_with(|| {
+            let meta = std::fs::metadata(dir).ok()?;
+            let empty = std::fs::read_dir(dir).ok()?.next().is_none();
+            Some((empty, crate::walk::device(&meta)?))
+        });
+        let keep = looked.is_some_and(|(empty, now)| empty && now != device);
+        if keep {
+            if !self.dirs.iter().any(|d| d == dir) {
+                self.dirs.push(dir.to_path_buf());
+            }
+            self.files += 1;
+        }
+        keep
     }
 }
 
@@ -219,8 +272,8 @@ fn write_one(
         Outcome::Unchanged { .. } => s.files_unchanged += 1,
         // Counted by the caller, never written; or written by the caller.
         Outcome::OtherShard { .. } | Outcome::Link { .. } | Outcome::Read(_) => {}
-        Outcome::Touched { path, size, mtime_ns, ctime_ns } => {
-            writer.touch_file(&path, size, mtime_ns, ctime_ns)?;
+        Outcome::Touched { path, size, mtime_ns, ctime_ns, device } => {
+            writer.touch_file(&path, size, mtime_ns, ctime_ns, device)?;
             s.files_unchanged += 1;
         }
         Outcome::Skipped { path, read } => {

@@ -69,6 +69,10 @@ pub struct SourceFile {
     /// one. Unlike the modification time, no program can set it back: a file rewritten with its
     /// old size and time (`cp -p`, `touch -d`) still shows a new one.
     pub ctime_ns: Option<i64>,
+    /// The device of the filesystem that holds it, where the system tells (Unix `st_dev`):
+    /// `--prune` keeps a gone file whose directory is now on another filesystem and empty, as
+    /// the mount point of a disk not mounted is.
+    pub device: Option<i64>,
     pub expect: Expect,
 }
 
@@ -376,12 +380,12 @@ fn link(path: PathBuf, root: &Path, globs: &Globs) -> Option<SourceFile> {
         _ => globs.choose_file(rel) == Choice::Left,
     };
     let expect = Expect::Link { broken: target.is_err() };
-    (!left).then_some(SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, expect })
+    (!left).then_some(SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, device: None, expect })
 }
 
 /// A file another shard takes.
 fn other_shard(path: PathBuf) -> SourceFile {
-    SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, expect: Expect::OtherShard }
+    SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, device: None, expect: Expect::OtherShard }
 }
 
 /// The file at `path` as its metadata describes it.
@@ -391,7 +395,7 @@ pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata, expect: Expect) ->
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-    SourceFile { path, size: meta.len(), mtime_ns, ctime_ns: ctime_ns(meta), expect }
+    SourceFile { path, size: meta.len(), mtime_ns, ctime_ns: ctime_ns(meta), device: device(meta), expect }
 }
 
 #[cfg(unix)]
@@ -402,6 +406,19 @@ fn ctime_ns(meta: &fs::Metadata) -> Option<i64> {
 
 #[cfg(not(unix))]
 fn ctime_ns(_: &fs::Metadata) -> Option<i64> {
+    None
+}
+
+/// The device of the filesystem that holds what `meta` describes (its bits as an `i64`, as
+/// SQLite stores them), where the system has one.
+#[cfg(unix)]
+pub(crate) fn device(meta: &fs::Metadata) -> Option<i64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.dev() as i64)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn device(_: &fs::Metadata) -> Option<i64> {
     None
 }
 

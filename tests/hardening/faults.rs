@@ -564,3 +564,77 @@ fn prune_removes_only_files_that_are_gone_not_those_the_run_did_not_reach() {
     let (code, pruned, kept, _) = prune_run(&games, &db, &["--quiet"]);
     assert_eq!((code, pruned, kept, listed()), (0, 1, 0, 12));
 }
+
+/// `--prune` when a disk is not mounted: a directory of the archive is a mount point (a bind
+/// mount of a directory on a tmpfs, in a mount namespace of its own). With the disk taken
+/// away, its files are kept, whether the path given holds the mount point or is it, and the
+/// run names the directory; mounted again, nothing changed. Files removed on purpose are
+/// pruned, a directory they leave empty included, and so are the disk's files once its mount
+/// point is removed.
+#[test]
+fn prune_keeps_the_files_of_a_disk_not_mounted_and_prunes_files_removed_on_purpose() {
+    if !can_mount_tmpfs() {
+        eprintln!("skipped: no mount namespace with a tmpfs here (unshare -rm)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, stage, disk, out) =
+        (tmp.path().join("games"), tmp.path().join("stage"), tmp.path().join("disk"), tmp.path().join("out"));
+    // The disk's 4 files (part0 and part1, 8 games), and 2 files beside it (4 games).
+    write_games(&stage, 4, 2, 71);
+    let local = write_games(&games.join("local"), 2, 2, 72);
+    let club = games.join("club");
+    for dir in [&club, &disk, &out] {
+        fs::create_dir_all(dir).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    // Each run's summary goes to out/N.json, and its messages to out/N.err.
+    let script = r#"set -u; k=$1 g=$2 disk=$3 stage=$4 db=$5 out=$6
+        run() { n=$1; shift; "$k" index "$@" --db "$db" --json >"$out/$n.json" 2>"$out/$n.err"; }
+        plain() { n=$1; shift; "$k" index "$@" --db "$db" >/dev/null 2>"$out/$n.err"; }
+        mount -t tmpfs tmpfs "$disk" || exit 99
+        cp -r "$stage/." "$disk/" && mount --bind "$disk" "$g/club" || exit 98
+        run 1 "$g"
+        umount "$g/club"
+        run 2 "$g" --prune
+        plain 3 "$g/club" --prune
+        mount --bind "$disk" "$g/club"
+        run 4 "$g" --prune
+        rm "$g/club/part1/"* "$g/local/part0/"*
+        run 5 "$g" --prune
+        umount "$g/club" && rmdir "$g/club"
+        run 6 "$g" --prune"#;
+    let status = crate::util::wrapper("unshare")
+        .args(["-rm", "sh", "-c", script, "sh"])
+        .arg(crate::util::exe())
+        .args([&games, &disk, &stage, &db, &out])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let summary = |n: u32| -> serde_json::Value {
+        let text = fs::read_to_string(out.join(format!("{n}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run {n}: {e}: {text}"))
+    };
+    let counts = |n: u32| {
+        let s = summary(n);
+        let count = |key: &str| s[key].as_u64().unwrap();
+        (count("files_unchanged"), count("files_pruned"), count("files_unmounted"), count("files_unwalked"))
+    };
+    let club_text = club.to_str().unwrap();
+    assert_eq!(summary(1)["games_added"], 12);
+    // The disk not mounted: its 4 files are kept, the others found unchanged.
+    assert_eq!(counts(2), (2, 0, 4, 0));
+    assert_eq!(summary(2)["unmounted_dirs"], serde_json::json!([club_text]));
+    let messages = fs::read_to_string(out.join("3.err")).unwrap();
+    assert!(messages.contains(&format!("--prune kept 4 files recorded under {club_text}:")), "{messages}");
+    assert!(messages.contains("remove it too (rmdir)"), "{messages}");
+    // Mounted again: nothing changed.
+    assert_eq!(counts(4), (6, 0, 0, 0));
+    // Removed on purpose: 2 files of the disk (their directory left empty) and 1 beside it.
+    assert_eq!(counts(5), (3, 3, 0, 0));
+    assert!(!local[0].exists());
+    // The mount point removed: the disk's last 2 files are forgotten.
+    assert_eq!(counts(6), (1, 2, 0, 0));
+    let games_left = listed_games(&db).unwrap().len();
+    assert_eq!(games_left, 2, "the games of the one file left");
+}

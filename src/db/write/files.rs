@@ -16,6 +16,8 @@ pub struct FileRecord {
     pub mtime_ns: i64,
     /// The status change time (see [`crate::walk::SourceFile::ctime_ns`]).
     pub ctime_ns: Option<i64>,
+    /// The device of its filesystem (see [`crate::walk::SourceFile::device`]).
+    pub device: Option<i64>,
     /// The xxh3-128 hash of the content.
     pub hash: [u8; 16],
     pub format: Option<&'static str>,
@@ -88,16 +90,25 @@ impl Batch<'_> {
         insert_reject(&self.tx, path, None, reject)
     }
 
-    /// Records that the file at `path`, whose content is unchanged, now has this size and
-    /// modification time.
+    /// Records that the file at `path`, whose content is unchanged, now has this size, these
+    /// times and this device.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn touch_file(&mut self, path: &str, size: u64, mtime_ns: i64, ctime_ns: Option<i64>) -> Result<()> {
+    pub fn touch_file(
+        &mut self,
+        path: &str,
+        size: u64,
+        mtime_ns: i64,
+        ctime_ns: Option<i64>,
+        device: Option<i64>,
+    ) -> Result<()> {
         self.tx
-            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4 WHERE path = ?1")?
-            .execute(params![path, size as i64, mtime_ns, ctime_ns])?;
+            .prepare_cached(
+                "UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, device = ?5 WHERE path = ?1",
+            )?
+            .execute(params![path, size as i64, mtime_ns, ctime_ns, device])?;
         Ok(())
     }
 
@@ -138,7 +149,8 @@ impl Batch<'_> {
             games as i64,
             stopped as i64,
             file.error,
-            file.ctime_ns
+            file.ctime_ns,
+            file.device
         ];
         Ok(match existing {
             Some(id) => {
@@ -147,7 +159,8 @@ impl Batch<'_> {
                 self.tx
                     .prepare_cached(
                         "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
-                         games = ?7, stopped = ?8, error = ?9, ctime_ns = ?10 WHERE path = ?1",
+                         games = ?7, stopped = ?8, error = ?9, ctime_ns = ?10, device = ?11
+                         WHERE path = ?1",
                     )?
                     .execute(values)?;
                 id
@@ -156,8 +169,8 @@ impl Batch<'_> {
                 self.tx
                     .prepare_cached(
                         "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error,
-                                           ctime_ns)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                           ctime_ns, device)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                     )?
                     .execute(values)?;
                 self.tx.last_insert_rowid()
@@ -270,37 +283,41 @@ impl Batch<'_> {
     }
 
     /// Removes the files recorded at `root` or under it that were not marked seen in this
-    /// run and that `is_gone` says are gone, with their games. Returns how many were removed,
-    /// and how many were kept because they are still there.
+    /// run and that `is_gone` says are gone, with their games (it is given each path with the
+    /// device recorded for it). Returns how many were removed, and how many were kept.
     ///
     /// # Errors
     ///
     /// Any database failure.
-    pub fn prune_unseen(&mut self, root: &str, is_gone: &mut dyn FnMut(&str) -> bool) -> Result<(u64, u64)> {
+    pub fn prune_unseen(
+        &mut self,
+        root: &str,
+        is_gone: &mut dyn FnMut(&str, Option<i64>) -> bool,
+    ) -> Result<(u64, u64)> {
         const BATCH: usize = 256;
         let (lo, hi) = range_under(root);
         let mut after = String::new();
         let (mut removed, mut kept) = (0, 0);
         loop {
-            let gone: Vec<String> = self
+            let gone: Vec<(String, Option<i64>)> = self
                 .tx
                 .prepare_cached(
-                    "SELECT path FROM files
+                    "SELECT path, device FROM files
                      WHERE (path = ?1 OR (path > ?2 AND path < ?3)) AND path > ?4
                        AND NOT EXISTS (SELECT 1 FROM temp.seen WHERE seen.path = files.path)
                      ORDER BY path LIMIT ?5",
                 )?
-                .query_map(params![root, lo, hi, after, BATCH], |r| r.get(0))?
+                .query_map(params![root, lo, hi, after, BATCH], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<rusqlite::Result<_>>()?;
-            for path in &gone {
-                if is_gone(path) {
+            for (path, device) in &gone {
+                if is_gone(path, *device) {
                     removed += u64::from(self.remove_file(path)?);
                 } else {
                     kept += 1;
                 }
             }
             match gone.into_iter().next_back() {
-                Some(last) => after = last,
+                Some((last, _)) => after = last,
                 None => return Ok((removed, kept)),
             }
         }
