@@ -3,14 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use kifudex::{
-    db::{GameFilter, GameResult},
-    query::filter_from_text,
-    shogi::Variant,
+    db::GameFilter,
+    query::{filter_from_text, parse_result},
 };
-
-use super::moves::VariantArg;
 
 /// Which games count. Names, events and openings match on a part, without regard to widths,
 /// spaces, case or a title after a name; dates are ISO 8601 as precise as wanted (`2019`,
@@ -35,9 +32,9 @@ pub struct FilterOpt {
     /// Games played on or before DATE (a partial date includes all of it: 2019 is up to 2019-12-31)
     #[arg(long, value_name = "DATE", help_heading = "Filters")]
     until: Option<String>,
-    /// Games with this result (other: no winner recorded and no draw)
-    #[arg(long, value_enum, help_heading = "Filters")]
-    result: Option<ResultArg>,
+    /// Games with this result: black, white, draw, or other (no winner recorded and no draw)
+    #[arg(long, value_name = "black|white|draw|other", help_heading = "Filters")]
+    result: Option<String>,
     /// Games from this start: 平手 (even), 香落ち (lance), 角落ち (bishop), 二枚落ち (2-piece), …
     #[arg(long, value_name = "NAME", help_heading = "Filters")]
     handicap: Option<String>,
@@ -49,16 +46,8 @@ pub struct FilterOpt {
     aliases: Option<PathBuf>,
     /// Games of this game: shogi (standard) or yari shogi. `query` also reads its moves and
     /// start in it (its position is one game's, so only that game's games reach it)
-    #[arg(long, value_enum, help_heading = "Filters")]
-    variant: Option<VariantArg>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ResultArg {
-    Black,
-    White,
-    Draw,
-    Other,
+    #[arg(long, value_name = "standard|yari", help_heading = "Filters")]
+    variant: Option<String>,
 }
 
 impl FilterOpt {
@@ -83,21 +72,15 @@ impl FilterOpt {
             event: self.event.clone(),
             since: self.since.clone(),
             until: self.until.clone(),
-            result: self.result.map(|r| match r {
-                ResultArg::Black => GameResult::BlackWin,
-                ResultArg::White => GameResult::WhiteWin,
-                ResultArg::Draw => GameResult::Draw,
-                ResultArg::Other => GameResult::Unknown,
-            }),
+            result: self.result.as_deref().map(parse_result).transpose().map_err(super::in_flags)?.flatten(),
             opening: self.opening.clone(),
             aliases: match &self.aliases {
                 Some(path) => read_aliases(path)?,
                 None => Vec::new(),
             },
-            variant: self.variant.map(Variant::from),
             ..GameFilter::default()
         };
-        filter_from_text(given, self.handicap.as_deref(), None).map_err(super::in_flags)
+        filter_from_text(given, self.handicap.as_deref(), self.variant.as_deref()).map_err(super::in_flags)
     }
 }
 

@@ -211,16 +211,21 @@ pub const RESULT_NAMES: [(&str, GameResult); 4] = [
     ("other", GameResult::Unknown),
 ];
 
-/// The result a filter's result name keeps.
+/// The result a filter's result name keeps (in any case); nothing but spaces, as a form's
+/// empty field, names none.
 ///
 /// # Errors
 ///
 /// [`OptionError::Result`] for a name not in [`RESULT_NAMES`].
-pub fn parse_result(text: &str) -> Result<GameResult, OptionError> {
+pub fn parse_result(text: &str) -> Result<Option<GameResult>, OptionError> {
+    let name = text.trim();
+    if name.is_empty() {
+        return Ok(None);
+    }
     RESULT_NAMES
         .iter()
-        .find(|(name, _)| *name == text)
-        .map(|&(_, result)| result)
+        .find(|(known, _)| known.eq_ignore_ascii_case(name))
+        .map(|&(_, result)| Some(result))
         .ok_or_else(|| OptionError::Result(text.to_string()))
 }
 
@@ -245,15 +250,15 @@ pub fn parse_handicap(text: &str) -> Result<Handicap, OptionError> {
     Handicap::from_name(text).ok_or_else(|| OptionError::Handicap(text.to_string()))
 }
 
-/// A game's name (`standard`, `yari`, as [`Variant::from_name`] reads it); an empty text names
-/// none.
+/// A game's name (`standard`, `yari`, as [`Variant::from_name`] reads it); nothing but spaces
+/// names none.
 ///
 /// # Errors
 ///
 /// [`OptionError::Variant`] for a name no game has.
 pub fn parse_variant(text: &str) -> Result<Option<Variant>, OptionError> {
     match text {
-        "" => Ok(None),
+        blank if blank.trim().is_empty() => Ok(None),
         name => Variant::from_name(name).map(Some).ok_or_else(|| OptionError::Variant(name.to_string())),
     }
 }
@@ -531,7 +536,11 @@ mod tests {
             parse_result("won").unwrap_err().message(&shouted),
             "RESULT 'won' is not one of black, white, draw, other"
         );
-        assert_eq!(parse_result("other").unwrap(), GameResult::Unknown);
+        assert_eq!(parse_result("other").unwrap(), Some(GameResult::Unknown));
+        assert_eq!(parse_result(" White ").unwrap(), Some(GameResult::WhiteWin));
+        for blank in ["", " ", "\u{3000}"] {
+            assert_eq!((parse_result(blank).unwrap(), parse_variant(blank).unwrap()), (None, None));
+        }
         assert_eq!(
             parse_by("month").unwrap_err().to_string(),
             "by 'month' is not a breakdown; the only one is year"

@@ -113,7 +113,7 @@ impl Params {
             event: text("event"),
             since: text("since"),
             until: text("until"),
-            result: self.get("result").map(parse_result).transpose()?,
+            result: self.get("result").map(parse_result).transpose()?.flatten(),
             opening: text("opening"),
             ..GameFilter::default()
         };

@@ -226,6 +226,9 @@ fn refusals_are_json() {
     let with_empty = http::get(server.addr, &format!("/api/query?{empty}"));
     assert_eq!(with_empty.status, 200);
     assert_eq!(with_empty.json(), http::get(server.addr, "/api/query").json());
+    // So are fields of nothing but spaces, a result and a game's name included.
+    let spaces = http::get(server.addr, "/api/query?result=+&variant=%E3%80%80&handicap=+&since=+");
+    assert_eq!((spaces.status, spaces.json()), (200, http::get(server.addr, "/api/query").json()));
     let habu = http::get(server.addr, "/api/query?player=Habu").json();
     assert_eq!(http::get(server.addr, "/api/query?player=&player=Habu&limit=").json(), habu);
 }
