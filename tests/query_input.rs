@@ -182,3 +182,62 @@ fn long_names_are_never_cut_in_a_pipe() {
         }
     }
 }
+
+/// Filters sent empty or as spaces, as a script or a form sends every filter: `--result` and
+/// `--variant` filter nothing, as the others do, and a result is read in any case. When the
+/// filters keep no game, `games`, `players` and `query` say so on stderr (a misspelled name
+/// would read as an archive without such games), and a database with no game says that.
+#[test]
+fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
+    // 甲 wins a.kif as black (乙 resigns at ply 2); 甲 wins b.kif as white (丙 resigns at ply 3).
+    let (_tmp, _dir, db) = indexed(&[
+        ("a.kif", "先手：甲\n後手：乙\n手数----指手--\n   1 ７六歩(77)\n   2 投了\n"),
+        ("b.kif", "先手：丙\n後手：甲\n手数----指手--\n   1 ２六歩(27)\n   2 ８四歩(83)\n   3 投了\n"),
+    ]);
+    let run = |args: &[&str]| {
+        let out = kifudex(args).db(&db).output();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for command in ["games", "players", "query"] {
+        let plain = run(&[command, "--format", "json"]);
+        assert_eq!((plain.0, plain.2.as_str()), (0, ""), "{command}");
+        for flag in ["--result", "--variant"] {
+            for blank in ["", " ", "\u{3000}"] {
+                assert_eq!(
+                    run(&[command, "--format", "json", flag, blank]),
+                    plain,
+                    "{command} {flag} {blank:?}"
+                );
+            }
+        }
+        let (code, _, err) = run(&[command, "--player", "丁"]);
+        assert_eq!((code, err.as_str()), (1, "kifudex: no game matches the filters\n"), "{command}");
+    }
+    let white_won: Value =
+        serde_json::from_str(&run(&["games", "--format", "json", "--result", " White "]).1).unwrap();
+    let paths: Vec<&str> =
+        white_won["games"].as_array().unwrap().iter().map(|g| g["path"].as_str().unwrap()).collect();
+    assert!(matches!(paths.as_slice(), [p] if p.ends_with("b.kif")), "{white_won}");
+    let (code, _, err) = run(&["games", "--result", "won"]);
+    assert_eq!(code, 2, "{err}");
+    // Games kept, but none reaches the position, or meets the player: only the answer says so.
+    let (code, out, err) = run(&["query", "--player", "甲", "--moves", "1g1f"]);
+    assert_eq!((code, err.as_str()), (1, ""), "{out}");
+    let (code, _, err) = run(&["players", "--vs", "丁"]);
+    assert_eq!((code, err.as_str()), (1, "kifudex: no player met 丁 in the games the filters keep\n"));
+    // `--limit 0` lists no game, and says of no range listed.
+    let (code, _, err) = run(&["query", "--limit", "0", "--format", "csv", "--csv", "games"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+
+    let (_tmp, _dir, empty) = indexed(&[]);
+    for command in ["games", "players", "query"] {
+        let out = kifudex([command]).db(&empty).output();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{command}: {err}");
+        assert!(err.starts_with("kifudex: the database holds no game"), "{command}: {err}");
+    }
+}

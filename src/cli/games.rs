@@ -62,7 +62,11 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let listed = args.offset as u64 + list.games.len() as u64;
-    super::note_offset_past_end(args.offset, list.total);
+    if list.total == 0 {
+        super::note_no_game_kept(&snapshot, &filter)?;
+    } else {
+        super::note_offset_past_end(args.offset, list.total);
+    }
     if listed < list.total {
         eprintln!(
             "kifudex: listed games {} to {listed} of {}, newest first (--limit N or --all lists more)",

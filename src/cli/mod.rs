@@ -150,6 +150,24 @@ fn note_offset_past_end(offset: usize, total: u64) {
     eprintln!("kifudex: --offset {offset} is past the end of the list: {matching}");
 }
 
+/// Says on stderr why no game came out, when the filters keep none: otherwise a misspelled
+/// name and an archive without such games read alike. A database that holds no game at all
+/// says so instead. Returns whether the filters keep no game.
+fn note_no_game_kept(
+    snapshot: &kifudex::db::Snapshot<'_>,
+    filter: &kifudex::db::GameFilter,
+) -> anyhow::Result<bool> {
+    let none = !snapshot.keeps_any_game(filter)?;
+    match (none, filter.is_empty()) {
+        (false, _) => {}
+        (true, true) => {
+            eprintln!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
+        }
+        (true, false) => eprintln!("kifudex: no game matches the filters"),
+    }
+    Ok(none)
+}
+
 /// Writes `text` to stdout, and flushes it.
 fn print(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();

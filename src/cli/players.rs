@@ -62,6 +62,12 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
             t.render()
         }
     };
+    if stats.is_empty() {
+        let none = super::note_no_game_kept(&snapshot, &query.filter)?;
+        if let (false, Some(vs)) = (none, &query.vs) {
+            eprintln!("kifudex: no player met {vs} in the games the filters keep");
+        }
+    }
     super::print(&text)?;
     Ok(if stats.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -120,9 +120,14 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let listed = query.offset as u64 + answer.list.len() as u64;
     super::note_offset_past_end(query.offset, answer.games.games);
     if answer.games.games == 0 {
+        super::note_no_game_kept(&snapshot, &query.filter)?;
         note_handicap_start(&args, &query);
     }
-    if args.format == Format::Csv && args.csv == List::Games && listed < answer.games.games {
+    if args.format == Format::Csv
+        && args.csv == List::Games
+        && !answer.list.is_empty()
+        && listed < answer.games.games
+    {
         eprintln!(
             "kifudex: listed games {} to {} of {}, newest first (--limit N lists more)",
             query.offset + 1,
