@@ -49,7 +49,9 @@
 //! promoting.
 //!
 //! A game that stops early (a move that cannot be read or played) does not reach its end, so
-//! its result is the record's as far as the record states one, and nothing is checked.
+//! its result is the record's as far as the record states one, and nothing is checked. An
+//! ending that means the side to move (`%TORYO`, `resign`) means the side to move after the
+//! record's last move, not after the last move kept.
 //! Positions are compared by their 64-bit keys ([`PositionKey`]).
 
 use std::{cell::RefCell, fmt};
@@ -377,7 +379,14 @@ pub fn replay(game: &Game) -> ReplayedGame {
         illegal_ending = None;
         ending = None;
     }
-    let judged = judge(ending, &pos, illegal_ending.is_some(), &status, repetition);
+    // The record writes its ending after all its moves: in a game that stopped before them, it
+    // means the side to move after the record's last move, not the side to move at the stop.
+    let ending_turn = match status {
+        Status::Complete => pos.turn(),
+        Status::Stopped(_) if game.moves.len() % 2 == 1 => start.turn.flip(),
+        Status::Stopped(_) => start.turn,
+    };
+    let judged = judge(ending, &pos, ending_turn, illegal_ending.is_some(), &status, repetition);
     warnings.extend(judged.warning);
     let (termination, outcome) = (judged.termination, judged.outcome);
     let end = pos.setup().clone();
@@ -457,15 +466,20 @@ struct Judged {
 
 /// The termination and outcome (see the module documentation): the moves decide where they
 /// can (`repetition` is the verdict when the final position is a fourth occurrence), else the
-/// ending the record states.
+/// ending the record states, for the side it means: the side to move when the record writes it
+/// (`ending_turn`), unless the ending names one.
 fn judge(
     ending: Option<&Ending>,
     pos: &Position,
+    ending_turn: Color,
     foul_written: bool,
     status: &Status,
     repetition: Option<Repetition>,
 ) -> Judged {
-    let (termination, outcome) = stated(ending, pos, foul_written, status);
+    let (termination, outcome) = match ending {
+        Some(ending) => stated_by(ending, ending_turn, foul_written, status.is_complete()),
+        None => (None, None),
+    };
     let judged = |warning| Judged { termination, outcome, warning };
     if !status.is_complete() {
         return judged(None);
@@ -598,22 +612,9 @@ fn repetition_name(verdict: Repetition) -> String {
     }
 }
 
-/// The termination and outcome the record's ending states, read against the final position
-/// for the side it means (the side to move, unless the ending names one).
-fn stated(
-    ending: Option<&Ending>,
-    pos: &Position,
-    foul_written: bool,
-    status: &Status,
-) -> (Option<Termination>, Option<Outcome>) {
-    match ending {
-        Some(ending) => stated_by(ending, pos.turn(), foul_written, status.is_complete()),
-        None => (None, None),
-    }
-}
-
-/// The termination and outcome `ending` states when it is written with `to_move` to move
-/// (see [`stated`]); `complete` when every move of the line was replayed.
+/// The termination and outcome `ending` states when it is written with `to_move` to move, for
+/// the side it means (the side to move, unless the ending names one); `complete` when every
+/// move of the line was replayed.
 pub(crate) fn stated_by(
     ending: &Ending,
     to_move: Color,

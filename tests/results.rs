@@ -497,3 +497,142 @@ fn a_csa_comment_that_lost_its_quote_is_read_past() {
         ]
     );
 }
+
+/// A game whose record goes on past a move that cannot be played is stored up to it, with the
+/// ending the record states for the side it means: the side to move after the record's last
+/// move, not after the last move kept. In each format, Black's 7th move (the rook from 2八 to
+/// 5五, which a rook cannot reach) is followed by a resignation, which White, to move after 7
+/// moves, made: Black wins (6 moves kept). With White's 8th move the one that cannot be played
+/// (the rook from 8二 to 5五), Black, to move after 8, resigned: White wins (7 moves kept). Written to KIF and read back, the
+/// stored game keeps that result.
+#[test]
+fn an_ending_after_a_move_that_cannot_be_played_means_the_side_to_move_after_the_record() {
+    const CSA: [&str; 8] =
+        ["+2726FU", "-8384FU", "+2625FU", "-8485FU", "+2524FU", "-2324FU", "+7776FU", "-8255HI"];
+    const USI: [&str; 8] = ["2g2f", "8c8d", "2f2e", "8d8e", "2e2d", "2c2d", "7g7f", "8b5e"];
+    const KIF: [&str; 8] = [
+        "２六歩(27)",
+        "８四歩(83)",
+        "２五歩(26)",
+        "８五歩(84)",
+        "２四歩(25)",
+        "同　歩(23)",
+        "７六歩(77)",
+        "５五飛(82)",
+    ];
+    // Black's illegal 7th: the rook from 2八 to 5五, in place of 7g7f.
+    let moves = |n: usize, form: &[&'static str; 8], black_illegal: &'static str| -> Vec<&'static str> {
+        let mut m = form[..n].to_vec();
+        if n == 7 {
+            m[6] = black_illegal;
+        }
+        m
+    };
+    let jkf_move = |csa: &str| {
+        let b = csa.as_bytes();
+        let n = |i: usize| u32::from(b[i] - b'0');
+        format!(
+            r#"{{"move":{{"color":{},"from":{{"x":{},"y":{}}},"to":{{"x":{},"y":{}}},"piece":"{}"}}}}"#,
+            u8::from(b[0] == b'-'),
+            n(1),
+            n(2),
+            n(3),
+            n(4),
+            &csa[5..]
+        )
+    };
+    for (plies, winner) in [(7, "black"), (8, "white")] {
+        let csa = moves(plies, &CSA, "+2855HI");
+        let usi = moves(plies, &USI, "2h5e");
+        let kif = moves(plies, &KIF, "５五飛(28)");
+        let files = [
+            ("g.csa", format!("V2.2\nPI\n+\n{}\n%TORYO\n", csa.join("\n"))),
+            ("g.usi", format!("position startpos moves {} resign\n", usi.join(" "))),
+            (
+                "g.jkf",
+                format!(
+                    r#"{{"header":{{}},"initial":{{"preset":"HIRATE"}},"moves":[{{}},{},{{"special":"TORYO"}}]}}"#,
+                    csa.iter().map(|m| jkf_move(m)).collect::<Vec<_>>().join(",")
+                ),
+            ),
+            (
+                "g.kif",
+                format!(
+                    "手合割：平手\n手数----指手--\n{}\n{:>4} 投了\n",
+                    kif.iter()
+                        .enumerate()
+                        .map(|(i, m)| format!("{:>4} {m}", i + 1))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    plies + 1
+                ),
+            ),
+        ];
+        for (name, body) in files {
+            let (_tmp, dir, db) = workspace();
+            fs::write(dir.join(name), &body).unwrap();
+            let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
+            assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stderr));
+            let games = export("games", &db);
+            let got =
+                (games[0]["plies"].as_str(), games[0]["result"].as_str(), games[0]["termination"].as_str());
+            let kept = (plies - 1).to_string();
+            assert_eq!(got, (kept.as_str(), winner, "resign"), "{name} of {plies} moves:\n{body}");
+            let rejected = rejects(&db, "game_index");
+            assert_eq!(rejected, [owned((name, "0", &plies.to_string(), "no_such_move"))], "{name}");
+            // Written to KIF and read back: the same result, the move that could not be played
+            // left out.
+            let out = kifudex(["show", "1", "--to", "kif"]).db(&db).output();
+            let written = text(&out.stdout);
+            let (_tmp, again, db) = workspace();
+            fs::write(again.join("back.kif"), &written).unwrap();
+            let out = kifudex(["index", again.to_str().unwrap()]).db(&db).output();
+            assert_eq!(out.status.code(), Some(0), "{name}: {}\n{written}", text(&out.stderr));
+            let games = export("games", &db);
+            let got =
+                (games[0]["plies"].as_str(), games[0]["result"].as_str(), games[0]["termination"].as_str());
+            assert_eq!(got, (kept.as_str(), winner, "resign"), "{name} written as KIF:\n{written}");
+        }
+    }
+}
+
+/// A foul that a Western record states by its result alone (`[Termination "illegal_move"]`)
+/// is written to KIF for the side that lost by it: `反則負け` on the loser's turn, `反則勝ち`
+/// on the winner's. Read back without its `まで` line, the KIF row alone gives the same winner.
+#[test]
+fn a_foul_stated_by_a_result_alone_is_written_to_kif_for_the_side_that_lost() {
+    // (result, moves, the KIF row's word, the winner): after 2 plies Black is to move, after 1
+    // White is.
+    let cases = [
+        ("0-1", "1. P-7f P-3d", "   3 反則負け", "white"),
+        ("1-0", "1. P-7f", "   2 反則負け", "black"),
+        ("1-0", "1. P-7f P-3d", "   3 反則勝ち", "black"),
+        ("0-1", "1. P-7f", "   2 反則勝ち", "white"),
+    ];
+    for (result, moves, row, winner) in cases {
+        let (_tmp, dir, db) = workspace();
+        let psn = dir.join("foul.psn");
+        fs::write(
+            &psn,
+            format!("[Result \"{result}\"]\n[Termination \"illegal_move\"]\n\n{moves} {result}\n"),
+        )
+        .unwrap();
+        let out = kifudex(["convert", psn.to_str().unwrap(), "--to", "kif"]).output();
+        let kif = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{result} {moves}: {}", text(&out.stderr));
+        assert!(kif.lines().any(|l| l == row), "{result} {moves}: {kif}");
+        let without_summary: String =
+            kif.lines().filter(|l| !l.starts_with("まで")).map(|l| format!("{l}\n")).collect();
+        fs::write(psn.with_extension("kif"), &without_summary).unwrap();
+        // Each record in a database of its own: the two are one game, whose result is its
+        // first record's.
+        for ext in ["psn", "kif"] {
+            let db = db.with_extension(ext);
+            let out = kifudex(["index", dir.join(format!("foul.{ext}")).to_str().unwrap()]).db(&db).output();
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let games = export("games", &db);
+            let got = (games[0]["result"].as_str(), games[0]["termination"].as_str());
+            assert_eq!(got, (winner, "illegal_move"), "{ext}: {result} {moves}\n{without_summary}");
+        }
+    }
+}

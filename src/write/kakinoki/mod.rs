@@ -208,6 +208,28 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
         }
         (_, e) => e,
     };
+    // An ending that names no side is written for the side the result says lost: a record's
+    // foul stated by a result alone (a Western `[Termination "illegal_move"]`) is `反則負け` on
+    // the loser's turn and `反則勝ち` on the winner's; and a game that stopped before the
+    // record's last move ends on another turn than the one the record wrote its ending on, so
+    // a resignation of the side not to move there is written with its side (`後手 投了`).
+    let named;
+    let ending = match (ending, replayed.outcome) {
+        (Some(e), Some(Outcome::Win(winner)))
+            if e.side.is_none()
+                && matches!(
+                    e.termination,
+                    Termination::Resign
+                        | Termination::Timeout
+                        | Termination::IllegalMove
+                        | Termination::Forfeit
+                ) =>
+        {
+            named = Ending { side: Some(winner.flip()), ..e.clone() };
+            Some(&named)
+        }
+        _ => ending,
+    };
     let line = LineOut {
         number: replayed.start.move_number.max(1),
         entries: &game.moves,
