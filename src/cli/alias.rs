@@ -28,7 +28,14 @@ pub struct AliasArgs {
 #[derive(Debug, Subcommand)]
 enum Action {
     /// Store ALIAS as another spelling of the player NAME
-    Add { alias: String, name: String },
+    Add {
+        alias: String,
+        name: String,
+        /// Store it even when ALIAS is already another player's alias (which it then no longer
+        /// is)
+        #[arg(long)]
+        replace: bool,
+    },
     /// List the stored aliases (CSV with --csv)
     List {
         /// Write CSV rows `alias,name` (the form --aliases reads)
@@ -42,21 +49,37 @@ enum Action {
 pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
     let db = args.db;
     match args.action {
-        Action::Add { alias, name } => {
+        Action::Add { alias, name, replace } => {
             // The warning of an unfinished index run is about answers, not aliases: none here.
             let mut reader = super::db::open_reader(&db.path())?;
             let snapshot = reader.snapshot()?;
             // Refused before the file is written at all.
-            snapshot.check_alias(&alias, &name)?;
+            let player = snapshot.check_alias(&alias, &name)?;
             // One already there is not written again (the file may be read-only).
             if snapshot.aliases()?.iter().any(|a| a.alias == alias.trim() && a.name == name.trim()) {
                 eprintln!("kifudex: alias {} → {} (already there)", alias.trim(), name.trim());
                 return Ok(ExitCode::SUCCESS);
             }
+            // The spelling of another player's alias would stop finding that player's games.
+            let before = snapshot.alias_of(&alias)?.filter(|a| a.name != player);
+            if let (Some(before), false) = (&before, replace) {
+                anyhow::bail!(
+                    "{} is already an alias of {}: give --replace to make it {}'s instead, or choose another \
+                     spelling",
+                    before.alias,
+                    before.name,
+                    player
+                );
+            }
             drop(snapshot);
             drop(reader);
             let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
-            eprintln!("kifudex: alias {} → {}", added.alias, added.name);
+            match before {
+                Some(before) => {
+                    eprintln!("kifudex: alias {} → {} (it was {}'s)", added.alias, added.name, before.name)
+                }
+                None => eprintln!("kifudex: alias {} → {}", added.alias, added.name),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Action::Remove { alias } => {

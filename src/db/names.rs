@@ -434,13 +434,14 @@ fn new_alias(conn: &Connection, alias: &str, name: &str) -> Result<(String, Stri
 
 impl Snapshot<'_> {
     /// Checks, without writing, that [`Batch::add_alias`] would store `alias` as another
-    /// spelling of `name` in the database as it is now.
+    /// spelling of `name` in the database as it is now. Returns the name it would stand for
+    /// (the player `name` stands for).
     ///
     /// # Errors
     ///
     /// Those of [`Batch::add_alias`].
-    pub fn check_alias(&self, alias: &str, name: &str) -> Result<(), AliasError> {
-        new_alias(&self.tx, alias, name).map(|_| ())
+    pub fn check_alias(&self, alias: &str, name: &str) -> Result<String, AliasError> {
+        new_alias(&self.tx, alias, name).map(|(_, name, _)| name)
     }
 
     /// Whether an alias with the key of `alias` is stored.
@@ -449,19 +450,28 @@ impl Snapshot<'_> {
     ///
     /// Any database failure.
     pub fn has_alias(&self, alias: &str) -> Result<bool> {
+        Ok(self.alias_of(alias)?.is_some())
+    }
+
+    /// The stored alias with the key of `alias`, with the name it stands for, if there is one.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn alias_of(&self, alias: &str) -> Result<Option<Alias>> {
         if !has_table(&self.tx, "aliases")? {
-            return Ok(false);
+            return Ok(None);
         }
         // By the spellings' keys made now, as [`AliasMap::load`] makes them.
         let key = player_key(alias);
-        let mut stmt = self.tx.prepare_cached("SELECT alias FROM aliases")?;
+        let mut stmt = self.tx.prepare_cached("SELECT alias, name FROM aliases")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             if player_key(r.get_ref(0)?.as_str()?) == key {
-                return Ok(true);
+                return Ok(Some(Alias { alias: r.get(0)?, name: r.get(1)? }));
             }
         }
-        Ok(false)
+        Ok(None)
     }
 }
 

@@ -165,6 +165,39 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(beside, ["aliases.csv", "archive", "k.sqlite"]);
 }
 
+/// A spelling that is already one player's alias is not made another's without `--replace`:
+/// the games of the first would stop being found by it. Another spelling of the same player,
+/// or a name that stands for that player, is no change of player.
+#[test]
+fn an_alias_of_one_player_is_made_another_players_only_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let ids = build(&tmp.path().join("archive"), &db);
+    let habu = ids_of(&ids, &["01", "02", "03", "04", "06", "07", "08"]);
+    let add = |args: &[&str]| kifudex([&["alias", "add"][..], args].concat()).db(&db).run();
+    assert_eq!(add(&["Habu Yoshiharu", "羽生善治"]).0, 0);
+    assert_eq!(add(&["hy", "羽生善治"]).0, 0);
+    let hash = fs::read(&db).unwrap();
+    let (code, _, stderr) = add(&["HY", "渡辺明"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        "kifudex: hy is already an alias of 羽生善治: give --replace to make it 渡辺明's instead, or choose \
+         another spelling\n"
+    );
+    assert_eq!(fs::read(&db).unwrap(), hash, "a refused alias writes nothing");
+    assert_eq!(listed(&db, &["--player", "hy"]), habu);
+    // The same player, by another spelling of the alias or by a name that stands for them.
+    assert_eq!(add(&["HY", "Habu Yoshiharu"]), (0, String::new(), "kifudex: alias HY → 羽生善治\n".into()));
+    assert_eq!(listed(&db, &["--player", "hy"]), habu);
+    let (code, _, stderr) = add(&["hy", "渡辺明", "--replace"]);
+    assert_eq!((code, stderr.as_str()), (0, "kifudex: alias hy → 渡辺明 (it was 羽生善治's)\n"));
+    let watanabe = listed(&db, &["--player", "渡辺明"]);
+    assert!(!watanabe.is_empty() && watanabe != habu);
+    assert_eq!(listed(&db, &["--player", "hy"]), watanabe);
+    assert_eq!(listed(&db, &["--player", "Habu Yoshiharu"]), habu);
+}
+
 /// The rows of an aliases file may chain, in any order; rows that contradict each other are
 /// refused, naming both lines.
 #[test]
