@@ -58,7 +58,7 @@ use std::{cell::RefCell, fmt};
 
 use crate::{
     kifu::{Ending, Game, MoveEntry, Outcome, ReadProblem, Termination, Variation, Warning},
-    notation::{MoveToken, ResolveError},
+    notation::ResolveError,
     shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup, Variant},
 };
 
@@ -66,11 +66,10 @@ use crate::{
 /// notation makes obligatory there: read as not promoting (see
 /// [`crate::notation`]'s resolving), and said so. `pos` is the position before `mv`.
 fn unmarked_promotion(pos: &Position, entry: &MoveEntry, mv: Move, ply: usize) -> Option<Warning> {
-    let MoveToken::Western(written) = &entry.token else { return None };
-    let Move::Normal { from, to, promote: false } = mv else { return None };
-    if written.promotion.is_some() || !pos.is_legal(Move::Normal { from, to, promote: true }) {
+    if !crate::notation::sequence::promotion_unmarked(pos, &entry.token, mv) {
         return None;
     }
+    let written = &entry.token;
     Some(Warning {
         line: entry.line,
         ply: u32::try_from(ply).ok(),

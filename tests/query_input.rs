@@ -241,3 +241,21 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
         assert!(err.starts_with("kifudex: the database holds no game"), "{command}: {err}");
     }
 }
+
+/// A Western move that could promote and writes neither `+` nor `=`, which that notation must
+/// write there, is read as not promoting, as in a record; `moves` and `query --moves` say so
+/// on stderr, as a record's `promotion_unmarked` warning does. A marked move, or one that
+/// cannot promote, says nothing.
+#[test]
+fn an_unmarked_western_move_that_could_promote_is_noted() {
+    let (_tmp, _dir, db) = indexed(&two_games("a.usi"));
+    let note = "kifudex: note: move 3 (Bx2b) could promote, and writes neither '+' nor '=' (as Western notation \
+                must there): read as not promoting\n";
+    assert_eq!(kifudex(["moves", "P-7f P-3d Bx2b"]).run(), (0, "7g7f 3c3d 8h2b\n".into(), note.into()));
+    for marked in ["P-7f P-3d Bx2b+", "P-7f P-3d Bx2b=", "P-7f P-3d P-2f"] {
+        let (code, _, err) = kifudex(["moves", marked]).run();
+        assert_eq!((code, err.as_str()), (0, ""), "{marked}");
+    }
+    let (code, _, err) = kifudex(["query", "--moves", "P-7f P-3d Bx2b", "--limit", "0"]).db(&db).run();
+    assert_eq!((code, err.as_str()), (1, note));
+}

@@ -110,6 +110,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
         Some((setup, moves)) => (Position::from_setup(setup).unwrap_or(start), moves),
         None => (start, Vec::new()),
     };
+    super::note_unmarked_promotions(start.setup(), &text);
     let line = render(&start, &moves, args.to.into());
     super::print(&format!("{line}\n"))?;
     Ok(ExitCode::SUCCESS)

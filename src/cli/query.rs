@@ -181,7 +181,12 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
-    target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap).map_err(super::in_flags)
+    let target = target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap)
+        .map_err(super::in_flags)?;
+    if let (Some(moves), Some((start, _))) = (&args.moves, &target.sequence) {
+        super::note_unmarked_promotions(start, moves);
+    }
+    Ok(target)
 }
 
 /// `FILE` or `FILE:PLY`; a file whose own name ends in `:…` is taken whole when it exists.

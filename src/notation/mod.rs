@@ -37,7 +37,7 @@ use std::fmt;
 
 pub use csa::CsaMove;
 pub use japanese::JapaneseMove;
-pub use sequence::{MoveTokens, SequenceError, SequenceErrorKind, read_sequence};
+pub use sequence::{MoveTokens, SequenceError, SequenceErrorKind, read_sequence, unmarked_promotions};
 pub use western::WesternMove;
 pub use write::write;
 

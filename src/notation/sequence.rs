@@ -336,3 +336,31 @@ pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, Sequence
     }
     Ok(moves)
 }
+
+/// The moves of `text`, read from `start` as [`read_sequence`] reads them, that are written in
+/// Western notation without a promotion mark where the piece could promote (which that
+/// notation must mark): each is read as not promoting. Each comes with its place and text.
+/// Reading stops at the first move that cannot be read or played.
+pub fn unmarked_promotions(start: &Position, text: &str) -> Vec<(usize, String)> {
+    let mut pos = start.clone();
+    let mut previous = start.last_move().map(Move::to);
+    let mut found = Vec::new();
+    for (place, (word, token)) in (1..).zip(MoveTokens::in_variant(text, start.variant())) {
+        let Ok(token) = token else { break };
+        let Ok(mv) = token.resolve(&pos, previous) else { break };
+        if promotion_unmarked(&pos, &token, mv) {
+            found.push((place, word.trim().to_string()));
+        }
+        pos.play_unchecked(mv);
+        previous = Some(mv.to());
+    }
+    found
+}
+
+/// Whether `mv`, read from `token` in `pos`, is a Western move that writes neither `+` nor `=`
+/// where the piece could promote.
+pub(crate) fn promotion_unmarked(pos: &Position, token: &MoveToken, mv: Move) -> bool {
+    let MoveToken::Western(written) = token else { return false };
+    let Move::Normal { from, to, promote: false } = mv else { return false };
+    written.promotion.is_none() && pos.is_legal(Move::Normal { from, to, promote: true })
+}
