@@ -41,7 +41,7 @@ pub struct ConvertArgs {
     file: PathBuf,
     /// The format to write. `western` writes Hodges moves (P-7f), `hosking` the same Western
     /// text with Hosking moves (P76). Yari shogi games are written as western, hosking or usi
-    /// (the USI-like form).
+    /// (the USI-like form), and as kif, ki2 or jkf from the yari start; never as csa.
     #[arg(long, value_enum, default_value_t = To::Kif)]
     to: To,
     /// Read the games as games of this variant. Without it, a game is yari shogi's when its

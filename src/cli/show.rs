@@ -23,8 +23,8 @@ pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
     #[arg(value_name = "GAME_ID")]
     id: i64,
-    /// The format to write [default: kif; western for a yari shogi game, which has no KIF,
-    /// KI2, CSA or JKF form]
+    /// The format to write [default: kif; western for a yari shogi game, which has no CSA form,
+    /// and a KIF, KI2 or JKF form only from the yari start]
     #[arg(long, value_enum)]
     to: Option<To>,
     /// Write to FILE instead of stdout (`-` is stdout; a `.kif` or `.ki2` file in Shift_JIS, others in UTF-8)
