@@ -2,7 +2,7 @@
 //! game's result and status.
 //!
 //! Replay never reads text: the record readers have already turned every move into a
-//! [`MoveToken`]. A game whose move N cannot be played keeps its
+//! [`MoveToken`](crate::notation::MoveToken). A game whose move N cannot be played keeps its
 //! first N-1 moves and says why it stopped ([`Status::Stopped`]). A game that ended by a foul
 //! (反則) keeps its final illegal move as the ending, not as a failure.
 //!
