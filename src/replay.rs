@@ -38,8 +38,8 @@
 //! - `ending_contradicts_repetition`: a position occurred a fourth time, and the record states
 //!   another result (a draw for a perpetual check, a later resignation); the repetition's
 //!   result is kept;
-//! - `not_mate`: the record says checkmate (`詰み`, `%TSUMI`) and the final position is not;
-//!   the record's result is kept;
+//! - `not_mate`: the record, or one of its variations, says checkmate (`詰み`, `%TSUMI`) and
+//!   the final position is not; the record's result is kept;
 //! - `not_fourfold`: the record says 千日手 and no position occurred four times; the record's
 //!   result is kept;
 //! - `moves_after_end`: see 3 above.
@@ -391,7 +391,7 @@ pub fn replay(game: &Game) -> ReplayedGame {
     let end = pos.setup().clone();
     recycle(pos);
     let variations = match base {
-        Some(mut base) => replay_variations(&mut base, &moves, &game.variations),
+        Some(mut base) => replay_variations(&mut base, &moves, &game.variations, &mut warnings),
         None => Vec::new(),
     };
     ReplayedGame {
@@ -660,7 +660,12 @@ pub(crate) fn stated_by(
 /// variation is played on `pos` itself and taken back after, so the work is the number of
 /// moves, however many variations branch however deep into a long game. `pos` ends at some
 /// point of `line`; callers that go on from it rewind it first.
-fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> Vec<ReplayedVariation> {
+fn replay_variations(
+    pos: &mut Position,
+    line: &[Move],
+    vars: &[Variation],
+    warnings: &mut Vec<Warning>,
+) -> Vec<ReplayedVariation> {
     let start = pos.ply();
     let mut out = Vec::with_capacity(vars.len());
     let mut sorted: Vec<(usize, &Variation)> = vars.iter().enumerate().collect();
@@ -675,13 +680,20 @@ fn replay_variations(pos: &mut Position, line: &[Move], vars: &[Variation]) -> V
         while pos.ply() < start + var.ply {
             pos.play_unchecked(line[pos.ply() - start]);
         }
-        out.push(replay_variation(pos, source, var));
+        out.push(replay_variation(pos, source, var, warnings));
     }
     out
 }
 
-/// Replays one variation from `pos`, and its own variations; `pos` ends where it was.
-fn replay_variation(pos: &mut Position, source: usize, var: &Variation) -> ReplayedVariation {
+/// Replays one variation from `pos`, and its own variations; `pos` ends where it was. A
+/// variation played to its end that says checkmate where the position is not gets a
+/// `not_mate` warning, as the main line does.
+fn replay_variation(
+    pos: &mut Position,
+    source: usize,
+    var: &Variation,
+    warnings: &mut Vec<Warning>,
+) -> ReplayedVariation {
     let base = pos.ply();
     let mut moves = Vec::with_capacity(var.moves.len());
     let mut stopped = None;
@@ -703,8 +715,24 @@ fn replay_variation(pos: &mut Position, source: usize, var: &Variation) -> Repla
             }
         }
     }
+    if let Some(ending) = var.ending.as_ref().filter(|e| e.termination == Termination::Checkmate) {
+        if stopped.is_none() && !pos.is_checkmate() {
+            let plies = pos.ply() as u32;
+            warnings.push(Warning {
+                line: ending.line,
+                ply: Some(plies),
+                code: "not_mate",
+                message: format!(
+                    "the variation from move {} ends '{}' (checkmate), but its final position (after move {plies}) is \
+                     not checkmate",
+                    var.ply + 1,
+                    ending.text
+                ),
+            });
+        }
+    }
     rewind(pos, base);
-    let variations = replay_variations(pos, &moves, &var.variations);
+    let variations = replay_variations(pos, &moves, &var.variations, warnings);
     rewind(pos, base);
     ReplayedVariation { ply: var.ply, source, moves, variations, stopped }
 }

@@ -636,3 +636,55 @@ fn a_foul_stated_by_a_result_alone_is_written_to_kif_for_the_side_that_lost() {
         }
     }
 }
+
+/// A variation that ends `詰み` is judged as the main line is: one whose final position is
+/// checkmate says nothing, one whose final position is not gets a `not_mate` warning with
+/// the line of its ending. By hand: with White's king on 1a and Black's pawn on 1c, a gold
+/// dropped on 1b (protected by the pawn, covering 2a and 2b) mates; one dropped on 3b does
+/// not even give check.
+#[test]
+fn a_variation_that_says_mate_where_there_is_none_is_a_warning() {
+    let (_tmp, dir, db) = workspace();
+    let empty = "| ・ ・ ・ ・ ・ ・ ・ ・ ・|";
+    let kif = [
+        "後手の持駒：なし",
+        "  ９ ８ ７ ６ ５ ４ ３ ２ １",
+        "+---------------------------+",
+        "| ・ ・ ・ ・ ・ ・ ・ ・v玉|一",
+        &format!("{empty}二"),
+        "| ・ ・ ・ ・ ・ ・ ・ ・ 歩|三",
+        &format!("{empty}四"),
+        &format!("{empty}五"),
+        &format!("{empty}六"),
+        &format!("{empty}七"),
+        &format!("{empty}八"),
+        "| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九",
+        "+---------------------------+",
+        "先手の持駒：金",
+        "先手番",
+        "手数----指手---------消費時間--",
+        "   1 ２二金打",
+        "   2 同　玉",
+        "   3 中断",
+        "",
+        "変化：1手",
+        "   1 １二金打",
+        "   2 詰み",
+        "",
+        "変化：1手",
+        "   1 ３二金打",
+        "   2 詰み",
+        "",
+    ]
+    .join("\n");
+    // The ending of the second variation: the text's last line.
+    let line = kif.lines().count();
+    fs::write(dir.join("tsume.kif"), &kif).unwrap();
+    let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let warnings = export("warnings", &db);
+    let got: Vec<_> =
+        warnings.iter().map(|w| (w["line"].clone(), w["ply"].clone(), w["code"].clone())).collect();
+    assert_eq!(got, [(line.to_string(), "1".to_string(), "not_mate".to_string())]);
+    assert!(warnings[0]["message"].contains("variation"), "{}", warnings[0]["message"]);
+}
