@@ -259,3 +259,26 @@ fn an_unmarked_western_move_that_could_promote_is_noted() {
     let (code, _, err) = kifudex(["query", "--moves", "P-7f P-3d Bx2b", "--limit", "0"]).db(&db).run();
     assert_eq!((code, err.as_str()), (1, note));
 }
+
+/// A capture no piece on the board can make is named as such, not as a drop: after
+/// ７六歩 ３四歩 ２二角成 同銀, Black's bishop is gone and the one in hand cannot capture, so
+/// ２二 is beyond every Black 角 (by hand: a 角 in hand may only drop, on an empty square).
+#[test]
+fn a_capture_no_piece_can_make_is_not_called_a_drop() {
+    for last in ["同角成", "２二角成", "同角"] {
+        let (code, out, err) = kifudex(["moves", &format!("７六歩 ３四歩 ２二角成 同銀 {last}")]).run();
+        assert_eq!((code, out.as_str()), (2, ""), "{last}: {err}");
+        assert!(
+            err.contains(&format!("move 5 ({last}, black to move): no such move: no legal 角 to ２二")),
+            "{err}"
+        );
+        assert!(!err.contains("drop"), "{err}");
+    }
+    // Where a drop is what the text can mean (an empty square, no promotion), the rules'
+    // reason for refusing it stays: Black's pawn on 9g cannot reach 9e, and one dropped there
+    // would be a second unpromoted pawn on the file.
+    let start = "4k4/9/9/9/9/9/P8/9/4K4 b P 1";
+    let (code, _, err) = kifudex(["moves", "--start", start, "９五歩"]).run();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("move 1 (９五歩, black to move): no such move: 二歩"), "{err}");
+}

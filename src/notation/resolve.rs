@@ -144,13 +144,19 @@ impl JapaneseMove {
         if moves.is_empty() && !worded && self.promotion.is_none() && pos.is_legal(drop) {
             return Ok(drop);
         }
-        // The one move the words name if pins are ignored, for the rules' reason.
+        // The one move the words name if pins are ignored, for the rules' reason. A drop is
+        // named only where the text could mean one: onto an empty square, without a
+        // promotion mark.
+        let drop_meant = !worded
+            && self.promotion.is_none()
+            && pos.piece_at(to).is_none()
+            && pos.hand(pos.turn()).count(kind) > 0;
         let mut named = reference
             .iter()
             .filter(|&&from| relative::matches(pos.turn(), from, to, self.relative, self.motion, &reference));
         let named = match (named.next(), named.next()) {
             (Some(&from), None) => Some(Move::Normal { from, to, promote: self.promotion == Some(true) }),
-            (None, _) if !worded && pos.hand(pos.turn()).count(kind) > 0 => Some(drop),
+            (None, _) if drop_meant => Some(drop),
             _ => None,
         };
         conclude(pos, moves, named)
