@@ -119,6 +119,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
+    super::note_overridden_aliases(&snapshot, &filter)?;
     // A file is written under a hidden name, then renamed (see `out`).
     let file = match (super::out::named(&args.out), &args.out_dir) {
         (Some(path), _) => Some(path.clone()),

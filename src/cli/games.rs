@@ -40,6 +40,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
+    super::note_overridden_aliases(&snapshot, &filter)?;
     let limit = if args.all { usize::MAX } else { args.limit };
     let list = games::list(&snapshot, &filter, args.offset, limit)?;
     let text = match args.format {

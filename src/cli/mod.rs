@@ -168,6 +168,22 @@ fn note_no_game_kept(
     Ok(none)
 }
 
+/// Says on stderr which stored aliases the command's own (`--aliases FILE`) make name
+/// another player, for the command's answers: the file's rows win, and this says where.
+fn note_overridden_aliases(
+    snapshot: &kifudex::db::Snapshot<'_>,
+    filter: &kifudex::db::GameFilter,
+) -> anyhow::Result<()> {
+    for (alias, was, now) in snapshot.aliases_overridden(&filter.aliases)? {
+        eprintln!(
+            "kifudex: note: '{}' is stored as an alias of '{was}'; with --aliases it names '{now}' in this \
+             command's answers",
+            alias.alias
+        );
+    }
+    Ok(())
+}
+
 /// Says on stderr which moves of `text`, read from `start`, are Western moves that could
 /// promote and write neither `+` nor `=`, which are read as not promoting (a record's such
 /// moves are `promotion_unmarked` warnings).

@@ -39,6 +39,7 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
         PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
+    super::note_overridden_aliases(&snapshot, &query.filter)?;
     let stats = players::players(&snapshot, &query)?;
     let mut header: Vec<&str> = PLAYER_COLUMNS.to_vec();
     header.push("openings");

@@ -110,6 +110,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     };
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
+    super::note_overridden_aliases(&snapshot, &query.filter)?;
     warn_unindexed(&snapshot, &args.db.path())?;
     let answer = query::run(&snapshot, &query).map_err(super::in_flags)?;
     let text = match args.format {

@@ -44,6 +44,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     }
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
+    super::note_overridden_aliases(&snapshot, &filter)?;
     let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {
         if filter.is_empty() || snapshot.game(GameId(args.id))?.is_none() {
             bail!("there is no game {} in {}", args.id, args.db.path().display());

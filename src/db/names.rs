@@ -415,6 +415,38 @@ impl Snapshot<'_> {
     }
 }
 
+impl Snapshot<'_> {
+    /// The stored aliases that `extra` (a command's own aliases) make name another player than
+    /// the database does: each stored alias, with the name of the player the database gives
+    /// it and the one it names with `extra`. A row of `extra` that restates a stored alias,
+    /// reverses it, or makes one player of two leaves every stored alias with its player, and
+    /// is not listed.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn aliases_overridden(&self, extra: &[(String, String)]) -> Result<Vec<(Alias, String, String)>> {
+        if extra.is_empty() {
+            return Ok(Vec::new());
+        }
+        let stored = AliasMap::load(&self.tx, &[])?;
+        let merged = AliasMap::load(&self.tx, extra)?;
+        let mut out = Vec::new();
+        for alias in self.aliases()? {
+            let Some((alias_key, _)) = alias_keys(&alias.alias, &alias.name) else { continue };
+            let Some((was, was_key)) = stored.resolve(&alias_key) else { continue };
+            if merged.canonical(&alias_key) != merged.canonical(was_key) {
+                let now = merged
+                    .resolve(&alias_key)
+                    .map_or_else(|| alias.alias.trim().to_string(), |(n, _)| n.clone());
+                let was = was.clone();
+                out.push((alias, was, now));
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// What storing `alias` as another spelling of `name` stores: the alias's key, and the player
 /// it stands for (the one `name` stands for) with its key. The errors of
 /// [`Batch::add_alias`].

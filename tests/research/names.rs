@@ -456,3 +456,37 @@ fn old_and_variant_kanji_in_a_name_are_their_form_of_today() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     check(&db);
 }
+
+/// An aliases file's row wins over a stored alias of the same spelling for the command, and
+/// the command says so on stderr, naming both players; rows that leave every stored alias
+/// with its player (a restatement, the reverse of a stored alias) say nothing.
+#[test]
+fn an_aliases_file_that_moves_a_stored_alias_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let ids = build(&tmp.path().join("archive"), &db);
+    // Record 06 names him Habu Yoshiharu, which no alias here stands for until the last row.
+    let named = ids_of(&ids, &["01", "02", "03", "04", "07", "08"]);
+    let habu = ids_of(&ids, &["01", "02", "03", "04", "06", "07", "08"]);
+    assert_eq!(kifudex(["alias", "add", "hy", "羽生善治"]).db(&db).run().0, 0);
+    let file = tmp.path().join("aliases.csv");
+    let aliases = file.to_str().unwrap();
+    fs::write(&file, "hy,渡辺明\n").unwrap();
+    let (code, _, stderr) = kifudex(["games", "--player", "hy", "--aliases", aliases]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr,
+        "kifudex: note: 'hy' is stored as an alias of '羽生善治'; with --aliases it names '渡辺明' in this \
+         command's answers\n"
+    );
+    let watanabe = listed(&db, &["--player", "渡辺明"]);
+    assert_eq!(listed(&db, &["--player", "hy", "--aliases", aliases]), watanabe);
+    for (rows, games) in
+        [("hy,羽生善治\n", &named), ("羽生善治,hy\n", &named), ("Habu Yoshiharu,羽生善治\n", &habu)]
+    {
+        fs::write(&file, rows).unwrap();
+        let (code, _, stderr) = kifudex(["games", "--player", "hy", "--aliases", aliases]).db(&db).run();
+        assert_eq!((code, stderr.as_str()), (0, ""), "{rows}");
+        assert_eq!(&listed(&db, &["--player", "hy", "--aliases", aliases]), games, "{rows}");
+    }
+}
