@@ -44,9 +44,10 @@
 //!   result is kept;
 //! - `moves_after_end`: see 3 above.
 //!
-//! One more warning is about a move, not the ending: `promotion_unmarked`, a Western move of
-//! the main line that could promote or not and writes neither `+` nor `=`, read as not
-//! promoting.
+//! One more warning is about a move, not the ending: `promotion_unmarked`, a move of the main
+//! line that could promote or not and writes no promotion mark where its notation must (a
+//! Western move without `+` or `=`, a Japanese move without an origin and without 成 or
+//! 不成), read as not promoting.
 //!
 //! A game that stops early (a move that cannot be read or played) does not reach its end, so
 //! its result is the record's as far as the record states one, and nothing is checked. An
@@ -62,22 +63,17 @@ use crate::{
     shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup, Variant},
 };
 
-/// A Western move that could promote or not and writes neither `+` nor `=`, which Western
-/// notation makes obligatory there: read as not promoting (see
+/// A move that could promote or not and writes no promotion mark, which its notation makes
+/// obligatory there (see [`crate::notation::UnmarkedPromotion`]): read as not promoting (see
 /// [`crate::notation`]'s resolving), and said so. `pos` is the position before `mv`.
 fn unmarked_promotion(pos: &Position, entry: &MoveEntry, mv: Move, ply: usize) -> Option<Warning> {
-    if !crate::notation::sequence::promotion_unmarked(pos, &entry.token, mv) {
-        return None;
-    }
-    let written = &entry.token;
+    let text = entry.token.to_string();
+    let found = crate::notation::sequence::unmarked_promotion(pos, &entry.token, mv, ply, &text)?;
     Some(Warning {
         line: entry.line,
         ply: u32::try_from(ply).ok(),
         code: "promotion_unmarked",
-        message: format!(
-            "move {ply} ({written}) could promote, and writes neither '+' nor '=' (as Western notation must \
-             there): read as not promoting"
-        ),
+        message: found.to_string(),
     })
 }
 

@@ -243,11 +243,12 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
 }
 
 /// A Western move that could promote and writes neither `+` nor `=`, which that notation must
-/// write there, is read as not promoting, as in a record; `moves` and `query --moves` say so
+/// write there, is read as not promoting, as in a record (a Japanese move without 成 or 不成
+/// the same); `moves` and `query --moves` say so
 /// on stderr, as a record's `promotion_unmarked` warning does. A marked move, or one that
 /// cannot promote, says nothing.
 #[test]
-fn an_unmarked_western_move_that_could_promote_is_noted() {
+fn an_unmarked_move_that_could_promote_is_noted() {
     let (_tmp, _dir, db) = indexed(&two_games("a.usi"));
     let note = "kifudex: note: move 3 (Bx2b) could promote, and writes neither '+' nor '=' (as Western notation \
                 must there): read as not promoting\n";
@@ -258,6 +259,15 @@ fn an_unmarked_western_move_that_could_promote_is_noted() {
     }
     let (code, _, err) = kifudex(["query", "--moves", "P-7f P-3d Bx2b", "--limit", "0"]).db(&db).run();
     assert_eq!((code, err.as_str()), (1, note));
+    // The same in Japanese notation, whose mark of a declined promotion is 不成.
+    let note = "kifudex: note: move 3 (２二角) could promote, and writes neither 成 nor 不成 (as Japanese notation \
+                must there): read as not promoting\n";
+    assert_eq!(kifudex(["moves", "７六歩 ３四歩 ２二角"]).run(), (0, "7g7f 3c3d 8h2b\n".into(), note.into()));
+    for marked in ["７六歩 ３四歩 ２二角不成", "７六歩 ３四歩 ２二角成", "７六歩 ３四歩 ２六歩"]
+    {
+        let (code, _, err) = kifudex(["moves", marked]).run();
+        assert_eq!((code, err.as_str()), (0, ""), "{marked}");
+    }
 }
 
 /// A capture no piece on the board can make is named as such, not as a drop: after

@@ -184,16 +184,13 @@ fn note_overridden_aliases(
     Ok(())
 }
 
-/// Says on stderr which moves of `text`, read from `start`, are Western moves that could
-/// promote and write neither `+` nor `=`, which are read as not promoting (a record's such
-/// moves are `promotion_unmarked` warnings).
+/// Says on stderr which moves of `text`, read from `start`, could promote and write no
+/// promotion mark where their notation must, which are read as not promoting (a record's
+/// such moves are `promotion_unmarked` warnings).
 fn note_unmarked_promotions(start: &kifudex::shogi::Setup, text: &str) {
     let Ok(start) = kifudex::shogi::Position::from_setup(start.clone()) else { return };
-    for (place, word) in kifudex::notation::unmarked_promotions(&start, text) {
-        eprintln!(
-            "kifudex: note: move {place} ({word}) could promote, and writes neither '+' nor '=' (as Western \
-             notation must there): read as not promoting"
-        );
+    for found in kifudex::notation::unmarked_promotions(&start, text) {
+        eprintln!("kifudex: note: {found}");
     }
 }
 

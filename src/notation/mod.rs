@@ -37,7 +37,9 @@ use std::fmt;
 
 pub use csa::CsaMove;
 pub use japanese::JapaneseMove;
-pub use sequence::{MoveTokens, SequenceError, SequenceErrorKind, read_sequence, unmarked_promotions};
+pub use sequence::{
+    MoveTokens, SequenceError, SequenceErrorKind, UnmarkedPromotion, read_sequence, unmarked_promotions,
+};
 pub use western::WesternMove;
 pub use write::write;
 

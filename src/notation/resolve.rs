@@ -11,9 +11,10 @@
 //!   several left is "ambiguous", listing them.
 //! - Promotion: 成 / `+` keeps the promoting moves, 不成 / 生 / `=` the others. No mark means no
 //!   promotion, except where the piece must promote (a pawn or lance reaching the last rank,
-//!   a knight the last two), which only the promoting move can do. This is the Japanese
-//!   convention, and the tolerant reading of Western text that leaves out the obligatory `=`
-//!   (replay warns of it: `promotion_unmarked`).
+//!   a knight the last two), which only the promoting move can do. This is how a KIF move,
+//!   which names its origin, is written; where the notation makes the mark obligatory (a
+//!   Japanese move without an origin, which writes 不成; Western text, which writes `=`), it
+//!   is the tolerant reading, and replay warns of it: `promotion_unmarked`.
 //!   `=` or 不成 where no promotion was possible is accepted: it is true.
 //!
 //! Western text also says whether the move captures. `-` (or no symbol, as Hosking writes)

@@ -337,30 +337,68 @@ pub fn read_sequence(start: &Position, text: &str) -> Result<Vec<Move>, Sequence
     Ok(moves)
 }
 
-/// The moves of `text`, read from `start` as [`read_sequence`] reads them, that are written in
-/// Western notation without a promotion mark where the piece could promote (which that
-/// notation must mark): each is read as not promoting. Each comes with its place and text.
-/// Reading stops at the first move that cannot be read or played.
-pub fn unmarked_promotions(start: &Position, text: &str) -> Vec<(usize, String)> {
+/// A move written without a promotion mark where the piece could promote or not, which its
+/// notation must then mark: read as not promoting. Its display is the warning's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnmarkedPromotion {
+    /// The move's place in its sequence, counted from 1.
+    pub place: usize,
+    /// The move as written.
+    pub text: String,
+    /// The marks its notation writes: Western `+`/`=`, or Japanese 成/不成.
+    western: bool,
+}
+
+impl fmt::Display for UnmarkedPromotion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (marks, notation) =
+            if self.western { ("'+' nor '='", "Western") } else { ("成 nor 不成", "Japanese") };
+        write!(
+            f,
+            "move {} ({}) could promote, and writes neither {marks} (as {notation} notation must there): read as \
+             not promoting",
+            self.place, self.text
+        )
+    }
+}
+
+/// The moves of `text`, read from `start` as [`read_sequence`] reads them, that write no
+/// promotion mark where the piece could promote or not (see [`UnmarkedPromotion`]). Reading
+/// stops at the first move that cannot be read or played.
+pub fn unmarked_promotions(start: &Position, text: &str) -> Vec<UnmarkedPromotion> {
     let mut pos = start.clone();
     let mut previous = start.last_move().map(Move::to);
     let mut found = Vec::new();
     for (place, (word, token)) in (1..).zip(MoveTokens::in_variant(text, start.variant())) {
         let Ok(token) = token else { break };
         let Ok(mv) = token.resolve(&pos, previous) else { break };
-        if promotion_unmarked(&pos, &token, mv) {
-            found.push((place, word.trim().to_string()));
-        }
+        found.extend(unmarked_promotion(&pos, &token, mv, place, word.trim()));
         pos.play_unchecked(mv);
         previous = Some(mv.to());
     }
     found
 }
 
-/// Whether `mv`, read from `token` in `pos`, is a Western move that writes neither `+` nor `=`
-/// where the piece could promote.
-pub(crate) fn promotion_unmarked(pos: &Position, token: &MoveToken, mv: Move) -> bool {
-    let MoveToken::Western(written) = token else { return false };
-    let Move::Normal { from, to, promote: false } = mv else { return false };
-    written.promotion.is_none() && pos.is_legal(Move::Normal { from, to, promote: true })
+/// `mv`, read from `token` (written `text`, the `place`th move) in `pos`, when it is a Western
+/// move that writes neither `+` nor `=`, or a Japanese move without an origin that writes
+/// neither 成 nor 不成, where the piece could promote. A KIF move names its origin (`(77)`),
+/// and its format reads no mark as no promotion.
+pub(crate) fn unmarked_promotion(
+    pos: &Position,
+    token: &MoveToken,
+    mv: Move,
+    place: usize,
+    text: &str,
+) -> Option<UnmarkedPromotion> {
+    let western = match token {
+        MoveToken::Western(w) if w.promotion.is_none() => true,
+        MoveToken::Japanese(j) if j.promotion.is_none() && j.origin.is_none() => false,
+        _ => return None,
+    };
+    let Move::Normal { from, to, promote: false } = mv else { return None };
+    pos.is_legal(Move::Normal { from, to, promote: true }).then(|| UnmarkedPromotion {
+        place,
+        text: text.to_string(),
+        western,
+    })
 }

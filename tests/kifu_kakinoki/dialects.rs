@@ -78,3 +78,35 @@ fn kif_engine_lines_are_comments_of_their_move() {
     );
     assert_eq!(game.moves[1].comments, ["*対局 時間 00:02.0 深さ 10/15 評価値 -30 読み筋 ▲２六歩(27)"]);
 }
+
+/// A KI2 move that could promote or not writes 成 or 不成 (seed 001: "If a piece does not
+/// promote, this is indicated with 不成"). Without either it is read as not promoting, and
+/// replay says so with its line and ply; with one, or in KIF, whose move names its origin
+/// (`(88)`) and so is exact without a mark, nothing is said. By hand: after ７六歩 ３四歩,
+/// Black's bishop takes on 2二, inside White's camp, and may promote or not.
+#[test]
+fn ki2_a_promotion_left_unmarked_is_read_as_declined_and_warned() {
+    for (third, usi, warned) in
+        [("２二角", "8h2b", true), ("２二角不成", "8h2b", false), ("２二角成", "8h2b+", false)]
+    {
+        let game = ki2::read(&format!("手合割：平手\n\n▲７六歩 △３四歩\n▲{third} △同銀\n")).remove(0);
+        let replayed = replay(&game);
+        let moves: Vec<String> = replayed.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(moves, ["7g7f", "3c3d", usi, "3a2b"], "{third}");
+        let codes: Vec<_> = replayed.warnings.iter().map(|w| (w.code, w.ply, w.line)).collect();
+        let expected = if warned { vec![("promotion_unmarked", Some(3), 4)] } else { vec![] };
+        assert_eq!(codes, expected, "{third}");
+        if warned {
+            assert!(
+                replayed.warnings[0].message.contains("neither 成 nor 不成"),
+                "{}",
+                replayed.warnings[0].message
+            );
+        }
+    }
+    let kif =
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角(88)\n";
+    let replayed = replay(&kif::read(kif).remove(0));
+    assert_eq!(replayed.moves.last().map(ToString::to_string).as_deref(), Some("8h2b"));
+    assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
+}
