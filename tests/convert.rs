@@ -953,3 +953,94 @@ fn csa_text_says_it_is_utf8_once() {
         assert_eq!(game.info.black.as_ref().map(|p| p.full.as_str()), Some("羽生善治"));
     }
 }
+
+/// The extension of `--out` picks the format when `--to` is not given, and a `--to` it
+/// contradicts is refused before anything is written: a `game.csa` of KIF text would be read
+/// as CSA, and fail. Only KIF and KI2 go to Shift_JIS in a `.kif` or `.ki2` file; CSA says its
+/// text is UTF-8 and JSON is UTF-8, so they never do. Each file written is read back by its
+/// own format's reader (told by the text, not the name), with the names as written.
+#[test]
+fn the_out_extension_picks_the_format_and_a_contradicting_to_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("g.csa");
+    std::fs::write(&source, "V2.2\nN+羽生善治\nN-藤井猛\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n").unwrap();
+    let source = source.to_str().unwrap();
+    for (ext, starts) in [
+        ("kif", "先手：羽生善治"),
+        ("kifu", "先手：羽生善治"),
+        ("ki2u", "先手：羽生善治"),
+        ("csa", "'CSA encoding=UTF-8"),
+        ("jkf", "{"),
+        ("json", "{"),
+        ("usi", "position startpos moves 7g7f 3c3d"),
+        ("psn", "[Sente \"羽生善治\"]"),
+    ] {
+        let out = tmp.path().join(format!("o.{ext}"));
+        let run = convert(&[source, "--out", out.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(0), "{ext}: {}", String::from_utf8_lossy(&run.stderr));
+        let text = encoding::decode(&std::fs::read(&out).unwrap()).unwrap().text.into_owned();
+        assert!(text.starts_with(starts), "{ext}: {text}");
+        let format = kifu::read_file(None, text.as_bytes()).unwrap().games.remove(0);
+        assert_eq!(replay::replay(&format).moves.len(), 2, "{ext}");
+    }
+    for (to, ext, message) in [
+        (
+            "kif",
+            "csa",
+            "--out {} names a CSA file, and --to kif writes KIF: give --to csa, or a name with another extension",
+        ),
+        (
+            "csa",
+            "kif",
+            "--out {} names a KIF file, and --to csa writes CSA: give --to kif, or a name with another extension",
+        ),
+        (
+            "jkf",
+            "ki2",
+            "--out {} names a KI2 file, and --to jkf writes JKF: give --to ki2, or a name with another extension",
+        ),
+    ] {
+        let out = tmp.path().join(format!("refused.{ext}"));
+        let run = convert(&[source, "--to", to, "--out", out.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(2), "{to} {ext}");
+        let expected = format!("kifudex: {}\n", message.replace("{}", out.to_str().unwrap()));
+        assert_eq!(String::from_utf8_lossy(&run.stderr), expected);
+        assert!(!out.exists());
+    }
+    // A name of no record format takes what --to says; Hosking and Hodges are both Western.
+    for (to, name) in [("csa", "o.txt"), ("hosking", "h.psn")] {
+        let out = tmp.path().join(name);
+        let run = convert(&[source, "--to", to, "--out", out.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&run.stderr));
+    }
+    assert!(
+        std::fs::read_to_string(tmp.path().join("o.txt"))
+            .unwrap()
+            .starts_with("'CSA encoding=UTF-8\nV2.2\nN+羽生善治")
+    );
+}
+
+/// `show --out` never writes over a record file its database has indexed, by any path to it:
+/// the archive would lose the record, and the next run would give its game a new id. The file
+/// is left byte for byte; another name is written.
+#[test]
+fn show_never_writes_over_an_indexed_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("rec"), tmp.path().join("k.sqlite"));
+    std::fs::create_dir(&dir).unwrap();
+    let record = "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    std::fs::write(dir.join("g.csa"), record).unwrap();
+    assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let roundabout = dir.join("..").join("rec").join("g.csa");
+    for target in [dir.join("g.csa"), roundabout] {
+        let run = kifudex(["show", "1", "--out", target.to_str().unwrap()]).db(&db).output();
+        assert_eq!(run.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains("is a record file indexed in"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(dir.join("g.csa")).unwrap(), record);
+    }
+    let other = tmp.path().join("copy.csa");
+    let run = kifudex(["show", "1", "--out", other.to_str().unwrap()]).db(&db).output();
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(std::fs::read_to_string(&other).unwrap().contains("+7776FU"));
+}

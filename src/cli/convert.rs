@@ -39,11 +39,13 @@ pub struct ConvertArgs {
     /// The record file (any format and encoding kifudex reads); `-` reads standard input, its
     /// format told from its text (`./-` is a file named `-`).
     file: PathBuf,
-    /// The format to write. `western` writes Hodges moves (P-7f), `hosking` the same Western
-    /// text with Hosking moves (P76). Yari shogi games are written as western, hosking or usi
-    /// (the USI-like form), and as kif, ki2 or jkf from the yari start; never as csa.
-    #[arg(long, value_enum, default_value_t = To::Kif)]
-    to: To,
+    /// The format to write [default: the one --out's extension names (.kif .kifu .ki2 .ki2u
+    /// .csa .jkf .json .usi .sfen .psn), else kif]. `western` writes Hodges moves (P-7f),
+    /// `hosking` the same Western text with Hosking moves (P76). Yari shogi games are written
+    /// as western, hosking or usi (the USI-like form), and as kif, ki2 or jkf from the yari
+    /// start; never as csa.
+    #[arg(long, value_enum)]
+    to: Option<To>,
     /// Read the games as games of this variant. Without it, a game is yari shogi's when its
     /// [Variant] tag, a seven-file SFEN or its moves (YN, YB, YR) say so.
     #[arg(long, value_enum, value_name = "standard|yari")]
@@ -51,8 +53,9 @@ pub struct ConvertArgs {
     /// Only the game with this index in the file (0 for the first).
     #[arg(long, value_name = "N")]
     game: Option<usize>,
-    /// Write to this file instead of stdout (`-` is stdout). A `.kif` or `.ki2` file is written in Shift_JIS
-    /// (CP932), as those extensions promise; anything else in UTF-8.
+    /// Write to this file instead of stdout (`-` is stdout). KIF or KI2 in a `.kif` or `.ki2`
+    /// file is written in Shift_JIS (CP932), as those extensions promise; anything else in
+    /// UTF-8. An extension of another format than --to's is refused.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -82,6 +85,46 @@ impl From<To> for Format {
 }
 
 impl To {
+    /// The format to write: `to` as given, else the one the extension of `out` names, else
+    /// `default`. A `to` that contradicts the extension is refused: a file named `game.csa`
+    /// holding KIF text would be read as CSA, and fail.
+    pub(super) fn chosen(to: Option<To>, out: Option<&Path>, default: To) -> anyhow::Result<To> {
+        let Some((out, named)) = out.and_then(|out| Some((out, To::of_extension(out)?))) else {
+            return Ok(to.unwrap_or(default));
+        };
+        match to {
+            None => Ok(named),
+            Some(to) if Format::from(to) == Format::from(named) => Ok(to),
+            Some(to) => bail!(
+                "--out {} names a {} file, and --to {} writes {}: give --to {}, or a name with another extension",
+                out.display(),
+                Format::from(named).name().to_uppercase(),
+                to.arg_name(),
+                Format::from(to).name().to_uppercase(),
+                named.arg_name(),
+            ),
+        }
+    }
+
+    /// The format a file's extension names, if it names one.
+    fn of_extension(path: &Path) -> Option<To> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "kif" | "kifu" => Some(To::Kif),
+            "ki2" | "ki2u" => Some(To::Ki2),
+            "csa" => Some(To::Csa),
+            "jkf" | "json" => Some(To::Jkf),
+            "usi" | "sfen" => Some(To::Usi),
+            "psn" => Some(To::Western),
+            _ => None,
+        }
+    }
+
+    /// The value of `--to` that names this format.
+    fn arg_name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+    }
+
     /// `game`, replayed as `replayed`, written in this format.
     pub(super) fn write(self, game: &Game, replayed: &replay::ReplayedGame) -> String {
         match self {
@@ -93,6 +136,7 @@ impl To {
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let stdin = args.file.as_os_str() == "-";
+    let to = To::chosen(args.to, super::out::named(&args.out).map(PathBuf::as_path), To::Kif)?;
     if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", None)?;
         if !stdin && super::db::same_place(out, &args.file) {
@@ -116,7 +160,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let variant = args.variant.map(Variant::from);
     let parsed = kifu::read_file_as(path, &bytes, variant)
         .with_context(|| format!("{}: no game can be read", input.display()))?;
-    let format = Format::from(args.to);
+    let format = Format::from(to);
     if let Some(game) = parsed.games.iter().find(|g| !format.holds_start(&g.start.setup())) {
         bail!(
             "{}: a {} file cannot hold this {} game ({}); write it with --to western, hosking or usi",
@@ -267,7 +311,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 format.name().to_uppercase(),
             );
         }
-        texts.push(args.to.write(game, &replayed));
+        texts.push(to.write(game, &replayed));
     }
     if !parts.is_empty() {
         // The format's nature, not the game's: said once, and no failure.
@@ -286,7 +330,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let text = join(format, &texts);
     match super::out::named(&args.out) {
-        Some(path) => write_file(path, &text)?,
+        Some(path) => write_file(path, format, &text)?,
         None => super::print_record(&text)?,
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -347,10 +391,13 @@ fn join(format: Format, texts: &[String]) -> String {
     out
 }
 
-pub(super) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+/// Writes `text`, in `format`, to `path`: KIF or KI2 in a `.kif` or `.ki2` file in
+/// Shift_JIS, as those extensions promise, and anything else in UTF-8 (which CSA's encoding
+/// line and JSON say).
+pub(super) fn write_file(path: &Path, format: Format, text: &str) -> anyhow::Result<()> {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     let bytes = match ext.as_deref() {
-        Some("kif" | "ki2") => encoding::encode_cp932(text)
+        Some("kif" | "ki2") if matches!(format, Format::Kif | Format::Ki2) => encoding::encode_cp932(text)
             .with_context(|| format!("{}: the game has text Shift_JIS cannot hold", path.display()))?,
         _ => text.as_bytes().to_vec(),
     };

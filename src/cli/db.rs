@@ -145,7 +145,8 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
 /// when it is a file of game records: a record file named by mistake (a completed name, a
 /// `--rejects` inside the archive) would be lost, and the next index run would drop its
 /// games. A table kifudex wrote before is no record, even when its moves and comments read
-/// as one, and is written over. Commands that write records (`show`, `convert`) do not ask.
+/// as one, and is written over. Commands that write records do not ask: `convert` refuses
+/// only the file it reads, `show` a record file its database has indexed.
 pub fn refuse_records_as_output(out: &Path, flag: &str) -> anyhow::Result<()> {
     use std::io::Read;
     if !std::fs::metadata(out).is_ok_and(|m| m.is_file() && m.len() > 0) {

@@ -1,6 +1,9 @@
 //! `kifudex show`: a stored game in any format kifudex writes.
 
-use std::{path::PathBuf, process::ExitCode};
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
 use anyhow::{Context, bail};
 use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
@@ -23,11 +26,14 @@ pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
     #[arg(value_name = "GAME_ID")]
     id: i64,
-    /// The format to write [default: kif; western for a yari shogi game, which has no CSA form,
-    /// and a KIF, KI2 or JKF form only from the yari start]
+    /// The format to write [default: the one --out's extension names (.kif .kifu .ki2 .ki2u
+    /// .csa .jkf .json .usi .sfen .psn), else kif; western for a yari shogi game, which has no
+    /// CSA form, and a KIF, KI2 or JKF form only from the yari start]
     #[arg(long, value_enum)]
     to: Option<To>,
-    /// Write to FILE instead of stdout (`-` is stdout; a `.kif` or `.ki2` file in Shift_JIS, others in UTF-8)
+    /// Write to FILE instead of stdout (`-` is stdout; KIF or KI2 in a `.kif` or `.ki2` file in
+    /// Shift_JIS, others in UTF-8). An extension of another format than --to's is refused, and
+    /// so is a record file this database has indexed
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -43,6 +49,9 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         args.filter.refuse_as_output(out, "--out")?;
     }
     let mut reader = args.db.reader()?;
+    if let Some(out) = super::out::named(&args.out) {
+        refuse_indexed_file(&reader, out, &args.db.path())?;
+    }
     let snapshot = reader.snapshot()?;
     super::note_overridden_aliases(&snapshot, &filter)?;
     let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {
@@ -53,7 +62,8 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let variant = stored.start.variant;
-    let to = args.to.unwrap_or(if variant == Variant::Standard { To::Kif } else { To::Western });
+    let default = if variant == Variant::Standard { To::Kif } else { To::Western };
+    let to = To::chosen(args.to, super::out::named(&args.out).map(PathBuf::as_path), default)?;
     if !Format::from(to).holds_start(&stored.start) {
         bail!(
             "game {} is a {} game, which a {} record cannot hold ({}); show it with --to western, hosking or usi",
@@ -67,8 +77,24 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         stored_replay(&stored).with_context(|| format!("game {} cannot be played back", args.id))?;
     let text = to.write(&record, &replayed);
     match super::out::named(&args.out) {
-        Some(path) => write_file(path, &text)?,
+        Some(path) => write_file(path, Format::from(to), &text)?,
         None => super::print_record(&text)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses `out` when it is a record file the database has indexed: written over, the
+/// archive would lose the record, and the next index run would give its games new ids.
+fn refuse_indexed_file(reader: &kifudex::db::Reader, out: &Path, db: &Path) -> anyhow::Result<()> {
+    let paths = [std::fs::canonicalize(out).ok(), std::path::absolute(out).ok()];
+    for path in paths.iter().flatten() {
+        if reader.file_state(&kifudex::ingest::path_text(path))?.is_some() {
+            bail!(
+                "--out {} is a record file indexed in {}: writing there would replace the record; give another file",
+                out.display(),
+                db.display()
+            );
+        }
+    }
+    Ok(())
 }
