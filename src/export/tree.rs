@@ -1,7 +1,8 @@
 //! The opening tree export: one row per position and move, for every position the games
 //! reach up to a given ply; with counts by year, one row per position, move and year.
 //!
-//! Positions come in key order (the order of the index), each once however many move orders
+//! Positions come in the index's order (the key as SQLite's signed integer, so `8000…` comes
+//! first and `7fff…` last), each once however many move orders
 //! reach it, so the export streams at bounded memory whatever the size of the database; the
 //! `ply` column (the lowest ply the position is reached at) lets a reader sort by depth.
 //! Counts cover every occurrence in the games the filter keeps, at any ply, exactly as a
