@@ -209,6 +209,14 @@ pub async fn position(
     Ok(json(text))
 }
 
+/// Why a text past the limit of `POST /api/jump` is refused.
+pub(super) fn too_long_to_jump() -> String {
+    format!(
+        "the text is longer than {} KiB, the most a jump reads: paste the position or the moves alone",
+        super::params::MAX_BODY / 1024
+    )
+}
+
 /// `POST /api/jump`: pasted text read as a position (in any encoding kifudex reads).
 pub async fn jump(
     State(shared): State<Arc<Shared>>,
@@ -217,10 +225,7 @@ pub async fn jump(
     // A body that cannot be read (one past the limit, say) is answered in JSON too.
     let body = body.map_err(|e| {
         let message = match e.status() {
-            StatusCode::PAYLOAD_TOO_LARGE => format!(
-                "the text is longer than {} KiB, the most a jump reads: paste the position or the moves alone",
-                super::params::MAX_BODY / 1024
-            ),
+            StatusCode::PAYLOAD_TOO_LARGE => too_long_to_jump(),
             _ => e.body_text(),
         };
         ApiError { status: e.status(), message }

@@ -288,12 +288,22 @@ async fn serve(listener: std::net::TcpListener, router: Router, idle: Duration) 
 }
 
 /// Answers `POST /api/jump` only if its body comes within the idle timeout: a client that sends
-/// the headers and stalls on the body gets 408 and its connection back.
+/// the headers and stalls on the body gets 408 and its connection back. A body whose declared
+/// length is past the limit is refused at once (413), without waiting for it.
 async fn jump_in_time(
     axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
     request: Request,
     next: Next,
 ) -> Response {
+    let declared = request.headers().get(axum::http::header::CONTENT_LENGTH);
+    if declared
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .is_some_and(|n| n > params::MAX_BODY as u64)
+    {
+        return api::ApiError { status: StatusCode::PAYLOAD_TOO_LARGE, message: api::too_long_to_jump() }
+            .into_response();
+    }
     let limit = Duration::from_millis(shared.idle_ms.load(std::sync::atomic::Ordering::Relaxed));
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,

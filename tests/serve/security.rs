@@ -152,6 +152,19 @@ fn oversized_requests_are_refused() {
         error.as_deref(),
         Some("the text is longer than 512 KiB, the most a jump reads: paste the position or the moves alone")
     );
+    // A body declared past the limit is refused at once, before any of it comes: not after
+    // the idle timeout (20 s by default), which would be 408.
+    for length in ["600000", "99999999999"] {
+        let started = std::time::Instant::now();
+        let head = format!(
+            "POST /api/jump HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: {length}",
+            server.addr.port()
+        );
+        let answer = http::raw(server.addr, &head, b"").unwrap();
+        assert_eq!(answer.status, 413, "{length}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{length}: {:?}", started.elapsed());
+        assert_eq!(error.as_deref(), answer.json()["error"].as_str(), "{length}");
+    }
     // The limit and offset are numbers, and the list is bounded.
     assert_eq!(http::get(server.addr, "/api/query?limit=100000").status, 400);
     assert_eq!(http::get(server.addr, "/api/query?offset=99999999999999999999999").status, 400);
