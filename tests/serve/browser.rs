@@ -439,3 +439,29 @@ fn a_link_to_a_game_id_that_is_not_one_quotes_it() {
         assert_eq!(board(&browser), "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL");
     }
 }
+
+/// A page past the end of the game list (a stale link, a database rebuilt since) says so
+/// rather than that no game reaches the position, names no range, and its Previous button
+/// goes to the last page (here the first, all the games on it). The number of games is the
+/// command line's answer.
+#[test]
+fn a_page_past_the_end_of_the_list_says_so_and_goes_back_to_the_last() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let total = cli_query(&[])["position"]["games"].as_u64().unwrap();
+    assert!(total > 0 && total < 40, "{total}");
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    browser.open(&server.url("/?lang=en&offset=100"));
+    wait(&browser);
+    assert_eq!(browser.text("#games-empty"), format!("No games on this page: there are {total}."));
+    assert_eq!(browser.text("#page-text"), "");
+    click(&browser, "#page-prev");
+    // Every game fits on the first page, which needs no pager.
+    assert_eq!(attribute(&browser, "return String(document.getElementById('pager').hidden)"), "true");
+    assert_eq!(
+        attribute(&browser, "return String(document.querySelectorAll('#games tr').length)"),
+        total.to_string()
+    );
+}

@@ -87,19 +87,22 @@ window.KX = window.KX || {};
     $("games").innerHTML = rows.join("");
     $("games-table").hidden = rows.length === 0;
     $("games-empty").hidden = rows.length !== 0;
-    $("games-empty").textContent = L.noGames;
+    const total = answer.position.games;
+    // A page past the end (a stale link, a database rebuilt since): say so, and go back to
+    // the last page.
+    const past = total > 0 && offset >= total;
+    $("games-empty").textContent = past ? L.pastEnd(total) : L.noGames;
     $("games").onclick = (e) => {
       const tr = e.target.closest("[data-game]");
       if (tr) onGame(Number(tr.dataset.game), Number(tr.dataset.ply));
     };
-    const total = answer.position.games;
     $("pager").hidden = total <= limit && offset === 0;
-    $("page-text").textContent = total === 0 ? "" : L.page(Math.min(offset + 1, total), Math.min(offset + answer.games.length, total), total);
+    $("page-text").textContent = total === 0 || past ? "" : L.page(offset + 1, offset + answer.games.length, total);
     $("page-prev").textContent = `‹ ${L.prev}`;
     $("page-next").textContent = `${L.next} ›`;
     $("page-prev").disabled = offset === 0;
     $("page-next").disabled = offset + limit >= total;
-    $("page-prev").onclick = () => onPage(Math.max(0, offset - limit));
+    $("page-prev").onclick = () => onPage(past ? Math.floor((total - 1) / limit) * limit : Math.max(0, offset - limit));
     $("page-next").onclick = () => onPage(offset + limit);
   }
 
