@@ -465,3 +465,35 @@ fn a_page_past_the_end_of_the_list_says_so_and_goes_back_to_the_last() {
         total.to_string()
     );
 }
+
+/// A handicap filter with the even start finds no game, since handicap games never reach the
+/// even game's positions: the empty list says where they start and offers to go there, which
+/// shows the games the command line finds from that start with that filter.
+#[test]
+fn a_handicap_filter_at_the_even_start_offers_the_handicap_s_start() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let lance = cli_query(&["--start", "lance", "--handicap", "lance"]);
+    let games = lance["position"]["games"].as_u64().unwrap();
+    assert!(games > 0, "the samples hold a lance game");
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    browser.open(&server.url("/?lang=en&handicap=lance"));
+    wait(&browser);
+    assert_eq!(
+        browser.text("#games-empty"),
+        "Lance games start from their own position, never from the even game's. Start from the Lance position"
+    );
+    click(&browser, "#handicap-start");
+    assert!(browser.url().contains("start=lance"), "{}", browser.url());
+    assert_eq!(board(&browser), sfen_board(lance["position"]["sfen"].as_str().unwrap()));
+    assert_eq!(
+        attribute(&browser, "return String(document.querySelectorAll('#games tr').length)"),
+        games.to_string()
+    );
+    // With no handicap filter, an empty list says only that no game reaches the position.
+    browser.open(&server.url("/?lang=en&moves=1g1f+9c9d+1f1e+9d9e+1e1d"));
+    wait(&browser);
+    assert_eq!(browser.text("#games-empty"), "No game reaches this position.");
+}

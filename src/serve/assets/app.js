@@ -205,6 +205,29 @@
       next.offset = offset;
       go(next);
     });
+    if (answer.position.games === 0) offerHandicapStart(L);
+  }
+
+  // A handicap game never reaches a position of the even game: with a handicap filter and
+  // the even start, an empty list says where those games start, and offers to go there.
+  function offerHandicapStart(L) {
+    const value = state.filters.handicap;
+    const entry = value && KX.HANDICAPS.find(([slug, ja, en]) => [slug, ja, en].includes(value));
+    if (!entry || entry[0] === "even" || state.start || state.sfen) return;
+    const [slug, ja, en] = entry;
+    const name = state.lang === "en" ? en : ja;
+    const empty = $("games-empty");
+    empty.textContent = `${L.handicapStart(name)} `;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "handicap-start";
+    button.textContent = L.startThere(name);
+    button.onclick = () => {
+      const n = copy(state);
+      Object.assign(n, { sfen: "", offset: 0, start: slug });
+      go(n);
+    };
+    empty.appendChild(button);
   }
 
   async function loadGame(mine) {
