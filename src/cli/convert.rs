@@ -136,7 +136,6 @@ impl To {
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let stdin = args.file.as_os_str() == "-";
-    let to = To::chosen(args.to, super::out::named(&args.out).map(PathBuf::as_path), To::Kif)?;
     if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", None)?;
         if !stdin && super::db::same_place(out, &args.file) {
@@ -147,6 +146,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    // After the refusals above, which say what writing there would destroy.
+    let to = To::chosen(args.to, super::out::named(&args.out).map(PathBuf::as_path), To::Kif)?;
     let (bytes, path) = if stdin {
         let mut bytes = Vec::new();
         std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
