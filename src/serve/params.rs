@@ -9,8 +9,8 @@ use super::api::{ApiError, option_name};
 use crate::{
     db::GameFilter,
     query::{
-        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_result, parse_variant,
-        target_from_text,
+        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_handicap, parse_result,
+        parse_variant, target_from_text,
     },
     shogi::{Handicap, Variant},
 };
@@ -179,14 +179,17 @@ impl Params {
     }
 
     /// The position's parameters alone (`moves`, `sfen`, `start`, `variant`), as
-    /// [`Params::query`] reads them; the others are ignored.
+    /// [`Params::query`] reads them; the others are ignored, but for a `handicap` that reads:
+    /// moves refused from the even start that can be played from its start say so, as the
+    /// query's refusal does.
     ///
     /// # Errors
     ///
     /// 400 with the command line's words for a position it refuses.
     pub fn target(&self) -> Result<crate::query::Target, ApiError> {
         let variant = self.get("variant").map(parse_variant).transpose()?.flatten();
-        self.target_in(variant, None)
+        let handicap = self.get("handicap").and_then(|h| parse_handicap(h).ok());
+        self.target_in(variant, handicap)
     }
 
     fn target_in(

@@ -121,8 +121,12 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         assert_eq!(answer.status, 400, "{query}");
         let message = stderr.trim_end().strip_prefix("kifudex: ").unwrap().to_string();
         assert_eq!(answer.json()["error"], message, "{query}");
-        // The position endpoint reads the position the same way.
-        if pairs.iter().all(|(k, _)| ["moves", "sfen", "start"].contains(k)) {
+        // The position endpoint reads the position the same way, and a handicap filter for
+        // where the moves can be played.
+        let position = ["moves", "sfen", "start"];
+        if pairs.iter().all(|(k, _)| position.contains(k) || *k == "handicap")
+            && pairs.iter().any(|(k, _)| position.contains(k))
+        {
             let answer = http::get(server.addr, &format!("/api/position?{query}"));
             assert_eq!((answer.status, answer.json()["error"].as_str().unwrap()), (400, message.as_str()));
         }

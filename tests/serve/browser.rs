@@ -492,6 +492,25 @@ fn a_handicap_filter_at_the_even_start_offers_the_handicap_s_start() {
         attribute(&browser, "return String(document.querySelectorAll('#games tr').length)"),
         games.to_string()
     );
+    // Moves only the handicap's start can play (white moves first there) are refused with
+    // the query's hint, and the same offer, which plays them from that start.
+    let after = cli_query(&["--start", "lance", "--handicap", "lance", "--moves", "8c8d"]);
+    browser.open(&server.url("/?lang=en&handicap=lance&moves=8c8d"));
+    wait(&browser);
+    assert!(
+        browser.text("#error").ends_with("give --start 香落ち to start them there"),
+        "{}",
+        browser.text("#error")
+    );
+    click(&browser, "#handicap-start");
+    assert!(browser.url().contains("start=lance"), "{}", browser.url());
+    assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
+    assert_eq!(browser.text("#error"), "");
+    // Moves no start plays get no offer.
+    browser.open(&server.url("/?lang=en&handicap=lance&moves=5e5d"));
+    wait(&browser);
+    assert!(browser.text("#error").contains("no such move"), "{}", browser.text("#error"));
+    assert_eq!(attribute(&browser, "return String(!!document.getElementById('handicap-start'))"), "false");
     // With no handicap filter, an empty list says only that no game reaches the position.
     browser.open(&server.url("/?lang=en&moves=1g1f+9c9d+1f1e+9d9e+1e1d"));
     wait(&browser);

@@ -137,6 +137,7 @@
         // A 503 passes once the database is back: the page then recovers by itself.
         const retry = e.status === 503;
         showError(retry ? `${e.message.replace(/\.$/, "")}. ${labels().retrying}` : e.message);
+        if (e.offer) offerHandicapStart(labels());
         if (retry) setTimeout(() => { if (mine === generation) load(); }, RETRY_MS);
       }
     } finally {
@@ -165,7 +166,13 @@
     // The position needs no database: its board is drawn even when the list cannot be had.
     const query = fetchJson(`/api/query?${apiParams(state, { limit: LIMIT, offset: state.offset })}`);
     query.catch(() => {});
-    const pos = await fetchJson(`/api/position?${apiParams(state)}`);
+    let pos;
+    try {
+      pos = await fetchJson(`/api/position?${apiParams(state)}`);
+    } catch (e) {
+      e.offer = e.status === 400 && (await handicapStartPlays());
+      throw e;
+    }
     if (mine !== generation) return;
     position = pos;
     // Moves given in any notation are kept in the URL as USI from here on.
@@ -208,15 +215,31 @@
     if (answer.position.games === 0) offerHandicapStart(L);
   }
 
-  // A handicap game never reaches a position of the even game: with a handicap filter and
-  // the even start, an empty list says where those games start, and offers to go there.
-  function offerHandicapStart(L) {
+  // The handicap a filter keeps, when the moves start from the even game's: [slug, ja, en].
+  function filteredHandicap() {
     const value = state.filters.handicap;
     const entry = value && KX.HANDICAPS.find(([slug, ja, en]) => [slug, ja, en].includes(value));
-    if (!entry || entry[0] === "even" || state.start || state.sfen) return;
+    return entry && entry[0] !== "even" && !state.start && !state.sfen ? entry : null;
+  }
+
+  // Whether moves the even start refuses can be played from the filtered handicap's start.
+  async function handicapStartPlays() {
+    const entry = filteredHandicap();
+    if (!entry || !state.moves) return false;
+    const q = new URLSearchParams({ moves: state.moves, start: entry[0] });
+    return fetchJson(`/api/position?${q}`).then(() => true, () => false);
+  }
+
+  // A handicap game never reaches a position of the even game: with a handicap filter and
+  // the even start, an empty list (or moves only that handicap's start can play) says where
+  // those games start, and offers to go there.
+  function offerHandicapStart(L) {
+    const entry = filteredHandicap();
+    if (!entry) return;
     const [slug, ja, en] = entry;
     const name = state.lang === "en" ? en : ja;
     const empty = $("games-empty");
+    empty.hidden = false;
     empty.textContent = `${L.handicapStart(name)} `;
     const button = document.createElement("button");
     button.type = "button";
