@@ -32,7 +32,8 @@ pub struct FilterOpt {
     /// Games played on or before DATE (a partial date includes all of it: 2019 is up to 2019-12-31)
     #[arg(long, value_name = "DATE", help_heading = "Filters")]
     until: Option<String>,
-    /// Games with this result: black, white, draw, or other (no winner recorded and no draw)
+    /// Games with this result: black, white, draw, or other (no winner recorded and no draw;
+    /// also named unknown, as the exports write it)
     #[arg(long, value_name = "black|white|draw|other", help_heading = "Filters")]
     result: Option<String>,
     /// Games from this start: 平手 (even), 香落ち (lance), 角落ち (bishop), 二枚落ち (2-piece), …

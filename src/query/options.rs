@@ -93,6 +93,11 @@ pub enum OptionError {
         what: &'static str,
         found: Variant,
     },
+    /// A handicap filter for a game that has no handicaps (yari shogi).
+    NoHandicaps {
+        handicap: Handicap,
+        variant: Variant,
+    },
     /// `since` is after `until`: no date is both.
     DatesReversed {
         since: String,
@@ -140,7 +145,10 @@ impl NamesOptions for OptionError {
                 handicap_names()
             ),
             OptionError::Result(text) => {
-                format!("{} '{text}' is not one of black, white, draw, other", name(QueryOption::Result))
+                format!(
+                    "{} '{text}' is not one of black, white, draw, other (or unknown)",
+                    name(QueryOption::Result)
+                )
             }
             OptionError::By(text) => {
                 format!("{} '{text}' is not a breakdown; the only one is year", name(QueryOption::By))
@@ -155,6 +163,12 @@ impl NamesOptions for OptionError {
                 "{} {asked} was given, but {what} is a position of {}",
                 name(QueryOption::Variant),
                 found.title().to_lowercase()
+            ),
+            OptionError::NoHandicaps { handicap, variant } => format!(
+                "{} {} was given, but {} has no handicaps: its games all start from its one start",
+                name(QueryOption::Handicap),
+                handicap.japanese(),
+                variant.title().to_lowercase()
             ),
             OptionError::MovesAndSfen => {
                 format!(
@@ -204,11 +218,13 @@ impl From<TargetError> for OptionError {
 
 /// The result names a filter takes, and the result each keeps (`other`: no winner recorded
 /// and no draw).
-pub const RESULT_NAMES: [(&str, GameResult); 4] = [
+pub const RESULT_NAMES: [(&str, GameResult); 5] = [
     ("black", GameResult::BlackWin),
     ("white", GameResult::WhiteWin),
     ("draw", GameResult::Draw),
     ("other", GameResult::Unknown),
+    // What the exports and tables write for those games.
+    ("unknown", GameResult::Unknown),
 ];
 
 /// The result a filter's result name keeps (in any case); nothing but spaces, as a form's
@@ -301,6 +317,9 @@ pub fn filter_from_text(
     }
     let handicap = handicap.map(parse_handicap).transpose()?.or(given.handicap);
     let variant = variant.map(parse_variant).transpose()?.flatten().or(given.variant);
+    if let (Some(handicap), Some(variant)) = (handicap, variant) {
+        check_handicap(handicap, variant)?;
+    }
     Ok(GameFilter {
         player: name(given.player),
         black: name(given.black),
@@ -400,9 +419,19 @@ pub fn start_for(start: &str, variant: Option<Variant>, moves: &str) -> Result<P
 /// # Errors
 ///
 /// [`OptionError::OtherVariant`] when the filter asks for games of another game than the
-/// position's.
+/// position's, and [`OptionError::NoHandicaps`] for a handicap filter on a game that has none.
 pub fn fit_variant(target: &Target, filter: &mut GameFilter) -> Result<(), OptionError> {
-    check_variant(filter.variant.take(), "the position asked about", target.position.variant())
+    let variant = target.position.variant();
+    check_variant(filter.variant.take(), "the position asked about", variant)?;
+    filter.handicap.map_or(Ok(()), |handicap| check_handicap(handicap, variant))
+}
+
+/// Refuses a handicap filter for a game that has none: it would keep no game.
+fn check_handicap(handicap: Handicap, variant: Variant) -> Result<(), OptionError> {
+    match variant {
+        Variant::Standard => Ok(()),
+        _ => Err(OptionError::NoHandicaps { handicap, variant }),
+    }
 }
 
 fn check_variant(asked: Option<Variant>, what: &'static str, found: Variant) -> Result<(), OptionError> {
@@ -534,7 +563,7 @@ mod tests {
         assert!(handicap.message(&shouted).starts_with("HANDICAP 'queen'"), "{handicap}");
         assert_eq!(
             parse_result("won").unwrap_err().message(&shouted),
-            "RESULT 'won' is not one of black, white, draw, other"
+            "RESULT 'won' is not one of black, white, draw, other (or unknown)"
         );
         assert_eq!(parse_result("other").unwrap(), Some(GameResult::Unknown));
         assert_eq!(parse_result(" White ").unwrap(), Some(GameResult::WhiteWin));

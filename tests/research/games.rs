@@ -42,7 +42,9 @@ fn every_filter_keeps_the_games_of_the_records_it_matches() {
     for result in ["black", "white", "draw"] {
         assert_eq!(set(&["--result", result]), expected(|r| result_of(r) == result), "{result}");
     }
-    assert_eq!(set(&["--result", "other"]), expected(|r| result_of(r) == "unknown"));
+    for other in ["other", "unknown", "Unknown"] {
+        assert_eq!(set(&["--result", other]), expected(|r| result_of(r) == "unknown"), "{other}");
+    }
     assert_eq!(set(&["--handicap", "平手"]), expected(|_| true));
     assert_eq!(set(&["--handicap", "lance"]), BTreeSet::new());
     assert_eq!(set(&["--opening", "角換"]), expected(|r| r.opening == "角換わり"));

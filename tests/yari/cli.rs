@@ -205,3 +205,30 @@ fn query_reads_the_yari_diagram_it_draws() {
         )
     );
 }
+
+#[test]
+fn a_handicap_filter_for_yari_games_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let record = dir.path().join("yari.psn");
+    fs::write(&record, "[Variant \"Yari shogi\"]\n\n1. P-7f P-3d 2. P-2f *\n").expect("write the record");
+    let db = dir.path().join("yari.sqlite");
+    let (code, _, err) = kifudex(["index", record.to_str().expect("a UTF-8 path")]).db(&db).run();
+    assert_eq!(code, 0, "{err}");
+    let refusal = |handicap: &str| {
+        format!(
+            "kifudex: --handicap {handicap} was given, but yari shogi has no handicaps: its games all start from its one start\n"
+        )
+    };
+    // Yari shogi asked for by name, or by the position asked about.
+    for (args, handicap) in [
+        (&["query", "--variant", "yari", "--handicap", "lance"][..], "香落ち"),
+        (&["games", "--variant", "yari", "--handicap", "平手"][..], "平手"),
+        (&["query", "--variant", "yari", "--moves", "P-7f", "--handicap", "bishop"][..], "角落ち"),
+        (
+            &["query", "--start", "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1", "--handicap", "lance"][..],
+            "香落ち",
+        ),
+    ] {
+        assert_eq!(kifudex(args).db(&db).run(), (2, String::new(), refusal(handicap)), "{args:?}");
+    }
+}
