@@ -202,11 +202,10 @@ pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<(&'stat
 pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
     let times = entries(&game.moves, &game.variations).any(|m| m.seconds.is_some());
     // Those the start stands for (a handicap, an SFEN, the variant) and the ending are kept.
-    let headers = game.headers.iter().any(|h| {
-        !(STRUCTURE_KEYS.contains(&h.key.as_str())
-            || h.key == "手合割"
-            || h.key.eq_ignore_ascii_case("Variant"))
-    });
+    let headers = game
+        .headers
+        .iter()
+        .any(|h| !(STRUCTURE_KEYS.contains(&h.key.as_str()) || support::names_the_game(&h.key)));
     let comments =
         !game.comments.is_empty() || entries(&game.moves, &game.variations).any(|m| !m.comments.is_empty());
     let mut parts = Vec::new();

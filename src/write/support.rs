@@ -27,6 +27,17 @@ fn holds(info: &Info, field: Field) -> bool {
     }
 }
 
+/// Whether header `key` names the game played, which every writer writes from the start
+/// (KIF's 手合割, a Western `Variant` tag): a record's own may be wrong.
+pub(crate) fn names_the_game(key: &str) -> bool {
+    key == "手合割" || is_variant_tag(key)
+}
+
+/// Whether header `key` is a Western `Variant` tag, which KIF writes as its 手合割.
+pub(crate) fn is_variant_tag(key: &str) -> bool {
+    key.trim().eq_ignore_ascii_case("Variant")
+}
+
 /// The raw headers a writer must still write after the normalized ones: those that feed no
 /// field, those that only stand in for a field's main key (表題 for 棋戦), and those whose
 /// field stayed empty (a date that could not be read, say).
@@ -34,7 +45,7 @@ pub(crate) fn other_headers(game: &Game) -> impl Iterator<Item = &Header> {
     // A Western `Time` tag is part of the start the writer writes from the date.
     let time_in_start = game.info.start.as_ref().is_some_and(|d| d.time.is_some());
     game.headers.iter().filter(move |h| {
-        let written_apart = h.key == "手合割"
+        let written_apart = names_the_game(&h.key)
             || STRUCTURE_KEYS.contains(&h.key.as_str())
             || Field::of(&h.key).is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f))
             || (time_in_start && h.key.trim() == "Time");

@@ -108,8 +108,7 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
         None if variant != Variant::Standard && replayed.start == Setup::start(variant) => {}
         None => tag("SFEN", &replayed.start.to_string()),
     }
-    // The [Variant] tag is the one written above, from the start: a record's own may be wrong.
-    for h in other_headers(game).filter(|h| !h.key.eq_ignore_ascii_case("Variant")) {
+    for h in other_headers(game) {
         tag(&h.key, &h.value);
     }
     tag("Result", result_word(replayed.outcome));

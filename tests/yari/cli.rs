@@ -122,6 +122,13 @@ fn convert_writes_yari_games_in_every_yari_form() {
          only\n"
     );
     assert_eq!(kifudex(["convert", file, "--to", "usi"]).run(), (0, usi.to_string(), note));
+    // KIF and JKF name the game by their 手合割 alone: the Western tag is not carried over.
+    for to in ["kif", "jkf"] {
+        let (code, text, err) = kifudex(["convert", file, "--to", to]).run();
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(text.matches("手合割").count(), 1, "{text}");
+        assert!(text.contains("槍将棋") && !text.contains("Variant"), "{text}");
+    }
     let (code, _, err) = kifudex(["convert", file, "--to", "csa"]).run();
     assert_eq!((code, err.contains("a CSA file cannot hold this yari shogi game")), (2, true), "{err}");
     // A record of pawn moves only is yari shogi's when asked.

@@ -28,7 +28,7 @@ pub mod kif;
 
 use std::{cmp::Reverse, fmt::Write as _};
 
-use super::support::{comment_lines, paired_variations, slash_date};
+use super::support::{self, comment_lines, paired_variations, slash_date};
 use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
@@ -72,7 +72,11 @@ fn write_headers(game: &Game, out: &mut String) {
             None => read_from.push((field, rank, i)),
         }
     }
-    let headers = game.headers.iter().enumerate().filter(|(_, h)| !STRUCTURE_KEYS.contains(&h.key.as_str()));
+    let headers = game
+        .headers
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| !STRUCTURE_KEYS.contains(&h.key.as_str()) && !support::is_variant_tag(&h.key));
     for (i, Header { key, value }) in headers {
         if key.trim() == "Time" && start_time.is_some() {
             continue;
