@@ -378,7 +378,7 @@ pub fn replay(game: &Game) -> ReplayedGame {
     // means the side to move after the record's last move, not the side to move at the stop.
     let ending_turn = match status {
         Status::Complete => pos.turn(),
-        Status::Stopped(_) if game.moves.len() % 2 == 1 => start.turn.flip(),
+        Status::Stopped(_) if (game.moves.len() + game.unread) % 2 == 1 => start.turn.flip(),
         Status::Stopped(_) => start.turn,
     };
     let judged = judge(ending, &pos, ending_turn, illegal_ending.is_some(), &status, repetition);

@@ -216,6 +216,7 @@ pub fn stored_record(stored: &StoredGame) -> Game {
         variations: Vec::new(),
         line: 0,
         problem: None,
+        unread: 0,
         warnings: Vec::new(),
     }
 }

@@ -688,3 +688,64 @@ fn a_variation_that_says_mate_where_there_is_none_is_a_warning() {
     assert_eq!(got, [(line.to_string(), "1".to_string(), "not_mate".to_string())]);
     assert!(warnings[0]["message"].contains("variation"), "{}", warnings[0]["message"]);
 }
+
+/// A game stopped at a move its record writes in no notation keeps the ending the record
+/// states after its moves, for the side to move after all of them (the unread ones counted),
+/// as a game stopped at an illegal move does. Expected by hand: 2 moves are kept in each; the
+/// record goes on to move 3, or 4.
+#[test]
+fn a_move_that_cannot_be_read_keeps_the_records_result() {
+    let (_tmp, dir, db) = workspace();
+    let files: [(&str, &str, &str); 9] = [
+        // CSA: %TORYO after 3 moves is White's resignation; after 4, Black's.
+        ("a3.csa", "N+X\nN-Y\nPI\n+\n+7776FU\n-3334FU\n+2726XX\n%TORYO\n", "black"),
+        ("a4.csa", "N+X\nN-Y\nPI\n+\n+7776FU\n-3334FU\n+2726XX\n-8384FU\n%TORYO\n", "white"),
+        // The same record stopped at an illegal move, for comparison.
+        ("illegal.csa", "N+X\nN-Y\nPI\n+\n+7776FU\n-3334FU\n+2724FU\n%TORYO\n", "black"),
+        // KIF: the 投了 row's number says who resigned; a まで line says it outright.
+        (
+            "b4.kifu",
+            "先手：X\n後手：Y\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六XX(27)\n   4 ８四歩(83)\n   5 投了\n",
+            "white",
+        ),
+        (
+            "b3.kifu",
+            "先手：X\n後手：Y\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六XX(27)\n   4 投了\nまで3手で先手の勝ち\n",
+            "black",
+        ),
+        // KI2: the moves after the unreadable one, on its line and the next.
+        ("c4.ki2u", "先手：X\n後手：Y\n\n▲７六歩 △３四歩 ▲２六XX △８四歩\n▲投了\n", "white"),
+        ("c5.ki2u", "先手：X\n後手：Y\n\n▲７六歩 △３四歩 ▲２六XX\n△８四歩 ▲２五歩 △投了\n", "black"),
+        // JKF: a move with no such piece, then the special.
+        (
+            "d3.jkf",
+            r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"color":0,"piece":"XX"}},{"special":"TORYO"}]}"#,
+            "black",
+        ),
+        (
+            "d4.jkf",
+            r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"color":0,"piece":"XX"}},{"move":{"from":{"x":8,"y":3},"to":{"x":8,"y":4},"color":1,"piece":"FU"}},{"special":"TORYO"}]}"#,
+            "white",
+        ),
+    ];
+    for (name, text, _) in &files {
+        fs::write(dir.join(name), text).unwrap();
+    }
+    let out = kifudex(["index", dir.to_str().unwrap()]).db(&db).output();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let games = export("games", &db);
+    for (name, _, winner) in files {
+        let game = games.iter().find(|g| file_name(&g["source_path"]) == name).expect(name);
+        let status = if name == "illegal.csa" { "no_such_move" } else { "bad_move_text" };
+        assert_eq!(
+            (
+                game["plies"].as_str(),
+                game["result"].as_str(),
+                game["termination"].as_str(),
+                game["status"].as_str()
+            ),
+            ("2", winner, "resign", status),
+            "{name}"
+        );
+    }
+}

@@ -385,6 +385,10 @@ pub struct Game {
     pub line: u32,
     /// Set when reading stopped early: the moves before the problem are kept.
     pub problem: Option<ReadProblem>,
+    /// When reading stopped at a move it could not read: the moves the record writes from
+    /// there, that one included. They are not kept, but the record's ending is written after
+    /// them, for the side to move then.
+    pub unread: usize,
     /// What was read past while the main line goes on: lines that are no part of the format
     /// (skipped), an ending word the format does not define, a variation that branches from
     /// no move or is cut where it could not be read.

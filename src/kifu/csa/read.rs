@@ -101,6 +101,7 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
             continue;
         }
         if reader.failed {
+            reader.after_failure(line, number);
             continue;
         }
         if reader.game.line == 0 {
@@ -117,6 +118,11 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
                 };
                 reader.game.warnings.push(Warning { line: number, ply: None, code, message });
                 continue;
+            }
+            // The moves the record goes on with after one it could not read still say which
+            // side states the ending.
+            if matches!(error, CsaError::Statement(StatementError::Move(_))) {
+                reader.unread = Some(1);
             }
             reader.game.problem = Some(ReadProblem::new(number, error));
             reader.failed = true;
@@ -156,6 +162,9 @@ struct GameReader {
     told: Option<Ending>,
     /// A guess at the game's moves, for which its list is made at the first move.
     moves: usize,
+    /// After a move that could not be read: the moves the record goes on with from there,
+    /// that one included, until its ending.
+    unread: Option<usize>,
 }
 
 impl GameReader {
@@ -292,10 +301,30 @@ impl GameReader {
         self.game.start = Start::of(setup);
     }
 
-    /// The side to move after the moves read so far.
+    /// The side to move after the moves read so far (and those that could not be).
     fn to_move(&self) -> Color {
         let start = self.start_turn.or(self.turn).unwrap_or(Color::Black);
-        turn_after(start, self.game.moves.len())
+        turn_after(start, self.game.moves.len() + self.unread.unwrap_or(0))
+    }
+
+    /// Reads a line after the game stopped at a move it could not read: its moves are
+    /// counted, and its ending is the game's, so the record's result stands. The rest is
+    /// left out.
+    fn after_failure(&mut self, line: &str, number: u32) {
+        if self.unread.is_none() || self.ended {
+            return;
+        }
+        for part in statement::split(line) {
+            if part.starts_with(['+', '-']) && part[1..].starts_with(|c: char| c.is_ascii_digit()) {
+                self.unread = self.unread.map(|n| n + 1);
+            } else if let Ok(Statement::End(word)) = statement::parse(part) {
+                self.ended = true;
+                if let Some(parsed) = EndingWord::parse(word) {
+                    self.game.ending = Some(self.ending(parsed, format!("%{word}"), number));
+                }
+                return;
+            }
+        }
     }
 
     fn push_move(&mut self, mv: CsaMove, text: &str, line: u32) -> Result<(), CsaError> {
@@ -343,6 +372,7 @@ impl GameReader {
         if self.game.ending.is_none() {
             self.game.ending = self.told.take();
         }
+        self.game.unread = self.unread.unwrap_or(0);
         self.game.info = info::normalize(&self.game.headers);
         Some(self.game)
     }

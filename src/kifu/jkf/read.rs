@@ -255,6 +255,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     game.problem = problem;
     game.comments = line.comments;
     game.moves = line.moves;
+    game.unread = line.unread;
     game.ending = line.ending;
     game.variations = line.variations;
     game.warnings = reader.warnings;
@@ -406,10 +407,25 @@ struct Line {
     ending: Option<Ending>,
     /// Whether a `special` ended the line: its ending, or a word JKF does not define.
     ended: bool,
+    /// For the main line stopped at a move it could not read: the moves the record goes on
+    /// with from there, that one included (see [`Game::unread`]).
+    unread: usize,
     variations: Vec<Variation>,
 }
 
 impl Line {
+    /// The ending `word` (written `special`, on line `number`) states after the line's moves.
+    fn ending_by(&self, word: EndingWord, special: &str, number: u32) -> Ending {
+        let to_move = turn_after(self.start_turn, self.base + self.moves.len() + self.unread);
+        Ending {
+            termination: word.termination,
+            side: word.side(to_move),
+            stated: None,
+            text: special.to_string(),
+            line: number,
+        }
+    }
+
     fn new(start_turn: Color, base: usize) -> Line {
         Line {
             start_turn,
@@ -419,6 +435,7 @@ impl Line {
             moves: Vec::new(),
             ending: None,
             ended: false,
+            unread: 0,
             variations: Vec::new(),
         }
     }
@@ -455,10 +472,25 @@ impl Reader<'_> {
         self.warnings.push(Warning { line, ply, code, message });
     }
 
+    /// Reads the ending of the main line stopped at its move `entries[0]`, which could not
+    /// be read: the first `special` from there, said by the side to move after the moves
+    /// the record goes on with. So the record's result stands.
+    fn ending_after(&self, entries: &[&RawValue], line: &mut Line) {
+        for &raw in entries {
+            let Ok(entry) = serde_json::from_str::<Entry>(raw.get()) else { return };
+            line.unread += usize::from(entry.mv.is_some());
+            if let Some(special) = &entry.special {
+                line.ending =
+                    EndingWord::parse(special).map(|w| line.ending_by(w, special, self.line_of(raw)));
+                return;
+            }
+        }
+    }
+
     /// Reads the entries of a line (the main line's first entry holds only the start's
     /// comments). Returns the problem that stopped it, if one did.
     fn line(&mut self, entries: &[&RawValue], line: &mut Line) -> Option<ReadProblem> {
-        for &raw in entries {
+        for (i, &raw) in entries.iter().enumerate() {
             let entry: Entry = match serde_json::from_str(raw.get()) {
                 Ok(e) => e,
                 Err(e) => return Some(self.problem(raw, JkfError::Json(e.to_string()))),
@@ -473,7 +505,12 @@ impl Reader<'_> {
                 }
                 let token = match token(m) {
                     Ok(t) => t,
-                    Err(error) => return Some(self.problem(raw, error)),
+                    Err(error) => {
+                        if line.depth == 0 {
+                            self.ending_after(&entries[i..], line);
+                        }
+                        return Some(self.problem(raw, error));
+                    }
                 };
                 let ply = line.base + line.moves.len() + 1;
                 let seconds = match entry.time.map(seconds).transpose() {
@@ -506,16 +543,7 @@ impl Reader<'_> {
             if let Some(special) = entry.special.as_ref().filter(|_| !line.ended) {
                 line.ended = true;
                 match EndingWord::parse(special) {
-                    Some(word) => {
-                        let to_move = turn_after(line.start_turn, line.base + line.moves.len());
-                        line.ending = Some(Ending {
-                            termination: word.termination,
-                            side: word.side(to_move),
-                            stated: None,
-                            text: special.clone(),
-                            line: number,
-                        });
-                    }
+                    Some(word) => line.ending = Some(line.ending_by(word, special, number)),
                     None => {
                         let error = JkfError::Special(excerpt(special));
                         let message = format!("{error}: the game ends here, without a stated ending");

@@ -135,7 +135,8 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
                 break;
             }
             if tree.closed() {
-                break;
+                tree.unread_move();
+                continue;
             }
             match japanese::parse(token) {
                 Ok(m) => {
@@ -147,10 +148,7 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
                     };
                     tree.push(entry);
                 }
-                Err(e) => {
-                    tree.fail(n, e.into());
-                    break;
-                }
+                Err(e) => tree.fail(n, e.into()),
             }
         }
     }

@@ -128,6 +128,7 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
         return;
     }
     if tree.closed() {
+        tree.unread_move();
         return;
     }
     match japanese::parse(r.text) {

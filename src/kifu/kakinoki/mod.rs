@@ -631,9 +631,20 @@ struct Line {
     closed: bool,
     /// The line fits no other line and is dropped at the end.
     detached: bool,
+    /// For the main line stopped at a move it could not read: the moves the record goes on
+    /// with from there, that one included. Its ending is still read, said by the side to
+    /// move after them.
+    unread: Option<usize>,
 }
 
 impl Line {
+    /// The side to move after the line's moves, those it could not read included, from a
+    /// start with `start_turn` to move.
+    fn to_move(&self, start_turn: Color) -> Color {
+        let plies = self.abs + self.moves.len() + self.unread.unwrap_or(0);
+        if plies % 2 == 0 { start_turn } else { start_turn.flip() }
+    }
+
     fn new(at: usize, abs: usize, first: u32) -> Line {
         Line {
             at,
@@ -646,6 +657,7 @@ impl Line {
             children: Vec::new(),
             closed: false,
             detached: false,
+            unread: None,
         }
     }
 }
@@ -690,8 +702,7 @@ impl Tree {
 
     /// The side to move after the current line's moves so far.
     pub fn to_move(&self) -> Color {
-        let line = &self.lines[*self.stack.last().expect("the main line is never popped")];
-        if (line.abs + line.moves.len()) % 2 == 0 { self.start_turn } else { self.start_turn.flip() }
+        self.lines[*self.stack.last().expect("the main line is never popped")].to_move(self.start_turn)
     }
 
     /// Whether the current line takes no more moves.
@@ -747,7 +758,7 @@ impl Tree {
     pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32) {
         let to_move = self.to_move();
         let line = self.current();
-        if line.ending.is_some() || line.closed {
+        if line.ending.is_some() || (line.closed && line.unread.is_none()) {
             return;
         }
         line.ending = Some(ending(terminal, to_move, text, line_no));
@@ -762,17 +773,31 @@ impl Tree {
     }
 
     /// Stops the current line: the main line's problem becomes the game's; a variation is
-    /// cut where it could not be read.
+    /// cut where it could not be read. The main line stopped at a move it could not read
+    /// counts the moves the record goes on with ([`Tree::unread_move`]), and still takes its
+    /// ending: the record's result stands.
     pub fn fail(&mut self, line_no: u32, error: KakinokiError) {
         let is_main = self.stack.len() == 1;
         let line = self.current();
         let (already, detached) = (line.closed, line.detached);
         line.closed = true;
+        if is_main && !already && error.code() == "bad_move_text" {
+            line.unread = Some(1);
+        }
         if is_main && self.problem.is_none() {
             self.problem = Some(ReadProblem::new(line_no, error));
         } else if !is_main && !already && !detached {
             let message = format!("a variation is cut here: {error}");
             self.warnings.push(Warning { line: line_no, ply: None, code: "variation_cut", message });
+        }
+    }
+
+    /// Notes a move the current line does not take, once it is closed: after a move the main
+    /// line could not read, it counts towards the side that states the ending.
+    pub fn unread_move(&mut self) {
+        let line = self.current();
+        if let (true, Some(n)) = (line.ending.is_none() && line.summary.is_none(), &mut line.unread) {
+            *n += 1;
         }
     }
 
@@ -819,12 +844,11 @@ impl Tree {
     pub fn finish(mut self, game: &mut Game) {
         for i in 0..self.lines.len() {
             let line = &mut self.lines[i];
-            let turn =
-                if (line.abs + line.moves.len()) % 2 == 0 { self.start_turn } else { self.start_turn.flip() };
+            let turn = line.to_move(self.start_turn);
             if let Some((summary, line_no, text)) = line.summary.take() {
                 match &mut line.ending {
                     Some(e) => e.stated = e.stated.or(summary.stated),
-                    None if !line.closed => {
+                    None if !line.closed || line.unread.is_some() => {
                         let mut e = ending(summary.terminal, turn, &text, line_no);
                         e.stated = summary.stated;
                         line.ending = Some(e);
@@ -845,6 +869,7 @@ impl Tree {
         let main = std::mem::replace(&mut self.lines[0], Line::new(0, 0, 1));
         game.comments.extend(main.pending);
         game.moves = main.moves;
+        game.unread = main.unread.unwrap_or(0);
         game.ending = main.ending;
         game.variations = main.children.iter().map(|&c| take_variation(&mut self.lines, c)).collect();
         if game.problem.is_none() {
