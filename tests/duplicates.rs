@@ -928,3 +928,80 @@ fn wind_back(conn: &rusqlite::Connection, version: i64) {
     }
     conn.pragma_update(None, "user_version", version).unwrap();
 }
+
+/// A record with no move, or one stopped at a move that cannot be read, has no moves that
+/// tell its game from another: it is a record of a stored game with those moves only when
+/// no record of that game contradicts it (players, day, ending). Every value is read off the
+/// records by hand.
+#[test]
+fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = |black: &str, white: &str, date: &str, moves: &str| {
+        format!("開始日時：{date}\n先手：{black}\n後手：{white}\n手数----指手--\n{moves}")
+    };
+    let resigned = "   1 投了\n";
+    let cut = "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六XX(27)\n";
+    let files = [
+        // Forfeits with no move: two games, and a copy of the first.
+        ("a.kif", kif("甲", "乙", "2020/01/01", resigned)),
+        ("b.kif", kif("丙", "丁", "2020/01/02", "   1 中断\n")),
+        ("c.kif", kif("甲", "乙", "2020/01/01", resigned)),
+        // Stopped at move 3: White resigns after it; Black after a fourth; and a copy of the
+        // first without its headers (which contradicts nothing).
+        ("p1.kif", kif("戊", "己", "2021/05/05", &format!("{cut}   4 投了\n"))),
+        ("p2.kif", kif("庚", "辛", "2021/06/06", &format!("{cut}   4 ８四歩(83)\n   5 投了\n"))),
+        ("p3.kif", format!("手数----指手--\n{cut}   4 投了\n")),
+    ];
+    let dir = new_dir(tmp.path(), "kifu");
+    for (name, text) in &files {
+        fs::write(dir.join(name), text).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json"]).db(&db).output();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()),
+        (Some(4), Some(2)),
+        "{summary}"
+    );
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
+    let id_of = |name: &str| {
+        let row = rows.iter().find(|r| r["source_path"].ends_with(&format!("/{name}"))).expect(name);
+        (row["game_id"].clone(), row["result"].clone(), row["duplicate_of"].clone())
+    };
+    let (a, b, p1, p2) = (id_of("a.kif"), id_of("b.kif"), id_of("p1.kif"), id_of("p2.kif"));
+    assert_eq!(
+        (a.1.as_str(), b.1.as_str(), p1.1.as_str(), p2.1.as_str()),
+        ("white", "unknown", "black", "white")
+    );
+    assert!(a.0 != b.0 && p1.0 != p2.0);
+    assert_eq!((id_of("c.kif").2, id_of("p3.kif").2), (a.0, p1.0));
+    // The interrupted game's players lost nothing.
+    let players = stdout(&kifudex(["players", "--format", "json"]).db(&db).output());
+    let players: Value = serde_json::from_str(&players).unwrap();
+    let games_of = |name: &str| {
+        let p = players.as_array().unwrap().iter().find(|p| p["name"] == name).expect(name);
+        (p["games"].as_u64(), p["wins"].as_u64(), p["losses"].as_u64())
+    };
+    assert_eq!(games_of("丙"), (Some(1), Some(0), Some(0)));
+    assert_eq!(games_of("甲"), (Some(1), Some(0), Some(1)));
+
+    // A database of schema 23 reads again the files with a record stopped at a move that
+    // cannot be read, and those with a record that shares such a game: all but b.kif.
+    wind_back(&rusqlite::Connection::open(&db).unwrap(), 23);
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json"]).db(&db).output();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()),
+        (Some(5), Some(1)),
+        "{summary}"
+    );
+    let again = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
+    let results = |rows: &[std::collections::HashMap<String, String>]| {
+        let mut r: Vec<(String, String)> =
+            rows.iter().map(|r| (r["source_path"].clone(), r["result"].clone())).collect();
+        r.sort();
+        r
+    };
+    assert_eq!(results(&again), results(&rows));
+}

@@ -42,6 +42,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0022_kanji_variant_keys", include_str!("../../migrations/0022_kanji_variant_keys.sql")),
     ("0023_file_device", include_str!("../../migrations/0023_file_device.sql")),
+    (
+        "0024_records_that_tell_no_game_apart",
+        include_str!("../../migrations/0024_records_that_tell_no_game_apart.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -86,7 +86,8 @@ enum Names {
     Events,
 }
 
-/// The stored game of hash `hash` with the start and moves of `g`, with its ending.
+/// The stored game of hash `hash` with the start and moves of `g`, with its ending, and which
+/// `g` may be a record of ([`may_be_one`]).
 fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, Ending)>> {
     let mut probe =
         conn.prepare_cached("SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1")?;
@@ -96,10 +97,56 @@ fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, End
         let moves = row.get_ref(2)?.as_blob()?;
         let same_start = start_identity(start) == start_identity(g.start.as_deref());
         if same_start && moves == g.moves.as_slice() {
-            return Ok(Some((row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? })));
+            let (id, ending) = (row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? });
+            if may_be_one(conn, g, id, &ending)? {
+                return Ok(Some((id, ending)));
+            }
         }
     }
     Ok(None)
+}
+
+/// Whether `g` may be a record of game `id` (which ends as `ending`), whose start and moves
+/// it has. The moves of a whole record are one game's, whatever the records say. But no
+/// move at all tells no game from another (two forfeits), nor do the moves kept of a record
+/// stopped early (this one or one of the game's), whose game goes on unseen: those are one
+/// game's only when no record of it contradicts `g`: other players (by their names' keys)
+/// where both name them, another day where both are dated, another ending where both state
+/// one.
+fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Result<bool> {
+    let mut records = conn.prepare_cached(
+        "SELECT s.status, s.date, b.key, w.key, s.own_result, s.own_termination FROM sources s
+         LEFT JOIN players b ON b.id = s.black LEFT JOIN players w ON w.id = s.white
+         WHERE s.game = ?1",
+    )?;
+    let mut rows = records.query([id])?;
+    let own = Ending::of(g);
+    let key = |p: &Option<crate::db::PlayerName>| p.as_ref().map(|p| crate::name_key::key(&p.name));
+    let (black, white) = (key(&g.black), key(&g.white));
+    let other = |a: Option<&str>, b: Option<&str>| matches!((a, b), (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() && a != b);
+    let mut weak = g.plies == 0 || g.status.is_some();
+    let mut contradicted = false;
+    while let Some(row) = rows.next()? {
+        weak |= row.get_ref(0)?.as_str_or_null()?.is_some();
+        let date: Option<String> = row.get(1)?;
+        let theirs = match row.get::<_, Option<GameResult>>(4)? {
+            Some(result) => Ending { result, termination: row.get(5)? },
+            None => ending.clone(),
+        };
+        contradicted |= other(row.get_ref(2)?.as_str_or_null()?, black.as_deref())
+            || other(row.get_ref(3)?.as_str_or_null()?, white.as_deref())
+            || other_day(date.as_deref(), g.date.as_deref())
+            || (theirs.said() && own.said() && theirs != own);
+    }
+    Ok(!(weak && contradicted))
+}
+
+/// Whether two dates (ISO 8601, as precise as their records) fall on other days: compared as
+/// far as both go, so a year and a day of it agree.
+fn other_day(a: Option<&str>, b: Option<&str>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else { return false };
+    let n = a.len().min(b.len()).min(10);
+    a.as_bytes()[..n] != b.as_bytes()[..n]
 }
 
 impl GameStore {
