@@ -815,11 +815,15 @@ fn kif_unreadable_move_stops_the_main_line() {
     assert_eq!(problem.line, 5);
     assert!(problem.kind.to_string().starts_with("move 3:"), "{problem}");
     assert_eq!(problem.code(), "bad_move_text");
-    assert_eq!(game.ending, None);
+    // Moves 3 and 4 are not kept, but the 投了 row after them is the game's: Black, to move
+    // after four moves, resigned.
+    assert_eq!(game.unread, 2);
+    assert_eq!(game.ending.as_ref().map(|e| (e.termination, e.line)), Some((Termination::Resign, 7)));
     // The variations after the problem are still read.
     assert_eq!(game.variations.len(), 1);
     let r = kifudex::replay::replay(game);
     assert!(matches!(&r.status, Status::Stopped(StopReason::Read(p)) if p.line == 5));
+    assert_eq!(r.outcome, Some(Outcome::Win(Color::White)));
     // A row cut short after its number.
     let game = &kif::read("手数----指手--\n   1 ７六歩(77)\n   2")[0];
     assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (1, Some(3)));
@@ -830,7 +834,9 @@ fn kif_unreadable_move_stops_the_main_line() {
 fn ki2_unreadable_move_stops_the_main_line() {
     let game = &ki2::read("▲７六歩 △３四歩 ▲２六X △８四歩\n▲２五歩\nまで5手で中断\n")[0];
     assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (2, Some(1)));
-    assert_eq!(game.ending, None);
+    // The moves after the unreadable one are counted, and the まで line is the game's.
+    assert_eq!(game.unread, 3);
+    assert_eq!(game.ending.as_ref().map(|e| (e.termination, e.line)), Some((Termination::Interrupted, 3)));
 }
 
 #[test]
