@@ -691,12 +691,15 @@ fn a_variation_that_says_mate_where_there_is_none_is_a_warning() {
 
 /// A game stopped at a move its record writes in no notation keeps the ending the record
 /// states after its moves, for the side to move after all of them (the unread ones counted),
-/// as a game stopped at an illegal move does. Expected by hand: 2 moves are kept in each; the
-/// record goes on to move 3, or 4.
+/// as a game stopped at an illegal move does. Expected by hand: 2 moves are kept in each (3
+/// in the USI lines); the record goes on to move 3, 4 or 5.
 #[test]
 fn a_move_that_cannot_be_read_keeps_the_records_result() {
     let (_tmp, dir, db) = workspace();
-    let files: [(&str, &str, &str); 9] = [
+    let files: [(&str, &str, &str); 11] = [
+        // USI: resign after 5 moves is White's; after 4, Black's.
+        ("e5.usi", "position startpos moves 7g7f 3c3d 2g2f 4c4q 2f2e resign\n", "black"),
+        ("e4.usi", "position startpos moves 7g7f 3c3d 2g2f 4c4q resign\n", "white"),
         // CSA: %TORYO after 3 moves is White's resignation; after 4, Black's.
         ("a3.csa", "N+X\nN-Y\nPI\n+\n+7776FU\n-3334FU\n+2726XX\n%TORYO\n", "black"),
         ("a4.csa", "N+X\nN-Y\nPI\n+\n+7776FU\n-3334FU\n+2726XX\n-8384FU\n%TORYO\n", "white"),
@@ -737,6 +740,7 @@ fn a_move_that_cannot_be_read_keeps_the_records_result() {
     for (name, _, winner) in files {
         let game = games.iter().find(|g| file_name(&g["source_path"]) == name).expect(name);
         let status = if name == "illegal.csa" { "no_such_move" } else { "bad_move_text" };
+        let plies = if name.ends_with(".usi") { "3" } else { "2" };
         assert_eq!(
             (
                 game["plies"].as_str(),
@@ -744,7 +748,7 @@ fn a_move_that_cannot_be_read_keeps_the_records_result() {
                 game["termination"].as_str(),
                 game["status"].as_str()
             ),
-            ("2", winner, "resign", status),
+            (plies, winner, "resign", status),
             "{name}"
         );
     }

@@ -165,8 +165,14 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
         _ => return Err(UsiError::NotUsi),
     }
     tokens.next_if_eq(&"moves");
+    // The first token that is no move, and the moves from it on: the ending after them is
+    // still the game's, for the side to move after them all.
+    let mut unread: Option<(&str, usize)> = None;
     for token in tokens {
         if game.ending.is_some() {
+            if unread.is_some() {
+                break;
+            }
             return Err(UsiError::AfterEnd(excerpt(token)));
         }
         let termination = match token {
@@ -174,7 +180,14 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
             "win" => Termination::EnteringKing,
             "draw" => Termination::Draw,
             _ => {
-                let mv = token.parse::<Move>().map_err(|_| UsiError::Move(excerpt(token)))?;
+                if let Some((_, n)) = &mut unread {
+                    *n += 1;
+                    continue;
+                }
+                let Ok(mv) = token.parse::<Move>() else {
+                    unread = Some((token, 1));
+                    continue;
+                };
                 room_for_move(&game.moves)?;
                 game.moves.push(MoveEntry {
                     token: MoveToken::Usi(mv),
@@ -187,6 +200,10 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
         };
         game.ending =
             Some(Ending { termination, side: None, stated: None, text: token.to_string(), line: number });
+    }
+    if let Some((token, n)) = unread {
+        game.unread = n;
+        return Err(UsiError::Move(excerpt(token)));
     }
     Ok(())
 }
