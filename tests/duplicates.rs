@@ -930,9 +930,8 @@ fn wind_back(conn: &rusqlite::Connection, version: i64) {
 }
 
 /// A record with no move, or one stopped at a move that cannot be read, has no moves that
-/// tell its game from another: it is a record of a stored game with those moves only when
-/// no record of that game contradicts it (players, day, ending). Every value is read off the
-/// records by hand.
+/// tell its game from another: it is one game only with the records that say the same of it
+/// (players, day, ending). Every value is read off the records by hand.
 #[test]
 fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
     let tmp = tempfile::tempdir().unwrap();
@@ -946,11 +945,12 @@ fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
         ("a.kif", kif("甲", "乙", "2020/01/01", resigned)),
         ("b.kif", kif("丙", "丁", "2020/01/02", "   1 中断\n")),
         ("c.kif", kif("甲", "乙", "2020/01/01", resigned)),
-        // Stopped at move 3: White resigns after it; Black after a fourth; and a copy of the
-        // first without its headers (which contradicts nothing).
+        // Stopped at move 3: White resigns after it; Black after a fourth; a copy of the
+        // first, and the first without its headers, which is not known to be its game.
         ("p1.kif", kif("戊", "己", "2021/05/05", &format!("{cut}   4 投了\n"))),
         ("p2.kif", kif("庚", "辛", "2021/06/06", &format!("{cut}   4 ８四歩(83)\n   5 投了\n"))),
-        ("p3.kif", format!("手数----指手--\n{cut}   4 投了\n")),
+        ("p3.kif", kif("戊", "己", "2021/05/05", &format!("{cut}   4 投了\n"))),
+        ("p4.kif", format!("手数----指手--\n{cut}   4 投了\n")),
     ];
     let dir = new_dir(tmp.path(), "kifu");
     for (name, text) in &files {
@@ -961,7 +961,7 @@ fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()),
-        (Some(4), Some(2)),
+        (Some(5), Some(2)),
         "{summary}"
     );
     let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
@@ -975,7 +975,8 @@ fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
         ("white", "unknown", "black", "white")
     );
     assert!(a.0 != b.0 && p1.0 != p2.0);
-    assert_eq!((id_of("c.kif").2, id_of("p3.kif").2), (a.0, p1.0));
+    assert_eq!((id_of("c.kif").2, id_of("p3.kif").2), (a.0.clone(), p1.0.clone()));
+    assert!(id_of("p4.kif").2.is_empty() && ![a.0, p1.0].contains(&id_of("p4.kif").0));
     // The interrupted game's players lost nothing.
     let players = stdout(&kifudex(["players", "--format", "json"]).db(&db).output());
     let players: Value = serde_json::from_str(&players).unwrap();
@@ -993,7 +994,7 @@ fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64()),
-        (Some(5), Some(1)),
+        (Some(6), Some(1)),
         "{summary}"
     );
     let again = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
@@ -1004,4 +1005,74 @@ fn records_whose_moves_tell_no_game_apart_join_one_only_when_they_agree() {
         r
     };
     assert_eq!(results(&again), results(&rows));
+}
+
+/// Which records are one game, as sets of file names, and every player's counts: what an
+/// incremental run must leave as a run from scratch would.
+fn grouping(db: &Path) -> (Vec<Vec<String>>, String) {
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(db).output()).as_bytes());
+    let mut games: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for r in &rows {
+        let name = r["source_path"].rsplit('/').next().unwrap().to_string();
+        games.entry(r["game_id"].clone()).or_default().push(name);
+    }
+    let mut groups: Vec<Vec<String>> = games
+        .into_values()
+        .map(|mut g| {
+            g.sort();
+            g
+        })
+        .collect();
+    groups.sort();
+    (groups, stdout(&kifudex(["players", "--format", "csv"]).db(db).output()))
+}
+
+/// Records with no moves to tell their games apart are grouped as a run from scratch over
+/// the same files groups them, whatever came and went before: after a prune, and after a
+/// record that sorts first comes.
+#[test]
+fn records_whose_moves_tell_no_game_apart_group_as_from_scratch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let forfeit = |date: &str| format!("{date}先手：山田\n後手：佐藤\n手数----指手--\n   1 不戦敗\n");
+    let cut =
+        |head: &str, end: &str| format!("{head}手数----指手--\n   1 ７六歩(77)\n   2 ５五飛(22)\n{end}");
+    // Each case: the files of a first run, then those removed and added before a second.
+    type Files<'a> = &'a [(&'a str, String)];
+    let steps: [(&str, Files, &[&str], Files); 2] = [
+        (
+            "prune",
+            &[
+                ("f0.kif", forfeit("")),
+                ("f1.kif", forfeit("開始日時：2020/01/01\n")),
+                ("f2.kif", forfeit("開始日時：2020/01/02\n")),
+            ],
+            &["f1.kif"],
+            &[],
+        ),
+        (
+            "first",
+            &[("x1.kif", cut("", "   3 投了\n")), ("z.kif", cut("先手：山田\n後手：佐藤\n", ""))],
+            &[],
+            &[("a0.kif", cut("", "   3 中断\n"))],
+        ),
+    ];
+    for (name, files, removed, added) in steps {
+        let dir = new_dir(tmp.path(), name);
+        for (file, text) in files {
+            fs::write(dir.join(file), text).unwrap();
+        }
+        let db = tmp.path().join(format!("{name}.sqlite"));
+        let run = |db: &Path| kifudex(["index", dir.to_str().unwrap(), "--prune", "--quiet"]).db(db).output();
+        run(&db);
+        for file in removed {
+            fs::remove_file(dir.join(file)).unwrap();
+        }
+        for (file, text) in added {
+            fs::write(dir.join(file), text).unwrap();
+        }
+        run(&db);
+        let scratch = tmp.path().join(format!("{name}-scratch.sqlite"));
+        run(&scratch);
+        assert_eq!(grouping(&db), grouping(&scratch), "{name}");
+    }
 }

@@ -109,44 +109,56 @@ fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, End
 /// Whether `g` may be a record of game `id` (which ends as `ending`), whose start and moves
 /// it has. The moves of a whole record are one game's, whatever the records say. But no
 /// move at all tells no game from another (two forfeits), nor do the moves kept of a record
-/// stopped early (this one or one of the game's), whose game goes on unseen: those are one
-/// game's only when no record of it contradicts `g`: other players (by their names' keys)
-/// where both name them, another day where both are dated, another ending where both state
-/// one.
+/// stopped early, whose game goes on unseen. Such a record is one game with those records
+/// alone that say the same of it ([`Signature`]), and never with a whole record: so which
+/// records are one game does not depend on the order they come in.
 fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Result<bool> {
-    let mut records = conn.prepare_cached(
-        "SELECT s.status, s.date, b.key, w.key, s.own_result, s.own_termination FROM sources s
-         LEFT JOIN players b ON b.id = s.black LEFT JOIN players w ON w.id = s.white
-         WHERE s.game = ?1",
-    )?;
-    let mut rows = records.query([id])?;
-    let own = Ending::of(g);
-    let key = |p: &Option<crate::db::PlayerName>| p.as_ref().map(|p| crate::name_key::key(&p.name));
-    let (black, white) = (key(&g.black), key(&g.white));
-    let other = |a: Option<&str>, b: Option<&str>| matches!((a, b), (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() && a != b);
-    let mut weak = g.plies == 0 || g.status.is_some();
-    let mut contradicted = false;
-    while let Some(row) = rows.next()? {
-        weak |= row.get_ref(0)?.as_str_or_null()?.is_some();
-        let date: Option<String> = row.get(1)?;
-        let theirs = match row.get::<_, Option<GameResult>>(4)? {
-            Some(result) => Ending { result, termination: row.get(5)? },
-            None => ending.clone(),
-        };
-        contradicted |= other(row.get_ref(2)?.as_str_or_null()?, black.as_deref())
-            || other(row.get_ref(3)?.as_str_or_null()?, white.as_deref())
-            || other_day(date.as_deref(), g.date.as_deref())
-            || (theirs.said() && own.said() && theirs != own);
-    }
-    Ok(!(weak && contradicted))
+    // The records of a game are all whole or all alike: any one of them tells.
+    let first = conn
+        .prepare_cached(
+            "SELECT s.status, s.date, b.key, w.key, s.own_result, s.own_termination FROM sources s
+             LEFT JOIN players b ON b.id = s.black LEFT JOIN players w ON w.id = s.white
+             WHERE s.game = ?1 LIMIT 1",
+        )?
+        .query_row([id], |row| {
+            let partial = row.get_ref(0)?.as_str_or_null()?.is_some();
+            let ending = match row.get::<_, Option<GameResult>>(4)? {
+                Some(result) => Ending { result, termination: row.get(5)? },
+                None => ending.clone(),
+            };
+            let signature = Signature::new(row.get(2)?, row.get(3)?, row.get(1)?, ending);
+            Ok((partial, signature))
+        })
+        .optional()?;
+    let weak = g.plies == 0 || g.status.is_some();
+    Ok(match first {
+        // A game no file holds any more (its file is being read again): by its moves alone.
+        None => !weak && g.plies > 0,
+        Some((partial, theirs)) if weak || partial => {
+            let key = |p: &Option<crate::db::PlayerName>| p.as_ref().map(|p| crate::name_key::key(&p.name));
+            let own = Signature::new(key(&g.black), key(&g.white), g.date.clone(), Ending::of(g));
+            weak && (partial || g.plies == 0) && own == theirs
+        }
+        Some(_) => true,
+    })
 }
 
-/// Whether two dates (ISO 8601, as precise as their records) fall on other days: compared as
-/// far as both go, so a year and a day of it agree.
-fn other_day(a: Option<&str>, b: Option<&str>) -> bool {
-    let (Some(a), Some(b)) = (a, b) else { return false };
-    let n = a.len().min(b.len()).min(10);
-    a.as_bytes()[..n] != b.as_bytes()[..n]
+/// What a record with no moves to tell its game apart says of it: the keys of its players'
+/// names, its day, and its ending. Records that say the same are one game.
+#[derive(PartialEq, Eq)]
+struct Signature {
+    black: Option<String>,
+    white: Option<String>,
+    day: Option<String>,
+    ending: Ending,
+}
+
+impl Signature {
+    fn new(black: Option<String>, white: Option<String>, date: Option<String>, ending: Ending) -> Signature {
+        let some = |s: Option<String>| s.filter(|s| !s.is_empty());
+        let day = some(date).map(|d| d.chars().take(10).collect());
+        Signature { black: some(black), white: some(white), day, ending }
+    }
 }
 
 impl GameStore {
