@@ -848,3 +848,20 @@ fn kif_malformed_diagram_is_a_problem_of_the_game() {
     let game = &kif::read(text)[0];
     assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (0, Some(1)));
 }
+
+#[test]
+fn ki2_an_ending_word_without_a_mark_ends_the_game() {
+    // After the third move, on its line or on a line of its own: White, to move, resigned.
+    for text in [
+        "▲７六歩 △３四歩 ▲２六歩 投了\n",
+        "▲７六歩 △３四歩 ▲２六歩\n投了\n",
+        "▲７六歩　△３四歩　▲２六歩　投了\n",
+    ] {
+        let game = &ki2::read(&format!("先手：A\n後手：B\n\n{text}"))[0];
+        assert_eq!((game.moves.len(), game.problem.as_ref().map(|p| p.line)), (3, None), "{text}");
+        assert!(game.warnings.is_empty(), "{text}: {:?}", game.warnings);
+        assert_eq!(game.ending.as_ref().map(|e| e.termination), Some(Termination::Resign), "{text}");
+        let r = kifudex::replay::replay(game);
+        assert_eq!(r.outcome, Some(Outcome::Win(Color::Black)), "{text}");
+    }
+}

@@ -20,7 +20,8 @@
 //! ([`Game::problem`] for the main line).
 
 use super::{
-    Boundary, Preamble, Tree, games, shared_body_line, start_turn, terminal, variation_start, without_moves,
+    Boundary, Preamble, Terminal, Tree, games, shared_body_line, start_turn, terminal, variation_start,
+    without_moves,
 };
 use crate::{
     kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
@@ -55,6 +56,17 @@ fn tokens(line: &str) -> impl Iterator<Item = (Color, &str)> {
         let color = token.chars().next().and_then(mark).expect("a token starts with its mark");
         Some((color, token))
     })
+}
+
+/// A token split before an ending word with no mark that follows its move after a space:
+/// `▲２六歩 投了` gives `▲２六歩` and the ending.
+fn split_ending(token: &str) -> (&str, Option<(Terminal, &str)>) {
+    let Some((i, c)) = token.char_indices().rev().find(|&(_, c)| is_space(c)) else { return (token, None) };
+    let word = &token[i + c.len_utf8()..];
+    match terminal(word) {
+        Some(end) => (token[..i].trim_end_matches(is_space), Some((end, word))),
+        None => (token, None),
+    }
 }
 
 /// A move of a move line without its side mark: `▲７六歩` gives `７六歩`.
@@ -121,10 +133,16 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
             continue;
         }
         if !is_move_line(line) {
-            tree.skip(n, line);
+            // An ending word with no mark, on a line of its own, is the side to move's.
+            match terminal(line) {
+                Some(end) => tree.end(end, line.trim_matches(is_space), n),
+                None => tree.skip(n, line),
+            }
             continue;
         }
         for (color, token) in tokens(line) {
+            // An ending word with no mark after a move (`▲２六歩 投了`) ends the game there.
+            let (token, unmarked_end) = split_ending(token);
             let body = after_mark(token);
             if body.is_empty() {
                 continue;
@@ -136,19 +154,23 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
             }
             if tree.closed() {
                 tree.unread_move();
-                continue;
-            }
-            match japanese::parse(token) {
-                Ok(m) => {
-                    let entry = MoveEntry {
-                        token: MoveToken::Japanese(m),
-                        line: n,
-                        seconds: None,
-                        comments: Vec::new(),
-                    };
-                    tree.push(entry);
+            } else {
+                match japanese::parse(token) {
+                    Ok(m) => {
+                        let entry = MoveEntry {
+                            token: MoveToken::Japanese(m),
+                            line: n,
+                            seconds: None,
+                            comments: Vec::new(),
+                        };
+                        tree.push(entry);
+                    }
+                    Err(e) => tree.fail(n, e.into()),
                 }
-                Err(e) => tree.fail(n, e.into()),
+            }
+            if let Some((end, text)) = unmarked_end {
+                tree.end(end, text, n);
+                break;
             }
         }
     }
