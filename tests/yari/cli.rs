@@ -141,16 +141,22 @@ fn convert_writes_yari_games_in_every_yari_form() {
     assert_eq!(yari, "position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 3c3d\n");
 }
 
-/// `query --bod` reads back the lettered diagram `query` draws for a yari position (yari shogi
-/// has no BOD, its pieces having no Japanese names), whole or as a hand-written file.
-#[test]
-fn query_reads_the_yari_diagram_it_draws() {
+/// A database of one yari game, 1. P-7f P-3d 2. P-2f, in a temporary folder.
+fn one_yari_game() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let record = dir.path().join("yari.psn");
     fs::write(&record, "[Variant \"Yari shogi\"]\n\n1. P-7f P-3d 2. P-2f *\n").expect("write the record");
     let db = dir.path().join("yari.sqlite");
     let (code, _, err) = kifudex(["index", record.to_str().expect("a UTF-8 path")]).db(&db).run();
     assert_eq!(code, 0, "{err}");
+    (dir, db)
+}
+
+/// `query --bod` reads back the lettered diagram `query` draws for a yari position (yari shogi
+/// has no BOD, its pieces having no Japanese names), whole or as a hand-written file.
+#[test]
+fn query_reads_the_yari_diagram_it_draws() {
+    let (dir, db) = one_yari_game();
     let json = |args: &[&str]| -> (i32, serde_json::Value, String) {
         let (code, out, err) = kifudex(args).db(&db).run();
         (code, serde_json::from_str(&out).unwrap_or(serde_json::Value::Null), err)
@@ -215,12 +221,7 @@ fn query_reads_the_yari_diagram_it_draws() {
 
 #[test]
 fn a_handicap_filter_for_yari_games_is_refused() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let record = dir.path().join("yari.psn");
-    fs::write(&record, "[Variant \"Yari shogi\"]\n\n1. P-7f P-3d 2. P-2f *\n").expect("write the record");
-    let db = dir.path().join("yari.sqlite");
-    let (code, _, err) = kifudex(["index", record.to_str().expect("a UTF-8 path")]).db(&db).run();
-    assert_eq!(code, 0, "{err}");
+    let (_dir, db) = one_yari_game();
     let refusal = |handicap: &str| {
         format!(
             "kifudex: --handicap {handicap} was given, but yari shogi has no handicaps: its games all start from its one start\n"
