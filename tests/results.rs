@@ -696,7 +696,7 @@ fn a_variation_that_says_mate_where_there_is_none_is_a_warning() {
 #[test]
 fn a_move_that_cannot_be_read_keeps_the_records_result() {
     let (_tmp, dir, db) = workspace();
-    let files: [(&str, &str, &str); 11] = [
+    let files: [(&str, &str, &str); 13] = [
         // USI: resign after 5 moves is White's; after 4, Black's.
         ("e5.usi", "position startpos moves 7g7f 3c3d 2g2f 4c4q 2f2e resign\n", "black"),
         ("e4.usi", "position startpos moves 7g7f 3c3d 2g2f 4c4q resign\n", "white"),
@@ -728,6 +728,17 @@ fn a_move_that_cannot_be_read_keeps_the_records_result() {
         (
             "d4.jkf",
             r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"color":0,"piece":"XX"}},{"move":{"from":{"x":8,"y":3},"to":{"x":8,"y":4},"color":1,"piece":"FU"}},{"special":"TORYO"}]}"#,
+            "white",
+        ),
+        // JKF: a move whose square is a string, not a number, then the special.
+        (
+            "f3.jkf",
+            r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":"6"},"color":0,"piece":"FU"}},{"special":"TORYO"}]}"#,
+            "black",
+        ),
+        (
+            "f4.jkf",
+            r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":"6"},"color":0,"piece":"FU"}},{"move":{"from":{"x":8,"y":3},"to":{"x":8,"y":4},"color":1,"piece":"FU"}},{"special":"TORYO"}]}"#,
             "white",
         ),
     ];

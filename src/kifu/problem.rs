@@ -3,7 +3,8 @@
 //! Policy: every kind has a short stable code ([`ReadProblem::code`]), the reject code and
 //! stored status of a game that stops there. The codes say what could not be read, in the
 //! same words whatever the format:
-//! - `bad_move_text`: a move that is no move in the format's notation (or a row with none);
+//! - `bad_move_text`: a move that is no move in the format's notation (or a row with none, or a JKF
+//!   move whose fields are not of JKF's types);
 //! - `bad_board`: a start position that cannot be read (a board diagram, CSA `P` lines, an
 //!   SFEN, a JKF `initial`), or one set after the moves began;
 //! - `bad_header`: a header whose value the game needs and cannot use (a Western tag that is

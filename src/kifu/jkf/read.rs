@@ -47,6 +47,9 @@ pub enum JkfError {
     Color(i64),
     #[error("x and y must be 1 to 9, not ({0}, {1})")]
     Square(i64, i64),
+    /// A move entry whose fields are not of JKF's types (a square's `"y": "6"`).
+    #[error("a move not of JKF's shape: {0}")]
+    MoveShape(String),
     #[error("a move without a destination ('to')")]
     NoDestination,
     #[error("a move without a piece")]
@@ -88,6 +91,7 @@ impl JkfError {
             | JkfError::HandCount { .. } => "bad_board",
             JkfError::Json(_) => "bad_json",
             JkfError::Piece(_)
+            | JkfError::MoveShape(_)
             | JkfError::Color(_)
             | JkfError::Square(..)
             | JkfError::NoDestination
@@ -475,14 +479,21 @@ impl Reader<'_> {
     /// Reads the ending of the main line stopped at its move `entries[0]`, which could not
     /// be read: the first `special` from there, said by the side to move after the moves
     /// the record goes on with. So the record's result stands.
+    ///
+    /// The entries are read only for whether they hold a move and what their `special` says,
+    /// so a move whose fields are of the wrong type still counts as one.
     fn ending_after(&self, entries: &[&RawValue], line: &mut Line) {
         for &raw in entries {
-            let Ok(entry) = serde_json::from_str::<Entry>(raw.get()) else { return };
-            line.unread += usize::from(entry.mv.is_some());
-            if let Some(special) = &entry.special {
-                line.ending =
-                    EndingWord::parse(special).map(|w| line.ending_by(w, special, self.line_of(raw)));
-                return;
+            let Ok(Value::Object(entry)) = serde_json::from_str::<Value>(raw.get()) else { return };
+            line.unread += usize::from(entry.get("move").is_some_and(|m| !m.is_null()));
+            match entry.get("special") {
+                None | Some(Value::Null) => {}
+                Some(Value::String(special)) => {
+                    line.ending =
+                        EndingWord::parse(special).map(|w| line.ending_by(w, special, self.line_of(raw)));
+                    return;
+                }
+                Some(_) => return,
             }
         }
     }
@@ -493,7 +504,22 @@ impl Reader<'_> {
         for (i, &raw) in entries.iter().enumerate() {
             let entry: Entry = match serde_json::from_str(raw.get()) {
                 Ok(e) => e,
-                Err(e) => return Some(self.problem(raw, JkfError::Json(e.to_string()))),
+                Err(e) => {
+                    let is_move = matches!(
+                        serde_json::from_str::<Value>(raw.get()),
+                        Ok(Value::Object(entry)) if entry.get("move").is_some_and(|m| !m.is_null())
+                    );
+                    if !is_move {
+                        return Some(self.problem(raw, JkfError::Json(e.to_string())));
+                    }
+                    if line.ended {
+                        return Some(self.problem(raw, JkfError::AfterEnd));
+                    }
+                    if line.depth == 0 {
+                        self.ending_after(&entries[i..], line);
+                    }
+                    return Some(self.problem(raw, JkfError::MoveShape(e.to_string())));
+                }
             };
             let number = self.line_of(raw);
             let mut comments: Vec<String> = entry.comment.into_iter().collect();
