@@ -7,7 +7,8 @@
 //!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
 //!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`, `*`) and the words that end a game
-//!   (投了, 千日手, 持将棋, 反則手, 中断, 詰み, and USI's `resign`, `win`, `draw`);
+//!   (投了, 千日手, 持将棋, 反則負け, 中断, 詰み, … with or without a side mark, as in `△投了`,
+//!   and USI's `resign`, `win`, `draw`);
 //! - nothing else: any other word is a move, or an error naming its place.
 //!
 //! A result mark or a word that ends the game ends the sequence: a move written after one is
@@ -104,25 +105,36 @@ fn skip_number(text: &str) -> Option<&str> {
     }
 }
 
-/// Words that end a game: result marks and the words for how it ended.
+/// Words that end a game: result marks and the words for how it ended, the Japanese ones
+/// with or without a side mark (`△投了`), as records write them.
 fn is_ending(word: &str) -> bool {
-    matches!(
-        word,
-        "1-0"
-            | "0-1"
-            | "1/2-1/2"
-            | "½-½"
-            | "*"
-            | "投了"
-            | "千日手"
-            | "持将棋"
-            | "反則手"
-            | "中断"
-            | "詰み"
-            | "resign"
-            | "win"
-            | "draw"
-    )
+    let japanese = word.strip_prefix(is_side_mark).unwrap_or(word);
+    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "resign" | "win" | "draw")
+        || matches!(
+            japanese,
+            "投了"
+                | "詰み"
+                | "詰"
+                | "中断"
+                | "千日手"
+                | "連続王手の千日手"
+                | "持将棋"
+                | "反則手"
+                | "反則負け"
+                | "反則勝ち"
+                | "切れ負け"
+                | "時間切れ"
+                | "時間切れ負け"
+                | "入玉勝ち"
+                | "宣言勝ち"
+                | "入玉宣言"
+                | "不戦勝"
+                | "不戦敗"
+                | "不詰"
+                | "引き分け"
+                | "封じ手"
+                | "最大手数"
+        )
 }
 
 /// A numeric annotation glyph (`$2`), which carries nothing a move list needs.

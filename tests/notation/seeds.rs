@@ -445,6 +445,21 @@ fn game_end_words_are_not_moves() {
     }
 }
 
+/// A record writes the ending in the turn of the side it is said by (`△投了`), and may run it
+/// into the move before it, as KI2 does; the words are those a KIF record ends with.
+#[test]
+fn game_end_words_with_a_side_mark_are_not_moves() {
+    let start = Position::startpos();
+    for end in
+        ["△投了", "▽投了", "△詰み", "△反則負け", "△切れ負け", "△時間切れ", "△不戦敗", "△中断", "千日手"]
+    {
+        assert_eq!(sequence_usi(&start, &format!("▲７六歩 {end}")), ["7g7f"], "{end}");
+        assert_eq!(sequence_usi(&start, &format!("▲７六歩{end}")), ["7g7f"], "{end}");
+        let e = read_sequence(&start, &format!("▲７六歩 {end} △３四歩")).unwrap_err();
+        assert_eq!((e.place, e.text.as_str()), (2, "△３四歩"), "{end}");
+    }
+}
+
 #[test]
 fn a_move_after_the_game_ended_is_an_error_not_a_move() {
     let start = Position::startpos();
