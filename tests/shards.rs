@@ -425,6 +425,20 @@ fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(name)
 }
 
+/// Whether DuckDB's Python package is there; without it, a test says that it skips `what`,
+/// unless `CI=true`, which requires it.
+fn duckdb_present(what: &str) -> bool {
+    if python_has("duckdb") {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true but DuckDB's Python package is missing (pip install duckdb)"
+    );
+    eprintln!("skipping {what}: python3 cannot import duckdb (pip install duckdb)");
+    false
+}
+
 const DUCKDB: &str = r#"
 import duckdb, sys
 con = duckdb.connect()
@@ -435,12 +449,7 @@ con.sql(open(sys.argv[3], encoding="utf-8").read()).write_csv(sys.argv[4])
 
 #[test]
 fn duckdb_aggregates_the_shards_exports_into_the_tree_of_one_database() {
-    if !python_has("duckdb") {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but DuckDB's Python package is missing (pip install duckdb)"
-        );
-        eprintln!("skipping the shards' DuckDB test: python3 cannot import duckdb (pip install duckdb)");
+    if !duckdb_present("the shards' DuckDB test") {
         return;
     }
     let s = sharded();
@@ -530,4 +539,85 @@ fn a_database_whose_last_run_did_not_finish_writes_no_part() {
     let file = tmp.path().join("positions.csv");
     let out = kifudex(["export", "positions", "--out", file.to_str().unwrap()]).db(&db).output();
     assert!(out.status.success() && file.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Records whose moves tell their game from no other (no move, or stopped early) are one game
+/// only with those that say the same of it, so their key says it too: the shards' keys are the
+/// one database's games, one key each, and the gathered tree counts them as it does. Expected
+/// by hand: four games, the stopped record and its copy, the whole one with the same four
+/// moves, the forfeit and its copy, and the other players' forfeit.
+#[test]
+fn games_their_moves_do_not_tell_apart_have_keys_of_their_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("archive");
+    let stopped = "position startpos moves 7g7f 3c3d 2g2f 8c8d P*5e\n";
+    let forfeit = |black: &str, white: &str| {
+        format!("先手：{black}\n後手：{white}\n手数----指手---------消費時間--\n   1 投了\n")
+    };
+    let files = [
+        ("stopped.usi", stopped.to_string()),
+        ("copies/stopped.usi", stopped.to_string()),
+        ("whole.usi", "position startpos moves 7g7f 3c3d 2g2f 8c8d\n".to_string()),
+        ("forfeit1.kif", forfeit("甲", "乙")),
+        ("y/forfeit1.kif", forfeit("甲", "乙")),
+        ("forfeit2.kif", forfeit("丙", "丁")),
+    ];
+    for (name, text) in &files {
+        let path = root.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    // Each copy is in the other shard than its first record.
+    let shard = |name: &str| shard_of(name, 2);
+    assert_ne!(shard("stopped.usi"), shard("copies/stopped.usi"));
+    assert_ne!(shard("forfeit1.kif"), shard("y/forfeit1.kif"));
+    let root = fs::canonicalize(&root).unwrap();
+    let r = root.to_str().unwrap();
+    let whole = tmp.path().join("whole.sqlite");
+    index(&[r], &whole, 1);
+    let keys = game_keys(&whole);
+    assert_eq!(keys.len(), 4);
+    assert_eq!(keys.values().collect::<BTreeSet<_>>().len(), 4, "{keys:?}");
+    let positions = tmp.path().join("positions");
+    let mut shard_keys = BTreeSet::new();
+    for i in 1..=2 {
+        let db = tmp.path().join(format!("shard{i}.sqlite"));
+        index(&[r, "--shard", &format!("{i}/2")], &db, 1);
+        shard_keys.extend(game_keys(&db).into_values());
+        let args = ["export", "positions", "--format", "parquet", "--out-dir", positions.to_str().unwrap()];
+        ok(&kifudex(args).db(&db).output());
+    }
+    assert_eq!(shard_keys, keys.values().cloned().collect());
+    if !duckdb_present("the DuckDB part") {
+        return;
+    }
+    let out = tmp.path().join("tree.csv");
+    let glob = format!("{}/**/*.parquet", positions.display());
+    let run = Command::new("python3")
+        .args(["-c", DUCKDB, &glob, "3"])
+        .arg(script("tree_duckdb.sql"))
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let mut want =
+        csv_rows(ok(&kifudex(["export", "tree", "--max-ply", "3"]).db(&whole).output()).as_bytes());
+    for row in &mut want {
+        row.remove("japanese");
+        row.remove("western");
+    }
+    let sorted = |rows: Vec<HashMap<String, String>>| {
+        let mut v: Vec<BTreeMap<String, String>> =
+            rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        v.sort();
+        v
+    };
+    let (got, want) = (sorted(csv_rows(&fs::read(&out).unwrap())), sorted(want));
+    // The start is reached by all four games, and 7g7f played in two of them.
+    let first = want.iter().find(|r| r["ply"] == "0").unwrap();
+    assert_eq!(
+        (first["games"].as_str(), first["usi"].as_str(), first["played"].as_str()),
+        ("4", "7g7f", "2")
+    );
+    assert_eq!(got, want);
 }

@@ -81,6 +81,10 @@ pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 /// 0022): readers make the keys of an earlier version's names themselves.
 pub const CURRENT_KEYS: i64 = version_of("0022_kanji_variant_keys");
 
+/// The first schema version that keeps the ending of each record that ends otherwise than its
+/// game (`sources.own_result` and `own_termination`).
+pub const OWN_ENDINGS: i64 = version_of("0014_source_endings");
+
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {
     let mut i = 0;

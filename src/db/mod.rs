@@ -86,6 +86,7 @@ pub mod play;
 mod read;
 mod records;
 mod shard;
+mod signature;
 mod stats;
 mod write;
 

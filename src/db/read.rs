@@ -10,6 +10,8 @@ use super::{
     codec::{decode_comments, decode_headers, decode_moves, decode_times},
     filter::{Conditions, any_record_of_a_kept_game, shown_record},
     index::{self, Run},
+    migrate,
+    signature::{Signature, moves_tell_apart},
 };
 use crate::shogi::{Handicap, Move, Setup, Variant};
 
@@ -66,6 +68,10 @@ pub struct OccurrenceRow {
     pub info: RecordInfo,
     /// The game it is a game of.
     pub variant: Variant,
+    /// For a game whose moves tell it from no other (no move, or a record stopped early),
+    /// what tells it apart, which its key holds ([`crate::export::game_key`]): black's and
+    /// white's name keys, the day, the result and the termination, joined by tabs.
+    pub told_apart: Option<String>,
 }
 
 /// What one file's record of a game says beyond its list entry ([`GameRow`]): the titles
@@ -98,6 +104,35 @@ fn record_info(r: &Row<'_>, at: usize) -> Result<RecordInfo> {
         opening: r.get(at + 5)?,
         headers: headers.as_deref().map(decode_headers).transpose()?.unwrap_or_default(),
     })
+}
+
+/// The columns [`told_apart`] reads, of the record aliased `s` (with its players `pb` and `pw`)
+/// of the game aliased `g`; a file before [`migrate::OWN_ENDINGS`] keeps no record's own
+/// ending, and its records end as their games do.
+fn told_apart_columns(conn: &Connection) -> Result<&'static str> {
+    Ok(if migrate::version(conn)? < migrate::OWN_ENDINGS {
+        "g.plies, s.status, pb.name, pw.name, s.date, g.result, g.termination, NULL, NULL"
+    } else {
+        "g.plies, s.status, pb.name, pw.name, s.date, g.result, g.termination, s.own_result, s.own_termination"
+    })
+}
+
+/// What tells apart a game whose moves tell it from no other, from its record in the
+/// [`told_apart_columns`] of row `r` from column `at` on: the text of the record's
+/// [`Signature`], which the game's key holds (any record of such a game says the same). `None`
+/// for a game its moves tell apart.
+fn told_apart(r: &Row<'_>, at: usize) -> Result<Option<String>> {
+    let plies: u32 = r.get(at)?;
+    if moves_tell_apart(plies, r.get_ref(at + 1)?.as_str_or_null()?.is_some()) {
+        return Ok(None);
+    }
+    let (result, termination) = match r.get::<_, Option<GameResult>>(at + 7)? {
+        Some(own) => (own, r.get(at + 8)?),
+        None => (r.get(at + 5)?, r.get(at + 6)?),
+    };
+    let name = |i| r.get_ref(at + i).and_then(|v| Ok(v.as_str_or_null()?));
+    let signature = Signature::of_names(name(2)?, name(3)?, name(4)?, result, termination);
+    Ok(Some(signature.text()))
 }
 
 /// A reject row.
@@ -152,6 +187,9 @@ pub struct GameMoves {
     pub times: Vec<Option<u32>>,
     /// Comments by ply: 0 before the first move, n after move n.
     pub comments: Vec<(u32, String)>,
+    /// For a game whose moves tell it from no other, what tells it apart, as
+    /// [`OccurrenceRow::told_apart`] says.
+    pub told_apart: Option<String>,
 }
 
 /// The SFEN of the start, from its stored form (`None` is the even game).
@@ -495,7 +533,7 @@ impl Snapshot<'_> {
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
-                   g.variant, g.moves, {RECORD_INFO_COLUMNS}
+                   g.variant, g.moves, {RECORD_INFO_COLUMNS}, {apart}
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -503,6 +541,7 @@ impl Snapshot<'_> {
                  WHERE 1{kept}{game}
                  ORDER BY f.path, s.idx",
                 game = c.game,
+                apart = told_apart_columns(&self.tx)?,
             ))
             .map_err(super::Error::from)?;
         let mut rows = stmt.query(params_from_iter(c.args.iter())).map_err(super::Error::from)?;
@@ -529,9 +568,11 @@ impl Snapshot<'_> {
         let c = Conditions::new(&self.tx, filter, "r", "g").map_err(super::Error::from)?;
         let required = if c.record.is_empty() { "" } else { " AND s.id IS NOT NULL" };
         let sql = format!(
-            "SELECT g.id, g.start, g.moves, s.times, s.comments, g.result
+            "SELECT g.id, g.start, g.moves, s.times, s.comments, g.result, {apart}
              FROM games g LEFT JOIN sources s ON s.id = {shown}
+             LEFT JOIN players pb ON pb.id = s.black LEFT JOIN players pw ON pw.id = s.white
              WHERE 1{game}{required} ORDER BY g.id",
+            apart = told_apart_columns(&self.tx)?,
             shown = shown_record("g", &c.record),
             game = c.game,
         );
@@ -549,6 +590,7 @@ impl Snapshot<'_> {
                     moves: decode_moves(r.get_ref(2)?.as_blob()?)?,
                     times: times.as_deref().map(decode_times).transpose()?.unwrap_or_default(),
                     comments: comments.as_deref().map(decode_comments).transpose()?.unwrap_or_default(),
+                    told_apart: told_apart(r, 6)?,
                 })
             })()?;
             each(game)?;
@@ -667,6 +709,7 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         duplicate_of: earlier.then_some(game),
         variant: variant_of(r.get_ref(17)?.as_str_or_null()?)?,
         info: record_info(r, 19)?,
+        told_apart: told_apart(r, 26)?,
     })
 }
 

@@ -246,7 +246,7 @@ fn games_rows<W: Write>(
             Cell::text(r.info.opening.as_deref()),
             Cell::Text(if r.info.headers.is_empty() { "[]" } else { &headers }),
             Cell::Text(r.variant.name()),
-            Cell::Text(&game_key(&r.start, &r.moves)),
+            Cell::Text(&game_key(&r.start, &r.moves, r.told_apart.as_deref())),
         ])
     })?;
     Ok(())

@@ -10,8 +10,8 @@
 //! stored) has no rows: it is handed to the caller's `skipped`, and the export goes on.
 //!
 //! Each position row names its game twice: by `game_id`, the database's own number, and by
-//! `game_key` ([`game_key`]), a hash of the game's start and moves that any database gives
-//! the same game. So the exports of several databases (the shards of one archive, say) can
+//! `game_key` ([`game_key`]), a hash of the game's start and moves (and of what its records
+//! say, for a game its moves do not tell apart) that any database gives the same game. So the exports of several databases (the shards of one archive, say) can
 //! be read as one, with a game that two of them hold counted once.
 
 use std::io::Write;
@@ -201,7 +201,7 @@ fn move_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
 
 fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
     let id = game.id.0;
-    let key = game_key(&game.start, &game.moves);
+    let key = game_key(&game.start, &game.moves, game.told_apart.as_deref());
     play_stored(&game.start, &game.moves, |ply, pos, next| -> Result<bool, Error> {
         let usi = next.map(|mv| mv.to_string());
         rows.push(&[
@@ -225,12 +225,20 @@ fn position_rows(game: &GameMoves, rows: &mut Rows) -> Result<(), Error> {
 /// likely as a collision of a 128-bit hash. The text is the export's own (`sfen` at ply 0,
 /// its move number made 1, then the `usi` column), so anyone can compute the key again from
 /// the rows.
-pub fn game_key(start: &Setup, moves: &[Move]) -> String {
+///
+/// A game whose moves tell it from no other (no move, or a record stopped early) is one game
+/// with the records alone that say the same of it, so its key holds what they say:
+/// `told_apart`, after a line break (see [`crate::db::OccurrenceRow::told_apart`]).
+pub fn game_key(start: &Setup, moves: &[Move], told_apart: Option<&str>) -> String {
     use std::fmt::Write as _;
     let mut text = Setup { move_number: 1, ..start.clone() }.to_string();
     text.reserve(moves.len() * 5);
     for mv in moves {
         let _ = write!(text, " {mv}");
+    }
+    if let Some(apart) = told_apart {
+        text.push('\n');
+        text.push_str(apart);
     }
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
 }
@@ -246,12 +254,18 @@ mod tests {
         // `xxh3_128_hexdigest`) over the documented text.
         let start = Handicap::Even.setup();
         let moves: Vec<Move> = ["7g7f", "3c3d"].iter().map(|m| m.parse().unwrap()).collect();
-        assert_eq!(game_key(&start, &moves), "1786238e9ca85e1685d1c6b241fab312");
-        assert_eq!(game_key(&start, &moves[..1]), "c5c88fdebfa861adb438f0d412e97920");
-        assert_eq!(game_key(&start, &[]), "cf1b082465aa9b87b824509dfe948ed6");
+        assert_eq!(game_key(&start, &moves, None), "1786238e9ca85e1685d1c6b241fab312");
+        assert_eq!(game_key(&start, &moves[..1], None), "c5c88fdebfa861adb438f0d412e97920");
+        assert_eq!(game_key(&start, &[], None), "cf1b082465aa9b87b824509dfe948ed6");
+        // A game its moves do not tell apart: the text goes on after a line break.
+        assert_eq!(game_key(&start, &moves, Some("\t\t\tunknown\t")), "caa6e2c6056ff6789be976fdc6779daa");
+        assert_eq!(
+            game_key(&start, &[], Some("甲\t乙\t\tblack\tforfeit")),
+            "aecce178a46f67dc5a69a2c02d7e3acb"
+        );
         // The move number of the start is not the game's: a record numbered from 40 is the
         // same game.
         let numbered = Setup { move_number: 40, ..start.clone() };
-        assert_eq!(game_key(&numbered, &moves), "1786238e9ca85e1685d1c6b241fab312");
+        assert_eq!(game_key(&numbered, &moves, None), "1786238e9ca85e1685d1c6b241fab312");
     }
 }

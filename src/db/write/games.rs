@@ -22,6 +22,7 @@ use crate::db::{
     index::{IndexWriter, RemovedGame},
     new_game::start_identity,
     read::start_setup,
+    signature::{Signature, moves_tell_apart},
 };
 
 /// Names kept in each of the player and event caches before it is emptied.
@@ -107,11 +108,10 @@ fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, End
 }
 
 /// Whether `g` may be a record of game `id` (which ends as `ending`), whose start and moves
-/// it has. The moves of a whole record are one game's, whatever the records say. But no
-/// move at all tells no game from another (two forfeits), nor do the moves kept of a record
-/// stopped early, whose game goes on unseen. Such a record is one game with those records
-/// alone that say the same of it ([`Signature`]), and never with a whole record: so which
-/// records are one game does not depend on the order they come in.
+/// it has. The moves of a whole record are one game's; a record whose moves tell its game
+/// from no other is one game with those records alone that say the same of it
+/// ([`Signature`]), and never with a whole record: so which records are one game does not
+/// depend on the order they come in.
 fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Result<bool> {
     // The records of a game are all whole or all alike: any one of them tells.
     let first = conn
@@ -126,39 +126,24 @@ fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Re
                 Some(result) => Ending { result, termination: row.get(5)? },
                 None => ending.clone(),
             };
-            let signature = Signature::new(row.get(2)?, row.get(3)?, row.get(1)?, ending);
+            let date = row.get_ref(1)?.as_str_or_null()?;
+            let signature = Signature::new(row.get(2)?, row.get(3)?, date, ending.result, ending.termination);
             Ok((partial, signature))
         })
         .optional()?;
-    let weak = g.plies == 0 || g.status.is_some();
+    let weak = !moves_tell_apart(g.plies, g.status.is_some());
     Ok(match first {
         // A game no file holds any more (its file is being read again): by its moves alone.
-        None => !weak && g.plies > 0,
+        None => !weak,
         Some((partial, theirs)) if weak || partial => {
-            let key = |p: &Option<crate::db::PlayerName>| p.as_ref().map(|p| crate::name_key::key(&p.name));
-            let own = Signature::new(key(&g.black), key(&g.white), g.date.clone(), Ending::of(g));
+            let (black, white) =
+                (g.black.as_ref().map(|p| p.name.as_str()), g.white.as_ref().map(|p| p.name.as_str()));
+            let own = Ending::of(g);
+            let own = Signature::of_names(black, white, g.date.as_deref(), own.result, own.termination);
             weak && (partial || g.plies == 0) && own == theirs
         }
         Some(_) => true,
     })
-}
-
-/// What a record with no moves to tell its game apart says of it: the keys of its players'
-/// names, its day, and its ending. Records that say the same are one game.
-#[derive(PartialEq, Eq)]
-struct Signature {
-    black: Option<String>,
-    white: Option<String>,
-    day: Option<String>,
-    ending: Ending,
-}
-
-impl Signature {
-    fn new(black: Option<String>, white: Option<String>, date: Option<String>, ending: Ending) -> Signature {
-        let some = |s: Option<String>| s.filter(|s| !s.is_empty());
-        let day = some(date).map(|d| d.chars().take(10).collect());
-        Signature { black: some(black), white: some(white), day, ending }
-    }
 }
 
 impl GameStore {
