@@ -60,6 +60,50 @@ pub enum FormatArg {
     Parquet,
 }
 
+impl FormatArg {
+    /// The format to write: `format` as given, else the one the extension of `out` names, else
+    /// CSV. A `format` that contradicts the extension is refused: a file named `games.parquet`
+    /// holding CSV would fail in every tool that opens it.
+    fn chosen(format: Option<FormatArg>, out: Option<&PathBuf>) -> anyhow::Result<FormatArg> {
+        let named = out.and_then(|out| Some((out, FormatArg::of_extension(out)?)));
+        match (format, named) {
+            (Some(format), Some((out, named))) if format != named => bail!(
+                "--out {} names a {} file, and --format {} writes {}: give --format {}, or a name with another extension",
+                out.display(),
+                named.name(),
+                format.arg_name(),
+                format.name(),
+                named.arg_name(),
+            ),
+            (Some(format), _) => Ok(format),
+            (None, named) => Ok(named.map_or(FormatArg::Csv, |(_, named)| named)),
+        }
+    }
+
+    /// The format a file's extension names, if it names one.
+    fn of_extension(path: &std::path::Path) -> Option<FormatArg> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "csv" => Some(FormatArg::Csv),
+            "jsonl" | "ndjson" => Some(FormatArg::Jsonl),
+            "parquet" => Some(FormatArg::Parquet),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            FormatArg::Csv => "CSV",
+            FormatArg::Jsonl => "JSON Lines",
+            FormatArg::Parquet => "Parquet",
+        }
+    }
+
+    /// The value of `--format` that names this format.
+    fn arg_name(self) -> String {
+        self.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+    }
+}
+
 /// Export the database as CSV (with a header row), JSON Lines or Parquet, streamed at
 /// constant memory.
 #[derive(Debug, Args)]
@@ -76,9 +120,10 @@ pub struct ExportArgs {
     /// For `tree`: the positions reached at this ply or earlier [default: 10]
     #[arg(long, value_name = "PLY")]
     max_ply: Option<u32>,
-    /// The file format (parquet needs --out)
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    format: FormatArg,
+    /// The file format (parquet needs --out) [default: the one --out's extension names (.csv
+    /// .jsonl .ndjson .parquet), else csv]. An extension of another format is refused
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
     /// For `tree`: a row per position, move and year, with a `year` column
     #[arg(long, value_enum, value_name = "year")]
     by: Option<super::query::By>,
@@ -104,7 +149,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if args.max_ply.is_some() && args.what != Table::Tree {
         bail!("--max-ply is for `export tree`: the other tables hold whole games");
     }
-    let format = match args.format {
+    let format = match FormatArg::chosen(args.format, super::out::named(&args.out))? {
         FormatArg::Csv => export::Format::Csv,
         FormatArg::Jsonl => export::Format::Jsonl,
         FormatArg::Parquet => export::Format::Parquet,

@@ -5,7 +5,12 @@
 //! The DuckDB test is skipped, saying so, when `python3 -c "import duckdb"` fails, unless
 //! `CI=true`, which makes it required (`.ci/run` installs the package).
 
-use std::{collections::HashMap, fs::File, path::Path, process::Command};
+use std::{
+    collections::HashMap,
+    fs::{self, File},
+    path::Path,
+    process::Command,
+};
 
 use parquet::{
     file::reader::{FileReader, SerializedFileReader},
@@ -62,6 +67,41 @@ fn parquet_reads_back_as_the_csv_export_with_typed_columns() {
     }
     // Parquet needs a file.
     assert_eq!(kifudex(["export", "games", "--format", "parquet"]).db(&a.db).output().status.code(), Some(2));
+}
+
+/// `--out`'s extension names the format when `--format` does not, and a `--format` it
+/// contradicts is refused, writing nothing: a file named `.parquet` holds Parquet.
+#[test]
+fn the_out_extension_names_the_format_and_a_contradiction_is_refused() {
+    let a = archive();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = |name: &str, format: Option<&str>| {
+        let path = tmp.path().join(name);
+        let mut args = vec!["export", "games", "--out", path.to_str().unwrap()];
+        args.extend(format.iter().flat_map(|f| ["--format", f]));
+        (kifudex(args).db(&a.db).output(), path)
+    };
+    let (run, path) = out("games.parquet", None);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(fs::read(&path).unwrap().starts_with(b"PAR1"));
+    let (run, path) = out("games.JSONL", None);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(fs::read_to_string(&path).unwrap().starts_with("{\"game_id\":"));
+    // An extension that names no format: CSV, or the format given.
+    let (_, path) = out("games.txt", None);
+    assert!(fs::read_to_string(&path).unwrap().starts_with("game_id,"));
+    let (_, path) = out("games.dat", Some("jsonl"));
+    assert!(fs::read_to_string(&path).unwrap().starts_with('{'));
+    let (run, path) = out("games.csv", Some("parquet"));
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr).trim_end(),
+        format!(
+            "kifudex: --out {} names a CSV file, and --format parquet writes Parquet: give --format csv, or a name with another extension",
+            path.display()
+        )
+    );
+    assert!(!path.exists());
 }
 
 #[test]
