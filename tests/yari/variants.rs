@@ -68,6 +68,7 @@ fn records_of_unknown_variants_are_refused_with_the_reason() {
         (Format::Ki2, "手合割：中将棋\n▲７六歩\n".to_string()),
         (Format::Jkf, r#"{"header":{"手合割":"中将棋"},"moves":[{}]}"#.to_string()),
         (Format::Western, "[Variant \"中将棋\"]\n\n1. P-7f\n".to_string()),
+        (Format::Western, "[Handicap \"中将棋\"]\n\n1. P-7f\n".to_string()),
     ];
     for (format, text) in records {
         let game = &kifu::read(format, &text)[0];

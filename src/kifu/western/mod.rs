@@ -577,7 +577,11 @@ impl GameReader {
                 }
                 self.game.moves.clear();
                 self.game.variations.clear();
-                self.game.problem = Some(ReadProblem::new(line, error));
+                // A tag that already stopped the game as no tag or no game kifudex plays
+                // (`[Handicap "中将棋"]`) says why better than the start it left unread.
+                if self.game.problem.as_ref().is_none_or(|p| p.code() != "bad_header") {
+                    self.game.problem = Some(ReadProblem::new(line, error));
+                }
             }
         }
         let tag = |key: &str| self.game.header(key).map(str::to_string);
