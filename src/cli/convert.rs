@@ -12,7 +12,7 @@ use kifudex::{
     kifu::{self, Format, Game, Outcome, Termination, encoding},
     notation::Style,
     replay,
-    shogi::{Color, Variant},
+    shogi::{Color, Setup, Variant},
     write::EndingLost,
 };
 
@@ -119,6 +119,22 @@ impl To {
         }
     }
 
+    /// The values of `--to` whose format holds a game from `start`, for a message: `kif, ki2,
+    /// usi, jkf, western or hosking`.
+    pub(super) fn those_holding(start: &Setup) -> String {
+        use clap::ValueEnum;
+        let names: Vec<String> = To::value_variants()
+            .iter()
+            .filter(|to| Format::from(**to).holds_start(start))
+            .map(|to| to.arg_name())
+            .collect();
+        match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// The value of `--to` that names this format.
     fn arg_name(self) -> String {
         use clap::ValueEnum;
@@ -164,11 +180,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let format = Format::from(to);
     if let Some(game) = parsed.games.iter().find(|g| !format.holds_start(&g.start.setup())) {
         bail!(
-            "{}: a {} file cannot hold this {} game ({}); write it with --to western, hosking or usi",
+            "{}: a {} file cannot hold this {} game ({}); write it with --to {}",
             input.display(),
             format.name().to_uppercase(),
             game.start.variant().title().to_lowercase(),
-            kifu::WHY_NOT_HELD
+            kifu::WHY_NOT_HELD,
+            To::those_holding(&game.start.setup()),
         );
     }
     let games: Vec<_> = match args.game {

@@ -66,11 +66,12 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let to = To::chosen(args.to, super::out::named(&args.out).map(PathBuf::as_path), default)?;
     if !Format::from(to).holds_start(&stored.start) {
         bail!(
-            "game {} is a {} game, which a {} record cannot hold ({}); show it with --to western, hosking or usi",
+            "game {} is a {} game, which a {} record cannot hold ({}); show it with --to {}",
             args.id,
             variant.title().to_lowercase(),
             Format::from(to).name().to_uppercase(),
-            kifudex::kifu::WHY_NOT_HELD
+            kifudex::kifu::WHY_NOT_HELD,
+            To::those_holding(&stored.start),
         );
     }
     let (record, replayed) =

@@ -131,6 +131,14 @@ fn convert_writes_yari_games_in_every_yari_form() {
     }
     let (code, _, err) = kifudex(["convert", file, "--to", "csa"]).run();
     assert_eq!((code, err.contains("a CSA file cannot hold this yari shogi game")), (2, true), "{err}");
+    // The formats named instead are those that hold the game: all but CSA from the yari start,
+    // and only the Western and USI forms from another position.
+    assert!(err.trim_end().ends_with("write it with --to kif, ki2, usi, jkf, western or hosking"), "{err}");
+    let other = dir.path().join("other.psn");
+    fs::write(&other, "[SFEN \"3r2k/7/7/7/7/7/7/7/3K3 b - 1\"]\n\n1. G-4h\n").expect("write the record");
+    let (code, _, err) = kifudex(["convert", other.to_str().unwrap(), "--to", "kif"]).run();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.trim_end().ends_with("write it with --to usi, western or hosking"), "{err}");
     // A record of pawn moves only is yari shogi's when asked.
     let pawns = dir.path().join("pawns.psn");
     fs::write(&pawns, "1. P-7f P-3d\n").expect("write the record");
