@@ -107,7 +107,12 @@ impl MoveToken {
             .or_else(|e| japanese::parse(&t.chars().rev().collect::<String>()).map_err(|_| e))
             .map(MoveToken::Japanese)
             .map_err(|e| {
-                if first.is_ascii() && !first.is_ascii_digit() {
+                if t.strip_suffix('=').is_some_and(|usi| usi.parse::<Move>().is_ok()) {
+                    MoveSyntaxError::new(
+                        text,
+                        "a USI move has no '=': a move that does not promote is written bare",
+                    )
+                } else if t.is_ascii() || !first.is_ascii_digit() && first.is_ascii() {
                     MoveSyntaxError::new(text, "not a move in USI, CSA, Western or Japanese notation")
                 } else {
                     e

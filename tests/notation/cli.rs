@@ -104,6 +104,16 @@ fn an_unreadable_move_exits_2_naming_it() {
 }
 
 #[test]
+fn a_usi_move_with_a_western_no_promotion_mark_is_told_why() {
+    let (code, out, err) = moves(&["7g7f 3c3d 8h2b="]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "kifudex: move 3 (8h2b=, black to move): a USI move has no '=': a move that does not promote is written bare\n"
+    );
+}
+
+#[test]
 fn usage_errors_exit_2() {
     assert_eq!(moves(&[]).0, 2);
     assert_eq!(moves(&["7g7f", "--to", "klingon"]).0, 2);
