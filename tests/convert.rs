@@ -552,26 +552,41 @@ fn what_a_format_has_no_place_for_is_named() {
     let text = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n*para1\n*\n*para2\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)\n   3 切れ負け\n";
     std::fs::write(&kif, text).unwrap();
     // The format's nature is a note, and no failure; an ending it has no word for is this
-    // game's loss, and is.
-    let times = "e.kif: note: the move times are left out";
-    let usi = "e.kif: note: the move times, headers and comments are left out: a USI line holds the start, the moves and a few endings only";
-    let ending =
-        "e.kif game 0: its ending (timeout, a win for White) is left out: a USI file has no word for it";
+    // game's loss, and is. `show` of the game, indexed, says the same of it, with its id.
+    let times = "note: the move times are left out";
+    let usi = "note: the move times, headers and comments are left out: a USI line holds the start, the moves and a few endings only";
+    let ending = "its ending (timeout, a win for White) is left out: a USI file has no word for it";
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", kif.to_str().unwrap()]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
     for (to, code, said) in [
         ("kif", 0, &[][..]),
         ("csa", 0, &[]),
         ("jkf", 0, &[]),
         ("ki2", 0, &[times][..]),
         ("western", 0, &[times]),
-        ("usi", 1, &[usi, ending]),
+        ("usi", 1, &[ending, usi]),
     ] {
         let out = convert(&[kif.to_str().unwrap(), "--to", to]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
         assert_eq!(stderr.lines().count(), said.len(), "{to}: {stderr}");
-        for words in said {
-            assert!(stderr.contains(words), "{to}: {stderr}");
+        for (line, words) in stderr.lines().zip(said) {
+            assert!(
+                line.starts_with("kifudex: ") && line.contains("e.kif") && line.contains(words),
+                "{to}: {stderr}"
+            );
         }
+        let (shown, record, stderr) = kifudex(["show", "1", "--to", to]).db(&db).run();
+        assert_eq!(shown, code, "show --to {to}: {stderr}");
+        assert_eq!(stderr.lines().count(), said.len(), "show --to {to}: {stderr}");
+        for (line, words) in stderr.lines().zip(said) {
+            assert!(
+                line.starts_with("kifudex: game 1: ") && line.contains(words),
+                "show --to {to}: {stderr}"
+            );
+        }
+        assert!(!record.is_empty(), "show --to {to} writes the record all the same");
         if matches!(to, "csa" | "jkf" | "ki2") {
             // The three comment lines, the blank one included, read back.
             let name = format!("g.{to}");

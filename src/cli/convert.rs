@@ -9,11 +9,11 @@ use std::{
 
 use anyhow::{Context, bail};
 use kifudex::{
-    kifu::{self, Format, Game, Outcome, Termination, encoding},
+    kifu::{self, Format, Game, encoding},
     notation::Style,
     replay,
-    shogi::{Color, Setup, Variant},
-    write::EndingLost,
+    shogi::{Setup, Variant},
+    write::lost::{Lost, parts_note},
 };
 
 use super::moves::VariantArg;
@@ -245,103 +245,21 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 v.moves.len()
             );
         });
-        let dropped = kifudex::write::variations_left_out(format, &replayed);
-        if dropped > 0 {
+        let lost = Lost::of(format, game, &replayed);
+        for message in &lost.warnings {
             clean = false;
-            let name = format.name().to_uppercase();
-            let why = match format {
-                Format::Csa | Format::Usi => format!("a {name} file holds none"),
-                Format::Western => {
-                    "Western text holds none after the last move of a line, nor one of no move".to_string()
-                }
-                _ => format!("a {name} file holds none after the last move of another variation"),
-            };
-            eprintln!(
-                "kifudex: {} game {index}: its {dropped} variation{} left out: {why}",
-                input.display(),
-                if dropped == 1 { " is" } else { "s are" },
-            );
+            eprintln!("kifudex: {} game {index}: {message}", input.display());
         }
-        let endings = kifudex::write::variation_endings_left_out(format, game, &replayed);
-        if endings > 0 {
-            clean = false;
-            eprintln!(
-                "kifudex: {} game {index}: the ending{} of {endings} variation{} left out: Western text ends \
-                 no variation",
-                input.display(),
-                if endings == 1 { "" } else { "s" },
-                if endings == 1 { " is" } else { "s are" },
-            );
-        }
-        let changed = kifudex::write::comments_changed(format, game);
-        if changed > 0 {
-            clean = false;
-            eprintln!(
-                "kifudex: {} game {index}: {changed} comment{} a '~' or a '}}', which Western text reads as a \
-                 line break and writes as ')'",
-                input.display(),
-                if changed == 1 { " holds" } else { "s hold" },
-            );
-        }
-        let changed = kifudex::write::headers_changed(format, game);
-        if changed > 0 {
-            clean = false;
-            let written = match format {
-                Format::Kif | Format::Ki2 => "a KIF or KI2 file writes as a literal \\n",
-                Format::Western => "Western text writes as a space",
-                _ => "a CSA file writes as a space",
-            };
-            eprintln!(
-                "kifudex: {} game {index}: {changed} header{} a line break, which {written}",
-                input.display(),
-                if changed == 1 { " holds" } else { "s hold" },
-            );
-        }
-        for part in kifudex::write::parts_left_out(format, game) {
+        for part in lost.parts {
             if !parts.contains(&part) {
                 parts.push(part);
             }
-        }
-        if let Some(lost) = kifudex::write::ending_lost(format, game, &replayed) {
-            clean = false;
-            let name = format.name().to_uppercase();
-            let ending = ending_text(replayed.termination, replayed.outcome);
-            match lost {
-                EndingLost::NoWord => eprintln!(
-                    "kifudex: {} game {index}: its ending ({ending}) is left out: a {name} file has no word for it",
-                    input.display(),
-                ),
-                EndingLost::ReadsBackAs(termination, outcome) => eprintln!(
-                    "kifudex: {} game {index}: its ending ({ending}) reads back from a {name} file as {}: the \
-                     file's word for it does not say it all, and the moves do not show the rest",
-                    input.display(),
-                    ending_text(termination, outcome),
-                ),
-            }
-        }
-        if let Some((word, read)) = kifudex::write::ending_changed(format, &replayed) {
-            clean = false;
-            eprintln!(
-                "kifudex: {} game {index}: its ending ({}) is written as {word}, which reads back as {}: a {} file has no word for it",
-                input.display(),
-                replayed.termination.map_or("unknown", |t| t.name()),
-                read.name(),
-                format.name().to_uppercase(),
-            );
         }
         texts.push(to.write(game, &replayed));
     }
     if !parts.is_empty() {
         // The format's nature, not the game's: said once, and no failure.
-        let holds = match format {
-            Format::Usi => "a USI line holds the start, the moves and a few endings only",
-            Format::Western => "Western text holds no move times",
-            Format::Csa | Format::Jkf => {
-                "a CSA or JKF record numbers no start position: its first move is the first"
-            }
-            _ => "a KI2 file holds no move times",
-        };
-        eprintln!("kifudex: {}: note: the {} left out: {holds}", input.display(), and_list(&parts));
+        eprintln!("kifudex: {}: note: {}", input.display(), parts_note(format, &parts));
     }
     if texts.is_empty() {
         bail!("{}: no game can be written: none has a start position", input.display());
@@ -352,26 +270,6 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         None => super::print_record(&text)?,
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// An ending as messages name it: `perpetual_check, a win for White`.
-fn ending_text(termination: Option<Termination>, outcome: Option<Outcome>) -> String {
-    let result = match outcome {
-        Some(Outcome::Win(Color::Black)) => "a win for Black",
-        Some(Outcome::Win(Color::White)) => "a win for White",
-        Some(Outcome::Draw) => "a draw",
-        None => "no result",
-    };
-    format!("{}, {result}", termination.map_or("unknown", |t| t.name()))
-}
-
-/// `a are`, `a and b are`, `a, b and c are`: the parts are plural words.
-fn and_list(parts: &[&str]) -> String {
-    match parts {
-        [one] => format!("{one} are"),
-        [rest @ .., last] => format!("{} and {last} are", rest.join(", ")),
-        [] => String::new(),
-    }
 }
 
 /// Calls `each` for every variation, at any depth, that could not be replayed to its end.

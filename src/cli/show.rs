@@ -6,7 +6,13 @@ use std::{
 };
 
 use anyhow::{Context, bail};
-use kifudex::{db::GameId, kifu::Format, shogi::Variant, store::stored_replay};
+use kifudex::{
+    db::GameId,
+    kifu::Format,
+    shogi::Variant,
+    store::stored_replay,
+    write::lost::{Lost, parts_note},
+};
 
 use super::{
     convert::{To, write_file},
@@ -18,7 +24,11 @@ use super::{
 ///
 /// A game found in several files has a record (headers, times, comments) from each; the one
 /// shown is the first in path order that the filters match (the first in path order without
-/// filters). Exit status 1 when the filters match none of its records. On a terminal, control
+/// filters). What the format cannot hold is said as `convert` says it: a note for what the
+/// format has no place for (move times in KI2, headers in USI), a warning and exit status 1
+/// for what the game loses (an ending USI has no word for). The database keeps each game's
+/// main line: a record's variations are in its file, which `convert` writes. Exit status 1
+/// also when the filters match none of its records. On a terminal, control
 /// characters of the record's text are shown as `\xNN` and bidirectional controls as
 /// `<U+202E>`; a pipe or --out gets the text as it is.
 #[derive(Debug, clap::Args)]
@@ -81,7 +91,15 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         Some(path) => write_file(path, Format::from(to), &text)?,
         None => super::print_record(&text)?,
     }
-    Ok(ExitCode::SUCCESS)
+    // Said as `convert` says it, once the record is written.
+    let lost = Lost::of(Format::from(to), &record, &replayed);
+    for message in &lost.warnings {
+        eprintln!("kifudex: game {}: {message}", args.id);
+    }
+    if !lost.parts.is_empty() {
+        eprintln!("kifudex: game {}: note: {}", args.id, parts_note(Format::from(to), &lost.parts));
+    }
+    Ok(if lost.warnings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// Refuses `out` when it is a record file the database has indexed: written over, the

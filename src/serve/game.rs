@@ -10,12 +10,16 @@ use crate::{
     kifu::Format,
     notation::{Style, write},
     shogi::Position,
+    store::stored_replay,
+    write::lost::{Lost, parts_note},
 };
 
 /// The game as JSON: `{"id", "black", "white", …, "start", "result", "termination",
 /// "comment", "headers": [{"key", "value"}], "plies": [{"ply", "usi", "japanese", "western",
-/// "sfen", "time", "comment"}], "formats"}`, where `formats` are the extensions of the record
-/// formats that can hold the game (`/api/game/ID.EXT`).
+/// "sfen", "time", "comment"}], "formats", "left_out"}`, where `formats` are the extensions of
+/// the record formats that can hold the game (`/api/game/ID.EXT`), and `left_out` holds, for
+/// each of those that loses something of it, what (`{"usi": ["its ending (…) is left out: …",
+/// "note: the headers are left out: …"]}`), as `kifudex show` says it.
 ///
 /// # Errors
 ///
@@ -50,8 +54,21 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     let row = &stored.row;
     let headers: Vec<Value> =
         stored.info.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
-    let formats: Vec<&str> =
-        Format::ALL.into_iter().filter(|f| f.holds_start(&stored.start)).map(Format::extension).collect();
+    let held: Vec<Format> = Format::ALL.into_iter().filter(|f| f.holds_start(&stored.start)).collect();
+    let formats: Vec<&str> = held.iter().map(|f| f.extension()).collect();
+    // What each download loses, said as `show` says it.
+    let (record, replayed) = stored_replay(stored).map_err(|_| corrupt("a stored move is illegal"))?;
+    let mut left_out = serde_json::Map::new();
+    for format in held {
+        let lost = Lost::of(format, &record, &replayed);
+        let mut said = lost.warnings;
+        if !lost.parts.is_empty() {
+            said.push(format!("note: {}", parts_note(format, &lost.parts)));
+        }
+        if !said.is_empty() {
+            left_out.insert(format.extension().to_string(), said.into());
+        }
+    }
     Ok(json!({
         "id": row.id.0,
         "black": row.black,
@@ -72,5 +89,6 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
         "headers": headers,
         "plies": plies,
         "formats": formats,
+        "left_out": left_out,
     }))
 }

@@ -15,6 +15,7 @@
 pub mod csa;
 pub mod jkf;
 mod kakinoki;
+pub mod lost;
 mod support;
 pub mod usi;
 pub mod western;

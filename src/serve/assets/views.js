@@ -151,6 +151,10 @@ window.KX = window.KX || {};
       const link = $(`dl-${ext}`);
       link.hidden = !(game.formats || []).includes(ext);
       link.href = `/api/game/${game.id}.${ext}${game.filters || ""}`;
+      // What the format cannot hold of this game, as `kifudex show` says it.
+      const lost = (game.left_out || {})[ext] || [];
+      link.title = lost.join("\n");
+      link.classList.toggle("lossy", lost.some((said) => !said.startsWith("note: ")));
     }
   }
 
