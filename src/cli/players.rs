@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use anyhow::bail;
 use clap::Args;
 use kifudex::query::players::{self, PLAYER_COLUMNS, PlayersQuery};
 
@@ -18,13 +19,15 @@ use super::{
 /// The filters choose the games; --player also chooses the players listed. A player is every
 /// spelling of one name (widths, spaces, `_`, case and a title after the name do not count) and
 /// its aliases; a game counts once for each player, however many of its records name them.
-/// With --vs NAME, each row is a player's record against NAME. --format json prints a list of
+/// With --vs NAME, each row is a player's record against NAME: NAME matches as --player does,
+/// and must match one player (or be one's name whole). --format json prints a list of
 /// objects, one a player. Exit status 1 when no player is counted.
 #[derive(Debug, Args)]
 pub struct PlayersArgs {
     #[command(flatten)]
     filter: FilterOpt,
-    /// Each player's record against the player NAME (NAME's own row is left out)
+    /// Each player's record against the player NAME (NAME's own row is left out). NAME matches
+    /// as --player does; one that matches several players is refused, naming them
     #[arg(long, value_name = "NAME")]
     vs: Option<String>,
     /// Output format
@@ -40,6 +43,14 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     super::note_overridden_aliases(&snapshot, &query.filter)?;
+    let opponents = players::opponents(&snapshot, &query)?;
+    if let (Some(vs), [_, _, ..]) = (&query.vs, opponents.as_slice()) {
+        bail!(
+            "--vs {vs} matches {} players: {}; give one of them whole",
+            opponents.len(),
+            some_of(&opponents)
+        );
+    }
     let stats = players::players(&snapshot, &query)?;
     let mut header: Vec<&str> = PLAYER_COLUMNS.to_vec();
     header.push("openings");
@@ -71,4 +82,14 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
     }
     super::print(&text)?;
     Ok(if stats.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `a, b, c`, or the first ten of many and how many more: `a, b, …, j and 4 more`.
+fn some_of(names: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let shown: Vec<String> = names.iter().take(SHOWN).map(|n| super::table::visible(n.clone())).collect();
+    match names.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{} and {more} more", shown.join(", ")),
+        _ => shown.join(", "),
+    }
 }

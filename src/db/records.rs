@@ -59,6 +59,11 @@ impl Identities {
     pub fn alias_name(&self, key: &str) -> Option<&str> {
         self.aliases.name_of(key)
     }
+
+    /// The identity key of a name given whole: its key, through the aliases.
+    pub fn key_of_name(&self, name: &str) -> String {
+        self.aliases.canonical(&crate::name_key::player_key(name)).to_string()
+    }
 }
 
 impl Snapshot<'_> {

@@ -114,7 +114,7 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
         Ok(ids.iter().filter_map(|&id| identities.of(id)).map(|(k, _)| k.to_string()).collect())
     };
     let rows_of = filter.player.as_deref().map(key_set).transpose()?;
-    let vs = query.vs.as_deref().map(key_set).transpose()?;
+    let vs = query.vs.as_deref().map(|text| opponent_keys(&identities, key_set(text)?, text)).transpose()?;
     let vs_filter = match &query.vs {
         // Only the games in which the opponent plays: one of the records names them.
         Some(v) => {
@@ -160,6 +160,53 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
         gathered.into_iter().map(|(key, g)| finish(identities.alias_name(&key), g)).collect();
     out.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
     Ok(out)
+}
+
+/// The players `--vs TEXT` is against, of `matched` (the identities TEXT matches, as
+/// `--player` matches them): where one of them is TEXT given whole, that one alone, so that
+/// `--vs 藤井猛` is not also against 藤井猛九段's namesakes.
+fn opponent_keys(
+    identities: &db::Identities,
+    mut matched: HashSet<String>,
+    text: &str,
+) -> Result<HashSet<String>, db::Error> {
+    let whole = identities.key_of_name(text);
+    if matched.contains(&whole) {
+        matched.retain(|k| *k == whole);
+    }
+    Ok(matched)
+}
+
+/// The names of the players `query.vs` is against: one for each, the name an alias gives it
+/// or its first spelling in code-point order, in that order. More than one, and each row
+/// would be a record against several players at once: `kifudex players` refuses that.
+///
+/// # Errors
+///
+/// Any database failure.
+pub fn opponents(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<String>, db::Error> {
+    let Some(text) = query.vs.as_deref() else { return Ok(Vec::new()) };
+    let aliases = &query.filter.aliases;
+    let identities = snapshot.identities(aliases)?;
+    let ids = snapshot.players_matching(text, aliases)?;
+    let matched = ids.iter().filter_map(|&id| identities.of(id)).map(|(k, _)| k.to_string()).collect();
+    let keys = opponent_keys(&identities, matched, text)?;
+    let mut names: HashMap<&str, String> = HashMap::new();
+    for &id in &ids {
+        let Some((key, spelling)) = identities.of(id) else { continue };
+        if !keys.contains(key) {
+            continue;
+        }
+        let name = names.entry(key).or_insert_with(|| spelling.to_string());
+        if let Some(alias) = identities.alias_name(key) {
+            *name = alias.to_string();
+        } else if spelling < name.as_str() {
+            *name = spelling.to_string();
+        }
+    }
+    let mut names: Vec<String> = names.into_values().collect();
+    names.sort();
+    Ok(names)
 }
 
 fn count_game(

@@ -169,3 +169,46 @@ fn vs_gives_each_player_s_record_against_one_and_aliases_join_spellings() {
     assert_eq!(players(&a.db, &["--aliases", file.to_str().unwrap()]), with);
     assert_eq!(players(&a.db, &["--aliases", file.to_str().unwrap(), "--vs", "habu"]), vs);
 }
+
+/// `--vs` is against one player. A part of a name that several players share is refused,
+/// naming them, so that no row is a record against two players at once; a name given whole
+/// is that player, though it is part of another's.
+#[test]
+fn vs_a_name_several_players_share_is_refused_and_a_whole_name_is_one_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    std::fs::create_dir(&dir).unwrap();
+    // 藤井聡太 beats 藤井猛 (White resigns); 藤井猛 loses to 羽生善治 (Black resigns);
+    // 藤井猛九段 is 藤井猛 (a title after the name does not count).
+    for (file, black, white, moves) in [
+        ("1.kifu", "藤井聡太", "藤井猛", "   1 ７六歩(77)\n   2 投了\n"),
+        ("2.kifu", "藤井猛", "羽生善治", "   1 ２六歩(27)\n   2 ３四歩(33)\n   3 投了\n"),
+        ("3.kifu", "羽生善治", "藤井猛九段", "   1 ５六歩(57)\n   2 投了\n"),
+    ] {
+        let text = format!("先手：{black}\n後手：{white}\n手合割：平手\n手数----指手--\n{moves}");
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    assert_eq!(kifudex(["index", dir.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let out = kifudex(["players", "--vs", "藤井"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kifudex: --vs 藤井 matches 2 players: 藤井猛, 藤井聡太; give one of them whole\n"
+    );
+    assert!(out.stdout.is_empty());
+    // Against 藤井猛: 藤井聡太 won as Black (game 1); 羽生善治 won as White (game 2) and as
+    // Black (game 3).
+    let vs = players(&db, &["--vs", "藤井猛"]);
+    let counts = |name: &str| {
+        let p = &vs[name];
+        ["games", "wins", "losses", "draws"].map(|k| p[k].as_u64().unwrap())
+    };
+    assert_eq!(vs.keys().collect::<Vec<_>>(), ["羽生善治", "藤井聡太"]);
+    assert_eq!(counts("羽生善治"), [2, 2, 0, 0]);
+    assert_eq!(counts("藤井聡太"), [1, 1, 0, 0]);
+    // Against 藤井聡太, matched by a part no other player's name holds: only 藤井猛, who lost.
+    let vs = players(&db, &["--vs", "聡"]);
+    assert_eq!(vs.keys().collect::<Vec<_>>(), ["藤井猛"]);
+    assert_eq!(["games", "wins", "losses"].map(|k| vs["藤井猛"][k].as_u64().unwrap()), [1, 0, 1]);
+}
