@@ -197,7 +197,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let summary = ingest::run(&options, &console).map_err(|e| match e {
         ingest::Error::MissingPath(_) if !gone.is_empty() => anyhow!("{e}\n{}", prune_hint(&gone)),
         ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
-        ingest::Error::Db(e) if e.is_disk_full() => anyhow!(
+        ingest::Error::Db(e) if e.is_disk_full() || e.is_io() && no_room_beside(&options.db) => anyhow!(
             "indexing into {} stopped: the disk is full (that of the database, or of the temporary \
              files SQLite sorts in). What the run committed before stays indexed, and the database is \
              consistent: free some space and run the same command again to go on",
@@ -408,4 +408,17 @@ fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()
     export::rejects(&snapshot, std::io::BufWriter::new(out), under)
         .with_context(|| format!("cannot write the rejects to {}", file.display()))?;
     replacing.commit()
+}
+
+/// Whether the file system that holds `db` has no room left for a run: less than 64 KiB of
+/// blocks, or fewer than the 4 files a run makes beside the database (its lock, log, shared
+/// memory and journal), for this user. SQLite reports some writes that fail for want of room
+/// (the `-shm` file's, a file it cannot create) as I/O errors, not as a full disk.
+fn no_room_beside(db: &std::path::Path) -> bool {
+    let dir = match db.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => std::path::Path::new("."),
+    };
+    rustix::fs::statvfs(dir)
+        .is_ok_and(|s| s.f_bavail.saturating_mul(s.f_frsize) < 64 * 1024 || s.f_favail < 4)
 }

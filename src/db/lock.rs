@@ -35,6 +35,10 @@ use super::{Error, Result, open::with_suffix};
 #[derive(Debug)]
 pub(super) struct WriteLock {
     path: PathBuf,
+    /// The database, as the run names it (SQLite keeps its log beside that name).
+    db: PathBuf,
+    /// Whether the database is mended as the lock is let go ([`WriteLock::mend_on_release`]).
+    mend: bool,
     _file: File,
 }
 
@@ -68,7 +72,7 @@ impl WriteLock {
                         }
                         _ => {}
                     }
-                    return Ok(WriteLock { path, _file: file });
+                    return Ok(WriteLock { path, db: db.to_path_buf(), mend: false, _file: file });
                 }
                 // The run that held it removed it: lock the file that now has the name.
                 _ => continue,
@@ -77,8 +81,20 @@ impl WriteLock {
     }
 }
 
+impl WriteLock {
+    /// Asks for the database to be put back in rollback-journal mode, if its log holds
+    /// nothing ([`super::open::mend`]), once the writer's connection is closed and before the
+    /// lock is let go: the run failed where SQLite could not do it.
+    pub fn mend_on_release(&mut self) {
+        self.mend = true;
+    }
+}
+
 impl Drop for WriteLock {
     fn drop(&mut self) {
+        if self.mend {
+            super::open::mend(&self.db);
+        }
         // Removed while still locked (the descriptor closes after this): see the module
         // documentation. A file that cannot be removed stays, unlocked, and harms nothing.
         let _ = fs::remove_file(&self.path);

@@ -235,6 +235,19 @@ impl Error {
         sql.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull)
     }
 
+    /// Whether SQLite stopped on a failed read or write of a file, or on a file it could not
+    /// create or open: what a full file system also causes (see [`Error::is_disk_full`]).
+    pub fn is_io(&self) -> bool {
+        let sql = match self {
+            Error::Sql(e) | Error::Migration { error: e, .. } | Error::Open { error: e, .. } => e,
+            _ => return false,
+        };
+        matches!(
+            sql.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::SystemIoFailure | rusqlite::ErrorCode::CannotOpen)
+        )
+    }
+
     /// Whether the message names the database file (so that a caller need not add it).
     pub fn names_database(&self) -> bool {
         matches!(

@@ -24,8 +24,14 @@
 //! any other. Reading one in WAL mode needs the `-shm` file beside it, or the right to create
 //! it; a file is in WAL mode at rest only when a run was killed, when other programs had it
 //! open as the run ended (SQLite leaves WAL mode only when no other connection has the file
-//! open), or when an older kifudex wrote it.
+//! open), when a run failed with its log still holding pages (a full disk, say: they are
+//! the run's committed batches), or when an older kifudex wrote it.
 //! Where such a file cannot be read, the reader says so and how to mend it.
+//!
+//! A run that fails where SQLite cannot leave WAL mode itself (no room for the `-shm` file,
+//! or for the log, on a full disk or file system) while its log holds nothing, puts the file
+//! back in rollback mode by hand ([`mend`]): the file then holds every committed page, and
+//! reads as it did before the run.
 
 use std::{
     ffi::OsString,
@@ -89,6 +95,44 @@ pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = OsString::from(path.as_os_str());
     name.push(suffix);
     PathBuf::from(name)
+}
+
+/// Whether a failed run's file may need [`mend`], given what [`end_run`] gave: unless other
+/// connections kept it in WAL mode, SQLite may have left it there without a word (a log it
+/// could not open is one it does not leave, and its header still says WAL).
+pub(super) fn needs_mending(ended: Result<bool>) -> bool {
+    !matches!(ended, Ok(false))
+}
+
+/// Puts the database at `path` back in rollback-journal mode after a failed run, when its
+/// write-ahead log holds nothing: none is there, or it is empty. Every committed page is then
+/// in the file, so the two header bytes that name the journal mode (18 and 19: 2 for WAL, 1
+/// for rollback) are all that keep readers from reading it as it is; they are written back,
+/// in place (no room is needed), and the empty log is removed, since SQLite reads a file
+/// beside which a log exists in WAL mode whatever its header says. A log with pages is left
+/// alone: the pages may be committed batches, which SQLite reads back from it.
+///
+/// Called by the writer, holding the lock, with its connection closed; what cannot be done
+/// is left undone (the next run mends the file as it opens it).
+pub(super) fn mend(path: &Path) {
+    use std::os::unix::fs::FileExt;
+    let wal = with_suffix(path, "-wal");
+    let empty_log = match fs::symlink_metadata(&wal) {
+        Ok(meta) if meta.is_file() && meta.len() == 0 => true,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        _ => return,
+    };
+    let Ok(file) = fs::OpenOptions::new().read(true).write(true).open(path) else { return };
+    let mut header = [0u8; 20];
+    if file.read_exact_at(&mut header, 0).is_err() || !header.starts_with(b"SQLite format 3\0") {
+        return;
+    }
+    if header[18..20] == [2, 2] && (file.write_all_at(&[1, 1], 18).is_err() || file.sync_data().is_err()) {
+        return;
+    }
+    if empty_log {
+        let _ = fs::remove_file(&wal);
+    }
 }
 
 /// Reads the SQLite header of the file at `path`, without SQLite.
@@ -286,12 +330,24 @@ fn refused_by_schema(path: &Path, sniffed: Sniff) -> Option<Error> {
 ///
 /// [`Error::Directory`], [`Error::NotKifudex`], [`Error::TooNew`], [`Error::ReadOnly`],
 /// [`Error::InUse`], [`Error::Interrupted`] when `wait.stop` is set while it waits for
-/// readers, a failed migration, or another failure to open it.
+/// readers, a failed migration, or another failure to open it. A file this opening made is
+/// removed when it fails (with what SQLite made beside it): a file with no schema yet would
+/// read as no kifudex database.
 pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection> {
-    let sniffed = match sniff(path) {
-        Err(Error::Missing(_)) => Sniff::Empty,
-        other => other?,
+    let (sniffed, made) = match sniff(path) {
+        Err(Error::Missing(_)) => (Sniff::Empty, true),
+        other => (other?, false),
     };
+    let opened = open_write_sniffed(path, sniffed, wait);
+    if opened.is_err() && made {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let _ = fs::remove_file(with_suffix(path, suffix));
+        }
+    }
+    opened
+}
+
+fn open_write_sniffed(path: &Path, sniffed: Sniff, wait: StartWait<'_>) -> Result<Connection> {
     if foreign_by_header(path, sniffed, true) {
         return Err(Error::NotKifudex(path.to_path_buf()));
     }
@@ -324,10 +380,18 @@ pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection>
             .map_err(open_error)?,
     }
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;").map_err(open_error)?;
-    start_run(path, &conn, wait)?;
+    if let Err(e) = start_run(path, &conn, wait) {
+        // Switched, the file may be unreadable in WAL mode (no room for its `-shm` file).
+        drop(conn);
+        mend(path);
+        return Err(e);
+    }
     if let Err(e) = migrate::migrate(&mut conn) {
         // Rolled back: the file is put back as it was, out of WAL mode too.
-        let _ = end_run(&conn);
+        if needs_mending(end_run(&conn)) {
+            drop(conn);
+            mend(path);
+        }
         return Err(e);
     }
     Ok(conn)
@@ -409,6 +473,56 @@ pub(super) fn end_run(conn: &Connection) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A failed run's file in WAL mode whose log holds nothing is put back in rollback mode
+    /// by hand, and reads with nothing beside it; one whose log holds pages is left alone.
+    #[test]
+    fn mend_puts_a_file_with_an_empty_log_back_in_rollback_mode() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("k.sqlite");
+        let wal = with_suffix(&path, "-wal");
+        let header = |path: &Path| {
+            let mut head = [0u8; 20];
+            fs::File::open(path).unwrap().read_exact(&mut head).unwrap();
+            [head[18], head[19]]
+        };
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (7);")
+                .unwrap();
+        }
+        // Closed, the log is gone and the header still says WAL (2): as a run that could not
+        // make its log leaves it. An empty log beside it is what a full disk leaves.
+        assert_eq!(header(&path), [2, 2]);
+        assert!(!wal.exists());
+        fs::write(&wal, b"").unwrap();
+        mend(&path);
+        assert_eq!(header(&path), [1, 1]);
+        assert!(!wal.exists());
+        let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        assert_eq!(conn.query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0)).unwrap(), "delete");
+        assert_eq!(conn.query_row("SELECT x FROM t", [], |r| r.get::<_, i64>(0)).unwrap(), 7);
+        drop(conn);
+        // A log with pages holds what the file lacks: nothing is touched.
+        let writer = Connection::open(&path).unwrap();
+        writer
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT INTO t VALUES (8);",
+            )
+            .unwrap();
+        let logged = fs::metadata(&wal).unwrap().len();
+        assert!(logged > 0);
+        mend(&path);
+        assert_eq!(header(&path), [2, 2]);
+        assert_eq!(fs::metadata(&wal).unwrap().len(), logged);
+        // Neither a file that is not SQLite's nor a missing one is written.
+        let text = tmp.path().join("notes.txt");
+        fs::write(&text, "SQLite format 2, and more than twenty bytes").unwrap();
+        mend(&text);
+        mend(&tmp.path().join("missing.sqlite"));
+        assert_eq!(fs::read_to_string(&text).unwrap(), "SQLite format 2, and more than twenty bytes");
+        assert!(!tmp.path().join("missing.sqlite").exists());
+    }
 
     #[test]
     fn headers_that_show_a_foreign_file() {

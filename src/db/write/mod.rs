@@ -102,7 +102,7 @@ pub struct Writer {
     /// Threads a large merge of runs takes.
     merge_threads: usize,
     /// Dropped after the connection closes.
-    _lock: WriteLock,
+    lock: WriteLock,
     /// Whether the run has ended (see [`Writer::finish`]).
     ended: bool,
     stop: Option<Arc<AtomicBool>>,
@@ -220,29 +220,22 @@ impl Writer {
     }
 
     fn open_as(path: &std::path::Path, wait: open::StartWait<'_>, purpose: Purpose) -> Result<Writer> {
-        let lock = WriteLock::acquire(path)?;
+        let mut lock = WriteLock::acquire(path)?;
         let conn = open::open_write(path, wait)?;
-        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
-        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
-        conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
-        // The lists of the newest games look records up as readers do.
-        rusqlite::vtab::array::load_module(&conn)?;
-        let no_games: bool = conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM games)", [], |r| r.get(0))?;
-        if no_games {
-            let tx = conn.unchecked_transaction()?;
-            for (name, _) in RECORD_INDEXES {
-                tx.execute_batch(&format!("DROP INDEX IF EXISTS {name}"))?;
+        let index = match Writer::prepare(&conn) {
+            Ok(index) => index,
+            Err(e) => {
+                if open::needs_mending(open::end_run(&conn)) {
+                    lock.mend_on_release();
+                }
+                return Err(e);
             }
-            tx.commit()?;
-        } else {
-            make_record_indexes(&conn)?;
-        }
-        let index = IndexWriter::open(&conn)?;
+        };
         let mut w = Writer {
             conn,
             path: path.to_path_buf(),
             merge_threads: 1,
-            _lock: lock,
+            lock,
             ended: false,
             stop: None,
             games: games::GameStore::default(),
@@ -269,6 +262,27 @@ impl Writer {
         batch.commit()?;
         w.marks_run = run;
         Ok(w)
+    }
+
+    /// Readies the writer's connection: its settings, its temporary table, and the record
+    /// indexes (dropped in a database with no game, for the first run to make at its end).
+    fn prepare(conn: &Connection) -> Result<IndexWriter> {
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
+        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
+        conn.execute_batch("CREATE TEMP TABLE seen(path TEXT PRIMARY KEY) WITHOUT ROWID")?;
+        // The lists of the newest games look records up as readers do.
+        rusqlite::vtab::array::load_module(conn)?;
+        let no_games: bool = conn.query_row("SELECT NOT EXISTS(SELECT 1 FROM games)", [], |r| r.get(0))?;
+        if no_games {
+            let tx = conn.unchecked_transaction()?;
+            for (name, _) in RECORD_INDEXES {
+                tx.execute_batch(&format!("DROP INDEX IF EXISTS {name}"))?;
+            }
+            tx.commit()?;
+        } else {
+            make_record_indexes(conn)?;
+        }
+        IndexWriter::open(conn)
     }
 
     /// Says whether the run leaves the database complete: an index run that read every file
@@ -394,7 +408,7 @@ impl Writer {
             self.conn.execute("DELETE FROM meta WHERE key = ?1", [RUN_KEY])?;
         }
         self.ended = true;
-        let at_rest = open::end_run(&self.conn)?;
+        let at_rest = open::end_run(&self.conn).inspect_err(|_| self.lock.mend_on_release())?;
         Ok(Finished { merged, stopped, wal_kept: !at_rest })
     }
 }
@@ -441,8 +455,8 @@ impl Drop for Writer {
     /// A writer dropped without [`Writer::finish`] (its run failed, or stopped early) ends the
     /// run as well as it can. (A batch not committed was rolled back when it was dropped.)
     fn drop(&mut self) {
-        if !self.ended {
-            let _ = open::end_run(&self.conn);
+        if !self.ended && open::needs_mending(open::end_run(&self.conn)) {
+            self.lock.mend_on_release();
         }
     }
 }
