@@ -24,10 +24,11 @@ pub const MAX_BODY: usize = 512 * 1024;
 /// The most games one answer lists.
 pub const MAX_LIMIT: usize = 1000;
 
-/// The longest `moves` parameter, in bytes.
+/// The longest `moves` parameter, in characters (its USI text is ASCII: bytes too).
 pub const MAX_MOVES_PARAM: usize = 8 * 1024;
 
-/// The parameters `/api/query` and `/api/position` know, with the longest value each takes.
+/// The parameters `/api/query` and `/api/position` know, with the longest value each takes,
+/// in characters.
 const KNOWN: [(&str, usize); 17] = [
     ("moves", MAX_MOVES_PARAM),
     ("sfen", 256),
@@ -75,8 +76,11 @@ impl Params {
             if value.is_empty() {
                 continue;
             }
-            if value.len() > max {
-                return Err(ApiError::bad(format!("parameter '{known}' is too long: at most {max} bytes")));
+            // In characters, as the page's fields count them (`maxlength`).
+            if value.chars().count() > max {
+                return Err(ApiError::bad(format!(
+                    "parameter '{known}' is too long: at most {max} characters"
+                )));
             }
             if map.insert(known, value).is_some() {
                 return Err(ApiError::bad(format!("parameter '{known}' is given twice")));
@@ -237,7 +241,20 @@ mod tests {
         assert_eq!(refused("moves=a&moves=b"), "parameter 'moves' is given twice");
         assert_eq!(
             refused(&format!("player={}", "x".repeat(201))),
-            "parameter 'player' is too long: at most 200 bytes"
+            "parameter 'player' is too long: at most 200 characters"
+        );
+        // 200 kanji are 600 bytes, and as many characters as the page's field takes.
+        let kanji = "%E7%BE%BD".repeat(200);
+        assert_eq!(
+            Params::parse(Some(&format!("player={kanji}")))
+                .expect("200 characters")
+                .get("player")
+                .map(|p| p.chars().count()),
+            Some(200)
+        );
+        assert_eq!(
+            refused(&format!("player={kanji}%E7%BE%BD")),
+            "parameter 'player' is too long: at most 200 characters"
         );
         assert!(refused(&"a".repeat(MAX_QUERY + 1)).starts_with("the query string is too long"));
         let ok = Params::parse(Some("moves=7g7f+3c3d&player=%E7%BE%BD%E7%94%9F")).expect("decodes");

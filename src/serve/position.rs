@@ -64,12 +64,21 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
             "there is nothing to read: paste moves, an SFEN, a board diagram or a record",
         ));
     }
-    if let Ok(target) = Target::from_sfen(text) {
-        return Ok(match &target.sequence {
-            // A USI position command with moves: the moves, so the page shows how it was reached.
-            Some((start, moves)) => opened(start, moves),
-            None => json!({ "sfen": target.position.sfen() }),
-        });
+    let sfen_error = match Target::from_sfen(text) {
+        Ok(target) => {
+            return Ok(match &target.sequence {
+                // A USI position command with moves: the moves, so the page shows how it was
+                // reached.
+                Some((start, moves)) => opened(start, moves),
+                None => json!({ "sfen": target.position.sfen() }),
+            });
+        }
+        Err(e) => e,
+    };
+    // A USI position command is nothing else: what is wrong with it is its own error (a
+    // move after `resign`, say), not that `position` is no move.
+    if matches!(text.split_whitespace().next(), Some("position" | "sfen" | "startpos")) {
+        return Err(ApiError::bad(sfen_error.to_string()));
     }
     let moves_error = match read_sequence(&Position::startpos(), text) {
         Ok(moves) => return Ok(opened(Position::startpos().setup(), &moves)),

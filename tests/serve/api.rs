@@ -293,6 +293,11 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
     );
     let sfen = jump(&format!("sfen {HABU_FUJII_SFEN}")).json();
     assert_eq!(sfen["sfen"], HABU_FUJII_SFEN);
+    // A USI position command that cannot be read is refused for what is wrong with it, as
+    // `kifudex moves` says it: the move after the game ended, not the word `position`.
+    let refused = jump("position startpos moves 7g7f 3c3d resign 2g2f");
+    assert_eq!(refused.status, 400);
+    assert_eq!(refused.json()["error"], "move 3 (2g2f, black to move): a move after the game ended");
     // A whole record: its moves as the USI writer prints them.
     let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
     for file in

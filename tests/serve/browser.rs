@@ -440,6 +440,35 @@ fn a_link_to_a_game_id_that_is_not_one_quotes_it() {
     }
 }
 
+/// A link whose query string is no UTF-8 text is refused as the API refuses it, not read as
+/// a filter on U+FFFD that finds nothing; and a filter the server refuses (a name past its
+/// length) leaves no answer of the view before on the page.
+#[test]
+fn a_link_that_is_no_utf8_or_a_filter_refused_shows_the_refusal_and_no_stale_answer() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    browser.open(&server.url("/?lang=en&player=%FF"));
+    wait(&browser);
+    assert_eq!(browser.text("#error"), "The link's query string is not URL-encoded UTF-8 text.");
+    assert_eq!(browser.text("#summary"), "");
+    // The start position first, with its answer; then a name of 201 characters.
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    assert!(browser.text("#summary").contains("games"), "{}", browser.text("#summary"));
+    // Within the page, as a filter typed in makes it: the URL changes, the page loads it.
+    let long = format!("/?lang=en&player={}", "%E7%BE%BD".repeat(201));
+    browser.run(
+        "history.pushState(null, '', arguments[0]); window.dispatchEvent(new PopStateEvent('popstate'));",
+        serde_json::json!([long]),
+    );
+    wait(&browser);
+    assert_eq!(browser.text("#error"), "parameter 'player' is too long: at most 200 characters");
+    assert_eq!(browser.text("#summary"), "");
+}
+
 /// A page past the end of the game list (a stale link, a database rebuilt since) says so
 /// rather than that no game reaches the position, names no range, and its Previous button
 /// goes to the last page (here the first, all the games on it). The number of games is the

@@ -125,11 +125,11 @@ fn oversized_requests_are_refused() {
     let long_moves = "7g7f 3c3d ".repeat(1000);
     let answer = http::get(server.addr, &format!("/api/query?moves={}", http::encode(&long_moves)));
     assert_eq!(answer.status, 400);
-    assert_eq!(answer.json()["error"], "parameter 'moves' is too long: at most 8192 bytes");
+    assert_eq!(answer.json()["error"], "parameter 'moves' is too long: at most 8192 characters");
     let answer = http::get(server.addr, &format!("/api/query?player={}", "a".repeat(201)));
     assert_eq!(
         (answer.status, answer.json()["error"].as_str().unwrap()),
-        (400, "parameter 'player' is too long: at most 200 bytes")
+        (400, "parameter 'player' is too long: at most 200 characters")
     );
     let answer = http::get(server.addr, &format!("/api/position?sfen={}", "9/".repeat(200)));
     assert_eq!(answer.status, 400);

@@ -126,6 +126,9 @@
     document.body.dataset.state = "loading";
     applyLabels();
     try {
+      // A link whose query string is no UTF-8 text is refused, as the API refuses it: read,
+      // it would filter on U+FFFD and find nothing, saying nothing.
+      if (!decodable(location.search)) throw new Error(labels().badLink);
       const notice = loadNotice();
       if (state.game != null) await loadGame(mine);
       else await loadExplorer(mine);
@@ -149,6 +152,21 @@
     }
   }
 
+  function decodable(search) {
+    try {
+      decodeURIComponent(search.replace(/\+/g, " "));
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // Clears the answer of the view before, which no longer answers what the URL asks.
+  function clearAnswer() {
+    $("moves").innerHTML = $("games").innerHTML = $("summary").textContent = "";
+    $("moves-empty").hidden = $("games-empty").hidden = true;
+  }
+
   // What a view that could not be loaded still shows: a board (the start position when none
   // was drawn yet), the names of the sides, and no pager for a list that is not there.
   function drawShell() {
@@ -170,6 +188,7 @@
     try {
       pos = await fetchJson(`/api/position?${apiParams(state)}`);
     } catch (e) {
+      if (mine === generation) clearAnswer();
       e.offer = e.status === 400 && (await handicapStartPlays());
       throw e;
     }
@@ -199,10 +218,7 @@
     try {
       answer = await query;
     } catch (e) {
-      if (mine === generation) {
-        $("moves").innerHTML = $("games").innerHTML = $("summary").textContent = "";
-        $("moves-empty").hidden = $("games-empty").hidden = true;
-      }
+      if (mine === generation) clearAnswer();
       throw e;
     }
     if (mine !== generation) return;
