@@ -848,6 +848,39 @@ fn dates_that_cannot_be_stored_are_warnings_and_the_headers_keep_them() {
 }
 
 #[test]
+fn a_header_too_long_to_be_a_field_is_a_warning_and_the_headers_keep_it() {
+    // 1,001 characters (3,003 bytes): one past the limit; 1,000 is within it. A broken file
+    // whose one line is a header of many megabytes once made each name and its keys as long.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    let (long, longest) = ("歩".repeat(1_001), "と".repeat(1_000));
+    let kif = format!("先手：{long}\n後手：{longest}\n手数----指手---------消費時間--\n   1 ７六歩(77)\n");
+    fs::write(dir.join("a.kif"), kif).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["warnings"], 1, "{summary}");
+    let out = kifudex(["export", "warnings"]).db(&db).output();
+    let warnings = crate::query::csv_rows(&out.stdout);
+    assert_eq!(warnings.len(), 1);
+    assert_eq!((warnings[0]["line"].as_str(), warnings[0]["code"].as_str()), ("1", "value_too_long"));
+    assert_eq!(
+        warnings[0]["message"],
+        format!(
+            "the header 先手 was not stored as a field: its value ('{}…') is 1001 characters long, and at \
+             most 1000 are",
+            "歩".repeat(20)
+        )
+    );
+    let out = kifudex(["export", "games"]).db(&db).output();
+    let games = crate::query::csv_rows(&out.stdout);
+    assert_eq!((games[0]["black"].as_str(), games[0]["white"].as_str()), ("", longest.as_str()));
+    assert!(games[0]["headers"].contains(&long));
+}
+
+#[test]
 fn exports_stream_csv_and_a_closed_pipe_is_not_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));

@@ -75,7 +75,8 @@
 //!
 //! A game kept whole whose record holds something read past (a line that is no part of the
 //! format), an ending the moves contradict, or a date header that gives no date to store
-//! (impossible, ambiguous or unreadable: [`crate::kifu::info::date_warnings`]) gets a
+//! (impossible, ambiguous or unreadable: [`crate::kifu::info::date_warnings`]), or a header
+//! too long to store as a field ([`crate::kifu::info::long_value_warnings`]), gets a
 //! *warning* row (path, game index, line, ply, code, message; the codes are in
 //! [`crate::kifu`], [`crate::kifu::info::DateProblem`] and [`crate::replay`]), stored beside
 //! the rejects and replaced with the file's games. A run counts the warnings of the files it

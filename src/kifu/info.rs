@@ -21,6 +21,17 @@ use crate::{
 /// they write the start and the ending their own way.
 pub(crate) const STRUCTURE_KEYS: &[&str] = &["V", "SFEN", "FEN", "Handicap", "Result", "Termination"];
 
+/// The longest header value, in characters, that is stored as a name, an event, a site, a
+/// time control or an opening: far past any real one. A longer value (a broken file whose one
+/// line is a header, say) is left out of those fields, with a warning
+/// ([`long_value_warnings`]); the raw headers keep it.
+pub const LONGEST_VALUE: usize = 1_000;
+
+/// Whether `value` is longer than [`LONGEST_VALUE`] characters.
+fn too_long(value: &str) -> bool {
+    value.len() > LONGEST_VALUE && value.chars().count() > LONGEST_VALUE
+}
+
 /// A normalized header field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -112,7 +123,7 @@ pub fn normalize(headers: &[Header]) -> Info {
     let mut grades = [None, None];
     for (_, field, value) in ranked {
         let value = clean(value);
-        if value.is_empty() {
+        if value.is_empty() || too_long(value) {
             continue;
         }
         match field {
@@ -136,7 +147,7 @@ pub fn normalize(headers: &[Header]) -> Info {
 /// text, and [`date_warnings`] says why).
 pub fn apply(info: &mut Info, field: Field, value: &str) {
     let value = clean(value);
-    if value.is_empty() {
+    if value.is_empty() || too_long(value) {
         return;
     }
     let text = || Some(value.to_string());
@@ -305,13 +316,35 @@ pub fn date_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
         })
         .filter_map(|h| {
             let value = clean(&h.value);
-            if unknown(value) {
+            // One too long to be a date has its own warning (`long_value_warnings`).
+            if unknown(value) || too_long(value) {
                 return None;
             }
             let problem = read_date(value).err()?;
             let message =
                 format!("the date '{value}' of the header {} was not stored: {problem}", h.key.trim());
             Some(Warning { line, ply: None, code: problem.code(), message })
+        })
+        .collect()
+}
+
+/// A warning for each header whose value is too long to be stored as the field it names
+/// ([`LONGEST_VALUE`]), with the header, the value's length and its start. The game is
+/// stored without that field; its headers keep the text.
+pub fn long_value_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
+    headers
+        .iter()
+        .filter(|h| Field::of(&h.key).is_some() && too_long(clean(&h.value)))
+        .map(|h| {
+            let value = clean(&h.value);
+            let start: String = value.chars().take(20).collect();
+            let message = format!(
+                "the header {} was not stored as a field: its value ('{start}…') is {} characters long, \
+                 and at most {LONGEST_VALUE} are",
+                h.key.trim(),
+                value.chars().count()
+            );
+            Warning { line, ply: None, code: "value_too_long", message }
         })
         .collect()
 }
