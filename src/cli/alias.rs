@@ -60,8 +60,12 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("kifudex: alias {} → {} (already there)", alias.trim(), name.trim());
                 return Ok(ExitCode::SUCCESS);
             }
-            // The spelling of another player's alias would stop finding that player's games.
-            let before = snapshot.alias_of(&alias)?.filter(|a| a.name != player);
+            // The spelling of another player's alias would stop finding that player's games;
+            // another spelling of this player's alias (another width, case or spacing) takes
+            // its place, and is said to.
+            let stored = snapshot.alias_of(&alias)?;
+            let respelled = stored.as_ref().filter(|a| a.name == player).map(|a| a.alias.clone());
+            let before = stored.filter(|a| a.name != player);
             if let (Some(before), false) = (&before, replace) {
                 anyhow::bail!(
                     "{} is already an alias of {}: give --replace to make it {}'s instead, or choose another \
@@ -78,7 +82,13 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
                 Some(before) => {
                     eprintln!("kifudex: alias {} → {} (it was {}'s)", added.alias, added.name, before.name)
                 }
-                None => eprintln!("kifudex: alias {} → {}", added.alias, added.name),
+                None => match respelled.filter(|spelled| *spelled != added.alias) {
+                    Some(spelled) => eprintln!(
+                        "kifudex: alias {} → {} (in place of {spelled}, the same alias spelled otherwise)",
+                        added.alias, added.name
+                    ),
+                    None => eprintln!("kifudex: alias {} → {}", added.alias, added.name),
+                },
             }
             Ok(ExitCode::SUCCESS)
         }

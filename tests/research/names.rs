@@ -188,7 +188,14 @@ fn an_alias_of_one_player_is_made_another_players_only_when_asked() {
     assert_eq!(fs::read(&db).unwrap(), hash, "a refused alias writes nothing");
     assert_eq!(listed(&db, &["--player", "hy"]), habu);
     // The same player, by another spelling of the alias or by a name that stands for them.
-    assert_eq!(add(&["HY", "Habu Yoshiharu"]), (0, String::new(), "kifudex: alias HY → 羽生善治\n".into()));
+    // Said so: the stored spelling gives way to the new one.
+    let respelled = "kifudex: alias HY → 羽生善治 (in place of hy, the same alias spelled otherwise)\n";
+    assert_eq!(add(&["HY", "Habu Yoshiharu"]), (0, String::new(), respelled.into()));
+    let listed_aliases = stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output());
+    assert!(
+        listed_aliases.contains("\nHY,羽生善治\n") && !listed_aliases.contains("hy,"),
+        "{listed_aliases}"
+    );
     assert_eq!(listed(&db, &["--player", "hy"]), habu);
     let (code, _, stderr) = add(&["hy", "渡辺明", "--replace"]);
     assert_eq!((code, stderr.as_str()), (0, "kifudex: alias hy → 渡辺明 (it was 羽生善治's)\n"));
