@@ -188,6 +188,15 @@ fn a_failed_write_says_where() {
             "{format}: {stderr}"
         );
     }
+    // The rejects of an index run, in the same words.
+    let dir = db.parent().unwrap().join("games");
+    let (code, _, stderr) =
+        kifudex(["index", dir.to_str().unwrap(), "--quiet", "--rejects", "/dev/full"]).db(&db).run();
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        "kifudex: cannot write the rejects to /dev/full: No space left on device (os error 28)\n"
+    );
 }
 
 /// `--out /dev/stdout` (or `/dev/fd/1`, `/proc/self/fd/1`) writes where standard output goes,

@@ -2,8 +2,8 @@
 //!
 //! Ctrl-C (SIGINT) or SIGTERM stops the run cleanly: it keeps what it committed, says how
 //! many files it indexed, and exits with 128 + the signal's number (130 for Ctrl-C). A second
-//! signal ends the process at once, with the same status; the database is then as sound as
-//! after any kill.
+//! signal ends the process at once, saying so, with 128 + its number; the database is then as
+//! sound as after any kill.
 
 use std::{
     io::IsTerminal,
@@ -113,8 +113,8 @@ impl ingest::Observer for Console {
     fn waiting(&self, longest: std::time::Duration) {
         if !self.quiet {
             let message = format!(
-                "kifudex: other programs are reading the database; waiting up to {} s for them to finish \
-                 (Ctrl-C stops)",
+                "kifudex: other programs are using the database (reading or writing it); waiting up to {} s \
+                 for them to finish (Ctrl-C stops)",
                 longest.as_secs()
             );
             self.bar.suspend(|| eprintln!("{message}"));
@@ -196,13 +196,14 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         roots.iter().filter(|r| args.prune && std::fs::symlink_metadata(r).is_err()).collect();
     let summary = ingest::run(&options, &console).map_err(|e| match e {
         ingest::Error::MissingPath(_) if !gone.is_empty() => anyhow!("{e}\n{}", prune_hint(&gone)),
-        ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
+        // Before the messages that name the file: a full disk may stop the run as it opens it.
         ingest::Error::Db(e) if e.is_disk_full() || e.is_io() && no_room_beside(&options.db) => anyhow!(
             "indexing into {} stopped: the disk is full (that of the database, or of the temporary \
              files SQLite sorts in). What the run committed before stays indexed, and the database is \
              consistent: free some space and run the same command again to go on",
             options.db.display()
         ),
+        ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
         e => shard_refusal(e).context(format!("indexing into {} failed", options.db.display())),
     })?;
     console.bar.finish_and_clear();
@@ -379,22 +380,50 @@ fn shard_refusal(e: ingest::Error) -> anyhow::Error {
 }
 
 /// Makes SIGINT and SIGTERM set the returned stop flag (and record which signal came), and a
-/// second one end the process at once.
+/// second one end the process at once, saying so: a run may take a while to stop cleanly (a
+/// batch to commit, a file to finish), and a user who presses Ctrl-C again wants to know that
+/// it is over and what is left.
 fn stop_on_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
+    use std::{io::Read, os::unix::net::UnixStream};
+
     use signal_hook::{
         consts::{SIGINT, SIGTERM},
         flag,
+        low_level::pipe,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let signal = Arc::new(AtomicUsize::new(0));
+    // Each signal delivered writes a byte (from the handler, so that two in a row are two):
+    // the second ends the process.
+    let (mut delivered, handler_end) = UnixStream::pair().context("cannot set up the signal handlers")?;
+    handler_end.set_nonblocking(true).context("cannot set up the signal handlers")?;
     for sig in [SIGINT, SIGTERM] {
-        // The exit comes first: registered after the flag, the first signal would set the
-        // flag and then find it set.
-        flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))
-            .and_then(|_| flag::register_usize(sig, Arc::clone(&signal), sig as usize))
+        // The signal is recorded before the flag is set, for whoever sees the flag to find it.
+        flag::register_usize(sig, Arc::clone(&signal), sig as usize)
             .and_then(|_| flag::register(sig, Arc::clone(&stop)))
+            .and_then(|_| pipe::register(sig, handler_end.try_clone()?))
             .context("cannot set up the signal handlers")?;
     }
+    let last = Arc::clone(&signal);
+    std::thread::Builder::new()
+        .name("kifudex-signals".into())
+        .spawn(move || {
+            let mut byte = [0u8; 1];
+            let mut seen = 0;
+            while delivered.read_exact(&mut byte).is_ok() {
+                seen += 1;
+                if seen == 2 {
+                    let line = if std::io::stderr().is_terminal() { "\n" } else { "" };
+                    eprintln!(
+                        "{line}kifudex: stopped at once by a second signal: the files committed so far \
+                         stay indexed, and running the same command again finishes the rest"
+                    );
+                    // As a kill would: the database is as sound as after one.
+                    signal_hook::low_level::exit(128 + last.load(Ordering::SeqCst) as i32);
+                }
+            }
+        })
+        .context("cannot set up the signal handlers")?;
     Ok((stop, signal))
 }
 
@@ -405,8 +434,13 @@ fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()
     let mut reader = super::db::open_reader(db)?;
     let snapshot = reader.snapshot()?;
     let (replacing, out) = super::out::Replacing::create(file)?;
-    export::rejects(&snapshot, std::io::BufWriter::new(out), under)
-        .with_context(|| format!("cannot write the rejects to {}", file.display()))?;
+    export::rejects(&snapshot, std::io::BufWriter::new(out), under).map_err(|e| {
+        let context = format!("cannot write the rejects to {}", file.display());
+        match e {
+            export::Error::Write(e) => anyhow::Error::new(e).context(context),
+            e => anyhow::Error::new(e).context(context),
+        }
+    })?;
     replacing.commit()
 }
 

@@ -241,10 +241,13 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
 /// Checks that the directory a new file at `path` would be made in is there.
 fn check_directory(path: &Path) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    match fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => bail!("cannot create {}: {} is not a directory", path.display(), dir.display()),
-        Err(_) => bail!("cannot create {}: there is no directory {}", path.display(), dir.display()),
+    // The nearest of its ancestors that is there says why it is not: a file, or nothing.
+    match dir.ancestors().find_map(|a| fs::metadata(a).ok().map(|m| (a, m.is_dir()))) {
+        Some((found, true)) if found == dir => Ok(()),
+        Some((file, false)) => {
+            bail!("cannot create {}: {} is not a directory", path.display(), file.display())
+        }
+        _ => bail!("cannot create {}: there is no directory {}", path.display(), dir.display()),
     }
 }
 

@@ -107,7 +107,7 @@ fn canonical(db: &Path) -> Result<PathBuf> {
     if db.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return match fs::metadata(db) {
             Ok(meta) if meta.is_dir() => Err(Error::Directory(db.to_path_buf())),
-            _ => Err(Error::NoDirectory { path: db.to_path_buf(), dir: db.to_path_buf() }),
+            _ => Err(no_directory(db, db)),
         };
     }
     // A link to nothing: SQLite would make the database where it points, beside no lock.
@@ -134,7 +134,21 @@ fn canonical(db: &Path) -> Result<PathBuf> {
     };
     match fs::canonicalize(dir) {
         Ok(dir) if dir.is_dir() => Ok(dir.join(name)),
-        _ => Err(Error::NoDirectory { path: db.to_path_buf(), dir: dir.to_path_buf() }),
+        _ => Err(no_directory(db, dir)),
+    }
+}
+
+/// Why the database `db` cannot be made in `dir`, which is no directory: the nearest of its
+/// ancestors that is there is a file (`--db notes.txt/k.sqlite`), or it is not there.
+fn no_directory(db: &Path, dir: &Path) -> Error {
+    // Without a slash at the end, which asks for a directory whatever is there.
+    let bare: PathBuf = dir.components().collect();
+    let nearest = bare.ancestors().find_map(|a| fs::metadata(a).ok().map(|m| (a, m)));
+    match nearest {
+        Some((file, meta)) if !meta.is_dir() => {
+            Error::NotUnderDirectory { path: db.to_path_buf(), file: file.to_path_buf() }
+        }
+        _ => Error::NoDirectory { path: db.to_path_buf(), dir: dir.to_path_buf() },
     }
 }
 
@@ -199,5 +213,14 @@ mod tests {
             WriteLock::acquire(&tmp.path().join("no/such/k.sqlite")),
             Err(Error::NoDirectory { .. })
         ));
+        // A file where a directory should be is named.
+        let notes = tmp.path().join("notes.txt");
+        fs::write(&notes, "").unwrap();
+        for db in ["notes.txt/k.sqlite", "notes.txt/sub/k.sqlite", "notes.txt/"] {
+            match WriteLock::acquire(&tmp.path().join(db)) {
+                Err(Error::NotUnderDirectory { file, .. }) => assert_eq!(file, notes, "{db}"),
+                other => panic!("{db}: {:?}", other.err()),
+            }
+        }
     }
 }

@@ -143,6 +143,8 @@ pub enum Error {
     Directory(PathBuf),
     #[error("cannot create the database {}: there is no directory {}", path.display(), dir.display())]
     NoDirectory { path: PathBuf, dir: PathBuf },
+    #[error("cannot create the database {}: {} is not a directory", path.display(), file.display())]
+    NotUnderDirectory { path: PathBuf, file: PathBuf },
     #[error("cannot read {}: {error}", path.display())]
     File { path: PathBuf, error: std::io::Error },
     #[error("{}", open_message(path, error))]
@@ -173,8 +175,8 @@ pub enum Error {
     #[error("cannot write the database {}: the file is read-only", .0.display())]
     ReadOnly(PathBuf),
     #[error(
-        "the database {} is in use: other programs kept reading it for {seconds} s; run again when \
-         they are done",
+        "the database {} is in use: other programs kept it busy (reading or writing it) for {seconds} s; \
+         run again when they are done",
         path.display()
     )]
     InUse { path: PathBuf, seconds: u64 },
@@ -256,6 +258,7 @@ impl Error {
                 | Error::NotKifudex(_)
                 | Error::Directory(_)
                 | Error::NoDirectory { .. }
+                | Error::NotUnderDirectory { .. }
                 | Error::File { .. }
                 | Error::Open { .. }
                 | Error::TooNew { .. }

@@ -402,7 +402,8 @@ fn is_busy(e: &rusqlite::Error) -> bool {
     e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
 }
 
-/// Puts the database in WAL mode for the run, waiting up to [`START_WAIT`] for readers.
+/// Puts the database in WAL mode for the run, waiting up to [`START_WAIT`] for other
+/// programs' transactions: readers', in rollback mode, and writers' in either mode.
 ///
 /// SQLite rewrites the header for a switch of journal mode in a transaction of the rollback
 /// kind, journaled as the connection's rollback mode says: in memory here (and in
@@ -418,10 +419,18 @@ fn start_run(path: &Path, conn: &Connection, wait: StartWait<'_>) -> Result<()> 
     let switched = loop {
         // A file left in WAL mode (by a killed run) stays in it: leaving it would wait for
         // every other connection to close.
-        let switched = mode("").and_then(|now| match now.as_str() {
-            "wal" => Ok(now),
-            _ => mode(" = MEMORY").and_then(|_| mode(" = WAL")),
-        });
+        let switched = mode("")
+            .and_then(|now| match now.as_str() {
+                "wal" => Ok(now),
+                _ => mode(" = MEMORY").and_then(|_| mode(" = WAL")),
+            })
+            // In WAL mode readers hold off nothing, but another program's write transaction
+            // holds off every write of the run: it waits here, saying so, not at its first
+            // write, in silence.
+            .and_then(|now| match now.as_str() {
+                "wal" => conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK").map(|()| now),
+                _ => Ok(now),
+            });
         match &switched {
             Err(e) if is_busy(e) && started.elapsed() < START_WAIT => {}
             _ => break switched,

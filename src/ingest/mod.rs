@@ -306,8 +306,8 @@ pub trait Observer: Sync {
     fn reject(&self, path: &str, reject: &NewReject) {
         let _ = (path, reject);
     }
-    /// Other programs are reading the database, which the run waits (up to `longest`) for
-    /// them to stop before it starts.
+    /// Other programs are reading or writing the database in a transaction, which the run
+    /// waits (up to `longest`) for them to end before it starts.
     fn waiting(&self, longest: std::time::Duration) {
         let _ = longest;
     }

@@ -367,6 +367,21 @@ fn odd_database_paths_get_a_clear_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with(&format!("kifudex: no database at {}", nowhere.display())));
     assert!(!tmp.path().join("no").exists());
+    // A file where a directory should be is named as what it is.
+    let notes = tmp.path().join("notes.txt");
+    fs::write(&notes, "").unwrap();
+    for under in ["k.sqlite", "sub/k.sqlite"] {
+        let db = notes.join(under);
+        let out = index(&games, &db);
+        assert_eq!(out.status.code(), Some(2));
+        let message = format!(
+            "kifudex: cannot create the database {}: {} is not a directory\n",
+            db.display(),
+            notes.display()
+        );
+        assert_eq!(stderr(&out), message);
+    }
+    fs::remove_file(&notes).unwrap();
     // A name that is not UTF-8 (a Shift_JIS file name) works like any other.
     let sjis = tmp.path().join(OsStr::from_bytes(b"\x8a\xfb\x95\x88.sqlite"));
     let out = index(&games, &sjis);

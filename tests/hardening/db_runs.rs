@@ -276,6 +276,46 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
 }
 
 #[test]
+fn a_second_ctrl_c_ends_a_run_at_once_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let total = short_games(&games, 5_000, 38);
+    let db = tmp.path().join("k.sqlite");
+    // Two signals, one right after the other, once the run has committed some games. A run
+    // that stops cleanly before the second one reaches it proves nothing: tried again.
+    let stopped_at_once = "kifudex: stopped at once by a second signal: the files committed so far stay \
+                           indexed, and running the same command again finishes the rest";
+    let mut attempts = 0;
+    let out = loop {
+        attempts += 1;
+        let mut run = spawn_index(&games, &db);
+        assert!(wait_for(&mut run, || listed_games(&db).is_some_and(|g| !g.is_empty())));
+        let pid = run.id().to_string();
+        let sent = Command::new("sh").args(["-c", "kill -INT $0; kill -INT $0", &pid]).status().unwrap();
+        assert!(sent.success());
+        let out = run.wait_with_output().unwrap();
+        if stderr(&out).contains(stopped_at_once) || attempts == 8 {
+            break out;
+        }
+        fs::remove_file(&db).unwrap();
+    };
+    let message = stderr(&out);
+    assert_eq!(message.trim_end().lines().last(), Some(stopped_at_once), "after {attempts} attempts");
+    assert_eq!(out.status.code(), Some(130), "{message}");
+    // As after a kill: what it committed reads, and the next run finishes the work.
+    let stored = listed_games(&db).expect("a database");
+    assert_eq!(assert_answers_cover_the_stored_games(&db, "after a second Ctrl-C"), stored.len());
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(assert_answers_cover_the_stored_games(&db, "finished"), total);
+    assert_sound(&db);
+}
+
+/// What a run says, first, when other programs' transactions keep it from starting.
+const WAITING: &str = "kifudex: other programs are using the database (reading or writing it); waiting up to 60 s \
+                       for them to finish (Ctrl-C stops)\n";
+
+#[test]
 fn a_run_waiting_for_readers_says_so_and_ctrl_c_stops_it() {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
@@ -295,10 +335,7 @@ fn a_run_waiting_for_readers_says_so_and_ctrl_c_stops_it() {
     let mut stderr_pipe = std::io::BufReader::new(run.stderr.take().unwrap());
     let mut first = String::new();
     std::io::BufRead::read_line(&mut stderr_pipe, &mut first).unwrap();
-    assert_eq!(
-        first,
-        "kifudex: other programs are reading the database; waiting up to 60 s for them to finish (Ctrl-C stops)\n"
-    );
+    assert_eq!(first, WAITING);
     let started = Instant::now();
     assert!(Command::new("kill").args(["-INT", &run.id().to_string()]).status().unwrap().success());
     let status = run.wait().unwrap();
@@ -310,6 +347,42 @@ fn a_run_waiting_for_readers_says_so_and_ctrl_c_stops_it() {
     drop(reader);
     assert_eq!(export_games(&db), before);
     assert_sound(&db);
+}
+
+#[test]
+fn a_run_waiting_for_another_program_s_write_says_so_at_once_and_starts_when_it_ends() {
+    // Another program writes the database in a transaction, in either journal mode: in WAL
+    // mode it keeps the run from writing, not from starting, and the run once waited at its
+    // first write, in silence, and then failed with "database is locked".
+    for wal in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let games = tmp.path().join("games");
+        write_games(&games, 4, 2, 37);
+        let db = tmp.path().join("k.sqlite");
+        assert!(index(&games, &db).status.success());
+        fs::write(games.join("new.usi"), "position startpos moves 7g7f 3c3d 2g2f\n").unwrap();
+        let other = rusqlite::Connection::open(&db).unwrap();
+        if wal {
+            let mode: String = other.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).unwrap();
+            assert_eq!(mode, "wal");
+        }
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let mut run =
+            command().arg("index").arg(&games).arg("--db").arg(&db).stderr(Stdio::piped()).spawn().unwrap();
+        let mut stderr_pipe = std::io::BufReader::new(run.stderr.take().unwrap());
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut stderr_pipe, &mut first).unwrap();
+        assert_eq!(first, WAITING, "WAL mode: {wal}");
+        // The other program commits: the run starts, and adds the new game.
+        other.execute_batch("COMMIT").unwrap();
+        let status = run.wait().unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr_pipe, &mut rest).unwrap();
+        assert_eq!(status.code(), Some(0), "WAL mode: {wal}: {rest}");
+        drop(other);
+        assert_eq!(listed_games(&db).map(|g| g.len()), Some(4 * 2 + 1), "WAL mode: {wal}");
+        assert_sound(&db);
+    }
 }
 
 #[test]
