@@ -101,8 +101,10 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
     if let Some(db) = db {
         // SQLite keeps its files beside the database's real path, a link followed.
         let names = [Some(db.to_path_buf()), db.canonicalize().ok()];
-        for (name, suffix) in
-            names.iter().flatten().flat_map(|n| ["", "-wal", "-shm", "-journal"].map(|s| (n, s)))
+        for (name, suffix) in names
+            .iter()
+            .flatten()
+            .flat_map(|n| std::iter::once("").chain(db::SIDE_FILES).map(move |s| (n, s)))
         {
             let mut companion = name.as_os_str().to_owned();
             companion.push(suffix);
@@ -119,7 +121,7 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
     // The files SQLite keeps beside any database, whichever database the command reads.
     use std::os::unix::ffi::OsStrExt;
     let name = out.as_os_str().as_bytes();
-    for suffix in ["-wal", "-shm", "-journal"] {
+    for suffix in db::SIDE_FILES {
         if let Some(base) = name.strip_suffix(suffix.as_bytes()) {
             let base = Path::new(std::ffi::OsStr::from_bytes(base));
             if is_sqlite_file(base) {

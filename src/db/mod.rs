@@ -104,7 +104,7 @@ pub use self::{
     },
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError, contradicting_alias, two_names},
-    open::{APPLICATION_ID, START_WAIT, StartWait},
+    open::{APPLICATION_ID, SIDE_FILES, START_WAIT, StartWait},
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,

@@ -90,6 +90,10 @@ enum Kind {
     Foreign,
 }
 
+/// The suffixes of the files SQLite keeps beside a database (its write-ahead log, the log's
+/// shared memory, and its rollback journal), added to the database's file name.
+pub const SIDE_FILES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
 /// The path with a suffix added to its file name (`-wal`, `.lock`).
 pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = OsString::from(path.as_os_str());
@@ -340,7 +344,8 @@ pub(super) fn open_write(path: &Path, wait: StartWait<'_>) -> Result<Connection>
     };
     let opened = open_write_sniffed(path, sniffed, wait);
     if opened.is_err() && made {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = fs::remove_file(path);
+        for suffix in SIDE_FILES {
             let _ = fs::remove_file(with_suffix(path, suffix));
         }
     }

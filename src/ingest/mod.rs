@@ -544,7 +544,9 @@ fn own_files(db: &std::path::Path) -> Vec<PathBuf> {
         name.push(suffix);
         PathBuf::from(name)
     };
-    vec![with("-journal"), with("-wal"), with("-shm"), with(".lock"), db]
+    let mut own: Vec<PathBuf> = db::SIDE_FILES.iter().chain(&[".lock"]).map(|s| with(s)).collect();
+    own.push(db);
+    own
 }
 
 /// `entry`, or, when it is one of the database's `own` files (the database kept beside the

@@ -114,7 +114,10 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
         Ok(ids.iter().filter_map(|&id| identities.of(id)).map(|(k, _)| k.to_string()).collect())
     };
     let rows_of = filter.player.as_deref().map(key_set).transpose()?;
-    let vs = query.vs.as_deref().map(|text| opponent_keys(&identities, key_set(text)?, text)).transpose()?;
+    let vs = match query.vs.as_deref() {
+        Some(text) => Some(opponent_keys(&identities, key_set(text)?, text)),
+        None => None,
+    };
     let vs_filter = match &query.vs {
         // Only the games in which the opponent plays: one of the records names them.
         Some(v) => {
@@ -165,16 +168,12 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
 /// The players `--vs TEXT` is against, of `matched` (the identities TEXT matches, as
 /// `--player` matches them): where one of them is TEXT given whole, that one alone, so that
 /// `--vs 藤井猛` is not also against 藤井猛九段's namesakes.
-fn opponent_keys(
-    identities: &db::Identities,
-    mut matched: HashSet<String>,
-    text: &str,
-) -> Result<HashSet<String>, db::Error> {
+fn opponent_keys(identities: &db::Identities, mut matched: HashSet<String>, text: &str) -> HashSet<String> {
     let whole = identities.key_of_name(text);
     if matched.contains(&whole) {
         matched.retain(|k| *k == whole);
     }
-    Ok(matched)
+    matched
 }
 
 /// The names of the players `query.vs` is against: one for each, the name an alias gives it
@@ -190,7 +189,7 @@ pub fn opponents(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<St
     let identities = snapshot.identities(aliases)?;
     let ids = snapshot.players_matching(text, aliases)?;
     let matched = ids.iter().filter_map(|&id| identities.of(id)).map(|(k, _)| k.to_string()).collect();
-    let keys = opponent_keys(&identities, matched, text)?;
+    let keys = opponent_keys(&identities, matched, text);
     let mut names: HashMap<&str, String> = HashMap::new();
     for &id in &ids {
         let Some((key, spelling)) = identities.of(id) else { continue };
