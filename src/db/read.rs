@@ -333,20 +333,45 @@ pub(super) const RECORD_JOINS: &str = "LEFT JOIN events e ON e.id = s.event
 
 /// An index run that has not finished, as its mark in the database and the process it names
 /// say (see [`Reader::unfinished_run`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnfinishedRun {
     /// A process of that id runs on this machine: it is writing.
     Writing(u32),
     /// It was killed, interrupted or failed.
     Stopped,
-    /// Whether it still runs cannot be told (no `/proc`).
+    /// Whether it still runs cannot be told (no `/proc`, or a mark of an older kifudex).
     Unknown,
+    /// A run of another machine (a database on a shared disk), or of another container: its
+    /// process cannot be looked at from here.
+    Elsewhere { host: String, pid: u32 },
+}
+
+/// The name of this machine (of its UTS namespace: a container has its own), where Linux
+/// tells it.
+fn this_host() -> Option<String> {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    Some(name.trim().to_string()).filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
+}
+
+/// The mark a run leaves in the database while it is under way: its process id, and the name
+/// of the machine it runs on, after a space (a reader elsewhere cannot look at the process).
+pub(super) fn run_mark() -> String {
+    let pid = std::process::id();
+    this_host().map_or_else(|| pid.to_string(), |host| format!("{pid} {host}"))
 }
 
 impl UnfinishedRun {
-    fn of(pid: u32) -> UnfinishedRun {
+    /// What a run's mark ([`run_mark`]) says, looked at from here.
+    fn of(mark: &str) -> UnfinishedRun {
+        let (pid, host) = mark.split_once(' ').map_or((mark, None), |(pid, host)| (pid, Some(host)));
+        let pid = match pid.parse() {
+            Ok(0) | Err(_) => return UnfinishedRun::Unknown,
+            Ok(pid) => pid,
+        };
         let proc = Path::new("/proc");
-        if !proc.join("self").exists() || pid == 0 {
+        if let Some(host) = host.filter(|&h| this_host().as_deref() != Some(h)) {
+            UnfinishedRun::Elsewhere { host: host.to_string(), pid }
+        } else if !proc.join("self").exists() {
             UnfinishedRun::Unknown
         } else if pid != std::process::id() && proc.join(pid.to_string()).exists() {
             UnfinishedRun::Writing(pid)
@@ -371,6 +396,10 @@ impl UnfinishedRun {
                 "the last index run on {db} did not finish (it was killed, stopped or failed): answers cover only \
                  the files it committed; an index run on it (the same PATH, --db {db}) finishes it"
             ),
+            UnfinishedRun::Elsewhere { host, pid } => format!(
+                "an index run on {db} from the machine {host} (process {pid} there) is under way or did not \
+                 finish: answers cover only the files it committed"
+            ),
         }
     }
 }
@@ -379,7 +408,7 @@ fn unfinished_run(conn: &Connection) -> Result<Option<UnfinishedRun>> {
     let value: Option<String> = conn
         .query_row("SELECT value FROM meta WHERE key = ?1", [super::write::RUN_KEY], |r| r.get(0))
         .optional()?;
-    Ok(value.map(|v| UnfinishedRun::of(v.parse().unwrap_or(0))))
+    Ok(value.map(|v| UnfinishedRun::of(&v)))
 }
 
 impl Snapshot<'_> {
@@ -727,6 +756,28 @@ fn variant_of(name: Option<&str>) -> Result<Variant> {
 mod tests {
     use super::*;
     use crate::db::{Error, Writer};
+
+    #[test]
+    fn a_run_s_mark_is_read_as_far_as_it_can_be_told_here() {
+        let Some(here) = this_host() else {
+            eprintln!("skipped: this system does not tell its host name");
+            return;
+        };
+        // Process 1 runs wherever there is a /proc; no process has an id past 2^22.
+        assert_eq!(UnfinishedRun::of("1"), UnfinishedRun::Writing(1));
+        assert_eq!(UnfinishedRun::of(&format!("1 {here}")), UnfinishedRun::Writing(1));
+        assert_eq!(UnfinishedRun::of(&format!("4194305 {here}")), UnfinishedRun::Stopped);
+        let elsewhere = UnfinishedRun::of("1 far-away");
+        assert_eq!(elsewhere, UnfinishedRun::Elsewhere { host: "far-away".into(), pid: 1 });
+        assert_eq!(
+            elsewhere.warning(Path::new("k.sqlite")),
+            "an index run on k.sqlite from the machine far-away (process 1 there) is under way or did not \
+             finish: answers cover only the files it committed"
+        );
+        assert_eq!(UnfinishedRun::of("not a mark"), UnfinishedRun::Unknown);
+        // What a run writes names it and this machine.
+        assert_eq!(run_mark(), format!("{} {here}", std::process::id()));
+    }
 
     #[test]
     fn a_dead_row_that_is_no_game_id_is_corrupt_data() {

@@ -252,7 +252,7 @@ impl Writer {
             super::shard::claim(&batch.tx, shard)?;
             batch.tx.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
-                (RUN_KEY, std::process::id().to_string()),
+                (RUN_KEY, super::read::run_mark()),
             )?;
         }
         batch.index.deepen(&batch.tx)?;
