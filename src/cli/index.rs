@@ -435,11 +435,12 @@ fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()
     let snapshot = reader.snapshot()?;
     let (replacing, out) = super::out::Replacing::create(file)?;
     export::rejects(&snapshot, std::io::BufWriter::new(out), under).map_err(|e| {
-        let context = format!("cannot write the rejects to {}", file.display());
-        match e {
-            export::Error::Write(e) => anyhow::Error::new(e).context(context),
-            e => anyhow::Error::new(e).context(context),
-        }
+        // A failed write is said as the system says it, without the export's own words.
+        let e = match e {
+            export::Error::Write(io) => anyhow::Error::new(io),
+            e => anyhow::Error::new(e),
+        };
+        e.context(format!("cannot write the rejects to {}", file.display()))
     })?;
     replacing.commit()
 }

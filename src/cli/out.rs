@@ -241,13 +241,12 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
 /// Checks that the directory a new file at `path` would be made in is there.
 fn check_directory(path: &Path) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    // The nearest of its ancestors that is there says why it is not: a file, or nothing.
-    match dir.ancestors().find_map(|a| fs::metadata(a).ok().map(|m| (a, m.is_dir()))) {
-        Some((found, true)) if found == dir => Ok(()),
-        Some((file, false)) => {
-            bail!("cannot create {}: {} is not a directory", path.display(), file.display())
-        }
-        _ => bail!("cannot create {}: there is no directory {}", path.display(), dir.display()),
+    if fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    match kifudex::db::file_in_the_way(dir) {
+        Some(file) => bail!("cannot create {}: {} is not a directory", path.display(), file.display()),
+        None => bail!("cannot create {}: there is no directory {}", path.display(), dir.display()),
     }
 }
 

@@ -138,18 +138,23 @@ fn canonical(db: &Path) -> Result<PathBuf> {
     }
 }
 
-/// Why the database `db` cannot be made in `dir`, which is no directory: the nearest of its
-/// ancestors that is there is a file (`--db notes.txt/k.sqlite`), or it is not there.
+/// Why the database `db` cannot be made in `dir`, which is no directory: a file stands where
+/// a directory should ([`file_in_the_way`]), or it is not there.
 fn no_directory(db: &Path, dir: &Path) -> Error {
+    match file_in_the_way(dir) {
+        Some(file) => Error::NotUnderDirectory { path: db.to_path_buf(), file },
+        None => Error::NoDirectory { path: db.to_path_buf(), dir: dir.to_path_buf() },
+    }
+}
+
+/// The nearest of `dir` and its ancestors that is there, when it is no directory: the file
+/// that stands where a directory should (`notes.txt` for `notes.txt/sub`), which says better
+/// than "no directory" why nothing can be made in `dir`.
+pub fn file_in_the_way(dir: &Path) -> Option<PathBuf> {
     // Without a slash at the end, which asks for a directory whatever is there.
     let bare: PathBuf = dir.components().collect();
-    let nearest = bare.ancestors().find_map(|a| fs::metadata(a).ok().map(|m| (a, m)));
-    match nearest {
-        Some((file, meta)) if !meta.is_dir() => {
-            Error::NotUnderDirectory { path: db.to_path_buf(), file: file.to_path_buf() }
-        }
-        _ => Error::NoDirectory { path: db.to_path_buf(), dir: dir.to_path_buf() },
-    }
+    let (found, meta) = bare.ancestors().find_map(|a| fs::metadata(a).ok().map(|m| (a, m)))?;
+    (!meta.is_dir()).then(|| found.to_path_buf())
 }
 
 #[cfg(test)]

@@ -102,6 +102,7 @@ pub use self::{
         GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, LISTED, MoveStats, Occurrence, PositionStats, Posting,
         RUN_POSTINGS, first_plies,
     },
+    lock::file_in_the_way,
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError, contradicting_alias, two_names},
     open::{APPLICATION_ID, SIDE_FILES, START_WAIT, StartWait},
