@@ -1036,8 +1036,8 @@ fn the_out_extension_picks_the_format_and_a_contradicting_to_is_refused() {
 }
 
 /// `show --out` never writes over a record file its database has indexed, by any path to it:
-/// the archive would lose the record, and the next run would give its game a new id. The file
-/// is left byte for byte; another name is written.
+/// the archive would lose the record as it was. The file is left byte for byte; another name
+/// is written.
 #[test]
 fn show_never_writes_over_an_indexed_record() {
     let tmp = tempfile::tempdir().unwrap();

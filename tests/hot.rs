@@ -278,6 +278,29 @@ fn hot_counts_match_a_replay_after_new_changed_duplicated_and_pruned_files() {
     assert_answers(&fixture_of(&db, &present), "after changed files");
     assert_listed(&db, "after changed files");
 
+    // Headers alone changed in a dozen files: other players and dates (a game becomes the
+    // newest, or falls back). The games are the ones stored: each keeps its id and its
+    // counts, and its place in the lists is that of its new date.
+    let paths_now: Vec<PathBuf> = present.iter().map(|(p, _)| p.clone()).collect();
+    let ids_before = ids_of(&db, &paths_now);
+    let mut edited = 0;
+    for i in (3..present.len()).step_by(present.len() / 12) {
+        let (path, spec) = &mut present[i];
+        spec.black = format!("{} 改", spec.black);
+        spec.date = if i % 2 == 0 { "2035/05/05".into() } else { format!("1980/01/{:02}", 1 + i % 28) };
+        fs::write(path, spec.csa()).unwrap();
+        edited += 1;
+    }
+    let s = index_with(&hot_options(&games, &db));
+    assert_eq!(
+        (s.files_indexed, s.games_kept, s.games_added, s.games_removed),
+        (edited, edited, 0, 0),
+        "{s:?}"
+    );
+    assert_eq!(ids_of(&db, &paths_now), ids_before, "the games keep their ids");
+    assert_answers(&fixture_of(&db, &present), "after headers changed");
+    assert_listed(&db, "after headers changed");
+
     // Duplicates: the same games in other files, counted once, with other dates. Those in
     // `c-dups` come first in path order, so their records are the ones shown and their dates
     // the ones the games are listed by: a game becomes the newest, or falls back.

@@ -124,6 +124,92 @@ fn a_file_rewritten_with_its_size_and_time_kept_is_read_again() {
     assert_eq!((s.files_indexed, s.files_unchanged, s.games_added), (0, 1, 0));
 }
 
+/// The id of each game of `db` by its file's name and its place there.
+fn ids_by_place(db: &Path) -> BTreeMap<(String, String), String> {
+    game_rows(db)
+        .into_iter()
+        .map(|r| {
+            let name = Path::new(&r["source_path"]).file_name().unwrap().to_string_lossy().into_owned();
+            ((name, r["game_index"].clone()), r["game_id"].clone())
+        })
+        .collect()
+}
+
+/// A changed file keeps the ids of the games it still holds, as the README says: a game
+/// whose moves are read again with the same ending (and, when they stop early, the same
+/// players and day) is the same game, whatever else its headers say now. A game the file no
+/// longer holds goes; one whose ending changed is another game.
+#[test]
+fn a_changed_file_keeps_the_ids_of_the_games_it_still_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&dir).unwrap();
+    let spec = |i: usize| corpus()[i].clone();
+    // A game that stops early: an illegal move before its ending.
+    let stopped = |s: &Spec| s.csa().replacen("\n%", "\n+9999XX\n%", 1);
+    let place = |file: &str, i: usize| (file.to_string(), i.to_string());
+    let write = |games: &[String]| fs::write(dir.join("a.csa"), games.join("/\n")).unwrap();
+    write(&[spec(0).csa(), stopped(&spec(1)), spec(2).csa()]);
+    fs::write(dir.join("b.csa"), spec(3).csa()).unwrap();
+    index(&dir, &db, 2);
+    let first = ids_by_place(&db);
+    assert_eq!(first.len(), 4, "{first:?}");
+
+    // Other events and dates for the first two games, the third gone, a new one after them.
+    let mut edited = [spec(0), spec(1)];
+    for s in &mut edited {
+        s.event = format!("{} (corrected)", s.event);
+        s.date = "2001/02/03".into();
+    }
+    // (The stopped game keeps its day: its day is part of what tells it apart.)
+    edited[1].date = spec(1).date;
+    write(&[edited[0].csa(), stopped(&edited[1]), spec(4).csa()]);
+    let s = index(&dir, &db, 2);
+    assert_eq!(
+        (s.files_indexed, s.games_added, s.games_kept, s.games_duplicate, s.games_removed),
+        (1, 1, 2, 0, 1),
+        "{s:?}"
+    );
+    let second = ids_by_place(&db);
+    assert_eq!(second[&place("a.csa", 0)], first[&place("a.csa", 0)]);
+    assert_eq!(second[&place("a.csa", 1)], first[&place("a.csa", 1)]);
+    assert_eq!(second[&place("b.csa", 0)], first[&place("b.csa", 0)]);
+    // The new game is a new id (ids are never reused): the highest yet.
+    assert_eq!(second[&place("a.csa", 2)], "5");
+    let rows = game_rows(&db);
+    assert!(rows.iter().all(|r| r["game_id"] != first[&place("a.csa", 2)]), "the game gone is gone");
+    let event = |rows: &[HashMap<String, String>], id: &str| {
+        rows.iter().find(|r| r["game_id"] == id).map(|r| r["event"].clone()).unwrap()
+    };
+    assert_eq!(event(&rows, &second[&place("a.csa", 0)]), edited[0].event);
+    // The answers count the four games once each.
+    let out = kifudex(["query", "--format", "json"]).db(&db).output();
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["position"]["games"], 4, "{answer}");
+    let mine = kifudex(["games", "--event", "(corrected)", "--format", "csv"]).db(&db).output();
+    assert_eq!(String::from_utf8(mine.stdout).unwrap().lines().count(), 3, "two games and the header");
+
+    // Another ending for the first game, another player for the stopped one: other games.
+    let mut drawn = edited[0].clone();
+    drawn.result = if drawn.result == GameResult::Draw { GameResult::BlackWin } else { GameResult::Draw };
+    edited[1].black = format!("{} 2", edited[1].black);
+    write(&[drawn.csa(), stopped(&edited[1]), spec(4).csa()]);
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_added, s.games_kept, s.games_removed), (2, 1, 2), "{s:?}");
+    let third = ids_by_place(&db);
+    assert_eq!(
+        [place("a.csa", 0), place("a.csa", 1), place("a.csa", 2), place("b.csa", 0)]
+            .map(|p| third[&p].clone()),
+        ["6", "7", "5", "4"].map(String::from),
+    );
+
+    // The file gone, with --prune: its three games go, and the summary says so.
+    fs::remove_file(dir.join("a.csa")).unwrap();
+    let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    assert_eq!((s.files_pruned, s.games_removed, s.games_added, s.games_kept), (1, 3, 0, 0), "{s:?}");
+    assert_eq!(ids_by_place(&db).into_values().collect::<Vec<_>>(), ["4"]);
+}
+
 #[test]
 fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     let tmp = tempfile::tempdir().unwrap();

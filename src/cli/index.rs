@@ -104,7 +104,7 @@ impl ingest::Observer for Console {
         if self.bar.is_hidden() {
             return;
         }
-        let games = s.games_added + s.games_duplicate;
+        let games = s.games_added + s.games_kept + s.games_duplicate;
         let rate = games as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
         self.bar.set_position(done);
         self.bar.set_message(format!("{games} games, {rate:.0} games/s"));
@@ -239,13 +239,22 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             None => (String::new(), String::new()),
         };
         let pruned = if args.prune { format!(", {} pruned", summary.files_pruned) } else { String::new() };
+        // Only when a file changed or went: most runs neither keep nor remove a game.
+        let kept = match summary.games_kept {
+            0 => String::new(),
+            n => format!(", {n} kept"),
+        };
+        let removed = match summary.games_removed {
+            0 => String::new(),
+            n => format!(", {n} removed"),
+        };
         let links = match summary.links_not_followed {
             0 => String::new(),
             n => format!(", {n} symbolic links not followed"),
         };
         eprintln!(
             "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}{links}, \
-             {} games added, {} duplicate, {} rejected, {} warnings, {} positions, {:.2} s",
+             {} games added{kept}, {} duplicate{removed}, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,
             summary.files_unchanged,

@@ -103,7 +103,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Refuses `out` when it is a record file the database has indexed: written over, the
-/// archive would lose the record, and the next index run would give its games new ids.
+/// archive would lose the record as it was (what the format written cannot say goes with it).
 fn refuse_indexed_file(reader: &kifudex::db::Reader, out: &Path, db: &Path) -> anyhow::Result<()> {
     let paths = [std::fs::canonicalize(out).ok(), std::path::absolute(out).ok()];
     for path in paths.iter().flatten() {

@@ -50,7 +50,8 @@
 //!   they were, and the next run reads it as it is then.
 //! - A game that stops early (unreadable past some point, an illegal move) is stored up to the
 //!   stop, *and* is a *rejected game*: a reject row with its index, line, ply and reason. It
-//!   counts in `games_added` or `games_duplicate` like any game, and in `games_rejected` too.
+//!   counts in `games_added`, `games_kept` or `games_duplicate` like any game, and in
+//!   `games_rejected` too.
 //! - A game whose start position is impossible (more pieces than a set holds, two kings of a
 //!   side, the side not to move in check) has no position to store: it is a rejected game
 //!   (`bad_start`) and nothing else, so no reader ever meets it.
@@ -254,8 +255,15 @@ pub struct Summary {
     pub links_broken: u64,
     /// Games stored as new games.
     pub games_added: u64,
+    /// Games of changed files read again that the file held before and no other file
+    /// holds, found as they were (the same moves and ending): they keep their ids.
+    pub games_kept: u64,
     /// Games read that were already stored (from another file or format).
     pub games_duplicate: u64,
+    /// Games deleted because no file holds them any more: their files were pruned, hold
+    /// no record any more, or were read again without them. (A game whose ending changed
+    /// with its records is stored again under a new id: it is not counted.)
+    pub games_removed: u64,
     /// Games that stopped early (stored up to the stop), or whose start is impossible (not
     /// stored).
     pub games_rejected: u64,

@@ -96,6 +96,7 @@ pub(super) fn write_all(
         s.unmounted_dirs = unmounted.dirs.iter().map(|d| super::path_text(d)).collect();
     }
     batch.commit()?;
+    s.games_removed = writer.games_removed();
     Ok(s)
 }
 
@@ -168,6 +169,7 @@ struct OpenFile {
 #[derive(Clone, Copy, Default)]
 struct Written {
     added: u64,
+    kept: u64,
     duplicate: u64,
     positions: u64,
     /// Games that stopped early (see [`NewReject::games_stopped`]).
@@ -179,6 +181,7 @@ impl Written {
     fn of(work: &FileWork, counts: WriteCounts) -> Written {
         Written {
             added: counts.added,
+            kept: counts.kept,
             duplicate: counts.duplicate,
             positions: counts.positions,
             stopped: NewReject::games_stopped(&work.rejects),
@@ -188,6 +191,7 @@ impl Written {
 
     fn add(&mut self, other: Written) {
         self.added += other.added;
+        self.kept += other.kept;
         self.duplicate += other.duplicate;
         self.positions += other.positions;
         self.stopped += other.stopped;
@@ -196,6 +200,7 @@ impl Written {
 
     fn count_in(self, s: &mut Summary) {
         s.games_added += self.added;
+        s.games_kept += self.kept;
         s.games_duplicate += self.duplicate;
         s.positions += self.positions;
         s.games_rejected += self.stopped;
@@ -205,6 +210,7 @@ impl Written {
     /// Takes back what [`Written::count_in`] counted, for a file removed.
     fn take_back(self, s: &mut Summary) {
         s.games_added -= self.added;
+        s.games_kept -= self.kept;
         s.games_duplicate -= self.duplicate;
         s.positions -= self.positions;
         s.games_rejected -= self.stopped;
@@ -250,10 +256,14 @@ fn write_read(
     file.written.add(written);
     file.stored += work.games.len() as u64;
     match work.part {
-        Part::Whole => *open = None,
+        Part::Whole => {
+            *open = None;
+            batch.close_file()?;
+        }
         Part::Last => {
             let file = open.take().ok_or(Error::PartOutOfOrder)?;
             batch.count_file(&file.path, file.stored, file.written.stopped)?;
+            batch.close_file()?;
         }
         Part::First | Part::Middle => {}
     }

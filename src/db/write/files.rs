@@ -4,7 +4,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Batch, NewGame, games::Stored};
+use super::{
+    Batch, NewGame,
+    games::{Stored, Unlink},
+};
 use crate::db::{Result, paths::range_under};
 
 /// A file as the writer records it.
@@ -53,6 +56,9 @@ pub type NewWarning = NewReject;
 pub struct WriteCounts {
     /// Games stored as new games.
     pub added: u64,
+    /// Games of the file's earlier version that no other file holds, found again as they
+    /// were (the same moves and ending): they keep their ids.
+    pub kept: u64,
     /// Games that were already stored (from another file or format), linked to this file.
     pub duplicate: u64,
     /// Postings of the new games.
@@ -124,7 +130,9 @@ impl Batch<'_> {
         rejects: &[NewReject],
     ) -> Result<WriteCounts> {
         let id = self.open_file(file, games.len() as u64, NewReject::games_stopped(rejects))?;
-        self.add_to_file(id, &file.path, games, rejects)
+        let counts = self.add_to_file(id, &file.path, games, rejects)?;
+        self.close_file()?;
+        Ok(counts)
     }
 
     /// Writes the row of a file that holds `games` games and `stopped` games that stopped
@@ -133,11 +141,14 @@ impl Batch<'_> {
     ///
     /// A file read in parts is opened with no games and its counts set when the last is
     /// added ([`Batch::count_file`]), in the same batch: a batch is committed between files.
+    /// A file opened is closed ([`Batch::close_file`]) once its games are added: those of
+    /// its earlier version that it no longer holds are deleted then.
     ///
     /// # Errors
     ///
     /// Any database failure.
     pub fn open_file(&mut self, file: &FileRecord, games: u64, stopped: u64) -> Result<i64> {
+        self.close_file()?;
         let existing = file_id(&self.tx, &file.path)?;
         let values = params![
             file.path,
@@ -154,7 +165,7 @@ impl Batch<'_> {
         ];
         Ok(match existing {
             Some(id) => {
-                self.unlink_games(id)?;
+                self.unlink_games(id, Unlink::ReadAgain)?;
                 self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
                 self.tx
                     .prepare_cached(
@@ -176,6 +187,17 @@ impl Batch<'_> {
                 self.tx.last_insert_rowid()
             }
         })
+    }
+
+    /// Closes the file opened last ([`Batch::open_file`]), once its games are added: the games
+    /// of its earlier version that no other file holds, and that it no longer holds, are
+    /// deleted.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn close_file(&mut self) -> Result<()> {
+        self.games.settle(&self.tx, self.index)
     }
 
     /// Sets the counts of the file at `path`, read in parts, once its last part is added: its
@@ -217,6 +239,7 @@ impl Batch<'_> {
                     counts.added += 1;
                     counts.positions += g.positions.len() as u64;
                 }
+                Stored::Kept => counts.kept += 1,
                 Stored::Took { warned } => {
                     counts.duplicate += 1;
                     counts.warnings += warned;
@@ -262,10 +285,12 @@ impl Batch<'_> {
     ///
     /// Any database failure.
     pub fn remove_file(&mut self, path: &str) -> Result<bool> {
+        // A file open for its games (a run stopped while it was read in parts) is closed.
+        self.close_file()?;
         let Some(id) = file_id(&self.tx, path)? else {
             return Ok(false);
         };
-        self.unlink_games(id)?;
+        self.unlink_games(id, Unlink::Gone)?;
         self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([path])?;
         self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
         Ok(true)
@@ -324,8 +349,8 @@ impl Batch<'_> {
     }
 
     /// Unlinks the games of file `id` (see game storage), which frees pages.
-    fn unlink_games(&mut self, id: i64) -> Result<()> {
-        self.games.unlink_file(&self.tx, self.index, id)?;
+    fn unlink_games(&mut self, id: i64, why: Unlink) -> Result<()> {
+        self.games.unlink_file(&self.tx, self.index, id, why)?;
         *self.freed = true;
         Ok(())
     }

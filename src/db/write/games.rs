@@ -3,6 +3,11 @@
 //! row of its own. A new game's postings go to the position index as it is stored; a game
 //! that no file holds any more is deleted, and its postings become dead.
 //!
+//! A file read again (it changed) keeps the games it still holds: those that no other file
+//! holds wait, unlinked, while its records are stored again, and one found again, with the
+//! same moves and ending, keeps its id, its postings and its counts. Those it no longer holds
+//! are deleted when the file is written ([`GameStore::settle`]).
+//!
 //! A game ends as its first record that says how it ended does (a result or a termination):
 //! the first in the order of its file's path, then of its place in the file, whatever order
 //! the files were indexed in. A record that ends otherwise keeps its own ending, and has a
@@ -36,6 +41,19 @@ const ENDING_DIFFERS: &str = "duplicate_ending_differs";
 pub(super) struct GameStore {
     players: HashMap<String, i64>,
     events: HashMap<String, i64>,
+    /// The games of the file being read again that no other file holds, not found again yet.
+    waiting: Waiting,
+    /// Games deleted because no file holds them any more.
+    removed: u64,
+}
+
+/// Why a file's games are unlinked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unlink {
+    /// The file is read again: the games only it holds wait for its records.
+    ReadAgain,
+    /// The file is gone, or holds no record any more.
+    Gone,
 }
 
 /// How a game or a record ends.
@@ -70,6 +88,9 @@ impl std::fmt::Display for Ending {
 pub(super) enum Stored {
     /// A new game.
     New,
+    /// A game of the file's earlier version that no other file held, found again with the
+    /// same moves and ending: it keeps its id.
+    Kept,
     /// A stored game with the same ending.
     Same,
     /// A stored game that ends otherwise: it keeps its `ending` (that of a record before this
@@ -89,7 +110,7 @@ enum Names {
 
 /// The stored game of hash `hash` with the start and moves of `g`, with its ending, and which
 /// `g` may be a record of ([`may_be_one`]).
-fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, Ending)>> {
+fn find(conn: &Connection, g: &NewGame, hash: i64, waiting: &Waiting) -> Result<Option<(GameId, Ending)>> {
     let mut probe =
         conn.prepare_cached("SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1")?;
     let mut rows = probe.query([hash])?;
@@ -99,7 +120,7 @@ fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, End
         let same_start = start_identity(start) == start_identity(g.start.as_deref());
         if same_start && moves == g.moves.as_slice() {
             let (id, ending) = (row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? });
-            if may_be_one(conn, g, id, &ending)? {
+            if may_be_one(conn, g, id, &ending, waiting)? {
                 return Ok(Some((id, ending)));
             }
         }
@@ -107,14 +128,17 @@ fn find(conn: &Connection, g: &NewGame, hash: i64) -> Result<Option<(GameId, End
     Ok(None)
 }
 
-/// Whether `g` may be a record of game `id` (which ends as `ending`), whose start and moves
-/// it has. The moves of a whole record are one game's; a record whose moves tell its game
-/// from no other is one game with those records alone that say the same of it
-/// ([`Signature`]), and never with a whole record: so which records are one game does not
-/// depend on the order they come in.
-fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Result<bool> {
-    // The records of a game are all whole or all alike: any one of them tells.
-    let first = conn
+/// What a game's records say of it, as any one of them tells (they are all whole or all
+/// alike): whether they stopped early, and their [`Signature`].
+type Said = (bool, Signature);
+
+/// The games of the file being read again that no other file holds, not found again yet,
+/// each with what its record there said ([`Said`]).
+type Waiting = HashMap<GameId, Said>;
+
+/// What the records of game `id` (which ends as `ending`) say of it, when it has some.
+fn said_of(conn: &Connection, id: GameId, ending: &Ending) -> Result<Option<Said>> {
+    Ok(conn
         .prepare_cached(
             "SELECT s.status, s.date, b.key, w.key, s.own_result, s.own_termination FROM sources s
              LEFT JOIN players b ON b.id = s.black LEFT JOIN players w ON w.id = s.white
@@ -130,10 +154,33 @@ fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Re
             let signature = Signature::new(row.get(2)?, row.get(3)?, date, ending.result, ending.termination);
             Ok((partial, signature))
         })
-        .optional()?;
+        .optional()?)
+}
+
+/// Whether `g` may be a record of game `id` (which ends as `ending`), whose start and moves
+/// it has. The moves of a whole record are one game's; a record whose moves tell its game
+/// from no other is one game with those records alone that say the same of it
+/// ([`Signature`]), and never with a whole record: so which records are one game does not
+/// depend on the order they come in. A game waiting for the records of the file read again
+/// is judged by what its record there said, and only with its ending: a game whose ending
+/// changed is another one.
+fn may_be_one(
+    conn: &Connection,
+    g: &NewGame,
+    id: GameId,
+    ending: &Ending,
+    waiting: &Waiting,
+) -> Result<bool> {
+    let first = match said_of(conn, id, ending)? {
+        Some(said) => Some(said),
+        None => match waiting.get(&id) {
+            Some(_) if Ending::of(g) != *ending => return Ok(false),
+            said => said.cloned(),
+        },
+    };
     let weak = !moves_tell_apart(g.plies, g.status.is_some());
     Ok(match first {
-        // A game no file holds any more (its file is being read again): by its moves alone.
+        // A game no file holds any more, nor waits for: by its moves alone.
         None => !weak,
         Some((partial, theirs)) if weak || partial => {
             let (black, white) =
@@ -144,6 +191,13 @@ fn may_be_one(conn: &Connection, g: &NewGame, id: GameId, ending: &Ending) -> Re
         }
         Some(_) => true,
     })
+}
+
+/// Whether a file holds game `game`: it has a record.
+fn held(conn: &Connection, game: GameId) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT EXISTS(SELECT 1 FROM sources WHERE game = ?1)")?
+        .query_row([game], |r| r.get(0))?)
 }
 
 impl GameStore {
@@ -158,17 +212,20 @@ impl GameStore {
         path: &str,
         g: &NewGame,
     ) -> Result<(GameId, Stored)> {
-        let mut found = find(conn, g, g.movehash)?;
+        let mut found = find(conn, g, g.movehash, &self.waiting)?;
         if found.is_none() {
             // A game stored before schema 15 keeps the hash of that schema.
             for hash in g.legacy_movehashes() {
-                found = find(conn, g, hash)?;
+                found = find(conn, g, hash, &self.waiting)?;
                 if found.is_some() {
                     break;
                 }
             }
         }
         if let Some((id, ending)) = found {
+            if self.waiting.remove(&id).is_some() {
+                return Ok((id, Stored::Kept));
+            }
             let own = Ending::of(g);
             if own == ending {
                 return Ok((id, Stored::Same));
@@ -333,50 +390,107 @@ impl GameStore {
         Ok(warning)
     }
 
-    /// Unlinks the games of file `file`, with its rejects and warnings; a game no other file
-    /// holds is deleted, and its postings become dead.
-    pub fn unlink_file(&mut self, conn: &Connection, index: &mut IndexWriter, file: i64) -> Result<()> {
+    /// Unlinks the games of file `file`, with its rejects and warnings. A game no other file
+    /// holds is deleted, and its postings become dead; when the file is read again
+    /// ([`Unlink::ReadAgain`]), it waits for the file's records instead, until
+    /// [`GameStore::settle`].
+    pub fn unlink_file(
+        &mut self,
+        conn: &Connection,
+        index: &mut IndexWriter,
+        file: i64,
+        why: Unlink,
+    ) -> Result<()> {
         let mut games: Vec<GameId> = conn
             .prepare_cached("SELECT game FROM sources WHERE file = ?1")?
             .query_map([file], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         games.sort_unstable();
         games.dedup();
+        // What its records say of each game, for those that will wait for the file's.
+        let mut said = HashMap::new();
+        if why == Unlink::ReadAgain {
+            for &game in &games {
+                let ending = conn
+                    .prepare_cached("SELECT result, termination FROM games WHERE id = ?1")?
+                    .query_row([game], |r| Ok(Ending { result: r.get(0)?, termination: r.get(1)? }))
+                    .optional()?;
+                if let Some(s) = ending.map(|e| said_of(conn, game, &e)).transpose()?.flatten() {
+                    said.insert(game, s);
+                }
+            }
+        }
         conn.prepare_cached("DELETE FROM sources WHERE file = ?1")?.execute([file])?;
         conn.prepare_cached("DELETE FROM rejects WHERE file = ?1")?.execute([file])?;
         conn.prepare_cached("DELETE FROM warnings WHERE file = ?1")?.execute([file])?;
         for game in games {
-            let shared: bool = conn
-                .prepare_cached("SELECT EXISTS(SELECT 1 FROM sources WHERE game = ?1)")?
-                .query_row([game], |r| r.get(0))?;
-            if shared {
-                let ending = self.first_said_ending(conn, game)?;
-                match ending {
-                    // The first record that says an ending says another now: the game takes it.
-                    Some(ending) => {
-                        self.reend(conn, index, game, &ending)?;
+            if !held(conn, game)? {
+                match said.remove(&game) {
+                    Some(s) => {
+                        self.waiting.insert(game, s);
                     }
-                    // The record shown for it may have been this file's.
-                    None => index.records_changed(conn, game)?,
+                    None => self.delete(conn, index, game)?,
                 }
                 continue;
             }
-            let removed: Option<RemovedGame> = conn
-                .prepare_cached("SELECT plies, start, moves, result FROM games WHERE id = ?1")?
-                .query_row([game], |r| {
-                    Ok(RemovedGame {
-                        plies: r.get(0)?,
-                        start: r.get(1)?,
-                        moves: r.get(2)?,
-                        result: r.get(3)?,
-                    })
-                })
-                .optional()?;
-            if let Some(removed) = removed {
-                // While its row is there: the index may need it to take the game out.
-                index.remove_game(conn, game, &removed)?;
-                conn.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game])?;
+            match self.first_said_ending(conn, game)? {
+                // The first record that says an ending says another now: the game takes it.
+                Some(ending) => {
+                    self.reend(conn, index, game, &ending)?;
+                }
+                // The record shown for it may have been this file's.
+                None => index.records_changed(conn, game)?,
             }
+        }
+        Ok(())
+    }
+
+    /// Deletes the games that waited for the records of a file read again and were not
+    /// found in it ([`Unlink::ReadAgain`]): the file is written.
+    pub fn settle(&mut self, conn: &Connection, index: &mut IndexWriter) -> Result<()> {
+        let mut waiting: Vec<GameId> = std::mem::take(&mut self.waiting).into_keys().collect();
+        // In the order of their ids, as when they were deleted with their file's records.
+        waiting.sort_unstable();
+        for game in waiting {
+            // A game found again left the list: one held is never deleted all the same.
+            if !held(conn, game)? {
+                self.delete(conn, index, game)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets the games waiting for a file's records: the batch that unlinked them was
+    /// rolled back.
+    pub fn forget_waiting(&mut self) {
+        self.waiting.clear();
+    }
+
+    /// Gives back the memory of the caches of names; the counts stay.
+    pub fn release_memory(&mut self) {
+        self.players = HashMap::new();
+        self.events = HashMap::new();
+        self.waiting = HashMap::new();
+    }
+
+    /// Games deleted because no file holds them any more, since the store was made.
+    pub fn removed(&self) -> u64 {
+        self.removed
+    }
+
+    /// Deletes game `game`, which no file holds; its postings become dead.
+    fn delete(&mut self, conn: &Connection, index: &mut IndexWriter, game: GameId) -> Result<()> {
+        let removed: Option<RemovedGame> = conn
+            .prepare_cached("SELECT plies, start, moves, result FROM games WHERE id = ?1")?
+            .query_row([game], |r| {
+                Ok(RemovedGame { plies: r.get(0)?, start: r.get(1)?, moves: r.get(2)?, result: r.get(3)? })
+            })
+            .optional()?;
+        if let Some(removed) = removed {
+            // While its row is there: the index may need it to take the game out.
+            index.remove_game(conn, game, &removed)?;
+            conn.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game])?;
+            self.removed += 1;
         }
         Ok(())
     }

@@ -321,6 +321,8 @@ impl Writer {
     ///
     /// Any database failure.
     pub fn batch(&mut self) -> Result<Batch<'_>> {
+        // What a batch rolled back unlinked is linked again.
+        self.games.forget_waiting();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Ids are not reused: the highest is the games stored, and the few deleted since.
         let stored: i64 = tx.query_row("SELECT coalesce(max(id), 0) FROM games", [], |r| r.get(0))?;
@@ -336,6 +338,13 @@ impl Writer {
             started: Instant::now(),
             written: 0,
         })
+    }
+
+    /// Games deleted by this writer because no file holds them any more (files gone, or
+    /// read again without them). A game stored again under a new id, because its ending
+    /// changed with its records, is not one of them.
+    pub fn games_removed(&self) -> u64 {
+        self.games.removed()
     }
 
     /// Merges the runs a tier has filled (see the policy in the position index), each merge
@@ -369,7 +378,7 @@ impl Writer {
         make_record_indexes(&self.conn)?;
         // The buffers and caches are done with; a merge needs none of their memory.
         self.index.release_memory();
-        self.games = games::GameStore::default();
+        self.games.release_memory();
         let threads = Some(MergeThreads { path: &self.path, threads: self.merge_threads });
         let (merged, stopped) =
             merge_runs(&mut self.conn, &mut self.index, true, self.stop.as_deref(), threads)?;
@@ -481,7 +490,8 @@ impl Batch<'_> {
     /// # Errors
     ///
     /// Any database failure (everything written in the batch is then rolled back).
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
+        self.close_file()?;
         self.index.flush(&self.tx)?;
         self.tx.commit()?;
         Ok(())
