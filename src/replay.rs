@@ -67,8 +67,10 @@ use crate::{
 /// obligatory there (see [`crate::notation::UnmarkedPromotion`]): read as not promoting (see
 /// [`crate::notation`]'s resolving), and said so. `pos` is the position before `mv`.
 fn unmarked_promotion(pos: &Position, entry: &MoveEntry, mv: Move, ply: usize) -> Option<Warning> {
-    let text = entry.token.to_string();
-    let found = crate::notation::sequence::unmarked_promotion(pos, &entry.token, mv, ply, &text)?;
+    // The move's text is made only for a warning: most moves have none.
+    let found = crate::notation::sequence::unmarked_promotion(pos, &entry.token, mv, ply, || {
+        entry.token.to_string()
+    })?;
     Some(Warning {
         line: entry.line,
         ply: u32::try_from(ply).ok(),

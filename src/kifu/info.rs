@@ -49,6 +49,33 @@ pub enum Field {
     WhiteGrade,
 }
 
+/// The header keys in Latin letters, in lower case (they are matched ignoring ASCII case),
+/// with the field each names and its rank.
+const LATIN_KEYS: [(&str, Field, u8); 21] = [
+    ("event", Field::Event, 0),
+    ("site", Field::Site, 0),
+    ("venue", Field::Site, 1),
+    ("start_time", Field::Start, 0),
+    ("start", Field::Start, 0),
+    ("date", Field::Start, 0),
+    ("utcdate", Field::Start, 1),
+    // `EndDate` is the tag Western text is written with.
+    ("end_time", Field::End, 0),
+    ("enddate", Field::End, 0),
+    ("time_limit", Field::TimeControl, 0),
+    ("timecontrol", Field::TimeControl, 0),
+    ("time", Field::TimeControl, 1),
+    ("sente", Field::Black, 0),
+    ("black", Field::Black, 0),
+    ("gote", Field::White, 0),
+    ("white", Field::White, 0),
+    ("opening", Field::Opening, 0),
+    ("sentegrade", Field::BlackGrade, 0),
+    ("blackgrade", Field::BlackGrade, 0),
+    ("gotegrade", Field::WhiteGrade, 0),
+    ("whitegrade", Field::WhiteGrade, 0),
+];
+
 impl Field {
     /// The field a header key names in any format, with its rank (0 wins over 1). Keys are
     /// matched after trimming, without a leading `$` and ignoring ASCII case.
@@ -59,7 +86,6 @@ impl Field {
             return Some((Field::Start, 2));
         }
         let key = key.trim().trim_start_matches('$').trim_start_matches('[');
-        let lower = key.to_ascii_lowercase();
         let field = match key {
             "棋戦" | "棋戦名" => (Field::Event, 0),
             "表題" | "大会" => (Field::Event, 1),
@@ -71,23 +97,12 @@ impl Field {
             "先手" | "下手" | "N+" | "+" => (Field::Black, 0),
             "後手" | "上手" | "N-" | "-" => (Field::White, 0),
             "戦型" | "戦法" => (Field::Opening, 0),
-            _ => match lower.as_str() {
-                "event" => (Field::Event, 0),
-                "site" => (Field::Site, 0),
-                "venue" => (Field::Site, 1),
-                "start_time" | "start" | "date" => (Field::Start, 0),
-                "utcdate" => (Field::Start, 1),
-                // `EndDate` is the tag Western text is written with.
-                "end_time" | "enddate" => (Field::End, 0),
-                "time_limit" | "timecontrol" => (Field::TimeControl, 0),
-                "time" => (Field::TimeControl, 1),
-                "sente" | "black" => (Field::Black, 0),
-                "gote" | "white" => (Field::White, 0),
-                "opening" => (Field::Opening, 0),
-                "sentegrade" | "blackgrade" => (Field::BlackGrade, 0),
-                "gotegrade" | "whitegrade" => (Field::WhiteGrade, 0),
-                _ => return None,
-            },
+            _ => {
+                return LATIN_KEYS
+                    .iter()
+                    .find(|(name, ..)| key.eq_ignore_ascii_case(name))
+                    .map(|&(_, f, r)| (f, r));
+            }
         };
         Some(field)
     }
@@ -358,7 +373,8 @@ struct Number {
 }
 
 fn numbers(text: &str) -> Vec<Number> {
-    let mut out = Vec::new();
+    // A date and time has six: one allocation for most texts.
+    let mut out = Vec::with_capacity(8);
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {

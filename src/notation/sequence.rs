@@ -384,23 +384,24 @@ pub fn unmarked_promotions(start: &Position, text: &str) -> Vec<UnmarkedPromotio
     for (place, (word, token)) in (1..).zip(MoveTokens::in_variant(text, start.variant())) {
         let Ok(token) = token else { break };
         let Ok(mv) = token.resolve(&pos, previous) else { break };
-        found.extend(unmarked_promotion(&pos, &token, mv, place, word.trim()));
+        found.extend(unmarked_promotion(&pos, &token, mv, place, || word.trim().to_string()));
         pos.play_unchecked(mv);
         previous = Some(mv.to());
     }
     found
 }
 
-/// `mv`, read from `token` (written `text`, the `place`th move) in `pos`, when it is a Western
-/// move that writes neither `+` nor `=`, or a Japanese move without an origin that writes
-/// neither 成 nor 不成, where the piece could promote. A KIF move names its origin (`(77)`),
-/// and its format reads no mark as no promotion.
+/// `mv`, read from `token` (the `place`th move, written as `text` gives: only asked for
+/// when it is one) in `pos`, when it is a Western move that writes neither `+` nor `=`, or a
+/// Japanese move without an origin that writes neither 成 nor 不成, where the piece could
+/// promote. A KIF move names its origin (`(77)`), and its format reads no mark as no
+/// promotion.
 pub(crate) fn unmarked_promotion(
     pos: &Position,
     token: &MoveToken,
     mv: Move,
     place: usize,
-    text: &str,
+    text: impl FnOnce() -> String,
 ) -> Option<UnmarkedPromotion> {
     let western = match token {
         MoveToken::Western(w) if w.promotion.is_none() => true,
@@ -410,7 +411,7 @@ pub(crate) fn unmarked_promotion(
     let Move::Normal { from, to, promote: false } = mv else { return None };
     pos.is_legal(Move::Normal { from, to, promote: true }).then(|| UnmarkedPromotion {
         place,
-        text: text.to_string(),
+        text: text(),
         western,
     })
 }
