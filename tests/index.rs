@@ -203,11 +203,53 @@ fn a_changed_file_keeps_the_ids_of_the_games_it_still_holds() {
         ["6", "7", "5", "4"].map(String::from),
     );
 
-    // The file gone, with --prune: its three games go, and the summary says so.
-    fs::remove_file(dir.join("a.csa")).unwrap();
+    // A game moved to a file read after its own: it keeps its id.
+    write(&[drawn.csa(), stopped(&edited[1])]);
+    fs::write(dir.join("z.csa"), spec(4).csa()).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_added, s.games_kept, s.games_duplicate, s.games_removed), (0, 3, 0, 0), "{s:?}");
+    let ids = |files: &[(&str, usize)]| {
+        let now = ids_by_place(&db);
+        files.iter().map(|&(f, i)| now[&place(f, i)].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&[("a.csa", 0), ("a.csa", 1), ("b.csa", 0), ("z.csa", 0)]), ["6", "7", "4", "5"]);
+
+    // Two files swapped: their games keep their ids. (The game of b.csa is still b.csa's when
+    // a.csa, read first, finds it: its record counts as a duplicate.)
+    write(&[spec(3).csa()]);
+    fs::write(dir.join("b.csa"), [drawn.csa(), stopped(&edited[1])].join("/\n")).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_added, s.games_kept, s.games_duplicate, s.games_removed), (0, 2, 1, 0), "{s:?}");
+    assert_eq!(ids(&[("a.csa", 0), ("b.csa", 0), ("b.csa", 1), ("z.csa", 0)]), ["4", "6", "7", "5"]);
+
+    // The game of a.csa ends otherwise now, and c.csa, new, holds it as it was: the moves are
+    // one game, which ends as its first record says (a.csa's), under a new id; c.csa's record
+    // says another ending, with a warning. Game 4 is no file's any more.
+    let mut ended = spec(3);
+    ended.result = if ended.result == GameResult::Draw { GameResult::BlackWin } else { GameResult::Draw };
+    write(&[ended.csa()]);
+    fs::write(dir.join("c.csa"), spec(3).csa()).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!(
+        (s.games_added, s.games_kept, s.games_duplicate, s.games_removed, s.warnings),
+        (1, 0, 1, 1, 1),
+        "{s:?}"
+    );
+    assert_eq!(ids(&[("a.csa", 0), ("c.csa", 0)]), ["8", "8"]);
+
+    // a.csa's ending back as c.csa says it: the game's first record that says an ending now
+    // says c.csa's, and the game is stored again under a new id.
+    write(&[spec(3).csa()]);
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_added, s.games_renumbered, s.games_removed, s.warnings), (0, 1, 0, 0), "{s:?}");
+    assert_eq!(ids(&[("a.csa", 0), ("c.csa", 0)]), ["9", "9"]);
+
+    // A file gone, with --prune: its two games go, and the summary says so.
+    fs::remove_file(dir.join("b.csa")).unwrap();
     let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
-    assert_eq!((s.files_pruned, s.games_removed, s.games_added, s.games_kept), (1, 3, 0, 0), "{s:?}");
-    assert_eq!(ids_by_place(&db).into_values().collect::<Vec<_>>(), ["4"]);
+    assert_eq!((s.files_pruned, s.games_removed, s.games_added, s.games_kept), (1, 2, 0, 0), "{s:?}");
+    let left: BTreeSet<String> = ids_by_place(&db).into_values().collect();
+    assert_eq!(left, BTreeSet::from(["5", "9"].map(String::from)));
 }
 
 #[test]

@@ -132,7 +132,7 @@ struct StopAfterFirst(Arc<AtomicBool>);
 
 impl Observer for StopAfterFirst {
     fn progress(&self, _done: u64, summary: &Summary) {
-        if summary.games_added > 0 {
+        if summary.games_added + summary.games_kept > 0 {
             self.0.store(true, Ordering::SeqCst);
         }
     }
@@ -160,9 +160,52 @@ fn a_run_stopped_inside_a_large_file_leaves_none_of_it() {
     assert_eq!((resumed.files_indexed, resumed.files_unchanged), (1, 0), "{resumed:?}");
     let read_whole = ingest::run(&whole(&dir, &a), &Quiet).unwrap();
     assert_eq!(counts(&resumed), counts(&read_whole));
-    // The same games, rejects, warnings and tree; only the ids of the games differ, as the
-    // stopped run used some (ids are never used again).
-    let (resumed, read_whole) = (contents(&b), contents(&a));
-    assert_eq!(resumed[1..], read_whole[1..]);
-    assert_eq!(resumed[0].lines().count(), read_whole[0].lines().count());
+    // The same games, ids included (the stopped run left no trace, not even ids used),
+    // rejects, warnings and tree.
+    assert_eq!(contents(&b), contents(&a));
+}
+
+/// The game ids of a database, by file and place in it.
+fn ids(db: &Path) -> Vec<(String, String, String)> {
+    let (code, out, err) = kifudex(["export", "games"]).db(db).run();
+    assert_eq!(code, 0, "{err}");
+    let mut reader = csv::Reader::from_reader(out.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let at = |name| headers.iter().position(|h| h == name).unwrap();
+    let (path, index, id) = (at("source_path"), at("game_index"), at("game_id"));
+    reader.records().map(|r| r.unwrap()).map(|r| (r[path].into(), r[index].into(), r[id].into())).collect()
+}
+
+/// A run stopped while it reads a changed large file again leaves the file's earlier
+/// version as it was, game ids included; the next run keeps every id.
+#[test]
+fn a_run_stopped_inside_a_changed_large_file_leaves_its_earlier_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    write_large_files(&dir, 7_000);
+    for name in ["selfplay.usi", "one_part.usi"] {
+        fs::remove_file(dir.join(name)).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    ingest::run(&options(&dir, &db, 2), &Quiet).unwrap();
+    let before = contents(&db);
+    let ids_before = ids(&db);
+    // The event of its first game corrected.
+    let path = dir.join("archive.csa");
+    let text = fs::read_to_string(&path).unwrap();
+    let corrected = text.replacen("$EVENT:", "$EVENT:corrected ", 1);
+    assert_ne!(corrected, text);
+    fs::write(&path, corrected).unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = Options { stop: Some(stop.clone()), ..options(&dir, &db, 2) };
+    let summary = ingest::run(&stopped, &StopAfterFirst(stop)).unwrap();
+    assert!(summary.interrupted, "{summary:?}");
+    assert_eq!((summary.files_indexed, summary.games_kept, summary.games_removed), (0, 0, 0), "{summary:?}");
+    assert_eq!(contents(&db), before, "the file's earlier version, as it was");
+
+    let again = ingest::run(&options(&dir, &db, 2), &Quiet).unwrap();
+    assert_eq!((again.files_indexed, again.games_added, again.games_removed), (1, 0, 0), "{again:?}");
+    assert_eq!(ids(&db), ids_before, "every game keeps its id");
+    assert!(contents(&db)[0].contains("corrected "));
 }

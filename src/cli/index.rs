@@ -244,9 +244,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             0 => String::new(),
             n => format!(", {n} kept"),
         };
-        let removed = match summary.games_removed {
-            0 => String::new(),
-            n => format!(", {n} removed"),
+        let removed = match (summary.games_removed, summary.games_renumbered) {
+            (0, 0) => String::new(),
+            (n, 0) => format!(", {n} removed"),
+            (n, r) => format!(", {n} removed, {r} renumbered"),
         };
         let links = match summary.links_not_followed {
             0 => String::new(),

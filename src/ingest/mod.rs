@@ -70,7 +70,9 @@
 //! after the one under way, commits what it wrote, skips the pruning (its walk did not
 //! finish) and the merges not yet begun, and ends. What it committed stays; the next run
 //! goes on from there. A run killed outright leaves what it had committed too (see
-//! [`crate::db`]).
+//! [`crate::db`]). A run stopped inside a file read in parts (see [`LARGE_FILE_BYTES`]) ends
+//! as a kill there would: what it wrote since its last commit is rolled back, that file's
+//! earlier version (if any) stays as it was, and the summary counts what was committed.
 
 //! # Warnings
 //!
@@ -255,15 +257,18 @@ pub struct Summary {
     pub links_broken: u64,
     /// Games stored as new games.
     pub games_added: u64,
-    /// Games of changed files read again that the file held before and no other file
-    /// holds, found as they were (the same moves and ending): they keep their ids.
+    /// Records of changed files read again that the file held before (or that another
+    /// changed file held, for a game moved), found as they were (the same moves and ending):
+    /// their games keep their ids.
     pub games_kept: u64,
     /// Games read that were already stored (from another file or format).
     pub games_duplicate: u64,
     /// Games deleted because no file holds them any more: their files were pruned, hold
-    /// no record any more, or were read again without them. (A game whose ending changed
-    /// with its records is stored again under a new id: it is not counted.)
+    /// no record any more, or were read again without them.
     pub games_removed: u64,
+    /// Games stored again under a new id because their ending changed with their records:
+    /// the first of their records that says an ending says another now.
+    pub games_renumbered: u64,
     /// Games that stopped early (stored up to the stop), or whose start is impossible (not
     /// stored).
     pub games_rejected: u64,
@@ -425,7 +430,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 let mut writer = writer;
                 let prune = if options.prune { Some(prune_roots.as_slice()) } else { None };
                 let mut written = writer::write_all(&mut writer, rx, root_texts, prune, &stopped, observer);
-                if written.is_ok() {
+                if matches!(written, Ok(writer::Wrote::Committed(_))) {
                     // Here, where SQLite's memory was allocated (see `end_merges`).
                     if let Err(e) = writer.end_merges() {
                         written = Err(e.into());
@@ -483,13 +488,20 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         let fetched = fetcher.join().map_err(|_| Error::ThreadPanicked)?;
         // The fetcher's connection is closed now, so ending the run can put the file back in
         // rollback mode (on an error, the writer's drop does that).
-        let mut summary = written?;
+        let written = written?;
         fetched?;
-        writer.set_complete(!summary.interrupted);
-        let finished = writer.finish()?;
-        summary.runs_merged = finished.merged as u64;
-        summary.interrupted |= finished.stopped;
-        summary.wal_kept = finished.wal_kept;
+        let mut summary = match written {
+            writer::Wrote::Committed(mut summary) => {
+                writer.set_complete(!summary.interrupted);
+                let finished = writer.finish()?;
+                summary.runs_merged = finished.merged as u64;
+                summary.interrupted |= finished.stopped;
+                summary.wal_kept = finished.wal_kept;
+                summary
+            }
+            // Left as a kill would leave it: the writer's drop ends the run as well as it can.
+            writer::Wrote::RolledBack(summary) => summary,
+        };
         summary.seconds = started.elapsed().as_secs_f64();
         summary.globs_unmatched = options.globs.unmatched();
         Ok(summary)

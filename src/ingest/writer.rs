@@ -8,6 +8,16 @@ use super::{
 };
 use crate::db::{Batch, NewReject, WriteCounts, Writer};
 
+/// How [`write_all`] ended.
+pub(super) enum Wrote {
+    /// Everything written is committed: the caller ends the run.
+    Committed(Summary),
+    /// The run stopped inside a file read in parts: the batch under way was rolled back, and
+    /// the database is as the last commit left it, which the summary counts. The caller drops
+    /// the writer without ending the run, as a run killed there would be left.
+    RolledBack(Summary),
+}
+
 /// Writes every chunk from `rx` (until `stopped` says to stop), then prunes under `prune`
 /// (when given, and the walk was not cut short) and commits. A batch is committed whenever it
 /// is due, between files, and the runs a tier has filled are then merged. The caller finishes
@@ -19,8 +29,10 @@ pub(super) fn write_all(
     prune: Option<&[String]>,
     stopped: &dyn Fn() -> bool,
     observer: &dyn Observer,
-) -> Result<Summary, Error> {
+) -> Result<Wrote, Error> {
     let mut s = Summary::default();
+    // What the last commit holds.
+    let mut committed = s.clone();
     let mut done = 0;
     let mut open: Option<OpenFile> = None;
     let mut batch = writer.batch()?;
@@ -61,6 +73,9 @@ pub(super) fn write_all(
             // A file read in parts is written in one batch.
             if batch.is_due() && open.is_none() {
                 batch.commit()?;
+                s.games_removed = writer.games_removed();
+                s.games_renumbered = writer.games_renumbered();
+                committed = s.clone();
                 writer.merge_filled()?;
                 batch = writer.batch()?;
             }
@@ -72,12 +87,13 @@ pub(super) fn write_all(
         s.interrupted = true;
     }
     // A file whose last part never came (the run stopped while it was read) is not kept half
-    // written: the next run reads it.
-    if let Some(file) = open.take() {
-        s.interrupted = true;
-        batch.remove_file(&file.path)?;
-        s.files_indexed -= 1;
-        file.written.take_back(&mut s);
+    // written. Taking its games out one at a time costs about as much as writing them, and
+    // loses the games of its earlier version (their ids with them): the batch is rolled back
+    // instead, as a kill there would leave it. The next run reads its files again.
+    if open.is_some() {
+        drop(batch);
+        committed.interrupted = true;
+        return Ok(Wrote::RolledBack(committed));
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
@@ -97,7 +113,8 @@ pub(super) fn write_all(
     }
     batch.commit()?;
     s.games_removed = writer.games_removed();
-    Ok(s)
+    s.games_renumbered = writer.games_renumbered();
+    Ok(Wrote::Committed(s))
 }
 
 /// Whether no file is at `path` any more: asking for it says so, and not that it cannot be
@@ -206,16 +223,6 @@ impl Written {
         s.games_rejected += self.stopped;
         s.warnings += self.warnings;
     }
-
-    /// Takes back what [`Written::count_in`] counted, for a file removed.
-    fn take_back(self, s: &mut Summary) {
-        s.games_added -= self.added;
-        s.games_kept -= self.kept;
-        s.games_duplicate -= self.duplicate;
-        s.positions -= self.positions;
-        s.games_rejected -= self.stopped;
-        s.warnings -= self.warnings;
-    }
 }
 
 /// Writes a file read, or a part of one read in parts (see [`Part`]): the whole file or its
@@ -256,14 +263,10 @@ fn write_read(
     file.written.add(written);
     file.stored += work.games.len() as u64;
     match work.part {
-        Part::Whole => {
-            *open = None;
-            batch.close_file()?;
-        }
+        Part::Whole => *open = None,
         Part::Last => {
             let file = open.take().ok_or(Error::PartOutOfOrder)?;
             batch.count_file(&file.path, file.stored, file.written.stopped)?;
-            batch.close_file()?;
         }
         Part::First | Part::Middle => {}
     }

@@ -56,8 +56,8 @@ pub type NewWarning = NewReject;
 pub struct WriteCounts {
     /// Games stored as new games.
     pub added: u64,
-    /// Games of the file's earlier version that no other file holds, found again as they
-    /// were (the same moves and ending): they keep their ids.
+    /// Records of games that the files read again in the batch held before, found again (in
+    /// this file or, for a game moved, in another): their games keep their ids.
     pub kept: u64,
     /// Games that were already stored (from another file or format), linked to this file.
     pub duplicate: u64,
@@ -130,9 +130,7 @@ impl Batch<'_> {
         rejects: &[NewReject],
     ) -> Result<WriteCounts> {
         let id = self.open_file(file, games.len() as u64, NewReject::games_stopped(rejects))?;
-        let counts = self.add_to_file(id, &file.path, games, rejects)?;
-        self.close_file()?;
-        Ok(counts)
+        self.add_to_file(id, &file.path, games, rejects)
     }
 
     /// Writes the row of a file that holds `games` games and `stopped` games that stopped
@@ -141,14 +139,13 @@ impl Batch<'_> {
     ///
     /// A file read in parts is opened with no games and its counts set when the last is
     /// added ([`Batch::count_file`]), in the same batch: a batch is committed between files.
-    /// A file opened is closed ([`Batch::close_file`]) once its games are added: those of
-    /// its earlier version that it no longer holds are deleted then.
+    /// The games of its earlier version that no other file holds wait until the batch is
+    /// committed: those no file of the batch holds by then are deleted.
     ///
     /// # Errors
     ///
     /// Any database failure.
     pub fn open_file(&mut self, file: &FileRecord, games: u64, stopped: u64) -> Result<i64> {
-        self.close_file()?;
         let existing = file_id(&self.tx, &file.path)?;
         let values = params![
             file.path,
@@ -187,17 +184,6 @@ impl Batch<'_> {
                 self.tx.last_insert_rowid()
             }
         })
-    }
-
-    /// Closes the file opened last ([`Batch::open_file`]), once its games are added: the games
-    /// of its earlier version that no other file holds, and that it no longer holds, are
-    /// deleted.
-    ///
-    /// # Errors
-    ///
-    /// Any database failure.
-    pub fn close_file(&mut self) -> Result<()> {
-        self.games.settle(&self.tx, self.index)
     }
 
     /// Sets the counts of the file at `path`, read in parts, once its last part is added: its
@@ -239,12 +225,17 @@ impl Batch<'_> {
                     counts.added += 1;
                     counts.positions += g.positions.len() as u64;
                 }
-                Stored::Kept => counts.kept += 1,
                 Stored::Took { warned } => {
                     counts.duplicate += 1;
                     counts.warnings += warned;
                 }
-                Stored::Same | Stored::Differs { .. } => counts.duplicate += 1,
+                Stored::Kept | Stored::Same | Stored::Differs { .. } => {
+                    if self.games.found_again(id) {
+                        counts.kept += 1;
+                    } else {
+                        counts.duplicate += 1;
+                    }
+                }
             }
             if let Some(warning) = self.games.link(&self.tx, file_id, id, g, &stored)? {
                 insert_warning(&self.tx, path, file_id, &warning)?;
@@ -285,8 +276,6 @@ impl Batch<'_> {
     ///
     /// Any database failure.
     pub fn remove_file(&mut self, path: &str) -> Result<bool> {
-        // A file open for its games (a run stopped while it was read in parts) is closed.
-        self.close_file()?;
         let Some(id) = file_id(&self.tx, path)? else {
             return Ok(false);
         };

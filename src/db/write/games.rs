@@ -4,9 +4,10 @@
 //! that no file holds any more is deleted, and its postings become dead.
 //!
 //! A file read again (it changed) keeps the games it still holds: those that no other file
-//! holds wait, unlinked, while its records are stored again, and one found again, with the
-//! same moves and ending, keeps its id, its postings and its counts. Those it no longer holds
-//! are deleted when the file is written ([`GameStore::settle`]).
+//! holds wait, unlinked, until the batch is committed, and one found again with the same
+//! moves and ending, in that file or in another file of the batch (a game moved, two files
+//! swapped), keeps its id, its postings and its counts. Those no file holds by then are
+//! deleted ([`GameStore::settle`]).
 //!
 //! A game ends as its first record that says how it ended does (a result or a termination):
 //! the first in the order of its file's path, then of its place in the file, whatever order
@@ -41,10 +42,16 @@ const ENDING_DIFFERS: &str = "duplicate_ending_differs";
 pub(super) struct GameStore {
     players: HashMap<String, i64>,
     events: HashMap<String, i64>,
-    /// The games of the file being read again that no other file holds, not found again yet.
+    /// The games of the files read again in the batch that no other file holds, not found
+    /// again yet.
     waiting: Waiting,
+    /// The records of each game that the files read again in the batch held, not found
+    /// again yet: a record found again is a game kept, not a duplicate.
+    unlinked: HashMap<GameId, u32>,
     /// Games deleted because no file holds them any more.
     removed: u64,
+    /// Games stored again under a new id because their ending changed with their records.
+    renumbered: u64,
 }
 
 /// Why a file's games are unlinked.
@@ -88,8 +95,8 @@ impl std::fmt::Display for Ending {
 pub(super) enum Stored {
     /// A new game.
     New,
-    /// A game of the file's earlier version that no other file held, found again with the
-    /// same moves and ending: it keeps its id.
+    /// A game that only files read again in the batch held, found again with the same
+    /// moves and ending: it keeps its id.
     Kept,
     /// A stored game with the same ending.
     Same,
@@ -109,11 +116,14 @@ enum Names {
 }
 
 /// The stored game of hash `hash` with the start and moves of `g`, with its ending, and which
-/// `g` may be a record of ([`may_be_one`]).
+/// `g` may be a record of ([`may_be_one`]). A game that files hold comes before one waiting
+/// for the records of the files read again: a game whose record changed its ending was
+/// stored as a new game, which the other records of those moves join.
 fn find(conn: &Connection, g: &NewGame, hash: i64, waiting: &Waiting) -> Result<Option<(GameId, Ending)>> {
     let mut probe =
         conn.prepare_cached("SELECT id, start, moves, result, termination FROM games WHERE movehash = ?1")?;
     let mut rows = probe.query([hash])?;
+    let mut waited = None;
     while let Some(row) = rows.next()? {
         let start = row.get_ref(1)?.as_str_or_null()?;
         let moves = row.get_ref(2)?.as_blob()?;
@@ -121,19 +131,22 @@ fn find(conn: &Connection, g: &NewGame, hash: i64, waiting: &Waiting) -> Result<
         if same_start && moves == g.moves.as_slice() {
             let (id, ending) = (row.get(0)?, Ending { result: row.get(3)?, termination: row.get(4)? });
             if may_be_one(conn, g, id, &ending, waiting)? {
-                return Ok(Some((id, ending)));
+                if !waiting.contains_key(&id) {
+                    return Ok(Some((id, ending)));
+                }
+                waited.get_or_insert((id, ending));
             }
         }
     }
-    Ok(None)
+    Ok(waited)
 }
 
 /// What a game's records say of it, as any one of them tells (they are all whole or all
 /// alike): whether they stopped early, and their [`Signature`].
 type Said = (bool, Signature);
 
-/// The games of the file being read again that no other file holds, not found again yet,
-/// each with what its record there said ([`Said`]).
+/// The games of the files read again that no other file holds, not found again yet, each
+/// with what its record there said ([`Said`]).
 type Waiting = HashMap<GameId, Said>;
 
 /// What the records of game `id` (which ends as `ending`) say of it, when it has some.
@@ -161,7 +174,7 @@ fn said_of(conn: &Connection, id: GameId, ending: &Ending) -> Result<Option<Said
 /// it has. The moves of a whole record are one game's; a record whose moves tell its game
 /// from no other is one game with those records alone that say the same of it
 /// ([`Signature`]), and never with a whole record: so which records are one game does not
-/// depend on the order they come in. A game waiting for the records of the file read again
+/// depend on the order they come in. A game waiting for the records of the files read again
 /// is judged by what its record there said, and only with its ending: a game whose ending
 /// changed is another one.
 fn may_be_one(
@@ -332,6 +345,7 @@ impl GameStore {
             }
         }
         conn.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game])?;
+        self.renumbered += 1;
         let start = start_setup(removed.start.as_deref())?;
         index.add_stored_game(conn, id, ending.result, &start, decode_moves(&removed.moves)?)?;
         Ok((id, warned))
@@ -392,7 +406,7 @@ impl GameStore {
 
     /// Unlinks the games of file `file`, with its rejects and warnings. A game no other file
     /// holds is deleted, and its postings become dead; when the file is read again
-    /// ([`Unlink::ReadAgain`]), it waits for the file's records instead, until
+    /// ([`Unlink::ReadAgain`]), it waits for the records of the batch instead, until
     /// [`GameStore::settle`].
     pub fn unlink_file(
         &mut self,
@@ -406,6 +420,11 @@ impl GameStore {
             .query_map([file], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         games.sort_unstable();
+        if why == Unlink::ReadAgain {
+            for &game in &games {
+                *self.unlinked.entry(game).or_default() += 1;
+            }
+        }
         games.dedup();
         // What its records say of each game, for those that will wait for the file's.
         let mut said = HashMap::new();
@@ -445,9 +464,23 @@ impl GameStore {
         Ok(())
     }
 
-    /// Deletes the games that waited for the records of a file read again and were not
-    /// found in it ([`Unlink::ReadAgain`]): the file is written.
+    /// Whether a record of game `id`, just stored, is one that a file read again in the batch
+    /// held before (the file's own, or one moved from another file): a game kept, not a
+    /// duplicate. Each record unlinked is found again once.
+    pub fn found_again(&mut self, id: GameId) -> bool {
+        match self.unlinked.get_mut(&id) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Deletes the games that waited for the records of the files read again in the batch
+    /// ([`Unlink::ReadAgain`]) and that no file holds: the batch is committed.
     pub fn settle(&mut self, conn: &Connection, index: &mut IndexWriter) -> Result<()> {
+        self.unlinked.clear();
         let mut waiting: Vec<GameId> = std::mem::take(&mut self.waiting).into_keys().collect();
         // In the order of their ids, as when they were deleted with their file's records.
         waiting.sort_unstable();
@@ -460,10 +493,11 @@ impl GameStore {
         Ok(())
     }
 
-    /// Forgets the games waiting for a file's records: the batch that unlinked them was
-    /// rolled back.
+    /// Forgets the games waiting for the records of files read again: the batch that
+    /// unlinked them was rolled back.
     pub fn forget_waiting(&mut self) {
         self.waiting.clear();
+        self.unlinked.clear();
     }
 
     /// Gives back the memory of the caches of names; the counts stay.
@@ -471,6 +505,13 @@ impl GameStore {
         self.players = HashMap::new();
         self.events = HashMap::new();
         self.waiting = HashMap::new();
+        self.unlinked = HashMap::new();
+    }
+
+    /// Games stored again under a new id because their ending changed with their records,
+    /// since the store was made.
+    pub fn renumbered(&self) -> u64 {
+        self.renumbered
     }
 
     /// Games deleted because no file holds them any more, since the store was made.

@@ -347,6 +347,12 @@ impl Writer {
         self.games.removed()
     }
 
+    /// Games stored again under a new id by this writer, because their ending changed with
+    /// their records (see game storage).
+    pub fn games_renumbered(&self) -> u64 {
+        self.games.renumbered()
+    }
+
     /// Merges the runs a tier has filled (see the policy in the position index), each merge
     /// in a transaction of its own; between batches.
     ///
@@ -490,8 +496,9 @@ impl Batch<'_> {
     /// # Errors
     ///
     /// Any database failure (everything written in the batch is then rolled back).
-    pub fn commit(mut self) -> Result<()> {
-        self.close_file()?;
+    pub fn commit(self) -> Result<()> {
+        // The games that waited for the records of the files read again, and that none holds.
+        self.games.settle(&self.tx, self.index)?;
         self.index.flush(&self.tx)?;
         self.tx.commit()?;
         Ok(())
