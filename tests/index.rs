@@ -252,6 +252,103 @@ fn a_changed_file_keeps_the_ids_of_the_games_it_still_holds() {
     assert_eq!(left, BTreeSet::from(["5", "9"].map(String::from)));
 }
 
+/// The ending of a game that several files hold is that of its first record that says one:
+/// records that come and go in one run change the game's id only when that ending changes in
+/// the end, whatever order the run meets them in.
+#[test]
+fn a_game_s_id_changes_with_its_ending_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&dir).unwrap();
+    let resigned = corpus().iter().find(|s| s.result != GameResult::Draw).unwrap().clone();
+    let drawn = Spec { result: GameResult::Draw, ..resigned.clone() };
+    let id_of = |name: &str| ids_by_place(&db)[&(name.to_string(), "0".to_string())].clone();
+
+    // c.csa says resigned, x.csa a draw: the game ends as c.csa says. An edit of c.csa's
+    // headers takes its record away and brings it back: the game is as it was.
+    fs::write(dir.join("c.csa"), resigned.csa()).unwrap();
+    fs::write(dir.join("x.csa"), drawn.csa()).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_added, s.games_duplicate, s.warnings), (1, 1, 1), "{s:?}");
+    let id = id_of("c.csa");
+    let mut edited = resigned.clone();
+    edited.event = format!("{} (corrected)", edited.event);
+    fs::write(dir.join("c.csa"), edited.csa()).unwrap();
+    let s = index(&dir, &db, 2);
+    assert_eq!((s.games_kept, s.games_renumbered, s.games_added, s.games_removed), (1, 0, 0, 0), "{s:?}");
+    assert_eq!((id_of("c.csa"), id_of("x.csa")), (id.clone(), id.clone()));
+
+    // a.csa and z.csa say a draw, k.csa (between them) resigned: the game is drawn. a.csa
+    // turns into another game and k.csa goes: z.csa's record is first, and says a draw still.
+    fs::remove_file(dir.join("c.csa")).unwrap();
+    fs::remove_file(dir.join("x.csa")).unwrap();
+    fs::write(dir.join("a.csa"), drawn.csa()).unwrap();
+    fs::write(dir.join("k.csa"), resigned.csa()).unwrap();
+    fs::write(dir.join("z.csa"), drawn.csa()).unwrap();
+    index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    let id = id_of("z.csa");
+    assert_eq!(id_of("a.csa"), id);
+    let other = corpus().iter().find(|s| s.moves != resigned.moves).unwrap();
+    fs::write(dir.join("a.csa"), other.csa()).unwrap();
+    fs::remove_file(dir.join("k.csa")).unwrap();
+    let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
+    assert_eq!((s.games_added, s.games_renumbered, s.games_removed, s.files_pruned), (1, 0, 0, 1), "{s:?}");
+    assert_eq!(id_of("z.csa"), id);
+    let row = game_rows(&db).into_iter().find(|r| r["game_id"] == id).unwrap();
+    assert_eq!(row["result"], "draw");
+    // What a database built afresh from the same files says, but for the ids.
+    let fresh = tmp.path().join("fresh.sqlite");
+    index(&dir, &fresh, 2);
+    let without_ids = |db: &Path| {
+        let mut rows: Vec<String> = game_rows(db)
+            .into_iter()
+            .map(|r| format!("{} {} {} {}", r["source_path"], r["result"], r["termination"], r["plies"]))
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(without_ids(&db), without_ids(&fresh));
+}
+
+/// Stops the run once it has written a file.
+struct StopAfterAFile(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl ingest::Observer for StopAfterAFile {
+    fn progress(&self, _done: u64, summary: &Summary) {
+        if summary.files_indexed > 0 {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+}
+
+/// A run stopped between the file a game left and the file it went to keeps the game: what
+/// it wrote is rolled back, and the next run reads both files.
+#[test]
+fn a_run_stopped_between_the_two_files_of_a_game_moved_keeps_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("a.csa"), [corpus()[20].csa(), corpus()[21].csa()].join("/\n")).unwrap();
+    fs::write(dir.join("b.csa"), corpus()[22].csa()).unwrap();
+    index(&dir, &db, 1);
+    let before = ids_by_place(&db);
+    // The second game of a.csa goes to z.csa, read after it.
+    fs::write(dir.join("a.csa"), corpus()[20].csa()).unwrap();
+    fs::write(dir.join("z.csa"), corpus()[21].csa()).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = Options { stop: Some(stop.clone()), ..options(&dir, &db, 1) };
+    let s = ingest::run(&stopped, &StopAfterAFile(stop)).unwrap();
+    assert!(s.interrupted, "{s:?}");
+    assert_eq!((s.files_indexed, s.games_removed), (0, 0), "{s:?}");
+    assert_eq!(ids_by_place(&db), before, "as the last run left it");
+    let s = index(&dir, &db, 1);
+    assert_eq!((s.games_kept, s.games_added, s.games_removed), (2, 0, 0), "{s:?}");
+    let after = ids_by_place(&db);
+    let place = |f: &str, i: usize| (f.to_string(), i.to_string());
+    assert_eq!(after[&place("z.csa", 0)], before[&place("a.csa", 1)]);
+    assert_eq!(after[&place("a.csa", 0)], before[&place("a.csa", 0)]);
+}
+
 #[test]
 fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     let tmp = tempfile::tempdir().unwrap();

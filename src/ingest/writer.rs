@@ -89,8 +89,10 @@ pub(super) fn write_all(
     // A file whose last part never came (the run stopped while it was read) is not kept half
     // written. Taking its games out one at a time costs about as much as writing them, and
     // loses the games of its earlier version (their ids with them): the batch is rolled back
-    // instead, as a kill there would leave it. The next run reads its files again.
-    if open.is_some() {
+    // instead, as a kill there would leave it. So is a batch whose games wait for the records
+    // of files the run did not reach (a game moved to one would lose its id). The next run
+    // reads its files again.
+    if open.is_some() || (s.interrupted && batch.has_waiting()) {
         drop(batch);
         committed.interrupted = true;
         return Ok(Wrote::RolledBack(committed));

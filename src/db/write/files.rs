@@ -225,8 +225,12 @@ impl Batch<'_> {
                     counts.added += 1;
                     counts.positions += g.positions.len() as u64;
                 }
-                Stored::Took { warned } => {
-                    counts.duplicate += 1;
+                Stored::Took { warned, was } => {
+                    if self.games.found_again(was) {
+                        counts.kept += 1;
+                    } else {
+                        counts.duplicate += 1;
+                    }
                     counts.warnings += warned;
                 }
                 Stored::Kept | Stored::Same | Stored::Differs { .. } => {

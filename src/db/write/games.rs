@@ -48,9 +48,15 @@ pub(super) struct GameStore {
     /// The records of each game that the files read again in the batch held, not found
     /// again yet: a record found again is a game kept, not a duplicate.
     unlinked: HashMap<GameId, u32>,
+    /// The games that lost records in the batch and that other files still hold: the first
+    /// of their records that says an ending may say another now ([`GameStore::settle`]).
+    lost_records: Vec<GameId>,
+    /// The highest game id committed before the batch: a game above it is the batch's own.
+    committed: i64,
     /// Games deleted because no file holds them any more.
     removed: u64,
-    /// Games stored again under a new id because their ending changed with their records.
+    /// Games committed before the batch and stored again under a new id because their ending
+    /// changed with their records.
     renumbered: u64,
 }
 
@@ -105,8 +111,8 @@ pub(super) enum Stored {
     Differs { ending: Ending },
     /// A stored game that ended otherwise, and whose first record that says an ending this
     /// one now is: the game was stored again with this record's ending, and `warned` of its
-    /// other records, which say another, have their warning.
-    Took { warned: u64 },
+    /// other records, which say another, have their warning. `was` is its id before.
+    Took { warned: u64, was: GameId },
 }
 
 #[derive(Clone, Copy)]
@@ -206,6 +212,13 @@ fn may_be_one(
     })
 }
 
+/// Whether game `game` is stored.
+fn exists(conn: &Connection, game: GameId) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT EXISTS(SELECT 1 FROM games WHERE id = ?1)")?
+        .query_row([game], |r| r.get(0))?)
+}
+
 /// Whether a file holds game `game`: it has a record.
 fn held(conn: &Connection, game: GameId) -> Result<bool> {
     Ok(conn
@@ -259,8 +272,8 @@ impl GameStore {
             if after {
                 return Ok((id, Stored::Differs { ending }));
             }
-            let (id, warned) = self.reend(conn, index, id, &own)?;
-            return Ok((id, Stored::Took { warned }));
+            let (new, warned) = self.reend(conn, index, id, &own)?;
+            return Ok((new, Stored::Took { warned, was: id }));
         }
         conn.prepare_cached(
             "INSERT INTO games(movehash, start, handicap, variant, plies, moves, end_sfen, result, termination)
@@ -345,7 +358,8 @@ impl GameStore {
             }
         }
         conn.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game])?;
-        self.renumbered += 1;
+        // A game of the batch's own was never seen under its first id.
+        self.renumbered += u64::from(game.0 <= self.committed);
         let start = start_setup(removed.start.as_deref())?;
         index.add_stored_game(conn, id, ending.result, &start, decode_moves(&removed.moves)?)?;
         Ok((id, warned))
@@ -452,14 +466,10 @@ impl GameStore {
                 }
                 continue;
             }
-            match self.first_said_ending(conn, game)? {
-                // The first record that says an ending says another now: the game takes it.
-                Some(ending) => {
-                    self.reend(conn, index, game, &ending)?;
-                }
-                // The record shown for it may have been this file's.
-                None => index.records_changed(conn, game)?,
-            }
+            // Its ending is looked at once the batch's records are stored: the file may hold
+            // it again, as it was, and another file gone or changed in the batch may have
+            // held its first record too.
+            self.lost_records.push(game);
         }
         Ok(())
     }
@@ -479,6 +489,8 @@ impl GameStore {
 
     /// Deletes the games that waited for the records of the files read again in the batch
     /// ([`Unlink::ReadAgain`]) and that no file holds: the batch is committed.
+    /// The games that lost records and are still held take the ending of their first record
+    /// that says one, if it is another now.
     pub fn settle(&mut self, conn: &Connection, index: &mut IndexWriter) -> Result<()> {
         self.unlinked.clear();
         let mut waiting: Vec<GameId> = std::mem::take(&mut self.waiting).into_keys().collect();
@@ -490,14 +502,38 @@ impl GameStore {
                 self.delete(conn, index, game)?;
             }
         }
+        let mut lost = std::mem::take(&mut self.lost_records);
+        lost.sort_unstable();
+        lost.dedup();
+        for game in lost {
+            // One stored again under a new id since, or deleted, is done with.
+            if !exists(conn, game)? || !held(conn, game)? {
+                continue;
+            }
+            match self.first_said_ending(conn, game)? {
+                // The first record that says an ending says another now: the game takes it.
+                Some(ending) => {
+                    self.reend(conn, index, game, &ending)?;
+                }
+                // The record shown for it may have been another.
+                None => index.records_changed(conn, game)?,
+            }
+        }
         Ok(())
     }
 
-    /// Forgets the games waiting for the records of files read again: the batch that
-    /// unlinked them was rolled back.
-    pub fn forget_waiting(&mut self) {
+    /// Starts a batch, after the games up to `committed`: what a batch rolled back left
+    /// waiting is forgotten.
+    pub fn start_batch(&mut self, committed: i64) {
         self.waiting.clear();
         self.unlinked.clear();
+        self.lost_records.clear();
+        self.committed = committed;
+    }
+
+    /// Whether games wait for records of the batch: committed now, they would be deleted.
+    pub fn has_waiting(&self) -> bool {
+        !self.waiting.is_empty()
     }
 
     /// Gives back the memory of the caches of names; the counts stay.
@@ -506,6 +542,7 @@ impl GameStore {
         self.events = HashMap::new();
         self.waiting = HashMap::new();
         self.unlinked = HashMap::new();
+        self.lost_records = Vec::new();
     }
 
     /// Games stored again under a new id because their ending changed with their records,

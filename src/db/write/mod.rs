@@ -321,11 +321,11 @@ impl Writer {
     ///
     /// Any database failure.
     pub fn batch(&mut self) -> Result<Batch<'_>> {
-        // What a batch rolled back unlinked is linked again.
-        self.games.forget_waiting();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Ids are not reused: the highest is the games stored, and the few deleted since.
         let stored: i64 = tx.query_row("SELECT coalesce(max(id), 0) FROM games", [], |r| r.get(0))?;
+        // What a batch rolled back unlinked is linked again.
+        self.games.start_batch(stored);
         let due_games = COMMIT_GAMES.max(usize::try_from(stored).unwrap_or(0) / BATCH_SHARE);
         let due_after = COMMIT_EVERY.saturating_mul((due_games / COMMIT_GAMES) as u32).min(COMMIT_EVERY_MAX);
         Ok(Batch {
@@ -489,6 +489,13 @@ impl Batch<'_> {
     /// seconds).
     pub fn is_due(&self) -> bool {
         self.written >= self.due_games || self.started.elapsed() >= self.due_after
+    }
+
+    /// Whether games of files read again in the batch wait for records of its files: a
+    /// commit now would delete them (see game storage), and a game moved to a file that
+    /// comes later would lose its id.
+    pub fn has_waiting(&self) -> bool {
+        self.games.has_waiting()
     }
 
     /// Writes the postings of its games as a run, and commits everything.
