@@ -913,6 +913,35 @@ fn a_perpetual_check_the_moves_do_not_show_is_named_when_its_winner_is_lost() {
     assert_eq!(replay::replay(&game).outcome, Some(kifu::Outcome::Win(kifudex::shogi::Color::White)));
 }
 
+/// The other way round: a CSA `%OUTE_SENNICHITE` names no side, and these moves show no
+/// check, so the game has no result. KIF's and KI2's word for it is lost by the side to move
+/// unless another is named: written, it reads back as a win, and the conversion says so.
+#[test]
+fn a_perpetual_check_with_no_winner_is_named_when_kif_gives_it_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("perpetual.csa");
+    std::fs::write(&path, "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n%OUTE_SENNICHITE\n").unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let source = replay::replay(&kifu::read_file(Some(&path), &bytes).unwrap().games.remove(0));
+    assert_eq!((source.termination, source.outcome), (Some(kifu::Termination::PerpetualCheck), None));
+    for (to, ext, name) in [("kif", "kifu", "KIF"), ("ki2", "ki2u", "KI2")] {
+        let written = tmp.path().join(format!("back.{ext}"));
+        let out = convert(&[path.to_str().unwrap(), "--to", to, "--out", written.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        let bytes = std::fs::read(&written).unwrap();
+        let back = replay::replay(&kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0));
+        // White is to move after three moves: the word says White lost.
+        assert_eq!(back.outcome, Some(kifu::Outcome::Win(kifudex::shogi::Color::Black)), "{to}");
+        assert!(
+            stderr.contains(&format!(
+                "its ending (perpetual_check, no result) reads back from a {name} file as perpetual_check, a win for Black"
+            )),
+            "{to}: {stderr}"
+        );
+    }
+}
+
 /// Two headers of one field (`Date` and `UTCDate`, `Site` and `Venue`) are written once under
 /// the field's KIF key, from the one the field was read from; the other keeps its own key. A
 /// KIF key written twice read back as the first of the two, which could be the other one.

@@ -187,7 +187,8 @@ impl Replacing {
                             dir.display()
                         )
                     }
-                    _ => Err(e).with_context(|| format!("cannot create {}", hidden.display())),
+                    // The file the user named: the hidden one is only the way to it.
+                    _ => Err(e).with_context(|| format!("cannot write {}", path.display())),
                 }
             }
         }

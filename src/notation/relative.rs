@@ -81,6 +81,10 @@ pub fn markers(
             (Some(h), if same_side > 1 { Some(m) } else { None })
         }
         None if writes_straight(kind) => (Some(Relative::Straight), None),
+        // A piece on the destination's file between others on both sides, all moving up (yari
+        // knights, which go straight ahead as well as jump): 右 and 左 name the outer ones, so
+        // it is the one that goes straight up, 直.
+        None if m == Motion::Up && both_sides(color, to, candidates) => (Some(Relative::Straight), None),
         None => {
             // A dragon or horse on the destination's file: it is told apart by the side of
             // the other piece, which is not on that file (two on it would differ in motion).
@@ -88,6 +92,12 @@ pub fn markers(
             (Some(if other_right { Relative::Left } else { Relative::Right }), None)
         }
     }
+}
+
+/// Whether `candidates` has pieces on both sides of `to`'s file.
+fn both_sides(color: Color, to: Square, candidates: &[Square]) -> bool {
+    let on = |h| candidates.iter().any(|&c| side(color, c, to) == Some(h));
+    on(Relative::Right) && on(Relative::Left)
 }
 
 /// Whether the move from `from` to `to` fits the movement words `relative` and `motion`, with
@@ -128,23 +138,48 @@ mod tests {
         assert_eq!(motion(Color::White, sq(6, 8), sq(7, 8)), Motion::Sideways);
     }
 
+    /// The words [`markers`] writes for each of `pieces` going to `to`, each checked to read
+    /// back as that piece alone.
+    fn words(
+        color: Color,
+        kind: PieceKind,
+        pieces: &[Square],
+        to: Square,
+    ) -> Vec<(Option<Relative>, Option<Motion>)> {
+        let words: Vec<_> = pieces.iter().map(|&p| markers(color, kind, p, to, pieces)).collect();
+        for (p, &(relative, motion_word)) in pieces.iter().zip(&words) {
+            let read: Vec<_> =
+                pieces.iter().filter(|&&c| matches(color, c, to, relative, motion_word, pieces)).collect();
+            assert_eq!(read, [p], "{p} to {to} for {color:?}");
+        }
+        words
+    }
+
     #[test]
     fn three_golds_in_a_row() {
-        let golds = [sq(6, 6), sq(5, 6), sq(4, 6)];
-        let to = sq(5, 5);
-        let words: Vec<_> =
-            golds.iter().map(|&g| markers(Color::Black, PieceKind::Gold, g, to, &golds)).collect();
         assert_eq!(
-            words,
+            words(Color::Black, PieceKind::Gold, &[sq(6, 6), sq(5, 6), sq(4, 6)], sq(5, 5)),
             [(Some(Relative::Left), None), (Some(Relative::Straight), None), (Some(Relative::Right), None)]
         );
-        for (g, (relative, motion_word)) in golds.iter().zip(words) {
-            let read: Vec<_> = golds
-                .iter()
-                .filter(|&&c| matches(Color::Black, c, to, relative, motion_word, &golds))
-                .collect();
-            assert_eq!(read, [g]);
-        }
+    }
+
+    #[test]
+    fn a_piece_going_straight_up_between_two_others_is_straight() {
+        // Yari knights on 3七, 2七 and 1七 can all reach 2五: the outer two by a jump, the
+        // middle one straight ahead. 左 and 右 name the outer ones, so the middle one is 直
+        // (seed 001: "a third positional origin indicator is used: 直 for vertical (straight
+        // up) movement").
+        let expected =
+            [(Some(Relative::Left), None), (Some(Relative::Straight), None), (Some(Relative::Right), None)];
+        assert_eq!(
+            words(Color::Black, PieceKind::Knight, &[sq(3, 7), sq(2, 7), sq(1, 7)], sq(2, 5)),
+            expected
+        );
+        // The same turned round for White, whose left is Black's right.
+        assert_eq!(
+            words(Color::White, PieceKind::Knight, &[sq(7, 3), sq(8, 3), sq(9, 3)], sq(8, 5)),
+            expected
+        );
     }
 
     #[test]

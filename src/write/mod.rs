@@ -148,7 +148,7 @@ pub enum EndingLost {
     NoWord,
     /// A word is written, but the game read back ends otherwise: CSA's and JKF's word for a
     /// perpetual check names no side, so one that the moves do not show reads back with no
-    /// winner.
+    /// winner; KIF's and KI2's is lost by a side, so one with no winner reads back with one.
     ReadsBackAs(Option<Termination>, Option<Outcome>),
 }
 
@@ -156,8 +156,10 @@ pub enum EndingLost {
 /// JKF when no `%` word says it, a resignation out of turn among them (every such word but a
 /// foul's means the side to move), or when the game read back and replayed ends otherwise;
 /// USI when the line read back and replayed ends otherwise (it has the tokens `resign`,
-/// `win` and `draw`, and a mate or a fourth repetition shows in the moves). Read back, such a
-/// game has no result rather than the wrong one.
+/// `win` and `draw`, and a mate or a fourth repetition shows in the moves); KIF and KI2 when
+/// a perpetual check read back and replayed ends otherwise. Read back, such a game has no
+/// result rather than the wrong one, except in KIF and KI2, whose word for a perpetual check
+/// always names the loser.
 pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Option<EndingLost> {
     let read_back = |game: &Game| {
         let text = write(format, game, replayed);
@@ -179,6 +181,12 @@ pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Opti
                 None => replayed.outcome.is_none(),
             };
             if written { read_back(game) } else { Some(EndingLost::NoWord) }
+        }
+        // Their word for a perpetual check is lost by the side it is about, the side to move
+        // unless another is named: one that names no loser (from a CSA `%OUTE_SENNICHITE`)
+        // reads back with a winner, unless the moves show the checks.
+        Format::Kif | Format::Ki2 if replayed.termination == Some(Termination::PerpetualCheck) => {
+            read_back(game)
         }
         _ => None,
     }

@@ -46,6 +46,21 @@ fn moves_reads_and_writes_yari_moves() {
     );
 }
 
+/// Three yari knights that can reach 2五: the outer two jump, the middle one goes straight
+/// ahead. Seed 001's words: 左 and 右 for the outer ones, 直 for the one going straight up;
+/// each read back is the move written.
+#[test]
+fn three_knights_to_one_square_get_three_japanese_moves() {
+    let start = "3k3/7/7/6B/1B5/7/+P3NNN/7/3K3 b - 1";
+    for (usi, japanese) in [("3g2e", "▲２五桂左"), ("2g2e", "▲２五桂直"), ("1g2e", "▲２五桂右")]
+    {
+        let written =
+            kifudex(["moves", usi, "--start", start, "--variant", "yari", "--to", "japanese"]).run();
+        assert_eq!(written, ok(japanese), "{usi}");
+        assert_eq!(kifudex(["moves", japanese, "--start", start, "--variant", "yari"]).run(), ok(usi));
+    }
+}
+
 #[test]
 fn moves_refuses_with_the_reason() {
     let fail = |args: &[&str], message: &str| {
