@@ -942,6 +942,29 @@ fn a_perpetual_check_with_no_winner_is_named_when_kif_gives_it_one() {
     }
 }
 
+/// Western text reads a comment line back without the ASCII spaces and tabs at its ends (a
+/// brace's padding, the file's own line breaks), but with a full-width space, which indents
+/// Japanese text.
+#[test]
+fn western_text_keeps_the_full_width_spaces_of_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("spaces.kifu");
+    std::fs::write(
+        &path,
+        "手合割：平手\n手数----指手---------消費時間--\n*   indented line\n*trailing   \n*\u{3000}全角\n*plain\n   1 ７六歩(77)\n*\tafter move\n",
+    )
+    .unwrap();
+    let written = tmp.path().join("spaces.psn");
+    let out = convert(&[path.to_str().unwrap(), "--to", "western", "--out", written.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&written).unwrap();
+    let game = kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0);
+    assert_eq!(game.comments, ["indented line", "trailing", "\u{3000}全角", "plain"]);
+    assert_eq!(game.moves[0].comments, ["after move"]);
+    let game = &kifu::western::read("1. P-7f { padded } {\u{3000}indented\u{3000}~ next } P-3d")[0];
+    assert_eq!(game.moves[0].comments, ["padded", "\u{3000}indented\u{3000}", "next"]);
+}
+
 /// Two headers of one field (`Date` and `UTCDate`, `Site` and `Venue`) are written once under
 /// the field's KIF key, from the one the field was read from; the other keeps its own key. A
 /// KIF key written twice read back as the first of the two, which could be the other one.

@@ -515,9 +515,12 @@ impl GameReader {
     }
 
     /// Adds a comment where it stands: to the last move read, before a variation's first move,
-    /// or to the game's start.
+    /// or to the game's start. Each line (between `~`) loses the ASCII spaces and tabs at its
+    /// ends, line breaks of the file's own included; other spaces (a full-width one that
+    /// indents Japanese text) are the comment's.
     fn comment(&mut self, text: &str) {
-        let comments = text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim().to_string());
+        let comments =
+            text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim_matches([' ', '\t']).to_string());
         if let Some(entry) = self.moves().last_mut() {
             entry.comments.extend(comments);
         } else if let Some(branch) = self.open.last_mut() {
