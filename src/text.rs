@@ -18,6 +18,41 @@ pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace()
 }
 
+/// Whether an ASCII byte is white space as [`is_space`] has it: the space, and the tab to the
+/// carriage return (U+0009 to U+000D).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t'..=b'\r')
+}
+
+/// `text` without the white space at its start ([`is_space`]), as `trim_start_matches(is_space)`
+/// gives it. Lines are read by the million, and most start with ASCII spaces and then an ASCII
+/// character that is no space, or with no space at all: those are told by their bytes.
+pub(crate) fn trim_start_space(text: &str) -> &str {
+    let b = text.as_bytes();
+    let spaces = b.iter().take_while(|&&c| c == b' ').count();
+    match b.get(spaces) {
+        Some(&c) if c.is_ascii() && !is_ascii_space(c) => &text[spaces..],
+        None => "",
+        Some(_) => text[spaces..].trim_start_matches(is_space),
+    }
+}
+
+/// `text` without the white space at its end ([`is_space`]), as `trim_end_matches(is_space)`
+/// gives it, told by its last byte when that is ASCII and no space.
+pub(crate) fn trim_end_space(text: &str) -> &str {
+    match text.as_bytes().last() {
+        Some(&c) if c.is_ascii() && !is_ascii_space(c) => text,
+        None => text,
+        Some(_) => text.trim_end_matches(is_space),
+    }
+}
+
+/// `text` without the white space at either end ([`is_space`]), as `trim_matches(is_space)`
+/// gives it ([`trim_start_space`], [`trim_end_space`]).
+pub(crate) fn trim_space(text: &str) -> &str {
+    trim_end_space(trim_start_space(text))
+}
+
 /// A space between the parts of a move or a name: the ASCII space, the tab, the full-width
 /// space (U+3000).
 pub(crate) fn is_inline_space(c: char) -> bool {
@@ -65,6 +100,39 @@ mod tests {
     fn the_two_kinds_of_space() {
         for (c, space, inline) in SPACES {
             assert_eq!((is_space(c), is_inline_space(c)), (space, inline), "U+{:04X}", u32::from(c));
+        }
+    }
+
+    /// The trims told by bytes give what the general trims give, on texts made of the spaces
+    /// above and of characters that are none (ASCII, full-width, a byte order mark).
+    #[test]
+    fn trims_told_by_bytes_are_the_general_ones() {
+        let parts = [
+            "", " ", "  ", "\t", "\u{0B}", "\r", "\n", "\u{3000}", "\u{A0}", "\u{2003}", "\u{FEFF}", "a",
+            "12", "７", "投了", "_", "\u{85}",
+        ];
+        let mut texts = Vec::new();
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    texts.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for text in &texts {
+            let text = text.as_str();
+            assert_eq!(trim_start_space(text), text.trim_start_matches(char::is_whitespace), "{text:?}");
+            assert_eq!(trim_end_space(text), text.trim_end_matches(char::is_whitespace), "{text:?}");
+            assert_eq!(trim_space(text), text.trim_matches(char::is_whitespace), "{text:?}");
+        }
+        // Every ASCII byte, alone and between spaces.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for text in [format!("{c}"), format!("  {c}  "), format!("{c} x"), format!("x {c}")] {
+                let text = text.as_str();
+                assert_eq!(trim_space(text), text.trim_matches(char::is_whitespace), "{text:?}");
+                assert_eq!(trim_start_space(text), text.trim_start_matches(char::is_whitespace), "{text:?}");
+            }
         }
     }
 

@@ -5,7 +5,10 @@
 //! reads the text into a [`CsaMove`] without looking at any position.
 
 use super::MoveSyntaxError;
-use crate::shogi::{Color, PieceKind, Square};
+use crate::{
+    shogi::{Color, PieceKind, Square},
+    text::trim_space,
+};
 
 /// A CSA move as written, not yet resolved against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,7 +75,7 @@ pub const fn piece_code(kind: PieceKind) -> &'static str {
 /// [`MoveSyntaxError`] when the text is not a CSA move.
 pub fn parse(text: &str) -> Result<CsaMove, MoveSyntaxError> {
     let err = |why| MoveSyntaxError::new(text, why);
-    let t = text.trim();
+    let t = trim_space(text);
     let (color, body) = match t.as_bytes().first() {
         Some(b'+') => (Some(Color::Black), &t[1..]),
         Some(b'-') => (Some(Color::White), &t[1..]),

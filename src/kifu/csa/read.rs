@@ -13,7 +13,7 @@ use crate::{
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
-    text::excerpt,
+    text::{excerpt, trim_space},
 };
 
 /// Why a game stopped being read.
@@ -90,7 +90,7 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
     let moves = (len / 12).min(MOVES_RESERVED);
     let mut reader = GameReader { moves, ..GameReader::default() };
     for (number, line) in lines {
-        let line = line.trim();
+        let line = trim_space(line);
         if line.is_empty() {
             continue;
         }

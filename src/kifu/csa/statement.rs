@@ -8,7 +8,7 @@ use crate::{
         csa::{self, CsaMove, piece_from_code},
     },
     shogi::{Color, Piece, PieceKind, Square},
-    text::excerpt,
+    text::{excerpt, trim_end_space, trim_start_space},
 };
 
 /// Why a line is not a CSA statement.
@@ -203,7 +203,7 @@ pub(super) fn split(line: &str) -> impl Iterator<Item = &str> {
     let mut in_comment = false;
     std::iter::from_fn(move || {
         loop {
-            let text = rest?.trim_start();
+            let text = trim_start_space(rest?);
             if text.is_empty() {
                 rest = None;
                 return None;
@@ -212,7 +212,7 @@ pub(super) fn split(line: &str) -> impl Iterator<Item = &str> {
                 in_comment = true;
                 text.find(",'").map(|i| (i, i + 1))
             } else if multi {
-                text.find(',').map(|i| (i, i + 1))
+                text.bytes().position(|b| b == b',').map(|i| (i, i + 1))
             } else {
                 None
             };
@@ -226,7 +226,7 @@ pub(super) fn split(line: &str) -> impl Iterator<Item = &str> {
                     text
                 }
             };
-            let part = part.trim_end();
+            let part = trim_end_space(part);
             if !part.is_empty() {
                 return Some(part);
             }

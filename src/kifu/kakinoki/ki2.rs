@@ -27,7 +27,7 @@ use crate::{
     kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
     notation::{MoveToken, japanese},
     shogi::{Color, Variant},
-    text::is_space,
+    text::{is_space, trim_space, trim_start_space},
 };
 
 /// The side a mark names: ▲ ☗ ▼ for Black, △ ☖ ▽ for White.
@@ -41,13 +41,13 @@ fn mark(c: char) -> Option<Color> {
 
 /// Whether a line is a move line: it starts with a side mark.
 fn is_move_line(line: &str) -> bool {
-    line.trim_start_matches(is_space).chars().next().is_some_and(|c| mark(c).is_some())
+    trim_start_space(line).chars().next().is_some_and(|c| mark(c).is_some())
 }
 
 /// The moves of a move line, each with its side mark: `▲７六歩△同　歩` gives `▲７六歩`,
 /// `△同　歩`.
 fn tokens(line: &str) -> impl Iterator<Item = (Color, &str)> {
-    let t = line.trim_matches(is_space);
+    let t = trim_space(line);
     let mut starts = t.char_indices().filter(|&(_, c)| mark(c).is_some()).map(|(i, _)| i).peekable();
     std::iter::from_fn(move || {
         let start = starts.next()?;
@@ -109,7 +109,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
 
 fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
     let (mut preamble, body) = Preamble::read(piece, |line| {
-        let t = line.trim_matches(is_space);
+        let t = trim_space(line);
         // `まで…：…` is a header, as the KIF and KI2 writers write a header of that key.
         if is_move_line(line) || variation_start(t).is_some() || (t.starts_with("まで") && !t.contains('：'))
         {

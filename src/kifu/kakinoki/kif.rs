@@ -28,8 +28,8 @@
 //! Kakinoki's own tsume files write drops) is a drop.
 
 use super::{
-    Boundary, KakinokiError, Preamble, Tree, games, shared_body_line, start_turn, strip_remark, terminal,
-    variation_start, without_moves,
+    Boundary, KakinokiError, Preamble, Tree, games, shared_body_line, start_turn, starts_as_move,
+    strip_remark, terminal, variation_start, without_moves,
 };
 use crate::{
     kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
@@ -38,7 +38,7 @@ use crate::{
         japanese::{self, Destination},
     },
     shogi::Variant,
-    text::{ascii_digit, is_space},
+    text::{ascii_digit, is_space, trim_start_space},
 };
 
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.
@@ -65,7 +65,7 @@ pub fn read(text: &str) -> Vec<Game> {
 /// whose 手合割 names no game is read as one of `variant`, and one whose 手合割 names another
 /// game (or, for yari shogi, a handicap) is stopped with the reason (`wrong_variant`).
 pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
-    games(text, Format::Kif, starts_as_row, |line| any_row(line).is_some_and(|r| terminal(r.text).is_some()))
+    games(text, Format::Kif, starts_as_row, ends_game)
         .into_iter()
         .filter_map(|piece| read_game(piece, variant))
         .collect()
@@ -73,7 +73,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
 
 fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
     let (mut preamble, body) = Preamble::read(piece, |line| {
-        if line.trim_start_matches(is_space).starts_with("手数--") {
+        if trim_start_space(line).starts_with("手数--") {
             Boundary::Closing
         } else if row(line).is_some() || variation_start(line).is_some() {
             Boundary::Body
@@ -152,9 +152,19 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
 /// Whether a line starts as a move row does, with its number and a space (what [`row`] reads,
 /// told at the cost of a look at its first bytes).
 fn starts_as_row(line: &str) -> bool {
-    let t = line.trim_start_matches(is_space);
+    let t = trim_start_space(line);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     (1..=9).contains(&digits) && t[digits..].starts_with(is_space) && t[digits..].contains(|c| !is_space(c))
+}
+
+/// Whether a line is a row whose move is a word that ends the game (`  95 投了`). A row whose
+/// text starts as a move does ([`starts_as_move`]) is told by that character, before the row
+/// is read: a row's text starts at the first character after its number and the spaces
+/// that follow it.
+fn ends_game(line: &str) -> bool {
+    let after_number =
+        trim_start_space(trim_start_space(line).trim_start_matches(|c: char| c.is_ascii_digit()));
+    !after_number.starts_with(starts_as_move) && any_row(line).is_some_and(|r| terminal(r.text).is_some())
 }
 
 /// [`row`], read in one pass ([`plain_row`]) when the line has the usual layout.
@@ -172,7 +182,7 @@ struct Row<'a> {
 
 /// Splits `  12 ７六歩(77)   ( 0:01/00:00:01)+#remark` into its parts.
 fn row(line: &str) -> Option<Row<'_>> {
-    let t = line.trim_start_matches(is_space);
+    let t = trim_start_space(line);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 9 {
         return None;
@@ -216,7 +226,8 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
         let open = b.iter().rposition(|&c| !(c.is_ascii_digit() || matches!(c, b' ' | b':' | b'/')))?;
         let inside = &before[open + 1..];
         let time = b[open] == b'(' && inside.bytes().any(|c| matches!(c, b':' | b'/'));
-        time.then(|| (before[..open].trim_end_matches(' '), inside))
+        let spaces = b[..open].iter().rev().take_while(|&&c| c == b' ').count();
+        time.then(|| (&before[..open - spaces], inside))
     });
     let (text, seconds) = match timed {
         Some((text, inside)) => (text, plain_time(inside)),
@@ -410,6 +421,12 @@ mod tests {
             "",
             "７六歩(77) ",
             "７六歩\t(77)",
+            "76歩(77)",
+            "七六歩",
+            "中断",
+            "Time-up",
+            "後手の投了",
+            "\u{3000}投了",
         ];
         let times = [
             "",
@@ -442,6 +459,8 @@ mod tests {
                                 let line = format!("{lead}{number}{gap}{mv}{time}{end}");
                                 lines += 1;
                                 assert_eq!(any_row(&line), row(&line), "{line:?}");
+                                let general = row(&line).is_some_and(|r| terminal(r.text).is_some());
+                                assert_eq!(ends_game(&line), general, "{line:?}");
                                 if let Some(r) = plain_row(&line) {
                                     plain += 1;
                                     assert_eq!(Some(r), row(&line), "{line:?}");

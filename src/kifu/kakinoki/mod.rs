@@ -44,7 +44,7 @@ use crate::{
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Setup, Square, Variant},
-    text::{ascii_digit, excerpt, is_space},
+    text::{ascii_digit, excerpt, is_space, trim_space, trim_start_space},
 };
 
 /// Why a KIF or KI2 line stopped reading (a board diagram's own errors are [`bod::BodError`]).
@@ -127,7 +127,7 @@ pub(crate) fn games(
             continue;
         }
         // A file put after another may bring its byte order mark along.
-        let t = line.trim_start_matches('\u{FEFF}').trim_matches(is_space);
+        let t = trim_space(line.trim_start_matches('\u{FEFF}'));
         // `まで…：…` is a header (KIF and KI2 write one so), never a summary.
         let summary = t.starts_with("まで") && !t.contains('：') && (format == Format::Ki2 || moved || table);
         if summary || variation_start(t).is_some() {
@@ -263,7 +263,7 @@ impl Preamble {
     /// Offers a line of the header section. Returns `false` for a line that is none of the
     /// header section's kinds, leaving it to the caller.
     pub fn feed(&mut self, n: u32, line: &str) -> bool {
-        let t = line.trim_matches(is_space);
+        let t = trim_space(line);
         if t.is_empty() || t.starts_with(['#', '&']) {
             return true;
         }
@@ -473,46 +473,66 @@ pub(crate) struct Terminal {
     pub named: Option<Color>,
 }
 
+/// The words that name a side before a word that ends a game (`先手 反則負け`), and in a
+/// `まで` line.
+const SIDES: [(&str, Color); 4] =
+    [("先手", Color::Black), ("下手", Color::Black), ("後手", Color::White), ("上手", Color::White)];
+
+/// The words that end a game, as a KIF move row or a KI2 token writes them, with what each
+/// means.
+const TERMINALS: [(&str, Termination, SideRule); 23] = [
+    ("投了", Termination::Resign, SideRule::Actor),
+    ("詰み", Termination::Checkmate, SideRule::Actor),
+    ("詰", Termination::Checkmate, SideRule::Actor),
+    ("中断", Termination::Interrupted, SideRule::Actor),
+    ("千日手", Termination::Repetition, SideRule::Actor),
+    ("持将棋", Termination::Impasse, SideRule::Actor),
+    ("切れ負け", Termination::Timeout, SideRule::Actor),
+    ("時間切れ", Termination::Timeout, SideRule::Actor),
+    ("時間切れ負け", Termination::Timeout, SideRule::Actor),
+    ("Time-up", Termination::Timeout, SideRule::Actor),
+    ("Time-Up", Termination::Timeout, SideRule::Actor),
+    ("反則負け", Termination::IllegalMove, SideRule::Actor),
+    ("反則勝ち", Termination::IllegalMove, SideRule::Opponent),
+    ("入玉勝ち", Termination::EnteringKing, SideRule::Actor),
+    ("宣言勝ち", Termination::EnteringKing, SideRule::Actor),
+    ("入玉宣言", Termination::EnteringKing, SideRule::Actor),
+    ("封じ手", Termination::Sealed, SideRule::Actor),
+    ("不戦勝", Termination::Forfeit, SideRule::Opponent),
+    ("不戦敗", Termination::Forfeit, SideRule::Actor),
+    ("不詰", Termination::NoMate, SideRule::Actor),
+    ("引き分け", Termination::Draw, SideRule::Actor),
+    ("連続王手の千日手", Termination::PerpetualCheck, SideRule::Actor),
+    ("最大手数", Termination::MaxMoves, SideRule::Actor),
+];
+
+/// Whether a text that starts with `c` is a move rather than a word that ends a game: `c`
+/// is a digit (half- or full-width), a kanji numeral or 同, as a move's destination starts.
+/// No word of [`TERMINALS`] or [`SIDES`] starts so, so [`terminal`] is `None` for such a
+/// text, told without reading it further.
+pub(crate) fn starts_as_move(c: char) -> bool {
+    c.is_ascii_digit()
+        || ('０'..='９').contains(&c)
+        || matches!(c, '一' | '二' | '三' | '四' | '五' | '六' | '七' | '八' | '九' | '同' | '仝')
+}
+
 /// The side a `先手`/`後手`/`下手`/`上手` prefix names, and the rest.
 fn side_prefix(text: &str) -> Option<(Color, &str)> {
-    for (word, color) in
-        [("先手", Color::Black), ("下手", Color::Black), ("後手", Color::White), ("上手", Color::White)]
-    {
-        if let Some(rest) = text.strip_prefix(word) {
-            return Some((color, rest));
-        }
-    }
-    None
+    SIDES.iter().find_map(|&(word, color)| text.strip_prefix(word).map(|rest| (color, rest)))
 }
 
 /// The terminal a word is: `投了`, `詰み`, `先手 反則負け`, `Time-up`, ….
 pub(crate) fn terminal(text: &str) -> Option<Terminal> {
-    let text = text.trim_matches(is_space);
+    // Most texts offered are moves: they are told by their first character.
+    if text.chars().next().is_some_and(starts_as_move) {
+        return None;
+    }
+    let text = trim_space(text);
     let (named, word) = match side_prefix(text) {
         Some((color, rest)) => (Some(color), rest.trim_start_matches(is_space).trim_start_matches('の')),
         None => (None, text),
     };
-    let (termination, rule) = match word {
-        "投了" => (Termination::Resign, SideRule::Actor),
-        "詰み" | "詰" => (Termination::Checkmate, SideRule::Actor),
-        "中断" => (Termination::Interrupted, SideRule::Actor),
-        "千日手" => (Termination::Repetition, SideRule::Actor),
-        "持将棋" => (Termination::Impasse, SideRule::Actor),
-        "切れ負け" | "時間切れ" | "時間切れ負け" | "Time-up" | "Time-Up" => {
-            (Termination::Timeout, SideRule::Actor)
-        }
-        "反則負け" => (Termination::IllegalMove, SideRule::Actor),
-        "反則勝ち" => (Termination::IllegalMove, SideRule::Opponent),
-        "入玉勝ち" | "宣言勝ち" | "入玉宣言" => (Termination::EnteringKing, SideRule::Actor),
-        "封じ手" => (Termination::Sealed, SideRule::Actor),
-        "不戦勝" => (Termination::Forfeit, SideRule::Opponent),
-        "不戦敗" => (Termination::Forfeit, SideRule::Actor),
-        "不詰" => (Termination::NoMate, SideRule::Actor),
-        "引き分け" => (Termination::Draw, SideRule::Actor),
-        "連続王手の千日手" => (Termination::PerpetualCheck, SideRule::Actor),
-        "最大手数" => (Termination::MaxMoves, SideRule::Actor),
-        _ => return None,
-    };
+    let &(_, termination, rule) = TERMINALS.iter().find(|(w, ..)| *w == word)?;
     Some(Terminal { termination, rule, named })
 }
 
@@ -576,7 +596,7 @@ pub(crate) fn summary(line: &str) -> Option<Summary> {
 /// The move number a `変化：N手` line names (also `変化：   3手`, `変化：3手目` and the broken
 /// `変化：変化：3手`).
 pub(crate) fn variation_start(line: &str) -> Option<u32> {
-    let mut rest = line.trim_start_matches(is_space).strip_prefix("変化")?;
+    let mut rest = trim_start_space(line).strip_prefix("変化")?;
     rest = strip_remark(rest).trim_end_matches(is_space);
     while let Some(r) = rest.strip_prefix(['：', ':']) {
         rest = r.trim_start_matches(is_space);
@@ -590,7 +610,7 @@ pub(crate) fn variation_start(line: &str) -> Option<u32> {
 /// Reads the lines both formats have in their move section: `*` comments, `#` remarks, `&`
 /// bookmarks, blank lines, `変化：N手` and `まで…`. Returns `false` for any other line.
 pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
-    let t = line.trim_matches(is_space);
+    let t = trim_space(line);
     if t.starts_with('*') {
         let raw = line.trim_start_matches(is_space);
         tree.comment(&raw[1..]);
@@ -963,6 +983,32 @@ mod tests {
         assert_eq!(e.side, Some(Color::Black));
         assert_eq!(terminal("Time-up").unwrap().termination, Termination::Timeout);
         assert_eq!(terminal("７六歩"), None);
+    }
+
+    #[test]
+    fn no_word_that_ends_a_game_starts_as_a_move() {
+        let words = TERMINALS.iter().map(|(w, ..)| *w).chain(SIDES.iter().map(|(w, _)| *w));
+        for word in words {
+            let first = word.chars().next().unwrap();
+            assert!(!starts_as_move(first), "{word}");
+        }
+        // Every word is read, alone and after each side.
+        for (word, termination, rule) in TERMINALS {
+            assert_eq!(terminal(word), Some(Terminal { termination, rule, named: None }), "{word}");
+            for (side, color) in SIDES {
+                let t = terminal(&format!("{side} {word}")).unwrap_or_else(|| panic!("{side} {word}"));
+                assert_eq!((t.termination, t.named), (termination, Some(color)), "{side} {word}");
+            }
+        }
+        for c in ['7', '７', '七', '同', '仝', '1', '１', '一', '九', '９'] {
+            assert!(starts_as_move(c), "{c}");
+        }
+        for c in ['投', '先', 'T', '　', ' ', '(', '▲', '&', '*', '上', '下', '不', '中'] {
+            assert!(!starts_as_move(c), "{c}");
+        }
+        for text in ["７六歩(77)", "同　歩", "2四同歩", "七六歩"] {
+            assert_eq!(terminal(text), None, "{text}");
+        }
     }
 
     #[test]
