@@ -965,6 +965,21 @@ fn western_text_keeps_the_full_width_spaces_of_comments() {
     assert_eq!(game.moves[0].comments, ["padded", "\u{3000}indented\u{3000}", "next"]);
 }
 
+/// A file name that is not UTF-8 is named in messages as the database stores it: each byte
+/// that is no UTF-8 as `\xNN`, never as a replacement character that two names could share.
+#[test]
+fn messages_name_a_file_whose_name_is_not_utf8_by_its_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join(std::ffi::OsStr::from_bytes(b"sj\x8a\xbf.kif"));
+    std::fs::write(&path, "not a record\n").unwrap();
+    let out = kifudex([std::ffi::OsStr::new("convert"), path.as_os_str()]).output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("sj\\x8a\\xbf.kif: no game can be read"), "{stderr}");
+    assert!(!stderr.contains('\u{FFFD}'), "{stderr}");
+}
+
 /// Two headers of one field (`Date` and `UTCDate`, `Site` and `Venue`) are written once under
 /// the field's KIF key, from the one the field was read from; the other keeps its own key. A
 /// KIF key written twice read back as the first of the two, which could be the other one.

@@ -9,6 +9,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use kifudex::{
+    ingest::path_text,
     kifu::{self, Format, Game, encoding},
     notation::Style,
     replay,
@@ -97,7 +98,7 @@ impl To {
             Some(to) if Format::from(to) == Format::from(named) => Ok(to),
             Some(to) => bail!(
                 "--out {} names a {} file, and --to {} writes {}: give --to {}, or a name with another extension",
-                out.display(),
+                path_text(out),
                 Format::from(named).name().to_uppercase(),
                 to.arg_name(),
                 Format::from(to).name().to_uppercase(),
@@ -157,8 +158,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         if !stdin && super::db::same_place(out, &args.file) {
             bail!(
                 "--out {} is the record file read ({}): writing there would destroy it; give another file",
-                out.display(),
-                args.file.display()
+                path_text(out),
+                path_text(&args.file)
             );
         }
     }
@@ -169,19 +170,19 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
         (bytes, None)
     } else {
-        let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+        let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", path_text(&args.file)))?;
         (bytes, Some(args.file.as_path()))
     };
     // How messages name the input.
     let input = if stdin { Path::new("<stdin>") } else { args.file.as_path() };
     let variant = args.variant.map(Variant::from);
     let parsed = kifu::read_file_as(path, &bytes, variant)
-        .with_context(|| format!("{}: no game can be read", input.display()))?;
+        .with_context(|| format!("{}: no game can be read", path_text(input)))?;
     let format = Format::from(to);
     if let Some(game) = parsed.games.iter().find(|g| !format.holds_start(&g.start.setup())) {
         bail!(
             "{}: a {} file cannot hold this {} game ({}); write it with --to {}",
-            input.display(),
+            path_text(input),
             format.name().to_uppercase(),
             game.start.variant().title().to_lowercase(),
             kifu::WHY_NOT_HELD,
@@ -192,7 +193,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         Some(n) => match parsed.games.get(n) {
             Some(game) => vec![(n, game)],
             None => {
-                bail!("{}: there is no game {n}: the file holds {}", input.display(), parsed.games.len())
+                bail!("{}: there is no game {n}: the file holds {}", path_text(input), parsed.games.len())
             }
         },
         None => parsed.games.iter().enumerate().collect(),
@@ -200,7 +201,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     if games.len() > 1 && !format.holds_several_games() {
         bail!(
             "{}: the file holds {} games and a {} file holds one; choose one with --game N (0 to {})",
-            input.display(),
+            path_text(input),
             games.len(),
             format.name().to_uppercase(),
             games.len() - 1
@@ -216,13 +217,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             clean = false;
             if replayed.has_no_start() {
                 // Written, it would start from a position the record never gave.
-                let file = input.display();
+                let file = path_text(input);
                 eprintln!("kifudex: {file} game {index}: left out: it has no start position: {reason}");
                 continue;
             }
             eprintln!(
                 "kifudex: {} game {index}: written up to move {} only: {reason}",
-                input.display(),
+                path_text(input),
                 replayed.plies()
             );
         }
@@ -230,7 +231,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             clean = false;
             eprintln!(
                 "kifudex: {} game {index}: line {}: {} [{}]",
-                input.display(),
+                path_text(input),
                 warning.line,
                 warning.message,
                 warning.code
@@ -240,7 +241,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             clean = false;
             eprintln!(
                 "kifudex: {} game {index}: the variation replacing move {} is written up to {} moves only: {reason}",
-                input.display(),
+                path_text(input),
                 v.ply + 1,
                 v.moves.len()
             );
@@ -248,7 +249,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         let lost = Lost::of(format, game, &replayed);
         for message in &lost.warnings {
             clean = false;
-            eprintln!("kifudex: {} game {index}: {message}", input.display());
+            eprintln!("kifudex: {} game {index}: {message}", path_text(input));
         }
         for part in lost.parts {
             if !parts.contains(&part) {
@@ -259,10 +260,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     if !parts.is_empty() {
         // The format's nature, not the game's: said once, and no failure.
-        eprintln!("kifudex: {}: note: {}", input.display(), parts_note(format, &parts));
+        eprintln!("kifudex: {}: note: {}", path_text(input), parts_note(format, &parts));
     }
     if texts.is_empty() {
-        bail!("{}: no game can be written: none has a start position", input.display());
+        bail!("{}: no game can be written: none has a start position", path_text(input));
     }
     let text = join(format, &texts);
     match super::out::named(&args.out) {
@@ -314,7 +315,7 @@ pub(super) fn write_file(path: &Path, format: Format, text: &str) -> anyhow::Res
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     let bytes = match ext.as_deref() {
         Some("kif" | "ki2") if matches!(format, Format::Kif | Format::Ki2) => encoding::encode_cp932(text)
-            .with_context(|| format!("{}: the game has text Shift_JIS cannot hold", path.display()))?,
+            .with_context(|| format!("{}: the game has text Shift_JIS cannot hold", path_text(path)))?,
         _ => text.as_bytes().to_vec(),
     };
     super::out::write_whole(path, &bytes)
