@@ -918,16 +918,16 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     ] {
         assert!(summary.get(field).is_some(), "{field} missing from {summary}");
     }
-    let expected_rejects = 5 + u64::from(can_lock); // empty, blank, junk, loop, dangling
+    // A dangling link leads nowhere: it is a broken link, not a reject.
+    let expected_rejects = 4 + u64::from(can_lock); // empty, blank, junk, loop
+    assert_eq!(summary["links_broken"], u64::from(cfg!(unix)), "{summary}");
     assert_eq!(summary["files_rejected"], expected_rejects, "{summary}");
     assert_eq!(summary["files_skipped"], 2, "notes.md and image.png: {summary}");
     assert_eq!(summary["games_added"], 0);
     let csv = fs::read_to_string(&rejects).unwrap();
     let codes: BTreeSet<&str> = csv.lines().skip(1).filter_map(|l| l.split(',').nth(4)).collect();
-    assert!(
-        codes.contains("empty") && codes.contains("symlink_loop") && codes.contains("unreadable"),
-        "{csv}"
-    );
+    assert!(codes.contains("empty") && codes.contains("symlink_loop"), "{csv}");
+    assert_eq!(codes.contains("unreadable"), can_lock, "{csv}");
     assert!(csv.contains("junk.kif") && !csv.contains("notes.md") && !csv.contains("image.png"), "{csv}");
     assert!(stderr(&out).contains("rejected"), "{}", stderr(&out));
     // Without following links there is no loop to report, and nothing hangs.
@@ -936,13 +936,13 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stderr.is_empty(), "--quiet prints nothing: {}", stderr(&out));
     // A re-run reads no file again: the files' rejects stay recorded, and the run rejects only
-    // the entries it still cannot read (the loop, the dangling link, the locked file).
+    // the entries it still cannot read (the loop, the locked file).
     let out = kifudex(["index", dir_s, "--db", db.to_str().unwrap(), "--json", "--follow-links"])
         .dir(tmp.path())
         .output();
     assert_eq!(out.status.code(), Some(1));
     let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(again["files_rejected"], 2 + u64::from(can_lock), "{again}");
+    assert_eq!(again["files_rejected"], 1 + u64::from(can_lock), "{again}");
     assert_eq!(again["files_indexed"], 0, "{again}");
     assert_eq!(again["files_unchanged"], 3, "{again}");
 }
@@ -987,18 +987,75 @@ fn links_not_followed_are_counted_and_named() {
     assert!(note[0].contains("3 symbolic links were not followed (1 of them broken"), "{messages}");
 
     // Followed: the link to a file and the two files behind the link to a directory are read
-    // (a.usi twice, so once as a duplicate), and the broken link is an entry that cannot be read.
+    // (a.usi twice, so once as a duplicate); the broken link leads nowhere, and is counted as
+    // a link not followed and broken, not as a file that cannot be read.
     let (code, summary, messages) = run("followed.sqlite", &["--follow-links"]);
-    assert_eq!(code, Some(1), "{messages}");
-    let keys = ["files_seen", "files_rejected", "games_added", "games_duplicate", "links_not_followed"];
+    assert_eq!(code, Some(0), "{messages}");
+    let keys = [
+        "files_seen",
+        "files_rejected",
+        "games_added",
+        "games_duplicate",
+        "links_not_followed",
+        "links_broken",
+    ];
     let counts = keys.map(|k| count(&summary, k));
-    assert_eq!(counts, [Some(5), Some(1), Some(3), Some(1), Some(0)], "{summary}");
+    assert_eq!(counts, [Some(4), Some(0), Some(3), Some(1), Some(1), Some(1)], "{summary}");
     assert!(!messages.contains("not followed"), "{messages}");
+    assert!(messages.contains(", 1 symbolic links leading nowhere, 3 games added"), "{messages}");
+    assert!(
+        messages.contains("kifudex: 1 symbolic links lead nowhere: what they name does not exist"),
+        "{messages}"
+    );
 
     // --quiet says nothing, and the summary still counts them.
     let (code, summary, messages) = run("quiet.sqlite", &["--quiet"]);
     assert_eq!((code, count(&summary, "links_not_followed")), (Some(0), Some(3)), "{summary}");
     assert_eq!(messages, "");
+}
+
+/// A record read through a link whose target is then deleted is gone: `--prune` removes its
+/// game, whether the run follows links or not, as it removes a deleted file's; a link whose
+/// target is still there keeps its game when the run does not follow it.
+#[cfg(unix)]
+#[test]
+fn prune_removes_a_record_whose_link_leads_nowhere_now() {
+    use std::os::unix::fs::symlink;
+    for follow in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (elsewhere, top) = (tmp.path().join("elsewhere"), tmp.path().join("kifu"));
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::create_dir_all(&top).unwrap();
+        fs::write(elsewhere.join("a.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
+        fs::write(elsewhere.join("b.usi"), "position startpos moves 2g2f 8c8d\n").unwrap();
+        fs::write(top.join("own.usi"), "position startpos moves 5g5f 5c5d\n").unwrap();
+        // One link names its target relatively, through a second link.
+        symlink(elsewhere.join("a.usi"), top.join("a.usi")).unwrap();
+        symlink("a.usi", top.join("again.usi")).unwrap();
+        symlink(elsewhere.join("b.usi"), top.join("b.usi")).unwrap();
+        let db = tmp.path().join("k.sqlite");
+        let run = |more: &[&str]| {
+            let out = kifudex(["index", top.to_str().unwrap(), "--json"]).args(more).db(&db).output();
+            let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            (out.status.code(), summary, stderr(&out))
+        };
+        let (code, summary, messages) = run(&["--follow-links"]);
+        assert_eq!((code, summary["games_added"].as_u64()), (Some(0), Some(3)), "{messages}");
+        fs::remove_file(elsewhere.join("a.usi")).unwrap();
+        let flags: &[&str] = if follow { &["--follow-links", "--prune"] } else { &["--prune"] };
+        let (code, summary, messages) = run(flags);
+        assert_eq!(code, Some(0), "follow {follow}: {messages}");
+        let count = |key: &str| summary[key].as_u64().unwrap();
+        // a.usi and again.usi were one game (one a duplicate of the other): both files go.
+        assert_eq!((count("files_pruned"), count("games_removed")), (2, 1), "follow {follow}: {summary}");
+        // b.usi is still there: read through its link, or kept behind a link not followed.
+        let unwalked = if follow { 0 } else { 1 };
+        assert_eq!(count("files_unwalked"), unwalked, "follow {follow}: {summary}");
+        assert_eq!(count("files_unmounted"), 0, "follow {follow}: {summary}");
+        let games = kifudex(["games", "--format", "csv"]).db(&db).output();
+        let listed = String::from_utf8_lossy(&games.stdout).lines().count() - 1;
+        assert_eq!(listed, 2, "follow {follow}: own.usi and b.usi are left");
+    }
 }
 
 /// A date header that gives no date to store (a day the calendar does not have, day and

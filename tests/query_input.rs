@@ -240,6 +240,27 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
         assert_eq!(out.status.code(), Some(1), "{command}: {err}");
         assert!(err.starts_with("kifudex: the database holds no game"), "{command}: {err}");
     }
+    // While a first run writes (the mark of a process that runs: this test's), or after one
+    // was killed before its first commit, no game is "yet", and nothing says to index.
+    let conn = rusqlite::Connection::open(&empty).unwrap();
+    for (mark, warning) in [(std::process::id(), "is writing"), (4_194_305, "did not finish")] {
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('run_unfinished', ?1)",
+            [mark.to_string()],
+        )
+        .unwrap();
+        for command in ["games", "players", "query"] {
+            let out = kifudex([command]).db(&empty).output();
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(out.status.code(), Some(1), "{command}: {err}");
+            assert!(err.contains(warning), "{command}: {err}");
+            let last = err.lines().last().unwrap_or_default();
+            assert_eq!(
+                last, "kifudex: the database holds no game yet: the index run has committed none",
+                "{command}"
+            );
+        }
+    }
 }
 
 /// A Western move that could promote and writes neither `+` nor `=`, which that notation must

@@ -251,6 +251,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         };
         let links = match summary.links_not_followed {
             0 => String::new(),
+            n if args.follow_links => format!(", {n} symbolic links leading nowhere"),
             n => format!(", {n} symbolic links not followed"),
         };
         eprintln!(
@@ -269,15 +270,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             summary.seconds
         );
         if summary.links_not_followed > 0 {
-            let broken = match summary.links_broken {
-                0 => String::new(),
-                n => format!(" ({n} of them broken: what they name does not exist or cannot be looked at)"),
-            };
-            eprintln!(
-                "kifudex: {} symbolic links were not followed{broken}; --follow-links indexes the files and \
-                 directories they lead to",
-                summary.links_not_followed
-            );
+            eprintln!("kifudex: {}", links_note(&summary, args.follow_links));
         }
         if summary.files_unwalked > 0 {
             eprintln!(
@@ -295,6 +288,24 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         super::print(&json(&summary)?)?;
     }
     Ok(if summary.has_rejects() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The symbolic links a run found and did not follow: with `--follow-links`, only those that
+/// lead nowhere.
+fn links_note(summary: &ingest::Summary, follow_links: bool) -> String {
+    let nowhere = "what they name does not exist or cannot be looked at";
+    if follow_links {
+        return format!("{} symbolic links lead nowhere: {nowhere}", summary.links_broken);
+    }
+    let broken = match summary.links_broken {
+        0 => String::new(),
+        n => format!(" ({n} of them broken: {nowhere})"),
+    };
+    format!(
+        "{} symbolic links were not followed{broken}; --follow-links indexes the files and directories they \
+         lead to",
+        summary.links_not_followed
+    )
 }
 
 /// What `--prune` did not do under the paths given that do not exist, and how to forget the

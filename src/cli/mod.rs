@@ -152,7 +152,9 @@ fn note_offset_past_end(offset: usize, total: u64) {
 
 /// Says on stderr why no game came out, when the filters keep none: otherwise a misspelled
 /// name and an archive without such games read alike. A database that holds no game at all
-/// says so instead. Returns whether the filters keep no game.
+/// says so instead: that an index run has committed none yet, when one is writing it or did
+/// not finish (the warning before says which), or else that records are to be indexed.
+/// Returns whether the filters keep no game.
 fn note_no_game_kept(
     snapshot: &kifudex::db::Snapshot<'_>,
     filter: &kifudex::db::GameFilter,
@@ -160,6 +162,9 @@ fn note_no_game_kept(
     let none = !snapshot.keeps_any_game(filter)?;
     match (none, filter.is_empty()) {
         (false, _) => {}
+        (true, true) if snapshot.unfinished_run()?.is_some() => {
+            eprintln!("kifudex: the database holds no game yet: the index run has committed none")
+        }
         (true, true) => {
             eprintln!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
         }

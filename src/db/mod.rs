@@ -176,8 +176,9 @@ pub enum Error {
     #[error("cannot write the database {}: the file is read-only", .0.display())]
     ReadOnly(PathBuf),
     #[error(
-        "the database {} is in use: other programs kept it busy (reading or writing it) for {seconds} s; \
-         run again when they are done",
+        "the database {} is in use: other programs kept it busy (reading or writing it: another tool, or a \
+         kifudex export, query or show whose output is still being read) for {seconds} s; run again when they \
+         are done",
         path.display()
     )]
     InUse { path: PathBuf, seconds: u64 },

@@ -92,7 +92,8 @@
 //! the walk no longer finds, and that are gone from the disk, are removed with their games.
 //! A file the walk did not reach that is still there (a glob leaves it out, a link to it is
 //! not followed, its directory cannot be read) is kept, and counted
-//! ([`Summary::files_unwalked`]).
+//! ([`Summary::files_unwalked`]). A file read through a link that now leads nowhere is gone,
+//! unless what it led to was on a disk not mounted.
 //!
 //! # Shards
 //!
@@ -250,7 +251,8 @@ pub struct Summary {
     /// shard).
     pub files_other_shards: u64,
     /// Symbolic links under the directories walked that the run did not follow (without
-    /// [`Options::follow_links`]): neither read nor counted as files.
+    /// [`Options::follow_links`], or with it when they lead nowhere): neither read nor
+    /// counted as files.
     pub links_not_followed: u64,
     /// Of [`Summary::links_not_followed`], those that lead nowhere (what they name does not
     /// exist or cannot be looked at), which following would not help.

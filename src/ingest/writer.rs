@@ -104,7 +104,11 @@ pub(super) fn write_all(
             let root_path = super::text_path(root);
             let (pruned, kept) = batch.prune_unseen(root, &mut |path, device| {
                 let path = super::text_path(path);
-                is_gone(&path) && !unmounted.keeps(&path, device, &root_path)
+                match missing(&path) {
+                    Missing::No => false,
+                    Missing::Itself => !unmounted.keeps(&path, device, Some(&root_path)),
+                    Missing::Target(target) => !unmounted.keeps(&target, device, None),
+                }
             })?;
             s.files_pruned += pruned;
             s.files_unwalked += kept;
@@ -119,14 +123,46 @@ pub(super) fn write_all(
     Ok(Wrote::Committed(s))
 }
 
-/// Whether no file is at `path` any more: asking for it says so, and not that it cannot be
-/// seen (a directory that cannot be read keeps its files), or something else is there (a
-/// directory or a pipe in its place). A link there is kept: it may lead to the file.
-fn is_gone(path: &std::path::Path) -> bool {
+/// Whether the record once read at a path is gone from the disk.
+#[derive(Debug, PartialEq)]
+enum Missing {
+    /// Something is still there to read: a file, or a link that leads to something.
+    No,
+    /// Nothing is at the path: asking for it says so, and not that it cannot be seen (a
+    /// directory that cannot be read keeps its files); or something else is there, a
+    /// directory or a pipe in its place.
+    Itself,
+    /// A link is at the path, and what it leads to (through any further links) is gone:
+    /// the place where the record was read through the link.
+    Target(std::path::PathBuf),
+}
+
+/// Links followed from one path before it counts as a loop, as the system counts them.
+const MAX_LINKS: usize = 40;
+
+/// Whether the record once read at `path` is gone (see [`Missing`]).
+fn missing(path: &std::path::Path) -> Missing {
+    let gone = |e: &std::io::Error| {
+        matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
+    };
     match std::fs::symlink_metadata(path) {
-        Ok(m) => !(m.is_file() || m.is_symlink()),
-        Err(e) => matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory),
+        Ok(m) if m.is_symlink() => {}
+        Ok(m) => return if m.is_file() { Missing::No } else { Missing::Itself },
+        Err(e) => return if gone(&e) { Missing::Itself } else { Missing::No },
     }
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let Ok(to) = std::fs::read_link(&at) else { return Missing::No };
+        // A relative target is taken from the link's directory.
+        at = at.parent().map_or(to.clone(), |dir| dir.join(&to));
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.is_symlink() => continue,
+            Ok(_) => return Missing::No,
+            Err(e) => return if gone(&e) { Missing::Target(at) } else { Missing::No },
+        }
+    }
+    // A loop of links: nothing can be read through it, but nothing says the record is gone.
+    Missing::No
 }
 
 /// The directories under which gone files are kept because their disk is not mounted: the
@@ -146,14 +182,15 @@ struct Unmounted {
 }
 
 impl Unmounted {
-    /// Whether the gone file at `path` (under `root`), recorded on filesystem `device`, is
-    /// kept because its disk is not mounted.
-    fn keeps(&mut self, path: &std::path::Path, device: Option<i64>, root: &std::path::Path) -> bool {
+    /// Whether the gone file at `path` (under `root`, when given: its directories above the
+    /// root are not looked at), recorded on filesystem `device`, is kept because its disk is
+    /// not mounted.
+    fn keeps(&mut self, path: &std::path::Path, device: Option<i64>, root: Option<&std::path::Path>) -> bool {
         let Some(device) = device else { return false };
         let Some(dir) = path
             .ancestors()
             .skip(1)
-            .take_while(|d| d.starts_with(root))
+            .take_while(|d| root.is_none_or(|root| d.starts_with(root)))
             .find(|d| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()))
         else {
             return false;

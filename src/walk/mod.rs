@@ -50,10 +50,11 @@ pub enum Expect {
     /// Another shard's (see [`Shard`]): neither read nor counted. Its size and time are not
     /// looked up (0).
     OtherShard,
-    /// A symbolic link the walk does not follow (without [`WalkOptions::follow_links`]):
-    /// neither read nor counted as a file, and every shard's, since what it leads to may be
-    /// any shard's. `broken` when what it leads to cannot be reached (it does not exist, or
-    /// cannot be looked at). Its size and time are not looked up (0).
+    /// A symbolic link the walk does not follow (without [`WalkOptions::follow_links`], or
+    /// with it when it leads nowhere): neither read nor counted as a file, and every shard's,
+    /// since what it leads to may be any shard's. `broken` when what it leads to cannot be
+    /// reached (it does not exist, or cannot be looked at). Its size and time are not looked
+    /// up (0).
     Link { broken: bool },
 }
 
@@ -313,8 +314,14 @@ fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Itera
                     })
                 }
                 Err(e) => {
-                    // Every shard reports it: a directory that cannot be read hides files of any.
                     let path = e.path().unwrap_or(&root).to_path_buf();
+                    // A link followed that leads nowhere is a broken link, as one not followed
+                    // is: nothing there can be read, and a file once read through it is gone.
+                    let nowhere = e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound);
+                    if nowhere && fs::symlink_metadata(&path).is_ok_and(|m| m.is_symlink()) {
+                        return link(path, &root, &options.globs).map(Ok);
+                    }
+                    // Every shard reports it: a directory that cannot be read hides files of any.
                     Some(Err(problem(e, &path)))
                 }
             };
@@ -736,5 +743,28 @@ mod tests {
         assert_eq!(found(&top, &walked), expected(&[("broken.kif", broken), ("file.kif", alive)]));
         let walked = walk(std::slice::from_ref(&top), options(&["*.kif"]));
         assert_eq!(found(&top, &walked), expected(&[("old", alive)]));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_followed_that_leads_nowhere_is_a_broken_link() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        touch(&dir.path().join("real/game.kif"));
+        let top = dir.path().join("top");
+        fs::create_dir(&top).unwrap();
+        symlink(dir.path().join("real/game.kif"), top.join("file.kif")).unwrap();
+        symlink(dir.path().join("gone.kif"), top.join("broken.kif")).unwrap();
+        symlink("broken.kif", top.join("to_broken.kif")).unwrap();
+        let walked =
+            walk(std::slice::from_ref(&top), WalkOptions { follow_links: true, ..WalkOptions::default() });
+        assert!(
+            walked.problems.is_empty(),
+            "{:?}",
+            walked.problems.iter().map(|p| &p.path).collect::<Vec<_>>()
+        );
+        let broken = Expect::Link { broken: true };
+        let want = [("broken.kif", broken), ("file.kif", Expect::Record), ("to_broken.kif", broken)];
+        assert_eq!(found(&top, &walked), expected(&want));
     }
 }

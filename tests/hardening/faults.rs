@@ -720,3 +720,68 @@ fn prune_keeps_the_files_of_a_disk_not_mounted_and_prunes_files_removed_on_purpo
     let games_left = listed_games(&db).unwrap().len();
     assert_eq!(games_left, 2, "the games of the one file left");
 }
+
+/// Records read through links to a disk mounted elsewhere: with the disk away, the links lead
+/// nowhere, and their files are kept as those of a disk not mounted (the mount point named),
+/// whether the run follows links or not; mounted again, nothing changed; a target removed on
+/// purpose is pruned.
+#[test]
+fn prune_keeps_the_files_of_links_to_a_disk_not_mounted() {
+    if !can_mount_tmpfs() {
+        eprintln!("skipped: no mount namespace with a tmpfs here (unshare -rm)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, stage, mnt, out) =
+        (tmp.path().join("games"), tmp.path().join("stage"), tmp.path().join("mnt"), tmp.path().join("out"));
+    // The disk's 2 files (4 games), linked from games/, and 1 file in games/ (2 games).
+    write_games(&stage, 2, 2, 73);
+    write_games(&games.join("local"), 1, 2, 74);
+    for dir in [&mnt, &out] {
+        fs::create_dir_all(dir).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    let script = r#"set -u; k=$1 g=$2 mnt=$3 stage=$4 db=$5 out=$6
+        run() { n=$1; shift; "$k" index "$@" --db "$db" --json >"$out/$n.json" 2>"$out/$n.err"; }
+        mount -t tmpfs tmpfs "$mnt" || exit 99
+        cp -r "$stage/." "$mnt/" || exit 98
+        mkdir "$g/linked"
+        for f in "$mnt"/*/*; do ln -s "$f" "$g/linked/$(basename "$f")"; done
+        run 1 "$g" --follow-links
+        umount "$mnt"
+        run 2 "$g" --follow-links --prune
+        run 3 "$g" --prune
+        mount -t tmpfs tmpfs "$mnt" && cp -r "$stage/." "$mnt/" || exit 97
+        run 4 "$g" --follow-links --prune
+        rm "$mnt/part0/"*
+        run 5 "$g" --follow-links --prune"#;
+    let status = crate::util::wrapper("unshare")
+        .args(["-rm", "sh", "-c", script, "sh"])
+        .arg(crate::util::exe())
+        .args([&games, &mnt, &stage, &db, &out])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let summary = |n: u32| -> serde_json::Value {
+        let text = fs::read_to_string(out.join(format!("{n}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run {n}: {e}: {text}"))
+    };
+    let counts = |n: u32| {
+        let s = summary(n);
+        let count = |key: &str| s[key].as_u64().unwrap();
+        (count("files_unchanged"), count("files_pruned"), count("files_unmounted"), count("links_broken"))
+    };
+    assert_eq!(summary(1)["games_added"], 6);
+    // The disk away: both links lead nowhere, and their files are kept, the mount point named.
+    let mnt_text = mnt.to_str().unwrap();
+    for n in [2, 3] {
+        assert_eq!(counts(n), (1, 0, 2, 2), "run {n}");
+        assert_eq!(summary(n)["unmounted_dirs"], serde_json::json!([mnt_text]), "run {n}");
+    }
+    // Mounted again (a new tmpfs, so the files are read again): nothing pruned.
+    assert_eq!(counts(4).1, 0);
+    // A target removed on purpose: its directory on the disk is left, on the disk's own
+    // filesystem, so its file is pruned.
+    assert_eq!(counts(5), (2, 1, 0, 1));
+    assert_eq!(listed_games(&db).unwrap().len(), 4, "the games of the two files left");
+}

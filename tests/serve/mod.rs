@@ -41,3 +41,23 @@ pub fn samples_db() -> &'static Path {
     })
     .1
 }
+
+/// SIGINT stops a server started with it ignored, as a script's shell starts a job in the
+/// background, with the status the signal gives (130); so does SIGTERM.
+#[cfg(unix)]
+#[test]
+fn a_server_started_with_sigint_ignored_stops_on_it() {
+    for (signal, status) in [("-INT", 130), ("-TERM", 143)] {
+        let mut cmd = crate::util::wrapper("sh");
+        // `exec` keeps the ignored signal, and the process id.
+        cmd.args(["-c", "trap '' INT TERM; exec \"$0\" serve --port 0 --db \"$1\""])
+            .arg(crate::util::exe())
+            .arg(samples_db());
+        let mut server = Server::spawn(cmd);
+        let sent =
+            std::process::Command::new("kill").args([signal, &server.pid().to_string()]).status().unwrap();
+        assert!(sent.success());
+        let ended = server.ended_within(std::time::Duration::from_secs(20));
+        assert_eq!(ended.and_then(|s| s.code()), Some(status), "{signal}: {ended:?}");
+    }
+}

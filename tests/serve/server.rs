@@ -5,7 +5,8 @@ use std::{
     io::{BufRead, BufReader},
     net::SocketAddr,
     path::Path,
-    process::{Child, Stdio},
+    process::{Child, Command, ExitStatus, Stdio},
+    time::{Duration, Instant},
 };
 
 /// A running `kifudex serve`, stopped when dropped.
@@ -20,10 +21,14 @@ impl Server {
     /// Starts the server on `db` with `args` besides, on a free port, and waits until it
     /// prints its address.
     pub fn start(db: &Path, args: &[&str]) -> Server {
-        let mut child = crate::util::command()
-            .args(["serve", "--port", "0", "--db"])
-            .arg(db)
-            .args(args)
+        let mut cmd = crate::util::command();
+        cmd.args(["serve", "--port", "0", "--db"]).arg(db).args(args);
+        Server::spawn(cmd)
+    }
+
+    /// Starts `cmd`, which runs `kifudex serve`, and waits until it prints its address.
+    pub fn spawn(mut cmd: Command) -> Server {
+        let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -56,6 +61,19 @@ impl Server {
 
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
+    }
+
+    /// How the server ended, when it ends within `limit`.
+    #[allow(dead_code)]
+    pub fn ended_within(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + limit;
+        while Instant::now() < until {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
     }
 }
 
