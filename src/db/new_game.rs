@@ -127,7 +127,7 @@ impl NewGame {
     pub fn play(start: &Setup, moves: Vec<Move>, keys: Vec<PositionKey>, end: &Setup) -> NewGame {
         let encoded = encode_moves(&moves);
         // The even start is stored as no SFEN, unless another number than 1 is to be kept.
-        let start_sfen = (!is_even_start(start) || start.move_number != 1).then(|| start.to_string());
+        let start_sfen = (!is_even_start(start) || start.move_number != 1).then(|| start.sfen());
         let mut h = Xxh3::new();
         h.update(start_identity(start_sfen.as_deref()).as_bytes());
         h.update(&[0xff]);
@@ -145,7 +145,7 @@ impl NewGame {
             positions: GamePositions::new(start, moves, keys),
             times: None,
             comments: None,
-            end_sfen: end.to_string(),
+            end_sfen: end.sfen(),
             result: GameResult::Unknown,
             termination: None,
             black: None,

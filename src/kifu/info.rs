@@ -9,10 +9,12 @@
 //! dates the calendar has, read in one order ([`read_date`]); player
 //! names keep their full text beside the split into name and title ([`parse_player`]).
 
+use std::borrow::Cow;
+
 use super::{DateTime, Header, Info, Player, Warning};
 use crate::{
     name_key::split_title,
-    text::{ascii_digit, is_space},
+    text::{ascii_digit, is_space, trim_space},
 };
 
 /// Header keys that describe another format's file rather than the game, or that the game
@@ -80,12 +82,13 @@ impl Field {
     /// The field a header key names in any format, with its rank (0 wins over 1). Keys are
     /// matched after trimming, without a leading `$` and ignoring ASCII case.
     pub fn of(key: &str) -> Option<(Field, u8)> {
+        let key = trim_space(key);
         // A Western `Time` tag is the start time that completes `Date`; CSA's `$TIME` is a
         // time control.
-        if key.trim() == "Time" {
+        if key == "Time" {
             return Some((Field::Start, 2));
         }
-        let key = key.trim().trim_start_matches('$').trim_start_matches('[');
+        let key = key.trim_start_matches('$').trim_start_matches('[');
         let field = match key {
             "棋戦" | "棋戦名" => (Field::Event, 0),
             "表題" | "大会" => (Field::Event, 1),
@@ -144,7 +147,7 @@ pub fn normalize(headers: &[Header]) -> Info {
         match field {
             Field::BlackGrade => grades[0] = grades[0].or(Some(value)),
             Field::WhiteGrade => grades[1] = grades[1].or(Some(value)),
-            _ => apply(&mut info, field, value),
+            _ => apply_clean(&mut info, field, value),
         }
     }
     for (player, grade) in [(&mut info.black, grades[0]), (&mut info.white, grades[1])] {
@@ -165,6 +168,12 @@ pub fn apply(info: &mut Info, field: Field, value: &str) {
     if value.is_empty() || too_long(value) {
         return;
     }
+    apply_clean(info, field, value);
+}
+
+/// [`apply`] for a value that is [`clean`] already, not empty and not too long: what
+/// [`normalize`] has made of each header, which it need not clean again.
+fn apply_clean(info: &mut Info, field: Field, value: &str) {
     let text = || Some(value.to_string());
     match field {
         Field::Event => info.event = info.event.take().or_else(text),
@@ -173,8 +182,8 @@ pub fn apply(info: &mut Info, field: Field, value: &str) {
         Field::Opening => info.opening = info.opening.take().or_else(text),
         Field::Start => info.start = info.start.or_else(|| parse_date(value)),
         Field::End => info.end = info.end.or_else(|| parse_date(value)),
-        Field::Black => info.black = info.black.take().or_else(|| Some(parse_player(value))),
-        Field::White => info.white = info.white.take().or_else(|| Some(parse_player(value))),
+        Field::Black => info.black = info.black.take().or_else(|| Some(player(value))),
+        Field::White => info.white = info.white.take().or_else(|| Some(player(value))),
         Field::BlackGrade | Field::WhiteGrade => {}
     }
 }
@@ -185,7 +194,7 @@ fn clean(value: &str) -> &str {
         Some(i) if !value[..i].contains("://") => &value[..i],
         _ => value,
     };
-    value.trim_matches(is_space)
+    trim_space(value)
 }
 
 /// Reads a date, or a date and time, in the forms records use: `2013/11/29 09:00:00`,
@@ -245,7 +254,7 @@ impl DateProblem {
 /// [`DateProblem::Ambiguous`] as above.
 pub fn read_date(text: &str) -> Result<DateTime, DateProblem> {
     use DateProblem::{Ambiguous, Impossible, Unreadable};
-    let text: String = text.trim().chars().map(ascii_form).collect();
+    let text = ascii_forms(trim_space(text));
     let nums = numbers(&text);
     let first = nums.first().ok_or(Unreadable)?;
     let era = era_offset(&text[..first.start]);
@@ -326,9 +335,8 @@ pub fn date_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
     let unknown = |value: &str| value.chars().all(|c| matches!(c, '?' | '-' | '.' | '/') || is_space(c));
     headers
         .iter()
-        .filter(|h| {
-            h.key.trim() != "Time" && matches!(Field::of(&h.key), Some((Field::Start | Field::End, _)))
-        })
+        // Rank 2 is the Western `Time` tag.
+        .filter(|h| matches!(Field::of(&h.key), Some((Field::Start | Field::End, 0 | 1))))
         .filter_map(|h| {
             let value = clean(&h.value);
             // One too long to be a date has its own warning (`long_value_warnings`).
@@ -349,7 +357,8 @@ pub fn date_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
 pub fn long_value_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
     headers
         .iter()
-        .filter(|h| Field::of(&h.key).is_some() && too_long(clean(&h.value)))
+        // A value no longer than the longest in bytes is none too long in characters.
+        .filter(|h| h.value.len() > LONGEST_VALUE && Field::of(&h.key).is_some() && too_long(clean(&h.value)))
         .map(|h| {
             let value = clean(&h.value);
             let start: String = value.chars().take(20).collect();
@@ -412,13 +421,19 @@ fn parse_time(rest: &str) -> Option<(u8, u8, u8)> {
     let i = nums.windows(2).position(|w| &rest[w[0].end..w[1].start] == ":")?;
     let (h, m) = (nums[i].value, nums[i + 1].value);
     let s = nums.get(i + 2).filter(|n| &rest[nums[i + 1].end..n.start] == ":").map_or(0, |n| n.value);
-    let upper = rest.to_ascii_uppercase();
-    let h = match (upper.contains("PM"), upper.contains("AM")) {
+    let has = |mark: &[u8]| rest.as_bytes().windows(2).any(|w| w.eq_ignore_ascii_case(mark));
+    let h = match (has(b"PM"), has(b"AM")) {
         (true, _) if h < 12 => h + 12,
         (_, true) if h == 12 => 0,
         _ => h,
     };
     (h <= 24 && m < 60 && s <= 60).then_some((h as u8, m as u8, s as u8))
+}
+
+/// `text` with its characters in [`ascii_form`]: borrowed when it is ASCII, which most dates
+/// are and which that form leaves as it is.
+fn ascii_forms(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() { Cow::Borrowed(text) } else { Cow::Owned(text.chars().map(ascii_form).collect()) }
 }
 
 /// Full-width digits, colons and slashes as ASCII; 元 (an era's first year) as 1.
@@ -443,7 +458,11 @@ fn ascii_form(c: char) -> char {
 /// assert_eq!(parse_player("加藤一二三").title, None);
 /// ```
 pub fn parse_player(text: &str) -> Player {
-    let full = clean(text);
+    player(clean(text))
+}
+
+/// [`parse_player`] for a name that is [`clean`] already.
+fn player(full: &str) -> Player {
     let (name, title) = split_title(full);
     Player { full: full.to_string(), name: name.to_string(), title: title.map(str::to_string) }
 }
@@ -468,6 +487,9 @@ mod tests {
         assert_eq!(date("2005/11/29･30日"), "2005-11-29");
         assert_eq!(date("12/30/2018 10:29:48 PM"), "2018-12-30T22:29:48");
         assert_eq!(date("12/30/2018 12:05:00 AM"), "2018-12-30T00:05:00");
+        assert_eq!(date("12/30/2018 10:29:48 pm"), "2018-12-30T22:29:48");
+        assert_eq!(date("12/30/2018 12:05:00 Am"), "2018-12-30T00:05:00");
+        assert_eq!(date("2018/12/30 10:29:48 ＰＭ"), "2018-12-30T10:29:48");
         assert_eq!(date("2020/08/04 0:25:37"), "2020-08-04T00:25:37");
         assert_eq!(date("19970822"), "1997-08-22");
         assert_eq!(date("1997.08.22"), "1997-08-22");
@@ -588,6 +610,24 @@ mod tests {
             let (n, t) = split(text);
             assert_eq!((n.as_str(), t.as_deref()), (name, title), "{text}");
         }
+    }
+
+    #[test]
+    fn values_too_long_are_counted_in_characters() {
+        let h = |k: &str, v: String| Header { key: k.to_string(), value: v };
+        let headers = [
+            h("棋戦", "a".repeat(LONGEST_VALUE + 1)),
+            // 1,000 characters in 3,000 bytes, and spaces around them: not too long.
+            h("場所", format!("  {}\u{3000}", "東".repeat(LONGEST_VALUE))),
+            h("先手", "東".repeat(LONGEST_VALUE + 1)),
+            // Not a field.
+            h("手合割", "a".repeat(LONGEST_VALUE + 1)),
+            // A remark cut off leaves 1,000 characters.
+            h("後手", format!("{}#{}", "b".repeat(LONGEST_VALUE), "c".repeat(10))),
+        ];
+        let warnings = long_value_warnings(&headers, 3);
+        let got: Vec<&str> = warnings.iter().map(|w| w.message.split(' ').nth(2).unwrap()).collect();
+        assert_eq!(got, ["棋戦", "先手"]);
     }
 
     #[test]

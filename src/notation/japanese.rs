@@ -124,6 +124,85 @@ pub fn parse(text: &str) -> Result<JapaneseMove, MoveSyntaxError> {
 ///
 /// [`MoveSyntaxError`] when `text` does not start with a Japanese move.
 pub fn parse_prefix(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError> {
+    match parse_plain(text) {
+        Some(found) => Ok(found),
+        None => parse_any(text),
+    }
+}
+
+/// [`parse_prefix`] for the forms nearly every move of a record takes, read without a loop
+/// over the characters: ▲ or △ or no side mark; a file and a rank in one of their three-byte
+/// forms (`７六`, `七六`), or 同 with one full-width space or none; a piece in one character;
+/// 成, 不成, 打 or none of them; a KIF origin of two ASCII digits (`(77)`) or none; then the
+/// end of the text, or (without an origin) an ASCII character other than `(`, which no move
+/// goes on with. `None` for any other text, which [`parse_any`] reads; where this reads a
+/// move, it is the one that gives.
+fn parse_plain(text: &str) -> Option<(JapaneseMove, usize)> {
+    let (color, mut rest) = match wide(text) {
+        Some('▲') => (Some(Color::Black), &text[3..]),
+        Some('△') => (Some(Color::White), &text[3..]),
+        _ => (None, text),
+    };
+    let destination = match wide(rest)? {
+        '同' => {
+            rest = &rest[3..];
+            if wide(rest) == Some('\u{3000}') {
+                rest = &rest[3..];
+            }
+            Destination::Same
+        }
+        file => {
+            let rank = wide(&rest[3..])?;
+            rest = &rest[6..];
+            Destination::Square(Square::from_numbers(number(file)?, number(rank)?)?)
+        }
+    };
+    // A bare 合 (no piece) and 同 after the square are the general reading's.
+    let (Some(kind), after) = piece(rest)? else { return None };
+    rest = after;
+    let mut mv = JapaneseMove {
+        color,
+        destination,
+        piece: Some(kind),
+        motion: None,
+        relative: None,
+        drop: false,
+        promotion: None,
+        origin: None,
+        motion_alias: false,
+    };
+    match wide(rest) {
+        Some('成') => (mv.promotion, rest) = (Some(true), &rest[3..]),
+        Some('不') if wide(&rest[3..]) == Some('成') => (mv.promotion, rest) = (Some(false), &rest[6..]),
+        Some('打') => (mv.drop, rest) = (true, &rest[3..]),
+        _ => {}
+    }
+    match rest.as_bytes() {
+        [b'(', f @ b'1'..=b'9', r @ b'1'..=b'9', b')', ..] => {
+            mv.origin = Square::from_numbers(f - b'0', r - b'0');
+            rest = &rest[4..];
+        }
+        [] => {}
+        [c, ..] if c.is_ascii() && *c != b'(' => {}
+        _ => return None,
+    }
+    check(&mv, None).ok()?;
+    Some((mv, text.len() - rest.len()))
+}
+
+/// The character at the start of `text` when it takes three bytes in UTF-8 (every
+/// full-width and kanji character a move is written with), else `None`.
+fn wide(text: &str) -> Option<char> {
+    match *text.as_bytes() {
+        [lead @ 0xE0..=0xEF, second, third, ..] => char::from_u32(
+            u32::from(lead & 0x0F) << 12 | u32::from(second & 0x3F) << 6 | u32::from(third & 0x3F),
+        ),
+        _ => None,
+    }
+}
+
+/// [`parse_prefix`] for any form of a move, character by character.
+fn parse_any(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError> {
     let err = |why| MoveSyntaxError::new(text, why);
     let mut rest = text.trim_start_matches(is_inline_space);
     let mut color = None;
@@ -395,6 +474,71 @@ mod tests {
 
     fn sq(f: u8, r: u8) -> Square {
         Square::from_numbers(f, r).unwrap()
+    }
+
+    /// Where the reading by bytes gives a move, the general reading gives the same move and
+    /// length, over texts made of every form of each part, mistakes included.
+    #[test]
+    fn plain_moves_read_by_bytes_as_by_characters() {
+        let marks = ["", "▲", "△", "☗", "▽", " ", "▲ ", "▲　"];
+        let squares = [
+            "７六",
+            "１一",
+            "９九",
+            "七六",
+            "７6",
+            "76",
+            "７七",
+            "０六",
+            "７十",
+            "同",
+            "同　",
+            "同 ",
+            "同　　",
+            "仝",
+            "同\t",
+            "２四同",
+            "",
+        ];
+        let pieces =
+            ["歩", "と", "王", "竜", "龍", "成香", "成", "フ", "合", "杏", "金", "馬", "右", "上", ""];
+        let marks_after =
+            ["", "成", "不成", "不", "打", "生", "右", "上", "行", "成右", "打成", "成打", "合", "ナ"];
+        let origins = ["", "(77)", "(00)", "(19)", "(10)", "（77）", "(７7)", "(7)", "(77", "(a7)"];
+        let tails = ["", " ", "△３四歩", "x", "(", "　", "+"];
+        let (mut plain, mut compared) = (0, 0);
+        for mark in marks {
+            for square in squares {
+                for piece in pieces {
+                    for after in marks_after {
+                        for origin in origins {
+                            for tail in tails {
+                                let text = format!("{mark}{square}{piece}{after}{origin}{tail}");
+                                compared += 1;
+                                if let Some(found) = parse_plain(&text) {
+                                    plain += 1;
+                                    assert_eq!(parse_any(&text).ok(), Some(found), "{text:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1_000_000 && plain > 10_000, "{plain} of {compared} read by bytes");
+        // And by hand: a KIF row's move, a KI2 move before the next.
+        let (m, used) = parse_plain("同　銀成(88)").unwrap();
+        assert_eq!(
+            (m.destination, m.piece, m.promotion, m.origin, used),
+            (Destination::Same, Some(PieceKind::Silver), Some(true), Some(sq(8, 8)), 16)
+        );
+        let (m, used) = parse_plain("▲７六歩 △３四歩").unwrap();
+        assert_eq!(
+            (m.color, m.destination, m.piece, used),
+            (Some(Color::Black), Destination::Square(sq(7, 6)), Some(PieceKind::Pawn), 12)
+        );
+        // Moves written together are the general reading's.
+        assert_eq!(parse_plain("▲７六歩△３四歩"), None);
     }
 
     #[test]

@@ -18,6 +18,11 @@ impl Hand {
         }
     }
 
+    /// The counts of the kinds in [`PieceKind::HAND`]'s order (pawn to rook).
+    pub const fn counts(&self) -> [u8; 7] {
+        self.0
+    }
+
     /// Sets the count of `kind`.
     ///
     /// # Panics

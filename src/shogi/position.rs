@@ -231,7 +231,7 @@ impl Position {
 
     /// The current position as SFEN, with its move number.
     pub fn sfen(&self) -> String {
-        self.setup.to_string()
+        self.setup.sfen()
     }
 
     /// Whether `mv` is legal here.

@@ -9,10 +9,7 @@
 //! draws, read in the letters [`crate::shogi::yari`] gives). Reading tells the games apart
 //! by the width of the first rank.
 
-use std::{
-    fmt::{self, Write as _},
-    str::FromStr,
-};
+use std::{fmt, str::FromStr};
 
 use super::{Color, Hand, Piece, PieceKind, Square, Variant};
 
@@ -75,17 +72,29 @@ impl Setup {
     /// The SFEN without its move number: board, side to move and hands. Two setups with the
     /// same position text are the same position.
     pub fn position_text(&self) -> String {
-        let mut s = self.to_string();
+        let mut s = self.sfen();
         if let Some(i) = s.rfind(' ') {
             s.truncate(i);
         }
         s
     }
 
-    fn write_board(&self, out: &mut String) {
+    /// The SFEN of the setup, as [`fmt::Display`] writes it. Every stored game has its end
+    /// position written so, and this writes its bytes without the formatting machinery.
+    pub fn sfen(&self) -> String {
+        let mut out = Vec::with_capacity(96);
+        self.write_board(&mut out);
+        out.extend_from_slice(&[b' ', self.turn.sfen_char() as u8, b' ']);
+        self.write_hands(&mut out);
+        out.push(b' ');
+        push_number(&mut out, self.move_number);
+        String::from_utf8(out).expect("SFEN is ASCII")
+    }
+
+    fn write_board(&self, out: &mut Vec<u8>) {
         for rank in 1..=9 {
             if rank > 1 {
-                out.push('/');
+                out.push(b'/');
             }
             let mut empty = 0;
             for file in (1..=self.variant.files()).rev() {
@@ -94,49 +103,66 @@ impl Setup {
                     None => empty += 1,
                     Some(piece) => {
                         if empty > 0 {
-                            out.push(char::from(b'0' + empty));
+                            out.push(b'0' + empty);
                             empty = 0;
                         }
-                        piece.push_sfen(out);
+                        push_piece(out, piece);
                     }
                 }
             }
             if empty > 0 {
-                out.push(char::from(b'0' + empty));
+                out.push(b'0' + empty);
             }
         }
     }
 
-    fn write_hands(&self, out: &mut String) {
+    fn write_hands(&self, out: &mut Vec<u8>) {
         let start = out.len();
         for color in Color::ALL {
             // SFEN lists hands rook first, in the order R B G S N L P.
             for (kind, n) in self.hand(color).iter().rev() {
-                let piece = Piece::new(color, kind);
                 if n > 1 {
-                    let _ = write!(out, "{n}");
+                    push_number(out, u32::from(n));
                 }
-                piece.push_sfen(out);
+                push_piece(out, Piece::new(color, kind));
             }
         }
         if out.len() == start {
-            out.push('-');
+            out.push(b'-');
         }
     }
+}
+
+/// Appends the SFEN letters of `piece` (`P`, `+p`, …), as [`Piece::push_sfen`] writes them.
+fn push_piece(out: &mut Vec<u8>, piece: Piece) {
+    let letters = piece.kind.sfen().bytes();
+    match piece.color {
+        Color::Black => out.extend(letters),
+        Color::White => out.extend(letters.map(|b| b.to_ascii_lowercase())),
+    }
+}
+
+/// Appends `n` in decimal digits.
+fn push_number(out: &mut Vec<u8>, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut left = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (left % 10) as u8;
+        left /= 10;
+        if left == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// SFEN: `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`, or seven squares
 /// wide for yari shogi.
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(96);
-        self.write_board(&mut s);
-        s.push(' ');
-        s.push(self.turn.sfen_char());
-        s.push(' ');
-        self.write_hands(&mut s);
-        let _ = write!(s, " {}", self.move_number);
-        f.write_str(&s)
+        f.write_str(&self.sfen())
     }
 }
 
@@ -329,6 +355,86 @@ mod tests {
         assert_eq!(setup.to_string(), "4k4/9/9/9/9/9/9/9/4K4 w R2GPb10p 12");
         assert_eq!(setup.hand(Color::White).count(PieceKind::Pawn), 10);
         assert_eq!(setup.position_text(), "4k4/9/9/9/9/9/9/9/4K4 w R2GPb10p");
+    }
+
+    /// SFEN written with the formatting machinery, square by square: the form [`Setup::sfen`]
+    /// must give.
+    fn sfen_by_format(setup: &Setup) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for rank in 1..=9 {
+            if rank > 1 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for file in (1..=setup.variant.files()).rev() {
+                match setup.piece_at(Square::from_numbers(file, rank).unwrap()) {
+                    None => empty += 1,
+                    Some(piece) => {
+                        if empty > 0 {
+                            write!(out, "{empty}").unwrap();
+                            empty = 0;
+                        }
+                        piece.push_sfen(&mut out);
+                    }
+                }
+            }
+            if empty > 0 {
+                write!(out, "{empty}").unwrap();
+            }
+        }
+        write!(out, " {} ", setup.turn.sfen_char()).unwrap();
+        let mut hands = String::new();
+        for color in Color::ALL {
+            for &kind in PieceKind::HAND.iter().rev() {
+                match setup.hand(color).count(kind) {
+                    0 => {}
+                    1 => write!(hands, "{}", Piece::new(color, kind)).unwrap(),
+                    n => write!(hands, "{n}{}", Piece::new(color, kind)).unwrap(),
+                }
+            }
+        }
+        out.push_str(if hands.is_empty() { "-" } else { &hands });
+        write!(out, " {}", setup.move_number).unwrap();
+        out
+    }
+
+    #[test]
+    fn sfen_is_written_as_the_format_says() {
+        let mut seed = 5u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let numbers = [1, 9, 10, 99, 100, 12_345, u32::MAX];
+        let mut compared = 0;
+        for variant in [Variant::Standard, Variant::Yari] {
+            let kinds: Vec<PieceKind> = PieceKind::ALL.into_iter().filter(|&k| variant.has_kind(k)).collect();
+            for round in 0..300 {
+                let mut setup = Setup::empty(variant);
+                // From an empty board to a full one.
+                let fill = round % 10;
+                for sq in variant.squares() {
+                    if next() % 10 < fill {
+                        let color = if next() % 2 == 0 { Color::Black } else { Color::White };
+                        setup.set(sq, Some(Piece::new(color, kinds[next() % kinds.len()])));
+                    }
+                }
+                for _ in 0..next() % 40 {
+                    let color = if next() % 2 == 0 { Color::Black } else { Color::White };
+                    let kind = PieceKind::HAND[next() % PieceKind::HAND.len()];
+                    setup.hand_mut(color).add_in(variant, kind);
+                }
+                setup.turn = if round % 2 == 0 { Color::Black } else { Color::White };
+                setup.move_number = numbers[round % numbers.len()];
+                assert_eq!(setup.sfen(), sfen_by_format(&setup));
+                assert_eq!(setup.to_string(), setup.sfen());
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 600);
+        let setup: Setup = "4k4/9/9/9/9/9/9/9/4K4 b 18P2L 4294967295".parse().unwrap();
+        assert_eq!(setup.sfen(), "4k4/9/9/9/9/9/9/9/4K4 b 2L18P 4294967295");
     }
 
     #[test]

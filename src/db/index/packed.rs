@@ -10,7 +10,7 @@
 //! five bits each (`Piece::index()`), packed from the low bits up. Equal positions pack to
 //! equal bytes.
 
-use crate::shogi::{Color, PieceKind, Setup, Square, Variant};
+use crate::shogi::{Color, Setup, Square, Variant};
 
 /// Appends the packed form of `setup`'s position (its game, board, hands, side to move; not
 /// the move number) to `out`.
@@ -66,26 +66,36 @@ impl Packer {
         for color in Color::ALL {
             let hand = setup.hand(color);
             if !hand.is_empty() {
-                out.extend(PieceKind::HAND.iter().map(|&k| hand.count(k)));
+                // Pawn to rook, as the format lists them.
+                out.extend_from_slice(&hand.counts());
             }
-        }
-        // The occupancy bitmap, then the pieces five bits each (40 pieces at most on a legal
-        // board, 81 in any case, so 51 bytes at most), taken from the bitmap's set bits
-        // eight at a time into the five bytes they fill.
-        let mut pieces = [0u8; 55 + 8];
-        let mut len = 0;
-        let mut left = self.occupied;
-        while left != 0 {
-            let (mut group, mut n) = (0u64, 0);
-            while left != 0 && n < 40 {
-                group |= u64::from(self.codes[left.trailing_zeros() as usize] - 1) << n;
-                left &= left - 1;
-                n += 5;
-            }
-            pieces[len..len + 8].copy_from_slice(&group.to_le_bytes());
-            len += (n as usize).div_ceil(8);
         }
         out.extend_from_slice(&self.occupied.to_le_bytes()[..11]);
+        self.pack_pieces(out);
+    }
+
+    /// Appends the pieces on the occupied squares, five bits each, in square order (40 pieces
+    /// at most on a legal board, 81 in any case, so 51 bytes at most): gathered into a 64-bit
+    /// word from the bitmap's set bits, the bitmap read as two 64-bit halves, and the word's
+    /// full bytes written out as it fills.
+    fn pack_pieces(&self, out: &mut Vec<u8>) {
+        let mut pieces = [0u8; 51 + 8];
+        let (mut len, mut word, mut bits) = (0, 0u64, 0usize);
+        for (half, base) in [(self.occupied as u64, 0), ((self.occupied >> 64) as u64, 64)] {
+            let mut left = half;
+            while left != 0 {
+                word |= u64::from(self.codes[base + left.trailing_zeros() as usize] - 1) << bits;
+                left &= left - 1;
+                bits += 5;
+                if bits >= 40 {
+                    pieces[len..len + 8].copy_from_slice(&word.to_le_bytes());
+                    len += 5;
+                    (word, bits) = (word >> 40, bits - 40);
+                }
+            }
+        }
+        pieces[len..len + 8].copy_from_slice(&word.to_le_bytes());
+        len += bits.div_ceil(8);
         out.extend_from_slice(&pieces[..len]);
     }
 }
@@ -93,6 +103,7 @@ impl Packer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shogi::PieceKind;
 
     #[test]
     fn packed_positions_are_equal_exactly_when_positions_are() {
