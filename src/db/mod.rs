@@ -282,6 +282,37 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GameId(pub i64);
 
+/// A map keyed by game ids, hashed by [`IdHasher`].
+pub(crate) type IdMap<V> = std::collections::HashMap<GameId, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+/// Hashes game ids with one multiplication: ids are small, nearly consecutive integers from
+/// the database, not chosen to collide, so the default hasher's defence against crafted keys
+/// buys nothing, and the writer looks games up in such maps millions of times a run (the
+/// lists of the newest games of hot positions). The product's top bits, which a table's probe
+/// tags come from, depend on every bit of the id.
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+}
+
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)

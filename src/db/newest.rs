@@ -18,7 +18,7 @@ use std::{
 use rusqlite::{Connection, OptionalExtension, params_from_iter, types::Value, vtab::array::Array};
 
 use super::{
-    GameId, Result,
+    GameId, IdMap, Result,
     codec::decode_moves,
     filter::{Conditions, GameFilter},
     index::packed::pack_position,
@@ -226,7 +226,7 @@ pub(in crate::db) fn walk_reads_less(
 /// one set of conditions: the writer keeps one for the lists it makes in one go, in one
 /// transaction.
 #[derive(Debug, Default)]
-pub(in crate::db) struct Remembered(HashMap<GameId, Option<Shown>>);
+pub(in crate::db) struct Remembered(IdMap<Option<Shown>>);
 
 /// Games [`Remembered`] keeps at most (about 100 bytes each); it forgets them all past that.
 const REMEMBERED: usize = 1 << 17;
@@ -292,7 +292,7 @@ pub(in crate::db) struct Walked {
     /// Where each record read sorts, in the walk's order.
     places: Vec<SortKey>,
     /// The index in `places` of each game's first record.
-    first: HashMap<GameId, u32>,
+    first: IdMap<u32>,
     /// Whether every record has been read.
     ended: bool,
 }

@@ -43,6 +43,19 @@ impl BitWriter {
         self.put(v >> 32, 32);
     }
 
+    /// Writes the low `bits` bits of `v` (at most 64 at a time): several fields gathered in
+    /// one number go out in one or two steps instead of one each.
+    #[inline]
+    pub fn put_long(&mut self, v: u64, bits: u32) {
+        debug_assert!(bits <= 64 && (bits == 64 || v >> bits == 0));
+        if bits <= 32 {
+            self.put(v, bits);
+        } else {
+            self.put(v & 0xFFFF_FFFF, 32);
+            self.put(v >> 32, bits - 32);
+        }
+    }
+
     /// Writes `q` one bits and a zero.
     pub fn put_unary(&mut self, mut q: u32) {
         while q >= 32 {
@@ -55,23 +68,17 @@ impl BitWriter {
     /// Writes `v` in the exponential Golomb code of order `k` (see [`eg_len`]).
     #[inline]
     pub fn put_eg(&mut self, v: u64, k: u32) {
-        let w = v + (1 << k);
-        let width = 64 - w.leading_zeros();
-        let q = width - 1 - k;
-        let low = width - 1;
-        let rest = w & ((1 << low) - 1);
-        if 2 * width - 1 - k <= 32 {
-            // The usual code, short enough to go in one field: its ones, its zero, its low bits.
-            self.put(rest << (q + 1) | ((1 << q) - 1), 2 * width - 1 - k);
+        let len = eg_len(v, k) as u32;
+        if len <= 64 {
+            // The usual code: its ones, its zero and its low bits in one number.
+            self.put_long(eg_code(v, k), len);
             return;
         }
-        self.put_unary(q);
-        if low > 32 {
-            self.put(rest & 0xFFFF_FFFF, 32);
-            self.put(rest >> 32, low - 32);
-        } else {
-            self.put(rest, low);
-        }
+        let w = v + (1 << k);
+        let low = 63 - w.leading_zeros();
+        self.put_unary(low - k);
+        self.put(w & 0xFFFF_FFFF, 32);
+        self.put((w >> 32) & ((1 << (low - 32)) - 1), low - 32);
     }
 
     /// Writes `v` in the Rice code of parameter `k`, or, when its quotient would pass
@@ -81,6 +88,19 @@ impl BitWriter {
         if q >= u64::from(MAX_UNARY) {
             self.put_unary_ones(MAX_UNARY);
             self.put_u64(v);
+            return;
+        }
+        let len = q as u32 + 1 + k;
+        if len <= 64 {
+            // The usual code, at most 64 bits: its ones, its zero and its low bits in one
+            // number, written in one or two fields.
+            let code = ((1 << q) - 1) | (v & ((1 << k) - 1)) << (q + 1);
+            if len <= 32 {
+                self.put(code, len);
+            } else {
+                self.put(code & 0xFFFF_FFFF, 32);
+                self.put(code >> 32, len - 32);
+            }
         } else {
             self.put_unary(q as u32);
             if k > 32 {
@@ -109,7 +129,21 @@ impl BitWriter {
     }
 }
 
+/// The bits that [`BitWriter::put_eg`] writes for `v`, in the order written from bit 0 up,
+/// when they are at most 64 ([`eg_len`]): the ones, the zero, then the low bits of `v + 2^k`
+/// below its top bit.
+#[inline]
+pub fn eg_code(v: u64, k: u32) -> u64 {
+    let w = v + (1 << k);
+    let width = 64 - w.leading_zeros();
+    let q = width - 1 - k;
+    let rest = w & ((1 << (width - 1)) - 1);
+    debug_assert!(2 * width - 1 - k <= 64);
+    rest << (q + 1) | ((1 << q) - 1)
+}
+
 /// Bits that [`BitWriter::put_eg`] writes for `v`.
+#[inline]
 pub fn eg_len(v: u64, k: u32) -> usize {
     let width = 64 - (v + (1 << k)).leading_zeros();
     (2 * width - 1 - k) as usize
@@ -265,6 +299,18 @@ impl<'a> BitReader<'a> {
 
     /// Reads a value that [`BitWriter::put_rice`] wrote.
     pub fn get_rice(&mut self, k: u32) -> Result<u64, Corrupt> {
+        // Most codes are short and held whole: read them in one step.
+        if self.held < 57 {
+            self.refill();
+        }
+        let q = (!self.buf).trailing_zeros();
+        let len = q + 1 + k;
+        if q < MAX_UNARY && len <= self.held {
+            let v = (self.buf >> (q + 1)) & ((1u64 << k) - 1);
+            self.buf = self.buf.checked_shr(len).unwrap_or(0);
+            self.held -= len;
+            return Ok(u64::from(q) << k | v);
+        }
         let q = self.ones()?;
         if q == MAX_UNARY {
             return self.get_wide(64);
@@ -309,6 +355,74 @@ mod tests {
                 assert_eq!(r.get(5), Ok(v & 0x1F));
             }
             assert!(r.remaining() < 8);
+        }
+    }
+
+    /// The bytes of `bits` (each 0 or 1), from the low bit of each byte up.
+    fn pack(bits: &[u8]) -> Vec<u8> {
+        bits.chunks(8).map(|c| c.iter().enumerate().map(|(i, &b)| b << i).sum()).collect()
+    }
+
+    /// `v` in the exponential Golomb code of order `k`, bit by bit: as many ones as
+    /// `v + 2^k` has bits past `k + 1`, a zero, then those bits below its top one, low first.
+    fn naive_eg(v: u64, k: u32) -> Vec<u8> {
+        let w = u128::from(v) + (1 << k);
+        let low = 127 - w.leading_zeros();
+        let mut bits = vec![1; (low - k) as usize];
+        bits.push(0);
+        bits.extend((0..low).map(|i| (w >> i & 1) as u8));
+        bits
+    }
+
+    /// `v` in the Rice code of parameter `k`, bit by bit (see [`BitWriter::put_rice`]).
+    fn naive_rice(v: u64, k: u32) -> Vec<u8> {
+        let q = v >> k;
+        if q >= u64::from(MAX_UNARY) {
+            let mut bits = vec![1; MAX_UNARY as usize];
+            bits.extend((0..64).map(|i| (v >> i & 1) as u8));
+            return bits;
+        }
+        let mut bits = vec![1; q as usize];
+        bits.push(0);
+        bits.extend((0..k).map(|i| (v >> i & 1) as u8));
+        bits
+    }
+
+    #[test]
+    fn codes_are_the_bits_a_naive_writer_writes() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for k in [0, 1, 2, 5, 20, 31, 32, 33, 43, 44, 62, 63] {
+            let mut w = BitWriter::default();
+            let mut naive = Vec::new();
+            for i in 0..2_000 {
+                // Values of every width, and odd fields between codes so that they start
+                // anywhere in a word.
+                let v = next() >> (next() % 64);
+                let field = next() % 64;
+                let bits = (i % 33) as u32;
+                w.put(field & ((1 << bits) - 1), bits);
+                naive.extend((0..bits).map(|b| (field >> b & 1) as u8));
+                if v < 1 << 40 && k <= 20 {
+                    w.put_eg(v, k);
+                    naive.extend(naive_eg(v, k));
+                }
+                let small = (1u64 << k).checked_mul(8).map_or(u64::MAX, |m| m - 1);
+                let rice = if i % 3 == 0 { v } else { v & small };
+                w.put_rice(rice, k);
+                naive.extend(naive_rice(rice, k));
+                let long = (next() % 65) as u32;
+                let value = if long == 64 { v } else { v & ((1 << long) - 1) };
+                w.put_long(value, long);
+                naive.extend((0..long).map(|b| (value >> b & 1) as u8));
+                assert_eq!(w.len(), naive.len(), "k {k}, value {i}");
+            }
+            assert_eq!(w.finish(), pack(&naive), "k {k}");
         }
     }
 

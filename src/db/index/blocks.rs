@@ -40,7 +40,7 @@
 
 use super::{
     Posting,
-    bits::{BitReader, BitWriter, Mark, eg_len, rice_len},
+    bits::{BitReader, BitWriter, Mark, eg_code, eg_len, rice_len},
 };
 use crate::{
     db::{
@@ -234,15 +234,31 @@ impl BlockBuilder {
         let mut prev = None;
         for p in self.group.drain(..) {
             let game = posting_game(p.game);
-            match prev {
-                None => self.bits.put(u64::from(game - self.base), self.width),
-                Some(prev) => self.bits.put_eg(u64::from(game - prev), GAME_ORDER),
-            }
+            // The game: the first in `width` bits, the others as the gap from the one before.
+            let (game_field, game_len) = match prev {
+                None => (u64::from(game - self.base), self.width),
+                Some(prev) => {
+                    let gap = u64::from(game - prev);
+                    (eg_code(gap, GAME_ORDER), eg_len(gap, GAME_ORDER) as u32)
+                }
+            };
             prev = Some(game);
-            self.bits.put_eg(u64::from(p.ply), PLY_ORDER);
-            self.bits.put(u64::from(p.result.code()), 2);
-            if p.ply <= MOVES_THROUGH {
-                self.bits.put(u64::from(next_code(p.next)), 16);
+            let ply = u64::from(p.ply);
+            let ply_len = eg_len(ply, PLY_ORDER) as u32;
+            let (mv, move_len) =
+                if p.ply <= MOVES_THROUGH { (u64::from(next_code(p.next)), 16) } else { (0, 0) };
+            if game_len + ply_len + 2 + move_len <= 64 {
+                // Every field of the posting in one number, in the order they are written.
+                let fields = game_field
+                    | eg_code(ply, PLY_ORDER) << game_len
+                    | u64::from(p.result.code()) << (game_len + ply_len)
+                    | mv << (game_len + ply_len + 2);
+                self.bits.put_long(fields, game_len + ply_len + 2 + move_len);
+            } else {
+                self.bits.put_long(game_field, game_len);
+                self.bits.put_eg(ply, PLY_ORDER);
+                self.bits.put(u64::from(p.result.code()), 2);
+                self.bits.put(mv, move_len);
             }
         }
         self.keys += 1;

@@ -29,7 +29,7 @@ use super::{
     lookup::{Occurrence, first_plies},
 };
 use crate::db::{
-    Corrupt, GameFilter, GameId, Result,
+    Corrupt, GameFilter, GameId, IdMap, Result,
     codec::{get_varint, put_varint},
     filter::Conditions,
     newest::{Remembered, SortKey, Walked, look_up, newest_shown_remembered, walk_reads_less},
@@ -142,7 +142,7 @@ pub(super) struct Lists {
     /// The dates of games stored with one record, theirs, since the last write: the date a
     /// game sorts by is its shown record's, which needs no lookup then. A game taken off a
     /// list (deleted, or its records changed) is forgotten, and its date looked up.
-    dated: HashMap<GameId, Option<String>>,
+    dated: IdMap<Option<String>>,
 }
 
 #[derive(Debug, Default)]

@@ -8,7 +8,7 @@ use super::{
     Batch, NewGame,
     games::{Stored, Unlink},
 };
-use crate::db::{Result, paths::range_under};
+use crate::db::{Corrupt, Result, paths::range_under};
 
 /// A file as the writer records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,7 +146,6 @@ impl Batch<'_> {
     ///
     /// Any database failure.
     pub fn open_file(&mut self, file: &FileRecord, games: u64, stopped: u64) -> Result<i64> {
-        let existing = file_id(&self.tx, &file.path)?;
         let values = params![
             file.path,
             file.size as i64,
@@ -160,30 +159,32 @@ impl Batch<'_> {
             file.ctime_ns,
             file.device
         ];
-        Ok(match existing {
-            Some(id) => {
-                self.unlink_games(id, Unlink::ReadAgain)?;
-                self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
-                self.tx
-                    .prepare_cached(
-                        "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
-                         games = ?7, stopped = ?8, error = ?9, ctime_ns = ?10, device = ?11
-                         WHERE path = ?1",
-                    )?
-                    .execute(values)?;
-                id
-            }
-            None => {
-                self.tx
-                    .prepare_cached(
-                        "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error,
-                                           ctime_ns, device)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                    )?
-                    .execute(values)?;
-                self.tx.last_insert_rowid()
-            }
-        })
+        // Inserted unless its path has a row: a new file, most files of a run, costs no lookup
+        // by path before its insert (over 100,000 files of one game each, the lookups took
+        // 1.7% of the writer thread's instructions).
+        let inserted = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO files(path, size, mtime_ns, hash, format, encoding, games, stopped, error,
+                                   ctime_ns, device)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT(path) DO NOTHING",
+            )?
+            .execute(values)?;
+        if inserted == 1 {
+            return Ok(self.tx.last_insert_rowid());
+        }
+        let id = file_id(&self.tx, &file.path)?.ok_or(Corrupt("a file's row is gone"))?;
+        self.unlink_games(id, Unlink::ReadAgain)?;
+        self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
+        self.tx
+            .prepare_cached(
+                "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
+                 games = ?7, stopped = ?8, error = ?9, ctime_ns = ?10, device = ?11
+                 WHERE path = ?1",
+            )?
+            .execute(values)?;
+        Ok(id)
     }
 
     /// Sets the counts of the file at `path`, read in parts, once its last part is added: its
