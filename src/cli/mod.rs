@@ -150,6 +150,25 @@ fn note_offset_past_end(offset: usize, total: u64) {
     eprintln!("kifudex: --offset {offset} is past the end of the list: {matching}");
 }
 
+/// Makes the first SIGINT or SIGTERM run `first`, then end the process with status 128 + the
+/// signal's number, as the signal does by default, also where the process started with it
+/// ignored. Where the handlers cannot be set up, the signals keep their disposition.
+fn exit_on_signals(first: impl FnOnce() + Send + 'static) {
+    use signal_hook::{
+        consts::{SIGINT, SIGTERM},
+        iterator::Signals,
+    };
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new().name("kifudex-signals".into()).spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            first();
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
 /// Says on stderr why no game came out, when the filters keep none: otherwise a misspelled
 /// name and an archive without such games read alike. A database that holds no game at all
 /// says so instead: that an index run has committed none yet, when one is writing it or did

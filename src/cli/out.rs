@@ -86,20 +86,10 @@ fn partial() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 fn remove_on_signals() {
     static WATCH: Once = Once::new();
     WATCH.call_once(|| {
-        use signal_hook::{
-            consts::{SIGINT, SIGTERM},
-            iterator::Signals,
-        };
         // Without the handler, the signal ends the process as before and leaves the file.
-        let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
-            return;
-        };
-        let _ = std::thread::Builder::new().name("kifudex-signals".into()).spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                for hidden in partial().drain(..) {
-                    let _ = fs::remove_file(hidden);
-                }
-                std::process::exit(128 + signal);
+        super::exit_on_signals(|| {
+            for hidden in partial().drain(..) {
+                let _ = fs::remove_file(hidden);
             }
         });
     });

@@ -56,33 +56,15 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             addr.ip()
         );
     }
-    stop_on_signals();
+    // Also where the process started with the signals ignored (a server started in the
+    // background by a script, whose shell ignores SIGINT for it): it holds nothing to clean up.
+    super::exit_on_signals(|| {});
     eprintln!("kifudex: serving {} at {url} (Ctrl-C stops)", path.display());
     if args.open {
         open_browser(&url);
     }
     server.run().context("the server stopped")?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Makes SIGINT and SIGTERM end the server with status 128 + the signal's number, as the
-/// signals do by default, also where the process was started with them ignored (a server
-/// started in the background by a script, whose shell ignores SIGINT for it): the server holds
-/// nothing that needs cleaning up.
-fn stop_on_signals() {
-    use signal_hook::{
-        consts::{SIGINT, SIGTERM},
-        iterator::Signals,
-    };
-    // Without the handler, the signals keep the disposition the process started with.
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
-        return;
-    };
-    let _ = std::thread::Builder::new().name("kifudex-signals".into()).spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            std::process::exit(128 + signal);
-        }
-    });
 }
 
 /// The addresses `--host` names: an IP address, or those a host name resolves to.

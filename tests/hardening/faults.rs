@@ -686,17 +686,8 @@ fn prune_keeps_the_files_of_a_disk_not_mounted_and_prunes_files_removed_on_purpo
         run 5 "$g" --prune
         umount "$g/club" && rmdir "$g/club"
         run 6 "$g" --prune"#;
-    let status = crate::util::wrapper("unshare")
-        .args(["-rm", "sh", "-c", script, "sh"])
-        .arg(crate::util::exe())
-        .args([&games, &disk, &stage, &db, &out])
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
-    let summary = |n: u32| -> serde_json::Value {
-        let text = fs::read_to_string(out.join(format!("{n}.json"))).unwrap();
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run {n}: {e}: {text}"))
-    };
+    in_mount_namespace(script, &[&games, &disk, &stage, &db, &out]);
+    let summary = |n: u32| run_summary(&out, n);
     let counts = |n: u32| {
         let s = summary(n);
         let count = |key: &str| s[key].as_u64().unwrap();
@@ -719,6 +710,24 @@ fn prune_keeps_the_files_of_a_disk_not_mounted_and_prunes_files_removed_on_purpo
     assert_eq!(counts(6), (1, 2, 0, 0));
     let games_left = listed_games(&db).unwrap().len();
     assert_eq!(games_left, 2, "the games of the one file left");
+}
+
+/// Runs `script` as root of a mount namespace of its own, with kifudex and `paths` as its
+/// arguments, and checks that it ran to its end.
+fn in_mount_namespace(script: &str, paths: &[&std::path::PathBuf]) {
+    let status = crate::util::wrapper("unshare")
+        .args(["-rm", "sh", "-c", script, "sh"])
+        .arg(crate::util::exe())
+        .args(paths)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// The summary of run `n` of a mount script, which wrote it to `out/N.json`.
+fn run_summary(out: &std::path::Path, n: u32) -> serde_json::Value {
+    let text = fs::read_to_string(out.join(format!("{n}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("run {n}: {e}: {text}"))
 }
 
 /// Records read through links to a disk mounted elsewhere: with the disk away, the links lead
@@ -755,17 +764,8 @@ fn prune_keeps_the_files_of_links_to_a_disk_not_mounted() {
         run 4 "$g" --follow-links --prune
         rm "$mnt/part0/"*
         run 5 "$g" --follow-links --prune"#;
-    let status = crate::util::wrapper("unshare")
-        .args(["-rm", "sh", "-c", script, "sh"])
-        .arg(crate::util::exe())
-        .args([&games, &mnt, &stage, &db, &out])
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
-    let summary = |n: u32| -> serde_json::Value {
-        let text = fs::read_to_string(out.join(format!("{n}.json"))).unwrap();
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run {n}: {e}: {text}"))
-    };
+    in_mount_namespace(script, &[&games, &mnt, &stage, &db, &out]);
+    let summary = |n: u32| run_summary(&out, n);
     let counts = |n: u32| {
         let s = summary(n);
         let count = |key: &str| s[key].as_u64().unwrap();
