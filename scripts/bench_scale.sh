@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Scale benchmark: the same measurements on corpora of different sizes, to show which costs
 # grow with the archive. For each corpus it indexes into a fresh database and prints games
-# per second, CPU seconds, database bytes per game and peak resident memory; then it times
+# per second, CPU seconds (and per game, the program's own and the system's apart: the
+# system's includes the cost of the memory the page cache takes for the files written, which
+# grows with their size on some machines), database bytes per game and peak resident memory;
+# then it times
 # the opening answers (start position, after 2 and 10 plies, a rare late position, and the
 # start position filtered by a player: `cargo bench --bench query`, medians of 21 runs), and
 # streams `export tree --max-ply 10` to /dev/null, printing its time and peak memory.
@@ -66,9 +69,12 @@ s = json.load(open(sys.argv[1]))
 size = os.path.getsize(sys.argv[2])
 rss, user, system = open(sys.argv[3]).read().split()[-3:]
 games = s["games_added"] + s["games_duplicate"]
-print("%s index: %d games (%d added) in %.2f s = %.0f games/s; cpu %.2f s; %.0f bytes/game; peak RSS %.1f MB"
-      % (sys.argv[4], games, s["games_added"], s["seconds"], games / s["seconds"],
-         float(user) + float(system), size / max(1, s["games_added"]), int(rss) / 1024))
+user, system = float(user), float(system)
+print("%s index: %d games (%d added) in %.2f s = %.0f games/s; cpu %.2f s = %.1f us/game (user %.1f, system %.1f);"
+      " %.0f bytes/game; peak RSS %.1f MB"
+      % (sys.argv[4], games, s["games_added"], s["seconds"], games / s["seconds"], user + system,
+         1e6 * (user + system) / games, 1e6 * user / games, 1e6 * system / games,
+         size / max(1, s["games_added"]), int(rss) / 1024))
 PY
     (cd "$here" && cargo bench --quiet --bench query -- "$db" --rounds 21 --player "$player") \
         | sed "s/^/$name query: /" >>"$summary"

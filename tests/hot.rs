@@ -18,7 +18,7 @@ use rusqlite::OptionalExtension;
 use kifudex::{
     db::{GameResult, LISTED, RUN_POSTINGS, Reader},
     ingest::Options,
-    shogi::{Handicap, Move, Position, PositionKey},
+    shogi::{Handicap, Move, Position, PositionKey, Setup},
 };
 
 use crate::{
@@ -26,7 +26,7 @@ use crate::{
     query::{Fixture, check, csv_rows, expected, ids_of, query_json},
     util::{
         Rng, command as kifudex_command,
-        games::{Spec, generate, truth, write_games},
+        games::{Spec, Truth, generate, truth, write_games},
         kifudex,
     },
 };
@@ -156,16 +156,7 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
     let mut common: Vec<&String> = asked.iter().copied().collect();
     common.sort_by_key(|t| std::cmp::Reverse(occ[*t].len()));
     for text in common.into_iter().take(8) {
-        let want = expected(fx, &occ, text, &|_| true);
-        let mut newest: Vec<(String, i64, usize)> = want
-            .games
-            .iter()
-            .map(|(&id, &ply)| {
-                let i = fx.ids.iter().position(|&x| x == id).unwrap();
-                (fx.specs[i].date.replace('/', "-"), id, ply)
-            })
-            .collect();
-        newest.sort_by(|a, b| (&b.0, b.1).cmp(&(&a.0, a.1)));
+        let newest = newest_at(fx, &occ, text);
         for (offset, limit) in [(0, 20), (5, 7), (30, 100)] {
             let got: Vec<(i64, usize)> = snapshot
                 .newest_reaching(&setups_by_text[text], offset, limit)
@@ -177,30 +168,7 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
                 newest.iter().skip(offset).take(limit).map(|&(_, id, ply)| (id, ply)).collect();
             assert_eq!(got, want, "{what}: the newest games at {text}, {offset} {limit}");
         }
-        // The newest games kept for it, when it is hot: the first of the games in list order
-        // (every one when the list has no cut), enough of them for a page or two.
-        let key = PositionKey::of(&setups_by_text[text]).to_i64();
-        let conn = rusqlite::Connection::open(&fx.db).unwrap();
-        let row: Option<(Option<i64>, Vec<u8>)> = conn
-            .query_row("SELECT cut_game, games FROM hot_lists WHERE key = ?1", [key], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()
-            .unwrap();
-        if let Some((cut, blob)) = row {
-            let listed = listed_games(&blob);
-            // The blob keeps them in list order, each with the date it sorts by.
-            let in_order: Vec<(Option<String>, i64, usize)> = newest
-                .iter()
-                .take(listed.len())
-                .map(|(date, id, ply)| (Some(date.clone()), *id, *ply))
-                .collect();
-            let got: Vec<(Option<String>, i64, usize)> =
-                listed.iter().map(|(id, ply, date)| (date.clone(), *id, *ply)).collect();
-            assert_eq!(got, in_order, "{what}: the list of {text} as stored");
-            let enough = if cut.is_none() { newest.len() } else { LISTED / 2 };
-            assert!(listed.len() >= enough.min(newest.len()), "{what}: {} kept for {text}", listed.len());
-        }
+        check_list(fx, &newest, &setups_by_text[text], &format!("{what}: {text}"));
         // Pages of the answer, as the command gives them: from the newest games kept for a
         // hot position as far as they reach (LISTED of them), from the postings past that.
         let sfen = setups_by_text[text].to_string();
@@ -220,6 +188,46 @@ fn assert_some_answers(fx: &Fixture, what: &str, most: usize) -> usize {
     assert!(!at_start.is_empty(), "{what}: tree");
     assert!(at_start.iter().all(|r| r["games"] == games.len().to_string()), "{what}: tree {at_start:?}");
     asked.len()
+}
+
+/// The games that reach the position of `text` in the replay, newest first (then by id,
+/// highest first), each with its date and first ply there.
+fn newest_at(fx: &Fixture, occ: &Truth, text: &str) -> Vec<(String, i64, usize)> {
+    let want = expected(fx, occ, text, &|_| true);
+    let mut newest: Vec<(String, i64, usize)> = want
+        .games
+        .iter()
+        .map(|(&id, &ply)| {
+            let i = fx.ids.iter().position(|&x| x == id).unwrap();
+            (fx.specs[i].date.replace('/', "-"), id, ply)
+        })
+        .collect();
+    newest.sort_by(|a, b| (&b.0, b.1).cmp(&(&a.0, a.1)));
+    newest
+}
+
+/// The newest games kept for the position of `setup`, when it is hot, against `newest`: the
+/// first of them in list order (every one when the list has no cut), enough for a page or two.
+fn check_list(fx: &Fixture, newest: &[(String, i64, usize)], setup: &Setup, what: &str) {
+    let key = PositionKey::of(setup).to_i64();
+    let conn = rusqlite::Connection::open(&fx.db).unwrap();
+    let row: Option<(Option<i64>, Vec<u8>)> = conn
+        .query_row("SELECT cut_game, games FROM hot_lists WHERE key = ?1", [key], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()
+        .unwrap();
+    if let Some((cut, blob)) = row {
+        let listed = listed_games(&blob);
+        // The blob keeps them in list order, each with the date it sorts by.
+        let in_order: Vec<(Option<String>, i64, usize)> =
+            newest.iter().take(listed.len()).map(|(date, id, ply)| (Some(date.clone()), *id, *ply)).collect();
+        let got: Vec<(Option<String>, i64, usize)> =
+            listed.iter().map(|(id, ply, date)| (date.clone(), *id, *ply)).collect();
+        assert_eq!(got, in_order, "{what}: the list as stored");
+        let enough = if cut.is_none() { newest.len() } else { LISTED / 2 };
+        assert!(listed.len() >= enough.min(newest.len()), "{what}: {} kept", listed.len());
+    }
 }
 
 /// The games `query` lists for `sfen` (id and first ply), `limit` of them after `offset`.
@@ -475,6 +483,41 @@ fn the_merge_that_ends_a_first_run_makes_hot_the_positions_two_games_reach_early
     let hot: BTreeSet<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
     assert!(want.len() >= 40, "{} positions reached by two games", want.len());
     assert_eq!(hot, want);
+}
+
+/// The lists of newest games that a first run makes at its end, on a thread for each job when
+/// its run made many keys hot: every hot key gets one, and each holds the games the replay
+/// here lists first, as one job alone makes it too.
+#[test]
+fn the_lists_made_on_threads_at_the_end_of_a_first_run_are_those_of_the_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let specs = plain_games(400, 41);
+    let paths = write_games(&games, &specs);
+    index_with(&hot_options(&games, &db));
+    // Well past the keys that take threads (64).
+    assert!(hot_keys(&db) >= 100, "{} hot keys", hot_keys(&db));
+    assert_listed(&db, "two jobs");
+    let present: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
+    let fx = fixture_of(&db, &present);
+    let (occ, setups_by_text) = truth(&fx.specs);
+    let by_key: HashMap<i64, &String> =
+        setups_by_text.iter().map(|(text, setup)| (PositionKey::of(setup).to_i64(), text)).collect();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut stmt = conn.prepare("SELECT key FROM hot_lists").unwrap();
+    let listed: Vec<i64> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    for key in &listed {
+        let text = by_key[key];
+        check_list(&fx, &newest_at(&fx, &occ, text), &setups_by_text[text], &format!("two jobs: {text}"));
+    }
+    let alone = tmp.path().join("alone.sqlite");
+    index_with(&Options { jobs: 1, ..hot_options(&games, &alone) });
+    let lists = |db: &Path| -> Vec<(i64, Option<i64>, Vec<u8>)> {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let mut stmt = conn.prepare("SELECT key, cut_game, games FROM hot_lists ORDER BY key").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    };
+    assert_eq!(lists(&db), lists(&alone));
 }
 
 /// The files of `all` whose games the database holds.

@@ -550,11 +550,13 @@ fn read_bytes(file: &SourceFile) -> Result<Vec<u8>, ReadError> {
     if file.size > MAX_FILE_BYTES {
         return Err(ReadError::TooLarge);
     }
-    // The size the walk saw bounds the buffer and the read: a file that grew since gives a
-    // byte more, and is caught below.
-    bytes.reserve_exact((file.size as usize + 1).saturating_sub(bytes.len()));
-    let rest = (file.size + 1).saturating_sub(bytes.len() as u64);
-    (&open).take(rest).read_to_end(&mut bytes).map_err(failed)?;
+    // The size the walk saw bounds the buffer and the read, which then needs no call to find
+    // the end: a file that grew since has another size below, and one that shrank gives fewer
+    // bytes. (A file the system says is empty may still give some, as those of `/proc` do: a
+    // byte is asked for, and one that comes is that change.)
+    let want = file.size.max(1);
+    bytes.reserve_exact((want as usize).saturating_sub(bytes.len()));
+    (&open).take(want.saturating_sub(bytes.len() as u64)).read_to_end(&mut bytes).map_err(failed)?;
     let meta = open.metadata().map_err(ReadError::Io)?;
     if !meta.is_file() {
         return Err(ReadError::Changed);

@@ -34,11 +34,13 @@ use super::{
     cache::KeyHasher,
     listed::{self, Lists},
     lookup::{View, count},
+    readers::on_readers,
     runs::{self, Run},
     stored_position,
+    writer::ReaderThreads,
 };
 use crate::{
-    db::{GameId, GameResult, Result, Stats},
+    db::{Error, GameId, GameResult, Result, Stats},
     shogi::Move,
 };
 
@@ -210,28 +212,33 @@ impl Hot {
     /// failure.
     pub fn make_short_lists(&mut self, conn: &Connection) -> Result<()> {
         let keys = std::mem::take(&mut self.short);
-        self.make_lists(conn, keys)
+        self.make_lists(conn, keys, None)
     }
 
-    /// Makes the list of each of `keys` from the live runs.
+    /// Makes the list of each of `keys` from the live runs. With `threads`, and keys enough
+    /// to share, the lists are made on that many threads, each reading the file on a
+    /// connection of its own as the last commit left it (so only between commits, or with the
+    /// connection of `conn` in WAL mode), and stored here.
     ///
     /// # Errors
     ///
-    /// As for [`Hot::make_short_lists`].
-    pub fn make_lists(&self, conn: &Connection, keys: Vec<i64>) -> Result<()> {
-        if keys.is_empty() {
-            return Ok(());
-        }
-        let (live, dead) = live_and_dead(conn)?;
-        let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
-        let mut lists = listed::Maker::default();
-        for key in keys {
-            if let Some(position) = stored_position(conn, key)? {
-                let k = crate::shogi::PositionKey::from_i64(key);
-                lists.add(conn, key, &view.exact(&position, k, view.occurrences(k)?)?)?;
+    /// As for [`Hot::make_short_lists`]; a failure to open or read the file on another
+    /// connection.
+    pub fn make_lists(
+        &self,
+        conn: &Connection,
+        keys: Vec<i64>,
+        threads: Option<ReaderThreads<'_>>,
+    ) -> Result<()> {
+        match threads.filter(|t| t.threads > 1 && keys.len() >= SHARED_LISTS) {
+            Some(t) => {
+                let shares: Vec<&[i64]> = keys.chunks(keys.len().div_ceil(t.threads)).collect();
+                let store = |made: listed::Made| made.store(conn);
+                on_readers(t.path, "kifudex-lists", &shares, LISTS_IN_FLIGHT, lists_of, store)?;
+                Ok(())
             }
+            None => lists_of(conn, &keys.as_slice(), &|| false, &mut |made| made.store(conn)),
         }
-        lists.finish(conn)
     }
 
     /// Makes `keys` hot (those that are not yet), each counted from the live runs. Returns
@@ -285,6 +292,39 @@ impl Hot {
     pub fn extend(&mut self, keys: impl IntoIterator<Item = i64>) {
         self.keys.extend(keys);
     }
+}
+
+/// Keys whose lists are worth threads of their own to make (a run over 100,000 games makes
+/// more than a thousand hot).
+const SHARED_LISTS: usize = 64;
+
+/// Lists made on threads waiting to be stored, at most (about a kilobyte each).
+const LISTS_IN_FLIGHT: usize = 1_024;
+
+/// Makes the list of each of `keys` from the live runs read on `conn`, for `out`, until `halt`
+/// says to give up.
+fn lists_of(
+    conn: &Connection,
+    keys: &&[i64],
+    halt: &dyn Fn() -> bool,
+    out: &mut listed::Out<'_>,
+) -> Result<()> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let (live, dead) = live_and_dead(conn)?;
+    let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
+    let mut lists = listed::Maker::default();
+    for &key in keys.iter() {
+        if halt() {
+            return Err(Error::Interrupted);
+        }
+        if let Some(position) = stored_position(conn, key)? {
+            let k = crate::shogi::PositionKey::from_i64(key);
+            lists.add(conn, key, &view.exact(&position, k, view.occurrences(k)?)?, out)?;
+        }
+    }
+    lists.finish(conn, out)
 }
 
 /// The first ply of a group of hits of one key.

@@ -245,15 +245,31 @@ impl Lists {
     }
 }
 
-/// Makes the lists of many keys in one transaction, every posting in a run and every record
-/// written: a list whose games are few enough to look up one by one waits, and the games of
-/// the waiting lists are looked up together, in the order of their ids (see
-/// [`Remembered::fetch`]), when they would fill the memory and at [`Maker::finish`]. Lists of
-/// keys made hot over a whole run, each with a few dozen games all over the archive, then read
-/// the records' pages about once each instead of a few pages a game at random (at a million
-/// games, those reads were half of what the writer read). A list of many games is made at
-/// once, by walking the records by date, the walks of all sharing the records read (see
-/// [`Walked`]).
+/// Where a [`Maker`] hands the lists it makes.
+pub(super) type Out<'a> = dyn FnMut(Made) -> Result<()> + 'a;
+
+/// A list made for a key, to store.
+pub(super) struct Made {
+    key: i64,
+    list: List,
+}
+
+impl Made {
+    /// Writes it as the list of its key.
+    pub fn store(&self, conn: &Connection) -> Result<()> {
+        self.list.store(conn, self.key)
+    }
+}
+
+/// Makes the lists of many keys, every posting in a run and every record written, and hands
+/// each to its caller (which stores it, or sends it to the thread that does): a list whose
+/// games are few enough to look up one by one waits, and the games of the waiting lists are
+/// looked up together, in the order of their ids (see [`Remembered::fetch`]), when they would
+/// fill the memory and at [`Maker::finish`]. Lists of keys made hot over a whole run, each
+/// with a few dozen games all over the archive, then read the records' pages about once each
+/// instead of a few pages a game at random (at a million games, those reads were half of what
+/// the writer read). A list of many games is made at once, by walking the records by date,
+/// the walks of all sharing the records read (see [`Walked`]).
 #[derive(Default)]
 pub(super) struct Maker {
     memory: Remembered,
@@ -266,34 +282,34 @@ pub(super) struct Maker {
 
 impl Maker {
     /// Makes the list of `key` from `occ`, the occurrences of exactly its stored position
-    /// (sorted by game and ply), or leaves it waiting.
+    /// (sorted by game and ply), for `out`, or leaves it waiting.
     ///
     /// # Errors
     ///
-    /// Any database failure.
-    pub fn add(&mut self, conn: &Connection, key: i64, occ: &[Occurrence]) -> Result<()> {
+    /// Any database failure, and what `out` returns.
+    pub fn add(&mut self, conn: &Connection, key: i64, occ: &[Occurrence], out: &mut Out<'_>) -> Result<()> {
         let first = first_plies(occ);
         if first.len() > Remembered::CAPACITY || walk_reads_less(conn, first.len(), first.len(), LISTED)? {
-            return make(conn, key, &first, &mut self.memory, &mut self.walked);
+            return out(make(conn, key, &first, &mut self.memory, &mut self.walked)?);
         }
         if self.games.len() + first.len() > Remembered::CAPACITY {
-            self.make_waiting(conn)?;
+            self.make_waiting(conn, out)?;
         }
         self.games.extend(first.iter().map(|&(game, _)| game));
         self.waiting.push((key, first));
         Ok(())
     }
 
-    /// Makes the lists that wait.
+    /// Makes the lists that wait, for `out`.
     ///
     /// # Errors
     ///
-    /// Any database failure.
-    pub fn finish(mut self, conn: &Connection) -> Result<()> {
-        self.make_waiting(conn)
+    /// Any database failure, and what `out` returns.
+    pub fn finish(mut self, conn: &Connection, out: &mut Out<'_>) -> Result<()> {
+        self.make_waiting(conn, out)
     }
 
-    fn make_waiting(&mut self, conn: &Connection) -> Result<()> {
+    fn make_waiting(&mut self, conn: &Connection, out: &mut Out<'_>) -> Result<()> {
         if self.waiting.is_empty() {
             return Ok(());
         }
@@ -302,7 +318,7 @@ impl Maker {
         let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
         self.memory.fetch(conn, &self.games, &c)?;
         for (key, first) in self.waiting.drain(..) {
-            make(conn, key, &first, &mut self.memory, &mut self.walked)?;
+            out(make(conn, key, &first, &mut self.memory, &mut self.walked)?)?;
         }
         self.games.clear();
         Ok(())
@@ -323,7 +339,7 @@ fn make(
     first: &[(GameId, u32)],
     memory: &mut Remembered,
     walked: &mut Walked,
-) -> Result<()> {
+) -> Result<Made> {
     let ids: Vec<GameId> = first.iter().map(|&(g, _)| g).collect();
     let c = Conditions::new(conn, &GameFilter::default(), "s", "g")?;
     let mut shown = newest_shown_remembered(conn, &ids, &c, LISTED, memory, walked)?;
@@ -339,7 +355,7 @@ fn make(
             Ok((at, ply))
         })
         .collect::<Result<_>>()?;
-    List { cut, games }.store(conn, key)
+    Ok(Made { key, list: List { cut, games } })
 }
 
 /// The list of `key` (its games with their first plies, in no particular order), when it

@@ -52,6 +52,7 @@ mod hot;
 mod listed;
 mod lookup;
 pub mod packed;
+mod readers;
 mod runs;
 mod writer;
 
@@ -68,7 +69,7 @@ pub use self::{
 };
 pub(super) use self::{
     runs::{Run, live as live_runs},
-    writer::{IndexWriter, MergeThreads, RemovedGame, merge_runs},
+    writer::{IndexWriter, ReaderThreads, RemovedGame, merge_runs},
 };
 use super::{
     Corrupt, GameId, GameResult, Result,

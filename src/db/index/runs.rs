@@ -37,17 +37,14 @@ use std::{
     cmp::Reverse,
     collections::{BinaryHeap, binary_heap::PeekMut},
     path::Path,
-    sync::{
-        atomic::{AtomicBool, Ordering},
-        mpsc,
-    },
 };
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     Posting,
     blocks::{Block, BlockBuilder, BlockPostings, RunShape, decode_block},
+    readers::on_readers,
 };
 use crate::{
     db::{Corrupt, Error, GameId, Result},
@@ -468,78 +465,23 @@ pub(super) fn merge_parallel<W: Send>(
 ) -> Result<(i64, Vec<W>)> {
     let shape = merged_shape(conn, merged)?;
     let run = new_run(conn)?;
-    // Set when a thread fails, so that the others stop too.
-    let failed = AtomicBool::new(false);
-    let halt = || stop() || failed.load(Ordering::Relaxed);
-    let (sender, received) = mpsc::sync_channel::<Made>(MADE_IN_FLIGHT);
-    let (written, parts) = std::thread::scope(|scope| {
-        let threads = ranges
-            .iter()
-            .map(|&range| {
-                let sender = sender.clone();
-                let (dead, halt, watch, see, failed) = (&dead, &halt, &watch, &see, &failed);
-                let thread = std::thread::Builder::new().name("kifudex-merge".into());
-                thread.spawn_scoped(scope, move || {
-                    let part = || -> Result<(Merged, W)> {
-                        let reader = Connection::open_with_flags(
-                            path,
-                            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-                        )?;
-                        // One read transaction: the old runs as the last commit left them,
-                        // whatever this merge's transaction deletes meanwhile.
-                        reader.execute_batch("BEGIN")?;
-                        let mut watcher = watch();
-                        let made = merge_range(
-                            &reader,
-                            merged,
-                            range,
-                            shape,
-                            dead,
-                            halt,
-                            &mut |p| see(&mut watcher, p),
-                            // The writer stopped: it says why.
-                            &mut |made| sender.send(made).map_err(|_| Error::Interrupted),
-                        )?;
-                        Ok((made, watcher))
-                    };
-                    let part = part();
-                    if part.is_err() {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    part
-                })
-            })
-            .collect::<std::io::Result<_>>();
-        drop(sender);
-        let threads: Vec<_> = match threads {
-            Ok(threads) => threads,
-            Err(e) => {
-                // Those started stop at their first block.
-                failed.store(true, Ordering::Relaxed);
-                drop(received);
-                return (Err(Error::Thread(e)), Vec::new());
-            }
-        };
-        // Dropping the receiver on a failure stops the threads at their next block.
-        let written = received.into_iter().try_for_each(|made| write_made(conn, run, made));
-        if written.is_err() {
-            failed.store(true, Ordering::Relaxed);
-        }
-        let parts: Vec<Result<(Merged, W)>> = threads
-            .into_iter()
-            .map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect();
-        (written, parts)
-    });
-    written?;
-    // The error that stopped the others, rather than their being stopped.
-    if let Some(e) = parts.iter().position(|p| matches!(p, Err(e) if !matches!(e, Error::Interrupted))) {
-        return Err(parts.into_iter().nth(e).and_then(Result::err).expect("an error"));
-    }
+    let parts = on_readers(
+        path,
+        "kifudex-merge",
+        ranges,
+        MADE_IN_FLIGHT,
+        |reader, &range, halt, made| {
+            let mut watcher = watch();
+            let halt = || stop() || halt();
+            let see = &mut |p: &Posting| see(&mut watcher, p);
+            let merged = merge_range(reader, merged, range, shape, &dead, &halt, see, &mut |m| made(m))?;
+            Ok((merged, watcher))
+        },
+        |made| write_made(conn, run, made),
+    )?;
     let mut total = Merged::default();
     let mut watchers = Vec::with_capacity(parts.len());
-    for part in parts {
-        let (made, watcher) = part?;
+    for (made, watcher) in parts {
         total.add(made);
         watchers.push(watcher);
     }

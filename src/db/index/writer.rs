@@ -534,12 +534,18 @@ impl IndexWriter {
     /// # Errors
     ///
     /// [`Corrupt`] when a game to check does not replay; any database failure.
-    pub fn list_hot(&mut self, conn: &Connection) -> Result<()> {
+    pub fn list_hot(&mut self, conn: &Connection, threads: Option<ReaderThreads<'_>>) -> Result<()> {
         let keys: Vec<i64> = conn
             .prepare("SELECT key FROM hot WHERE move = 0 AND key NOT IN (SELECT key FROM hot_lists)")?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        self.hot.make_lists(conn, keys)
+        let threads = match threads {
+            Some(t) if conn.query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0))? == "wal" => {
+                Some(t)
+            }
+            _ => None,
+        };
+        self.hot.make_lists(conn, keys, threads)
     }
 
     /// Adds stored game `id` (greater than any indexed before), which plays `moves` from
@@ -649,12 +655,13 @@ fn indexed_through(conn: &Connection) -> Result<i64> {
         .map_err(|_| Corrupt("meta.indexed_through is not a number"))?)
 }
 
-/// Threads for merging runs: a merge of at least a full run's postings (as the index writer
-/// buffers them) is cut into this many ranges of keys, each merged on a thread of its own
-/// that reads the database file at `path` on a connection of its own. Smaller merges, those
-/// of a run that indexed a few files, are not worth the threads.
+/// Threads that share out the work of the end of a run, each reading the database file at
+/// `path` on a connection of its own: a merge of at least a full run's postings (as the index
+/// writer buffers them) is cut into this many ranges of keys, each merged on a thread, and the
+/// lists of newest games of the keys a run made hot are made on them too. Smaller merges,
+/// those of a run that indexed a few files, and a few lists, are not worth the threads.
 #[derive(Clone, Copy, Debug)]
-pub struct MergeThreads<'a> {
+pub struct ReaderThreads<'a> {
     pub path: &'a Path,
     pub threads: usize,
 }
@@ -673,7 +680,7 @@ pub fn merge_runs(
     index: &mut IndexWriter,
     all: bool,
     stop: Option<&AtomicBool>,
-    threads: Option<MergeThreads<'_>>,
+    threads: Option<ReaderThreads<'_>>,
 ) -> Result<(usize, bool)> {
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let threads = match threads.filter(|t| t.threads > 1) {

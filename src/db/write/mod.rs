@@ -37,7 +37,7 @@ pub use self::files::{FileRecord, NewReject, NewWarning, WriteCounts};
 pub use super::new_game::{NewGame, PlayerName};
 use super::{
     Result,
-    index::{IndexWriter, MergeThreads, merge_runs},
+    index::{IndexWriter, ReaderThreads, merge_runs},
     lock::WriteLock,
     open,
 };
@@ -360,7 +360,7 @@ impl Writer {
     ///
     /// Any database failure.
     pub fn merge_filled(&mut self) -> Result<()> {
-        let threads = Some(MergeThreads { path: &self.path, threads: self.merge_threads });
+        let threads = Some(ReaderThreads { path: &self.path, threads: self.merge_threads });
         let (merged, _) = merge_runs(&mut self.conn, &mut self.index, false, self.stop.as_deref(), threads)?;
         self.freed |= merged > 0;
         Ok(())
@@ -385,7 +385,7 @@ impl Writer {
         // The buffers and caches are done with; a merge needs none of their memory.
         self.index.release_memory();
         self.games.release_memory();
-        let threads = Some(MergeThreads { path: &self.path, threads: self.merge_threads });
+        let threads = Some(ReaderThreads { path: &self.path, threads: self.merge_threads });
         let (merged, stopped) =
             merge_runs(&mut self.conn, &mut self.index, true, self.stop.as_deref(), threads)?;
         if !stopped {
@@ -394,7 +394,8 @@ impl Writer {
             // cache the writer's thread then fills again (see above), and a run resumed after
             // Ctrl-C at 924,000 games of a million peaked at 437 MB instead of about 300.
             let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            self.index.list_hot(&tx)?;
+            self.index
+                .list_hot(&tx, Some(ReaderThreads { path: &self.path, threads: self.merge_threads }))?;
             tx.commit()?;
         }
         if (self.freed || merged > 0) && !stopped {
