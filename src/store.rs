@@ -142,7 +142,7 @@ pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplay
         keys,
         end,
         outcome: ending.and_then(|e| e.stated),
-        termination: stored.termination.as_deref().and_then(Termination::from_name),
+        termination: said_ending(stored).1,
         illegal_ending: None,
         variations: Vec::new(),
         status: Status::Complete,
@@ -221,10 +221,19 @@ pub fn stored_record(stored: &StoredGame) -> Game {
     }
 }
 
-/// The ending from the stored termination and result.
+/// The ending the record shown says: the game's, or the record's own when it says another.
 fn ending(stored: &StoredGame) -> Option<Ending> {
-    let termination = stored.termination.as_deref().and_then(Termination::from_name);
-    Ending::judged(termination, outcome(stored.row.result))
+    let (result, termination) = said_ending(stored);
+    Ending::judged(termination, outcome(result))
+}
+
+/// The result and termination of the record shown (see [`StoredGame::own_ending`]).
+fn said_ending(stored: &StoredGame) -> (GameResult, Option<Termination>) {
+    let (result, termination) = match &stored.own_ending {
+        Some((result, termination)) => (*result, termination.as_deref()),
+        None => (stored.row.result, stored.termination.as_deref()),
+    };
+    (result, termination.and_then(Termination::from_name))
 }
 
 #[cfg(test)]

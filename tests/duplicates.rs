@@ -449,6 +449,42 @@ fn a_duplicate_whose_record_ends_otherwise_is_a_warning_that_says_what_the_game_
     );
 }
 
+/// `show` writes the record it shows as that record ends, not as the game's first record
+/// does: a copy that says the game was interrupted, or lost on time, says so in every format.
+#[test]
+fn show_writes_the_ending_of_the_record_it_shows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_dir(tmp.path(), "games");
+    // Black, to move at move 3: resigns (a.kifu), the game is interrupted (b.kifu), Black's
+    // time runs out (c.kifu).
+    fs::write(dir.join("a.kifu"), ending_record("A", "投了")).unwrap();
+    fs::write(dir.join("b.kifu"), ending_record("C", "中断")).unwrap();
+    fs::write(dir.join("c.kifu"), ending_record("E", "切れ負け")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let summary = index(&dir, &db, &[]);
+    assert_eq!((summary["games_added"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(2)));
+    let shown = |to: &str, filters: &[&str]| {
+        let args: Vec<&str> = ["show", "1", "--to", to].into_iter().chain(filters.iter().copied()).collect();
+        let out = kifudex(args).db(&db).output();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out)
+    };
+    let csa_ending = |filters: &[&str]| {
+        let text = shown("csa", filters);
+        text.lines().filter(|l| l.starts_with('%')).map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(csa_ending(&[]), ["%TORYO"]);
+    assert_eq!(csa_ending(&["--black", "C"]), ["%CHUDAN"]);
+    assert_eq!(csa_ending(&["--black", "E"]), ["%TIME_UP"]);
+    let kif = shown("kif", &["--black", "C"]);
+    assert!(kif.contains("中断") && !kif.contains("投了") && !kif.contains("勝ち"), "{kif}");
+    let kif = shown("kif", &["--black", "E"]);
+    assert!(kif.contains("切れ負け") && !kif.contains("投了"), "{kif}");
+    let jkf: serde_json::Value = serde_json::from_str(&shown("jkf", &["--black", "C"])).unwrap();
+    let last = jkf["moves"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["special"], "CHUDAN", "{jkf}");
+}
+
 /// A game's record of three moves naming `black`, whose third move is `ending` (a KIF
 /// ending: 投了 means Black, to move, resigns; 中断, interrupted, has no winner).
 fn ending_record(black: &str, ending: &str) -> String {

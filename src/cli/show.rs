@@ -22,9 +22,10 @@ use super::{
 
 /// Print a stored game, with its headers, in any format kifudex writes.
 ///
-/// A game found in several files has a record (headers, times, comments) from each; the one
-/// shown is the first in path order that the filters match (the first in path order without
-/// filters). What the format cannot hold is said as `convert` says it: a note for what the
+/// A game found in several files has a record (headers, times, comments, ending) from each;
+/// the one shown is the first in path order that the filters match (the first in path order
+/// without filters), and it ends as its file says, though the game counts the ending of its
+/// first record. What the format cannot hold is said as `convert` says it: a note for what the
 /// format has no place for (move times in KI2, headers in USI), a warning and exit status 1
 /// for what the game loses (an ending USI has no word for). The database keeps each game's
 /// main line: a record's variations are in its file, which `convert` writes. Exit status 1

@@ -174,6 +174,10 @@ pub struct StoredGame {
     pub termination: Option<String>,
     /// The rest of what the record shown for it says.
     pub info: RecordInfo,
+    /// The ending of the record shown, its result and termination, when it is not the game's
+    /// (a game found in several records ends as the first of them says: see the
+    /// documentation of duplicates in `db`).
+    pub own_ending: Option<(GameResult, Option<String>)>,
 }
 
 /// A stored game's moves, as the moves and positions exports read them.
@@ -512,9 +516,15 @@ impl Snapshot<'_> {
         let id_arg = c.next_arg();
         // A game always has a record; the left join still shows one that lost them all.
         let required = if c.record.is_empty() { "" } else { " AND s.id IS NOT NULL" };
+        // A file before the records' own endings has none: its records end as their games do.
+        let own = if migrate::version(&self.tx)? < migrate::OWN_ENDINGS {
+            "NULL, NULL"
+        } else {
+            "s.own_result, s.own_termination"
+        };
         let sql = format!(
             "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, s.times, s.comments, g.termination,
-               {RECORD_INFO_COLUMNS}
+               {RECORD_INFO_COLUMNS}, {own}
              FROM games g LEFT JOIN sources s ON s.id = {shown} {RECORD_JOINS}
              WHERE g.id = ?{id_arg}{game}{required}",
             shown = shown_record("g", &c.record),
@@ -538,6 +548,10 @@ impl Snapshot<'_> {
             comments: comments.as_deref().map(decode_comments).transpose()?.unwrap_or_default(),
             termination: r.get(11)?,
             info: record_info(r, 12)?,
+            own_ending: match r.get::<_, Option<GameResult>>(19)? {
+                Some(result) => Some((result, r.get(20)?)),
+                None => None,
+            },
         }))
     }
 
