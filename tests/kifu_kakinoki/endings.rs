@@ -123,3 +123,31 @@ fn ki2_every_summary_line_and_terminal_token() {
         assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{ending}");
     }
 }
+
+/// A record that ends twice keeps its first ending, and says that it read the second past: a
+/// terminal row after another, or a `まで` line that names another kind of end. A `まで` line
+/// that says the same end in other words, or only who won, is no second ending.
+#[test]
+fn kif_a_second_ending_is_read_past_with_a_warning() {
+    let two = |after: &str| format!("{}   4 {after}\n", kif_after_two("投了"));
+    let cases: [(String, &[u32]); 6] = [
+        // The second row is line 6, a `まで` line after it line 7.
+        (two("中断"), &[6]),
+        (format!("{}まで2手で中断\n", two("中断")), &[6, 7]),
+        (format!("{}まで2手で中断\n", kif_after_two("投了")), &[6]),
+        (format!("{}まで2手で千日手\n", kif_after_two("投了")), &[6]),
+        (format!("{}まで2手で後手の勝ち\n", kif_after_two("投了")), &[]),
+        (format!("{}まで2手で時間切れにより後手の勝ち\n", kif_after_two("切れ負け")), &[]),
+    ];
+    for (text, lines) in cases {
+        let game = kif::read(&text).remove(0);
+        assert_eq!(game.problem, None, "{text}");
+        let warned: Vec<(u32, &str)> = game.warnings.iter().map(|w| (w.line, w.code)).collect();
+        let want: Vec<(u32, &str)> = lines.iter().map(|&l| (l, "second_ending")).collect();
+        assert_eq!(warned, want, "{text}");
+        let ending = game.ending.as_ref().unwrap();
+        assert_eq!(ending.line, 5, "{text}: the first ending stands");
+        let r = replay(&game);
+        assert_eq!(r.outcome, WHITE, "{text}");
+    }
+}

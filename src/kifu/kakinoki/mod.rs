@@ -22,8 +22,10 @@
 //! after a first such line), or at a header that opens a game after a game's end; its header
 //! section starts at its first `#` line or header that is no footer (`終了日時`, `消費時間`).
 //!
-//! Ending policy: the first terminal word of a line ends it (a second is ignored); a `まで`
-//! line adds the outcome it states, and is the ending when no terminal word was written. A
+//! Ending policy: the first terminal word of a line ends it (a second is read past, with a
+//! `second_ending` warning on the main line, as is a `まで` line that says another kind of
+//! end); a `まで` line adds the outcome it states, and is the ending when no terminal word was
+//! written. A
 //! line with neither whose last move carries a comment about a foul (`*反則手にて終局`) ended
 //! by that foul. The side of an ending is worked out from the moves counted, not from the
 //! numbers written.
@@ -774,11 +776,20 @@ impl Tree {
         }
     }
 
-    /// Ends the current line with a terminal word; a second end is ignored (the first wins).
+    /// Ends the current line with a terminal word; a second end is read past (the first
+    /// wins), with a warning on the main line.
     pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32) {
         let to_move = self.to_move();
+        let is_main = self.stack.len() == 1;
         let line = self.current();
-        if line.ending.is_some() || (line.closed && line.unread.is_none()) {
+        if line.closed && line.unread.is_none() {
+            return;
+        }
+        if let Some(first) = &line.ending {
+            if is_main {
+                let warning = second_ending(line_no, text, first);
+                self.warnings.push(warning);
+            }
             return;
         }
         line.ending = Some(ending(terminal, to_move, text, line_no));
@@ -867,7 +878,17 @@ impl Tree {
             let turn = line.to_move(self.start_turn);
             if let Some((summary, line_no, text)) = line.summary.take() {
                 match &mut line.ending {
-                    Some(e) => e.stated = e.stated.or(summary.stated),
+                    Some(e) => {
+                        // One that says another kind of end is read past, with what it says.
+                        let said = summary.terminal.termination;
+                        if said != Termination::Unknown && said != e.termination {
+                            if i == 0 {
+                                self.warnings.push(second_ending(line_no, &text, e));
+                            }
+                        } else {
+                            e.stated = e.stated.or(summary.stated);
+                        }
+                    }
                     None if !line.closed || line.unread.is_some() => {
                         let mut e = ending(summary.terminal, turn, &text, line_no);
                         e.stated = summary.stated;
@@ -920,6 +941,18 @@ fn take_variation(lines: &mut [Line], i: usize) -> Variation {
     let children = std::mem::take(&mut lines[i].children);
     let variations = children.iter().map(|&c| take_variation(lines, c)).collect();
     Variation { ply: lines[i].at, moves, ending, variations }
+}
+
+/// The warning for a second ending of the game, `text` on line `line_no`, after `first`: a
+/// terminal word after another, or a `まで` line that says another kind of end.
+fn second_ending(line_no: u32, text: &str, first: &Ending) -> Warning {
+    let message = format!(
+        "{} says another end after the game's ({}, line {}): read past, the first stands",
+        text.trim_matches(is_space),
+        first.text.trim_matches(is_space),
+        first.line
+    );
+    Warning { line: line_no, ply: None, code: "second_ending", message }
 }
 
 /// The ending a terminal word makes, `to_move` being the side to move when it is written.
