@@ -61,22 +61,25 @@ fn a_hand_count_over_99_reads_back() {
 }
 
 /// A record at odds with itself, a foul (反則勝ち) and then a summary stating a draw
-/// (まで3手で千日手), states a draw; written back, it used to lose the draw (まで0手で反則勝ち
-/// reads as a win).
+/// (まで3手で千日手): the first ending is the game's, the summary is read past with a warning,
+/// and written back the record reads the same (it once read as a draw, then as a win).
 #[test]
-fn a_foul_with_a_stated_draw_keeps_the_draw() {
+fn a_foul_with_a_contradicting_summary_keeps_the_foul_through_writing() {
     use kifudex::{
-        kifu::{self, Format, Outcome},
+        kifu::{self, Format},
         replay::replay,
     };
     let text = "手合割：平手\n手数----指手---------消費時間--\n   1 反則勝ち\nまで3手で千日手\n";
     for format in [Format::Kif, Format::Ki2] {
         let game = kifu::read(Format::Kif, text).remove(0);
+        let codes: Vec<&str> = game.warnings.iter().map(|w| w.code).collect();
+        assert_eq!(codes, ["second_ending"]);
         let first = replay(&game);
-        assert_eq!(first.outcome, Some(Outcome::Draw));
+        // 反則勝ち: the side to move, Black at ply 0, wins.
+        assert_eq!(first.outcome, Some(kifu::Outcome::Win(kifudex::shogi::Color::Black)));
         let written = kifudex::write::write(format, &game, &first);
         let again = replay(&kifu::read(format, &written).remove(0));
-        assert_eq!(again.outcome, Some(Outcome::Draw), "{format}:\n{written}");
+        assert_eq!(again.outcome, first.outcome, "{format}:\n{written}");
     }
 }
 
