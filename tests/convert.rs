@@ -164,6 +164,9 @@ fn text_shift_jis_cannot_hold_is_refused_not_replaced() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("U+1F600") && stderr.contains("line 1"), "{stderr}");
+    // It names the file of UTF-8 that holds it.
+    let kifu = dir.path().join("game.kifu");
+    assert!(stderr.contains(&format!("write it to {}", kifu.display())), "{stderr}");
     assert!(!target.exists(), "nothing is written");
     // UTF-8 holds it.
     let target = dir.path().join("game.kifu");
@@ -1034,6 +1037,28 @@ fn csa_text_says_it_is_utf8_once() {
         assert!(game.comments.is_empty(), "{:?}", game.comments);
         assert_eq!(game.info.black.as_ref().map(|p| p.full.as_str()), Some("羽生善治"));
     }
+}
+
+/// CSA's version line comes once, at the top, as its encoding line does: what follows a `/`
+/// is a game's names, headers, start and moves (CSA's record format, 2.1). A game that ends
+/// at the move limit needs V3.0, which added `%MAX_MOVES`, and the file says so whichever
+/// of its games that is.
+#[test]
+fn csa_text_says_its_version_once_the_newest_a_game_needs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("two.csa");
+    std::fs::write(&path, "V2.2\nPI\n+\n+2726FU\n%TORYO\n/\nPI\n+\n+7776FU\n-3334FU\n%MAX_MOVES\n").unwrap();
+    let out = convert(&[path.to_str().unwrap(), "--to", "csa"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..2], ["'CSA encoding=UTF-8", "V3.0"], "{text}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with('V')).count(), 1, "{text}");
+    assert_eq!(lines.iter().filter(|l| **l == "/").count(), 1, "{text}");
+    // Read back, the same two games, each with its own ending (White, to move, resigns: Black wins; then a draw).
+    let games = replayed_games(&path, text.as_bytes());
+    assert_eq!(games.iter().map(|g| g.3.as_str()).collect::<Vec<_>>(), ["Some(Win(Black))", "Some(Draw)"]);
+    assert_eq!(replayed_games(&path, &std::fs::read(&path).unwrap()), games, "{text}");
 }
 
 /// The extension of `--out` picks the format when `--to` is not given, and a `--to` it

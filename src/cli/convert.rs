@@ -286,36 +286,46 @@ fn for_each_stopped(
     }
 }
 
-/// Several games in one text: CSA separates them with `/`, the others follow one another.
+/// Several games in one text: CSA separates them with `/` ([`kifudex::write::csa::join`]),
+/// the others follow one another.
 fn join(format: Format, texts: &[String]) -> String {
-    let separator = if format == Format::Csa { "/\n" } else { "\n" };
+    if format == Format::Csa {
+        return kifudex::write::csa::join(texts);
+    }
     let mut out = String::new();
     for (i, text) in texts.iter().enumerate() {
         if i > 0 {
             if !out.ends_with('\n') {
                 out.push('\n');
             }
-            out.push_str(separator);
+            out.push('\n');
         }
-        // The CSA encoding line is the file's, not each game's.
-        match format {
-            Format::Csa if i > 0 => {
-                out.push_str(text.strip_prefix(kifudex::write::csa::ENCODING_LINE).unwrap_or(text))
-            }
-            _ => out.push_str(text),
-        }
+        out.push_str(text);
     }
     out
 }
 
 /// Writes `text`, in `format`, to `path`: KIF or KI2 in a `.kif` or `.ki2` file in
 /// Shift_JIS, as those extensions promise, and anything else in UTF-8 (which CSA's encoding
-/// line and JSON say).
+/// line and JSON say). Text that Shift_JIS cannot hold is refused, and the refusal names the
+/// `.kifu` (or `.ki2u`) file that would hold it.
 pub(super) fn write_file(path: &Path, format: Format, text: &str) -> anyhow::Result<()> {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let bytes = match ext.as_deref() {
-        Some("kif" | "ki2") if matches!(format, Format::Kif | Format::Ki2) => encoding::encode_cp932(text)
-            .with_context(|| format!("{}: the game has text Shift_JIS cannot hold", path_text(path)))?,
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    let bytes = match ext.to_ascii_lowercase().as_str() {
+        "kif" | "ki2" if matches!(format, Format::Kif | Format::Ki2) => encoding::encode_cp932(text)
+            .map_err(|e| {
+                let utf8 = path.with_extension(if ext.ends_with(char::is_lowercase) {
+                    format!("{ext}u")
+                } else {
+                    format!("{ext}U")
+                });
+                anyhow::anyhow!(
+                    "{}: the game has text Shift_JIS cannot hold, which a .{ext} file promises ({e}): \
+                     write it to {}, a file of UTF-8",
+                    path_text(path),
+                    path_text(&utf8)
+                )
+            })?,
         _ => text.as_bytes().to_vec(),
     };
     super::out::write_whole(path, &bytes)

@@ -1,4 +1,5 @@
-//! Writing a game as CSA V2.2, in UTF-8, which its first line says.
+//! Writing a game as CSA, in UTF-8, which its first line says: V2.2, or V3.0 when the game
+//! ends in a word only V3.0 defines.
 
 use std::fmt::Write as _;
 
@@ -24,7 +25,7 @@ fn name_with_title(p: &Player) -> String {
 /// comment). A file of several games has it once, before the first.
 pub const ENCODING_LINE: &str = "'CSA encoding=UTF-8\n";
 
-/// Writes `game` (replayed as `replayed`) as CSA V2.2, after the [`ENCODING_LINE`]: names, the `$` headers CSA knows, the
+/// Writes `game` (replayed as `replayed`) as CSA after the [`ENCODING_LINE`]: the [`version`], names, the `$` headers CSA knows, the
 /// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
 /// the comments before the first move, the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
 /// word for it. Headers CSA has no key for are kept as `'key:value` comments after the start,
@@ -39,8 +40,9 @@ pub const ENCODING_LINE: &str = "'CSA encoding=UTF-8\n";
 /// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(256 + replayed.moves.len() * 16);
+    let ending = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
     out.push_str(ENCODING_LINE);
-    out.push_str("V2.2\n");
+    out.push_str(version(ending));
     let info = &game.info;
     let mut line = |prefix: &str, value: &str| {
         out.push_str(prefix);
@@ -100,10 +102,51 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     for note in foul_notes(game, replayed) {
         let _ = writeln!(out, "'{}", one_line(&note));
     }
-    if let Some(word) = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn)) {
+    if let Some(word) = ending {
         let _ = writeln!(out, "%{word}");
     }
     out
+}
+
+const V2_2: &str = "V2.2\n";
+const V3_0: &str = "V3.0\n";
+
+/// The version line for a game that ends in the `%` word `ending`: `V3.0` for a word that
+/// V2.2 does not define (`MAX_MOVES`, the move limit), so that a reader of the older
+/// version is not handed a word it does not know under its own number; `V2.2` otherwise,
+/// which every reader of either version takes.
+fn version(ending: Option<&str>) -> &'static str {
+    match ending {
+        Some("MAX_MOVES") => V3_0,
+        _ => V2_2,
+    }
+}
+
+/// Games written by [`write`] as one CSA text: the [`ENCODING_LINE`] and the version line
+/// once, at the top (`V3.0` if any game needs it), then the games, a `/` line between
+/// two, as CSA separates them (what follows a `/` is a game's names, headers, start and
+/// moves, never a version).
+pub fn join(texts: &[String]) -> String {
+    let mut version = V2_2;
+    let mut games = String::new();
+    for (i, text) in texts.iter().enumerate() {
+        let text = text.strip_prefix(ENCODING_LINE).unwrap_or(text);
+        let body = match text.strip_prefix(V3_0) {
+            Some(body) => {
+                version = V3_0;
+                body
+            }
+            None => text.strip_prefix(V2_2).unwrap_or(text),
+        };
+        if i > 0 {
+            if !games.ends_with('\n') {
+                games.push('\n');
+            }
+            games.push_str("/\n");
+        }
+        games.push_str(body);
+    }
+    format!("{ENCODING_LINE}{version}{games}")
 }
 
 /// Whether `key` is written as a `$` line: a `$` and a name CSA readers take for one (ASCII

@@ -269,6 +269,23 @@ fn csa_every_ending_word() {
 }
 
 #[test]
+fn csa_written_says_the_version_that_defines_its_ending() {
+    // `%MAX_MOVES` came with V3.0 (CSA's record format, 7th edition); V2.2 defines
+    // `%TORYO`, `%SENNICHITE` and the other words used here.
+    let written = |word: &str| {
+        let game = csa::read(&format!("PI\n+\n+7776FU\n-3334FU\n{word}\n")).remove(0);
+        kifudex::write::write(Format::Csa, &game, &replay(&game))
+    };
+    for (word, version) in [("%MAX_MOVES", "V3.0"), ("%TORYO", "V2.2"), ("%SENNICHITE", "V2.2"), ("", "V2.2")]
+    {
+        let text = written(word);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[..2], ["'CSA encoding=UTF-8", version], "{word}: {text}");
+        assert_eq!(lines.last().copied(), Some(if word.is_empty() { "-3334FU" } else { word }), "{text}");
+    }
+}
+
+#[test]
 fn csa_perpetual_check_is_lost_by_the_checking_side_whoever_moved_last() {
     // Black's rook checks from the 5th and the 4th file in turn, and the king steps aside:
     // the start position occurs for the fourth time after 12 plies. Started with Black to
