@@ -30,6 +30,11 @@ use kifudex::{
 use serde::Serialize;
 
 /// Index files and directories of game records into the database.
+///
+/// Files read before are read again only when they changed. Exit status 0 when nothing read
+/// in the run was rejected (warnings or not), 1 when some file or game was (it is reported,
+/// and the run goes on), 2 on a usage or database error, 130 when interrupted by Ctrl-C (143
+/// by SIGTERM): what it wrote is committed, and the next run reads the rest.
 #[derive(Debug, Args)]
 pub struct IndexArgs {
     /// Files and directories to index [default: samples/ in the current directory]

@@ -12,8 +12,13 @@ use super::db::DbOpt;
 
 /// Browse the database in a web browser.
 ///
-/// The page has an opening explorer over the games, a game list and a game viewer. The same answers are JSON at /api/query (the parameters and output of
-/// `query --format json`), /api/game/ID and /api/game/ID.kif (.ki2 .csa .jkf .usi .psn).
+/// The page has an opening explorer over the games, a game list and a game viewer. The same
+/// answers are JSON for scripts: /api/query (the parameters and output of `query --format
+/// json`), /api/game/ID (a game ply by ply, with what each record format leaves out of it),
+/// /api/game/ID.kif (.ki2 .csa .jkf .usi .psn: the record as `show --to` writes it),
+/// /api/position?moves=… or ?sfen=… (a position's moves in three notations and its legal
+/// moves), /api/status (whether an index run is writing or did not finish), and POST
+/// /api/jump (any pasted text read as a position). The server runs until Ctrl-C.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// The address or host name to listen on (a name is resolved, and the first of its

@@ -453,7 +453,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 let lookup = reader.has_files()?;
                 let own = own_files(&options.db);
                 let mut entries =
-                    walk::entries(roots, walk_options.clone()).map(|e| skip_own(e, &own)).peekable();
+                    walk::entries(roots, walk_options.clone()).filter(|e| !is_own(e, &own)).peekable();
                 loop {
                     let chunk = next_chunk(&mut entries);
                     if chunk.is_empty() || stopped() {
@@ -571,17 +571,13 @@ fn own_files(db: &std::path::Path) -> Vec<PathBuf> {
     own
 }
 
-/// `entry`, or, when it is one of the database's `own` files (the database kept beside the
-/// records, named with a record's extension, or taken by `--include '*'`), the same file as
-/// one not to read: a database is no record, and one being written is no input.
-fn skip_own(entry: Entry, own: &[PathBuf]) -> Entry {
-    match entry {
-        Ok(mut file) if matches!(file.expect, Expect::Record | Expect::Maybe) && own.contains(&file.path) => {
-            file.expect = Expect::Skip;
-            Ok(file)
-        }
-        entry => entry,
-    }
+/// Whether `entry` is one of the database's `own` files (the database kept beside the
+/// records, named with a record's extension or any other, or taken by `--include '*'`): a
+/// database is no record and one being written is no input, and its side files come and go
+/// with the runs, so the walk leaves them out, as if they were not there, rather than
+/// count them among the archive's files.
+fn is_own(entry: &Entry, own: &[PathBuf]) -> bool {
+    matches!(entry, Ok(file) if own.contains(&file.path))
 }
 
 /// The next walked entries, at most [`CHUNK_FILES`] of them and about [`CHUNK_BYTES`] bytes

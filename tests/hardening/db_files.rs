@@ -635,7 +635,9 @@ fn an_output_file_in_a_directory_that_may_not_be_written_is_refused_and_kept() {
 
 /// A database kept among the records it indexes is no input: named with a record's
 /// extension, or taken by `--include '*'`, it and its journal were read as records and
-/// rejected (`decode`), run after run.
+/// rejected (`decode`), run after run. Nor is it one of the archive's files: it and its
+/// side files, which come and go with the runs, are not counted (skipped, say), so every
+/// run counts the three record files and nothing else.
 #[test]
 fn the_database_among_the_records_is_never_read_as_one() {
     let tmp = tempfile::tempdir().unwrap();
@@ -656,6 +658,8 @@ fn the_database_among_the_records_is_never_read_as_one() {
             assert_eq!(out.status.code(), Some(0), "{name} run {run}: {}", stderr(&out));
             let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(summary["files_rejected"], 0, "{name} run {run}: {summary}");
+            assert_eq!(summary["files_seen"], 3, "{name} run {run}: {summary}");
+            assert_eq!(summary["files_skipped"], 0, "{name} run {run}: {summary}");
             let rejects = read_with(&["export", "rejects"], &db);
             let listed = String::from_utf8_lossy(&rejects.stdout);
             assert_eq!(listed.lines().count(), 1, "{name} run {run}: only the header\n{listed}");
