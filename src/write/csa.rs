@@ -25,12 +25,13 @@ fn name_with_title(p: &Player) -> String {
 /// comment). A file of several games has it once, before the first.
 pub const ENCODING_LINE: &str = "'CSA encoding=UTF-8\n";
 
-/// Writes `game` (replayed as `replayed`) as CSA after the [`ENCODING_LINE`]: the [`version`], names, the `$` headers CSA knows, the
-/// start as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands,
-/// the comments before the first move, the replayed moves with their `T` times and `'` comments, and the `%` ending when CSA has a
-/// word for it. Headers CSA has no key for are kept as `'key:value` comments after the start,
-/// except `$` headers read from CSA (or any with a name CSA reads), which are written back as
-/// they were.
+/// Writes `game` (replayed as `replayed`) as CSA after the [`ENCODING_LINE`]: the version
+/// line (V2.2, or V3.0 when the ending needs it), names, the `$` headers CSA knows, the start
+/// as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands, the
+/// comments before the first move, the replayed moves with their `T` times and `'` comments,
+/// and the `%` ending when CSA has a word for it. Headers CSA has no key for are kept as
+/// `'key:value` comments after the start, except `$` headers read from CSA (or any with a
+/// name CSA reads), which are written back as they were.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
@@ -122,7 +123,7 @@ fn version(ending: Option<&str>) -> &'static str {
     }
 }
 
-/// Games written by [`write`] as one CSA text: the [`ENCODING_LINE`] and the version line
+/// Games written by [`write()`] as one CSA text: the [`ENCODING_LINE`] and the version line
 /// once, at the top (`V3.0` if any game needs it), then the games, a `/` line between
 /// two, as CSA separates them (what follows a `/` is a game's names, headers, start and
 /// moves, never a version).
