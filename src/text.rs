@@ -12,6 +12,8 @@
 //!   Any other character there (a no-break space in `同 歩`, say) is no part of the notation,
 //!   and the move is refused rather than guessed at.
 
+use std::path::{Path, PathBuf};
+
 /// White space at the ends of a line or a value: any Unicode white space (the full-width
 /// space U+3000 is one).
 pub(crate) fn is_space(c: char) -> bool {
@@ -74,6 +76,63 @@ pub(crate) fn excerpt(text: &str) -> String {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_string(),
     }
+}
+
+/// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
+/// has no backslash). A file name that is not UTF-8 (CP932 bytes from an old archive, say)
+/// keeps its valid parts and writes every other byte as `\xNN`; a backslash is written
+/// `\x5c`. So two paths never share a text form, which a lossy conversion would give them
+/// (one file's games would replace the other's), and a directory's text is the start of its
+/// files' texts.
+#[cfg(unix)]
+pub fn path_text(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::with_capacity(path.as_os_str().len());
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\x5c"));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out
+}
+
+/// The text form of a path (see the Unix version); elsewhere paths are Unicode already.
+#[cfg(not(unix))]
+pub fn path_text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// The path whose text form ([`path_text`]) is `text`: each `\xNN` is the byte it names.
+#[cfg(unix)]
+pub fn text_path(text: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    let (bytes, mut out) = (text.as_bytes(), Vec::with_capacity(text.len()));
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes
+            .get(i..i + 4)
+            .filter(|b| b.starts_with(b"\\x") && b[2..].iter().all(u8::is_ascii_hexdigit))
+            .and_then(|b| std::str::from_utf8(&b[2..]).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match byte {
+            Some(b) => {
+                out.push(b);
+                i += 4;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    std::ffi::OsString::from_vec(out).into()
+}
+
+/// The path whose text form ([`path_text`]) is `text`.
+#[cfg(not(unix))]
+pub fn text_path(text: &str) -> PathBuf {
+    text.into()
 }
 
 #[cfg(test)]
@@ -157,5 +216,25 @@ mod tests {
         assert_eq!(excerpt("short"), "short");
         let long = "七".repeat(40);
         assert_eq!(excerpt(&long), format!("{}…", "七".repeat(32)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn path_texts_are_lossless() {
+        use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
+        let text = |b: &[u8]| path_text(Path::new(OsStr::from_bytes(b)));
+        assert_eq!(text("/kifu/棋譜.kif".as_bytes()), "/kifu/棋譜.kif");
+        // 棋譜 and 将棋 in CP932: both lossy forms would be four replacement characters.
+        assert_eq!(text(b"/kifu/\x8a\xfb\x95\x88.kif"), "/kifu/\\x8a\\xfb\\x95\\x88.kif");
+        assert_eq!(text(b"/kifu/\x8f\xab\x8a\xfb.kif"), "/kifu/\\x8f\\xab\\x8a\\xfb.kif");
+        // A name that spells an escape is not taken for one.
+        assert_eq!(text(b"/kifu/\\x8a.kif"), "/kifu/\\x5cx8a.kif");
+        assert_ne!(text(b"/kifu/\\x8a.kif"), text(b"/kifu/\x8a.kif"));
+        // And each text is its path's, byte for byte.
+        for bytes in
+            [&b"/kifu/\x8a\xfb.kif"[..], b"/kifu/\\x8a.kif", b"/a\\b/\xff\\", "/棋譜/a.kif".as_bytes()]
+        {
+            assert_eq!(text_path(&text(bytes)).as_os_str().as_bytes(), bytes);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The database option every subcommand that reads or writes the database takes, and the
 //! database's errors in the command's words.
 
+use kifudex::ingest::path_text;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -56,18 +57,18 @@ pub fn open_reader(path: &Path) -> anyhow::Result<Reader> {
 pub fn explain(e: db::Error) -> anyhow::Error {
     let message = match &e {
         db::Error::Missing(path) => {
-            format!("no database at {} (run `kifudex index` first, or give --db)", path.display())
+            format!("no database at {} (run `kifudex index` first, or give --db)", path_text(path))
         }
         db::Error::TooOld { path, found } => format!(
             "the database {path} was written by an older kifudex (schema version {found}): run `kifudex index` \
              on it once (any PATH, --db {path}) to bring it up to date",
-            path = path.display()
+            path = path_text(path)
         ),
         db::Error::WalUnreadable { path, error } => format!(
             "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or an older \
              kifudex wrote it), and reading it needs the right to write its directory; an index run on it \
              (any PATH, --db {path}) by a user who may write there makes it readable anywhere ({error})",
-            path = path.display()
+            path = path_text(path)
         ),
         _ => return e.into(),
     };
@@ -82,7 +83,7 @@ pub fn warn_unindexed(snapshot: &Snapshot<'_>, db: &Path) -> anyhow::Result<()> 
         eprintln!(
             "kifudex: warning: this answer leaves out {missing} stored games that are not in the position \
              index yet (an index run was killed before writing them); an index run on {} brings them in",
-            db.display()
+            path_text(db)
         );
     }
     Ok(())
@@ -112,8 +113,8 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
                 let what = if suffix.is_empty() { "the database" } else { "a file of the database" };
                 anyhow::bail!(
                     "{flag} {} is {what} {}: writing there would destroy it; give another file",
-                    out.display(),
-                    db.display()
+                    path_text(out),
+                    path_text(db)
                 );
             }
         }
@@ -127,8 +128,8 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
             if is_sqlite_file(base) {
                 anyhow::bail!(
                     "{flag} {} is a file of the database {}: writing there would destroy it; give another file",
-                    out.display(),
-                    base.display()
+                    path_text(out),
+                    path_text(base)
                 );
             }
         }
@@ -137,7 +138,7 @@ pub fn refuse_database_as_output(out: &Path, flag: &str, db: Option<&Path>) -> a
         anyhow::bail!(
             "{flag} {} is an SQLite database, which kifudex does not write over; give another file \
              (or remove it first, if it is to go)",
-            out.display()
+            path_text(out)
         );
     }
     Ok(())
@@ -161,7 +162,7 @@ pub fn refuse_records_as_output(out: &Path, flag: &str) -> anyhow::Result<()> {
         anyhow::bail!(
             "{flag} {} holds game records, which kifudex does not write over; give another file \
              (or remove it first, if it is to go)",
-            out.display()
+            path_text(out)
         );
     }
     Ok(())

@@ -9,6 +9,7 @@
 //! written under a name starting with `.` (which both skip) and renamed when complete, so a
 //! reader of the dataset never meets half a part.
 
+use kifudex::ingest::path_text;
 use std::{
     io::{self, BufWriter, Write},
     path::PathBuf,
@@ -69,7 +70,7 @@ impl FormatArg {
         match (format, named) {
             (Some(format), Some((out, named))) if format != named => bail!(
                 "--out {} names a {} file, and --format {} writes {}: give --format {}, or a name with another extension",
-                out.display(),
+                path_text(out),
                 named.name(),
                 format.arg_name(),
                 format.name(),
@@ -177,7 +178,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
                     "--out-dir: a part of the dataset stands for all of shard {shard}, and the last index run on \
                      {} did not finish (see the warning above): finish it first, or write a file that is no part \
                      with --out",
-                    args.db.path().display()
+                    path_text(&args.db.path())
                 );
             }
             let part = partition(dir, shard, args.what, format)?;
@@ -205,7 +206,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let columns = export::columns(table, &options);
     // A failure to write says where: the file, or stdout.
-    let to = file.as_ref().map_or_else(|| "stdout".to_string(), |p| p.display().to_string());
+    let to = file.as_ref().map_or_else(|| "stdout".to_string(), |p| path_text(p));
     let failed = |e: export::Error| match e {
         export::Error::Write(e) => anyhow::Error::new(e).context(format!("cannot write the export to {to}")),
         e => e.into(),
@@ -263,8 +264,8 @@ fn partition(
         bail!(
             "--out-dir {}: it holds {} of a split into another number of shards; parts of {} shards beside it \
              would be read as one table with it: write into another directory, or remove that split's parts",
-            dir.display(),
-            other.display(),
+            path_text(dir),
+            path_text(&other),
             shard.count()
         );
     }
@@ -273,13 +274,13 @@ fn partition(
     for d in [dir, folder.as_path()] {
         match std::fs::symlink_metadata(d) {
             Ok(m) if m.is_symlink() && !d.exists() => {
-                bail!("--out-dir: {} is a symbolic link to nothing", d.display())
+                bail!("--out-dir: {} is a symbolic link to nothing", path_text(d))
             }
-            Ok(_) if !d.is_dir() => bail!("--out-dir: {} is a file, not a directory", d.display()),
+            Ok(_) if !d.is_dir() => bail!("--out-dir: {} is a file, not a directory", path_text(d)),
             _ => {}
         }
     }
-    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", path_text(&folder)))?;
     let name = format!("{table}-{}-of-{}.{ext}", shard.index(), shard.count());
     Ok(folder.join(name))
 }

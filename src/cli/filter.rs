@@ -1,5 +1,6 @@
 //! The game filters `query`, `games`, `players`, `show` and `export` take.
 
+use kifudex::ingest::path_text;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -58,7 +59,7 @@ impl FilterOpt {
         match &self.aliases {
             Some(aliases) if super::db::same_place(out, aliases) => bail!(
                 "{flag} {} is the aliases file read (--aliases): writing there would destroy it; give another file",
-                out.display()
+                path_text(out)
             ),
             _ => Ok(()),
         }
@@ -88,9 +89,9 @@ impl FilterOpt {
 /// The (alias, name) rows of an aliases file: CSV, two fields a row, an optional header row
 /// `alias,name`, blank lines skipped.
 pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path_text(path)))?;
     let text = kifudex::kifu::encoding::decode(&bytes)
-        .with_context(|| format!("{}: not text", path.display()))?
+        .with_context(|| format!("{}: not text", path_text(path)))?
         .text
         .into_owned();
     let mut reader = csv::ReaderBuilder::new()
@@ -100,7 +101,7 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         .from_reader(text.as_bytes());
     let (mut out, mut lines) = (Vec::new(), Vec::new());
     for (i, row) in reader.records().enumerate() {
-        let row = row.with_context(|| format!("{}: not CSV", path.display()))?;
+        let row = row.with_context(|| format!("{}: not CSV", path_text(path)))?;
         // Counted here: the reader's own count leaves out blank lines, and its offset is
         // where the previous row's line ended.
         let line = row.position().map_or(i + 1, |p| {
@@ -124,12 +125,12 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             [alias, name] if !alias.is_empty() && !name.is_empty() => {
                 // As `alias add` refuses them: a row that would be no alias is a mistake.
                 if let Err(e) = kifudex::db::two_names(alias, name) {
-                    bail!("{} line {line}: {e}", path.display());
+                    bail!("{} line {line}: {e}", path_text(path));
                 }
                 out.push((alias.to_string(), name.to_string()));
                 lines.push(line);
             }
-            _ => bail!("{} line {line}: an alias row is `alias,name`", path.display()),
+            _ => bail!("{} line {line}: an alias row is `alias,name`", path_text(path)),
         }
     }
     if let Some((row, earlier)) = kifudex::db::contradicting_alias(&out) {
@@ -137,7 +138,7 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         bail!(
             "{} line {}: '{alias}' cannot be an alias of '{name}': line {} made '{first_alias}' an alias of \
              '{first_name}' (an alias names one player, never another alias of theirs)",
-            path.display(),
+            path_text(path),
             lines[row],
             lines[earlier]
         );

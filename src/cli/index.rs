@@ -5,6 +5,7 @@
 //! signal ends the process at once, saying so, with 128 + its number; the database is then as
 //! sound as after any kill.
 
+use kifudex::ingest::path_text;
 use std::{
     io::IsTerminal,
     path::{Path, PathBuf},
@@ -152,7 +153,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             bail!(
                 "no PATH given, and there is no samples/ directory in {} to index by default; \
                  give the files or directories to index",
-                cwd.display()
+                path_text(&cwd)
             );
         }
         vec![samples]
@@ -206,10 +207,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             "indexing into {} stopped: the disk is full (that of the database, or of the temporary \
              files SQLite sorts in). What the run committed before stays indexed, and the database is \
              consistent: free some space and run the same command again to go on",
-            options.db.display()
+            path_text(&options.db)
         ),
         ingest::Error::Db(e) if e.names_database() => super::db::explain(e),
-        e => shard_refusal(e).context(format!("indexing into {} failed", options.db.display())),
+        e => shard_refusal(e).context(format!("indexing into {} failed", path_text(&options.db))),
     })?;
     console.bar.finish_and_clear();
     if let Some(file) = &args.rejects {
@@ -227,7 +228,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "kifudex: note: other programs had {} open as the run ended, so it stays in WAL mode until the \
              next run; until then, reading it needs the right to write its directory",
-            options.db.display()
+            path_text(&options.db)
         );
     }
     if !args.quiet {
@@ -320,16 +321,15 @@ fn links_note(summary: &ingest::Summary, follow_links: bool) -> String {
 /// since it may be a typo or a disk not mounted.
 fn prune_hint(gone: &[&PathBuf]) -> String {
     let first = gone[0];
-    let name =
-        first.file_name().map_or_else(|| first.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = first.file_name().map_or_else(|| path_text(first), |n| n.to_string_lossy().into_owned());
     // The glob matches the name itself: its glob characters are escaped.
     let name: String =
         name.chars().flat_map(|c| if "*?[]{}\\".contains(c) { vec!['\\', c] } else { vec![c] }).collect();
     let parent = match first.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+        Some(p) if !p.as_os_str().is_empty() => path_text(p),
         _ => ".".to_string(),
     };
-    let paths: Vec<String> = gone.iter().map(|p| p.display().to_string()).collect();
+    let paths: Vec<String> = gone.iter().map(|p| path_text(p)).collect();
     super::table::visible(format!(
         "--prune removed nothing under {}: what does not exist may be a typo or a disk not mounted. \
          To forget the files that were there, give the directory that held them: \
@@ -466,7 +466,7 @@ fn write_rejects(db: &Path, roots: &[PathBuf], file: &Path) -> anyhow::Result<()
             export::Error::Write(io) => anyhow::Error::new(io),
             e => anyhow::Error::new(e),
         };
-        e.context(format!("cannot write the rejects to {}", file.display()))
+        e.context(format!("cannot write the rejects to {}", path_text(file)))
     })?;
     replacing.commit()
 }

@@ -10,6 +10,7 @@
 //! `/proc/self/fd/N`) is no file to replace: it is written where that descriptor writes, after
 //! what is there, so `--out /dev/stdout >> log` adds to the log as `>>` says.
 
+use kifudex::ingest::path_text;
 use std::{
     ffi::OsString,
     fs::{self, File, OpenOptions},
@@ -116,7 +117,7 @@ impl Replacing {
     /// where a reader of it could not tell.
     pub fn create(path: &Path) -> anyhow::Result<(Replacing, File)> {
         let direct = || -> anyhow::Result<(Replacing, File)> {
-            let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let file = File::create(path).with_context(|| format!("cannot create {}", path_text(path)))?;
             Ok((Replacing { path: path.to_path_buf(), hidden: None }, file))
         };
         // Opened anew, a descriptor's file would be cut (or replaced) under what the shell
@@ -125,11 +126,11 @@ impl Replacing {
             let file = OpenOptions::new()
                 .append(true)
                 .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+                .with_context(|| format!("cannot write {}", path_text(path)))?;
             return Ok((Replacing { path: path.to_path_buf(), hidden: None }, file));
         }
         let target = match fs::metadata(path) {
-            Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path.display()),
+            Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path_text(path)),
             Ok(m) if !m.is_file() => return direct(),
             Ok(_) => {
                 // A file that may not be written is refused as writing it would be, never
@@ -137,8 +138,8 @@ impl Replacing {
                 OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?
+                    .with_context(|| format!("cannot create {}", path_text(path)))?;
+                path.canonicalize().with_context(|| format!("cannot resolve {}", path_text(path)))?
             }
             // A link to nothing: writing through it makes its file, as before.
             Err(e) if e.kind() == ErrorKind::NotFound && path.is_symlink() => return direct(),
@@ -146,7 +147,7 @@ impl Replacing {
                 check_directory(path)?;
                 path.to_path_buf()
             }
-            Err(e) => return Err(e).with_context(|| format!("cannot write {}", path.display())),
+            Err(e) => return Err(e).with_context(|| format!("cannot write {}", path_text(path))),
         };
         let Some(name) = target.file_name() else {
             return direct();
@@ -173,12 +174,12 @@ impl Replacing {
                             "cannot write {}: the directory {} may not be written, and the file is \
                              only ever replaced whole (a command stopped on the way would leave it cut): \
                              write it elsewhere, or to stdout (--out /dev/stdout, which every format takes)",
-                            path.display(),
-                            dir.display()
+                            path_text(path),
+                            path_text(dir)
                         )
                     }
                     // The file the user named: the hidden one is only the way to it.
-                    _ => Err(e).with_context(|| format!("cannot write {}", path.display())),
+                    _ => Err(e).with_context(|| format!("cannot write {}", path_text(path))),
                 }
             }
         }
@@ -199,7 +200,7 @@ impl Replacing {
         }
         let renamed = fs::rename(&hidden, &self.path).map_err(|e| {
             let _ = fs::remove_file(&hidden);
-            anyhow::Error::new(e).context(format!("cannot write {}", self.path.display()))
+            anyhow::Error::new(e).context(format!("cannot write {}", path_text(&self.path)))
         });
         unlist(&hidden);
         renamed
@@ -215,17 +216,17 @@ impl Replacing {
 /// Saying which of those fails.
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     match fs::metadata(path) {
-        Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path.display()),
+        Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path_text(path)),
         Ok(m) if m.is_file() => {
             OpenOptions::new()
                 .write(true)
                 .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+                .with_context(|| format!("cannot write {}", path_text(path)))?;
             Ok(())
         }
         Ok(_) => Ok(()),
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => check_directory(path),
-        Err(e) => Err(e).with_context(|| format!("cannot write {}", path.display())),
+        Err(e) => Err(e).with_context(|| format!("cannot write {}", path_text(path))),
     }
 }
 
@@ -236,8 +237,8 @@ fn check_directory(path: &Path) -> anyhow::Result<()> {
         return Ok(());
     }
     match kifudex::db::file_in_the_way(dir) {
-        Some(file) => bail!("cannot create {}: {} is not a directory", path.display(), file.display()),
-        None => bail!("cannot create {}: there is no directory {}", path.display(), dir.display()),
+        Some(file) => bail!("cannot create {}: {} is not a directory", path_text(path), path_text(&file)),
+        None => bail!("cannot create {}: there is no directory {}", path_text(path), path_text(dir)),
     }
 }
 
@@ -263,7 +264,7 @@ fn unlist(hidden: &Path) {
 pub fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
     let (out, mut file) = Replacing::create(path)?;
-    file.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    file.write_all(bytes).with_context(|| format!("cannot write {}", path_text(path)))?;
     drop(file);
     out.commit()
 }

@@ -1,5 +1,6 @@
 //! `kifudex query`: the games that reach a position, the moves played next and their results.
 
+use kifudex::ingest::path_text;
 use std::{
     ffi::{OsStr, OsString},
     fs,
@@ -169,9 +170,9 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
             io::stdin().read_to_string(&mut text).context("cannot read the diagram from stdin")?;
             text
         } else {
-            let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes = fs::read(path).with_context(|| format!("cannot read {}", path_text(path)))?;
             kifudex::kifu::encoding::decode(&bytes)
-                .with_context(|| format!("{}: not text", path.display()))?
+                .with_context(|| format!("{}: not text", path_text(path)))?
                 .text
                 .into_owned()
         };
@@ -179,7 +180,7 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
     }
     if let Some(spec) = &args.position {
         let (path, ply) = file_and_ply(spec)?;
-        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path_text(&path)))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
     let target = target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap)
@@ -218,8 +219,8 @@ fn file_and_ply(spec: &OsStr) -> anyhow::Result<(PathBuf, Option<usize>)> {
             "--position {}: '{selector}' after the colon is no ply: a ply is a number of moves from \
              the start (0 for the start itself, as in {}:40); without ':PLY' the position is the \
              game's last",
-            whole.display(),
-            file.display()
+            path_text(&whole),
+            path_text(&file)
         );
     }
     match selector.parse::<usize>() {
@@ -227,7 +228,7 @@ fn file_and_ply(spec: &OsStr) -> anyhow::Result<(PathBuf, Option<usize>)> {
         Err(_) => bail!(
             "--position {}: ply {selector} is past the end of any game: a ply is a number of moves \
              from the start",
-            whole.display()
+            path_text(&whole)
         ),
     }
 }

@@ -1,5 +1,6 @@
 //! `kifudex show`: a stored game in any format kifudex writes.
 
+use kifudex::ingest::path_text;
 use std::{
     path::{Path, PathBuf},
     process::ExitCode,
@@ -67,7 +68,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     super::note_overridden_aliases(&snapshot, &filter)?;
     let Some(stored) = snapshot.game_matching(GameId(args.id), &filter)? else {
         if filter.is_empty() || snapshot.game(GameId(args.id))?.is_none() {
-            bail!("there is no game {} in {}", args.id, args.db.path().display());
+            bail!("there is no game {} in {}", args.id, path_text(&args.db.path()));
         }
         eprintln!("kifudex: no record of game {} matches the filters", args.id);
         return Ok(ExitCode::from(1));
@@ -111,8 +112,8 @@ fn refuse_indexed_file(reader: &kifudex::db::Reader, out: &Path, db: &Path) -> a
         if reader.file_state(&kifudex::ingest::path_text(path))?.is_some() {
             bail!(
                 "--out {} is a record file indexed in {}: writing there would replace the record; give another file",
-                out.display(),
-                db.display()
+                path_text(out),
+                path_text(db)
             );
         }
     }

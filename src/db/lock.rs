@@ -18,6 +18,7 @@
 //! two locks, and SQLite, which keeps its log and shared memory beside the name it was given,
 //! would let both write (a lost run, or a corrupt file).
 
+use crate::text::path_text;
 use std::{
     fs::{self, File, OpenOptions},
     os::unix::fs::MetadataExt,
@@ -112,7 +113,7 @@ fn canonical(db: &Path) -> Result<PathBuf> {
     }
     // A link to nothing: SQLite would make the database where it points, beside no lock.
     if let (Ok(target), Err(_)) = (fs::read_link(db), fs::metadata(db)) {
-        let why = format!("it is a symbolic link to {}, which does not exist", target.display());
+        let why = format!("it is a symbolic link to {}, which does not exist", path_text(&target));
         return Err(Error::File {
             path: db.to_path_buf(),
             error: std::io::Error::new(std::io::ErrorKind::NotFound, why),

@@ -90,6 +90,7 @@ mod signature;
 mod stats;
 mod write;
 
+use crate::text::path_text;
 use std::{
     fmt,
     path::{Path, PathBuf},
@@ -136,57 +137,61 @@ pub struct Corrupt(pub &'static str);
 /// [`source`](std::error::Error::source) (see the crate's policy on errors).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no database at {}", .0.display())]
+    #[error("no database at {}", path_text(&.0))]
     Missing(PathBuf),
-    #[error("not a kifudex database: {}", .0.display())]
+    #[error("not a kifudex database: {}", path_text(&.0))]
     NotKifudex(PathBuf),
-    #[error("{} is a directory, not a database file", .0.display())]
+    #[error("{} is a directory, not a database file", path_text(&.0))]
     Directory(PathBuf),
-    #[error("cannot create the database {}: there is no directory {}", path.display(), dir.display())]
+    #[error("cannot create the database {}: there is no directory {}", path_text(path), path_text(dir))]
     NoDirectory { path: PathBuf, dir: PathBuf },
-    #[error("cannot create the database {}: {} is not a directory", path.display(), file.display())]
+    #[error("cannot create the database {}: {} is not a directory", path_text(path), path_text(file))]
     NotUnderDirectory { path: PathBuf, file: PathBuf },
-    #[error("cannot read {}: {error}", path.display())]
+    #[error("cannot read {}: {error}", path_text(path))]
     File { path: PathBuf, error: std::io::Error },
     #[error("{}", open_message(path, error))]
     Open { path: PathBuf, error: rusqlite::Error },
     #[error(
         "the database {} was written by a newer kifudex (schema version {found}; this one knows up to \
          {known}): use that version",
-        path.display()
+        path_text(path)
     )]
     TooNew { path: PathBuf, found: i64, known: i64 },
     #[error(
         "the database {} was written by an older kifudex (schema version {found}): opening it for \
          writing once brings it up to date",
-        path.display()
+        path_text(path)
     )]
     TooOld { path: PathBuf, found: i64 },
-    #[error("another kifudex index run is writing {}", .0.display())]
+    #[error("another kifudex index run is writing {}", path_text(&.0))]
     Busy(PathBuf),
-    #[error("cannot write the database {}: cannot make its lock file {}: {error}", db.display(), path.display())]
+    #[error(
+        "cannot write the database {}: cannot make its lock file {}: {error}",
+        path_text(db),
+        path_text(path)
+    )]
     Lock { db: PathBuf, path: PathBuf, error: std::io::Error },
     #[error(
         "cannot write the database {}: the file has {links} names (hard links), and runs that name it \
          differently would each write it as their own and could corrupt it; remove the other links, \
          or index into a copy",
-        path.display()
+        path_text(path)
     )]
     Linked { path: PathBuf, links: u64 },
-    #[error("cannot write the database {}: the file is read-only", .0.display())]
+    #[error("cannot write the database {}: the file is read-only", path_text(&.0))]
     ReadOnly(PathBuf),
     #[error(
         "the database {} is in use: other programs kept it busy (reading or writing it: another tool, or a \
          kifudex export, query or show whose output is still being read) for {seconds} s; run again when they \
          are done",
-        path.display()
+        path_text(path)
     )]
     InUse { path: PathBuf, seconds: u64 },
     #[error(
         "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or an older \
          kifudex wrote it), and reading it needs the right to write its directory; opening it for \
          writing, as a user who may write there, makes it readable anywhere ({error})",
-        path.display()
+        path_text(path)
     )]
     WalUnreadable { path: PathBuf, error: rusqlite::Error },
     #[error("database migration {name} failed: {}", without_sql(.error))]
@@ -209,7 +214,7 @@ pub enum Error {
 
 /// The message of [`Error::Open`], naming the path once (SQLite's own message may end with it).
 fn open_message(path: &Path, error: &rusqlite::Error) -> String {
-    let path = path.display().to_string();
+    let path = path_text(path);
     let error = error.to_string();
     let error = error.strip_suffix(&format!(": {path}")).unwrap_or(&error);
     format!("cannot open the database {path}: {error}")

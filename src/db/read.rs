@@ -1,5 +1,6 @@
 //! The reader: consistent snapshots for queries, streams for exports, file states for ingest.
 
+use crate::text::path_text;
 use std::{collections::HashSet, path::Path};
 
 use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
@@ -386,7 +387,7 @@ impl UnfinishedRun {
 
     /// What it means for the answers over the database at `db`, in a sentence.
     pub fn warning(&self, db: &Path) -> String {
-        let db = db.display();
+        let db = path_text(db);
         match self {
             UnfinishedRun::Unknown => {
                 format!(

@@ -120,8 +120,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use self::prepare::{Fetched, Outcome, fetch, process, process_in_parts};
-pub use self::prepare::{path_text, text_path};
 pub use crate::db::NewReject;
+pub use crate::text::{path_text, text_path};
 use crate::{
     db::{self, Reader, StartWait, Writer},
     shard::Shard,
@@ -336,9 +336,9 @@ impl Observer for Quiet {}
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("nothing to index: no path given exists ({})", .0.display())]
+    #[error("nothing to index: no path given exists ({})", path_text(&.0))]
     MissingPath(PathBuf),
-    #[error("{}: {error}", path.display())]
+    #[error("{}: {error}", path_text(path))]
     Path { path: PathBuf, error: std::io::Error },
     #[error(transparent)]
     Db(#[from] db::Error),

@@ -7,7 +7,8 @@
 //! (so a large file that is not one costs one small read); then it is a record only if some
 //! game in it has a move. A file whose name is no record's ([`Expect::Skip`]) is not read.
 
-use std::{fs, path::Path};
+use crate::text::path_text;
+use std::fs;
 
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_128;
@@ -89,63 +90,6 @@ pub(super) enum Part {
     Middle,
     /// The last part: the file is complete.
     Last,
-}
-
-/// The text form of a path, as the database stores it: the path itself when it is UTF-8 (and
-/// has no backslash). A file name that is not UTF-8 (CP932 bytes from an old archive, say)
-/// keeps its valid parts and writes every other byte as `\xNN`; a backslash is written
-/// `\x5c`. So two paths never share a text form, which a lossy conversion would give them
-/// (one file's games would replace the other's), and a directory's text is the start of its
-/// files' texts.
-#[cfg(unix)]
-pub fn path_text(path: &Path) -> String {
-    use std::os::unix::ffi::OsStrExt;
-    let mut out = String::with_capacity(path.as_os_str().len());
-    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
-        out.push_str(&chunk.valid().replace('\\', "\\x5c"));
-        for byte in chunk.invalid() {
-            out.push_str(&format!("\\x{byte:02x}"));
-        }
-    }
-    out
-}
-
-/// The text form of a path (see the Unix version); elsewhere paths are Unicode already.
-#[cfg(not(unix))]
-pub fn path_text(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
-}
-
-/// The path whose text form ([`path_text`]) is `text`: each `\xNN` is the byte it names.
-#[cfg(unix)]
-pub fn text_path(text: &str) -> std::path::PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    let (bytes, mut out) = (text.as_bytes(), Vec::with_capacity(text.len()));
-    let mut i = 0;
-    while i < bytes.len() {
-        let byte = bytes
-            .get(i..i + 4)
-            .filter(|b| b.starts_with(b"\\x") && b[2..].iter().all(u8::is_ascii_hexdigit))
-            .and_then(|b| std::str::from_utf8(&b[2..]).ok())
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match byte {
-            Some(b) => {
-                out.push(b);
-                i += 4;
-            }
-            None => {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-    }
-    std::ffi::OsString::from_vec(out).into()
-}
-
-/// The path whose text form ([`path_text`]) is `text`.
-#[cfg(not(unix))]
-pub fn text_path(text: &str) -> std::path::PathBuf {
-    text.into()
 }
 
 /// A file after the I/O step: settled already, or read and in need of parsing.
@@ -584,6 +528,8 @@ fn stop_reject(replayed: &ReplayedGame, index: u32) -> Option<NewReject> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     #[test]
@@ -603,26 +549,6 @@ mod tests {
         fs::remove_file(&path).unwrap();
         fs::create_dir(&path).unwrap();
         assert!(matches!(read_bytes(&file), Err(ReadError::Changed)));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn path_texts_are_lossless() {
-        use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
-        let text = |b: &[u8]| path_text(Path::new(OsStr::from_bytes(b)));
-        assert_eq!(text("/kifu/棋譜.kif".as_bytes()), "/kifu/棋譜.kif");
-        // 棋譜 and 将棋 in CP932: both lossy forms would be four replacement characters.
-        assert_eq!(text(b"/kifu/\x8a\xfb\x95\x88.kif"), "/kifu/\\x8a\\xfb\\x95\\x88.kif");
-        assert_eq!(text(b"/kifu/\x8f\xab\x8a\xfb.kif"), "/kifu/\\x8f\\xab\\x8a\\xfb.kif");
-        // A name that spells an escape is not taken for one.
-        assert_eq!(text(b"/kifu/\\x8a.kif"), "/kifu/\\x5cx8a.kif");
-        assert_ne!(text(b"/kifu/\\x8a.kif"), text(b"/kifu/\x8a.kif"));
-        // And each text is its path's, byte for byte.
-        for bytes in
-            [&b"/kifu/\x8a\xfb.kif"[..], b"/kifu/\\x8a.kif", b"/a\\b/\xff\\", "/棋譜/a.kif".as_bytes()]
-        {
-            assert_eq!(text_path(&text(bytes)).as_os_str().as_bytes(), bytes);
-        }
     }
 
     /// What the walk saw of `path`, as a run holds it until the file is read.

@@ -6,6 +6,7 @@
 //! `sfen SFEN moves …` (with or without `position`), which names its own start; an ending
 //! word after the moves (`resign`, `win`, `draw`) is skipped.
 
+use crate::text::path_text;
 use std::path::Path;
 
 use super::{NamesOptions, QueryOption};
@@ -213,7 +214,7 @@ impl Target {
         game: usize,
         ply: Option<usize>,
     ) -> Result<Target, TargetError> {
-        let shown = path.display().to_string();
+        let shown = path_text(path);
         let parsed = kifu::read_file(Some(path), bytes)
             .map_err(|error| TargetError::File { path: shown.clone(), error })?;
         let count = parsed.games.len();

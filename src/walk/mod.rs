@@ -28,6 +28,7 @@
 
 mod globs;
 
+use crate::text::path_text;
 use std::{
     fmt, fs,
     path::{Path, PathBuf},
@@ -118,7 +119,7 @@ impl fmt::Display for WalkProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WalkProblemKind::Loop { ancestor } => {
-                write!(f, "symbolic link loop back to {}", ancestor.display())
+                write!(f, "symbolic link loop back to {}", path_text(ancestor))
             }
             WalkProblemKind::Io(e) => write!(f, "{e}"),
             WalkProblemKind::Vanished => f.write_str("removed while the directory was read"),
@@ -132,7 +133,7 @@ impl fmt::Display for WalkProblemKind {
 
 impl fmt::Display for WalkProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.kind)
+        write!(f, "{}: {}", path_text(&self.path), self.kind)
     }
 }
 

@@ -390,6 +390,17 @@ fn odd_database_paths_get_a_clear_message() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
     assert_eq!(read_with(&["query"], &sjis).status.code(), Some(0));
+    // Messages name such a path as the database stores it, each byte that is not UTF-8 as
+    // `\xNN`: a lossy form (`�`) would name 棋譜 and 将棋 (in CP932) alike.
+    let missing = tmp.path().join(OsStr::from_bytes(b"\x8f\xab\x8a\xfb.sqlite"));
+    let said = stderr(&read_with(&["query"], &missing));
+    assert!(said.contains(r"\x8f\xab\x8a\xfb.sqlite"), "{said}");
+    let dir = tmp.path().join(OsStr::from_bytes(b"\x8a\xfb"));
+    fs::create_dir(&dir).unwrap();
+    let out = command().args(["export", "games", "--db"]).arg(&sjis).arg("--out").arg(&dir).output().unwrap();
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains(r"\x8a\xfb is a directory"), "{said}");
 }
 
 #[test]
