@@ -319,6 +319,8 @@ fn playout(index: usize, plies: usize, seed: u64) -> Game {
             stated: None,
             text: "投了".to_string(),
             line: line + u32::try_from(plies).unwrap_or(0),
+            seconds: None,
+            comments: Vec::new(),
         }),
         line: 1,
         ..Game::default()

@@ -56,12 +56,21 @@ pub fn outcome(result: GameResult) -> Option<Outcome> {
 pub fn new_game(game: &Game, replayed: ReplayedGame, index: u32) -> NewGame {
     let plies = replayed.moves.len();
     let played = &game.moves[..plies.min(game.moves.len())];
-    let comments = game.comments.iter().map(|c| (0, c.as_str())).chain(
-        played
-            .iter()
-            .enumerate()
-            .flat_map(|(i, e)| e.comments.iter().map(move |c| (i as u32 + 1, c.as_str()))),
-    );
+    // The record's ending, when it follows the last move kept: its time is stored after the
+    // moves', and its comments as those of the ply after the last.
+    let own = game.ending.as_ref().filter(|_| plies == game.moves.len() && game.unread == 0);
+    let after_end = plies as u32 + 1;
+    let comments = game
+        .comments
+        .iter()
+        .map(|c| (0, c.as_str()))
+        .chain(
+            played
+                .iter()
+                .enumerate()
+                .flat_map(|(i, e)| e.comments.iter().map(move |c| (i as u32 + 1, c.as_str()))),
+        )
+        .chain(own.into_iter().flat_map(|e| e.comments.iter().map(move |c| (after_end, c.as_str()))));
     let info = &game.info;
     let text = |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
     NewGame {
@@ -72,7 +81,7 @@ pub fn new_game(game: &Game, replayed: ReplayedGame, index: u32) -> NewGame {
             Status::Stopped(reason) => Some(reason.code()),
         },
         handicap: game.start.handicap().map(Handicap::slug),
-        times: encode_times(played.iter().map(|e| e.seconds)),
+        times: encode_times(played.iter().map(|e| e.seconds).chain(own.and_then(|e| e.seconds).map(Some))),
         comments: encode_comments(comments),
         result: game_result(replayed.outcome),
         termination: replayed.termination.map(|t| t.name()),
@@ -197,11 +206,22 @@ pub fn stored_record(stored: &StoredGame) -> Game {
             comments: Vec::new(),
         })
         .collect();
+    let mut ending = ending(stored);
+    let plies = moves.len();
+    if let Some(e) = &mut ending {
+        e.seconds = stored.times.get(plies).copied().flatten();
+    }
     for (ply, text) in &stored.comments {
-        match (*ply as usize).checked_sub(1).and_then(|i| moves.get_mut(i)) {
-            Some(entry) => entry.comments.push(text.clone()),
-            None => comments.push(text.clone()),
-        }
+        let ply = *ply as usize;
+        // Those after the last move's ply are the ending's (the last move's with no ending).
+        let at = match &mut ending {
+            Some(e) if ply > plies => &mut e.comments,
+            _ => match ply.checked_sub(1).and_then(|i| moves.get_mut(i.min(plies.saturating_sub(1)))) {
+                Some(entry) => &mut entry.comments,
+                None => &mut comments,
+            },
+        };
+        at.push(text.clone());
     }
     // A standard start numbered from another move than the first is written as a position,
     // which keeps the number.
@@ -211,7 +231,7 @@ pub fn stored_record(stored: &StoredGame) -> Game {
         info,
         start,
         moves,
-        ending: ending(stored),
+        ending,
         comments,
         variations: Vec::new(),
         line: 0,

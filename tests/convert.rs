@@ -489,8 +489,10 @@ fn the_comment_on_a_foul_that_ended_the_game_is_written_in_every_format() {
     {
         let out = convert(&[kif.to_str().unwrap(), "--to", to]);
         let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        // JKF writes it with the ending, whose comments it is read back as.
+        let ending = game.ending.iter().flat_map(|e| &e.comments);
         let all: Vec<&String> =
-            game.comments.iter().chain(game.moves.iter().flat_map(|m| &m.comments)).collect();
+            game.comments.iter().chain(game.moves.iter().flat_map(|m| &m.comments)).chain(ending).collect();
         assert!(
             all.iter().any(|c| c.contains("二歩進めは反則")),
             "{to}: {all:?}\n{}",

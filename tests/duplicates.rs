@@ -784,10 +784,7 @@ fn a_database_of_schema_15_reads_again_the_files_whose_reading_changed() {
     fs::write(dir.join("titled.kif"), game("羽生善治永世七冠", "   1 ５六歩(57)\n   2 投了\n")).unwrap();
     fs::write(dir.join("plain.kif"), game("丁", "   1 １六歩(17)\n   2 投了\n")).unwrap();
     let db = tmp.path().join("k.sqlite");
-    let index = || -> Value {
-        let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let index = || index_summary(&dir, &db);
     let summary = index();
     assert_eq!(summary["games_added"].as_u64(), Some(4), "{summary}");
     let players = || stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
@@ -829,10 +826,7 @@ fn migration_0017_reads_western_files_again() {
     fs::write(dir.join("a.psn"), "; exported\n[Event \"Real\"]\n1. P-7f P-3d 1-0\n").unwrap();
     fs::write(dir.join("b.kif"), "先手：甲\n後手：乙\n手数----指手--\n   1 ７六歩(77)\n   2 投了\n").unwrap();
     let db = tmp.path().join("k.sqlite");
-    let index = || -> Value {
-        let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let index = || index_summary(&dir, &db);
     assert_eq!(index()["games_added"].as_u64(), Some(2));
     let conn = rusqlite::Connection::open(&db).unwrap();
     wind_back(&conn, 16);
@@ -854,6 +848,28 @@ fn migration_0017_reads_western_files_again() {
     assert_eq!(western, 1);
 }
 
+/// Migration 0025: the readers now keep the time and comments a record gives its ending,
+/// which a database of schema 24 stored as the last move's comments, and the time not at
+/// all: the files whose records hold times or comments are read again, and the others not.
+#[test]
+fn migration_0025_reads_again_the_files_with_times_or_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    let timed = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 投了         ( 0:30/00:00:30)\n";
+    fs::write(dir.join("a.kifu"), timed).unwrap();
+    fs::write(dir.join("b.kifu"), "手数----指手--\n   1 ２六歩(27)\n   2 投了\n").unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let index = || index_summary(&dir, &db);
+    assert_eq!(index()["games_added"].as_u64(), Some(2));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    wind_back(&conn, 24);
+    drop(conn);
+    let summary = index();
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+}
+
 /// A title or women's rank in Latin letters after a CSA name is no part of the name: the
 /// records of `Kondo_Osamu_Ryuo`, `Kondo_Osamu` and `Kondo_Osamu_ama` are one player's. A
 /// database of the schema before (19), which stored such a name whole (and the name before a
@@ -871,10 +887,7 @@ fn latin_titles_are_no_part_of_a_name_and_a_database_of_schema_19_reads_their_fi
     fs::write(dir.join("c.csa"), game("Ito_Chihiro_W2dan", "Kondo_Osamu_ama", "+5756FU")).unwrap();
     fs::write(dir.join("d.csa"), game("Ito_Chihiro_9dan", "Sato_Jun", "+1716FU")).unwrap();
     let db = tmp.path().join("k.sqlite");
-    let index = || -> Value {
-        let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let index = || index_summary(&dir, &db);
     assert_eq!(index()["games_added"].as_u64(), Some(4));
     let players = || stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
     // White resigns each: Kondo_Osamu wins a (black) and loses b and c (white);
@@ -951,6 +964,12 @@ fn a_handicap_game_stored_by_schema_14_is_the_game_its_later_copies_find() {
         .output();
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["position"]["games"].as_u64(), Some(1), "{answer}");
+}
+
+/// `kifudex index DIR --json` into `db`: the run's summary.
+fn index_summary(dir: &Path, db: &Path) -> Value {
+    let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(db).output();
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// Winds a database of this version back to schema `version`, as a database of that version

@@ -70,10 +70,11 @@ pub fn decode_moves(blob: &[u8]) -> Result<Vec<Move>, Corrupt> {
         .collect()
 }
 
-/// Per-move times: `varint(seconds + 1)`, 0 when unknown. `None` when no move has a time.
-pub fn encode_times(seconds: impl ExactSizeIterator<Item = Option<u32>>) -> Option<Vec<u8>> {
+/// Per-move times: `varint(seconds + 1)`, 0 when unknown, and the ending's after the moves'
+/// when the record gives it one. `None` when none has a time.
+pub fn encode_times(seconds: impl Iterator<Item = Option<u32>>) -> Option<Vec<u8>> {
     // Two bytes a move hold any time under four and a half hours.
-    let mut out = Vec::with_capacity(2 * seconds.len());
+    let mut out = Vec::with_capacity(2 * seconds.size_hint().0);
     let mut any = false;
     for s in seconds {
         any |= s.is_some();

@@ -46,6 +46,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0024_records_that_tell_no_game_apart",
         include_str!("../../migrations/0024_records_that_tell_no_game_apart.sql"),
     ),
+    ("0025_ending_times_and_comments", include_str!("../../migrations/0025_ending_times_and_comments.sql")),
 ];
 
 /// The schema version this build writes.

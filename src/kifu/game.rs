@@ -316,6 +316,13 @@ pub struct Ending {
     pub text: String,
     /// The 1-based line of the ending.
     pub line: u32,
+    /// The time the record gives the ending, in seconds: what the side that resigned, or was
+    /// mated, or ran out of time, spent before it (a KIF ending row's time, CSA's `T` line
+    /// after the `%` word, a JKF `special` move's `time`).
+    pub seconds: Option<u32>,
+    /// Comments after the ending: KIF and KI2 `*` lines after the ending row or the `まで`
+    /// line, CSA `'` lines after the `%` word, a JKF `special` move's `comments`.
+    pub comments: Vec<String>,
 }
 
 impl Ending {
@@ -335,7 +342,15 @@ impl Ending {
             ) => Some(winner.flip()),
             _ => None,
         };
-        Some(Ending { termination, side, stated: outcome, text: String::new(), line: 0 })
+        Some(Ending {
+            termination,
+            side,
+            stated: outcome,
+            text: String::new(),
+            line: 0,
+            seconds: None,
+            comments: Vec::new(),
+        })
     }
 }
 

@@ -15,11 +15,13 @@ use crate::{
 };
 
 /// The game as JSON: `{"id", "black", "white", …, "start", "result", "termination",
-/// "comment", "headers": [{"key", "value"}], "plies": [{"ply", "usi", "japanese", "western",
-/// "sfen", "time", "comment"}], "formats", "left_out"}`, where `formats` are the extensions of
-/// the record formats that can hold the game (`/api/game/ID.EXT`), and `left_out` holds, for
-/// each of those that loses something of it, what (`{"usi": ["its ending (…) is left out: …",
-/// "note: the headers are left out: …"]}`), as `kifudex show` says it.
+/// "comment", "ending_time", "ending_comment", "headers": [{"key", "value"}], "plies":
+/// [{"ply", "usi", "japanese", "western", "sfen", "time", "comment"}], "formats",
+/// "left_out"}`, where `ending_time` and `ending_comment` are the record's for its ending
+/// (`null` when it gives none), `formats` are the extensions of the record formats that can
+/// hold the game (`/api/game/ID.EXT`), and `left_out` holds, for each of those that loses
+/// something of it, what (`{"usi": ["its ending (…) is left out: …", "note: the headers are
+/// left out: …"]}`), as `kifudex show` says it.
 ///
 /// # Errors
 ///
@@ -86,6 +88,8 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
         "result": row.result.name(),
         "termination": stored.termination,
         "comment": comment_at(0),
+        "ending_time": stored.times.get(stored.moves.len()).copied().flatten(),
+        "ending_comment": comment_at(stored.moves.len() as u32 + 1),
         "headers": headers,
         "plies": plies,
         "formats": formats,

@@ -103,8 +103,18 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     for note in foul_notes(game, replayed) {
         let _ = writeln!(out, "'{}", one_line(&note));
     }
+    // The record's time and comments for its ending follow the `%` word. With no word for
+    // the ending (which is then named as left out), the comments are still written: they
+    // read back as the last move's.
+    let own = game.ending.as_ref();
     if let Some(word) = ending {
         let _ = writeln!(out, "%{word}");
+        if let Some(t) = own.and_then(|e| e.seconds) {
+            let _ = writeln!(out, "T{t}");
+        }
+    }
+    for c in comment_lines(own.map_or(&[][..], |e| &e.comments)) {
+        let _ = writeln!(out, "'{c}");
     }
     out
 }

@@ -39,17 +39,26 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     }
     let mut moves = vec![comments_entry(&game.comments)];
     let mut end = Map::new();
-    let foul = foul_notes(game, replayed);
-    if !foul.is_empty() {
-        end.insert("comments".into(), json!(foul));
+    // The record's comments on its ending follow the notes on a foul; with no word for the
+    // ending (which is then named as left out), they read back as the last move's.
+    let own = game.ending.as_ref();
+    let mut comments = foul_notes(game, replayed);
+    comments.extend(own.iter().flat_map(|e| e.comments.iter().cloned()));
+    if !comments.is_empty() {
+        end.insert("comments".into(), json!(comments));
     }
-    if let Some(word) = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn)) {
+    let word = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
+    if let Some(word) = word {
         end.insert("special".into(), json!(word));
     }
     if let Some(mut pos) = start_position(replayed) {
         let pairs = paired_variations(&game.variations, &replayed.variations);
         let (entries, totals) = line(&mut pos, &replayed.moves, &game.moves, &pairs, [0, 0]);
         moves.extend(entries);
+        if let Some(seconds) = own.and_then(|e| e.seconds).filter(|_| word.is_some()) {
+            let total = totals[replayed.end.turn.index()].saturating_add(seconds);
+            end.insert("time".into(), time(seconds, total));
+        }
         add_forks(&mut end, forks_at(&mut pos, &pairs, replayed.moves.len(), totals));
     }
     if !end.is_empty() {
@@ -194,14 +203,20 @@ fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, tota
     let (mut out, totals) = line(pos, &replayed.moves, &read.moves, &nested, totals);
     let mut end = Map::new();
     let ended = replayed.stopped.is_none();
-    if let Some(word) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
-        let to_move = turn_after(turn, replayed.moves.len());
+    let to_move = turn_after(turn, replayed.moves.len());
+    if let Some((own, word)) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
         // Which word an ending takes (whether there is one) depends on who lost: a foul's
         // word names the side that fouled, the others mean the side to move.
         let (_, outcome) = crate::replay::stated_by(e, to_move, false, true);
-        word_for(e.termination, outcome, to_move)
+        word_for(e.termination, outcome, to_move).map(|word| (e, word))
     }) {
         end.insert("special".into(), json!(word));
+        if let Some(seconds) = own.seconds {
+            end.insert("time".into(), time(seconds, totals[to_move.index()].saturating_add(seconds)));
+        }
+        if !own.comments.is_empty() {
+            end.insert("comments".into(), json!(own.comments));
+        }
     }
     add_forks(&mut end, forks_at(pos, &nested, replayed.moves.len(), totals));
     rewind(pos, base);

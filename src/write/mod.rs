@@ -23,7 +23,7 @@ pub mod western;
 pub use kakinoki::{ki2, kif};
 
 use crate::{
-    kifu::{Format, Game, MoveEntry, Outcome, Termination, Variation, info::STRUCTURE_KEYS},
+    kifu::{Ending, Format, Game, MoveEntry, Outcome, Termination, Variation, info::STRUCTURE_KEYS},
     replay::{ReplayedGame, ReplayedVariation},
 };
 
@@ -113,6 +113,7 @@ pub fn comments_changed(format: Format, game: &Game) -> usize {
         Format::Western => {
             changed(&game.comments)
                 + entries(&game.moves, &game.variations).map(|m| changed(&m.comments)).sum::<usize>()
+                + game.ending.as_ref().map_or(0, |e| changed(&e.comments))
         }
         _ => 0,
     }
@@ -131,6 +132,14 @@ pub fn headers_changed(format: Format, game: &Game) -> usize {
             .filter(|h| !STRUCTURE_KEYS.contains(&h.key.as_str()) && (broken(&h.key) || broken(&h.value)))
             .count(),
     }
+}
+
+/// The endings of a game's main line and of its variations, at any depth.
+fn endings(game: &Game) -> impl Iterator<Item = &Ending> {
+    fn of<'a>(variations: &'a [Variation]) -> Box<dyn Iterator<Item = &'a Ending> + 'a> {
+        Box::new(variations.iter().flat_map(|v| v.ending.iter().chain(of(&v.variations))))
+    }
+    game.ending.iter().chain(of(&game.variations))
 }
 
 /// Every move entry of a line and of its variations, at any depth.
@@ -209,14 +218,16 @@ pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<(&'stat
 /// JKF, which number no start (read back, its first move is the first). (CSA keeps the
 /// headers it has no key for as comments.)
 pub fn parts_left_out(format: Format, game: &Game) -> Vec<&'static str> {
-    let times = entries(&game.moves, &game.variations).any(|m| m.seconds.is_some());
+    let times = entries(&game.moves, &game.variations).any(|m| m.seconds.is_some())
+        || endings(game).any(|e| e.seconds.is_some());
     // Those the start stands for (a handicap, an SFEN, the variant) and the ending are kept.
     let headers = game
         .headers
         .iter()
         .any(|h| !(STRUCTURE_KEYS.contains(&h.key.as_str()) || support::names_the_game(&h.key)));
-    let comments =
-        !game.comments.is_empty() || entries(&game.moves, &game.variations).any(|m| !m.comments.is_empty());
+    let comments = !game.comments.is_empty()
+        || entries(&game.moves, &game.variations).any(|m| !m.comments.is_empty())
+        || endings(game).any(|e| !e.comments.is_empty());
     let mut parts = Vec::new();
     if times && matches!(format, Format::Ki2 | Format::Western | Format::Usi) {
         parts.push("move times");

@@ -135,6 +135,11 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
         text.push(&comment(&foul));
     }
     text.push(result_word(replayed.outcome));
+    // The record's comments on its ending follow the result; with no ending written (no
+    // result), they read back as the last move's.
+    if let Some(e) = game.ending.as_ref().filter(|e| !e.comments.is_empty()) {
+        text.push(&comment(&e.comments));
+    }
     let mut out = text.out;
     out.push('\n');
     out

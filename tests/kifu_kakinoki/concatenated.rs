@@ -170,7 +170,7 @@ fn a_header_among_the_moves_of_a_game_not_ended_opens_no_game() {
 }
 
 /// What follows a game's end before the next game's first header stays with it: a footer
-/// (`終了日時`), a comment after a blank line. The next game starts at its first `#` line or
+/// (`終了日時`), a comment after a blank line (the ending's). The next game starts at its first `#` line or
 /// header that opens a game, whatever byte order mark the file put after another brings.
 #[test]
 fn a_footer_and_a_late_comment_stay_with_their_game_and_a_byte_order_mark_is_dropped() {
@@ -192,7 +192,8 @@ fn a_footer_and_a_late_comment_stay_with_their_game_and_a_byte_order_mark_is_dro
     );
     let games = kif::read(text);
     assert_eq!(games.len(), 2);
-    assert_eq!(games[0].moves[0].comments, ["感想：良い将棋"]);
+    assert_eq!(games[0].ending.as_ref().unwrap().comments, ["感想：良い将棋"], "a comment after the end");
+    assert_eq!(games[0].moves[0].comments, Vec::<String>::new());
     assert_eq!(games[0].warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [8], "the footer, skipped");
     assert_eq!(games[1].line, 10);
     assert_eq!(games[1].header("開始日時"), Some("2024/02/02"));

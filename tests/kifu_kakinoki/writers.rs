@@ -17,6 +17,7 @@ fn kif_text(game: &Game) -> String {
 
 #[test]
 fn kif_layout_of_a_small_game() {
+    // As the file has it, the time of its ending row included.
     let want = "\
 開始日時：2014/10/12 14:46:51
 終了日時：2014/10/12 14:47:55
@@ -27,7 +28,7 @@ fn kif_layout_of_a_small_game() {
    1 ７六歩(77)   ( 0:02/00:00:02)
    2 ３四歩(33)   ( 0:05/00:00:05)
    3 ２二角成(88) ( 0:06/00:00:08)
-   4 中断
+   4 中断         ( 0:51/00:00:56)
 まで3手で中断
 ";
     assert_eq!(kif_text(&load("chudan.kif")), want);
@@ -35,6 +36,7 @@ fn kif_layout_of_a_small_game() {
 
 #[test]
 fn kif_layout_of_variations() {
+    // As the file has it, but for its headers.
     let want = "\
 開始日時：2017/10/03 01:12:24
 終了日時：2017/10/03 01:12:54
@@ -45,18 +47,18 @@ fn kif_layout_of_variations() {
    1 ７六歩(77)   ( 0:00/00:00:00)
    2 ３四歩(33)   ( 0:00/00:00:00)
    3 ２六歩(27)   ( 0:00/00:00:00)+
-   4 中断
+   4 中断         ( 0:00/00:00:00)
 まで3手で中断
 
 変化：3手
    3 ２二角成(88) ( 0:00/00:00:00)
    4 同　銀(31)   ( 0:00/00:00:00)+
-   5 中断
+   5 中断         ( 0:00/00:00:00)
 まで4手で中断
 
 変化：4手
    4 同　飛(82)   ( 0:00/00:00:00)
-   5 中断
+   5 中断         ( 0:00/00:00:00)
 まで4手で中断
 ";
     assert_eq!(kif_text(&load("doh_branch.kifu")), want);
@@ -105,6 +107,8 @@ fn kif_headers_from_other_formats_and_a_handicap_start() {
             stated: None,
             text: "%TORYO".into(),
             line: 9,
+            seconds: None,
+            comments: Vec::new(),
         }),
         ..Game::default()
     };
@@ -139,6 +143,8 @@ fn kif_a_written_foul_from_another_notation() {
             stated: None,
             text: "%ILLEGAL_MOVE".into(),
             line: 3,
+            seconds: None,
+            comments: Vec::new(),
         }),
         ..Game::default()
     };

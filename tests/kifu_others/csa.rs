@@ -178,8 +178,10 @@ fn csa_headers_and_comments() {
         Some("----------棋譜ファイルの例\"example.csa\"-----------------")
     );
     assert_eq!(game.comments.last().map(String::as_str), Some("指し手と消費時間"));
-    // The comment after the ending has nowhere else to go than the last move.
-    assert_eq!(game.moves[1].comments, ["---------------------------------------------------------"]);
+    // The comment after the ending is the ending's.
+    let ending = game.ending.as_ref().unwrap();
+    assert_eq!(ending.comments, ["---------------------------------------------------------"]);
+    assert_eq!(game.moves[1].comments, Vec::<String>::new());
     assert_eq!(game.moves.iter().map(|m| m.seconds).collect::<Vec<_>>(), [Some(12), Some(6)]);
 }
 
@@ -354,7 +356,8 @@ fn csa_engine_pv_comments_and_kachi() {
 #[test]
 fn csa_no_final_newline() {
     let game = only_game(Format::Csa, "csa/noeol.csa");
-    assert_eq!(game.moves[1].comments, ["---------------------------------------------------------"]);
+    let ending = game.ending.as_ref().unwrap();
+    assert_eq!(ending.comments, ["---------------------------------------------------------"]);
     expect(
         &replay(&game),
         2,

@@ -212,7 +212,10 @@ fn psn_open_comments_and_variations_stop_the_game_and_lose_no_later_game() {
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].problem, None);
     assert_eq!(games[0].ending.as_ref().map(|e| e.stated), Some(Some(Outcome::Win(Color::Black))));
-    assert_eq!(games[0].moves[2].comments, ["Next: the replay"]);
+    assert_eq!(
+        games[0].ending.as_ref().map(|e| e.comments.clone()),
+        Some(vec!["Next: the replay".to_string()])
+    );
     assert_eq!(warned(&games[0]), [(2, "unclosed_comment")]);
     assert_eq!((games[1].header("Event"), tokens(&games[1])), (Some("B"), vec!["P-2f".to_string()]));
 

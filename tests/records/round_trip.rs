@@ -215,6 +215,25 @@ pub fn differences(
     if held(writer.format, &back.info) != held(writer.format, &game.info) {
         fail(format!("headers {:?} became {:?}", game.info, back.info));
     }
+    // The record's time and comments for its ending, where the format writes the ending and
+    // holds them: comments in every format but USI, the time in KIF, CSA and JKF.
+    if let (Some(own), Some(again)) = (&game.ending, &back.ending) {
+        let times = matches!(writer.format, Format::Kif | Format::Csa | Format::Jkf);
+        if times && holds_result(writer.format, original) && again.seconds != own.seconds {
+            fail(format!("the ending's time {:?} became {:?}", own.seconds, again.seconds));
+        }
+        let changed = writer.format == Format::Western && own.comments.iter().any(|c| c.contains(['~', '}']));
+        // JKF writes the notes on a foul that ended the game with the ending, before its own.
+        let (own_lines, back_lines) = (lines(&own.comments), lines(&again.comments));
+        let kept = if writer.format == Format::Jkf && original.illegal_ending.is_some() {
+            back_lines.ends_with(&own_lines)
+        } else {
+            back_lines == own_lines
+        };
+        if writer.format != Format::Usi && !changed && !kept {
+            fail(format!("the ending's comments {:?} became {:?}", own.comments, again.comments));
+        }
+    }
     if writer.format == source {
         for h in game.headers.iter().filter(|h| kept_raw(source, &h.key)) {
             if !back.headers.contains(h) {
@@ -223,6 +242,17 @@ pub fn differences(
         }
     }
     Ok(found)
+}
+
+/// The lines of comments, each without the spaces and tabs at its ends (which CSA and Western
+/// text do not keep), empty ones left out.
+fn lines(comments: &[String]) -> Vec<&str> {
+    comments
+        .iter()
+        .flat_map(|c| c.lines())
+        .map(|l| l.trim_matches([' ', '\t']))
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 /// Counts of one run over a set of files.

@@ -440,6 +440,33 @@ fn a_link_to_a_game_id_that_is_not_one_quotes_it() {
     }
 }
 
+/// The viewer shows the time and comments a record gives its ending with the last move, and
+/// marks that move as one with a comment; the move before shows only its own.
+#[test]
+fn the_viewer_shows_the_endings_time_and_comments_at_the_last_move() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let text = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n*first\n\
+                \x20  2 ３四歩(33)   ( 0:07/00:00:07)\n   3 投了         ( 0:30/00:00:35)\n*resigned\n\
+                まで2手で後手の勝ち\n";
+    std::fs::write(dir.path().join("a.kifu"), text).unwrap();
+    let db = dir.path().join("k.sqlite");
+    let out =
+        kifudex(["index", "--quiet", "--db", db.to_str().unwrap(), dir.path().to_str().unwrap()]).output();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(&db, &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    browser.open(&server.url("/?lang=en&game=1&ply=2"));
+    wait(&browser);
+    assert_eq!(browser.text("#game-comment"), "Time: 0:07\nEnding Time: 0:30\nresigned");
+    let marked = "return [...document.querySelectorAll('#game-moves .has-comment')].length";
+    assert_eq!(browser.run(marked, json!([])), json!(2));
+    click(&browser, r#"#game-moves li[data-ply="1"]"#);
+    assert_eq!(browser.text("#game-comment"), "Time: 0:05\nfirst");
+}
+
 /// A link whose query string is no UTF-8 text is refused as the API refuses it, not read as
 /// a filter on U+FFFD that finds nothing; and a filter the server refuses (a name past its
 /// length) leaves no answer of the view before on the page.

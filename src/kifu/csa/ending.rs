@@ -152,6 +152,8 @@ pub(crate) fn summary_ending(summary: &str, headers: &[Header], to_move: Color, 
         stated,
         text: format!("summary:{summary}"),
         line,
+        seconds: None,
+        comments: Vec::new(),
     })
 }
 

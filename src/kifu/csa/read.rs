@@ -195,13 +195,12 @@ impl GameReader {
                 self.turn = Some(color);
             }
             Statement::Move(mv) => self.push_move(mv, text, line)?,
-            Statement::Time(seconds) => {
-                if !self.ended {
-                    if let Some(last) = self.game.moves.last_mut() {
-                        last.seconds = Some(seconds);
-                    }
-                }
-            }
+            // After the `%` line, the time is the ending's (`%TORYO` then `T16`).
+            Statement::Time(seconds) => match (&mut self.game.ending, self.game.moves.last_mut()) {
+                (Some(e), _) => e.seconds = Some(seconds),
+                (None, Some(last)) if !self.ended => last.seconds = Some(seconds),
+                _ => {}
+            },
             Statement::End(word) => self.end(word, line)?,
             Statement::Server(message) => {
                 self.add_comment(format!("#{message}"));
@@ -236,11 +235,13 @@ impl GameReader {
         self.add_comment(text.trim_end().to_string());
     }
 
-    /// Comments go with the move before them, or before the first move with the game.
+    /// Comments go with the ending before them, else with the move before them, or before
+    /// the first move with the game.
     fn add_comment(&mut self, text: String) {
-        match self.game.moves.last_mut() {
-            Some(entry) => entry.comments.push(text),
-            None => self.game.comments.push(text),
+        match (&mut self.game.ending, self.game.moves.last_mut()) {
+            (Some(e), _) => e.comments.push(text),
+            (None, Some(entry)) => entry.comments.push(text),
+            (None, None) => self.game.comments.push(text),
         }
     }
 
@@ -361,7 +362,15 @@ impl GameReader {
 
     fn ending(&self, word: EndingWord, text: String, line: u32) -> Ending {
         let to_move = self.to_move();
-        Ending { termination: word.termination, side: word.side(to_move), stated: None, text, line }
+        Ending {
+            termination: word.termination,
+            side: word.side(to_move),
+            stated: None,
+            text,
+            line,
+            seconds: None,
+            comments: Vec::new(),
+        }
     }
 
     fn finish(mut self) -> Option<Game> {

@@ -427,6 +427,8 @@ impl Line {
             stated: None,
             text: special.to_string(),
             line: number,
+            seconds: None,
+            comments: Vec::new(),
         }
     }
 
@@ -556,26 +558,45 @@ impl Reader<'_> {
                 if line.depth > 0 && line.moves.is_empty() {
                     comments.splice(0..0, std::mem::take(&mut line.comments));
                 }
+                let comments = std::mem::take(&mut comments);
                 line.moves.push(MoveEntry { token: MoveToken::Csa(token), line: number, seconds, comments });
                 self.forks(raw, &forks, line.moves.len() - 1, line);
-            } else {
-                match line.moves.last_mut() {
-                    Some(last) => last.comments.extend(comments),
-                    None => line.comments.extend(comments),
-                }
             }
             // The first `special` ends the line; a word JKF does not define ends it too, as an
             // unknown CSA ending does, without a stated ending.
             if let Some(special) = entry.special.as_ref().filter(|_| !line.ended) {
                 line.ended = true;
                 match EndingWord::parse(special) {
-                    Some(word) => line.ending = Some(line.ending_by(word, special, number)),
+                    Some(word) => {
+                        let mut ending = line.ending_by(word, special, number);
+                        // The time of the entry that ends the line is the ending's.
+                        if entry.mv.is_none() {
+                            ending.seconds = match entry.time.map(seconds).transpose() {
+                                Ok(seconds) => seconds.flatten(),
+                                Err(why) => {
+                                    let message = format!(
+                                        "the time of the ending is no time ({why}): the ending is kept without it"
+                                    );
+                                    self.warn(number, None, "bad_time", message);
+                                    None
+                                }
+                            };
+                        }
+                        line.ending = Some(ending);
+                    }
                     None => {
                         let error = JkfError::Special(excerpt(special));
                         let message = format!("{error}: the game ends here, without a stated ending");
                         self.warn(number, None, "unknown_ending", message);
                     }
                 }
+            }
+            // The comments of an entry with no move are the ending's once the line has one,
+            // else the last move's.
+            match (&mut line.ending, line.moves.last_mut()) {
+                (Some(e), _) => e.comments.append(&mut comments),
+                (None, Some(last)) => last.comments.append(&mut comments),
+                (None, None) => line.comments.append(&mut comments),
             }
             // Forks on an entry with no move (the ending, or an entry of forks alone after the
             // last move) are moves played instead of the ending: they branch after the last

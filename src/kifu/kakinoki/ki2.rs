@@ -135,7 +135,7 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
         if !is_move_line(line) {
             // An ending word with no mark, on a line of its own, is the side to move's.
             match terminal(line) {
-                Some(end) => tree.end(end, line.trim_matches(is_space), n),
+                Some(end) => tree.end(end, line.trim_matches(is_space), n, None),
                 None => tree.skip(n, line),
             }
             continue;
@@ -149,7 +149,7 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
             }
             if let Some(mut end) = terminal(body) {
                 end.named = end.named.or(Some(color));
-                tree.end(end, body, n);
+                tree.end(end, body, n, None);
                 break;
             }
             if tree.closed() {
@@ -169,7 +169,7 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
                 }
             }
             if let Some((end, text)) = unmarked_end {
-                tree.end(end, text, n);
+                tree.end(end, text, n, None);
                 break;
             }
         }

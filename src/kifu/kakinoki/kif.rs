@@ -124,7 +124,7 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
 /// Reads a move row into the tree.
 fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
     if let Some(end) = terminal(r.text) {
-        tree.end(end, r.text, n);
+        tree.end(end, r.text, n, r.seconds);
         return;
     }
     if tree.closed() {

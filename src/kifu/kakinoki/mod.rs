@@ -646,6 +646,9 @@ struct Line {
     moves: Vec<MoveEntry>,
     ending: Option<Ending>,
     summary: Option<(Summary, u32, String)>,
+    /// Comments read after the `まで` line of a line that has no ending row: the ending's,
+    /// once the summary makes one.
+    after_summary: Vec<String>,
     /// Comments read before this line's first move.
     pending: Vec<String>,
     children: Vec<usize>,
@@ -675,6 +678,7 @@ impl Line {
             moves: Vec::new(),
             ending: None,
             summary: None,
+            after_summary: Vec::new(),
             pending: Vec::new(),
             children: Vec::new(),
             closed: false,
@@ -767,18 +771,23 @@ impl Tree {
     }
 
     /// Attaches a comment to the last move of the current line (before its first move: to
-    /// the start position for the main line, to the first move for a variation).
+    /// the start position for the main line, to the first move for a variation), or, once
+    /// the line has ended, to its ending.
     pub fn comment(&mut self, text: &str) {
         let line = self.current();
-        match line.moves.last_mut() {
-            Some(m) => m.comments.push(text.to_string()),
-            None => line.pending.push(text.to_string()),
+        let text = text.to_string();
+        match (&mut line.ending, &line.summary, line.moves.last_mut()) {
+            (Some(e), _, _) => e.comments.push(text),
+            (None, Some(_), _) => line.after_summary.push(text),
+            (None, None, Some(m)) => m.comments.push(text),
+            (None, None, None) => line.pending.push(text),
         }
     }
 
-    /// Ends the current line with a terminal word; a second end is read past (the first
-    /// wins), with a warning on the main line.
-    pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32) {
+    /// Ends the current line with a terminal word, written with the time `seconds` (a KIF
+    /// ending row's); a second end is read past (the first wins), with a warning on the main
+    /// line.
+    pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32, seconds: Option<u32>) {
         let to_move = self.to_move();
         let is_main = self.stack.len() == 1;
         let line = self.current();
@@ -792,7 +801,7 @@ impl Tree {
             }
             return;
         }
-        line.ending = Some(ending(terminal, to_move, text, line_no));
+        line.ending = Some(Ending { seconds, ..ending(terminal, to_move, text, line_no) });
     }
 
     /// Records the current line's `まで` summary (the first one counts).
@@ -897,6 +906,13 @@ impl Tree {
                     None => {}
                 }
             }
+            // The comments after a `まで` line are the ending's; with none, the last move's.
+            let after = std::mem::take(&mut line.after_summary);
+            match (&mut line.ending, line.moves.last_mut()) {
+                (Some(e), _) => e.comments.extend(after),
+                (None, Some(m)) => m.comments.extend(after),
+                (None, None) => line.pending.extend(after),
+            }
             // Only the game's own line: a variation is a what-if, and its comments discuss it;
             // one cut where it could not be read is written back without its cut, and would
             // read back with an ending it never had.
@@ -962,7 +978,15 @@ fn ending(terminal: Terminal, to_move: Color, text: &str, line: u32) -> Ending {
         SideRule::Actor => actor,
         SideRule::Opponent => actor.flip(),
     };
-    Ending { termination: terminal.termination, side: Some(side), stated: None, text: text.to_string(), line }
+    Ending {
+        termination: terminal.termination,
+        side: Some(side),
+        stated: None,
+        text: text.to_string(),
+        line,
+        seconds: None,
+        comments: Vec::new(),
+    }
 }
 
 #[cfg(test)]

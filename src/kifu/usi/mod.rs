@@ -198,8 +198,15 @@ fn read_into(line: &str, number: u32, variant: Option<Variant>, game: &mut Game)
                 continue;
             }
         };
-        game.ending =
-            Some(Ending { termination, side: None, stated: None, text: token.to_string(), line: number });
+        game.ending = Some(Ending {
+            termination,
+            side: None,
+            stated: None,
+            text: token.to_string(),
+            line: number,
+            seconds: None,
+            comments: Vec::new(),
+        });
     }
     if let Some((token, n)) = unread {
         game.unread = n;

@@ -130,7 +130,15 @@ fn branch(
         }
         Some(_) => return Err(UsenError::Final(excerpt(last))),
     };
-    *ending = Some(Ending { termination, side: None, stated: None, text: last.to_string(), line });
+    *ending = Some(Ending {
+        termination,
+        side: None,
+        stated: None,
+        text: last.to_string(),
+        line,
+        seconds: None,
+        comments: Vec::new(),
+    });
     Ok(offset)
 }
 

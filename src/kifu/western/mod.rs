@@ -380,6 +380,8 @@ struct GameReader {
     /// The outcome of the result word, when one was read (`Some(None)` for `*`).
     result: Option<Option<Outcome>>,
     result_line: u32,
+    /// Comments after the result word: the ending's, when the game has one.
+    after_result: Vec<String>,
     /// The line of each tag, by the tag's index in the headers.
     tag_lines: Vec<u32>,
 }
@@ -521,7 +523,9 @@ impl GameReader {
     fn comment(&mut self, text: &str) {
         let comments =
             text.split('~').map(|part| part.replace(['\r', '\n'], " ").trim_matches([' ', '\t']).to_string());
-        if let Some(entry) = self.moves().last_mut() {
+        if self.result.is_some() && self.open.is_empty() {
+            self.after_result.extend(comments);
+        } else if let Some(entry) = self.moves().last_mut() {
             entry.comments.extend(comments);
         } else if let Some(branch) = self.open.last_mut() {
             // Before a variation's first move: it goes with that move.
@@ -604,7 +608,22 @@ impl GameReader {
         });
         if let Some(termination) = termination {
             let text = text.unwrap_or_else(|| result_word(outcome).to_string());
-            self.game.ending = Some(Ending { termination, side: None, stated: outcome, text, line });
+            let comments = std::mem::take(&mut self.after_result);
+            self.game.ending = Some(Ending {
+                termination,
+                side: None,
+                stated: outcome,
+                text,
+                line,
+                seconds: None,
+                comments,
+            });
+        }
+        // With no ending to hold them, they are the last move's (or the start's).
+        let after = std::mem::take(&mut self.after_result);
+        match self.game.moves.last_mut() {
+            Some(last) => last.comments.extend(after),
+            None => self.game.comments.extend(after),
         }
         Some(self.game)
     }

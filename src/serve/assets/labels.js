@@ -66,6 +66,7 @@ KX.LABELS = {
     download: "ダウンロード",
     comment: "コメント",
     time: "消費時間",
+    ending: "終局",
     termination: "終局",
     resultNames: { black: "先手勝ち", white: "後手勝ち", draw: "引き分け", unknown: "不明", other: "その他" },
     terminationNames: {
@@ -148,6 +149,7 @@ KX.LABELS = {
     download: "Download",
     comment: "Comment",
     time: "Time",
+    ending: "Ending",
     termination: "Ending",
     resultNames: { black: "Black won", white: "White won", draw: "Draw", unknown: "Unknown", other: "Other" },
     terminationNames: {

@@ -124,8 +124,10 @@ window.KX = window.KX || {};
     $("game-info").innerHTML = info.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
     const items = game.plies.map((p) => {
       const text = notation === "western" ? p.western : p.japanese || p.western;
+      // The last move is marked for the ending's comment too, shown with it.
+      const noted = p.comment || (p.ply === game.plies.length && game.ending_comment);
       return `<li data-ply="${p.ply}" class="${p.ply === ply ? "current" : ""}"><span class="n">${p.ply}</span>` +
-        `<span class="m${p.comment ? " has-comment" : ""}">${esc(text)}</span><span class="t">${clock(p.time)}</span></li>`;
+        `<span class="m${noted ? " has-comment" : ""}">${esc(text)}</span><span class="t">${clock(p.time)}</span></li>`;
     });
     const list = $("game-moves");
     list.innerHTML = items.join("");
@@ -142,9 +144,16 @@ window.KX = window.KX || {};
     }
     const comment = ply === 0 ? game.comment : (game.plies[ply - 1] || {}).comment;
     const time = ply > 0 ? clock((game.plies[ply - 1] || {}).time) : "";
+    // After the last move, the record's time and comments for its ending too.
+    const last = ply === game.plies.length;
+    const endTime = last ? clock(game.ending_time) : "";
+    const endComment = last ? game.ending_comment : null;
     const box = $("game-comment");
-    box.hidden = !comment && !time;
-    box.textContent = [time ? `${L.time}: ${time}` : "", comment || ""].filter(Boolean).join("\n");
+    box.hidden = !comment && !time && !endTime && !endComment;
+    box.textContent = [
+      time ? `${L.time}: ${time}` : "", comment || "",
+      endTime ? `${L.ending} ${L.time}: ${endTime}` : "", endComment || "",
+    ].filter(Boolean).join("\n");
     $("ply-label").textContent = ply === 0 ? `${L.startLabel} / ${game.plies.length}` : L.plyOf(ply, game.plies.length);
     // Only the formats that can hold the game (a yari shogi game: USI and PSN).
     for (const ext of ["kif", "ki2", "csa", "jkf", "usi", "psn"]) {

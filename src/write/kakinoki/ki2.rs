@@ -82,6 +82,7 @@ impl Sink for Ki2Sink {
         self.break_line();
         let plies = number.saturating_sub(1);
         let _ = writeln!(self.out, "{}", summary_line(plies, ending, turn, outcome, self.handicap));
+        write_comments(&mut self.out, &ending.comments);
     }
 
     fn variation(&mut self, number: u32) {

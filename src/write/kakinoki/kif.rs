@@ -59,8 +59,16 @@ struct KifSink {
 
 impl KifSink {
     fn row(&mut self, number: u32, text: &str, turn: Color, entry: Option<&MoveEntry>, branches: bool) {
+        self.timed_row(number, text, turn, entry.and_then(|e| e.seconds), branches);
+        if let Some(e) = entry {
+            write_comments(&mut self.out, &e.comments);
+        }
+    }
+
+    /// A row, with the time spent and the running total of `turn` when `seconds` is given.
+    fn timed_row(&mut self, number: u32, text: &str, turn: Color, seconds: Option<u32>, branches: bool) {
         let _ = write!(self.out, "{number:>4} ");
-        match entry.and_then(|e| e.seconds) {
+        match seconds {
             Some(s) => {
                 let total = &mut self.totals[turn.index()];
                 *total = total.saturating_add(s);
@@ -82,9 +90,6 @@ impl KifSink {
             self.out.push('+');
         }
         self.out.push('\n');
-        if let Some(e) = entry {
-            write_comments(&mut self.out, &e.comments);
-        }
     }
 }
 
@@ -98,11 +103,18 @@ impl Sink for KifSink {
     }
 
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>) {
-        if let Some(row) = ending_row(ending, turn, self.handicap) {
-            let _ = writeln!(self.out, "{number:>4} {row}");
+        // The ending's comments follow its row, as a move's do; with no row, the `まで` line,
+        // which they read back after just the same.
+        let row = ending_row(ending, turn, self.handicap);
+        if let Some(row) = &row {
+            self.timed_row(number, row, turn, ending.seconds, false);
+            write_comments(&mut self.out, &ending.comments);
         }
         let plies = number.saturating_sub(1);
         let _ = writeln!(self.out, "{}", summary_line(plies, ending, turn, outcome, self.handicap));
+        if row.is_none() {
+            write_comments(&mut self.out, &ending.comments);
+        }
     }
 
     fn variation(&mut self, number: u32) {

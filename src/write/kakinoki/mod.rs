@@ -204,10 +204,14 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
         .and_then(|e| foul_text(&e.token, &replayed.end));
     // The ending replay judged, in the record's words when they say the same (a mate the
     // record calls 投了 is written 詰み, as every other format writes it).
+    // The record's time and comments for its ending stay with the ending written.
     let judged;
     let ending = match (replayed.termination, game.ending.as_ref()) {
         (Some(t), e) if e.is_none_or(|e| e.termination != t) => {
-            judged = Ending::judged(Some(t), replayed.outcome);
+            judged = Ending::judged(Some(t), replayed.outcome).map(|j| match e {
+                Some(e) => Ending { seconds: e.seconds, comments: e.comments.clone(), ..j },
+                None => j,
+            });
             judged.as_ref()
         }
         (_, e) => e,
@@ -407,7 +411,15 @@ fn ending_word(ending: &Ending, turn: Color) -> Option<(&'static str, bool)> {
 /// (an ending by error is written 中断, an interruption), with the ending it reads back as;
 /// `None` when it reads back as itself.
 pub(crate) fn word_read_as_other(termination: Termination) -> Option<(&'static str, Termination)> {
-    let ending = Ending { termination, side: None, stated: None, text: String::new(), line: 0 };
+    let ending = Ending {
+        termination,
+        side: None,
+        stated: None,
+        text: String::new(),
+        line: 0,
+        seconds: None,
+        comments: Vec::new(),
+    };
     let (word, _) = ending_word(&ending, Color::Black)?;
     let read = crate::kifu::kakinoki::terminal(word).map_or(Termination::Unknown, |t| t.termination);
     (read != termination).then_some((word, read))

@@ -1,0 +1,163 @@
+//! The time and comments a record gives its ending: read in every format that has them, kept
+//! through every writer that holds them, stored in the database and given back by `show` and
+//! the page. Every expected value is read off the records here by hand.
+
+use std::fs;
+
+use kifudex::kifu::{self, Format, Game};
+use serde_json::Value;
+
+use crate::{serve::Server, util::kifudex};
+
+/// A KIF game that Black resigns after thinking 30 seconds (35 in all), with a comment after
+/// each move and two after the ending: one between its row and the `まで` line, one after it.
+const KIF: &str = "\
+先手：甲
+後手：乙
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:05/00:00:05)
+*first move
+   2 ３四歩(33)   ( 0:07/00:00:07)
+*second move
+   3 投了         ( 0:30/00:00:35)
+*resigned at once
+まで2手で後手の勝ち
+*a short game
+";
+
+fn one(format: Format, text: &str) -> Game {
+    let games = kifu::read_as(format, text, None);
+    assert_eq!(games.len(), 1, "{text}");
+    games.into_iter().next().unwrap()
+}
+
+/// A time and comments: a move's or an ending's.
+type Notes = (Option<u32>, Vec<String>);
+
+/// The moves' times and comments, and the ending's.
+fn notes(game: &Game) -> (Vec<Notes>, Option<u32>, Vec<String>) {
+    let moves = game.moves.iter().map(|m| (m.seconds, m.comments.clone())).collect();
+    let ending = game.ending.as_ref().expect("the game has an ending");
+    (moves, ending.seconds, ending.comments.clone())
+}
+
+fn strings(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn kif_keeps_the_ending_rows_time_and_the_comments_after_it_apart_from_the_last_move() {
+    let game = one(Format::Kif, KIF);
+    let (moves, seconds, comments) = notes(&game);
+    assert_eq!(moves, vec![(Some(5), strings(&["first move"])), (Some(7), strings(&["second move"]))]);
+    assert_eq!(seconds, Some(30));
+    assert_eq!(comments, strings(&["resigned at once", "a short game"]));
+}
+
+#[test]
+fn a_comment_after_the_summary_line_of_a_game_with_no_ending_row_is_the_endings() {
+    let text = "手数----指手--\n   1 ７六歩(77)\n*move\nまで1手で先手の勝ち\n*after\n";
+    let (moves, seconds, comments) = notes(&one(Format::Kif, text));
+    assert_eq!(moves, vec![(None, strings(&["move"]))]);
+    assert_eq!((seconds, comments), (None, strings(&["after"])));
+    let ki2 = "▲７六歩\n*move\nまで1手で先手の勝ち\n*after\n";
+    let (moves, seconds, comments) = notes(&one(Format::Ki2, ki2));
+    assert_eq!(moves, vec![(None, strings(&["move"]))]);
+    assert_eq!((seconds, comments), (None, strings(&["after"])));
+}
+
+#[test]
+fn a_comment_after_the_last_move_of_a_game_with_no_ending_stays_the_moves() {
+    let text = "手数----指手--\n   1 ７六歩(77)\n*move\n";
+    let game = one(Format::Kif, text);
+    assert_eq!(game.ending, None);
+    assert_eq!(game.moves[0].comments, strings(&["move"]));
+}
+
+/// The end of a game of the 32nd World Computer Shogi Championship, as its server wrote it:
+/// the last move took 7 seconds, the resignation 16.
+#[test]
+fn csa_gives_the_time_and_comments_after_the_percent_word_to_the_ending() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/kifu/csa/WCSC32_F7_NBS_DLS.csa");
+    let text = fs::read_to_string(path).unwrap();
+    let game = one(Format::Csa, &text);
+    let last = game.moves.last().unwrap();
+    assert_eq!((last.seconds, last.comments.clone()), (Some(7), strings(&["** -4774 +0082GI -7182KI"])));
+    let ending = game.ending.as_ref().unwrap();
+    assert_eq!((ending.text.as_str(), ending.seconds), ("%TORYO", Some(16)));
+    let text = "PI\n+\n+7776FU\nT3\n'move\n%TORYO\nT12\n'+ win\n";
+    let (moves, seconds, comments) = notes(&one(Format::Csa, text));
+    assert_eq!(moves, vec![(Some(3), strings(&["move"]))]);
+    assert_eq!((seconds, comments), (Some(12), strings(&["+ win"])));
+}
+
+#[test]
+fn jkf_gives_a_special_moves_time_and_comments_to_the_ending() {
+    let text = r#"{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6},
+        "piece": "FU", "color": 0}, "time": {"now": {"m": 0, "s": 4}, "total": {"h": 0, "m": 0, "s": 4}},
+        "comments": ["move"]}, {"special": "TORYO", "time": {"now": {"m": 1, "s": 5},
+        "total": {"h": 0, "m": 1, "s": 5}}, "comments": ["over"]}]}"#;
+    let (moves, seconds, comments) = notes(&one(Format::Jkf, text));
+    assert_eq!(moves, vec![(Some(4), strings(&["move"]))]);
+    assert_eq!((seconds, comments), (Some(65), strings(&["over"])));
+}
+
+#[test]
+fn western_gives_a_comment_after_the_result_to_the_ending() {
+    let text = "[Sente \"A\"]\n[Gote \"B\"]\n\n1. P-7f {move} 1-0 {after the result}\n";
+    let (moves, seconds, comments) = notes(&one(Format::Western, text));
+    assert_eq!(moves, vec![(None, strings(&["move"]))]);
+    assert_eq!((seconds, comments), (None, strings(&["after the result"])));
+}
+
+fn convert(input: &std::path::Path, to: &str) -> String {
+    let out = kifudex(["convert", input.to_str().unwrap(), "--to", to]).output();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Through CSA and JKF and back to KIF, the ending row keeps its time (30 seconds, Black's
+/// total 5 + 30) and its comments.
+#[test]
+fn the_endings_time_and_comments_survive_kif_to_csa_and_jkf_and_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("a.kifu");
+    fs::write(&kif, KIF).unwrap();
+    let csa = convert(&kif, "csa");
+    assert!(
+        csa.ends_with("-3334FU\nT7\n'second move\n%TORYO\nT30\n'resigned at once\n'a short game\n"),
+        "{csa}"
+    );
+    for (name, text) in [("b.csa", csa), ("b.jkf", convert(&kif, "jkf"))] {
+        let path = tmp.path().join(name);
+        fs::write(&path, text).unwrap();
+        let back = convert(&path, "kif");
+        let tail = "   2 ３四歩(33)   ( 0:07/00:00:07)\n*second move\n   3 投了         ( 0:30/00:00:35)\n\
+                    *resigned at once\n*a short game\nまで2手で後手の勝ち\n";
+        assert!(back.ends_with(tail), "{name}:\n{back}");
+    }
+}
+
+/// Indexed, the game keeps the ending's time and comments: `show` writes them back, and the
+/// page's JSON gives them apart from the last move's.
+#[test]
+fn the_database_keeps_the_endings_time_and_comments_for_show_and_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("a.kifu"), KIF).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = kifudex(["show", "1", "--to", "kif"]).db(&db).output();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    let tail = "   2 ３四歩(33)   ( 0:07/00:00:07)\n*second move\n   3 投了         ( 0:30/00:00:35)\n\
+                *resigned at once\n*a short game\nまで2手で後手の勝ち\n";
+    assert!(shown.ends_with(tail), "{shown}");
+    let server = Server::start(&db, &[]);
+    let game: Value = crate::serve::http::get(server.addr, "/api/game/1").json();
+    assert_eq!(game["plies"][1]["comment"], "second move");
+    assert_eq!(game["plies"][1]["time"], 7);
+    assert_eq!(game["ending_time"], 30);
+    assert_eq!(game["ending_comment"], "resigned at once\na short game");
+}
