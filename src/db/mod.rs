@@ -151,6 +151,16 @@ pub enum Error {
     File { path: PathBuf, error: std::io::Error },
     #[error("{}", open_message(path, error))]
     Open { path: PathBuf, error: rusqlite::Error },
+    /// The database could not be opened, and a file SQLite keeps beside it (its log, the log's
+    /// index or its journal) is a symbolic link, which SQLite will not write through.
+    #[error(
+        "cannot open the database {}: {} is a symbolic link, and SQLite opens no side file of a \
+         database (its log, the log's index, its journal) through a link: remove the link, once no \
+         other program uses it",
+        path_text(path),
+        path_text(side)
+    )]
+    SideLink { path: PathBuf, side: PathBuf },
     #[error(
         "the database {} was written by a newer kifudex (schema version {found}; this one knows up to \
          {known}): use that version",
@@ -268,6 +278,7 @@ impl Error {
                 | Error::NotUnderDirectory { .. }
                 | Error::File { .. }
                 | Error::Open { .. }
+                | Error::SideLink { .. }
                 | Error::TooNew { .. }
                 | Error::TooOld { .. }
                 | Error::Busy(_)

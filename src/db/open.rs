@@ -223,11 +223,32 @@ fn kind(conn: &Connection) -> rusqlite::Result<Kind> {
 fn read_error(path: &Path, wal: bool, error: rusqlite::Error) -> Error {
     match error.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::NotKifudex(path.to_path_buf()),
-        Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly) if wal => {
+        Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly) if wal && linked_side(path).is_none() => {
             Error::WalUnreadable { path: path.to_path_buf(), error }
         }
-        _ => Error::Open { path: path.to_path_buf(), error },
+        _ => open_error(path, error),
     }
+}
+
+/// The error for a failure to open the database at `path`: [`Error::SideLink`] when one of
+/// its side files is a symbolic link (SQLite refuses to open a log or journal through one, or
+/// takes a link to a file for a journal to roll back), else [`Error::Open`].
+fn open_error(path: &Path, error: rusqlite::Error) -> Error {
+    match linked_side(path) {
+        Some(side) => Error::SideLink { path: path.to_path_buf(), side },
+        None => Error::Open { path: path.to_path_buf(), error },
+    }
+}
+
+/// The first of the side files of the database at `path` that is a symbolic link: beside the
+/// name given, or beside the file it names through links, where SQLite keeps them.
+fn linked_side(path: &Path) -> Option<PathBuf> {
+    let real = fs::canonicalize(path).ok();
+    [Some(path), real.as_deref()]
+        .into_iter()
+        .flatten()
+        .flat_map(|db| SIDE_FILES.iter().map(move |suffix| with_suffix(db, suffix)))
+        .find(|side| fs::symlink_metadata(side).is_ok_and(|m| m.file_type().is_symlink()))
 }
 
 /// Opens the kifudex database at `path` read-only: nothing is created, migrated or changed.
@@ -359,7 +380,12 @@ fn open_write_sniffed(path: &Path, sniffed: Sniff, wait: StartWait<'_>) -> Resul
     if let Some(refused) = refused_by_schema(path, sniffed) {
         return Err(refused);
     }
-    let open_error = |error| Error::Open { path: path.to_path_buf(), error };
+    // Refused before the file is touched: the switch to WAL mode would write its header
+    // before SQLite found the link.
+    if let Some(side) = linked_side(path) {
+        return Err(Error::SideLink { path: path.to_path_buf(), side });
+    }
+    let open_error = |error| open_error(path, error);
     let flags =
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
@@ -455,13 +481,13 @@ fn start_run(path: &Path, conn: &Connection, wait: StartWait<'_>) -> Result<()> 
         // A file system without the shared memory that WAL mode needs: the run writes with a
         // rollback journal on disk (and readers wait for its transactions).
         Ok(_) => {
-            mode(" = DELETE").map_err(|error| Error::Open { path: path.to_path_buf(), error })?;
+            mode(" = DELETE").map_err(|error| open_error(path, error))?;
             Ok(())
         }
         Err(e) if is_busy(&e) => {
             Err(Error::InUse { path: path.to_path_buf(), seconds: START_WAIT.as_secs() })
         }
-        Err(error) => Err(Error::Open { path: path.to_path_buf(), error }),
+        Err(error) => Err(open_error(path, error)),
     }
 }
 

@@ -172,6 +172,57 @@ fn a_database_of_a_newer_kifudex_is_refused_and_left_as_it_was() {
     assert_eq!(hash(&db), before);
 }
 
+/// A side file of the database (its log, the log's index, its journal) that is a symbolic
+/// link to another file: SQLite opens none through a link, so `index` is refused, saying
+/// which link is in the way, and the file it leads to is left as it was; so are the read
+/// commands, but for a link in place of the log's index, which a database at rest does not
+/// need.
+#[test]
+fn a_side_file_that_is_a_link_is_named_and_the_file_it_leads_to_left_as_it_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 23);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let other = tmp.path().join("other.txt");
+    for side in ["-wal", "-shm", "-journal"] {
+        fs::write(&other, "another program's file\n").unwrap();
+        let link = tmp.path().join(format!("k.sqlite{side}"));
+        std::os::unix::fs::symlink(&other, &link).unwrap();
+        let message = format!(
+            "cannot open the database {}: {} is a symbolic link, and SQLite opens no side file of a \
+             database (its log, the log's index, its journal) through a link: remove the link, once no \
+             other program uses it",
+            db.display(),
+            link.display()
+        );
+        let before = hash(&db);
+        let out = index(&games, &db);
+        assert_eq!(out.status.code(), Some(2), "{side}");
+        assert_eq!(stderr(&out), format!("kifudex: {message}\n"), "{side}");
+        assert_eq!(hash(&db), before, "{side}");
+        if side != "-shm" {
+            assert_every_read_refused(&db, &message);
+        }
+        assert_eq!(fs::read_to_string(&other).unwrap(), "another program's file\n", "{side}");
+        fs::remove_file(&link).unwrap();
+    }
+    // Named through a link, the database's side files are beside the file it leads to.
+    let via = tmp.path().join("via.sqlite");
+    std::os::unix::fs::symlink(&db, &via).unwrap();
+    let link = tmp.path().join("k.sqlite-wal");
+    std::os::unix::fs::symlink(&other, &link).unwrap();
+    let out = index(&games, &via);
+    assert_eq!(out.status.code(), Some(2));
+    let named = format!(
+        "{} is a symbolic link",
+        fs::canonicalize(tmp.path()).unwrap().join("k.sqlite-wal").display()
+    );
+    assert!(stderr(&out).contains(&named), "{}", stderr(&out));
+    fs::remove_file(&link).unwrap();
+    assert!(index(&games, &db).status.success());
+}
+
 /// A database that a newer kifudex left in WAL mode with its newer schema still only in its
 /// log, as a run of it killed while it wrote leaves it: `index` refuses it as newer, and
 /// writes neither the file nor the log (closing a connection that may write would copy the
