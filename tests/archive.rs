@@ -354,3 +354,38 @@ fn prune_of_a_directory_gone_says_how_to_forget_its_files() {
     let games = export("games", &db);
     assert!(!games.contains("old/habu.kifu") && games.contains("new/other.kifu"), "{games}");
 }
+
+/// The command the run gives for a directory gone runs in a shell as it is pasted, whatever
+/// the names hold: a quote in the directory's name, and a byte that is no UTF-8 in the name
+/// of the directory that held it (bash's `$'\xNN'`; the glob matches such a byte with `?`).
+#[test]
+fn the_command_that_forgets_a_directory_gone_runs_in_a_shell_whatever_its_names() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join(std::ffi::OsStr::from_bytes(b"kifu \xff$x"));
+    let old = root.join("Habu's old games");
+    write(&old.join("habu.kifu"), &data("tests/data/duplicates/kif/habu.kifu"));
+    write(&root.join("new/other.kifu"), &data("tests/data/duplicates/kif/other.kifu"));
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", "--quiet"]).args([&root]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    fs::remove_dir_all(&old).unwrap();
+    let out = kifudex(["index", "--prune"]).args([&old]).db(&db).output();
+    let messages = String::from_utf8(out.stderr).unwrap();
+    let (_, command) = messages.split_once("held them: ").expect("the run says what to give");
+    let command = command.lines().next().unwrap();
+    let at = tmp.path().display();
+    let want = format!("kifudex index $'{at}/kifu \\xff$x' --prune --include '/Habu'\\''s old games/**'");
+    assert_eq!(command, want);
+    // Run as it is, but for the binary and the database.
+    let out = crate::util::wrapper("bash")
+        .arg("-c")
+        .arg(format!("{} --db \"$0\"", command.replacen("kifudex", "\"$1\"", 1)))
+        .arg(&db)
+        .arg(crate::util::exe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = export("games", &db);
+    assert!(!games.contains("habu.kifu") && games.contains("new/other.kifu"), "{games}");
+}

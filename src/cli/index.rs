@@ -318,24 +318,80 @@ fn links_note(summary: &ingest::Summary, follow_links: bool) -> String {
 /// files of a path that is gone for good (renamed, deleted): the directory that held it,
 /// with an include glob that takes nothing else, so that its files are pruned and the others
 /// are left as they are. A path that does not exist never empties the database by itself,
-/// since it may be a typo or a disk not mounted.
+/// since it may be a typo or a disk not mounted. The command is written to be pasted into a
+/// shell as it is, whatever the names hold.
 fn prune_hint(gone: &[&PathBuf]) -> String {
     let first = gone[0];
-    let name = first.file_name().map_or_else(|| path_text(first), |n| n.to_string_lossy().into_owned());
-    // The glob matches the name itself: its glob characters are escaped.
-    let name: String =
-        name.chars().flat_map(|c| if "*?[]{}\\".contains(c) { vec!['\\', c] } else { vec![c] }).collect();
+    let name = first.file_name().unwrap_or(first.as_os_str());
     let parent = match first.parent() {
-        Some(p) if !p.as_os_str().is_empty() => path_text(p),
-        _ => ".".to_string(),
+        Some(p) if !p.as_os_str().is_empty() => p.as_os_str(),
+        _ => std::ffi::OsStr::new("."),
     };
+    let include = format!("/{}/**", name_glob(name));
     let paths: Vec<String> = gone.iter().map(|p| path_text(p)).collect();
     super::table::visible(format!(
         "--prune removed nothing under {}: what does not exist may be a typo or a disk not mounted. \
          To forget the files that were there, give the directory that held them: \
-         kifudex index {parent} --prune --include '/{name}/**'",
-        paths.join(", ")
+         kifudex index {} --prune --include {}",
+        paths.join(", "),
+        shell_word(parent),
+        shell_word(std::ffi::OsStr::new(&include)),
     ))
+}
+
+/// A glob that matches the file name `name` itself: its glob characters escaped, and each
+/// byte that is not UTF-8 (which a glob cannot hold) matched by `?`, which matches one byte
+/// of such a name.
+fn name_glob(name: &std::ffi::OsStr) -> String {
+    let mut glob = String::with_capacity(name.len());
+    for chunk in name.as_encoded_bytes().utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if "*?[]{}\\".contains(c) {
+                glob.push('\\');
+            }
+            glob.push(c);
+        }
+        glob.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+    }
+    glob
+}
+
+/// `word` as one word of a shell command: as it is when no shell reads any of its characters
+/// specially; in single quotes when it is text without control characters (a quote in it
+/// written `'\''`); else in the `$'…'` quotes of bash and zsh, each byte that is not
+/// printable text written `\xNN`.
+fn shell_word(word: &std::ffi::OsStr) -> String {
+    let bytes = word.as_encoded_bytes();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.is_empty() && text.chars().all(plain) => text.to_string(),
+        Ok(text) if !text.chars().any(char::is_control) => format!("'{}'", text.replace('\'', r"'\''")),
+        _ => {
+            let mut out = String::from("$'");
+            for chunk in bytes.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    match c {
+                        '\\' | '\'' => {
+                            out.push('\\');
+                            out.push(c);
+                        }
+                        c if c.is_control() => {
+                            let mut buf = [0; 4];
+                            for b in c.encode_utf8(&mut buf).bytes() {
+                                out.push_str(&format!("\\x{b:02x}"));
+                            }
+                        }
+                        c => out.push(c),
+                    }
+                }
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            out.push('\'');
+            out
+        }
+    }
 }
 
 /// What `--prune` kept because a disk seems not mounted, and how to forget the files if they
