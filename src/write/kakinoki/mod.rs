@@ -33,7 +33,7 @@ use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, Outcome, Start, Termination, Variation, bod,
         info::{Field, STRUCTURE_KEYS, parse_date},
-        kakinoki::handicap_of_name,
+        kakinoki::{handicap_of_name, variation_start},
         support::named_variant,
     },
     notation::MoveToken,
@@ -116,7 +116,10 @@ fn write_headers(game: &Game, out: &mut String) {
                 }
             }
         }
-        let _ = writeln!(out, "{key}：{value}");
+        // A header whose line reads as a variation's start (`変化：1手`) is written with a space
+        // before its colon, which the reader drops from a key, so that it reads back a header.
+        let colon = if variation_start(&format!("{key}：{value}")).is_some() { " ：" } else { "：" };
+        let _ = writeln!(out, "{key}{colon}{value}");
     }
     let info = &game.info;
     let extra: [(Field, Option<String>); 8] = [
