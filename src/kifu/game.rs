@@ -354,6 +354,20 @@ impl Ending {
     }
 }
 
+/// The comments a comment read after a line's `moves` joins: its ending's once the line has
+/// one, else its last move's, else `before` (those before its first move).
+pub(crate) fn comments_after<'a>(
+    ending: &'a mut Option<Ending>,
+    moves: &'a mut [MoveEntry],
+    before: &'a mut Vec<String>,
+) -> &'a mut Vec<String> {
+    match (ending, moves.last_mut()) {
+        (Some(e), _) => &mut e.comments,
+        (None, Some(last)) => &mut last.comments,
+        (None, None) => before,
+    }
+}
+
 /// A variation: other moves from some point of the main line (or of another variation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Variation {

@@ -8,6 +8,7 @@ use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Warning,
         encoding::{Lines, lines, lines_after},
+        game::comments_after,
         info,
         support::{TooManyMoves, room_for_move, turn_after},
     },
@@ -238,11 +239,8 @@ impl GameReader {
     /// Comments go with the ending before them, else with the move before them, or before
     /// the first move with the game.
     fn add_comment(&mut self, text: String) {
-        match (&mut self.game.ending, self.game.moves.last_mut()) {
-            (Some(e), _) => e.comments.push(text),
-            (None, Some(entry)) => entry.comments.push(text),
-            (None, None) => self.game.comments.push(text),
-        }
+        let game = &mut self.game;
+        comments_after(&mut game.ending, &mut game.moves, &mut game.comments).push(text);
     }
 
     fn board(&mut self) -> Result<&mut Setup, CsaError> {

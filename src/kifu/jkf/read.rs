@@ -8,6 +8,7 @@ use crate::{
     kifu::{
         Ending, Game, Header, MoveEntry, ReadProblem, Start, Variation, Warning,
         csa::EndingWord,
+        game::comments_after,
         info,
         support::{
             MAX_DEPTH, TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move,
@@ -593,11 +594,7 @@ impl Reader<'_> {
             }
             // The comments of an entry with no move are the ending's once the line has one,
             // else the last move's.
-            match (&mut line.ending, line.moves.last_mut()) {
-                (Some(e), _) => e.comments.append(&mut comments),
-                (None, Some(last)) => last.comments.append(&mut comments),
-                (None, None) => line.comments.append(&mut comments),
-            }
+            comments_after(&mut line.ending, &mut line.moves, &mut line.comments).append(&mut comments);
             // Forks on an entry with no move (the ending, or an entry of forks alone after the
             // last move) are moves played instead of the ending: they branch after the last
             // move.

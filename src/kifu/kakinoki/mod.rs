@@ -41,6 +41,7 @@ use crate::{
         Ending, Format, Game, Header, MoveEntry, Outcome, Piece, ReadProblem, Start, Termination, Variation,
         Warning,
         encoding::{Lines, lines, lines_after},
+        game::comments_after,
         info,
         support::{TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move},
     },
@@ -908,11 +909,7 @@ impl Tree {
             }
             // The comments after a `まで` line are the ending's; with none, the last move's.
             let after = std::mem::take(&mut line.after_summary);
-            match (&mut line.ending, line.moves.last_mut()) {
-                (Some(e), _) => e.comments.extend(after),
-                (None, Some(m)) => m.comments.extend(after),
-                (None, None) => line.pending.extend(after),
-            }
+            comments_after(&mut line.ending, &mut line.moves, &mut line.pending).extend(after);
             // Only the game's own line: a variation is a what-if, and its comments discuss it;
             // one cut where it could not be read is written back without its cut, and would
             // read back with an ending it never had.

@@ -47,6 +47,7 @@ use tokens::{Token, Tokens};
 use crate::{
     kifu::{
         Ending, Game, Header, Info, MoveEntry, Outcome, ReadProblem, Start, Termination, Variation, Warning,
+        game::comments_after,
         info,
         support::{MAX_DEPTH, TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move},
     },
@@ -608,7 +609,6 @@ impl GameReader {
         });
         if let Some(termination) = termination {
             let text = text.unwrap_or_else(|| result_word(outcome).to_string());
-            let comments = std::mem::take(&mut self.after_result);
             self.game.ending = Some(Ending {
                 termination,
                 side: None,
@@ -616,15 +616,12 @@ impl GameReader {
                 text,
                 line,
                 seconds: None,
-                comments,
+                comments: Vec::new(),
             });
         }
         // With no ending to hold them, they are the last move's (or the start's).
-        let after = std::mem::take(&mut self.after_result);
-        match self.game.moves.last_mut() {
-            Some(last) => last.comments.extend(after),
-            None => self.game.comments.extend(after),
-        }
+        let (game, after) = (&mut self.game, std::mem::take(&mut self.after_result));
+        comments_after(&mut game.ending, &mut game.moves, &mut game.comments).extend(after);
         Some(self.game)
     }
 }
