@@ -110,7 +110,7 @@ pub use self::{
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
-        StoredGame, UnfinishedRun, WarningRow,
+        StoredGame, UnfinishedRun, WarningRow, comments_at,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,

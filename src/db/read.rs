@@ -69,6 +69,10 @@ pub struct OccurrenceRow {
     pub info: RecordInfo,
     /// The game it is a game of.
     pub variant: Variant,
+    /// This file's seconds per move, when known, then its ending's (see [`StoredGame`]).
+    pub times: Vec<Option<u32>>,
+    /// This file's comments by ply, those after its ending included (see [`StoredGame`]).
+    pub comments: Vec<(u32, String)>,
     /// For a game whose moves tell it from no other (no move, or a record stopped early),
     /// what tells it apart, which its key holds ([`crate::export::game_key`]): black's and
     /// white's name keys, the day, the result and the termination, joined by tabs.
@@ -168,9 +172,11 @@ pub struct StoredGame {
     pub start: Setup,
     pub handicap: Option<Handicap>,
     pub moves: Vec<Move>,
-    /// Seconds per move, when known (empty when the record gave none).
+    /// Seconds per move, when known (empty when the record gave none); one more, the
+    /// ending's, when the record timed its ending (`投了` after 95 moves: its 96th).
     pub times: Vec<Option<u32>>,
-    /// Comments by ply: 0 before the first move, n after move n.
+    /// Comments by ply: 0 before the first move, n after move n, and the number of moves
+    /// plus one after the ending.
     pub comments: Vec<(u32, String)>,
     pub termination: Option<String>,
     /// The rest of what the record shown for it says.
@@ -188,13 +194,21 @@ pub struct GameMoves {
     pub result: GameResult,
     pub start: Setup,
     pub moves: Vec<Move>,
-    /// Seconds per move, when known (empty when the record gave none).
+    /// Seconds per move, then the ending's, as in [`StoredGame`].
     pub times: Vec<Option<u32>>,
-    /// Comments by ply: 0 before the first move, n after move n.
+    /// Comments by ply, those after the ending included, as in [`StoredGame`].
     pub comments: Vec<(u32, String)>,
     /// For a game whose moves tell it from no other, what tells it apart, as
     /// [`OccurrenceRow::told_apart`] says.
     pub told_apart: Option<String>,
+}
+
+/// The comments at `ply` of `comments` (by ply, as [`StoredGame`] holds them), joined by line
+/// breaks; `None` when there is none.
+pub fn comments_at(comments: &[(u32, String)], ply: u32) -> Option<String> {
+    let texts: Vec<&str> =
+        comments.iter().filter(|(at, _)| *at == ply).map(|(_, text)| text.as_str()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
 }
 
 /// The SFEN of the start, from its stored form (`None` is the even game).
@@ -577,7 +591,7 @@ impl Snapshot<'_> {
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
-                   g.variant, g.moves, {RECORD_INFO_COLUMNS}, {apart}
+                   g.variant, g.moves, {RECORD_INFO_COLUMNS}, s.times, s.comments, {apart}
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -753,7 +767,9 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         duplicate_of: earlier.then_some(game),
         variant: variant_of(r.get_ref(17)?.as_str_or_null()?)?,
         info: record_info(r, 19)?,
-        told_apart: told_apart(r, 26)?,
+        times: r.get_ref(26)?.as_blob_or_null()?.map(decode_times).transpose()?.unwrap_or_default(),
+        comments: r.get_ref(27)?.as_blob_or_null()?.map(decode_comments).transpose()?.unwrap_or_default(),
+        told_apart: told_apart(r, 28)?,
     })
 }
 

@@ -106,7 +106,7 @@ pub fn write<W: Write>(
 }
 
 /// The columns of the games export.
-pub const GAME_COLUMNS: [&str; 26] = [
+pub const GAME_COLUMNS: [&str; 29] = [
     "game_id",
     "source_path",
     "game_index",
@@ -133,14 +133,17 @@ pub const GAME_COLUMNS: [&str; 26] = [
     "headers",
     "variant",
     "game_key",
+    "comment",
+    "ending_time_seconds",
+    "ending_comment",
 ];
 
 /// The types of [`GAME_COLUMNS`].
-const GAME_KINDS: [Kind; 26] = {
+const GAME_KINDS: [Kind; 29] = {
     use Kind::*;
     [
         Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int,
-        Text, Text, Text, Date, Text, Text, Text, Text, Text,
+        Text, Text, Text, Date, Text, Text, Text, Text, Text, Text, Int, Text,
     ]
 };
 
@@ -219,6 +222,11 @@ fn games_rows<W: Write>(
 ) -> Result<(), Error> {
     snapshot.for_each_occurrence(filter, |r| -> Result<(), Error> {
         let headers = serde_json::to_string(&r.info.headers).unwrap_or_default();
+        // The comments before the first move, and those after the ending (at the ply after
+        // the last move), which no row of the moves export holds.
+        let plies = r.moves.len();
+        let comment = db::comments_at(&r.comments, 0);
+        let ending_comment = db::comments_at(&r.comments, plies as u32 + 1);
         let int = |n: u32| Cell::Int(i64::from(n));
         out.row(&[
             Cell::Int(r.game.0),
@@ -247,6 +255,9 @@ fn games_rows<W: Write>(
             Cell::Text(if r.info.headers.is_empty() { "[]" } else { &headers }),
             Cell::Text(r.variant.name()),
             Cell::Text(&game_key(&r.start, &r.moves, r.told_apart.as_deref())),
+            Cell::text(comment.as_deref()),
+            Cell::int(r.times.get(plies).copied().flatten()),
+            Cell::text(ending_comment.as_deref()),
         ])
     })?;
     Ok(())

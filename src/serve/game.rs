@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::api::ApiError;
 use crate::{
-    db::{Corrupt, StoredGame},
+    db::{Corrupt, StoredGame, comments_at},
     kifu::Format,
     notation::{Style, write},
     shogi::Position,
@@ -30,11 +30,7 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     let corrupt = |what| ApiError::from(crate::db::Error::from(Corrupt(what)));
     let mut pos = Position::from_setup(stored.start.clone())
         .map_err(|_| corrupt("a stored start is not a legal position"))?;
-    let comment_at = |ply: u32| {
-        let texts: Vec<&str> =
-            stored.comments.iter().filter(|(at, _)| *at == ply).map(|(_, text)| text.as_str()).collect();
-        (!texts.is_empty()).then(|| texts.join("\n"))
-    };
+    let comment_at = |ply: u32| comments_at(&stored.comments, ply);
     let mut plies = Vec::with_capacity(stored.moves.len());
     let mut previous = None;
     for (i, &mv) in stored.moves.iter().enumerate() {

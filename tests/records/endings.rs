@@ -138,17 +138,26 @@ fn the_endings_time_and_comments_survive_kif_to_csa_and_jkf_and_back() {
     }
 }
 
+/// A database of `files` (name, text) in a folder of their own: the temporary directory that
+/// holds both, the folder and the database.
+fn indexed(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        fs::write(dir.join(name), text).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    (tmp, dir, db)
+}
+
 /// Indexed, the game keeps the ending's time and comments: `show` writes them back, and the
 /// page's JSON gives them apart from the last move's.
 #[test]
 fn the_database_keeps_the_endings_time_and_comments_for_show_and_the_page() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("kifu");
-    fs::create_dir_all(&dir).unwrap();
-    fs::write(dir.join("a.kifu"), KIF).unwrap();
-    let db = tmp.path().join("k.sqlite");
-    let out = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (_tmp, _, db) = indexed(&[("a.kifu", KIF)]);
     let out = kifudex(["show", "1", "--to", "kif"]).db(&db).output();
     let shown = String::from_utf8(out.stdout).unwrap();
     let tail = "   2 ３四歩(33)   ( 0:07/00:00:07)\n*second move\n   3 投了         ( 0:30/00:00:35)\n\
@@ -160,4 +169,55 @@ fn the_database_keeps_the_endings_time_and_comments_for_show_and_the_page() {
     assert_eq!(game["plies"][1]["time"], 7);
     assert_eq!(game["ending_time"], 30);
     assert_eq!(game["ending_comment"], "resigned at once\na short game");
+}
+
+/// `export games` gives each file's comments before the first move and its ending's time and
+/// comments, which no row of `export moves` holds: two files of one game, each with its own.
+#[test]
+fn export_games_gives_each_records_opening_comments_and_its_endings_time_and_comments() {
+    let other = KIF
+        .replace("消費時間--\n", "消費時間--\n*before the first move\n*and a second line\n")
+        .replace("( 0:30/00:00:35)\n*resigned at once\n", "( 0:12/00:00:24)\n")
+        .replace("*a short game\n", "");
+    let (_tmp, dir, db) = indexed(&[("a.kifu", KIF), ("b.kifu", &other)]);
+
+    let out = kifudex(["export", "games"]).db(&db).output();
+    let rows = crate::query::csv_rows(&out.stdout);
+    let got: Vec<[&str; 5]> = rows
+        .iter()
+        .map(|r| {
+            let cell = |name: &str| r.get(name).unwrap_or_else(|| panic!("no column {name}")).as_str();
+            [
+                cell("source_path"),
+                cell("game_id"),
+                cell("comment"),
+                cell("ending_time_seconds"),
+                cell("ending_comment"),
+            ]
+        })
+        .collect();
+    let a = dir.join("a.kifu").to_str().unwrap().to_string();
+    let b = dir.join("b.kifu").to_str().unwrap().to_string();
+    assert_eq!(
+        got,
+        vec![
+            [a.as_str(), "1", "", "30", "resigned at once\na short game"],
+            [b.as_str(), "1", "before the first move\nand a second line", "12", ""],
+        ]
+    );
+
+    // JSON Lines: the time a number, what a record does not give null.
+    let out = kifudex(["export", "games", "--format", "jsonl"]).db(&db).output();
+    let lines: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["ending_time_seconds"], 30);
+    assert_eq!(lines[0]["comment"], Value::Null);
+    assert_eq!(lines[1]["ending_comment"], Value::Null);
+
+    // The moves export keeps the last move's comment apart from the ending's.
+    let out = kifudex(["export", "moves"]).db(&db).output();
+    let moves = crate::query::csv_rows(&out.stdout);
+    let last: Vec<(&str, &str)> =
+        moves.iter().map(|r| (r["comment"].as_str(), r["time_seconds"].as_str())).collect();
+    assert_eq!(last, vec![("first move", "5"), ("second move", "7")]);
 }
