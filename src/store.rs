@@ -21,6 +21,7 @@ use crate::{
     db::{
         GameResult, NewGame, PlayerName, StoredGame,
         codec::{encode_comments, encode_headers, encode_times},
+        ending_ply,
         play::{Unplayable, play_stored},
     },
     kifu::{
@@ -55,11 +56,15 @@ pub fn outcome(result: GameResult) -> Option<Outcome> {
 /// stores it: its main line as far as it was replayed, and the record's fields.
 pub fn new_game(game: &Game, replayed: ReplayedGame, index: u32) -> NewGame {
     let plies = replayed.moves.len();
-    let played = &game.moves[..plies.min(game.moves.len())];
-    // The record's ending, when it follows the last move kept: its time is stored after the
-    // moves', and its comments as those of the ply after the last.
-    let own = game.ending.as_ref().filter(|_| plies == game.moves.len() && game.unread == 0);
-    let after_end = plies as u32 + 1;
+    // A foul written as a move, which ended the game, is kept after the moves, with its time
+    // and comments, as the record's entry after the last move.
+    let foul = replayed.illegal_ending.as_ref().filter(|_| plies < game.moves.len());
+    let kept = plies + usize::from(foul.is_some());
+    let played = &game.moves[..kept.min(game.moves.len())];
+    // The record's ending, when it follows the last entry kept: its time is stored after the
+    // entries', and its comments as those of the ply after the last.
+    let own = game.ending.as_ref().filter(|_| kept == game.moves.len() && game.unread == 0);
+    let after_end = kept as u32 + 1;
     let comments = game
         .comments
         .iter()
@@ -94,6 +99,7 @@ pub fn new_game(game: &Game, replayed: ReplayedGame, index: u32) -> NewGame {
         time_control: text(&info.time_control),
         opening: text(&info.opening),
         headers: encode_headers(game.headers.iter().map(|h| (h.key.as_str(), h.value.as_str()))),
+        foul: foul.cloned(),
         ..NewGame::play(&replayed.start, replayed.moves, replayed.keys, &replayed.end)
     }
 }
@@ -152,7 +158,7 @@ pub fn stored_replay(stored: &StoredGame) -> Result<(Game, ReplayedGame), Unplay
         end,
         outcome: ending.and_then(|e| e.stated),
         termination: said_ending(stored).1,
-        illegal_ending: None,
+        illegal_ending: stored.foul.clone(),
         variations: Vec::new(),
         status: Status::Complete,
         warnings: Vec::new(),
@@ -206,17 +212,24 @@ pub fn stored_record(stored: &StoredGame) -> Game {
             comments: Vec::new(),
         })
         .collect();
+    // The foul the record wrote after the last move, read again in the notation it was written
+    // in (a text that reads as no move is named by the writers' notes alone).
+    if let Some(token) = stored.foul.as_deref().and_then(|text| MoveToken::parse(text).ok()) {
+        let seconds = stored.times.get(moves.len()).copied().flatten();
+        moves.push(MoveEntry { token, line: 0, seconds, comments: Vec::new() });
+    }
     let mut ending = ending(stored);
-    let plies = moves.len();
+    let plies = ending_ply(stored.moves.len(), stored.foul.as_deref()) as usize;
     if let Some(e) = &mut ending {
         e.seconds = stored.times.get(plies).copied().flatten();
     }
+    let last = moves.len().saturating_sub(1);
     for (ply, text) in &stored.comments {
         let ply = *ply as usize;
-        // Those after the last move's ply are the ending's (the last move's with no ending).
+        // Those after the last entry's ply are the ending's (the last entry's with no ending).
         let at = match &mut ending {
             Some(e) if ply > plies => &mut e.comments,
-            _ => match ply.checked_sub(1).and_then(|i| moves.get_mut(i.min(plies.saturating_sub(1)))) {
+            _ => match ply.checked_sub(1).and_then(|i| moves.get_mut(i.min(last))) {
                 Some(entry) => &mut entry.comments,
                 None => &mut comments,
             },

@@ -853,21 +853,47 @@ fn migration_0017_reads_western_files_again() {
 /// all: the files whose records hold times or comments are read again, and the others not.
 #[test]
 fn migration_0025_reads_again_the_files_with_times_or_comments() {
+    let timed = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 投了         ( 0:30/00:00:30)\n";
+    let files = [("a.kifu", timed), ("b.kifu", "手数----指手--\n   1 ２六歩(27)\n   2 投了\n")];
+    let (_tmp, _, summary) = indexed_again(&files, "", 24);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+}
+
+/// Migration 0026: a record's foul written as a move (a second pawn on a file, then `反則勝ち`)
+/// is now stored, with its time and comments and the ending's, which a database of schema 25
+/// did not keep: the files of games that end by a foul are read again, and the others not,
+/// and `show` then writes the foul back.
+#[test]
+fn migration_0026_reads_again_the_files_of_games_that_end_by_a_foul() {
+    let foul = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+7675FU\n-3435FU\n+7574FU\n-3536FU\n+7473TO\n-3637TO\n\
+                +0025FU\n%ILLEGAL_MOVE\n";
+    let files = [("a.csa", foul), ("b.csa", "V2.2\nPI\n+\n+2726FU\n%TORYO\n")];
+    let (_tmp, db, summary) = indexed_again(&files, "UPDATE sources SET foul = NULL", 25);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+    let shown = stdout(&kifudex(["show", "1", "--to", "csa"]).db(&db).output());
+    assert!(shown.ends_with("-3637TO\n'illegal move: +0025FU\n%ILLEGAL_MOVE\n"), "{shown}");
+}
+
+/// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
+/// back to schema `version` and indexes the files again: the temporary directory that holds
+/// it all, the database and the second run's summary.
+fn indexed_again(files: &[(&str, &str)], sql: &str, version: i64) -> (tempfile::TempDir, PathBuf, Value) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("kifu");
     fs::create_dir_all(&dir).unwrap();
-    let timed = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 投了         ( 0:30/00:00:30)\n";
-    fs::write(dir.join("a.kifu"), timed).unwrap();
-    fs::write(dir.join("b.kifu"), "手数----指手--\n   1 ２六歩(27)\n   2 投了\n").unwrap();
+    for (name, text) in files {
+        fs::write(dir.join(name), text).unwrap();
+    }
     let db = tmp.path().join("k.sqlite");
-    let index = || index_summary(&dir, &db);
-    assert_eq!(index()["games_added"].as_u64(), Some(2));
+    assert_eq!(index_summary(&dir, &db)["games_added"].as_u64(), Some(files.len() as u64));
     let conn = rusqlite::Connection::open(&db).unwrap();
-    wind_back(&conn, 24);
+    conn.execute_batch(sql).unwrap();
+    wind_back(&conn, version);
     drop(conn);
-    let summary = index();
-    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
-    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+    let summary = index_summary(&dir, &db);
+    (tmp, db, summary)
 }
 
 /// A title or women's rank in Latin letters after a CSA name is no part of the name: the
@@ -976,6 +1002,9 @@ fn index_summary(dir: &Path, db: &Path) -> Value {
 /// would be: the columns later migrations add are dropped (migrating adds them again), and the
 /// version is set.
 fn wind_back(conn: &rusqlite::Connection, version: i64) {
+    if version < 26 {
+        conn.execute_batch("ALTER TABLE sources DROP COLUMN foul").unwrap();
+    }
     if version < 23 {
         conn.execute_batch("ALTER TABLE files DROP COLUMN device").unwrap();
     }

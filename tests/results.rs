@@ -342,6 +342,7 @@ fn a_handicap_name_written_with_digits_is_the_handicap() {
         "INSERT INTO warnings(path, file, game_index, line, ply, code, message)
          SELECT path, id, 0, 1, NULL, 'unknown_handicap', 'no handicap' FROM files WHERE path LIKE '%two.kif';
          ALTER TABLE files DROP COLUMN device;
+         ALTER TABLE sources DROP COLUMN foul;
          PRAGMA user_version = 20;",
     )
     .unwrap();

@@ -47,6 +47,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0024_records_that_tell_no_game_apart.sql"),
     ),
     ("0025_ending_times_and_comments", include_str!("../../migrations/0025_ending_times_and_comments.sql")),
+    ("0026_written_fouls", include_str!("../../migrations/0026_written_fouls.sql")),
 ];
 
 /// The schema version this build writes.
@@ -85,6 +86,9 @@ pub const CURRENT_KEYS: i64 = version_of("0022_kanji_variant_keys");
 /// The first schema version that keeps the ending of each record that ends otherwise than its
 /// game (`sources.own_result` and `own_termination`).
 pub const OWN_ENDINGS: i64 = version_of("0014_source_endings");
+
+/// The first schema version that keeps a record's foul written as a move (`sources.foul`).
+pub const FOULS: i64 = version_of("0026_written_fouls");
 
 /// The schema version that the migration `name` brings a database to.
 const fn version_of(name: &str) -> i64 {

@@ -110,7 +110,7 @@ pub use self::{
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
-        StoredGame, UnfinishedRun, WarningRow, comments_at,
+        StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,

@@ -54,6 +54,8 @@ pub struct NewGame {
     pub time_control: Option<String>,
     pub opening: Option<String>,
     pub headers: Option<String>,
+    /// The foul the record wrote as its last move, as written ([`super::StoredGame::foul`]).
+    pub foul: Option<String>,
 }
 
 /// A start's SFEN without its move number, which says how a record numbers its moves and not
@@ -157,6 +159,7 @@ impl NewGame {
             time_control: None,
             opening: None,
             headers: None,
+            foul: None,
         }
     }
 }

@@ -73,6 +73,8 @@ pub struct OccurrenceRow {
     pub times: Vec<Option<u32>>,
     /// This file's comments by ply, those after its ending included (see [`StoredGame`]).
     pub comments: Vec<(u32, String)>,
+    /// This file's foul written as a move (see [`StoredGame::foul`]).
+    pub foul: Option<String>,
     /// For a game whose moves tell it from no other (no move, or a record stopped early),
     /// what tells it apart, which its key holds ([`crate::export::game_key`]): black's and
     /// white's name keys, the day, the result and the termination, joined by tabs.
@@ -96,6 +98,12 @@ pub struct RecordInfo {
 /// The columns [`record_info`] reads, of the record aliased `s`.
 const RECORD_INFO_COLUMNS: &str =
     "s.black_title, s.white_title, s.site, s.end_date, s.time_control, s.opening, s.headers";
+
+/// The column of a record's foul written as a move: NULL in a file from before
+/// [`migrate::FOULS`], which kept none.
+fn foul_column(conn: &Connection) -> Result<&'static str> {
+    Ok(if migrate::version(conn)? < migrate::FOULS { "NULL" } else { "s.foul" })
+}
 
 /// The [`RECORD_INFO_COLUMNS`] of row `r`, from column `at` on.
 fn record_info(r: &Row<'_>, at: usize) -> Result<RecordInfo> {
@@ -172,12 +180,16 @@ pub struct StoredGame {
     pub start: Setup,
     pub handicap: Option<Handicap>,
     pub moves: Vec<Move>,
-    /// Seconds per move, when known (empty when the record gave none); one more, the
-    /// ending's, when the record timed its ending (`投了` after 95 moves: its 96th).
+    /// Seconds per move, when known (empty when the record gave none); then the foul's, when
+    /// the record wrote one ([`StoredGame::foul`]); then the ending's, when the record timed
+    /// its ending (`投了` after 95 moves: the 96th).
     pub times: Vec<Option<u32>>,
-    /// Comments by ply: 0 before the first move, n after move n, and the number of moves
-    /// plus one after the ending.
+    /// Comments by ply: 0 before the first move, n after move n; then, at the plies after the
+    /// last move, the foul's and the ending's, as for the times.
     pub comments: Vec<(u32, String)>,
+    /// The move the record wrote after the last one stored, when the game ended by it being
+    /// illegal (`２五歩打`, a second pawn on a file, then `反則勝ち`), as written.
+    pub foul: Option<String>,
     pub termination: Option<String>,
     /// The rest of what the record shown for it says.
     pub info: RecordInfo,
@@ -201,6 +213,12 @@ pub struct GameMoves {
     /// For a game whose moves tell it from no other, what tells it apart, as
     /// [`OccurrenceRow::told_apart`] says.
     pub told_apart: Option<String>,
+}
+
+/// The ply after which a record's ending comes, as its times and comments count them: after
+/// its `plies` moves, and after its foul when it wrote one (see [`StoredGame`]).
+pub fn ending_ply(plies: usize, foul: Option<&str>) -> u32 {
+    (plies + usize::from(foul.is_some())) as u32
 }
 
 /// The comments at `ply` of `comments` (by ply, as [`StoredGame`] holds them), joined by line
@@ -539,11 +557,12 @@ impl Snapshot<'_> {
         };
         let sql = format!(
             "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, s.times, s.comments, g.termination,
-               {RECORD_INFO_COLUMNS}, {own}
+               {RECORD_INFO_COLUMNS}, {own}, {foul}
              FROM games g LEFT JOIN sources s ON s.id = {shown} {RECORD_JOINS}
              WHERE g.id = ?{id_arg}{game}{required}",
             shown = shown_record("g", &c.record),
             game = c.game,
+            foul = foul_column(&self.tx)?,
         );
         let mut stmt = self.tx.prepare_cached(&sql)?;
         let mut rows = stmt.query(params_from_iter(c.args_with(&[&id])))?;
@@ -561,6 +580,7 @@ impl Snapshot<'_> {
             moves: decode_moves(r.get_ref(8)?.as_blob()?)?,
             times: times.as_deref().map(decode_times).transpose()?.unwrap_or_default(),
             comments: comments.as_deref().map(decode_comments).transpose()?.unwrap_or_default(),
+            foul: r.get(21)?,
             termination: r.get(11)?,
             info: record_info(r, 12)?,
             own_ending: match r.get::<_, Option<GameResult>>(19)? {
@@ -591,7 +611,7 @@ impl Snapshot<'_> {
                    g.start, g.plies, g.end_sfen, g.result, g.termination, s.status,
                    EXISTS(SELECT 1 FROM sources s2 JOIN files f2 ON f2.id = s2.file
                           WHERE s2.game = s.game AND (f2.path < f.path OR (f2.path = f.path AND s2.idx < s.idx))),
-                   g.variant, g.moves, {RECORD_INFO_COLUMNS}, s.times, s.comments, {apart}
+                   g.variant, g.moves, {RECORD_INFO_COLUMNS}, s.times, s.comments, {foul}, {apart}
                  FROM files f
                  JOIN sources s ON s.file = f.id
                  JOIN games g ON g.id = s.game
@@ -600,6 +620,7 @@ impl Snapshot<'_> {
                  ORDER BY f.path, s.idx",
                 game = c.game,
                 apart = told_apart_columns(&self.tx)?,
+                foul = foul_column(&self.tx)?,
             ))
             .map_err(super::Error::from)?;
         let mut rows = stmt.query(params_from_iter(c.args.iter())).map_err(super::Error::from)?;
@@ -769,7 +790,8 @@ fn occurrence_row(r: &Row<'_>) -> Result<OccurrenceRow> {
         info: record_info(r, 19)?,
         times: r.get_ref(26)?.as_blob_or_null()?.map(decode_times).transpose()?.unwrap_or_default(),
         comments: r.get_ref(27)?.as_blob_or_null()?.map(decode_comments).transpose()?.unwrap_or_default(),
-        told_apart: told_apart(r, 28)?,
+        foul: r.get(28)?,
+        told_apart: told_apart(r, 29)?,
     })
 }
 

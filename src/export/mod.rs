@@ -106,7 +106,7 @@ pub fn write<W: Write>(
 }
 
 /// The columns of the games export.
-pub const GAME_COLUMNS: [&str; 29] = [
+pub const GAME_COLUMNS: [&str; 30] = [
     "game_id",
     "source_path",
     "game_index",
@@ -134,16 +134,17 @@ pub const GAME_COLUMNS: [&str; 29] = [
     "variant",
     "game_key",
     "comment",
+    "foul",
     "ending_time_seconds",
     "ending_comment",
 ];
 
 /// The types of [`GAME_COLUMNS`].
-const GAME_KINDS: [Kind; 29] = {
+const GAME_KINDS: [Kind; 30] = {
     use Kind::*;
     [
         Int, Text, Int, Text, Text, Text, Date, Text, Text, Text, Text, Int, Text, Text, Text, Text, Int,
-        Text, Text, Text, Date, Text, Text, Text, Text, Text, Text, Int, Text,
+        Text, Text, Text, Date, Text, Text, Text, Text, Text, Text, Text, Int, Text,
     ]
 };
 
@@ -224,9 +225,9 @@ fn games_rows<W: Write>(
         let headers = serde_json::to_string(&r.info.headers).unwrap_or_default();
         // The comments before the first move, and those after the ending (at the ply after
         // the last move), which no row of the moves export holds.
-        let plies = r.moves.len();
+        let ending_at = db::ending_ply(r.moves.len(), r.foul.as_deref());
         let comment = db::comments_at(&r.comments, 0);
-        let ending_comment = db::comments_at(&r.comments, plies as u32 + 1);
+        let ending_comment = db::comments_at(&r.comments, ending_at + 1);
         let int = |n: u32| Cell::Int(i64::from(n));
         out.row(&[
             Cell::Int(r.game.0),
@@ -256,7 +257,8 @@ fn games_rows<W: Write>(
             Cell::Text(r.variant.name()),
             Cell::Text(&game_key(&r.start, &r.moves, r.told_apart.as_deref())),
             Cell::text(comment.as_deref()),
-            Cell::int(r.times.get(plies).copied().flatten()),
+            Cell::text(r.foul.as_deref()),
+            Cell::int(r.times.get(ending_at as usize).copied().flatten()),
             Cell::text(ending_comment.as_deref()),
         ])
     })?;

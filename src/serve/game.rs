@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::api::ApiError;
 use crate::{
-    db::{Corrupt, StoredGame, comments_at},
+    db::{Corrupt, StoredGame, comments_at, ending_ply},
     kifu::Format,
     notation::{Style, write},
     shogi::Position,
@@ -15,10 +15,12 @@ use crate::{
 };
 
 /// The game as JSON: `{"id", "black", "white", …, "start", "result", "termination",
-/// "comment", "ending_time", "ending_comment", "headers": [{"key", "value"}], "plies":
-/// [{"ply", "usi", "japanese", "western", "sfen", "time", "comment"}], "formats",
-/// "left_out"}`, where `ending_time` and `ending_comment` are the record's for its ending
-/// (`null` when it gives none), `formats` are the extensions of the record formats that can
+/// "comment", "foul", "foul_time", "foul_comment", "ending_time", "ending_comment", "headers":
+/// [{"key", "value"}], "plies": [{"ply", "usi", "japanese", "western", "sfen", "time",
+/// "comment"}], "formats", "left_out"}`, where `foul` is the illegal move the record wrote
+/// after the last ply, which ended the game, as written, with its time and comments, and
+/// `ending_time` and `ending_comment` are the record's for its ending (each `null` when the
+/// record gives none), `formats` are the extensions of the record formats that can
 /// hold the game (`/api/game/ID.EXT`), and `left_out` holds, for each of those that loses
 /// something of it, what (`{"usi": ["its ending (…) is left out: …", "note: the headers are
 /// left out: …"]}`), as `kifudex show` says it.
@@ -67,6 +69,9 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
             left_out.insert(format.extension().to_string(), said.into());
         }
     }
+    // The plies after which the foul the record wrote, and its ending, come.
+    let foul_at = stored.foul.is_some().then_some(stored.moves.len() as u32);
+    let ending_at = ending_ply(stored.moves.len(), stored.foul.as_deref());
     Ok(json!({
         "id": row.id.0,
         "black": row.black,
@@ -84,8 +89,11 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
         "result": row.result.name(),
         "termination": stored.termination,
         "comment": comment_at(0),
-        "ending_time": stored.times.get(stored.moves.len()).copied().flatten(),
-        "ending_comment": comment_at(stored.moves.len() as u32 + 1),
+        "foul": stored.foul,
+        "foul_time": foul_at.and_then(|at| stored.times.get(at as usize).copied().flatten()),
+        "foul_comment": foul_at.and_then(|at| comment_at(at + 1)),
+        "ending_time": stored.times.get(ending_at as usize).copied().flatten(),
+        "ending_comment": comment_at(ending_at + 1),
         "headers": headers,
         "plies": plies,
         "formats": formats,

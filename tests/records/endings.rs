@@ -221,3 +221,53 @@ fn export_games_gives_each_records_opening_comments_and_its_endings_time_and_com
         moves.iter().map(|r| (r["comment"].as_str(), r["time_seconds"].as_str())).collect();
     assert_eq!(last, vec![("first move", "5"), ("second move", "7")]);
 }
+
+/// A KIF game that Black loses by a second pawn on the 2nd file, written as its ninth move,
+/// with a time and a comment on that move and on the ending.
+const FOUL: &str = "\
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:01/00:00:01)
+   2 ３四歩(33)   ( 0:02/00:00:02)
+   3 ７五歩(76)   ( 0:01/00:00:02)
+   4 ３五歩(34)   ( 0:02/00:00:04)
+   5 ７四歩(75)   ( 0:01/00:00:03)
+   6 ３六歩(35)   ( 0:02/00:00:06)
+   7 ７三歩成(74) ( 0:01/00:00:04)
+   8 ３七歩成(36) ( 0:02/00:00:08)
+   9 ２五歩打     ( 0:33/00:00:37)
+*a second pawn
+  10 反則勝ち     ( 0:44/00:00:52)
+*after the ending
+まで9手で後手の反則勝ち
+";
+
+/// Indexed, a foul written as the last move is kept with its time and comment, and so are the
+/// ending's: `show` writes them back, `export games` and the page's JSON give them.
+#[test]
+fn the_database_keeps_a_foul_written_as_a_move_and_the_ending_after_it() {
+    let (_tmp, _, db) = indexed(&[("a.kifu", FOUL)]);
+    let shown = String::from_utf8(kifudex(["show", "1", "--to", "kif"]).db(&db).output().stdout).unwrap();
+    let tail = "   8 ３七歩成(36) ( 0:02/00:00:08)\n   9 ２五歩打     ( 0:33/00:00:37)\n*a second pawn\n\
+                \x20 10 反則勝ち     ( 0:44/00:00:52)\n*after the ending\n";
+    assert!(shown.contains(tail), "{shown}");
+    let shown = String::from_utf8(kifudex(["show", "1", "--to", "csa"]).db(&db).output().stdout).unwrap();
+    let tail =
+        "-3637TO\nT2\n'illegal move: ２五歩打\n'a second pawn\n%ILLEGAL_MOVE\nT44\n'after the ending\n";
+    assert!(shown.ends_with(tail), "{shown}");
+
+    let rows = crate::query::csv_rows(&kifudex(["export", "games"]).db(&db).output().stdout);
+    let cells: Vec<&str> = ["plies", "result", "foul", "ending_time_seconds", "ending_comment"]
+        .iter()
+        .map(|c| rows[0][*c].as_str())
+        .collect();
+    assert_eq!(cells, ["8", "white", "２五歩打", "44", "after the ending"]);
+
+    let server = Server::start(&db, &[]);
+    let game: Value = crate::serve::http::get(server.addr, "/api/game/1").json();
+    assert_eq!(game["plies"].as_array().map(Vec::len), Some(8));
+    assert_eq!(
+        (&game["foul"], &game["foul_time"], &game["foul_comment"]),
+        (&"２五歩打".into(), &33.into(), &"a second pawn".into())
+    );
+    assert_eq!((&game["ending_time"], &game["ending_comment"]), (&44.into(), &"after the ending".into()));
+}

@@ -320,7 +320,7 @@ fn an_underscore_in_a_name_is_a_space() {
     // A database of the version before keeps `_` in its stored keys: a reader makes the keys
     // itself, and the next writer makes them again.
     let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch("UPDATE players SET key = lower(name); ALTER TABLE files DROP COLUMN device; PRAGMA user_version = 20;").unwrap();
+    conn.execute_batch("UPDATE players SET key = lower(name); ALTER TABLE files DROP COLUMN device; ALTER TABLE sources DROP COLUMN foul; PRAGMA user_version = 20;").unwrap();
     drop(conn);
     assert_eq!(listed(&db, &["--player", "Ito Chihiro"]).len(), 2);
     let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
@@ -440,6 +440,7 @@ fn old_and_variant_kanji_in_a_name_are_their_form_of_today() {
          UPDATE events SET key = name;
          INSERT INTO aliases(alias_key, alias, name, name_key) VALUES ('渡邊明', '渡邊明', 'Watanabe Akira', 'watanabeakira');
          ALTER TABLE files DROP COLUMN device;
+         ALTER TABLE sources DROP COLUMN foul;
          PRAGMA user_version = 21;",
     )
     .unwrap();

@@ -390,8 +390,9 @@ impl GameStore {
         conn.prepare_cached(
             "INSERT INTO sources(file, idx, game, line, status, black, black_title, white, white_title,
                event, site, date, end_date, time_control, opening, headers, times, comments,
-               own_result, own_termination)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+               own_result, own_termination, foul)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+               ?21)",
         )?
         .execute(params![
             file_id,
@@ -414,6 +415,7 @@ impl GameStore {
             g.comments,
             own.as_ref().map(|e| e.result),
             own.as_ref().and_then(|e| e.termination.as_deref()),
+            g.foul,
         ])?;
         Ok(warning)
     }

@@ -67,6 +67,7 @@ KX.LABELS = {
     comment: "コメント",
     time: "消費時間",
     ending: "終局",
+    foul: "反則手",
     termination: "終局",
     resultNames: { black: "先手勝ち", white: "後手勝ち", draw: "引き分け", unknown: "不明", other: "その他" },
     terminationNames: {
@@ -150,6 +151,7 @@ KX.LABELS = {
     comment: "Comment",
     time: "Time",
     ending: "Ending",
+    foul: "Illegal move",
     termination: "Ending",
     resultNames: { black: "Black won", white: "White won", draw: "Draw", unknown: "Unknown", other: "Other" },
     terminationNames: {

@@ -124,8 +124,8 @@ window.KX = window.KX || {};
     $("game-info").innerHTML = info.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
     const items = game.plies.map((p) => {
       const text = notation === "western" ? p.western : p.japanese || p.western;
-      // The last move is marked for the ending's comment too, shown with it.
-      const noted = p.comment || (p.ply === game.plies.length && game.ending_comment);
+      // The last move is marked for the foul and the ending's comment too, shown with it.
+      const noted = p.comment || (p.ply === game.plies.length && (game.foul || game.ending_comment));
       return `<li data-ply="${p.ply}" class="${p.ply === ply ? "current" : ""}"><span class="n">${p.ply}</span>` +
         `<span class="m${noted ? " has-comment" : ""}">${esc(text)}</span><span class="t">${clock(p.time)}</span></li>`;
     });
@@ -144,16 +144,19 @@ window.KX = window.KX || {};
     }
     const comment = ply === 0 ? game.comment : (game.plies[ply - 1] || {}).comment;
     const time = ply > 0 ? clock((game.plies[ply - 1] || {}).time) : "";
-    // After the last move, the record's time and comments for its ending too.
+    // After the last move, the foul the record wrote after it (an illegal move, which ended
+    // the game) and the record's time and comments for its ending too.
     const last = ply === game.plies.length;
+    const foul = last && game.foul ? [`${L.foul}: ${game.foul}`, clock(game.foul_time) && `${L.time}: ${clock(game.foul_time)}`, game.foul_comment] : [];
     const endTime = last ? clock(game.ending_time) : "";
     const endComment = last ? game.ending_comment : null;
-    const box = $("game-comment");
-    box.hidden = !comment && !time && !endTime && !endComment;
-    box.textContent = [
-      time ? `${L.time}: ${time}` : "", comment || "",
+    const lines = [
+      time ? `${L.time}: ${time}` : "", comment || "", ...foul,
       endTime ? `${L.ending} ${L.time}: ${endTime}` : "", endComment || "",
-    ].filter(Boolean).join("\n");
+    ].filter(Boolean);
+    const box = $("game-comment");
+    box.hidden = lines.length === 0;
+    box.textContent = lines.join("\n");
     $("ply-label").textContent = ply === 0 ? `${L.startLabel} / ${game.plies.length}` : L.plyOf(ply, game.plies.length);
     // Only the formats that can hold the game (a yari shogi game: USI and PSN).
     for (const ext of ["kif", "ki2", "csa", "jkf", "usi", "psn"]) {
