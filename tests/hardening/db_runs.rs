@@ -281,8 +281,9 @@ fn a_second_ctrl_c_ends_a_run_at_once_and_says_so() {
     let games = tmp.path().join("games");
     let total = short_games(&games, 5_000, 38);
     let db = tmp.path().join("k.sqlite");
-    // Two signals, one right after the other, once the run has committed some games. A run
-    // that stops cleanly before the second one reaches it proves nothing: tried again.
+    // Two signals, one right after the other, once the run has committed some games: 20 ms
+    // apart, since two sent before the process runs again are one pending signal. A run that
+    // stops cleanly before the second one reaches it proves nothing: tried again.
     let stopped_at_once = "kifudex: stopped at once by a second signal: the files committed so far stay \
                            indexed, and running the same command again finishes the rest";
     let mut attempts = 0;
@@ -291,7 +292,8 @@ fn a_second_ctrl_c_ends_a_run_at_once_and_says_so() {
         let mut run = spawn_index(&games, &db);
         assert!(wait_for(&mut run, || listed_games(&db).is_some_and(|g| !g.is_empty())));
         let pid = run.id().to_string();
-        let sent = Command::new("sh").args(["-c", "kill -INT $0; kill -INT $0", &pid]).status().unwrap();
+        let sent =
+            Command::new("sh").args(["-c", "kill -INT $0; sleep 0.02; kill -INT $0", &pid]).status().unwrap();
         assert!(sent.success());
         let out = run.wait_with_output().unwrap();
         if stderr(&out).contains(stopped_at_once) || attempts == 8 {
