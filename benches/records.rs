@@ -310,7 +310,7 @@ fn playout(index: usize, plies: usize, seed: u64) -> Game {
         })
         .collect();
     Game {
-        info: info::normalize(&headers),
+        info: info::normalize(&headers, info::Remarks::AfterHash),
         headers,
         moves: entries,
         ending: Some(Ending {

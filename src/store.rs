@@ -25,7 +25,8 @@ use crate::{
         play::{Unplayable, play_stored},
     },
     kifu::{
-        Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination, info::parse_date,
+        Ending, Format, Game, Header, Info, MoveEntry, Outcome, Player, Start, Termination,
+        info::{Remarks, parse_date},
     },
     notation::MoveToken,
     replay::{ReplayedGame, Status},
@@ -189,7 +190,10 @@ pub fn stored_record(stored: &StoredGame) -> Game {
         .iter()
         .map(|(key, value)| Header { key: key.clone(), value: value.clone() })
         .collect();
-    let written = crate::kifu::info::normalize(&headers);
+    // The players as the headers wrote them, where they name the stored players: read as KIF
+    // reads them, which finds a CSA name with a `#` (`user#1234`) none, so that the stored
+    // name is written whole.
+    let written = crate::kifu::info::normalize(&headers, Remarks::AfterHash);
     let info = Info {
         event: stored.row.event.clone(),
         site: stored.info.site.clone(),

@@ -876,6 +876,23 @@ fn migration_0026_reads_again_the_files_of_games_that_end_by_a_foul() {
     assert!(shown.ends_with("-3637TO\n'illegal move: +0025FU\n%ILLEGAL_MOVE\n"), "{shown}");
 }
 
+/// Migration 0027: a `#` in a CSA, JKF or Western header's value is now part of it, where a
+/// database of schema 26 cut the value there: the files of those formats whose records hold
+/// a `#` in a header are read again, and the others not (a KIF file's `#` starts a remark).
+#[test]
+fn migration_0027_reads_again_the_files_with_a_hash_in_a_header() {
+    let files = [
+        ("a.csa", "V2.2\nN+user#1234\nPI\n+\n+7776FU\n%TORYO\n"),
+        ("b.csa", "V2.2\nN+user\nPI\n+\n+2726FU\n%TORYO\n"),
+        ("c.kifu", "先手：甲#remark\n手数----指手--\n   1 ５六歩(57)\n"),
+    ];
+    let (_tmp, db, summary) = indexed_again(&files, "", 26);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(2)), "{summary}");
+    let games = stdout(&kifudex(["games", "--player", "user#1234", "--format", "csv"]).db(&db).output());
+    assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{games}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

@@ -2,29 +2,11 @@
 //! moves given from the other start of a handicap; and long names in the tables of `query`,
 //! `games` and `players`.
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-};
+use std::path::Path;
 
 use serde_json::Value;
-use tempfile::TempDir;
 
-use crate::util::kifudex;
-
-/// A directory of the record files `files` (name, text), indexed: the temporary directory
-/// that holds it all, the records' directory and the database.
-fn indexed(files: &[(&str, &str)]) -> (TempDir, PathBuf, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
-    fs::create_dir(&dir).unwrap();
-    for (name, text) in files {
-        fs::write(dir.join(name), text).unwrap();
-    }
-    let (code, _, err) = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).run();
-    assert_eq!(code, 0, "{err}");
-    (tmp, dir, db)
-}
+use crate::util::{indexed, kifudex};
 
 /// Two games from the even start that share their first move: `name` (7g7f 3c3d 2g2f) and
 /// other.usi (7g7f 8c8d).

@@ -305,8 +305,9 @@ fn read_piece(format: kifu::Format, piece: kifu::Piece<'_>) -> PieceWork {
         if replayed.has_no_start() {
             continue;
         }
-        let mut headers = kifu::info::date_warnings(&game.headers, game.line);
-        headers.extend(kifu::info::long_value_warnings(&game.headers, game.line));
+        let remarks = kifu::info::Remarks::of(format);
+        let mut headers = kifu::info::date_warnings(&game.headers, game.line, remarks);
+        headers.extend(kifu::info::long_value_warnings(&game.headers, game.line, remarks));
         let warnings = headers.iter().chain(&game.warnings).chain(&replayed.warnings);
         work.warnings.extend(warnings.map(|w| NewWarning {
             game_index: Some(index),

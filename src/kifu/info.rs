@@ -129,8 +129,30 @@ impl Field {
     }
 }
 
-/// Normalizes the headers of a game (see the module documentation).
-pub fn normalize(headers: &[Header]) -> Info {
+/// Whether a header's value may end in a remark, which is no part of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Remarks {
+    /// A `#` and what follows it are a remark (`棋戦：名人戦 #観戦記`), as some tools write
+    /// KIF and KI2 headers; a `#` in an address (`https://…#…`) is not.
+    AfterHash,
+    /// The value is the whole text: in CSA, JKF, USI and Western records a `#` is part of it
+    /// (`N+user#1234`, `$EVENT:Cup #3`).
+    None,
+}
+
+impl Remarks {
+    /// The remarks of the records of `format`.
+    pub fn of(format: super::Format) -> Remarks {
+        match format {
+            super::Format::Kif | super::Format::Ki2 => Remarks::AfterHash,
+            _ => Remarks::None,
+        }
+    }
+}
+
+/// Normalizes the headers of a game (see the module documentation), whose values end in
+/// remarks as `remarks` says.
+pub fn normalize(headers: &[Header], remarks: Remarks) -> Info {
     let mut ranked: Vec<(u8, Field, &str)> = headers
         .iter()
         .filter_map(|h| Field::of(&h.key).map(|(f, rank)| (rank, f, h.value.as_str())))
@@ -140,7 +162,7 @@ pub fn normalize(headers: &[Header]) -> Info {
     let mut info = Info::default();
     let mut grades = [None, None];
     for (_, field, value) in ranked {
-        let value = clean(value);
+        let value = clean(value, remarks);
         if value.is_empty() || too_long(value) {
             continue;
         }
@@ -163,8 +185,8 @@ pub fn normalize(headers: &[Header]) -> Info {
 /// Sets `field` from `value` unless it is set already. A date that cannot be read, or that is
 /// impossible or ambiguous ([`read_date`]), leaves the field unset (the raw header keeps the
 /// text, and [`date_warnings`] says why).
-pub fn apply(info: &mut Info, field: Field, value: &str) {
-    let value = clean(value);
+pub fn apply(info: &mut Info, field: Field, value: &str, remarks: Remarks) {
+    let value = clean(value, remarks);
     if value.is_empty() || too_long(value) {
         return;
     }
@@ -188,10 +210,17 @@ fn apply_clean(info: &mut Info, field: Field, value: &str) {
     }
 }
 
-/// A value without surrounding spaces (full-width ones too) or a trailing `#` remark.
-fn clean(value: &str) -> &str {
+/// Whether `value` written in a KIF or KI2 header reads back shorter: a `#` in it starts a
+/// remark there (`user#1234` reads as `user`).
+pub fn cut_by_remark(value: &str) -> bool {
+    clean(value, Remarks::AfterHash) != clean(value, Remarks::None)
+}
+
+/// A value without surrounding spaces (full-width ones too), nor a trailing remark where
+/// `remarks` says there may be one.
+fn clean(value: &str, remarks: Remarks) -> &str {
     let value = match value.find('#') {
-        Some(i) if !value[..i].contains("://") => &value[..i],
+        Some(i) if remarks == Remarks::AfterHash && !value[..i].contains("://") => &value[..i],
         _ => value,
     };
     trim_space(value)
@@ -330,15 +359,16 @@ fn is_day(year: i32, month: u32, day: u32) -> bool {
 /// (`開始日時`, `$START_TIME`, `[Date]`, …) and holds text that gives no date to store, with
 /// the header and its text. The game is stored without that date; its headers keep the text.
 /// An empty date, or one written as unknown (`????.??.??`, `--/--/--`), says nothing to warn
-/// about; nor does the Western `Time` tag, a time of day that completes `Date`.
-pub fn date_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
+/// about; nor does the Western `Time` tag, a time of day that completes `Date`. Values end in
+/// remarks as `remarks` says.
+pub fn date_warnings(headers: &[Header], line: u32, remarks: Remarks) -> Vec<Warning> {
     let unknown = |value: &str| value.chars().all(|c| matches!(c, '?' | '-' | '.' | '/') || is_space(c));
     headers
         .iter()
         // Rank 2 is the Western `Time` tag.
         .filter(|h| matches!(Field::of(&h.key), Some((Field::Start | Field::End, 0 | 1))))
         .filter_map(|h| {
-            let value = clean(&h.value);
+            let value = clean(&h.value, remarks);
             // One too long to be a date has its own warning (`long_value_warnings`).
             if unknown(value) || too_long(value) {
                 return None;
@@ -353,14 +383,17 @@ pub fn date_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
 
 /// A warning for each header whose value is too long to be stored as the field it names
 /// ([`LONGEST_VALUE`]), with the header, the value's length and its start. The game is
-/// stored without that field; its headers keep the text.
-pub fn long_value_warnings(headers: &[Header], line: u32) -> Vec<Warning> {
+/// stored without that field; its headers keep the text. Values end in remarks as `remarks`
+/// says.
+pub fn long_value_warnings(headers: &[Header], line: u32, remarks: Remarks) -> Vec<Warning> {
     headers
         .iter()
         // A value no longer than the longest in bytes is none too long in characters.
-        .filter(|h| h.value.len() > LONGEST_VALUE && Field::of(&h.key).is_some() && too_long(clean(&h.value)))
+        .filter(|h| {
+            h.value.len() > LONGEST_VALUE && Field::of(&h.key).is_some() && too_long(clean(&h.value, remarks))
+        })
         .map(|h| {
-            let value = clean(&h.value);
+            let value = clean(&h.value, remarks);
             let start: String = value.chars().take(20).collect();
             let message = format!(
                 "the header {} was not stored as a field: its value ('{start}…') is {} characters long, \
@@ -448,8 +481,9 @@ fn ascii_form(c: char) -> char {
 }
 
 /// Splits a player's name from a title or rank written after it (see
-/// [`crate::name_key::split_title`]): `羽生善治 名人`, `渡辺明竜王`, `藤井聡太七段`. The full
-/// text is always kept.
+/// [`crate::name_key::split_title`]): `羽生善治 名人`, `渡辺明竜王`, `藤井聡太七段`, as a KIF
+/// header writes it. The full text is always kept, without the spaces around it and a
+/// trailing `#` remark.
 ///
 /// ```
 /// use kifudex::kifu::info::parse_player;
@@ -458,7 +492,7 @@ fn ascii_form(c: char) -> char {
 /// assert_eq!(parse_player("加藤一二三").title, None);
 /// ```
 pub fn parse_player(text: &str) -> Player {
-    player(clean(text))
+    player(clean(text, Remarks::AfterHash))
 }
 
 /// [`parse_player`] for a name that is [`clean`] already.
@@ -549,9 +583,11 @@ mod tests {
             h("棋戦", "1/2/2020"),
             h("$START_TIME", "慶応2年"),
         ];
-        let got: Vec<(u32, &str)> = date_warnings(&headers, 7).iter().map(|w| (w.line, w.code)).collect();
+        let got: Vec<(u32, &str)> =
+            date_warnings(&headers, 7, Remarks::AfterHash).iter().map(|w| (w.line, w.code)).collect();
         assert_eq!(got, [(7, "date_impossible"), (7, "date_ambiguous"), (7, "date_unreadable")]);
-        let named = date_warnings(&headers, 7).into_iter().map(|w| w.message).collect::<Vec<_>>();
+        let named =
+            date_warnings(&headers, 7, Remarks::AfterHash).into_iter().map(|w| w.message).collect::<Vec<_>>();
         for (message, (key, value)) in named.iter().zip([
             ("開始日時", "2020/02/30 10:00"),
             ("対局日", "1/2/2020"),
@@ -625,7 +661,7 @@ mod tests {
             // A remark cut off leaves 1,000 characters.
             h("後手", format!("{}#{}", "b".repeat(LONGEST_VALUE), "c".repeat(10))),
         ];
-        let warnings = long_value_warnings(&headers, 3);
+        let warnings = long_value_warnings(&headers, 3, Remarks::AfterHash);
         let got: Vec<&str> = warnings.iter().map(|w| w.message.split(' ').nth(2).unwrap()).collect();
         assert_eq!(got, ["棋戦", "先手"]);
     }
@@ -633,24 +669,28 @@ mod tests {
     #[test]
     fn headers_normalize_with_priorities() {
         let h = |k: &str, v: &str| Header { key: k.to_string(), value: v.to_string() };
-        let info = normalize(&[
-            h("表題", "竜王戦"),
-            h("棋戦", "第２７期竜王戦"),
-            h("開始日時", "2014/09/02 10:00"),
-            h("先手", "糸谷哲郎"),
-            h("後手", ""),
-            h("上手", "森内俊之竜王"),
-            h("戦型", "　"),
-            h("持ち時間", "各５時間"),
-            h("場所", "東京"),
-        ]);
+        let info = normalize(
+            &[
+                h("表題", "竜王戦"),
+                h("棋戦", "第２７期竜王戦"),
+                h("開始日時", "2014/09/02 10:00"),
+                h("先手", "糸谷哲郎"),
+                h("後手", ""),
+                h("上手", "森内俊之竜王"),
+                h("戦型", "　"),
+                h("持ち時間", "各５時間"),
+                h("場所", "東京"),
+            ],
+            Remarks::AfterHash,
+        );
         assert_eq!(info.event.as_deref(), Some("第２７期竜王戦"));
         assert_eq!(info.start.unwrap().to_string(), "2014-09-02T10:00:00");
         assert_eq!(info.black.unwrap().name, "糸谷哲郎");
         assert_eq!(info.white.unwrap().title.as_deref(), Some("竜王"));
         assert_eq!(info.opening, None);
         assert_eq!(info.time_control.as_deref(), Some("各５時間"));
-        let info = normalize(&[h("$EVENT", "floodgate"), h("N+", "alice"), h("Sentegrade", "3dan")]);
+        let info =
+            normalize(&[h("$EVENT", "floodgate"), h("N+", "alice"), h("Sentegrade", "3dan")], Remarks::None);
         assert_eq!(info.event.as_deref(), Some("floodgate"));
         assert_eq!(info.black.unwrap().title.as_deref(), Some("3dan"));
     }

@@ -13,7 +13,9 @@
 //! - `unknown_line`: a line that is no part of the format (a CSA engine comment that lost its
 //!   `'`, a stray HTML tag, a line of mojibake, a KIF header among the moves), skipped;
 //! - `unknown_ending`: a CSA ending word the format does not define (`%GOTE_WIN_CHECKMATE`):
-//!   the game ends there without a stated ending, and replay judges it by its moves;
+//!   the game ends there without a stated ending, and replay judges it by its moves; a
+//!   Western `[Termination]` that names no ending (`adjudication`): the game ends as its
+//!   `[Result]` says;
 //! - `variation_left_out`: a KIF or KI2 variation that branches from no move, JKF forks nested
 //!   too deep;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there;

@@ -58,6 +58,14 @@ impl Lost {
             let hold = if changed == 1 { " holds" } else { "s hold" };
             warnings.push(format!("{changed} header{hold} a line break, which {written}"));
         }
+        let cut = super::headers_cut(format, game);
+        if cut > 0 {
+            let hold = if cut == 1 { " holds" } else { "s hold" };
+            warnings.push(format!(
+                "{cut} header{hold} a '#', after which a KIF or KI2 file reads a remark: the value reads back \
+                 cut there"
+            ));
+        }
         let name = format.name().to_uppercase();
         if let Some(lost) = super::ending_lost(format, game, replayed) {
             let ending = ending_text(replayed.termination, replayed.outcome);

@@ -134,6 +134,18 @@ pub fn headers_changed(format: Format, game: &Game) -> usize {
     }
 }
 
+/// The fields of `game` that a `format` file writes in headers and reads back shorter: those
+/// holding a `#`, after which a KIF or KI2 header reads a remark (a CSA name `user#1234`).
+pub fn headers_cut(format: Format, game: &Game) -> usize {
+    if !matches!(format, Format::Kif | Format::Ki2) {
+        return 0;
+    }
+    let info = &game.info;
+    let players = [&info.black, &info.white].into_iter().flatten().map(|p| p.full.as_str());
+    let texts = [&info.event, &info.site, &info.time_control, &info.opening].into_iter().flatten();
+    players.chain(texts.map(String::as_str)).filter(|v| crate::kifu::info::cut_by_remark(v)).count()
+}
+
 /// The endings of a game's main line and of its variations, at any depth.
 fn endings(game: &Game) -> impl Iterator<Item = &Ending> {
     fn of<'a>(variations: &'a [Variation]) -> Box<dyn Iterator<Item = &'a Ending> + 'a> {

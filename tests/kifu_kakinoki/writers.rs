@@ -97,7 +97,7 @@ fn kif_headers_from_other_formats_and_a_handicap_start() {
         h("$START_TIME", "2021/12/13 13:43:40"),
     ];
     let game = Game {
-        info: info::normalize(&headers),
+        info: info::normalize(&headers, info::Remarks::AfterHash),
         headers,
         start: Start::Standard(Handicap::Lance),
         moves: vec![entry("5a4b"), entry("7g7f")],

@@ -273,3 +273,21 @@ fn psn_a_promotion_left_unmarked_is_read_as_declined_and_warned() {
     assert_eq!(replayed.moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["1b1a+"]);
     assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
 }
+
+/// A `[Termination]` that names no ending kifudex knows is an `unknown_ending` warning on its
+/// tag's line: the game ends as `[Result]` says, and the tag stays among the headers.
+#[test]
+fn a_termination_tag_that_names_no_ending_is_a_warning() {
+    let text = "[Sente \"A\"]\n[Gote \"B\"]\n[Result \"1-0\"]\n[Termination \"adjudication\"]\n\n1. P-7f P-3d 2. P-2f 1-0\n";
+    let games = kifu::read_as(Format::Western, text, None);
+    let game = &games[0];
+    let warned: Vec<(u32, &str)> = game.warnings.iter().map(|w| (w.line, w.code)).collect();
+    assert_eq!(warned, [(4, "unknown_ending")]);
+    assert!(game.warnings[0].message.contains("'adjudication'"), "{}", game.warnings[0].message);
+    assert_eq!(game.header("Termination"), Some("adjudication"));
+    let ending = game.ending.as_ref().expect("1-0 ends the moves");
+    assert_eq!(ending.stated, Some(Outcome::Win(Color::Black)));
+    // A tag that names one says nothing to warn about.
+    let known = text.replace("adjudication", "time forfeit");
+    assert!(kifu::read_as(Format::Western, &known, None)[0].warnings.is_empty());
+}

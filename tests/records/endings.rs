@@ -7,7 +7,10 @@ use std::fs;
 use kifudex::kifu::{self, Format, Game};
 use serde_json::Value;
 
-use crate::{serve::Server, util::kifudex};
+use crate::{
+    serve::Server,
+    util::{indexed, kifudex},
+};
 
 /// A KIF game that Black resigns after thinking 30 seconds (35 in all), with a comment after
 /// each move and two after the ending: one between its row and the `まで` line, one after it.
@@ -136,21 +139,6 @@ fn the_endings_time_and_comments_survive_kif_to_csa_and_jkf_and_back() {
                     *resigned at once\n*a short game\nまで2手で後手の勝ち\n";
         assert!(back.ends_with(tail), "{name}:\n{back}");
     }
-}
-
-/// A database of `files` (name, text) in a folder of their own: the temporary directory that
-/// holds both, the folder and the database.
-fn indexed(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("kifu");
-    fs::create_dir_all(&dir).unwrap();
-    for (name, text) in files {
-        fs::write(dir.join(name), text).unwrap();
-    }
-    let db = tmp.path().join("k.sqlite");
-    let out = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).output();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    (tmp, dir, db)
 }
 
 /// Indexed, the game keeps the ending's time and comments: `show` writes them back, and the

@@ -498,3 +498,29 @@ fn an_aliases_file_that_moves_a_stored_alias_says_so() {
         assert_eq!(&listed(&db, &["--player", "hy", "--aliases", aliases]), games, "{rows}");
     }
 }
+
+/// A `#` is part of a CSA, JKF or Western name or event (`N+user#1234`), which is stored,
+/// found and written whole; in a KIF header it starts a remark (`先手：Sente-san#コメント`),
+/// which is no part of the name. A KIF written from such a record says its names read back
+/// cut.
+#[test]
+fn a_hash_is_part_of_a_csa_jkf_or_western_name_and_starts_a_remark_in_kif() {
+    let csa = "V2.2\nN+user#1234\nN-bob\n$EVENT:Cup #3 final\nPI\n+\n+7776FU\n%TORYO\n";
+    let jkf = r#"{"header": {"先手": "jkf#5", "後手": "carol"}, "moves": [{}, {"move": {"from": {"x": 2, "y": 7}, "to": {"x": 2, "y": 6}, "color": 0, "piece": "FU"}}]}"#;
+    let western = "[Sente \"west#6\"]\n[Gote \"dave\"]\n\n1. P-5f\n";
+    let kif = "先手：Sente-san#a remark\n後手：erin\n手数----指手--\n   1 １六歩(17)\n";
+    let (_tmp, dir, db) =
+        crate::util::indexed(&[("a.csa", csa), ("b.jkf", jkf), ("c.psn", western), ("d.kifu", kif)]);
+    let rows = csv_rows(stdout(&kifudex(["export", "games"]).db(&db).output()).as_bytes());
+    let got: Vec<(&str, &str)> = rows.iter().map(|r| (r["black"].as_str(), r["event"].as_str())).collect();
+    assert_eq!(got, [("user#1234", "Cup #3 final"), ("jkf#5", ""), ("west#6", ""), ("Sente-san", "")]);
+    assert_eq!(listed(&db, &["--player", "1234"]), BTreeSet::from([1]));
+    assert_eq!(listed(&db, &["--event", "#3"]), BTreeSet::from([1]));
+    let out = kifudex(["convert", dir.join("a.csa").to_str().unwrap(), "--to", "kif"]).output();
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("2 headers hold a '#', after which a KIF or KI2 file reads a remark"), "{said}");
+    let out = kifudex(["convert", dir.join("a.csa").to_str().unwrap(), "--to", "csa"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("\nN+user#1234\nN-bob\n$EVENT:Cup #3 final\n"), "{}", stdout(&out));
+}

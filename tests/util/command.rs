@@ -34,6 +34,20 @@ pub fn kifudex<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> TestComma
     TestCommand { cmd }
 }
 
+/// A directory of the record files `files` (name, text), indexed: the temporary directory
+/// that holds it all, the records' directory and the database.
+pub fn indexed(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    std::fs::create_dir(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let (code, _, err) = kifudex(["index", dir.to_str().unwrap(), "--quiet"]).db(&db).run();
+    assert_eq!(code, 0, "{err}");
+    (tmp, dir, db)
+}
+
 /// The kifudex binary as a plain [`Command`], for a test that drives the process itself
 /// (spawns it, kills it, pipes its output, runs it as another user).
 pub fn command() -> Command {

@@ -15,7 +15,7 @@ mod readback;
 // Shared by the test binaries and the benchmarks, each of which uses a part.
 #[allow(unused_imports)]
 pub use self::{
-    command::{TestCommand, command, exe, kifudex, wrapper},
+    command::{TestCommand, command, exe, indexed, kifudex, wrapper},
     random::{Rng, perft, random_playout},
     readback::assert_every_read_works,
 };

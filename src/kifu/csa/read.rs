@@ -380,7 +380,7 @@ impl GameReader {
             self.game.ending = self.told.take();
         }
         self.game.unread = self.unread.unwrap_or(0);
-        self.game.info = info::normalize(&self.game.headers);
+        self.game.info = info::normalize(&self.game.headers, info::Remarks::None);
         Some(self.game)
     }
 }

@@ -232,7 +232,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
         };
         game.headers.push(Header { key: key.clone(), value });
     }
-    game.info = info::normalize(&game.headers);
+    game.info = info::normalize(&game.headers, info::Remarks::None);
     match game_variant(&game, record.initial, variant) {
         Ok(Variant::Standard) => {}
         Ok(yari) => game.start = Start::Custom(Setup::start(yari)),

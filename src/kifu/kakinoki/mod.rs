@@ -347,7 +347,11 @@ impl Preamble {
     /// diagram's `手数＝N` (odd N means White), else Black. Also returns the square a
     /// first-move 同 refers to, when the diagram says.
     pub fn finish(mut self, first_number: Option<u32>, first_turn: Option<Color>) -> (Game, Option<Square>) {
-        let mut game = Game { info: info::normalize(&self.headers), line: self.line, ..Game::default() };
+        let mut game = Game {
+            info: info::normalize(&self.headers, info::Remarks::AfterHash),
+            line: self.line,
+            ..Game::default()
+        };
         let variant = self.variant();
         let mut problem = self.problem;
         let mut previous = None;

@@ -234,7 +234,7 @@ fn termination(value: &str) -> Option<Termination> {
 /// The normalized headers of a Western game: as every format's, except that a `Time` tag
 /// completes the `Date` tag's day.
 fn info(headers: &[Header]) -> Info {
-    let mut info = info::normalize(headers);
+    let mut info = info::normalize(headers, info::Remarks::None);
     let tag = |key: &str| headers.iter().find(|h| h.key == key).map(|h| h.value.trim());
     if let (Some(date), Some(time)) = (tag("Date"), tag("Time")) {
         info.start = info::parse_date(&format!("{date} {time}")).or(info.start);
@@ -601,7 +601,19 @@ impl GameReader {
                 self.tag_line(&["Result"]),
             ),
         };
-        let how = tag("Termination").as_deref().and_then(termination);
+        let written = tag("Termination").filter(|t| !t.trim().is_empty());
+        let how = written.as_deref().and_then(termination);
+        if let (Some(text), None) = (&written, how) {
+            self.game.warnings.push(Warning {
+                line: self.tag_line(&["Termination"]),
+                ply: None,
+                code: "unknown_ending",
+                message: format!(
+                    "the Termination tag '{}' names no ending kifudex knows: the game ends as its result says",
+                    text.trim()
+                ),
+            });
+        }
         let termination = how.or(match outcome {
             Some(Outcome::Win(_)) => Some(Termination::Unknown),
             Some(Outcome::Draw) => Some(Termination::Draw),
