@@ -447,15 +447,10 @@ fn the_viewer_shows_the_endings_time_and_comments_at_the_last_move() {
     let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
     let text = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n*first\n\
                 \x20  2 ３四歩(33)   ( 0:07/00:00:07)\n   3 投了         ( 0:30/00:00:35)\n*resigned\n\
                 まで2手で後手の勝ち\n";
-    std::fs::write(dir.path().join("a.kifu"), text).unwrap();
-    let db = dir.path().join("k.sqlite");
-    let out =
-        kifudex(["index", "--quiet", "--db", db.to_str().unwrap(), dir.path().to_str().unwrap()]).output();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (_tmp, _, db) = crate::util::indexed(&[("a.kifu", text)]);
     let server = Server::start(&db, &[]);
     let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     browser.open(&server.url("/?lang=en&game=1&ply=2"));
@@ -474,7 +469,6 @@ fn the_viewer_shows_a_foul_written_after_the_last_move() {
     let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
     // Black's pawn drop on the 2nd file, where a black pawn stands: a second pawn.
     let text = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n\
                 \x20  2 ３四歩(33)   ( 0:02/00:00:02)\n   3 ７五歩(76)   ( 0:01/00:00:02)\n\
@@ -482,11 +476,7 @@ fn the_viewer_shows_a_foul_written_after_the_last_move() {
                 \x20  6 ３六歩(35)   ( 0:02/00:00:06)\n   7 ７三歩成(74) ( 0:01/00:00:04)\n\
                 \x20  8 ３七歩成(36) ( 0:02/00:00:08)\n   9 ２五歩打     ( 0:33/00:00:37)\n*two pawns\n\
                 \x20 10 反則勝ち     ( 0:44/00:00:52)\n*over\n";
-    std::fs::write(dir.path().join("a.kifu"), text).unwrap();
-    let db = dir.path().join("k.sqlite");
-    let out =
-        kifudex(["index", "--quiet", "--db", db.to_str().unwrap(), dir.path().to_str().unwrap()]).output();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (_tmp, _, db) = crate::util::indexed(&[("a.kifu", text)]);
     let server = Server::start(&db, &[]);
     let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     browser.open(&server.url("/?lang=en&game=1&ply=8"));
