@@ -16,10 +16,16 @@
 //!   the game ends there without a stated ending, and replay judges it by its moves; a
 //!   Western `[Termination]` that names no ending (`adjudication`): the game ends as its
 //!   `[Result]` says;
+//! - `second_ending`: a KIF or KI2 ending after the game's first, a Western `[Result]` tag
+//!   that contradicts the result after the moves: read past, the first stands;
 //! - `variation_left_out`: a KIF or KI2 variation that branches from no move, JKF forks nested
 //!   too deep;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there;
 //! - `bad_time`: a JKF move's `time` that is no time, left out (the move is kept);
+//! - `time_rounded`: times that held fractions of a second (CSA V3's `T1.250`, a JKF
+//!   `"s": 1.25`), kept in whole seconds, rounded down: one warning a game, at the first;
+//! - `stray_time`: a CSA time that follows no move or ending, or one that already has its
+//!   time, skipped;
 //! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game.
 //!
 //! Yari shogi games ([`Variant::Yari`]) are read from Western text and USI-like lines only,

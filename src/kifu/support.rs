@@ -1,8 +1,9 @@
 //! Small pieces the readers share: how deep variations may nest, how many moves a game may
-//! hold, the side to move after some plies, and the game a start header names.
+//! hold, the side to move after some plies, the game a start header names, and the times
+//! that held fractions of a second.
 
 use crate::{
-    kifu::MoveEntry,
+    kifu::{MoveEntry, Warning},
     shogi::{Color, Variant},
     text::excerpt,
 };
@@ -67,6 +68,41 @@ pub struct VariantConflict {
 /// The side to move after `plies` moves from a position where `start` moves.
 pub(crate) fn turn_after(start: Color, plies: usize) -> Color {
     if plies % 2 == 0 { start } else { start.flip() }
+}
+
+/// The times of one game that held a fraction of a second (CSA's `T1.250`, a JKF `"s": 1.25`),
+/// which a time here, in whole seconds, does not hold: each is rounded down, and the game
+/// gets one `time_rounded` warning, at the first of them.
+#[derive(Debug, Default)]
+pub(crate) struct RoundedTimes {
+    count: usize,
+    /// The first one's line, move (none for an ending's time) and text.
+    first: Option<(u32, Option<u32>, String)>,
+}
+
+impl RoundedTimes {
+    pub(crate) fn add(&mut self, line: u32, ply: Option<usize>, text: &str) {
+        self.count += 1;
+        self.first.get_or_insert_with(|| (line, ply.map(|p| p as u32), excerpt(text)));
+    }
+
+    /// The warning, when some time was rounded.
+    pub(crate) fn warning(self) -> Option<Warning> {
+        let (line, ply, text) = self.first?;
+        let what = match ply {
+            Some(ply) => format!("the time of move {ply} ({text})"),
+            None => format!("the time of the ending ({text})"),
+        };
+        let others = match self.count - 1 {
+            0 => String::new(),
+            1 => " and 1 other time".to_string(),
+            n => format!(" and {n} other times"),
+        };
+        let message = format!(
+            "{what}{others} held a fraction of a second: times are kept in whole seconds, rounded down"
+        );
+        Some(Warning { line, ply, code: "time_rounded", message })
+    }
 }
 
 #[cfg(test)]

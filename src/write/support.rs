@@ -137,13 +137,18 @@ pub(crate) fn comment_lines(comments: &[String]) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The note on a written foul that ended the game (`illegal move: ４五桂(37)`) and the record's
-/// own comments on that move, for the formats that write the foul as a comment: it is no
-/// legal move, so it has no move of theirs to stand on.
+/// The note on a written foul that ended the game (`illegal move: ４五桂(37)`, with its time
+/// when the record gives one: `illegal move: ４五桂(37) (33 s)`) and the record's own comments
+/// on that move, for the formats that write the foul as a comment: it is no legal move, so it
+/// has no move of theirs to stand on, nor a time.
 pub(crate) fn foul_notes<'a>(game: &'a Game, replayed: &'a ReplayedGame) -> Vec<String> {
     let Some(text) = &replayed.illegal_ending else { return Vec::new() };
-    let own = game.moves.get(replayed.moves.len()).map_or(&[][..], |e| &e.comments[..]);
-    std::iter::once(format!("illegal move: {text}")).chain(comment_lines(own).map(str::to_string)).collect()
+    let entry = game.moves.get(replayed.moves.len());
+    let time = entry.and_then(|e| e.seconds).map_or(String::new(), |t| format!(" ({t} s)"));
+    let own = entry.map_or(&[][..], |e| &e.comments[..]);
+    std::iter::once(format!("illegal move: {text}{time}"))
+        .chain(comment_lines(own).map(str::to_string))
+        .collect()
 }
 
 #[cfg(test)]

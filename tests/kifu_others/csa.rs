@@ -468,3 +468,26 @@ fn csa_server_lines_are_kept_and_tell_a_missing_ending() {
     let game = csa::read("PI\n+\n+7776FU\n%TORYO\n#RESIGN\n#WIN\n").remove(0);
     assert_eq!(game.ending.map(|e| e.termination), Some(Termination::Resign));
 }
+
+#[test]
+fn csa_times_with_fractions_are_rounded_down_and_stray_times_are_told() {
+    // CSA V3 writes times to the millisecond; a time here is in whole seconds. A time that
+    // follows no move, or a move that already has one, is no time of the game.
+    let text = "V3.0\nPI\n+\nT5\n+7776FU,T1.250\n-3334FU\nT3.000\nT4\n+2726FU\nT0.5\n%TORYO\nT16.75\n";
+    let games = csa::read(text);
+    let [game] = games.as_slice() else { panic!("{games:?}") };
+    assert_eq!(game.problem, None);
+    let seconds: Vec<_> = game.moves.iter().map(|m| m.seconds).collect();
+    assert_eq!(seconds, [Some(1), Some(3), Some(0)]);
+    assert_eq!(game.ending.as_ref().and_then(|e| e.seconds), Some(16));
+    let told: Vec<_> = game.warnings.iter().map(|w| (w.line, w.ply, w.code)).collect();
+    assert_eq!(told, [(4, None, "stray_time"), (8, None, "stray_time"), (5, Some(1), "time_rounded")]);
+    assert!(
+        game.warnings[2].message.contains("T1.250") && game.warnings[2].message.contains("2 other times")
+    );
+    for bad in ["T1.", "T1.2x", "T.5"] {
+        let game = &csa::read(&format!("PI\n+\n+7776FU\n{bad}\n-3334FU\n"))[0];
+        assert_eq!((game.moves.len(), game.moves[0].seconds), (2, None), "{bad}");
+        assert_eq!(game.warnings.iter().map(|w| w.code).collect::<Vec<_>>(), ["unknown_line"], "{bad}");
+    }
+}

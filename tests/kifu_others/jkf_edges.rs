@@ -1,5 +1,5 @@
 //! JKF at the edges of its schema: the nulls it allows, forks that cannot be read, the start's
-//! hands and cells, the piece before a move, times that are no times. Expected values are the
+//! hands and cells, the piece before a move, times that are no times or hold fractions of a second. Expected values are the
 //! schema's (json-kifu-format.schema.json) and hand counts stated beside them.
 
 use kifudex::{
@@ -138,10 +138,30 @@ fn jkf_a_time_that_is_no_time_is_left_out_and_said_so() {
         assert_eq!(g.moves[0].seconds, None, "{now}");
         assert_eq!(codes(&g), ["bad_time"], "{now}");
     }
-    // Fractions of a second are dropped, as CSA's `T1.250` is read as 1 second.
-    let text = moves(&[entry(0, (7, 7), (7, 6), "FU", r#", "time": {"now": {"m": 1, "s": 2.5}}"#)]);
+}
+
+#[test]
+fn jkf_fractions_of_a_second_are_rounded_down_and_said_so_once() {
+    // Move 2's time is 6 s (0.1 min, which a sum of floats makes 6.000000000000001): whole.
+    // Moves 1 and 3 and the ending hold fractions: 62.5 s, 0.999 s and 3.25 s.
+    let text = moves(&[
+        entry(0, (7, 7), (7, 6), "FU", r#", "time": {"now": {"m": 1, "s": 2.5}}"#),
+        entry(1, (3, 3), (3, 4), "FU", r#", "time": {"now": {"m": 0.1}}"#),
+        entry(0, (2, 7), (2, 6), "FU", r#", "time": {"now": {"s": 0.999}}"#),
+        r#"{"special": "TORYO", "time": {"now": {"s": 3.25}}}"#.to_string(),
+    ]);
     let g = game(&text);
-    assert_eq!((g.moves[0].seconds, g.warnings.len()), (Some(62), 0));
+    let seconds: Vec<_> = g.moves.iter().map(|m| m.seconds).collect();
+    assert_eq!(seconds, [Some(62), Some(6), Some(0)]);
+    assert_eq!(g.ending.as_ref().and_then(|e| e.seconds), Some(3));
+    assert_eq!(codes(&g), ["time_rounded"]);
+    let w = &g.warnings[0];
+    assert_eq!((w.line, w.ply), (2, Some(1)), "{w:?}");
+    assert!(w.message.contains("and 2 other times"), "{}", w.message);
+    // Whole seconds written as such are no fraction.
+    let text = moves(&[entry(0, (7, 7), (7, 6), "FU", r#", "time": {"now": {"m": 1, "s": 2.0}}"#)]);
+    let g = game(&text);
+    assert_eq!((g.moves[0].seconds, codes(&g)), (Some(62), vec![]));
 }
 
 #[test]

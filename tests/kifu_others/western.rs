@@ -291,3 +291,29 @@ fn a_termination_tag_that_names_no_ending_is_a_warning() {
     let known = text.replace("adjudication", "time forfeit");
     assert!(kifu::read_as(Format::Western, &known, None)[0].warnings.is_empty());
 }
+
+/// The `[Result]` tag repeats the result written after the moves. Where the two differ, the
+/// word after the moves stands, the tag stays among the headers, and the game says so at the
+/// tag's line; a tag of `*` (not yet known) says nothing against it.
+#[test]
+fn a_result_tag_that_contradicts_the_result_after_the_moves_is_a_warning() {
+    let game = |tag: &str, word: &str| {
+        let text = format!("[Sente \"A\"]\n[Result \"{tag}\"]\n\n1. P-7f P-3d 2. P-2f {word}\n");
+        kifu::read_as(Format::Western, &text, None).remove(0)
+    };
+    for (tag, word, stated) in [
+        ("1-0", "0-1", Some(Outcome::Win(Color::White))),
+        ("1/2-1/2", "1-0", Some(Outcome::Win(Color::Black))),
+        ("0-1", "*", None),
+    ] {
+        let g = game(tag, word);
+        let warned: Vec<(u32, &str)> = g.warnings.iter().map(|w| (w.line, w.code)).collect();
+        assert_eq!(warned, [(2, "second_ending")], "{tag} {word}");
+        assert!(g.warnings[0].message.contains(&format!("says {tag} where")), "{}", g.warnings[0].message);
+        assert_eq!(g.ending.as_ref().and_then(|e| e.stated), stated, "{tag} {word}");
+        assert_eq!(g.header("Result"), Some(tag));
+    }
+    for (tag, word) in [("1-0", "1-0"), ("*", "0-1"), ("1/2", "1/2-1/2")] {
+        assert!(game(tag, word).warnings.is_empty(), "{tag} {word}");
+    }
+}

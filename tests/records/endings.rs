@@ -239,8 +239,7 @@ fn the_database_keeps_a_foul_written_as_a_move_and_the_ending_after_it() {
                 \x20 10 反則勝ち     ( 0:44/00:00:52)\n*after the ending\n";
     assert!(shown.contains(tail), "{shown}");
     let shown = String::from_utf8(kifudex(["show", "1", "--to", "csa"]).db(&db).output().stdout).unwrap();
-    let tail =
-        "-3637TO\nT2\n'illegal move: ２五歩打\n'a second pawn\n%ILLEGAL_MOVE\nT44\n'after the ending\n";
+    let tail = "-3637TO\nT2\n'illegal move: ２五歩打 (33 s)\n'a second pawn\n%ILLEGAL_MOVE\nT44\n'after the ending\n";
     assert!(shown.ends_with(tail), "{shown}");
 
     let rows = crate::query::csv_rows(&kifudex(["export", "games"]).db(&db).output().stdout);

@@ -10,7 +10,7 @@ use crate::{
         encoding::{Lines, lines, lines_after},
         game::comments_after,
         info,
-        support::{TooManyMoves, room_for_move, turn_after},
+        support::{RoundedTimes, TooManyMoves, room_for_move, turn_after},
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
@@ -34,6 +34,10 @@ pub enum CsaError {
     UnknownEnding(String),
     #[error("a game separator '/' must stand on a line of its own")]
     Separator,
+    #[error("the time '{0}' follows no move or ending")]
+    StrayTime(String),
+    #[error("the time '{0}' follows a move or ending that has one")]
+    SecondTime(String),
     #[error(transparent)]
     TooManyMoves(#[from] TooManyMoves),
 }
@@ -48,7 +52,9 @@ impl CsaError {
             | CsaError::BadRemoval(_)
             | CsaError::TooMany(_) => "bad_board",
             CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
-            | CsaError::Separator => "bad_line",
+            | CsaError::Separator
+            | CsaError::StrayTime(_)
+            | CsaError::SecondTime(_) => "bad_line",
             CsaError::AfterEnd(_) => "move_after_end",
             CsaError::UnknownEnding(_) => "bad_ending",
             CsaError::TooManyMoves(_) => "too_many_moves",
@@ -62,6 +68,7 @@ impl CsaError {
             CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
             | CsaError::Separator => Some("unknown_line"),
             CsaError::UnknownEnding(_) => Some("unknown_ending"),
+            CsaError::StrayTime(_) | CsaError::SecondTime(_) => Some("stray_time"),
             _ => None,
         }
     }
@@ -166,6 +173,7 @@ struct GameReader {
     /// After a move that could not be read: the moves the record goes on with from there,
     /// that one included, until its ending.
     unread: Option<usize>,
+    rounded: RoundedTimes,
 }
 
 impl GameReader {
@@ -196,12 +204,7 @@ impl GameReader {
                 self.turn = Some(color);
             }
             Statement::Move(mv) => self.push_move(mv, text, line)?,
-            // After the `%` line, the time is the ending's (`%TORYO` then `T16`).
-            Statement::Time(seconds) => match (&mut self.game.ending, self.game.moves.last_mut()) {
-                (Some(e), _) => e.seconds = Some(seconds),
-                (None, Some(last)) if !self.ended => last.seconds = Some(seconds),
-                _ => {}
-            },
+            Statement::Time { seconds, rounded } => self.time(seconds, rounded, text, line)?,
             Statement::End(word) => self.end(word, line)?,
             Statement::Server(message) => {
                 self.add_comment(format!("#{message}"));
@@ -344,6 +347,24 @@ impl GameReader {
         Ok(())
     }
 
+    /// The time of the move before, or after the `%` line the ending's (`%TORYO` then `T16`).
+    fn time(&mut self, seconds: u32, rounded: bool, text: &str, line: u32) -> Result<(), CsaError> {
+        let ply = self.game.moves.len();
+        let (slot, ply) = match (&mut self.game.ending, self.game.moves.last_mut()) {
+            (Some(e), _) => (&mut e.seconds, None),
+            (None, Some(last)) if !self.ended => (&mut last.seconds, Some(ply)),
+            _ => return Err(CsaError::StrayTime(excerpt(text))),
+        };
+        if slot.is_some() {
+            return Err(CsaError::SecondTime(excerpt(text)));
+        }
+        *slot = Some(seconds);
+        if rounded {
+            self.rounded.add(line, ply, text);
+        }
+        Ok(())
+    }
+
     fn end(&mut self, word: &str, line: u32) -> Result<(), CsaError> {
         if self.ended {
             // A second ending (a server's echo): the first one stands.
@@ -380,6 +401,7 @@ impl GameReader {
             self.game.ending = self.told.take();
         }
         self.game.unread = self.unread.unwrap_or(0);
+        self.game.warnings.extend(self.rounded.warning());
         self.game.info = info::normalize(&self.game.headers, info::Remarks::None);
         Some(self.game)
     }

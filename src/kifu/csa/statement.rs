@@ -57,8 +57,12 @@ pub(super) enum Statement<'a> {
     /// `+` or `-` alone: the side to move.
     Turn(Color),
     Move(CsaMove),
-    /// `T12`: seconds spent on the move before.
-    Time(u32),
+    /// `T12`: seconds spent on the move before; `T12.345` (CSA V3) has a fraction of a
+    /// second, which a time here does not hold: `rounded` says that one was dropped.
+    Time {
+        seconds: u32,
+        rounded: bool,
+    },
     /// `%TORYO`: the ending, without its `%`.
     End(&'a str),
     /// `#RESIGN`: a server message, without its `#`.
@@ -96,7 +100,7 @@ pub(super) fn parse(text: &str) -> Result<Statement<'_>, StatementError> {
             Statement::Turn(if first == b'+' { Color::Black } else { Color::White })
         }
         b'+' | b'-' => Statement::Move(csa::parse(text)?),
-        b'T' => Statement::Time(time(text)?),
+        b'T' => time(text)?,
         b'%' if text.len() > 1
             && text[1..].bytes().all(|b| b.is_ascii_uppercase() || b"_+-".contains(&b)) =>
         {
@@ -107,10 +111,16 @@ pub(super) fn parse(text: &str) -> Result<Statement<'_>, StatementError> {
     })
 }
 
-/// `T12`, or `T12.345` (CSA V3 writes fractions of a second; they are dropped).
-fn time(text: &str) -> Result<u32, StatementError> {
-    let digits = text[1..].split_once('.').map_or(&text[1..], |(whole, _)| whole);
-    digits.parse().map_err(|_| StatementError::Time(excerpt(text)))
+/// `T12`, or `T12.345` (CSA V3 writes fractions of a second: they are dropped, and a
+/// fraction that is not zero is told).
+fn time(text: &str) -> Result<Statement<'_>, StatementError> {
+    let bad = || StatementError::Time(excerpt(text));
+    let (whole, fraction) = text[1..].split_once('.').unwrap_or((&text[1..], "0"));
+    if fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let seconds = whole.parse().map_err(|_| bad())?;
+    Ok(Statement::Time { seconds, rounded: fraction.bytes().any(|b| b != b'0') })
 }
 
 fn position(text: &str) -> Result<Statement<'_>, StatementError> {
@@ -245,12 +255,16 @@ mod tests {
         assert_eq!(parse("$EVENT:13th WCSC"), Ok(Statement::Info("EVENT", "13th WCSC")));
         assert_eq!(parse("$END_TIME:"), Ok(Statement::Info("END_TIME", "")));
         assert_eq!(parse("-"), Ok(Statement::Turn(Color::White)));
-        assert_eq!(parse("T12"), Ok(Statement::Time(12)));
-        assert_eq!(parse("T1.250"), Ok(Statement::Time(1)));
+        assert_eq!(parse("T12"), Ok(Statement::Time { seconds: 12, rounded: false }));
+        assert_eq!(parse("T1.250"), Ok(Statement::Time { seconds: 1, rounded: true }));
+        assert_eq!(parse("T7.000"), Ok(Statement::Time { seconds: 7, rounded: false }));
         assert_eq!(parse("%TORYO"), Ok(Statement::End("TORYO")));
         assert_eq!(parse("/"), Ok(Statement::Separator));
         assert!(matches!(parse("+7776FU"), Ok(Statement::Move(_))));
-        for bad in ["X", "+7776", "T", "Tx", "P0", "P-7f", "N", "$:x", "P1 * *", "Very", "% off"] {
+        for bad in [
+            "X", "+7776", "T", "Tx", "T1.", "T.5", "T1.2x", "T-1", "P0", "P-7f", "N", "$:x", "P1 * *",
+            "Very", "% off",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }

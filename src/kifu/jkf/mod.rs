@@ -26,7 +26,9 @@
 //! - A move of the main line that cannot be read stops the game there. A fork that cannot be
 //!   read is kept up to there (`variation_cut`), forks nested too deep are left out
 //!   (`variation_left_out`), and the main line goes on. A `time` that is no time (negative,
-//!   not a number, past what a time holds) leaves its move without one (`bad_time`).
+//!   not a number, past what a time holds) leaves its move without one (`bad_time`); a
+//!   fraction of a second is rounded down, and a game that held one says so once
+//!   (`time_rounded`).
 //! - Lines are those of the entry in the JSON text, for problems and moves alike.
 
 mod read;

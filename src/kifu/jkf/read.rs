@@ -11,8 +11,8 @@ use crate::{
         game::comments_after,
         info,
         support::{
-            MAX_DEPTH, TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move,
-            turn_after,
+            MAX_DEPTH, RoundedTimes, TooManyMoves, UnknownVariant, VariantConflict, named_variant,
+            room_for_move, turn_after,
         },
     },
     notation::{
@@ -170,10 +170,11 @@ struct Pos {
 }
 
 /// The seconds a move's `time` says it took: `now`'s `h`, `m` and `s`, each absent or null
-/// for none. Fractions of a second are dropped, as CSA's `T1.250` is one second. `Err` names
+/// for none, and whether a fraction of a second was dropped from them (as CSA's `T1.250` is
+/// one second). `Err` names
 /// what is no time: a `now` that is no object, or a part that is no number of zero or more, or
 /// a total past what a time holds.
-fn seconds(raw: &RawValue) -> Result<Option<u32>, String> {
+fn seconds(raw: &RawValue) -> Result<Option<(u32, bool)>, String> {
     let time: Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
     let now = match &time {
         Value::Null => return Ok(None),
@@ -198,8 +199,13 @@ fn seconds(raw: &RawValue) -> Result<Option<u32>, String> {
     if total >= f64::from(u32::MAX) {
         return Err(format!("{total} seconds is more than a time holds"));
     }
-    // In range and not negative, checked above.
-    Ok(Some(total.floor() as u32))
+    // A total within a microsecond of whole seconds is whole, the rest the sum's own error
+    // (`"m": 0.1`). In range and not negative, checked above.
+    let whole = total.round();
+    if (total - whole).abs() < 1e-6 {
+        return Ok(Some((whole as u32, false)));
+    }
+    Ok(Some((total.floor() as u32, true)))
 }
 
 /// Reads the game of a JKF text. A text that is not JKF gives one game holding only the
@@ -214,8 +220,12 @@ pub fn read(text: &str) -> Vec<Game> {
 /// another is refused (`wrong_variant`).
 pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader =
-        Reader { text, newlines: text.match_indices('\n').map(|(i, _)| i).collect(), warnings: Vec::new() };
+    let mut reader = Reader {
+        text,
+        newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
+        warnings: Vec::new(),
+        rounded: RoundedTimes::default(),
+    };
     let mut game = Game { line: 1, ..Game::default() };
     let record: Record = match serde_json::from_str(text) {
         Ok(r) => r,
@@ -264,6 +274,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     game.ending = line.ending;
     game.variations = line.variations;
     game.warnings = reader.warnings;
+    game.warnings.extend(reader.rounded.warning());
     vec![game]
 }
 
@@ -453,6 +464,7 @@ struct Reader<'t> {
     newlines: Vec<usize>,
     /// What was read past: forks cut or left out, times that are no times.
     warnings: Vec<Warning>,
+    rounded: RoundedTimes,
 }
 
 impl Reader<'_> {
@@ -472,6 +484,29 @@ impl Reader<'_> {
 
     fn problem(&self, raw: &RawValue, error: JkfError) -> ReadProblem {
         ReadProblem::new(self.line_of(raw), error)
+    }
+
+    /// The seconds of `time`, the entry's at `line` that holds move `ply` or (`None`) the
+    /// ending: none when it has none or holds no time (a `bad_time` warning: the move or
+    /// ending is kept without it). A fraction of a second is rounded down, and told.
+    fn time(&mut self, time: Option<&RawValue>, line: u32, ply: Option<usize>) -> Option<u32> {
+        let time = time?;
+        match seconds(time) {
+            Ok(Some((seconds, rounded))) => {
+                if rounded {
+                    self.rounded.add(line, ply, time.get());
+                }
+                Some(seconds)
+            }
+            Ok(None) => None,
+            Err(why) => {
+                let what = ply.map_or("the ending".to_string(), |p| format!("move {p}"));
+                let kept = if ply.is_some() { "the move" } else { "the ending" };
+                let message = format!("the time of {what} is no time ({why}): {kept} is kept without it");
+                self.warn(line, ply, "bad_time", message);
+                None
+            }
+        }
     }
 
     fn warn(&mut self, line: u32, ply: Option<usize>, code: &'static str, message: String) {
@@ -542,15 +577,7 @@ impl Reader<'_> {
                     }
                 };
                 let ply = line.base + line.moves.len() + 1;
-                let seconds = match entry.time.map(seconds).transpose() {
-                    Ok(seconds) => seconds.flatten(),
-                    Err(why) => {
-                        let message =
-                            format!("the time of move {ply} is no time ({why}): the move is kept without it");
-                        self.warn(number, Some(ply), "bad_time", message);
-                        None
-                    }
-                };
+                let seconds = self.time(entry.time, number, Some(ply));
                 // Comments before a fork's first move are about that move (the main line's are
                 // the start's).
                 if let Err(error) = room_for_move(&line.moves) {
@@ -572,16 +599,7 @@ impl Reader<'_> {
                         let mut ending = line.ending_by(word, special, number);
                         // The time of the entry that ends the line is the ending's.
                         if entry.mv.is_none() {
-                            ending.seconds = match entry.time.map(seconds).transpose() {
-                                Ok(seconds) => seconds.flatten(),
-                                Err(why) => {
-                                    let message = format!(
-                                        "the time of the ending is no time ({why}): the ending is kept without it"
-                                    );
-                                    self.warn(number, None, "bad_time", message);
-                                    None
-                                }
-                            };
+                            ending.seconds = self.time(entry.time, number, None);
                         }
                         line.ending = Some(ending);
                     }

@@ -13,7 +13,8 @@
 //! - The start comes from `[SFEN]` (or `[FEN]`), which may give the board alone: the side to
 //!   move is then White when the board is a handicap's, else Black; otherwise from
 //!   `[Handicap]` (`2-piece`, `Two piece`, `二枚落ち` …); otherwise the even game.
-//! - The result token, else the `[Result]` tag, is the stated outcome; `[Termination]` (one of
+//! - The result token, else the `[Result]` tag, is the stated outcome (a tag that says another
+//!   result than the token is a `second_ending` warning); `[Termination]` (one of
 //!   kifudex's termination names, or PGN's `time forfeit`, `rules infraction`, `abandoned`)
 //!   says how the game ended. A decided game without it is read as a resignation, a drawn one
 //!   as a draw.
@@ -590,6 +591,22 @@ impl GameReader {
                 if self.game.problem.as_ref().is_none_or(|p| p.code() != "bad_header") {
                     self.game.problem = Some(ReadProblem::new(line, error));
                 }
+            }
+        }
+        if let (Some(token), Some(written)) = (self.result, self.game.header("Result")) {
+            // The tag is a copy of the word after the moves; where they differ, the word stands.
+            if let Some(Some(stated)) = result(written.trim()).filter(|tagged| *tagged != token) {
+                self.game.warnings.push(Warning {
+                    line: self.tag_line(&["Result"]),
+                    ply: None,
+                    code: "second_ending",
+                    message: format!(
+                        "the Result tag says {} where the result after the moves (line {}) says {}: the latter stands",
+                        result_word(Some(stated)),
+                        self.result_line,
+                        result_word(token),
+                    ),
+                });
             }
         }
         let tag = |key: &str| self.game.header(key).map(str::to_string);
