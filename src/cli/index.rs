@@ -50,6 +50,10 @@ pub struct IndexArgs {
     /// reach but that is still there is kept)
     #[arg(long)]
     prune: bool,
+    /// Read every file under PATH again, changed or not: after an upgrade, to have what a newer
+    /// version reads in records indexed by an older one (their games keep their ids)
+    #[arg(long)]
+    reread: bool,
     /// Write the rejects under PATH as CSV to FILE
     #[arg(long, value_name = "FILE")]
     rejects: Option<PathBuf>,
@@ -179,6 +183,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let options = ingest::Options {
         jobs,
         prune: args.prune,
+        reread: args.reread,
         follow_links: args.follow_links,
         stop: Some(stop),
         globs: Arc::new(globs),

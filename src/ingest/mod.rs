@@ -164,6 +164,8 @@ pub struct Options {
     pub jobs: usize,
     /// Remove the games of files under `roots` that are gone.
     pub prune: bool,
+    /// Read every file again, changed or not (as a migration marks files whose reading changed).
+    pub reread: bool,
     /// Follow symbolic links while walking.
     pub follow_links: bool,
     /// The files to take under the directories walked.
@@ -208,6 +210,7 @@ impl Options {
             db,
             jobs: default_jobs(),
             prune: false,
+            reread: false,
             follow_links: false,
             globs: std::sync::Arc::default(),
             run_postings: db::RUN_POSTINGS,
@@ -451,6 +454,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 // Into a database without files, every file is new: no state to look up (the
                 // files this run writes are the walk's own, each seen once).
                 let lookup = reader.has_files()?;
+                let reread = options.reread;
                 let own = own_files(&options.db);
                 let mut entries =
                     walk::entries(roots, walk_options.clone()).filter(|e| !is_own(e, &own)).peekable();
@@ -469,7 +473,11 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     let fetched = io_pool.install(|| {
-                        chunk.par_iter().zip(states).map(|(entry, state)| fetch(entry, state)).collect()
+                        chunk
+                            .par_iter()
+                            .zip(states)
+                            .map(|(entry, state)| fetch(entry, state, reread))
+                            .collect()
                     });
                     if fetched_tx.send((chunk, fetched)).is_err() {
                         break; // the pipeline stopped: its error is reported below

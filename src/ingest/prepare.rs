@@ -114,7 +114,10 @@ fn same_ctime(state: &FileState, file: &SourceFile) -> bool {
 
 /// The I/O step for a walked entry; for a file, whose recorded state is `state`, decides
 /// from the size and times whether it changed, and if it may have, reads and hashes it.
-pub(super) fn fetch(entry: &Entry, state: Option<FileState>) -> Fetched {
+/// With `reread`, a recorded file is read as one that changed.
+pub(super) fn fetch(entry: &Entry, state: Option<FileState>, reread: bool) -> Fetched {
+    // As a migration marks a file whose reading changed: a size and hash no file has.
+    let state = state.map(|s| if reread { FileState { size: u64::MAX, hash: Vec::new(), ..s } } else { s });
     let file = match entry {
         Ok(file) => file,
         Err(problem) => {
@@ -575,8 +578,8 @@ mod tests {
         let entries = [walked(&kept), walked(&removed), walked(&changed)];
         fs::remove_file(&removed).unwrap();
         fs::write(&changed, "position startpos moves 7g7f 3c3d\n").unwrap();
-        assert!(matches!(fetch(&entries[0], None), Fetched::Read { .. }));
-        assert_eq!(reject_code(fetch(&entries[1], None)), Some("vanished"));
-        assert_eq!(reject_code(fetch(&entries[2], None)), Some("changed"));
+        assert!(matches!(fetch(&entries[0], None, false), Fetched::Read { .. }));
+        assert_eq!(reject_code(fetch(&entries[1], None, false)), Some("vanished"));
+        assert_eq!(reject_code(fetch(&entries[2], None, false)), Some("changed"));
     }
 }

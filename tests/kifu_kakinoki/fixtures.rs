@@ -506,7 +506,14 @@ fn kif_remarks_after_values() {
 fn kif_bookmarks() {
     let sfen = "lnsgkg1nl/1r5s1/p1pppp1pp/1p4p2/9/2P4P1/PP1PPPP1P/1S5R1/LN1GKGSNL w Bb";
     let (game, _) = expect("shogigui-bookmark.kifu", 7, sfen, "-", "none", "ok");
-    assert_eq!((game.moves[1].comments.len(), game.moves[2].comments.len()), (4, 2));
+    // Each `&` line is a comment of the position before it, as written: the file's lines 5,
+    // 7, 9 and 22, and 29 in its variation.
+    assert_eq!(game.comments, ["&しおり１"]);
+    assert_eq!(game.moves[0].comments, ["&しおり２"]);
+    assert_eq!(game.moves[1].comments[0], "&角換わりの形");
+    assert_eq!((game.moves[1].comments.len(), game.moves[2].comments.len()), (5, 2));
+    assert_eq!(game.moves[5].comments, ["&同銀"]);
+    assert_eq!(game.variations[0].moves[1].comments, ["&同銀", "強く同銀。"]);
     assert_eq!(game.variations.iter().map(|v| v.ply).collect::<Vec<_>>(), [2]);
     assert_eq!(game.variations[0].variations[0].ply, 2);
     let (broken, _) = expect("shogigui-bookmark-broken-henka.kifu", 7, sfen, "-", "none", "ok");

@@ -193,3 +193,22 @@ fn board_diagrams_round_trip() {
         assert_eq!(bod::parse_bod(bod::write_bod(&setup).lines()), Ok(setup), "{sfen}");
     }
 }
+
+/// Bookmarks (`&` lines) are written back as bookmarks where they were read: before the first
+/// move, after a move, in a variation. A comment that only starts with `&` after a space stays
+/// a `*` line.
+#[test]
+fn kif_bookmarks_are_written_back_as_bookmarks() {
+    let mut game = load("shogigui-bookmark.kifu");
+    let text = kif_text(&game);
+    for lines in [
+        "&しおり１\n   1 ７六歩(77)",
+        "   1 ７六歩(77)   ( 0:00/00:00:00)\n&しおり２\n",
+        "&角換わりの形\n*ここで、歩を突いた。\n",
+        "   4 同　銀(31)   ( 0:00/00:00:00)\n&同銀\n*強く同銀。\n",
+    ] {
+        assert!(text.contains(lines), "{lines:?} in\n{text}");
+    }
+    game.moves[0].comments = vec![" &not a bookmark".to_string()];
+    assert!(kif_text(&game).contains("\n* &not a bookmark\n"), "{}", kif_text(&game));
+}

@@ -267,7 +267,13 @@ impl Preamble {
     /// header section's kinds, leaving it to the caller.
     pub fn feed(&mut self, n: u32, line: &str) -> bool {
         let t = trim_space(line);
-        if t.is_empty() || t.starts_with(['#', '&']) {
+        if t.is_empty() || t.starts_with('#') {
+            return true;
+        }
+        if t.starts_with('&') {
+            // A bookmark on the start position: kept as the comment it reads as (see
+            // [`shared_body_line`]).
+            self.comments.push(t.to_string());
             return true;
         }
         if t.starts_with('*') {
@@ -616,6 +622,11 @@ pub(crate) fn variation_start(line: &str) -> Option<u32> {
 
 /// Reads the lines both formats have in their move section: `*` comments, `#` remarks, `&`
 /// bookmarks, blank lines, `変化：N手` and `まで…`. Returns `false` for any other line.
+///
+/// A bookmark (`&読み込み時表示`, a name its tool gives the position after the move before)
+/// is kept as a comment of that move holding the line as written, `&` and all, which the
+/// writers of KIF and KI2 write back as the bookmark line. A `#` remark is a note on the file,
+/// which the formats define as read by no program.
 pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
     let t = trim_space(line);
     if t.starts_with('*') {
@@ -623,7 +634,11 @@ pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
         tree.comment(&raw[1..]);
         return true;
     }
-    if t.is_empty() || t.starts_with(['#', '&']) {
+    if t.starts_with('&') {
+        tree.comment(t);
+        return true;
+    }
+    if t.is_empty() || t.starts_with('#') {
         return true;
     }
     if let Some(number) = variation_start(t) {

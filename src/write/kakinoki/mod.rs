@@ -39,6 +39,7 @@ use crate::{
     notation::MoveToken,
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, PieceKind, Position, Setup, Variant},
+    text::trim_space,
 };
 
 /// Whether the players are named 下手/上手 (a standard handicap start).
@@ -496,9 +497,13 @@ fn pad(out: &mut String, text: &str, width: usize) {
 
 /// Writes comments as `*` lines, one for each line of a comment: a line break inside one
 /// (a JKF comment may hold several lines) starts another `*` line, as the formats write a
-/// comment of several lines, so that it reads back as those lines.
+/// comment of several lines, so that it reads back as those lines. A line that starts with
+/// `&` (and no space at either end) is a bookmark read from such a file, written back as one:
+/// it reads back the same.
 fn write_comments(out: &mut String, comments: &[String]) {
     for line in comment_lines(comments) {
-        let _ = writeln!(out, "*{line}");
+        let bookmark = line.starts_with('&') && trim_space(line) == line;
+        let star = if bookmark { "" } else { "*" };
+        let _ = writeln!(out, "{star}{line}");
     }
 }
