@@ -26,7 +26,7 @@ use crate::{
 /// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut root = Map::new();
-    let mut header = header(game);
+    let (mut header, _) = header(game);
     // JKF's presets are shogi's: another game is named by its 手合割, as KIF names it, and
     // starts from its own start (see `Format::holds_start`).
     let variant = replayed.start.variant;
@@ -70,7 +70,15 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     out
 }
 
-fn header(game: &Game) -> Map<String, Value> {
+/// The headers of a JKF record of `game` whose key it already holds with another value, which
+/// it leaves out: a JKF header holds one value a key (a second `先手` in a KIF record).
+pub(crate) fn headers_left_out(game: &Game) -> usize {
+    header(game).1
+}
+
+/// The JKF header of `game`, and how many of its headers it leaves out (see
+/// [`headers_left_out`]).
+fn header(game: &Game) -> (Map<String, Value>, usize) {
     let info = &game.info;
     let mut map = Map::new();
     let mut put = |key: &str, value: Option<String>| {
@@ -86,10 +94,16 @@ fn header(game: &Game) -> Map<String, Value> {
     put("先手", info.black.as_ref().map(|p| p.full.clone()));
     put("後手", info.white.as_ref().map(|p| p.full.clone()));
     put("戦型", info.opening.clone());
+    let mut left_out = 0;
     for h in other_headers(game) {
-        map.entry(h.key.clone()).or_insert_with(|| Value::String(h.value.clone()));
+        match map.get(&h.key) {
+            None => {
+                map.insert(h.key.clone(), Value::String(h.value.clone()));
+            }
+            Some(held) => left_out += usize::from(held.as_str() != Some(h.value.as_str())),
+        }
     }
-    map
+    (map, left_out)
 }
 
 fn initial(start: &Setup) -> Value {

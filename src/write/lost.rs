@@ -58,6 +58,14 @@ impl Lost {
             let hold = if changed == 1 { " holds" } else { "s hold" };
             warnings.push(format!("{changed} header{hold} a line break, which {written}"));
         }
+        let left_out = if format == Format::Jkf { super::jkf::headers_left_out(game) } else { 0 };
+        if left_out > 0 {
+            let are = if left_out == 1 { " is" } else { "s are" };
+            warnings.push(format!(
+                "{left_out} header{are} left out: a JKF header holds one value a key, and the record gives \
+                 the key another before"
+            ));
+        }
         let cut = super::headers_cut(format, game);
         if cut > 0 {
             let hold = if cut == 1 { " holds" } else { "s hold" };

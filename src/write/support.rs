@@ -3,9 +3,9 @@
 
 use crate::{
     kifu::{
-        DateTime, Game, Header, Info, MoveEntry, Variation,
+        DateTime, Game, Header, Info, MoveEntry, Player, Variation,
         encoding::lines_after,
-        info::{Field, STRUCTURE_KEYS},
+        info::{self, Field, Remarks, STRUCTURE_KEYS},
     },
     replay::{ReplayedGame, ReplayedVariation},
     shogi::{Move, Position, Square},
@@ -39,18 +39,53 @@ pub(crate) fn is_variant_tag(key: &str) -> bool {
 }
 
 /// The raw headers a writer must still write after the normalized ones: those that feed no
-/// field, those that only stand in for a field's main key (表題 for 棋戦), and those whose
-/// field stayed empty (a date that could not be read, say).
+/// field, those that only stand in for a field's main key (表題 for 棋戦), those whose field
+/// stayed empty (a date that could not be read, say), and those that say another value than
+/// the field's (a `棋戦名` after a `棋戦`, of which the first is the event).
 pub(crate) fn other_headers(game: &Game) -> impl Iterator<Item = &Header> {
     // A Western `Time` tag is part of the start the writer writes from the date.
     let time_in_start = game.info.start.as_ref().is_some_and(|d| d.time.is_some());
     game.headers.iter().filter(move |h| {
         let written_apart = names_the_game(&h.key)
             || STRUCTURE_KEYS.contains(&h.key.as_str())
-            || Field::of(&h.key).is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f))
+            || Field::of(&h.key)
+                .is_some_and(|(f, rank)| rank == 0 && holds(&game.info, f) && says_no_more(&game.info, h, f))
             || (time_in_start && h.key.trim() == "Time");
         !written_apart
     })
+}
+
+/// Whether the value `info` holds for `field` says all that `header`, one of its keys, says:
+/// the header alone is read as that value (with or without a `#` remark, whichever format
+/// it came from). A date without a time says no more than the same day with one.
+fn says_no_more(info: &Info, header: &Header, field: Field) -> bool {
+    [Remarks::None, Remarks::AfterHash].into_iter().any(|remarks| {
+        let alone = info::normalize(std::slice::from_ref(header), remarks);
+        match field {
+            Field::Event => alone.event == info.event,
+            Field::Site => alone.site == info.site,
+            Field::Start => same_day(alone.start, info.start),
+            Field::End => same_day(alone.end, info.end),
+            Field::TimeControl => alone.time_control == info.time_control,
+            Field::Black => same_player(alone.black.as_ref(), info.black.as_ref()),
+            Field::White => same_player(alone.white.as_ref(), info.white.as_ref()),
+            Field::Opening => alone.opening == info.opening,
+            Field::BlackGrade | Field::WhiteGrade => false,
+        }
+    })
+}
+
+fn same_day(alone: Option<DateTime>, held: Option<DateTime>) -> bool {
+    match (alone, held) {
+        (Some(a), Some(h)) => a == h || (a.time.is_none() && a == DateTime { time: None, ..h }),
+        _ => false,
+    }
+}
+
+/// The same name as written (a grade written apart, `[SenteGrade]`, may have given the held
+/// one a title, which its written name does not hold).
+fn same_player(alone: Option<&Player>, held: Option<&Player>) -> bool {
+    alone.zip(held).is_some_and(|(a, h)| a.full == h.full)
 }
 
 /// `2003/05/03 10:30:00`, as precise as the date is: `2003/05/03`, `2003/05`, `2003`.

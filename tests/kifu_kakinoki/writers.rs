@@ -2,7 +2,7 @@
 //! Windows' layout), headers from other formats, custom starts, written fouls, CP932.
 
 use kifudex::{
-    kifu::{Ending, Game, Header, MoveEntry, Start, Termination, bod, encoding, info, kif},
+    kifu::{Ending, Format, Game, Header, MoveEntry, Start, Termination, bod, encoding, info, kif},
     notation::MoveToken,
     shogi::{Color, Handicap},
     write,
@@ -211,4 +211,37 @@ fn kif_bookmarks_are_written_back_as_bookmarks() {
     }
     game.moves[0].comments = vec![" &not a bookmark".to_string()];
     assert!(kif_text(&game).contains("\n* &not a bookmark\n"), "{}", kif_text(&game));
+}
+
+/// A second header of a field (`棋戦名` after `棋戦`, a second `先手`) that says another value
+/// than the field's is written as it was: KIF writes every header, and CSA, which has one
+/// key a field, writes it as a comment. One that says the same is written once, as the field.
+#[test]
+fn second_headers_of_a_field_that_say_more_are_written() {
+    let text = "棋戦：名人戦\n棋戦名：第81期名人戦七番勝負\n先手：甲\n先手：乙\n場所：東京\n場所：東京\n\
+                手数----指手--\n   1 ７六歩(77)\n   2 投了\n";
+    let game = &kif::read(text)[0];
+    assert_eq!(game.info.event.as_deref(), Some("名人戦"));
+    let kif = kif_text(game);
+    for line in ["棋戦：名人戦\n", "棋戦名：第81期名人戦七番勝負\n", "先手：甲\n", "先手：乙\n"]
+    {
+        assert_eq!(kif.matches(line).count(), 1, "{line:?} in\n{kif}");
+    }
+    let replayed = kifudex::replay::replay(game);
+    let csa = write::csa::write(game, &replayed);
+    for (line, count) in [
+        ("$EVENT:名人戦\n", 1),
+        ("'棋戦名:第81期名人戦七番勝負\n", 1),
+        ("N+甲\n", 1),
+        ("'先手:乙\n", 1),
+        ("東京", 1),
+    ] {
+        assert_eq!(csa.matches(line).count(), count, "{line:?} in\n{csa}");
+    }
+    // A JKF header holds one value a key: the second 先手 is left out, and said so.
+    let jkf = write::jkf::write(game, &replayed);
+    assert!(jkf.contains("\"棋戦名\": \"第81期名人戦七番勝負\"") && !jkf.contains("乙"), "{jkf}");
+    let lost = write::lost::Lost::of(Format::Jkf, game, &replayed).warnings;
+    assert!(matches!(&lost[..], [one] if one.starts_with("1 header is left out")), "{lost:?}");
+    assert!(write::lost::Lost::of(Format::Csa, game, &replayed).warnings.is_empty());
 }
