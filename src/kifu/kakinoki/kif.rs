@@ -38,7 +38,7 @@ use crate::{
         japanese::{self, Destination},
     },
     shogi::Variant,
-    text::{ascii_digit, is_space, trim_start_space},
+    text::{ascii_digit, is_space, trim_end_space, trim_start_space},
 };
 
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.
@@ -125,6 +125,9 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
 fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
     if let Some(end) = terminal(r.text) {
         tree.end(end, r.text, n, r.seconds);
+        if let Some(remark) = r.remark {
+            tree.comment(remark);
+        }
         return;
     }
     if tree.closed() {
@@ -143,7 +146,8 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
                 m.drop = true;
             }
             let token = MoveToken::Japanese(m);
-            tree.push(MoveEntry { token, line: n, seconds: r.seconds, comments: Vec::new() });
+            let comments = r.remark.map(|remark| vec![remark.to_string()]).unwrap_or_default();
+            tree.push(MoveEntry { token, line: n, seconds: r.seconds, comments });
         }
         Err(error) => tree.fail(n, KakinokiError::Row { number: r.number.to_string(), error }),
     }
@@ -178,6 +182,9 @@ struct Row<'a> {
     number: u32,
     text: &'a str,
     seconds: Option<u32>,
+    /// The text after a `#` at the end of the row (a dialect some tools write), kept as a
+    /// comment of the move or ending, `#` and all.
+    remark: Option<&'a str>,
 }
 
 /// Splits `  12 ７六歩(77)   ( 0:01/00:00:01)+#remark` into its parts.
@@ -192,6 +199,7 @@ fn row(line: &str) -> Option<Row<'_>> {
         return None;
     }
     let number = t[..digits].parse().ok()?;
+    let remark = rest.find('#').map(|at| trim_end_space(&rest[at..])).filter(|r| r.len() > 1);
     let rest = strip_remark(rest).trim_matches(is_space);
     let rest = rest.strip_suffix('+').unwrap_or(rest).trim_end_matches(is_space);
     if rest.is_empty() {
@@ -201,7 +209,7 @@ fn row(line: &str) -> Option<Row<'_>> {
         Some((at, inside)) => (rest[..at].trim_end_matches(is_space), time_spent(inside)),
         None => (rest, None),
     };
-    Some(Row { number, text, seconds })
+    Some(Row { number, text, seconds, remark })
 }
 
 /// [`row`] for the layout nearly every KIF writer uses, `  12 ７六歩(77)   ( 0:01/00:00:01)`, in
@@ -233,7 +241,7 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
         Some((text, inside)) => (text, plain_time(inside)),
         None => (body, None),
     };
-    plain_move(text).then_some(Row { number, text, seconds })
+    plain_move(text).then_some(Row { number, text, seconds, remark: None })
 }
 
 /// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass over
