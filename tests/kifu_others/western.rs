@@ -44,6 +44,15 @@ fn psn_short_hodges_with_nags() {
     assert_eq!(moves.len(), 15);
     assert_eq!(moves[7..10], ["P-8f", "Px8f", "Rx8f"]);
     assert_eq!(moves[14], "B*9e");
+    // The NAGs are comments of the moves they follow, as written.
+    let marked: Vec<(usize, &[String])> = game
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.comments.is_empty())
+        .map(|(i, m)| (i, &m.comments[..]))
+        .collect();
+    assert_eq!(marked, [(7, &["$2".to_string()][..]), (14, &["$18".to_string()][..])]);
     assert_eq!(game.info.black.as_ref().map(|p| p.full.as_str()), Some("Karolina"));
     assert_eq!(game.info.start, None);
     assert_eq!(game.header("Date"), Some("?"));
@@ -316,4 +325,16 @@ fn a_result_tag_that_contradicts_the_result_after_the_moves_is_a_warning() {
     for (tag, word) in [("1-0", "1-0"), ("*", "0-1"), ("1/2", "1/2-1/2")] {
         assert!(game(tag, word).warnings.is_empty(), "{tag} {word}");
     }
+}
+
+/// Marks on a move (`P-7f!?`, `Sx2b!`) and standing alone after it (`?!`) are comments of the
+/// move, as written; a check mark (`#`) is the move's own, and no comment.
+#[test]
+fn psn_annotation_marks_are_comments_of_their_moves() {
+    let text = "1. P-7f!? P-3d 2. P-2f ?! P-8d 3. P-2e# P-8e!\n";
+    let game = kifu::read_as(Format::Western, text, None).remove(0);
+    assert_eq!(tokens(&game).len(), 6);
+    let comments: Vec<&[String]> = game.moves.iter().map(|m| &m.comments[..]).collect();
+    let want: [&[&str]; 6] = [&["!?"], &[], &["?!"], &[], &[], &["!"]];
+    assert_eq!(comments, want.map(|c| c.iter().map(|s| s.to_string()).collect::<Vec<_>>()));
 }

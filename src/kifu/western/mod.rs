@@ -8,8 +8,9 @@
 //! moves starts the next one.
 //!
 //! Policy:
-//! - Move numbers are skipped, not trusted (`61.` followed by `52.` occurs), and so are NAGs
-//!   (`$2`) and lone annotation marks.
+//! - Move numbers are skipped, not trusted (`61.` followed by `52.` occurs). Annotation marks
+//!   (`!?` on a move or alone, NAGs such as `$2`) are comments of the move they follow, as
+//!   written.
 //! - The start comes from `[SFEN]` (or `[FEN]`), which may give the board alone: the side to
 //!   move is then White when the board is a handicap's, else Black; otherwise from
 //!   `[Handicap]` (`2-piece`, `Two piece`, `二枚落ち` …); otherwise the even game.
@@ -493,7 +494,12 @@ impl GameReader {
                 self.close(branch);
             }
             Token::Word(word) => {
-                if is_move_number(word) || is_annotation(word) {
+                if is_move_number(word) {
+                    return Ok(());
+                }
+                // A mark on the move before (`!?`, `$1`) is kept as a comment of it, as written.
+                if is_annotation(word) {
+                    self.comment(word);
                     return Ok(());
                 }
                 if let Some(outcome) = result(word) {
@@ -513,6 +519,11 @@ impl GameReader {
                 let comments =
                     self.open.last_mut().map(|b| std::mem::take(&mut b.leading)).unwrap_or_default();
                 self.moves().push(MoveEntry { token, line, seconds: None, comments });
+                // And so is one written on the move (`P-7f!?`); a check or mate mark is the move's.
+                let marks = &word[word.trim_end_matches(['!', '?', '#', '†', '.']).len()..];
+                if marks.contains(['!', '?']) {
+                    self.comment(&marks.replace(['#', '†', '.'], ""));
+                }
             }
         }
         Ok(())
