@@ -500,11 +500,14 @@ fn kif_remarks_after_values() {
     assert_eq!(game.header("先手"), Some("Sente-san#コメント3"));
     assert_eq!(game.info.black.unwrap().full, "Sente-san");
     assert_eq!(game.comments, ["歩を突いた。#コメント6"]);
-    // A remark after a row is a comment of its move or ending, as is a bookmark (line 9).
+    // A remark after a row is a comment of its move or ending, as is a bookmark (line 9); the
+    // remark after the まで line is the ending's too, and the one after 変化 comes before the
+    // variation's first move. The remarks on lines of their own and the header line's are
+    // notes on the file.
     assert_eq!(game.moves[0].comments, ["#コメント7"]);
     assert_eq!(game.moves[1].comments, ["#コメント8", "&しおり１#コメント9"]);
-    assert_eq!(game.ending.as_ref().unwrap().comments, ["#コメント10"]);
-    assert_eq!(game.variations[0].moves[0].comments, ["#コメント14"]);
+    assert_eq!(game.ending.as_ref().unwrap().comments, ["#コメント10", "#コメント11"]);
+    assert_eq!(game.variations[0].moves[0].comments, ["#コメント13", "#コメント14"]);
 }
 
 #[test]

@@ -643,15 +643,26 @@ pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
     }
     if let Some(number) = variation_start(t) {
         tree.variation(number, n);
+        keep_remark(tree, t);
         return true;
     }
     if t.starts_with("まで") {
         if let Some(s) = summary(t) {
             tree.summary(s, n, strip_remark(t).trim_matches(is_space));
+            keep_remark(tree, t);
         }
         return true;
     }
     false
+}
+
+/// Keeps the remark after a `#` at the end of line `t` (`まで3手で先手の勝ち#note`) as a comment
+/// where the line leaves the reader: before the first move of the variation a `変化` line
+/// starts, after the game a `まで` line ends.
+fn keep_remark(tree: &mut Tree, t: &str) {
+    if let Some(at) = t.find('#').filter(|&at| at + 1 < t.len()) {
+        tree.comment(&t[at..]);
+    }
 }
 
 /// One line of play (the main line or a variation) while it is being read.
