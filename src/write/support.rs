@@ -56,10 +56,16 @@ pub(crate) fn other_headers(game: &Game) -> impl Iterator<Item = &Header> {
 }
 
 /// Whether the value `info` holds for `field` says all that `header`, one of its keys, says:
-/// the header alone is read as that value (with or without a `#` remark, whichever format
-/// it came from). A date without a time says no more than the same day with one.
+/// the header is empty, or alone it is read as that value (a Japanese key's with or without a
+/// `#` remark, as KIF writes them and JKF does not; another key's, CSA's and Western's, whole).
+/// A date without a time says no more than the same day with one.
 fn says_no_more(info: &Info, header: &Header, field: Field) -> bool {
-    [Remarks::None, Remarks::AfterHash].into_iter().any(|remarks| {
+    if header.value.trim().is_empty() {
+        return true;
+    }
+    let remarks: &[Remarks] =
+        if header.key.is_ascii() { &[Remarks::None] } else { &[Remarks::None, Remarks::AfterHash] };
+    remarks.iter().any(|&remarks| {
         let alone = info::normalize(std::slice::from_ref(header), remarks);
         match field {
             Field::Event => alone.event == info.event,

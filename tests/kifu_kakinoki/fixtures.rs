@@ -515,7 +515,7 @@ fn kif_bookmarks() {
     let sfen = "lnsgkg1nl/1r5s1/p1pppp1pp/1p4p2/9/2P4P1/PP1PPPP1P/1S5R1/LN1GKGSNL w Bb";
     let (game, _) = expect("shogigui-bookmark.kifu", 7, sfen, "-", "none", "ok");
     // Each `&` line is a comment of the position before it, as written: the file's lines 5,
-    // 7, 9 and 22, and 29 in its variation.
+    // 7, 9 and 21, and 29 in its variation.
     assert_eq!(game.comments, ["&しおり１"]);
     assert_eq!(game.moves[0].comments, ["&しおり２"]);
     assert_eq!(game.moves[1].comments[0], "&角換わりの形");
@@ -879,4 +879,19 @@ fn ki2_an_ending_word_without_a_mark_ends_the_game() {
         let r = kifudex::replay::replay(game);
         assert_eq!(r.outcome, Some(Outcome::Win(Color::Black)), "{text}");
     }
+}
+
+/// A bookmark or a remark kept as a comment names or notes; unlike a comment about a foul
+/// (`*反則手にて終局`), it says no end of the game.
+#[test]
+fn kif_bookmarks_and_remarks_about_a_foul_end_nothing() {
+    for note in ["&反則手", "   2 ３四歩(33)   ( 0:01/00:00:01)#二歩の反則"] {
+        let text = format!("手数----指手--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n{note}\n");
+        let game = &kif::read(&text)[0];
+        assert_eq!(game.ending, None, "{text}");
+        let last = game.moves.last().unwrap();
+        assert!(last.comments[0].contains("反則"), "{:?}", last.comments);
+    }
+    let said = &kif::read("手数----指手--\n   1 ７六歩(77)\n*反則手にて終局\n")[0];
+    assert!(said.ending.is_some());
 }

@@ -244,4 +244,16 @@ fn second_headers_of_a_field_that_say_more_are_written() {
     let lost = write::lost::Lost::of(Format::Jkf, game, &replayed).warnings;
     assert!(matches!(&lost[..], [one] if one.starts_with("1 header is left out")), "{lost:?}");
     assert!(write::lost::Lost::of(Format::Csa, game, &replayed).warnings.is_empty());
+
+    // An empty header says nothing more: no `'棋戦:` comment, no JKF warning.
+    let game = &kif::read("棋戦：\n表題：竜王戦\n手数----指手--\n   1 ７六歩(77)\n   2 投了\n")[0];
+    let replayed = kifudex::replay::replay(game);
+    assert!(!write::csa::write(game, &replayed).contains("'棋戦:"));
+    assert!(write::lost::Lost::of(Format::Jkf, game, &replayed).warnings.is_empty());
+    // In a CSA record a `#` is part of the value: `Cup #3` says more than `Cup`.
+    let game = &kifudex::kifu::csa::read("V2.2\n$EVENT:Cup\n$EVENT:Cup #3\nPI\n+\n+7776FU\n%TORYO\n")[0];
+    let replayed = kifudex::replay::replay(game);
+    let csa = write::csa::write(game, &replayed);
+    assert!(csa.contains("$EVENT:Cup\n") && csa.contains("Cup #3"), "{csa}");
+    assert!(write::jkf::write(game, &replayed).contains("\"Cup #3\""));
 }

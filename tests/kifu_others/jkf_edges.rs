@@ -143,11 +143,11 @@ fn jkf_a_time_that_is_no_time_is_left_out_and_said_so() {
 #[test]
 fn jkf_fractions_of_a_second_are_rounded_down_and_said_so_once() {
     // Move 2's time is 6 s (0.1 min, which a sum of floats makes 6.000000000000001): whole.
-    // Moves 1 and 3 and the ending hold fractions: 62.5 s, 0.999 s and 3.25 s.
+    // Moves 1 and 3 and the ending hold fractions: 62.5 s, 0.9999995 s and 3.25 s.
     let text = moves(&[
         entry(0, (7, 7), (7, 6), "FU", r#", "time": {"now": {"m": 1, "s": 2.5}}"#),
         entry(1, (3, 3), (3, 4), "FU", r#", "time": {"now": {"m": 0.1}}"#),
-        entry(0, (2, 7), (2, 6), "FU", r#", "time": {"now": {"s": 0.999}}"#),
+        entry(0, (2, 7), (2, 6), "FU", r#", "time": {"now": {"s": 0.9999995}}"#),
         r#"{"special": "TORYO", "time": {"now": {"s": 3.25}}}"#.to_string(),
     ]);
     let g = game(&text);

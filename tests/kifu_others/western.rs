@@ -327,14 +327,15 @@ fn a_result_tag_that_contradicts_the_result_after_the_moves_is_a_warning() {
     }
 }
 
-/// Marks on a move (`P-7f!?`, `Sx2b!`) and standing alone after it (`?!`) are comments of the
-/// move, as written; a check mark (`#`) is the move's own, and no comment.
+/// Marks on a move (`P-7f!?`, `P-3d$2`) and standing alone after it (`?!`) are comments of the
+/// move, as written; a check or mate mark (`#`, `ch`) is the move's own, and no comment, and so
+/// is a full stop.
 #[test]
 fn psn_annotation_marks_are_comments_of_their_moves() {
-    let text = "1. P-7f!? P-3d 2. P-2f ?! P-8d 3. P-2e# P-8e!\n";
+    let text = "1. P-7f!? P-3d$2 2. P-2f ?! P-8d 3. P-2e# P-8e!ch 4. P-2d!?$1 Px2d.\n";
     let game = kifu::read_as(Format::Western, text, None).remove(0);
-    assert_eq!(tokens(&game).len(), 6);
+    assert_eq!(tokens(&game).len(), 8);
     let comments: Vec<&[String]> = game.moves.iter().map(|m| &m.comments[..]).collect();
-    let want: [&[&str]; 6] = [&["!?"], &[], &["?!"], &[], &[], &["!"]];
+    let want: [&[&str]; 8] = [&["!?"], &["$2"], &["?!"], &[], &[], &["!"], &["!?$1"], &[]];
     assert_eq!(comments, want.map(|c| c.iter().map(|s| s.to_string()).collect::<Vec<_>>()));
 }

@@ -9,8 +9,8 @@
 //!
 //! Policy:
 //! - A start that equals a standard one (平手 or a handicap) is read as that standard start.
-//! - Comments attach to the move before them; those before the first move belong to the game.
-//!   Comments after the ending go with the last move (the model has no place after it).
+//! - Comments attach to the move before them; those before the first move belong to the game,
+//!   those after the ending to the ending.
 //! - A `'CSA encoding=…` or `'encoding=…` line before anything else of the game describes the
 //!   bytes, which decoding has already handled; it is dropped. Later, it is a comment.
 //! - Server lines (`#RESIGN`, `#TIME_UP` …) are kept as comments. When no `%` line ends the
@@ -23,8 +23,10 @@
 //! - A move that cannot be read, a move after the ending, a start position that cannot be
 //!   read, or a position statement after the first move stops the game there
 //!   ([`Game::problem`](crate::kifu::Game)); reading resumes with the next game.
-//! - A `T` time after the ending (the time spent resigning) has no place in the model and is
-//!   dropped.
+//! - A `T` time after the ending (the time spent resigning) is the ending's. A time that goes
+//!   with no move or ending read, or with one that has its time, is skipped with a `stray_time`
+//!   warning; a fraction of a second (`T1.250`, CSA V3) is rounded down, with one
+//!   `time_rounded` warning a game.
 
 mod ending;
 mod read;

@@ -34,7 +34,7 @@ pub enum CsaError {
     UnknownEnding(String),
     #[error("a game separator '/' must stand on a line of its own")]
     Separator,
-    #[error("the time '{0}' follows no move or ending")]
+    #[error("the time '{0}' goes with no move or ending read")]
     StrayTime(String),
     #[error("the time '{0}' follows a move or ending that has one")]
     SecondTime(String),

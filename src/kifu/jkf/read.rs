@@ -199,10 +199,11 @@ fn seconds(raw: &RawValue) -> Result<Option<(u32, bool)>, String> {
     if total >= f64::from(u32::MAX) {
         return Err(format!("{total} seconds is more than a time holds"));
     }
-    // A total within a microsecond of whole seconds is whole, the rest the sum's own error
-    // (`"m": 0.1`). In range and not negative, checked above.
+    // A total within a few units of float rounding of whole seconds is whole, the rest the
+    // sum's own error (`"m": 0.1` is 6.000000000000001 s). In range and not negative, checked
+    // above.
     let whole = total.round();
-    if (total - whole).abs() < 1e-6 {
+    if (total - whole).abs() <= 16.0 * f64::EPSILON * total.max(1.0) {
         return Ok(Some((whole as u32, false)));
     }
     Ok(Some((total.floor() as u32, true)))

@@ -135,7 +135,9 @@ fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
         if !is_move_line(line) {
             // An ending word with no mark, on a line of its own, is the side to move's.
             match terminal(line) {
-                Some(end) => tree.end(end, line.trim_matches(is_space), n, None),
+                Some(end) => {
+                    tree.end(end, line.trim_matches(is_space), n, None);
+                }
                 None => tree.skip(n, line),
             }
             continue;

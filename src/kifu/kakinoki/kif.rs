@@ -19,8 +19,9 @@
 //! to the `手数----指手--` line or the first move row; then every row is `number move [time] [+]`,
 //! where the move is a Japanese move with its origin in parentheses (read by
 //! [`japanese::parse`]) or a word that ends the game (`投了`, `先手 反則負け`, …). Move numbers
-//! are not trusted: moves are counted. `*` lines are comments on the move before them, `#` and
-//! `&` lines are skipped, `まで…` gives the stated result and `変化：N手` starts a variation.
+//! are not trusted: moves are counted. `*` lines are comments on the move before them, and so
+//! are `&` lines (bookmarks) and a `#` remark at the end of a row, kept as written; `#` lines
+//! are skipped, `まで…` gives the stated result and `変化：N手` starts a variation.
 //! A row whose move cannot be read stops its line there ([`Game::problem`] for the main line);
 //! a number with no move after it does the same; any other line, in the header section or
 //! among the moves, is skipped with an `unknown_line` warning ([`Game::warnings`]). KIF
@@ -124,9 +125,11 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
 /// Reads a move row into the tree.
 fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
     if let Some(end) = terminal(r.text) {
-        tree.end(end, r.text, n, r.seconds);
-        if let Some(remark) = r.remark {
-            tree.comment(remark);
+        // A remark on an ending read past (a second one) goes with it.
+        if tree.end(end, r.text, n, r.seconds) {
+            if let Some(remark) = r.remark {
+                tree.comment(remark);
+            }
         }
         return;
     }

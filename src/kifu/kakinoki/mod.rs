@@ -6,8 +6,8 @@
 //!
 //! Header section policy: `key：value` lines become headers, raw and in file order (the value
 //! is everything after the first full-width colon); board diagram lines go to [`Bod`];
-//! `*` lines are comments on the start position; `#` and `&` lines (remarks, bookmarks) and
-//! blank lines are skipped. The start is the diagram when there is one (it overrides
+//! `*` lines are comments on the start position, and so are `&` lines (bookmarks), kept as
+//! written; `#` lines (remarks on the file) and blank lines are skipped. The start is the diagram when there is one (it overrides
 //! 手合割), else the 手合割 handicap, else the even game; an unknown 手合割 name is read as
 //! the even game (the raw header keeps it), with an `unknown_handicap` warning.
 //!
@@ -648,8 +648,9 @@ pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
     }
     if t.starts_with("まで") {
         if let Some(s) = summary(t) {
-            tree.summary(s, n, strip_remark(t).trim_matches(is_space));
-            keep_remark(tree, t);
+            if tree.summary(s, n, strip_remark(t).trim_matches(is_space)) {
+                keep_remark(tree, t);
+            }
         }
         return true;
     }
@@ -818,29 +819,33 @@ impl Tree {
     /// Ends the current line with a terminal word, written with the time `seconds` (a KIF
     /// ending row's); a second end is read past (the first wins), with a warning on the main
     /// line.
-    pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32, seconds: Option<u32>) {
+    /// Whether the ending was taken (not read past).
+    pub fn end(&mut self, terminal: Terminal, text: &str, line_no: u32, seconds: Option<u32>) -> bool {
         let to_move = self.to_move();
         let is_main = self.stack.len() == 1;
         let line = self.current();
         if line.closed && line.unread.is_none() {
-            return;
+            return false;
         }
         if let Some(first) = &line.ending {
             if is_main {
                 let warning = second_ending(line_no, text, first);
                 self.warnings.push(warning);
             }
-            return;
+            return false;
         }
         line.ending = Some(Ending { seconds, ..ending(terminal, to_move, text, line_no) });
+        true
     }
 
-    /// Records the current line's `まで` summary (the first one counts).
-    pub fn summary(&mut self, summary: Summary, line_no: u32, text: &str) {
+    /// Records the current line's `まで` summary (the first one counts); whether it was this one.
+    pub fn summary(&mut self, summary: Summary, line_no: u32, text: &str) -> bool {
         let line = self.current();
-        if line.summary.is_none() {
+        let first = line.summary.is_none();
+        if first {
             line.summary = Some((summary, line_no, text.to_string()));
         }
+        first
     }
 
     /// Stops the current line: the main line's problem becomes the game's; a variation is
@@ -970,10 +975,11 @@ pub(crate) fn unknown_line(line_no: u32, line: &str) -> Warning {
 }
 
 /// An ending for a line that states none but whose last move carries a comment about a foul
-/// (`*反則手にて終局`): the last move was the foul, made by the side not to move now.
+/// (`*反則手にて終局`): the last move was the foul, made by the side not to move now. A bookmark
+/// or a remark kept as a comment (`&反則`, `#反則`) is a name or a note, and says no end.
 fn foul_comment(moves: &[MoveEntry], to_move: Color) -> Option<Ending> {
     let last = moves.last()?;
-    let comment = last.comments.iter().find(|c| c.contains("反則"))?;
+    let comment = last.comments.iter().find(|c| c.contains("反則") && !c.starts_with(['&', '#']))?;
     let terminal = Terminal { termination: Termination::IllegalMove, rule: SideRule::Opponent, named: None };
     Some(ending(terminal, to_move, comment.trim_matches(is_space), last.line))
 }

@@ -519,10 +519,12 @@ impl GameReader {
                 let comments =
                     self.open.last_mut().map(|b| std::mem::take(&mut b.leading)).unwrap_or_default();
                 self.moves().push(MoveEntry { token, line, seconds: None, comments });
-                // And so is one written on the move (`P-7f!?`); a check or mate mark is the move's.
-                let marks = &word[word.trim_end_matches(['!', '?', '#', '†', '.']).len()..];
-                if marks.contains(['!', '?']) {
-                    self.comment(&marks.replace(['#', '†', '.'], ""));
+                // And so is one written on the move (`P-7f!?`, `P-7f$1`); a check or mate mark
+                // (`ch`, `#`, `†`) is the move's, and a full stop the sentence's.
+                let marks = word[western::strip_annotations(word).len()..].replace("ch", "");
+                let marks = marks.replace(['#', '†', '.', ' '], "");
+                if !marks.is_empty() {
+                    self.comment(&marks);
                 }
             }
         }
