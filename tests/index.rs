@@ -126,7 +126,8 @@ fn a_file_rewritten_with_its_size_and_time_kept_is_read_again() {
 
 /// `--reread` reads every file again, changed or not, as a migration marks files whose reading
 /// changed: the games are the same, with the same ids, and the answers the same; a run after
-/// it reads nothing again.
+/// it reads nothing again. A database of schema 27, whose files were read by a version that
+/// read past bookmarks, is told to be read again by every run until a `--reread` completes.
 #[test]
 fn reread_reads_every_file_again_and_keeps_every_game() {
     let tmp = tempfile::tempdir().unwrap();
@@ -135,27 +136,35 @@ fn reread_reads_every_file_again_and_keeps_every_game() {
     fs::write(dir.join("b.kif"), "手数----指手--\n&しおり\n   1 ７六歩(77)\n&読み込み時表示\n   2 投了\n")
         .unwrap();
     let run = |extra: &[&str]| -> serde_json::Value {
-        let mut args = vec!["index", dir.to_str().unwrap(), "--json", "--quiet"];
+        let mut args = vec!["index", dir.to_str().unwrap(), "--json"];
         args.extend_from_slice(extra);
         let out = kifudex(args).db(&db).output();
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).unwrap()
+        let note = String::from_utf8_lossy(&out.stderr).contains("files were indexed by an earlier version");
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(note, summary["files_to_read_again"].as_u64() > Some(0), "{summary}");
+        summary
     };
     let counts = |s: &serde_json::Value| {
-        ["files_indexed", "files_unchanged", "games_added", "games_removed"].map(|k| s[k].as_u64().unwrap())
+        ["files_indexed", "files_unchanged", "games_added", "games_removed", "files_to_read_again"]
+            .map(|k| s[k].as_u64().unwrap())
     };
     assert_eq!(counts(&run(&[]))[..3], [41, 0, 41]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", 27).unwrap();
+    drop(conn);
+    assert_eq!(counts(&run(&[])), [0, 41, 0, 0, 41]);
+    assert_eq!(counts(&run(&[])), [0, 41, 0, 0, 41]);
     let before = export_games(&db);
     let start = |db: &Path| {
         String::from_utf8(kifudex(["query", "--sfen", "startpos"]).db(db).output().stdout).unwrap()
     };
     let answer = start(&db);
     assert!(answer.starts_with("Position: ") && answer.contains(" games reach it ("), "{answer}");
-    assert_eq!(counts(&run(&[])), [0, 41, 0, 0]);
-    assert_eq!(counts(&run(&["--reread"])), [41, 0, 0, 0]);
+    assert_eq!(counts(&run(&["--reread"])), [41, 0, 0, 0, 0]);
     assert_eq!(export_games(&db), before);
     assert_eq!(start(&db), answer);
-    assert_eq!(counts(&run(&[])), [0, 41, 0, 0]);
+    assert_eq!(counts(&run(&[])), [0, 41, 0, 0, 0]);
     // The bookmarks, read as comments of the positions they follow, are shown where they were.
     let id =
         game_rows(&db).into_iter().find(|r| r["source_path"].ends_with("b.kif")).unwrap()["game_id"].clone();

@@ -49,6 +49,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0025_ending_times_and_comments", include_str!("../../migrations/0025_ending_times_and_comments.sql")),
     ("0026_written_fouls", include_str!("../../migrations/0026_written_fouls.sql")),
     ("0027_hash_in_header_values", include_str!("../../migrations/0027_hash_in_header_values.sql")),
+    ("0028_files_to_read_again", include_str!("../../migrations/0028_files_to_read_again.sql")),
 ];
 
 /// The schema version this build writes.
