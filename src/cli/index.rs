@@ -296,10 +296,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         }
         if summary.files_to_read_again > 0 {
             eprintln!(
-                "kifudex: note: {} files were indexed by an earlier version, which read past KIF bookmarks and \
-                 remarks and Western annotation marks, and did not warn of rounded or stray times; `kifudex \
-                 index --reread` with the paths of the whole archive reads them again (their games keep \
-                 their ids)",
+                "kifudex: note: {} files of records were indexed by an earlier version, which read past KIF \
+                 bookmarks and remarks and Western annotation marks and did not warn of rounded or stray \
+                 times, and have not been read since: `kifudex index PATH... --reread` reads them again \
+                 (their games keep their ids)",
                 summary.files_to_read_again
             );
         }

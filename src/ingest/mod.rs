@@ -240,9 +240,9 @@ pub struct Summary {
     pub files_skipped: u64,
     /// Files removed because they are gone (with `prune`).
     pub files_pruned: u64,
-    /// Files indexed by an earlier version, which read past what this one keeps (KIF bookmarks
-    /// and remarks, Western annotation marks, times it rounds): 0 once a run that reads every
-    /// file again ([`Options::reread`]) completes.
+    /// Files holding records that an earlier version indexed, which read past what this one
+    /// keeps (KIF bookmarks and remarks, Western annotation marks, times it rounds), and that
+    /// no run has read again since (they changed, or [`Options::reread`]).
     pub files_to_read_again: u64,
     /// Files recorded under the paths given that the walk did not reach but that are still
     /// there (left out by a glob, behind a link not followed, in a directory that cannot be
@@ -507,7 +507,6 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         let mut summary = match written {
             writer::Wrote::Committed(mut summary) => {
                 writer.set_complete(!summary.interrupted);
-                writer.set_read_again(options.reread);
                 let finished = writer.finish()?;
                 summary.runs_merged = finished.merged as u64;
                 summary.interrupted |= finished.stopped;

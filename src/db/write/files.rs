@@ -177,6 +177,8 @@ impl Batch<'_> {
         let id = file_id(&self.tx, &file.path)?.ok_or(Corrupt("a file's row is gone"))?;
         self.unlink_games(id, Unlink::ReadAgain)?;
         self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([&file.path])?;
+        // Read by this version now (see migration 0028).
+        self.tx.prepare_cached("DELETE FROM files_read_before WHERE file = ?1")?.execute([id])?;
         self.tx
             .prepare_cached(
                 "UPDATE files SET size = ?2, mtime_ns = ?3, hash = ?4, format = ?5, encoding = ?6,
@@ -287,6 +289,7 @@ impl Batch<'_> {
         self.unlink_games(id, Unlink::Gone)?;
         self.tx.prepare_cached("DELETE FROM rejects WHERE path = ?1")?.execute([path])?;
         self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM files_read_before WHERE file = ?1")?.execute([id])?;
         Ok(true)
     }
 

@@ -29,7 +29,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::shard::Shard;
 
@@ -93,9 +93,8 @@ pub struct Finished {
     /// Whether the file stays in WAL mode, because other programs had it open as the run
     /// ended (see the [module documentation](super)).
     pub wal_kept: bool,
-    /// The files indexed by a version that read past what this one keeps, which a run that
-    /// reads every file again ([`Writer::set_read_again`]) would read as this one does (0 when
-    /// none are, or such a run completed).
+    /// The files holding records that a version before migration 0028 indexed and no run has
+    /// read again since: that version read past what this one keeps.
     pub files_to_read_again: u64,
 }
 
@@ -121,8 +120,6 @@ pub struct Writer {
     complete: bool,
     /// Whether the writer stands for an index run, which marks the database while it runs.
     marks_run: bool,
-    /// Whether the run reads every file again (see [`Writer::set_read_again`]).
-    read_again: bool,
 }
 
 /// What a writer opens the database for.
@@ -139,10 +136,6 @@ enum Purpose {
 /// when a writer opens the database, and removed by a run that ends complete, so that readers
 /// can say that their answers cover part of the files (see [`super::Reader::unfinished_run`]).
 pub(super) const RUN_KEY: &str = "run_unfinished";
-
-/// The `meta` key of the count of files indexed by a version that read past what this one
-/// keeps (made by migration 0028; see [`Finished::files_to_read_again`]).
-const READ_AGAIN_KEY: &str = "files_to_read_again";
 
 /// A transaction of the writer's: what is written through it is committed together by
 /// [`Batch::commit`], and rolled back when it is dropped without.
@@ -254,7 +247,6 @@ impl Writer {
             ended_merges: None,
             complete: false,
             marks_run: false,
-            read_again: false,
         };
         let batch = w.batch()?;
         let run = matches!(purpose, Purpose::Run(_));
@@ -301,13 +293,6 @@ impl Writer {
     /// merges clears the mark an unfinished run left.
     pub fn set_complete(&mut self, complete: bool) {
         self.complete = complete;
-    }
-
-    /// Says that the run read every file it was given again, changed or not: complete, it
-    /// clears the count of files that a version before read past what this one keeps
-    /// ([`Finished::files_to_read_again`], which migration 0028 made).
-    pub fn set_read_again(&mut self, read_again: bool) {
-        self.read_again = read_again;
     }
 
     /// Sets the number of postings buffered before a run is written
@@ -440,17 +425,12 @@ impl Writer {
         let (merged, stopped) = self.ended_merges.unwrap_or_default();
         if self.marks_run && self.complete && !stopped {
             self.conn.execute("DELETE FROM meta WHERE key = ?1", [RUN_KEY])?;
-            if self.read_again {
-                self.conn.execute("DELETE FROM meta WHERE key = ?1", [READ_AGAIN_KEY])?;
-            }
         }
-        let files_to_read_again = self
-            .conn
-            .query_row("SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1", [READ_AGAIN_KEY], |r| {
-                r.get(0)
-            })
-            .optional()?
-            .unwrap_or(0);
+        let files_to_read_again = self.conn.query_row(
+            "SELECT count(*) FROM files_read_before JOIN files ON files.id = file WHERE format IS NOT NULL",
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as u64;
         self.ended = true;
         let at_rest = open::end_run(&self.conn).inspect_err(|_| self.lock.mend_on_release())?;
         Ok(Finished { merged, stopped, wal_kept: !at_rest, files_to_read_again })
