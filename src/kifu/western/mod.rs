@@ -575,6 +575,12 @@ impl GameReader {
             .unwrap_or(self.game.line)
     }
 
+    /// A warning about the tag `key`, at its line.
+    fn warn_at_tag(&mut self, key: &str, code: &'static str, message: String) {
+        let line = self.tag_line(&[key]);
+        self.game.warnings.push(Warning { line, ply: None, code, message });
+    }
+
     fn finish(mut self) -> Option<Game> {
         if self.game.line == 0 {
             return None;
@@ -609,17 +615,13 @@ impl GameReader {
         if let (Some(token), Some(written)) = (self.result, self.game.header("Result")) {
             // The tag is a copy of the word after the moves; where they differ, the word stands.
             if let Some(Some(stated)) = result(written.trim()).filter(|tagged| *tagged != token) {
-                self.game.warnings.push(Warning {
-                    line: self.tag_line(&["Result"]),
-                    ply: None,
-                    code: "second_ending",
-                    message: format!(
-                        "the Result tag says {} where the result after the moves (line {}) says {}: the latter stands",
-                        result_word(Some(stated)),
-                        self.result_line,
-                        result_word(token),
-                    ),
-                });
+                let message = format!(
+                    "the Result tag says {} where the result after the moves (line {}) says {}: the latter stands",
+                    result_word(Some(stated)),
+                    self.result_line,
+                    result_word(token),
+                );
+                self.warn_at_tag("Result", "second_ending", message);
             }
         }
         let tag = |key: &str| self.game.header(key).map(str::to_string);
@@ -634,15 +636,11 @@ impl GameReader {
         let written = tag("Termination").filter(|t| !t.trim().is_empty());
         let how = written.as_deref().and_then(termination);
         if let (Some(text), None) = (&written, how) {
-            self.game.warnings.push(Warning {
-                line: self.tag_line(&["Termination"]),
-                ply: None,
-                code: "unknown_ending",
-                message: format!(
-                    "the Termination tag '{}' names no ending kifudex knows: the game ends as its result says",
-                    text.trim()
-                ),
-            });
+            let message = format!(
+                "the Termination tag '{}' names no ending kifudex knows: the game ends as its result says",
+                text.trim()
+            );
+            self.warn_at_tag("Termination", "unknown_ending", message);
         }
         let termination = how.or(match outcome {
             Some(Outcome::Win(_)) => Some(Termination::Unknown),
