@@ -25,7 +25,7 @@
 //! - `time_rounded`: times that held fractions of a second (CSA V3's `T1.250`, a JKF
 //!   `"s": 1.25`), kept in whole seconds, rounded down: one warning a game, at the first;
 //! - `stray_time`: a CSA time that follows no move or ending, or one that already has its
-//!   time, skipped;
+//!   time, skipped (the warning names the move, when the time follows one);
 //! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game.
 //!
 //! Yari shogi games ([`Variant::Yari`]) are read from Western text and USI-like lines only,

@@ -473,7 +473,7 @@ fn csa_server_lines_are_kept_and_tell_a_missing_ending() {
 fn csa_times_with_fractions_are_rounded_down_and_stray_times_are_told() {
     // CSA V3 writes times to the millisecond; a time here is in whole seconds. A time that
     // follows no move, or a move that already has one, is no time of the game.
-    let text = "V3.0\nPI\n+\nT5\n+7776FU,T1.250\n-3334FU\nT3.000\nT4\n+2726FU\nT0.5\n%TORYO\nT16.75\n";
+    let text = "V3.0\nPI\n+\nT5\n+7776FU,T1.250\n-3334FU\nT3.000\nT4\n+2726FU\nT0.5\n%TORYO\nT16.75\nT17\n";
     let games = csa::read(text);
     let [game] = games.as_slice() else { panic!("{games:?}") };
     assert_eq!(game.problem, None);
@@ -481,9 +481,12 @@ fn csa_times_with_fractions_are_rounded_down_and_stray_times_are_told() {
     assert_eq!(seconds, [Some(1), Some(3), Some(0)]);
     assert_eq!(game.ending.as_ref().and_then(|e| e.seconds), Some(16));
     let told: Vec<_> = game.warnings.iter().map(|w| (w.line, w.ply, w.code)).collect();
-    assert_eq!(told, [(4, None, "stray_time"), (8, None, "stray_time"), (5, Some(1), "time_rounded")]);
+    let stray = [(4, None, "stray_time"), (8, Some(2), "stray_time"), (13, None, "stray_time")];
+    assert_eq!(told, [&stray[..], &[(5, Some(1), "time_rounded")]].concat());
+    assert!(game.warnings[1].message.contains("'T4' follows move 2"), "{}", game.warnings[1].message);
+    assert!(game.warnings[2].message.contains("'T17' follows the ending"), "{}", game.warnings[2].message);
     assert!(
-        game.warnings[2].message.contains("T1.250") && game.warnings[2].message.contains("2 other times")
+        game.warnings[3].message.contains("T1.250") && game.warnings[3].message.contains("2 other times")
     );
     for bad in ["T1.", "T1.2x", "T.5"] {
         let game = &csa::read(&format!("PI\n+\n+7776FU\n{bad}\n-3334FU\n"))[0];

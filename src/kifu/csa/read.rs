@@ -36,10 +36,16 @@ pub enum CsaError {
     Separator,
     #[error("the time '{0}' goes with no move or ending read")]
     StrayTime(String),
-    #[error("the time '{0}' follows a move or ending that has one")]
-    SecondTime(String),
+    /// `ply` is the move's, `None` for the ending's time.
+    #[error("the time '{text}' follows {}, which has one", timed(*.ply))]
+    SecondTime { text: String, ply: Option<u32> },
     #[error(transparent)]
     TooManyMoves(#[from] TooManyMoves),
+}
+
+/// What a time follows: move `ply`, or the ending.
+fn timed(ply: Option<u32>) -> String {
+    ply.map_or_else(|| "the ending".to_string(), |ply| format!("move {ply}"))
 }
 
 impl CsaError {
@@ -54,7 +60,7 @@ impl CsaError {
             CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
             | CsaError::Separator
             | CsaError::StrayTime(_)
-            | CsaError::SecondTime(_) => "bad_line",
+            | CsaError::SecondTime { .. } => "bad_line",
             CsaError::AfterEnd(_) => "move_after_end",
             CsaError::UnknownEnding(_) => "bad_ending",
             CsaError::TooManyMoves(_) => "too_many_moves",
@@ -68,7 +74,7 @@ impl CsaError {
             CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
             | CsaError::Separator => Some("unknown_line"),
             CsaError::UnknownEnding(_) => Some("unknown_ending"),
-            CsaError::StrayTime(_) | CsaError::SecondTime(_) => Some("stray_time"),
+            CsaError::StrayTime(_) | CsaError::SecondTime { .. } => Some("stray_time"),
             _ => None,
         }
     }
@@ -118,13 +124,14 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
         for part in statement::split(line) {
             let Err(error) = reader.statement(part, number) else { continue };
             if let Some(code) = error.skipped() {
-                let message = match error {
+                let (message, ply) = match error {
                     CsaError::UnknownEnding(_) => {
-                        format!("{error}: the game ends here, without a stated ending")
+                        (format!("{error}: the game ends here, without a stated ending"), None)
                     }
-                    _ => format!("{error}: it is skipped"),
+                    CsaError::SecondTime { ply, .. } => (format!("{error}: it is skipped"), ply),
+                    _ => (format!("{error}: it is skipped"), None),
                 };
-                reader.game.warnings.push(Warning { line: number, ply: None, code, message });
+                reader.game.warnings.push(Warning { line: number, ply, code, message });
                 continue;
             }
             // The moves the record goes on with after one it could not read still say which
@@ -356,7 +363,8 @@ impl GameReader {
             _ => return Err(CsaError::StrayTime(excerpt(text))),
         };
         if slot.is_some() {
-            return Err(CsaError::SecondTime(excerpt(text)));
+            let ply = ply.map(|p| u32::try_from(p).unwrap_or(u32::MAX));
+            return Err(CsaError::SecondTime { text: excerpt(text), ply });
         }
         *slot = Some(seconds);
         if rounded {
