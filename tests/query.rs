@@ -306,18 +306,23 @@ fn a_board_diagram_from_a_file_or_stdin_is_the_same_position() {
     assert_eq!(by_file["moves"], by_moves["moves"]);
     assert_eq!(by_file["games"], by_moves["games"]);
     assert_eq!(by_file["position"]["games"], by_moves["position"]["games"]);
-    let mut child = crate::util::command()
-        .args(["query", "--format", "json", "--limit", "100000", "--bod", "-", "--db"])
-        .arg(&fx.db)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(DIAGRAM.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let by_stdin: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(by_stdin["games"], by_moves["games"]);
+    // Stdin, as a file, may be in any encoding a record file may have.
+    for encoding in [encoding_rs::UTF_8, encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+        let mut child = crate::util::command()
+            .args(["query", "--format", "json", "--limit", "100000", "--bod", "-", "--db"])
+            .arg(&fx.db)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child.stdin.take().unwrap().write_all(&encoding.encode(DIAGRAM).0).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}: {}", encoding.name(), String::from_utf8_lossy(&out.stderr));
+        let by_stdin: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(by_stdin["games"], by_moves["games"], "{}", encoding.name());
+    }
 }
 
 #[test]

@@ -165,17 +165,16 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
         return Ok(Target::from_sfen(sfen)?);
     }
     if let Some(path) = &args.bod {
-        let text = if path == Path::new("-") {
-            let mut text = String::new();
-            io::stdin().read_to_string(&mut text).context("cannot read the diagram from stdin")?;
-            text
+        // Stdin is read as a file is: in any encoding a record file may have.
+        let (bytes, name) = if path == Path::new("-") {
+            let mut bytes = Vec::new();
+            io::stdin().read_to_end(&mut bytes).context("cannot read the diagram from stdin")?;
+            (bytes, "stdin".to_string())
         } else {
             let bytes = fs::read(path).with_context(|| format!("cannot read {}", path_text(path)))?;
-            kifudex::kifu::encoding::decode(&bytes)
-                .with_context(|| format!("{}: not text", path_text(path)))?
-                .text
-                .into_owned()
+            (bytes, path_text(path))
         };
+        let text = kifudex::kifu::encoding::decode(&bytes).with_context(|| format!("{name}: not text"))?.text;
         return Ok(Target::from_bod(&text)?);
     }
     if let Some(spec) = &args.position {

@@ -17,7 +17,9 @@
 //! nothing for an empty hand; 上手/下手 name White and Black. A diagram may be partial (a
 //! tsume corner): its files come from the column line when there is one, otherwise they are
 //! the rightmost files; its ranks come from the rank kanji after each row, otherwise they
-//! count from the top. The side to move comes from a `先手番`/`後手番`/`上手番`/`下手番` line,
+//! count from the top. What a partial diagram cannot be is a board with a row lost: its rows
+//! go down one rank at a time, a frame opened above them is closed below them, and a board
+//! nine files wide whose rows have no rank kanji has nine rows. The side to move comes from a `先手番`/`後手番`/`上手番`/`下手番` line,
 //! else Black (readers apply the move numbering rule on top: see [`Bod::turn`]); `手数＝N`
 //! sets the move number to N + 1. Lines that are not part of a diagram are ignored, so a
 //! whole record can be given to [`parse_bod`].
@@ -42,6 +44,12 @@ pub enum BodError {
     TooManyRows { line: u32 },
     #[error("rank {rank} appears twice")]
     DuplicateRank { line: u32, rank: u8 },
+    #[error("rank {rank} follows rank {after}: a row of the board is missing or out of order")]
+    RankGap { line: u32, rank: u8, after: u8 },
+    #[error("the board is nine files wide but has {rows} rows, and no rank numbers to say which they are")]
+    MissingRows { line: u32, rows: usize },
+    #[error("the board's frame is not closed below its last row")]
+    Unclosed { line: u32 },
     #[error("the column line names {files} files but the rows have {width} squares")]
     ColumnCount { line: u32, files: usize, width: usize },
     #[error("the hand is not pieces with counts (like 飛　角　歩十二, or なし)")]
@@ -59,6 +67,9 @@ impl BodError {
             | BodError::BadWidth { line }
             | BodError::TooManyRows { line }
             | BodError::DuplicateRank { line, .. }
+            | BodError::RankGap { line, .. }
+            | BodError::MissingRows { line, .. }
+            | BodError::Unclosed { line }
             | BodError::ColumnCount { line, .. }
             | BodError::BadHand { line } => Some(line),
             BodError::NoBoard => None,
@@ -77,6 +88,10 @@ pub struct Bod {
     plies: Option<u32>,
     previous: Option<Square>,
     board_seen: bool,
+    /// The line of the frame's top, when a frame line came before the rows.
+    opened: Option<u32>,
+    /// A frame line came after the rows.
+    closed: bool,
     handicap_names: bool,
 }
 
@@ -119,6 +134,11 @@ impl Bod {
         }
         if t.starts_with('+') && t.len() > 1 && t.chars().all(|c| matches!(c, '+' | '-' | 'ー' | '－')) {
             self.board_seen = true;
+            if self.rows.is_empty() {
+                self.opened.get_or_insert(line_no);
+            } else {
+                self.closed = true;
+            }
             return Ok(true);
         }
         if let Some(body) = t.strip_prefix(['|', '｜']) {
@@ -170,7 +190,19 @@ impl Bod {
         if let Some(plies) = self.plies {
             setup.move_number = plies.saturating_add(1);
         }
-        let Some(width) = self.rows.first().map(|r| r.cells.len()) else { return Ok(setup) };
+        let Some(width) = self.rows.first().map(|r| r.cells.len()) else {
+            return match self.opened {
+                Some(line) => Err(BodError::Unclosed { line }),
+                None => Ok(setup),
+            };
+        };
+        let last = self.rows.last().map_or(0, |r| r.line);
+        if self.opened.is_some() && !self.closed {
+            return Err(BodError::Unclosed { line: last });
+        }
+        if width == 9 && self.rows.len() < 9 && self.rows.iter().all(|r| r.rank.is_none()) {
+            return Err(BodError::MissingRows { line: last, rows: self.rows.len() });
+        }
         let files: Vec<u8> = match self.files {
             Some((line, files)) if files.len() != width => {
                 return Err(BodError::ColumnCount { line, files: files.len(), width });
@@ -186,6 +218,11 @@ impl Bod {
             let rank = row.rank.unwrap_or(i as u8 + 1);
             if std::mem::replace(&mut seen[usize::from(rank)], true) {
                 return Err(BodError::DuplicateRank { line: row.line, rank });
+            }
+            if let Some(after) = i.checked_sub(1).map(|j| self.rows[j].rank.unwrap_or(j as u8 + 1)) {
+                if rank != after + 1 {
+                    return Err(BodError::RankGap { line: row.line, rank, after });
+                }
             }
             for (&file, &cell) in files.iter().zip(&row.cells) {
                 let sq = Square::from_numbers(file, rank).expect("files and ranks are 1 to 9");
@@ -461,9 +498,9 @@ mod tests {
 
     #[test]
     fn partial_board_with_a_column_line() {
-        let text = "  ３ ２ １\n+---------+\n| ・ ・v玉|一\n| ・ 金 ・|三\n+---------+\n後手番\n手数＝5\n";
+        let text = "  ３ ２ １\n+---------+\n| ・ ・v玉|二\n| ・ 金 ・|三\n+---------+\n後手番\n手数＝5\n";
         let setup = parse_bod(text.lines()).unwrap();
-        assert_eq!(setup.to_string(), "8k/9/7G1/9/9/9/9/9/9 w - 6");
+        assert_eq!(setup.to_string(), "9/8k/7G1/9/9/9/9/9/9 w - 6");
     }
 
     /// Spaces before the colon of a hand line, as a header line may have them: still the
@@ -483,5 +520,34 @@ mod tests {
         assert!(matches!(parse_bod(["| ・|一", "| ・|一"]), Err(BodError::DuplicateRank { .. })));
         assert!(matches!(parse_bod(["  ２ １", "| ・|"]), Err(BodError::ColumnCount { .. })));
         assert!(matches!(parse_bod(["先手の持駒：金x", "| ・|"]), Err(BodError::BadHand { line: 1 })));
+    }
+
+    /// A full board with a row lost, or cut short, is refused: read, it would be another board.
+    #[test]
+    fn a_board_with_a_row_lost_is_refused() {
+        let rows: Vec<String> = "一二三四五六七八九"
+            .chars()
+            .map(|rank| {
+                format!("| ・ ・ ・ ・ ・ ・ ・ ・{}|{rank}", if rank == '一' { "v玉" } else { " ・" })
+            })
+            .collect();
+        let frame = "+---------------------------+".to_string();
+        let board = |rows: &[String], closed: bool| {
+            let mut lines = vec![frame.clone()];
+            lines.extend_from_slice(rows);
+            lines.extend(closed.then(|| frame.clone()));
+            parse_bod(lines.iter().map(String::as_str))
+        };
+        assert_eq!(board(&rows, true).unwrap().to_string(), "8k/9/9/9/9/9/9/9/9 b - 1");
+        let without_8 = [&rows[..7], &rows[8..]].concat();
+        assert_eq!(board(&without_8, true), Err(BodError::RankGap { line: 9, rank: 9, after: 7 }));
+        assert_eq!(board(&rows[..2], false), Err(BodError::Unclosed { line: 3 }));
+        assert_eq!(board(&[], false), Err(BodError::Unclosed { line: 1 }));
+        let unlabelled: Vec<String> =
+            rows.iter().map(|r| r[..r.rfind('|').unwrap() + 1].to_string()).collect();
+        assert!(board(&unlabelled, true).is_ok());
+        assert_eq!(board(&unlabelled[..8], true), Err(BodError::MissingRows { line: 9, rows: 8 }));
+        // A corner, with rank numbers, need not start at the top or go to the bottom.
+        assert_eq!(board(&rows[1..4], true).unwrap().to_string(), "9/9/9/9/9/9/9/9/9 b - 1");
     }
 }
