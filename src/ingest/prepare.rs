@@ -15,7 +15,7 @@ use xxhash_rust::xxh3::xxh3_128;
 
 use crate::{
     db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
-    kifu,
+    kifu::{self, encoding::LineFix},
     replay::{ReplayedGame, Status, replay},
     store,
     walk::{Entry, Expect, SourceFile},
@@ -234,8 +234,9 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> 
     // A piece at a time: the games read are replayed and let go of before the next are read.
     let mut all_read = true;
     let mut games_read = 0;
-    for piece in kifu::pieces(opened.format, &opened.text, PIECE_BYTES) {
-        let mut piece = read_piece(opened.format, piece);
+    let pieces = kifu::pieces(opened.format, &opened.text, PIECE_BYTES);
+    for (i, &piece) in pieces.iter().enumerate() {
+        let mut piece = read_piece(&opened, piece, fixes_of(&opened.fixes, &pieces, i));
         piece.shift(games_read);
         games_read += piece.games_read;
         all_read &= piece.all_read;
@@ -286,9 +287,23 @@ impl PieceWork {
     }
 }
 
-/// Reads and replays the games of `piece`.
-fn read_piece(format: kifu::Format, piece: kifu::Piece<'_>) -> PieceWork {
-    let parsed = kifu::read_piece(format, piece, None);
+/// The lines among `fixes` (in order) that piece `i` of `pieces` holds.
+fn fixes_of<'a>(fixes: &'a [LineFix], pieces: &[kifu::Piece<'_>], i: usize) -> &'a [LineFix] {
+    if fixes.is_empty() {
+        return fixes;
+    }
+    let from = fixes.partition_point(|f| f.line() <= pieces[i].lines_before);
+    let to = pieces
+        .get(i + 1)
+        .map_or(fixes.len(), |next| fixes.partition_point(|f| f.line() <= next.lines_before));
+    &fixes[from..to.max(from)]
+}
+
+/// Reads and replays the games of `piece`, a piece of `opened` that holds the lines `fixes`.
+fn read_piece(opened: &kifu::OpenedFile<'_>, piece: kifu::Piece<'_>, fixes: &[LineFix]) -> PieceWork {
+    let format = opened.format;
+    let mut parsed = kifu::read_piece(format, piece, None);
+    kifu::tell_decoding(&mut parsed, fixes, opened.encoding);
     let mut work = PieceWork {
         games: Vec::with_capacity(parsed.len()),
         rejects: Vec::new(),
@@ -388,12 +403,18 @@ pub(super) fn process_in_parts(
             break 'parts true;
         }
         let threads = pool.current_num_threads();
-        let window = (threads * PIECES_PER_THREAD).min(PIECES_PER_PART).max(threads);
-        let parts = pieces.len().div_ceil(window);
+        let size = (threads * PIECES_PER_THREAD).min(PIECES_PER_PART).max(threads);
+        let parts = pieces.len().div_ceil(size);
         let mut games_read = 0;
-        for (i, window) in pieces.chunks(window).enumerate() {
+        for (i, window) in pieces.chunks(size).enumerate() {
+            let first = i * size;
             let works: Vec<PieceWork> = pool.install(|| {
-                window.par_iter().map(|&piece| read_piece_caught(opened.format, piece)).collect()
+                let at = |j: usize| fixes_of(&opened.fixes, &pieces, first + j);
+                window
+                    .par_iter()
+                    .enumerate()
+                    .map(|(j, &piece)| read_piece_caught(&opened, piece, at(j)))
+                    .collect()
             });
             let mut part = FileWork::new(file, path.clone(), bytes, *hash);
             part.file.format = Some(opened.format.name());
@@ -424,8 +445,9 @@ pub(super) fn process_in_parts(
 }
 
 /// [`read_piece`], and a reject for the piece instead of its games if the reader fails.
-fn read_piece_caught(format: kifu::Format, piece: kifu::Piece<'_>) -> PieceWork {
-    std::panic::catch_unwind(|| read_piece(format, piece)).unwrap_or_else(|_| PieceWork {
+fn read_piece_caught(opened: &kifu::OpenedFile<'_>, piece: kifu::Piece<'_>, fixes: &[LineFix]) -> PieceWork {
+    let read = std::panic::AssertUnwindSafe(|| read_piece(opened, piece, fixes));
+    std::panic::catch_unwind(read).unwrap_or_else(|_| PieceWork {
         games: Vec::new(),
         rejects: vec![NewReject {
             game_index: None,

@@ -11,7 +11,13 @@
 //!    that reads as more plausible Japanese (EUC-JP bytes read as CP932 turn into half-width
 //!    katakana and rare symbols).
 //! 4. Bytes that decode in none of them are a [`DecodeError`] naming the line and byte;
-//!    replacement characters are never produced.
+//!    [`decode`] never produces a replacement character.
+//!
+//! A record file is not lost over a few lines: [`decode_lossy`] reads it a line at a time in
+//! the encoding most of its lines are in, a line of UTF-8 or one that is text only in another
+//! encoding in that one (two files joined by `cat`), and the bytes of a line that is text in none (a stray
+//! byte, a file cut inside a character) as U+FFFD, telling each such line ([`LineFix`]). A
+//! text with fewer good lines than bad is still a [`DecodeError`]: that is no record.
 //!
 //! [`lines`] splits text at CRLF, LF or a lone CR, with or without a final line break, for
 //! every reader.
@@ -122,6 +128,117 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         (Err(a), Err(b)) => return Err(DecodeError::at(bytes, utf8_error.max(a).max(b))),
     };
     Ok(Decoded { text: Cow::Owned(text), encoding })
+}
+
+/// A line [`decode_lossy`] could not read in the encoding of the rest of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineFix {
+    /// The line is text in this other encoding, and was read in it.
+    Other { line: u32, encoding: Encoding },
+    /// The line is text in no encoding: its bad bytes were read as U+FFFD, the first being
+    /// `byte` at byte `column` (1-based).
+    Replaced { line: u32, column: usize, byte: u8 },
+}
+
+impl LineFix {
+    /// The 1-based line.
+    pub fn line(self) -> u32 {
+        match self {
+            LineFix::Other { line, .. } | LineFix::Replaced { line, .. } => line,
+        }
+    }
+}
+
+/// Text decoded by [`decode_lossy`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lossy {
+    pub text: String,
+    /// The encoding of the lines not in `fixes`.
+    pub encoding: Encoding,
+    /// The lines read otherwise, in order.
+    pub fixes: Vec<LineFix>,
+}
+
+/// Decodes bytes that [`decode`] refuses a line at a time (see the module documentation).
+///
+/// # Errors
+///
+/// [`decode`]'s error when fewer lines are text in one encoding than are not.
+///
+/// ```
+/// use kifudex::kifu::encoding::{decode_lossy, Encoding, LineFix};
+/// // ７六歩 in CP932, then a line with a byte that is text in no encoding.
+/// let d = decode_lossy(b"\x82\x56\x98\x5A\x95\xE0\nab\xFF\n").unwrap();
+/// assert_eq!((d.text.as_str(), d.encoding), ("７六歩\nab\u{FFFD}\n", Encoding::ShiftJis));
+/// assert_eq!(d.fixes, [LineFix::Replaced { line: 2, column: 3, byte: 0xFF }]);
+/// ```
+pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy, DecodeError> {
+    let strict_error = match decode(bytes) {
+        Ok(d) => return Ok(Lossy { text: d.text.into_owned(), encoding: d.encoding, fixes: Vec::new() }),
+        Err(e) => e,
+    };
+    let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => (true, rest),
+        None => (false, bytes),
+    };
+    let lines: Vec<&[u8]> = body.split_inclusive(|&b| b == b'\n').collect();
+    let reads = |encoding: &'static encoding_rs::Encoding, line: &[u8]| strict(encoding, line).ok();
+    let encodings: [(Encoding, &'static encoding_rs::Encoding); 3] = [
+        (if bom { Encoding::Utf8Bom } else { Encoding::Utf8 }, encoding_rs::UTF_8),
+        (Encoding::ShiftJis, SHIFT_JIS),
+        (Encoding::EucJp, EUC_JP),
+    ];
+    // A line of UTF-8 is UTF-8, as a whole text is (rule 2): in CP932 it could read as other
+    // characters. The rest of the file is in the encoding that reads the most lines as they
+    // are (on a tie, the one the file declares, else the first).
+    fn utf8(line: &[u8]) -> Option<&str> {
+        std::str::from_utf8(line).ok()
+    }
+    let as_is = |e: &'static encoding_rs::Encoding, line: &[u8]| {
+        line.is_ascii()
+            || if e == encoding_rs::UTF_8 {
+                utf8(line).is_some()
+            } else {
+                utf8(line).is_none() && reads(e, line).is_some()
+            }
+    };
+    let counts = encodings.map(|(_, e)| lines.iter().filter(|l| as_is(e, l)).count());
+    let declared = declared(body);
+    let best = (0..3)
+        .max_by_key(|&i| (counts[i], declared == Some(encodings[i].0), std::cmp::Reverse(i)))
+        .expect("three encodings");
+    let (encoding, main) = encodings[best];
+    let mut text = String::with_capacity(body.len() * 3 / 2);
+    let mut fixes = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if as_is(main, line) {
+            text.push_str(&reads(main, line).expect("a line read as it is"));
+            continue;
+        }
+        // Read in another encoding: UTF-8 when it is UTF-8, else the more plausible.
+        let other = utf8(line).map(|read| (Encoding::Utf8, read.to_string())).or_else(|| {
+            encodings
+                .iter()
+                .filter(|(_, e)| *e != main)
+                .filter_map(|&(o, e)| Some((o, reads(e, line)?)))
+                .max_by_key(|(_, read)| plausibility(read))
+        });
+        if let Some((other, read)) = other {
+            text.push_str(&read);
+            fixes.push(LineFix::Other { line: number, encoding: other });
+            continue;
+        }
+        let column = strict(main, line).err().unwrap_or(0).min(line.len().saturating_sub(1));
+        let (read, _) = main.decode_without_bom_handling(line);
+        text.push_str(&read);
+        fixes.push(LineFix::Replaced { line: number, column: column + 1, byte: line[column] });
+    }
+    let replaced = fixes.iter().filter(|f| matches!(f, LineFix::Replaced { .. })).count();
+    if replaced * 2 > lines.len() {
+        return Err(strict_error);
+    }
+    Ok(Lossy { text, encoding, fixes })
 }
 
 /// Decodes without replacement; on failure, the offset of the first bad byte.

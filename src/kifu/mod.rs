@@ -26,7 +26,11 @@
 //!   `"s": 1.25`), kept in whole seconds, rounded down: one warning a game, at the first;
 //! - `stray_time`: a CSA time that follows no move or ending, or one that already has its
 //!   time, skipped (the warning names the move, when the time follows one);
-//! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game.
+//! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game;
+//! - `undecodable_bytes`: a line with bytes that are text in no encoding read here, read
+//!   with U+FFFD in their place (a move so read stops its game there, as any unreadable move);
+//! - `mixed_encoding`: a line in another encoding than the rest of the file, read in its own
+//!   (see [`encoding::decode_lossy`]).
 //!
 //! Yari shogi games ([`Variant::Yari`]) are read from Western text and USI-like lines only,
 //! the formats that can write its pieces; a game's variant is its start's
@@ -126,7 +130,8 @@ pub fn read_file_as(
     if variant.is_some_and(|v| !opened.format.holds_variant(v)) {
         return Err(FileError::WrongVariant { format: opened.format, variant: variant.unwrap_or_default() });
     }
-    let games = read_as(opened.format, &opened.text, variant);
+    let mut games = read_as(opened.format, &opened.text, variant);
+    tell_decoding(&mut games, &opened.fixes, opened.encoding);
     if games.is_empty() {
         return Err(FileError::UnknownFormat);
     }
@@ -140,6 +145,9 @@ pub struct OpenedFile<'a> {
     /// As in [`ParsedFile::encoding`].
     pub encoding: &'static str,
     pub text: std::borrow::Cow<'a, str>,
+    /// The lines not read in `encoding` (see [`encoding::decode_lossy`]); for
+    /// [`tell_decoding`].
+    pub fixes: Vec<encoding::LineFix>,
 }
 
 /// Decodes `bytes` and detects the format, as [`read_file`] does before it reads the games.
@@ -149,12 +157,64 @@ pub struct OpenedFile<'a> {
 /// [`FileError::Decode`], [`FileError::Empty`], or [`FileError::UnknownFormat`] when no reader
 /// recognizes the text.
 pub fn open_file<'a>(path: Option<&Path>, bytes: &'a [u8]) -> Result<OpenedFile<'a>, FileError> {
-    let decoded = encoding::decode(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
-    if decoded.text.trim().is_empty() {
+    let (text, encoding, fixes) = match encoding::decode(bytes) {
+        Ok(decoded) => (decoded.text, decoded.encoding, Vec::new()),
+        Err(_) => {
+            let lossy = encoding::decode_lossy(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
+            (std::borrow::Cow::Owned(lossy.text), lossy.encoding, lossy.fixes)
+        }
+    };
+    if text.trim().is_empty() {
         return Err(FileError::Empty);
     }
-    let format = detect(path, &decoded.text).ok_or(FileError::UnknownFormat)?;
-    Ok(OpenedFile { format, encoding: decoded.encoding.name(), text: decoded.text })
+    let format = detect(path, &text).ok_or(FileError::UnknownFormat)?;
+    Ok(OpenedFile { format, encoding: encoding.name(), text, fixes })
+}
+
+/// Tells each game of `games` (read from a text of which they are all the games from some
+/// line on) the lines among `fixes` that it holds, as at most one warning of each kind:
+/// `undecodable_bytes` and `mixed_encoding`, at the first such line. A line before the
+/// first game's is the first game's. `encoding` is the name of the rest of the file's.
+pub fn tell_decoding(games: &mut [Game], fixes: &[encoding::LineFix], encoding: &str) {
+    use encoding::LineFix;
+    if games.is_empty() || fixes.is_empty() {
+        return;
+    }
+    let mut told: Vec<[(Option<LineFix>, usize); 2]> = vec![[(None, 0); 2]; games.len()];
+    for &fix in fixes {
+        let game = games.partition_point(|g| g.line <= fix.line()).saturating_sub(1);
+        let slot = &mut told[game][usize::from(matches!(fix, LineFix::Other { .. }))];
+        slot.0.get_or_insert(fix);
+        slot.1 += 1;
+    }
+    for (game, kinds) in games.iter_mut().zip(told) {
+        for (fix, count) in kinds {
+            let Some(fix) = fix else { continue };
+            let (code, mut message) = match fix {
+                LineFix::Replaced { column, byte, .. } => (
+                    "undecodable_bytes",
+                    format!(
+                        "byte 0x{byte:02X} at column {column} is text in none of UTF-8, CP932 and EUC-JP: \
+                         the line's bytes that are not text are read as U+FFFD"
+                    ),
+                ),
+                LineFix::Other { encoding: other, .. } => (
+                    "mixed_encoding",
+                    format!(
+                        "the line is {} and is read so, where the rest of the file is {encoding}",
+                        other.name()
+                    ),
+                ),
+            };
+            if count > 1 {
+                let _ = std::fmt::Write::write_fmt(
+                    &mut message,
+                    format_args!(" (and {} other lines of this game)", count - 1),
+                );
+            }
+            game.warnings.push(Warning { line: fix.line(), ply: None, code, message });
+        }
+    }
 }
 
 /// A part of a text of many games, cut between two of them, so that a large file can be read

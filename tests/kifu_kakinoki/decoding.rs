@@ -4,9 +4,12 @@
 
 use std::borrow::Cow;
 
-use kifudex::kifu::{
-    encoding::{DecodeError, Encoding, decode, encode_cp932, lines},
-    ki2, kif,
+use kifudex::{
+    kifu::{
+        encoding::{DecodeError, Encoding, LineFix, decode, decode_lossy, encode_cp932, lines},
+        ki2, kif, read_file,
+    },
+    replay::replay,
 };
 
 const TEXT: &str = "手合割：平手\n先手：羽生善治\n";
@@ -100,4 +103,67 @@ fn line_endings_of_every_kind_read_the_same() {
     let game = &ki2::read(mixed)[0];
     assert_eq!(game.moves.len(), 3);
     assert_eq!(lines(mixed).count(), 4);
+}
+
+/// A file is not lost over a few lines: each line is read in the encoding it is text in, and
+/// the bytes of a line that is text in none are read as U+FFFD, each such line told.
+#[test]
+fn a_file_with_a_few_bad_lines_is_read_a_line_at_a_time() {
+    let mut bytes = CP932.to_vec();
+    bytes.extend_from_slice("後手：藤井聡太\n".as_bytes());
+    bytes.extend_from_slice(b"x\xFFy\n");
+    // 手, then the first byte of 合: a file cut inside a character.
+    bytes.extend_from_slice(&CP932[..3]);
+    assert!(decode(&bytes).is_err());
+    let d = decode_lossy(&bytes).unwrap();
+    assert_eq!(d.encoding, Encoding::ShiftJis);
+    assert_eq!(d.text, format!("{TEXT}後手：藤井聡太\nx\u{FFFD}y\n手\u{FFFD}"));
+    assert_eq!(
+        d.fixes,
+        [
+            LineFix::Other { line: 3, encoding: Encoding::Utf8 },
+            LineFix::Replaced { line: 4, column: 2, byte: 0xFF },
+            LineFix::Replaced { line: 5, column: 3, byte: 0x8D },
+        ]
+    );
+    // A file of UTF-8 with a Latin-1 byte stays UTF-8; a CP932 line in it is read as CP932.
+    let mut bytes = "先手：a\n".as_bytes().to_vec();
+    bytes.extend_from_slice(b"J\xFCrgen\n");
+    bytes.extend_from_slice(&CP932[13..]);
+    let d = decode_lossy(&bytes).unwrap();
+    assert_eq!(d.encoding, Encoding::Utf8);
+    assert_eq!(d.text, "先手：a\nJ\u{FFFD}rgen\n先手：羽生善治\n");
+    assert_eq!(d.fixes[1], LineFix::Other { line: 3, encoding: Encoding::ShiftJis });
+    // More bad lines than good: no text.
+    assert_eq!(decode_lossy(b"a\n\xFF\n\xFE\n").unwrap_err().line, 2);
+    assert!(decode_lossy(b"\xFF\xFE").is_err());
+}
+
+/// The games of such a file are read as far as they are good: a bad byte in a header costs
+/// nothing but the header's character, one in a move stops its game there, and the game after
+/// it is read whole.
+#[test]
+fn the_games_of_a_file_with_a_bad_byte_are_read_as_far_as_they_are_good() {
+    let western = b"[Black \"J\xFCrgen\"]\n[White \"b\"]\n\n1. P-7f P-3d\n\n[Black \"c\"]\n\n1. P-2f P-8d\n";
+    let parsed = read_file(None, western).unwrap();
+    let moves: Vec<String> = parsed
+        .games
+        .iter()
+        .map(|g| replay(g).moves.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(moves, ["7g7f 3c3d", "2g2f 8c8d"]);
+    assert_eq!(parsed.games[0].info.black.as_ref().map(|p| p.full.as_str()), Some("J\u{FFFD}rgen"));
+    let told: Vec<_> = parsed.games.iter().flat_map(|g| &g.warnings).map(|w| (w.line, w.code)).collect();
+    assert_eq!(told, [(1, "undecodable_bytes")]);
+    // A KIF cut inside the last move's 歩 (UTF-8: E6 AD A9).
+    let kif =
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n";
+    let cut = &kif.as_bytes()[..kif.len() - 7];
+    let game = &read_file(None, cut).unwrap().games[0];
+    assert_eq!(replay(game).moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["7g7f", "3c3d"]);
+    assert_eq!(game.problem.as_ref().map(|p| p.line), Some(5));
+    assert_eq!(
+        game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(),
+        [(5, "undecodable_bytes")]
+    );
 }
