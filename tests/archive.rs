@@ -375,14 +375,18 @@ fn the_command_that_forgets_a_directory_gone_runs_in_a_shell_whatever_its_names(
     let (_, command) = messages.split_once("held them: ").expect("the run says what to give");
     let command = command.lines().next().unwrap();
     let at = tmp.path().display();
-    let want = format!("kifudex index $'{at}/kifu \\xff$x' --prune --include '/Habu'\\''s old games/**'");
+    // The database given is named, so that the command forgets them there.
+    let want = format!(
+        "kifudex index $'{at}/kifu \\xff$x' --prune --include '/Habu'\\''s old games/**' --db {}",
+        db.display()
+    );
     assert_eq!(command, want);
-    // Run as it is, but for the binary and the database.
+    // Run as it is, but for the binary (without the --db the default would be another file).
     let out = crate::util::wrapper("bash")
         .arg("-c")
-        .arg(format!("{} --db \"$0\"", command.replacen("kifudex", "\"$1\"", 1)))
-        .arg(&db)
+        .arg(command.replacen("kifudex", "\"$0\"", 1))
         .arg(crate::util::exe())
+        .current_dir(tmp.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));

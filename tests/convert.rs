@@ -168,6 +168,12 @@ fn text_shift_jis_cannot_hold_is_refused_not_replaced() {
     let kifu = dir.path().join("game.kifu");
     assert!(stderr.contains(&format!("write it to {}", kifu.display())), "{stderr}");
     assert!(!target.exists(), "nothing is written");
+    // The name keeps the extension's case: a digit has none.
+    for (name, named) in [("game.ki2", "game.ki2u"), ("game.KI2", "game.KI2U"), ("game.KIF", "game.KIFU")] {
+        let out = convert(&[input.to_str().unwrap(), "--out", dir.path().join(name).to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("write it to {}", dir.path().join(named).display())), "{stderr}");
+    }
     // UTF-8 holds it.
     let target = dir.path().join("game.kifu");
     let out = convert(&[input.to_str().unwrap(), "--out", target.to_str().unwrap()]);

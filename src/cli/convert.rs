@@ -314,11 +314,9 @@ pub(super) fn write_file(path: &Path, format: Format, text: &str) -> anyhow::Res
     let bytes = match ext.to_ascii_lowercase().as_str() {
         "kif" | "ki2" if matches!(format, Format::Kif | Format::Ki2) => encoding::encode_cp932(text)
             .map_err(|e| {
-                let utf8 = path.with_extension(if ext.ends_with(char::is_lowercase) {
-                    format!("{ext}u")
-                } else {
-                    format!("{ext}U")
-                });
+                // The extension's case is its letters' (`ki2` is lowercase, `KI2` is not).
+                let upper = ext.chars().any(|c| c.is_ascii_uppercase());
+                let utf8 = path.with_extension(if upper { format!("{ext}U") } else { format!("{ext}u") });
                 anyhow::anyhow!(
                     "{}: the game has text Shift_JIS cannot hold, which a .{ext} file promises ({e}): \
                      write it to {}, a file of UTF-8",

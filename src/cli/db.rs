@@ -19,6 +19,11 @@ pub struct DbOpt {
 }
 
 impl DbOpt {
+    /// The path `--db` gave, if it was given.
+    pub fn given(&self) -> Option<&std::path::Path> {
+        self.db.as_deref()
+    }
+
     /// The database path: `--db`, else `KIFUDEX_DB`, else `kifudex.sqlite`.
     pub fn path(&self) -> PathBuf {
         self.db

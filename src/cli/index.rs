@@ -206,7 +206,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let gone: Vec<&PathBuf> =
         roots.iter().filter(|r| args.prune && std::fs::symlink_metadata(r).is_err()).collect();
     let summary = ingest::run(&options, &console).map_err(|e| match e {
-        ingest::Error::MissingPath(_) if !gone.is_empty() => anyhow!("{e}\n{}", prune_hint(&gone)),
+        ingest::Error::MissingPath(_) if !gone.is_empty() => {
+            anyhow!("{e}\n{}", prune_hint(&gone, args.db.given()))
+        }
         // Before the messages that name the file: a full disk may stop the run as it opens it.
         ingest::Error::Db(e) if e.is_disk_full() || e.is_io() && no_room_beside(&options.db) => anyhow!(
             "indexing into {} stopped: the disk is full (that of the database, or of the temporary \
@@ -238,7 +240,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     }
     if !args.quiet {
         if !gone.is_empty() {
-            eprintln!("kifudex: {}", prune_hint(&gone));
+            eprintln!("kifudex: {}", prune_hint(&gone, args.db.given()));
         }
         for (kind, glob) in &summary.globs_unmatched {
             eprintln!("kifudex: {} matched nothing", given_glob(*kind, glob));
@@ -333,8 +335,8 @@ fn links_note(summary: &ingest::Summary, follow_links: bool) -> String {
 /// with an include glob that takes nothing else, so that its files are pruned and the others
 /// are left as they are. A path that does not exist never empties the database by itself,
 /// since it may be a typo or a disk not mounted. The command is written to be pasted into a
-/// shell as it is, whatever the names hold.
-fn prune_hint(gone: &[&PathBuf]) -> String {
+/// shell as it is, whatever the names hold, with the `--db` given (`db`), if one was.
+fn prune_hint(gone: &[&PathBuf], db: Option<&Path>) -> String {
     let first = gone[0];
     let name = first.file_name().unwrap_or(first.as_os_str());
     let parent = match first.parent() {
@@ -346,10 +348,11 @@ fn prune_hint(gone: &[&PathBuf]) -> String {
     super::table::visible(format!(
         "--prune removed nothing under {}: what does not exist may be a typo or a disk not mounted. \
          To forget the files that were there, give the directory that held them: \
-         kifudex index {} --prune --include {}",
+         kifudex index {} --prune --include {}{}",
         paths.join(", "),
         shell_word(parent),
         shell_word(std::ffi::OsStr::new(&include)),
+        db.map(|db| format!(" --db {}", shell_word(db.as_os_str()))).unwrap_or_default(),
     ))
 }
 
