@@ -2,7 +2,10 @@
 //!
 //! The moves may be in any notation, mixed (`7g7f △３四歩 P-26`), separated by spaces (ASCII or
 //! full-width), newlines or commas. Around them the reader skips:
-//! - move numbers, with or without dots: `1.P-76 P-34 2.P-26`, `1. P2g-2f`, `12 ▲２六歩`, and
+//! - move numbers, with or without dots: `1.P-76 P-34 2.P-26`, `1. P2g-2f`, `12 ▲２六歩` (a
+//!   number without a dot only where a move's number can stand: the first, else the one after
+//!   the number before, else the number of the next ply or of the next pair of moves, so that
+//!   `7g7f 7776` and USI's null move `0000` are words that are no move, not numbers), and
 //!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`), which Western
 //!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
@@ -43,6 +46,10 @@ pub struct MoveTokens<'a> {
     variant: Variant,
     /// Whether a result mark or a word that ends the game has been read.
     ended: bool,
+    /// The words returned so far (moves, or words that are not).
+    words: u64,
+    /// The last move number read.
+    number: Option<u64>,
 }
 
 impl<'a> MoveTokens<'a> {
@@ -53,13 +60,24 @@ impl<'a> MoveTokens<'a> {
 
     /// The moves of `variant` written in `text` (see [`MoveToken::parse_in`]).
     pub fn in_variant(text: &'a str, variant: Variant) -> MoveTokens<'a> {
-        MoveTokens { rest: text, ellipsis: false, variant, ended: false }
+        MoveTokens { rest: text, ellipsis: false, variant, ended: false, words: 0, number: None }
     }
 
     /// Whether the move last returned came right after an ellipsis (`1...G-32`, `... P-55`),
     /// which Western texts write before White's moves only.
     pub fn after_ellipsis(&self) -> bool {
         self.ellipsis
+    }
+
+    /// Whether `digits`, a number written without a dot, stands where a move's number can.
+    fn numbers_a_move(&self, digits: &str) -> bool {
+        let Some(n) = digits.parse::<u64>().ok().filter(|_| !digits.starts_with('0')) else { return false };
+        match self.number {
+            Some(last) => n == last + 1,
+            None => {
+                self.words == 0 || n == self.words + 1 || (self.words % 2 == 0 && n == self.words / 2 + 1)
+            }
+        }
     }
 }
 
@@ -162,9 +180,14 @@ impl<'a> Iterator for MoveTokens<'a> {
             }
             if let Some(after) = skip_number(self.rest) {
                 let skipped = &self.rest[..self.rest.len() - after.len()];
-                self.ellipsis = skipped.contains("..") || skipped.contains('…');
-                self.rest = after;
-                continue;
+                let digits = skipped.trim_end_matches(['.', '…']);
+                let dotted = digits.len() < skipped.len();
+                if dotted || self.numbers_a_move(digits) {
+                    self.ellipsis = skipped.contains("..") || skipped.contains('…');
+                    self.number = digits.parse().ok().or(self.number);
+                    self.rest = after;
+                    continue;
+                }
             }
             let end = word_end(self.rest);
             let word = &self.rest[..end];
@@ -173,6 +196,7 @@ impl<'a> Iterator for MoveTokens<'a> {
                 self.rest = &self.rest[end..];
                 continue;
             }
+            self.words += 1;
             if self.ended {
                 self.rest = &self.rest[end..];
                 return Some((word, Err(MoveSyntaxError::new(word, "a move after the game ended"))));

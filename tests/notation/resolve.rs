@@ -212,6 +212,17 @@ fn sequences_skip_what_is_not_a_move() {
     // Mixed notations, one move each.
     let moves = read_sequence(&start, "7g7f -3334FU ☗2六歩 P-84 ▲２五歩").unwrap();
     assert_eq!(moves, [mv("7g7f"), mv("3c3d"), mv("2g2f"), mv("8c8d"), mv("2f2e")]);
+    // Numbers without dots, by ply and by pair of moves, and a first number anywhere.
+    for text in ["1 7g7f 2 3c3d 3 2g2f", "1 P-76 P-34 2 P-26", "7g7f 2 3c3d 2g2f", "7g7f 3c3d 2 2g2f"] {
+        assert_eq!(read_sequence(&start, text).unwrap(), [mv("7g7f"), mv("3c3d"), mv("2g2f")], "{text}");
+    }
+    assert_eq!(read_sequence(&start, "45 7g7f 46 3c3d").unwrap(), [mv("7g7f"), mv("3c3d")]);
+    // A number where no move's number stands is a word that is no move, never skipped: the null
+    // move changes the side to move, and a number out of turn may be a move mistyped.
+    for (text, place) in [("7g7f 0000 3c3d", 2), ("7g7f 7776 3c3d", 2), ("1 7g7f 3 3c3d", 2), ("0 7g7f", 1)] {
+        let e = read_sequence(&start, text).unwrap_err();
+        assert_eq!(e.place, place, "{text}: {e}");
+    }
 }
 
 #[test]
