@@ -151,15 +151,17 @@ impl LineFix {
 
 /// Text decoded by [`decode_lossy`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lossy {
-    pub text: String,
+pub struct Lossy<'a> {
+    /// The text, borrowed from the bytes when they were UTF-8 already.
+    pub text: Cow<'a, str>,
     /// The encoding of the lines not in `fixes`.
     pub encoding: Encoding,
     /// The lines read otherwise, in order.
     pub fixes: Vec<LineFix>,
 }
 
-/// Decodes bytes that [`decode`] refuses a line at a time (see the module documentation).
+/// Decodes bytes as [`decode`] does, and those it refuses a line at a time (see the module
+/// documentation).
 ///
 /// # Errors
 ///
@@ -169,12 +171,12 @@ pub struct Lossy {
 /// use kifudex::kifu::encoding::{decode_lossy, Encoding, LineFix};
 /// // ７六歩 in CP932, then a line with a byte that is text in no encoding.
 /// let d = decode_lossy(b"\x82\x56\x98\x5A\x95\xE0\nab\xFF\n").unwrap();
-/// assert_eq!((d.text.as_str(), d.encoding), ("７六歩\nab\u{FFFD}\n", Encoding::ShiftJis));
+/// assert_eq!((d.text.as_ref(), d.encoding), ("７六歩\nab\u{FFFD}\n", Encoding::ShiftJis));
 /// assert_eq!(d.fixes, [LineFix::Replaced { line: 2, column: 3, byte: 0xFF }]);
 /// ```
-pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy, DecodeError> {
+pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
     let strict_error = match decode(bytes) {
-        Ok(d) => return Ok(Lossy { text: d.text.into_owned(), encoding: d.encoding, fixes: Vec::new() }),
+        Ok(d) => return Ok(Lossy { text: d.text, encoding: d.encoding, fixes: Vec::new() }),
         Err(e) => e,
     };
     let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
@@ -238,7 +240,7 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy, DecodeError> {
     if replaced * 2 > lines.len() {
         return Err(strict_error);
     }
-    Ok(Lossy { text, encoding, fixes })
+    Ok(Lossy { text: Cow::Owned(text), encoding, fixes })
 }
 
 /// Decodes without replacement; on failure, the offset of the first bad byte.

@@ -157,13 +157,8 @@ pub struct OpenedFile<'a> {
 /// [`FileError::Decode`], [`FileError::Empty`], or [`FileError::UnknownFormat`] when no reader
 /// recognizes the text.
 pub fn open_file<'a>(path: Option<&Path>, bytes: &'a [u8]) -> Result<OpenedFile<'a>, FileError> {
-    let (text, encoding, fixes) = match encoding::decode(bytes) {
-        Ok(decoded) => (decoded.text, decoded.encoding, Vec::new()),
-        Err(_) => {
-            let lossy = encoding::decode_lossy(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
-            (std::borrow::Cow::Owned(lossy.text), lossy.encoding, lossy.fixes)
-        }
-    };
+    let encoding::Lossy { text, encoding, fixes } =
+        encoding::decode_lossy(bytes).map_err(|e| FileError::Decode(e.to_string()))?;
     if text.trim().is_empty() {
         return Err(FileError::Empty);
     }
