@@ -60,13 +60,14 @@ pub struct QueryArgs {
     /// Leave out the newest N games of the list, to page through them all
     #[arg(long, value_name = "N", default_value_t = 0)]
     offset: usize,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// With --format csv: the table to write
-    #[arg(long, value_enum, default_value_t = List::Moves)]
-    csv: List,
-    /// Count the games year by year too: the position's and each next move's (table and JSON)
+    /// Output format (csv when only --csv is given, else table)
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// The CSV table to write (moves when not given); implies --format csv
+    #[arg(long, value_enum)]
+    csv: Option<List>,
+    /// Count the games year by year too: the position's and each next move's (in CSV, the
+    /// table of --csv years)
     #[arg(long, value_enum, value_name = "year")]
     by: Option<By>,
     #[command(flatten)]
@@ -95,9 +96,13 @@ enum List {
     Moves,
     /// The games that reach the position
     Games,
+    /// The counts by year: a row per year for the position (no move), and a row per year for
+    /// each move played that year
+    Years,
 }
 
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
+    let (format, list) = output(&args)?;
     let mut filter = args.filter.filter()?;
     let target = target(&args, filter.variant, filter.handicap)?;
     fit_variant(&target, &mut filter).map_err(super::in_flags)?;
@@ -107,17 +112,17 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         limit: args.limit,
         offset: args.offset,
         exact_sequence: args.exact_sequence,
-        by_year: args.by == Some(By::Year),
+        by_year: args.by == Some(By::Year) || list == List::Years,
     };
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     super::note_overridden_aliases(&snapshot, &query.filter)?;
     warn_unindexed(&snapshot, &args.db.path())?;
     let answer = query::run(&snapshot, &query).map_err(super::in_flags)?;
-    let text = match args.format {
+    let text = match format {
         Format::Table => table(&query, &answer),
         Format::Json => query::to_json(&answer) + "\n",
-        Format::Csv => csv(&answer, args.csv)?,
+        Format::Csv => csv(&answer, list)?,
     };
     let listed = query.offset as u64 + answer.list.len() as u64;
     super::note_offset_past_end(query.offset, answer.games.games);
@@ -125,10 +130,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         super::note_no_game_kept(&snapshot, &query.filter)?;
         note_handicap_start(&args, &query);
     }
-    if args.format == Format::Csv
-        && args.csv == List::Games
-        && !answer.list.is_empty()
-        && listed < answer.games.games
+    if format == Format::Csv && list == List::Games && !answer.list.is_empty() && listed < answer.games.games
     {
         eprintln!(
             "kifudex: listed games {} to {} of {}, newest first (--limit N lists more)",
@@ -139,6 +141,37 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     }
     super::print(&text)?;
     Ok(if answer.games.games == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The output format and, for CSV, the table: `--csv` alone means CSV, and a table of counts
+/// by year needs `--csv years`, since the next moves' table has no year.
+fn output(args: &QueryArgs) -> anyhow::Result<(Format, List)> {
+    let format = match (args.format, args.csv) {
+        (Some(format), Some(list)) if format != Format::Csv => {
+            let list = list.to_possible_value().expect("a listed value");
+            bail!("--csv {} is a table of --format csv, not of --format {}", list.get_name(), format.name())
+        }
+        (Some(format), _) => format,
+        (None, Some(_)) => Format::Csv,
+        (None, None) => Format::Table,
+    };
+    let list = args.csv.unwrap_or(List::Moves);
+    if format == Format::Csv && args.by.is_some() && list != List::Years {
+        bail!(
+            "the counts by year of --by year are the CSV table --csv years (the next moves' table has no year)"
+        );
+    }
+    Ok((format, list))
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Csv => "csv",
+        }
+    }
 }
 
 /// A handicap game never reaches a position of the even game, so a handicap filter with
@@ -332,6 +365,11 @@ fn table(query: &Query, answer: &Answer) -> String {
     out
 }
 
+/// The columns of `--csv years`: `games` is the games that reach the position (no move) or
+/// that played the move, that year; the results are theirs.
+const YEAR_COLUMNS: [&str; 8] =
+    ["year", "usi", "japanese", "western", "games", "black_wins", "white_wins", "draws"];
+
 fn csv(answer: &Answer, list: List) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     match list {
@@ -365,6 +403,30 @@ fn csv(answer: &Answer, list: List) -> anyhow::Result<String> {
                     r.result.name().to_string(),
                     g.ply.to_string(),
                 ])?;
+            }
+        }
+        List::Years => {
+            w.write_record(YEAR_COLUMNS)?;
+            let Some(by) = &answer.by_year else {
+                bail!("the answer has no counts by year");
+            };
+            // The position's row and then the moves', year by year; a move only in the years
+            // it was played.
+            for (year, tally) in &by.position {
+                let year_cell = if year == query::years::UNKNOWN_YEAR { "" } else { year.as_str() };
+                let mut row = |notations: [&str; 3], t: &kifudex::db::Stats| {
+                    let counts = [t.games, t.black_wins, t.white_wins, t.draws].map(|n| n.to_string());
+                    let [usi, japanese, western] = notations;
+                    w.write_record([
+                        year_cell, usi, japanese, western, &counts[0], &counts[1], &counts[2], &counts[3],
+                    ])
+                };
+                row(["", "", ""], tally)?;
+                for (m, years) in answer.moves.iter().zip(&by.moves) {
+                    if let Some(t) = years.get(year) {
+                        row([&m.usi, &m.japanese, &m.western], t)?;
+                    }
+                }
             }
         }
     }

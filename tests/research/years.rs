@@ -106,3 +106,45 @@ fn export_tree_by_year_writes_a_year_column() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("--max-ply is for `export tree`"), "{table}");
     }
 }
+
+#[test]
+fn query_csv_years_writes_the_position_and_each_move_year_by_year() {
+    let a = archive();
+    // `--csv` alone means CSV, and `--csv years` needs no `--by year`.
+    let rows = csv_rows(&kifudex(["query", "--moves", "7g7f", "--csv", "years"]).db(&a.db).output().stdout);
+    let mut got: BTreeMap<(String, String), [u64; 4]> = BTreeMap::new();
+    for row in &rows {
+        let counts = ["games", "black_wins", "white_wins", "draws"].map(|c| row[c].parse().unwrap());
+        assert!(got.insert((row["usi"].clone(), row["year"].clone()), counts).is_none(), "{row:?}");
+    }
+    let mut want: BTreeMap<(String, String), [u64; 4]> = BTreeMap::new();
+    for r in games().into_iter().filter(|r| nth(r, 0) == "7g7f") {
+        // The year is empty when the game has no date, as in `export tree --by year`.
+        let y = if r.date.is_empty() { String::new() } else { year(r) };
+        for usi in [String::new(), nth(r, 1).to_string()] {
+            let c = want.entry((usi, y.clone())).or_default();
+            c[0] += 1;
+            match result_of(r) {
+                "black" => c[1] += 1,
+                "white" => c[2] += 1,
+                "draw" => c[3] += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(want.len() > 2);
+    assert_eq!(got, want);
+    // The next moves' table has no year: --by year with it is refused, not ignored.
+    for args in [
+        ["query", "--by", "year", "--format", "csv"].as_slice(),
+        &["query", "--by", "year", "--csv", "moves"],
+        &["query", "--csv", "games", "--format", "json"],
+        &["query", "--csv", "moves", "--format", "table"],
+    ] {
+        let out = kifudex(args).db(&a.db).output();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let games = kifudex(["query", "--csv", "games"]).db(&a.db).output();
+    assert!(stdout(&games).starts_with("id,date,event,black,white,result,ply\n"));
+}
