@@ -336,6 +336,26 @@ fn control_characters_in_a_rejected_file_name_are_shown_not_sent_to_the_terminal
 }
 
 #[test]
+fn control_characters_in_an_alias_or_a_name_given_are_shown_in_notes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    fs::write(tmp.path().join("g.csa"), "N+Sente\nN-Gote\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n").unwrap();
+    let out = kifudex(["index", tmp.path().to_str().unwrap()]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Each note names what was given: a clear-screen sequence and a bell, shown as text.
+    for (args, shown) in [
+        (["alias", "remove", "q\u{1b}[2Jx"].as_slice(), "q\\x1b[2Jx"),
+        (&["alias", "add", "b\u{7}ell", "Sente"], "b\\x07ell"),
+        (&["players", "--vs", "z\u{1b}[31mred"], "z\\x1b[31mred"),
+    ] {
+        let out = kifudex(args).db(&db).output();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!stderr.contains(['\u{1b}', '\u{7}']), "{args:?}: {stderr:?}");
+        assert!(stderr.contains(shown), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
 fn bidirectional_controls_in_names_are_shown_in_tables_and_kept_in_csv() {
     // A right-to-left override turns the rest of a terminal line around: 中田 shown after it
     // would read as 田中, another player.

@@ -341,12 +341,19 @@ fn bad_shards_are_usage_errors() {
 fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
     let s = sharded();
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("out");
-    for (format, ext) in [("parquet", "parquet"), ("csv", "csv"), ("jsonl", "jsonl")] {
-        ok(&kifudex(["export", "games", "--format", format, "--out-dir", dir.to_str().unwrap()])
+    let dir = tmp.path().join("new/out");
+    for (i, (format, ext)) in
+        [("parquet", "parquet"), ("csv", "csv"), ("jsonl", "jsonl")].into_iter().enumerate()
+    {
+        let out = kifudex(["export", "games", "--format", format, "--out-dir", dir.to_str().unwrap()])
             .db(&s.whole)
-            .output());
+            .output();
+        ok(&out);
         assert!(dir.join(format!("shard=1/games-1-of-1.{ext}")).is_file());
+        // The directories made are named once, so that a mistyped one is seen.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let created = format!("--out-dir: created {}", dir.display());
+        assert_eq!(stderr.contains(&created), i == 0, "{stderr}");
     }
     let csv = fs::read_to_string(dir.join("shard=1/games-1-of-1.csv")).unwrap();
     assert_eq!(csv, ok(&kifudex(["export", "games"]).db(&s.whole).output()));

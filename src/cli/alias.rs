@@ -58,7 +58,7 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
             let player = snapshot.check_alias(&alias, &name)?;
             // One already there is not written again (the file may be read-only).
             if snapshot.aliases()?.iter().any(|a| a.alias == alias.trim() && a.name == name.trim()) {
-                eprintln!("kifudex: alias {} → {} (already there)", alias.trim(), name.trim());
+                super::note(format_args!("alias {} → {} (already there)", alias.trim(), name.trim()));
                 return Ok(ExitCode::SUCCESS);
             }
             // The spelling of another player's alias would stop finding that player's games;
@@ -80,15 +80,16 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
             drop(reader);
             let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
             match before {
-                Some(before) => {
-                    eprintln!("kifudex: alias {} → {} (it was {}'s)", added.alias, added.name, before.name)
-                }
+                Some(before) => super::note(format_args!(
+                    "alias {} → {} (it was {}'s)",
+                    added.alias, added.name, before.name
+                )),
                 None => match respelled.filter(|spelled| *spelled != added.alias) {
-                    Some(spelled) => eprintln!(
-                        "kifudex: alias {} → {} (in place of {spelled}, the same alias spelled otherwise)",
+                    Some(spelled) => super::note(format_args!(
+                        "alias {} → {} (in place of {spelled}, the same alias spelled otherwise)",
                         added.alias, added.name
-                    ),
-                    None => eprintln!("kifudex: alias {} → {}", added.alias, added.name),
+                    )),
+                    None => super::note(format_args!("alias {} → {}", added.alias, added.name)),
                 },
             }
             Ok(ExitCode::SUCCESS)
@@ -125,11 +126,11 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
 fn report_removed(removed: Option<kifudex::db::Alias>, alias: &str) -> anyhow::Result<ExitCode> {
     match removed {
         Some(removed) => {
-            eprintln!("kifudex: removed alias {} → {}", removed.alias, removed.name);
+            super::note(format_args!("removed alias {} → {}", removed.alias, removed.name));
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            eprintln!("kifudex: no alias '{alias}'");
+            super::note(format_args!("no alias '{alias}'"));
             Ok(ExitCode::from(1))
         }
     }

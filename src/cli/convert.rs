@@ -218,38 +218,40 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             if replayed.has_no_start() {
                 // Written, it would start from a position the record never gave.
                 let file = path_text(input);
-                eprintln!("kifudex: {file} game {index}: left out: it has no start position: {reason}");
+                super::note(format_args!(
+                    "{file} game {index}: left out: it has no start position: {reason}"
+                ));
                 continue;
             }
-            eprintln!(
-                "kifudex: {} game {index}: written up to move {} only: {reason}",
+            super::note(format_args!(
+                "{} game {index}: written up to move {} only: {reason}",
                 path_text(input),
                 replayed.plies()
-            );
+            ));
         }
         for warning in game.warnings.iter().chain(&replayed.warnings) {
             clean = false;
-            eprintln!(
-                "kifudex: {} game {index}: line {}: {} [{}]",
+            super::note(format_args!(
+                "{} game {index}: line {}: {} [{}]",
                 path_text(input),
                 warning.line,
                 warning.message,
                 warning.code
-            );
+            ));
         }
         for_each_stopped(&replayed.variations, &mut |v, reason| {
             clean = false;
-            eprintln!(
-                "kifudex: {} game {index}: the variation replacing move {} is written up to {} moves only: {reason}",
+            super::note(format_args!(
+                "{} game {index}: the variation replacing move {} is written up to {} moves only: {reason}",
                 path_text(input),
                 v.ply + 1,
                 v.moves.len()
-            );
+            ));
         });
         let lost = Lost::of(format, game, &replayed);
         for message in &lost.warnings {
             clean = false;
-            eprintln!("kifudex: {} game {index}: {message}", path_text(input));
+            super::note(format_args!("{} game {index}: {message}", path_text(input)));
         }
         for part in lost.parts {
             if !parts.contains(&part) {

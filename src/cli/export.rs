@@ -230,7 +230,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let mut skipped = 0u64;
     let mut skip = |id: GameId, why: &export::Unplayable| {
         skipped += 1;
-        eprintln!("kifudex: game {id} is left out: {why}");
+        super::note(format_args!("game {id} is left out: {why}"));
     };
     export::write(&snapshot, table, &filter, &options, output, &mut skip).map_err(failed)?;
     if let Some(replacing) = replacing {
@@ -280,7 +280,12 @@ fn partition(
             _ => {}
         }
     }
+    // A directory made here is named: one mistyped would otherwise take the part unseen.
+    let new = !dir.exists();
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", path_text(&folder)))?;
+    if new {
+        super::note(format_args!("--out-dir: created {}", path_text(dir)));
+    }
     let name = format!("{table}-{}-of-{}.{ext}", shard.index(), shard.count());
     Ok(folder.join(name))
 }

@@ -92,6 +92,12 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Says `message` on stderr, after `kifudex: `; what in it would act on the terminal or
+/// reorder the line (a name or a record's text may hold it) is shown, as the tables show it.
+pub fn note(message: std::fmt::Arguments<'_>) {
+    eprintln!("kifudex: {}", table::visible_lines(&message.to_string()));
+}
+
 /// The command line, with each move text (of `kifudex moves`, or the value of `query --moves`;
 /// before a `--`) that starts with a CSA move of White's (`-3334FU`, `"-3334FU +2726FU"`,
 /// `-3334FU!`) given a space before it: the parser would take it for a flag, and the move

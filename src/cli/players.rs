@@ -77,7 +77,7 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
     if stats.is_empty() {
         let none = super::note_no_game_kept(&snapshot, &query.filter)?;
         if let (false, Some(vs)) = (none, &query.vs) {
-            eprintln!("kifudex: no player met {vs} in the games the filters keep");
+            super::note(format_args!("no player met {vs} in the games the filters keep"));
         }
     }
     super::print(&text)?;
