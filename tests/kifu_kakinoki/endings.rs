@@ -151,3 +151,21 @@ fn kif_a_second_ending_is_read_past_with_a_warning() {
         assert_eq!(r.outcome, WHITE, "{text}");
     }
 }
+
+/// A time that is no time leaves its row's move read without one, and the game says so once,
+/// at the first such row: it is not dropped in silence.
+#[test]
+fn kif_a_time_that_is_no_time_is_warned_of_once() {
+    let text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:xx/00:00:01)\n   2 \
+                ３四歩(33)   ( 0:02/00:00:02)\n   3 ２六歩(27)   ( 1:2:3:4/00:00:03)\n   4 投了\n";
+    let game = kif::read(text).remove(0);
+    assert_eq!(game.problem, None);
+    let seconds: Vec<Option<u32>> = game.moves.iter().map(|m| m.seconds).collect();
+    assert_eq!(seconds, [None, Some(2), None]);
+    let warned: Vec<(u32, &str)> = game.warnings.iter().map(|w| (w.line, w.code)).collect();
+    assert_eq!(warned, [(3, "bad_time")]);
+    let message = &game.warnings[0].message;
+    assert!(message.contains("( 0:xx/00:00:01)") && !message.contains("  "), "{message}");
+    // A readable time, or none, is no warning.
+    assert!(kif::read(&kif_after_two("投了")).remove(0).warnings.is_empty());
+}

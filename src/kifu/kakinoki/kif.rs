@@ -124,6 +124,9 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
 
 /// Reads a move row into the tree.
 fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
+    if let Some(block) = r.unread_time {
+        tree.unread_time(n, r.text, block);
+    }
     if let Some(end) = terminal(r.text) {
         // A remark on an ending read past (a second one) goes with it.
         if tree.end(end, r.text, n, r.seconds) {
@@ -185,6 +188,8 @@ struct Row<'a> {
     number: u32,
     text: &'a str,
     seconds: Option<u32>,
+    /// The inside of a time block that holds no time (`( 0:xx/00:00:00)`).
+    unread_time: Option<&'a str>,
     /// The text after a `#` at the end of the row (a dialect some tools write), kept as a
     /// comment of the move or ending, `#` and all.
     remark: Option<&'a str>,
@@ -208,11 +213,14 @@ fn row(line: &str) -> Option<Row<'_>> {
     if rest.is_empty() {
         return None;
     }
-    let (text, seconds) = match time_block(rest) {
-        Some((at, inside)) => (rest[..at].trim_end_matches(is_space), time_spent(inside)),
-        None => (rest, None),
+    let (text, seconds, unread_time) = match time_block(rest) {
+        Some((at, inside)) => {
+            let seconds = time_spent(inside);
+            (rest[..at].trim_end_matches(is_space), seconds, seconds.is_none().then_some(inside))
+        }
+        None => (rest, None, None),
     };
-    Some(Row { number, text, seconds, remark })
+    Some(Row { number, text, seconds, unread_time, remark })
 }
 
 /// [`row`] for the layout nearly every KIF writer uses, `  12 ７六歩(77)   ( 0:01/00:00:01)`, in
@@ -240,11 +248,14 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
         let spaces = b[..open].iter().rev().take_while(|&&c| c == b' ').count();
         time.then(|| (&before[..open - spaces], inside))
     });
-    let (text, seconds) = match timed {
-        Some((text, inside)) => (text, plain_time(inside)),
-        None => (body, None),
+    let (text, seconds, unread_time) = match timed {
+        Some((text, inside)) => {
+            let seconds = plain_time(inside);
+            (text, seconds, seconds.is_none().then_some(inside))
+        }
+        None => (body, None, None),
     };
-    plain_move(text).then_some(Row { number, text, seconds, remark: None })
+    plain_move(text).then_some(Row { number, text, seconds, unread_time, remark: None })
 }
 
 /// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass over

@@ -734,6 +734,8 @@ pub(crate) struct Tree {
     previous: Option<Square>,
     problem: Option<ReadProblem>,
     warnings: Vec<Warning>,
+    /// Whether a time that is no time was warned of (once a game).
+    time_unread: bool,
 }
 
 impl Tree {
@@ -750,6 +752,7 @@ impl Tree {
             previous,
             problem: None,
             warnings: Vec::new(),
+            time_unread: false,
         }
     }
 
@@ -800,6 +803,20 @@ impl Tree {
             entry.comments = comments;
         }
         line.moves.push(entry);
+    }
+
+    /// Warns of the time block `( block )` of the row `text` on line `line_no`, which holds no
+    /// time: the move or ending is kept without one. Once a game, at the first: a writer that
+    /// writes one such time writes them all.
+    pub fn unread_time(&mut self, line_no: u32, text: &str, block: &str) {
+        if std::mem::replace(&mut self.time_unread, true) {
+            return;
+        }
+        let message = format!(
+            "the time ({block}) of {text} is no time: the row is read without it, and so is any later row \
+             whose time is none"
+        );
+        self.warnings.push(Warning { line: line_no, ply: None, code: "bad_time", message });
     }
 
     /// Attaches a comment to the last move of the current line (before its first move: to
