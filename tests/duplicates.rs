@@ -893,6 +893,20 @@ fn migration_0027_reads_again_the_files_with_a_hash_in_a_header() {
     assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{games}");
 }
 
+/// Migration 0029: a file that is text in no one encoding is now read a line at a time, where
+/// a database of schema 28 holds it as a `decode` reject with no game: such files are read
+/// again, and the others not.
+#[test]
+fn migration_0029_reads_again_the_files_that_were_not_decoded() {
+    let files =
+        [("a.kif", "手数----指手--\n   1 ７六歩(77)\n"), ("b.kif", "手数----指手--\n   1 ２六歩(27)\n")];
+    let rejected = "UPDATE files SET error = 'decode', games = 0, format = NULL, encoding = NULL \
+                    WHERE path LIKE '%b.kif'";
+    let (_tmp, _, summary) = indexed_again(&files, rejected, 28);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

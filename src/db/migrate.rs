@@ -50,6 +50,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0026_written_fouls", include_str!("../../migrations/0026_written_fouls.sql")),
     ("0027_hash_in_header_values", include_str!("../../migrations/0027_hash_in_header_values.sql")),
     ("0028_files_to_read_again", include_str!("../../migrations/0028_files_to_read_again.sql")),
+    ("0029_files_not_decoded_before", include_str!("../../migrations/0029_files_not_decoded_before.sql")),
 ];
 
 /// The schema version this build writes.
