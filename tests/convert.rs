@@ -605,26 +605,36 @@ fn what_a_format_has_no_place_for_is_named() {
             assert_eq!(game.comments, ["para1", "", "para2"], "{to}");
         }
     }
-    // USI's own endings are no loss, nor every draw written `draw`; the handicap is the start.
-    for (text, usi) in [
-        ("手数----指手--\n   1 ７六歩(77)\n   2 投了\n", "position startpos moves 7g7f resign\n"),
+    // USI's own endings are no loss; the handicap is the start. A draw of a kind the moves do
+    // not show (an impasse) is written as USI's one word for a draw, which says no kind: that
+    // is said, and the status is 1.
+    for (text, usi, lost) in [
+        ("手数----指手--\n   1 ７六歩(77)\n   2 投了\n", "position startpos moves 7g7f resign\n", false),
         (
             "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 持将棋\n",
             "position startpos moves 7g7f 3c3d draw\n",
+            true,
         ),
         (
             "手合割：香落ち\n手数----指手--\n   1 ３四歩(33)\n   2 持将棋\n",
             "position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d draw\n",
+            true,
         ),
     ] {
         let record = tmp.path().join("r.kif");
         std::fs::write(&record, text).unwrap();
         let out = convert(&[record.to_str().unwrap(), "--to", "usi"]);
-        assert_eq!(
-            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
-            (Some(0), ""),
-            "{text}"
-        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(i32::from(lost)), "{text}: {stderr}");
+        if lost {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains("its ending (impasse, a draw) reads back from a USI file as draw"),
+                "{stderr}"
+            );
+        } else {
+            assert_eq!(stderr, "", "{text}");
+        }
         assert_eq!(String::from_utf8_lossy(&out.stdout), usi);
     }
 }

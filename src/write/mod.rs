@@ -187,15 +187,21 @@ pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Opti
         let back = crate::kifu::read_as(format, &text, Some(replayed.start.variant));
         let again = back.first().map(crate::replay::replay);
         let (termination, outcome) = again.map_or((None, None), |a| (a.termination, a.outcome));
-        // USI has one word for every draw: a draw read back as a draw is kept.
-        let kept = outcome == replayed.outcome
-            && (termination == replayed.termination || outcome == Some(Outcome::Draw));
+        // USI has one word for every draw: a draw of another kind (an impasse, the move limit)
+        // reads back as a draw of none, and that is said.
+        let kept = outcome == replayed.outcome && termination == replayed.termination;
         (!kept).then_some(EndingLost::ReadsBackAs(termination, outcome))
     };
     match format {
         // What the moves show (a mate, a fourth repetition) needs no token: the line is read
         // back and replayed to know.
-        Format::Usi => read_back(&Game::default()).map(|_| EndingLost::NoWord),
+        // A draw of a kind the moves do not show is written as USI's one word for a draw.
+        Format::Usi => read_back(&Game::default()).map(|lost| match lost {
+            EndingLost::ReadsBackAs(_, Some(Outcome::Draw)) if replayed.outcome == Some(Outcome::Draw) => {
+                lost
+            }
+            _ => EndingLost::NoWord,
+        }),
         Format::Csa | Format::Jkf => {
             let written = match replayed.termination {
                 Some(t) => crate::kifu::csa::word_for(t, replayed.outcome, replayed.end.turn).is_some(),
