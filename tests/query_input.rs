@@ -77,6 +77,23 @@ fn a_position_selector_that_is_no_ply_says_so() {
     }
 }
 
+/// A game that stops early (here at its third move, 2b3c, which the bishop cannot make behind
+/// its own pawn) has no end to give: without a ply the query is refused, naming the last ply
+/// it can give; with that ply it is answered.
+#[test]
+fn a_game_that_stops_early_has_no_last_position_to_give() {
+    let (_tmp, dir, db) = indexed(&two_games("g.usi"));
+    let stops = dir.join("stops.usi");
+    std::fs::write(&stops, "position startpos moves 7g7f 3c3d 2b3c\n").unwrap();
+    let (code, answer, err) = by_position(&stops, &db);
+    assert_eq!((code, &answer), (2, &Value::Null), "{err}");
+    assert!(err.contains("game 0 cannot be played to its end: it stops after 2 moves"), "{err}");
+    assert!(err.contains(&format!("{}:2 is the position there", stops.display())), "{err}");
+    let (code, answer, err) = by_position(Path::new(&format!("{}:2", stops.display())), &db);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(answer["position"]["games"], 1);
+}
+
 /// A file whose own name holds a colon is taken whole, and with a ply after one more.
 #[cfg(unix)]
 #[test]

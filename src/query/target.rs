@@ -50,6 +50,11 @@ pub enum TargetError {
     NoGame { path: String, game: usize, count: usize },
     #[error("{path}: game {game} has {plies} moves{why}, so there is no ply {ply}")]
     NoPly { path: String, game: usize, plies: usize, ply: usize, why: String },
+    #[error(
+        "{path}: game {game} cannot be played to its end: it stops after {plies} moves ({why}); \
+         {path}:{plies} is the position there"
+    )]
+    Stopped { path: String, game: usize, plies: usize, why: String },
 }
 
 /// The query's start option is named in [`TargetError::TwoStarts`].
@@ -207,7 +212,8 @@ impl Target {
     ///
     /// # Errors
     ///
-    /// The file holds no record, no such game, or the game has fewer legal moves.
+    /// The file holds no record, no such game, or the game has fewer legal moves; without
+    /// `ply`, the game stops before its end (an illegal or unreadable move).
     pub fn from_record(
         path: &Path,
         bytes: &[u8],
@@ -222,6 +228,10 @@ impl Target {
             parsed.games.get(game).ok_or(TargetError::NoGame { path: shown.clone(), game, count })?;
         let replayed = replay::replay(record);
         let plies = replayed.moves.len();
+        // The end asked for is not the position where a game that stops early stops.
+        if let (None, replay::Status::Stopped(reason)) = (ply, &replayed.status) {
+            return Err(TargetError::Stopped { path: shown, game, plies, why: reason.to_string() });
+        }
         let ply = ply.unwrap_or(plies);
         if ply > plies {
             let why = match &replayed.status {

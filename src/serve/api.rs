@@ -50,10 +50,14 @@ impl ApiError {
     }
 }
 
-/// A path segment that is not UTF-8 text, or a method the path does not take, in JSON as
-/// every other refusal.
+/// A path segment that is not UTF-8 text, in JSON as every other refusal, and in the words of
+/// the query string's (the framework's own names no parameter a user wrote).
 pub fn path_error(e: &PathRejection) -> ApiError {
-    ApiError { status: e.status(), message: e.body_text() }
+    let message = match e.status() {
+        StatusCode::BAD_REQUEST => "the path is not URL-encoded UTF-8 text".to_string(),
+        status => format!("the path could not be read ({status})"),
+    };
+    ApiError { status: e.status(), message }
 }
 
 /// `405`: the path is there, but not for this method (`Allow` names the one it takes).
