@@ -204,6 +204,14 @@ pub enum Error {
         path_text(path)
     )]
     WalUnreadable { path: PathBuf, error: rusqlite::Error },
+    #[error(
+        "cannot read {}: a program stopped while writing it, and left the change it had begun in {}; \
+         the change must be undone before the file can be read, which reading does not do: an index run \
+         on it, by a user who may write the file and its directory, undoes it",
+        path_text(path),
+        path_text(journal)
+    )]
+    HotJournal { path: PathBuf, journal: PathBuf },
     #[error("database migration {name} failed: {}", without_sql(.error))]
     Migration { name: &'static str, error: rusqlite::Error },
     #[error("interrupted")]
@@ -286,6 +294,7 @@ impl Error {
                 | Error::ReadOnly(_)
                 | Error::InUse { .. }
                 | Error::WalUnreadable { .. }
+                | Error::HotJournal { .. }
         )
     }
 }

@@ -315,7 +315,17 @@ fn open_read_once(path: &Path) -> Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| read_error(path, wal, e))?;
     conn.busy_timeout(BUSY_WAIT).map_err(|e| read_error(path, wal, e))?;
-    match kind(&conn).map_err(|e| read_error(path, wal, e))? {
+    // A change that a program stopped in the middle of, in a hot journal, is undone only by a
+    // connection that may write: not by a reader (which changes no file), but by an index run.
+    let found = kind(&conn).map_err(|e| match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_READONLY_ROLLBACK && linked_side(path).is_none() =>
+        {
+            Error::HotJournal { path: path.to_path_buf(), journal: with_suffix(path, "-journal") }
+        }
+        e => read_error(path, wal, e),
+    })?;
+    match found {
         Kind::Kifudex(found) if found > migrate::VERSION => {
             Err(Error::TooNew { path: path.to_path_buf(), found, known: migrate::VERSION })
         }

@@ -388,6 +388,50 @@ fn a_database_left_in_wal_mode_where_it_cannot_be_read_says_how_to_mend_it() {
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// Another program stopped in the middle of a change to the database (killed, its machine
+/// down) and left a hot journal: readers, which change no file, cannot read past it, and say
+/// so in a line that names the journal and the fix; an index run undoes the change, and the
+/// file reads as it was before it.
+#[test]
+fn a_change_another_program_left_half_made_is_named_and_undone_by_an_index_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 4, 2, 26);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let before = export_games(&db);
+    // The change, begun and never committed: its pages spill into the file (a cache of one
+    // page), and the file and its journal are copied as a crash would leave them.
+    let left = tmp.path().join("left");
+    fs::create_dir(&left).unwrap();
+    let half = left.join("k.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "PRAGMA cache_size = 1; BEGIN IMMEDIATE; UPDATE players SET name = name || 'x';
+             CREATE TABLE junk(x); INSERT INTO junk SELECT randomblob(2000) FROM games, games;",
+        )
+        .unwrap();
+        fs::copy(&db, &half).unwrap();
+        fs::copy(tmp.path().join("k.sqlite-journal"), left.join("k.sqlite-journal")).unwrap();
+        conn.execute_batch("ROLLBACK").unwrap();
+    }
+    let journal = left.join("k.sqlite-journal");
+    let message = format!(
+        "cannot read {}: a program stopped while writing it, and left the change it had begun in {}; the change \
+         must be undone before the file can be read, which reading does not do: an index run on it, by a user \
+         who may write the file and its directory, undoes it",
+        half.display(),
+        journal.display()
+    );
+    assert_every_read_refused(&half, &message);
+    let empty = tmp.path().join("none");
+    fs::create_dir(&empty).unwrap();
+    assert!(index(&empty, &half).status.success());
+    assert!(!journal.exists());
+    assert_eq!(export_games(&half), before);
+}
+
 #[test]
 fn odd_database_paths_get_a_clear_message() {
     let tmp = tempfile::tempdir().unwrap();
