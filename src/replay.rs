@@ -406,6 +406,23 @@ pub fn replay(game: &Game) -> ReplayedGame {
     }
 }
 
+/// The ply at which `moves`, legal moves played from `start`, make some position occur for the
+/// fourth time (千日手), when more moves follow it: by the rules the game ends there, so no
+/// game plays those. (A game without kings, a tsume's, has no such end.)
+pub fn ends_by_repetition_before(start: &Setup, moves: &[Move]) -> Option<usize> {
+    if !start.board.iter().flatten().any(|p| p.kind == PieceKind::King) {
+        return None;
+    }
+    let mut pos = Position::from_setup(start.clone()).ok()?;
+    let mut keys = Vec::with_capacity(moves.len() + 1);
+    keys.push(pos.key());
+    for &mv in moves {
+        pos.play(mv).ok()?;
+        keys.push(pos.key());
+    }
+    fourth_occurrence(&keys).filter(|&at| at < moves.len())
+}
+
 thread_local! {
     /// The counting table of [`fourth_occurrence`], reused from game to game.
     static OCCURRENCES: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };

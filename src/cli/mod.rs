@@ -214,6 +214,19 @@ fn note_overridden_aliases(
     Ok(())
 }
 
+/// Says on stderr when `moves`, played from `start`, go on past a fourth occurrence of a
+/// position, where by the rules the game ends (indexed games end there too).
+fn note_moves_past_repetition(start: &kifudex::shogi::Setup, moves: &[kifudex::shogi::Move]) {
+    if let Some(at) = kifudex::replay::ends_by_repetition_before(start, moves) {
+        let after = moves.len() - at;
+        let s = if after == 1 { "" } else { "s" };
+        eprintln!(
+            "kifudex: note: after move {at} a position occurs for the fourth time (千日手): by the rules the \
+             game ends there, and no stored game plays the {after} move{s} after it"
+        );
+    }
+}
+
 /// Says on stderr which moves of `text`, read from `start`, could promote and write no
 /// promotion mark where their notation must, which are read as not promoting (a record's
 /// such moves are `promotion_unmarked` warnings).

@@ -217,8 +217,9 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
     }
     let target = target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap)
         .map_err(super::in_flags)?;
-    if let (Some(moves), Some((start, _))) = (&args.moves, &target.sequence) {
+    if let (Some(moves), Some((start, played))) = (&args.moves, &target.sequence) {
         super::note_unmarked_promotions(start, moves);
+        super::note_moves_past_repetition(start, played);
     }
     Ok(target)
 }

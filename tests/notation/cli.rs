@@ -136,6 +136,43 @@ fn a_closed_pipe_is_success() {
         .expect("the kifudex binary runs");
     drop(child.stdout.take());
     let out = child.wait_with_output().expect("kifudex ends");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // No error: only the note that the rooks' shuffle repeats the start a fourth time at ply 12.
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("kifudex: note: after move 12 "), "{stderr}");
+}
+
+/// Moves past a fourth occurrence of a position are moves no game plays: said, with the ply
+/// (the start recurs at plies 4, 8 and 12 of the rooks' shuffle) and how many follow it, and
+/// nothing when the sequence ends there.
+#[test]
+fn moves_past_a_fourfold_repetition_are_noted() {
+    let shuffle = |plies: usize| {
+        "2h3h 8b7b 3h2h 7b8b ".repeat(5).split_whitespace().take(plies).collect::<Vec<_>>().join(" ")
+    };
+    for (plies, note) in [
+        (12, None),
+        (
+            13,
+            Some(
+                "after move 12 a position occurs for the fourth time (千日手): by the rules the game ends there, and no stored game plays the 1 move after it",
+            ),
+        ),
+        (
+            17,
+            Some(
+                "after move 12 a position occurs for the fourth time (千日手): by the rules the game ends there, and no stored game plays the 5 moves after it",
+            ),
+        ),
+    ] {
+        let out = crate::util::kifudex(["moves", &shuffle(plies)]).output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{plies}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).split_whitespace().count(), plies);
+        match note {
+            Some(note) => assert_eq!(stderr, format!("kifudex: note: {note}\n"), "{plies}"),
+            None => assert!(stderr.is_empty(), "{plies}: {stderr}"),
+        }
+    }
 }
