@@ -134,6 +134,15 @@ fn player(name: &Option<String>, title: &Option<String>, written: Option<Player>
     })
 }
 
+/// What a record written from `stored` leaves out when the record shown stopped early (a move
+/// that cannot be read or played): the moves after the stop, which the database never held.
+/// Said as `convert` says it of the record file.
+pub fn stop_note(stored: &StoredGame) -> Option<String> {
+    let stop = stored.stop.as_ref()?;
+    let why = stop.message.as_deref().unwrap_or(&stop.code);
+    Some(format!("written up to move {} only: its record stops there: {why}", stored.moves.len()))
+}
+
 /// A stored game as the writers take it: its record ([`stored_record`]) and its replay, with
 /// the result and termination the database holds (see the module's policy).
 ///

@@ -11,7 +11,7 @@ use kifudex::{
     db::GameId,
     kifu::Format,
     shogi::Variant,
-    store::stored_replay,
+    store::{stop_note, stored_replay},
     write::lost::{Lost, parts_note},
 };
 
@@ -95,13 +95,14 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     }
     // Said as `convert` says it, once the record is written.
     let lost = Lost::of(Format::from(to), &record, &replayed);
-    for message in &lost.warnings {
-        eprintln!("kifudex: game {}: {message}", args.id);
+    let warnings: Vec<String> = stop_note(&stored).into_iter().chain(lost.warnings).collect();
+    for message in &warnings {
+        super::note(format_args!("game {}: {message}", args.id));
     }
     if !lost.parts.is_empty() {
         eprintln!("kifudex: game {}: note: {}", args.id, parts_note(Format::from(to), &lost.parts));
     }
-    Ok(if lost.warnings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if warnings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// Refuses `out` when it is a record file the database has indexed: written over, the

@@ -109,8 +109,8 @@ pub use self::{
     open::{APPLICATION_ID, SIDE_FILES, START_WAIT, StartWait},
     paths::is_under,
     read::{
-        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RejectRow, Snapshot,
-        StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply,
+        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RecordStop, RejectRow,
+        Snapshot, StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,

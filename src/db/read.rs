@@ -197,6 +197,20 @@ pub struct StoredGame {
     /// (a game found in several records ends as the first of them says: see the
     /// documentation of duplicates in `db`).
     pub own_ending: Option<(GameResult, Option<String>)>,
+    /// Where and why the record shown stopped, when it could not be read or played to its end:
+    /// the game is stored up to there.
+    pub stop: Option<RecordStop>,
+}
+
+/// Why a record stopped early, as its reject says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordStop {
+    /// The reason's code (`no_such_move`, `bad_move_text`, …).
+    pub code: String,
+    /// The ply of the move it stopped at, when a move.
+    pub ply: Option<u32>,
+    /// The reject's message.
+    pub message: Option<String>,
 }
 
 /// A stored game's moves, as the moves and positions exports read them.
@@ -557,7 +571,9 @@ impl Snapshot<'_> {
         };
         let sql = format!(
             "SELECT {GAME_COLUMNS}, g.start, g.handicap, g.moves, s.times, s.comments, g.termination,
-               {RECORD_INFO_COLUMNS}, {own}, {foul}
+               {RECORD_INFO_COLUMNS}, {own}, {foul}, s.status,
+               (SELECT r.ply FROM rejects r WHERE r.file = s.file AND r.game_index = s.idx AND r.code = s.status),
+               (SELECT r.message FROM rejects r WHERE r.file = s.file AND r.game_index = s.idx AND r.code = s.status)
              FROM games g LEFT JOIN sources s ON s.id = {shown} {RECORD_JOINS}
              WHERE g.id = ?{id_arg}{game}{required}",
             shown = shown_record("g", &c.record),
@@ -585,6 +601,10 @@ impl Snapshot<'_> {
             info: record_info(r, 12)?,
             own_ending: match r.get::<_, Option<GameResult>>(19)? {
                 Some(result) => Some((result, r.get(20)?)),
+                None => None,
+            },
+            stop: match r.get::<_, Option<String>>(22)? {
+                Some(code) => Some(RecordStop { code, ply: r.get(23)?, message: r.get(24)? }),
                 None => None,
             },
         }))

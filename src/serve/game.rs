@@ -10,7 +10,7 @@ use crate::{
     kifu::Format,
     notation::{Style, write},
     shogi::Position,
-    store::stored_replay,
+    store::{stop_note, stored_replay},
     write::lost::{Lost, parts_note},
 };
 
@@ -59,9 +59,10 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     // What each download loses, said as `show` says it.
     let (record, replayed) = stored_replay(stored).map_err(|_| corrupt("a stored move is illegal"))?;
     let mut left_out = serde_json::Map::new();
+    let stopped = stop_note(stored);
     for format in held {
         let lost = Lost::of(format, &record, &replayed);
-        let mut said = lost.warnings;
+        let mut said: Vec<String> = stopped.iter().cloned().chain(lost.warnings).collect();
         if !lost.parts.is_empty() {
             said.push(format!("note: {}", parts_note(format, &lost.parts)));
         }
@@ -88,6 +89,11 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
         "start": stored.start.to_string(),
         "result": row.result.name(),
         "termination": stored.termination,
+        "stopped": stored.stop.as_ref().map(|stop| json!({
+            "code": stop.code,
+            "ply": stop.ply,
+            "message": stop.message,
+        })),
         "comment": comment_at(0),
         "foul": stored.foul,
         "foul_time": foul_at.and_then(|at| stored.times.get(at as usize).copied().flatten()),

@@ -624,3 +624,41 @@ fn an_unfinished_run_is_said_by_the_api_and_the_page() {
     }
     assert_eq!(browser.text("#notice"), warning);
 }
+
+/// A game whose record stops at an illegal move is stored up to there: `show` writes it so,
+/// and says so with status 1, as `convert` says it of the file; the API's game names the stop
+/// and each download says what it leaves out.
+#[test]
+fn a_game_stored_up_to_a_stop_is_shown_as_such() {
+    // Move 3, ５五歩(57), is no move: a pawn steps one square.
+    let record = "先手：Gamma\n後手：Delta\n手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 \
+                  ５五歩(57)\n   4 ８四歩(83)\n   5 投了\n";
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("stops.kifu"), record).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    // A rejected game: status 1.
+    assert_eq!(kifudex(["index", tmp.path().to_str().unwrap()]).db(&db).output().status.code(), Some(1));
+    let said = "game 1: written up to move 2 only: its record stops there: line 7: move 3 (５五歩(57)): no such move";
+    for to in ["kif", "usi"] {
+        let out = kifudex(["show", "1", "--to", to]).db(&db).output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(stderr.starts_with(&format!("kifudex: {said}")), "{to}: {stderr}");
+    }
+    let whole = crate::util::indexed(&[(
+        "whole.kifu",
+        "手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n",
+    )]);
+    let out = kifudex(["show", "1", "--to", "kif"]).db(&whole.2).output();
+    assert_eq!((out.status.code(), out.stderr.is_empty()), (Some(0), true));
+
+    let server = Server::start(&db, &[]);
+    let game = http::get(server.addr, "/api/game/1").json();
+    assert_eq!(game["stopped"]["code"], "no_such_move", "{game}");
+    assert_eq!(game["stopped"]["ply"], 3, "{game}");
+    let left_out = game["left_out"].as_object().unwrap();
+    for format in ["kif", "ki2", "csa", "usi", "jkf", "psn"] {
+        let first = left_out[format][0].as_str().unwrap();
+        assert!(first.starts_with("written up to move 2 only: its record stops there"), "{format}: {first}");
+    }
+}
