@@ -93,9 +93,14 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
                 replay::Status::Stopped(reason) => reason.to_string(),
                 replay::Status::Complete => "it has no start position".to_string(),
             },
-            // One line that does not read as moves is not taken as a record that stops early.
+            // One line that does not read as moves is not taken as a record that stops early;
+            // a record that does opens where it stops, and says why.
             Some(replayed) if text.contains('\n') || replayed.status.is_complete() => {
-                return Ok(opened(&replayed.start, &replayed.moves));
+                let mut answer = opened(&replayed.start, &replayed.moves);
+                if let replay::Status::Stopped(reason) = &replayed.status {
+                    answer["stopped"] = json!({ "ply": replayed.moves.len(), "reason": reason.to_string() });
+                }
+                return Ok(answer);
             }
             Some(_) => "it does not read as moves".to_string(),
             None => "it holds no game".to_string(),

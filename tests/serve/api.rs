@@ -322,6 +322,19 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
             _ => line.as_str(),
         };
         assert_eq!(line, format!("{expected_start} moves {}", answer["moves"].as_str().unwrap()), "{file}");
+        assert_eq!(answer["stopped"], serde_json::Value::Null, "{file}: a whole record");
+    }
+    // A record that stops at an illegal move (a pawn's two squares, move 3) opens where it
+    // stops, and says so; so does a CSA record.
+    for record in [
+        "手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五歩(57)\n   4 ８四歩(83)\n",
+        "+7776FU\n-3334FU\n+5755FU\n",
+    ] {
+        let answer = jump(record).json();
+        assert_eq!(answer["moves"], "7g7f 3c3d", "{record}");
+        assert_eq!(answer["stopped"]["ply"], 2, "{record}");
+        let reason = answer["stopped"]["reason"].as_str().unwrap();
+        assert!(reason.contains("move 3 (") && reason.contains("no such move"), "{record}: {reason}");
     }
     // A diagram: the position `query --bod` reads from it.
     let (_, kif_bod, _) = {

@@ -243,6 +243,16 @@ fn the_page_explores_filters_and_replays_games() {
     assert!(browser.url().contains("moves=7g7f+3c3d+2g2f"), "{}", browser.url());
     let jumped = cli_query(&["--moves", "7g7f 3c3d 2g2f"]);
     assert_eq!(board(&browser), sfen_board(jumped["position"]["sfen"].as_str().unwrap()));
+    // A pasted record that stops at an illegal move (a pawn's two squares) opens where it
+    // stops, and the page says so (in Japanese, the labels chosen above).
+    let paste = "const box = document.getElementById('jump-text'); box.value = arguments[0]; \
+                 document.getElementById('jump-form').requestSubmit();";
+    browser.run(paste, json!(["+7776FU\n-3334FU\n+5755FU\n"]));
+    browser.wait_for("return !document.getElementById('error').hidden", 20);
+    let url = browser.url();
+    assert!(url.contains("moves=7g7f+3c3d") && !url.contains("5g5e"), "{url}");
+    let said = browser.text("#error");
+    assert!(said.starts_with("棋譜は2手目の後で止まっているため") && said.contains("+5755FU"), "{said}");
 
     // A handicap start.
     browser.open(&server.url("/?start=lance"));

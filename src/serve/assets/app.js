@@ -477,7 +477,9 @@
         Object.assign(n, { game: null, ply: 0, offset: 0, sfen: found.sfen || "", moves: found.moves || "", start: found.start && found.start !== "startpos" ? found.start : "" });
         $("jump-text").value = "";
         $("jump-text").blur();
-        go(n);
+        await go(n);
+        // A record that stops early opens where it stops: said, not left to be guessed.
+        if (found.stopped) showError(labels().recordStops(found.stopped.ply, found.stopped.reason));
       } catch (err) {
         showError(err.message);
         document.body.dataset.state = "ready";
