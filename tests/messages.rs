@@ -336,6 +336,25 @@ fn control_characters_in_a_rejected_file_name_are_shown_not_sent_to_the_terminal
 }
 
 #[test]
+fn an_error_is_one_line_whatever_the_name_it_quotes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    fs::write(tmp.path().join("g.csa"), "PI\n+\n+7776FU\n%TORYO\n").unwrap();
+    assert_eq!(kifudex(["index", tmp.path().to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    // A line break in a file name given is shown as the tables show it, as a tab is.
+    for (out, shown) in
+        [("no\ndir/x.kif", "no\\x0adir"), ("x\ny.kif", "x\\x0ay.kif"), ("t\tab/x.kif", "t\\x09ab")]
+    {
+        let given = tmp.path().join(out);
+        let result = kifudex(["show", "1", "--to", "usi", "--out"]).args([&given]).db(&db).output();
+        let stderr = String::from_utf8(result.stderr).unwrap();
+        assert_eq!(result.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(shown), "{stderr}");
+    }
+}
+
+#[test]
 fn control_characters_in_an_alias_or_a_name_given_are_shown_in_notes() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");

@@ -205,10 +205,16 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let console = Console { bar, quiet: args.quiet, started: Instant::now() };
     let gone: Vec<&PathBuf> =
         roots.iter().filter(|r| args.prune && std::fs::symlink_metadata(r).is_err()).collect();
-    let summary = ingest::run(&options, &console).map_err(|e| match e {
-        ingest::Error::MissingPath(_) if !gone.is_empty() => {
-            anyhow!("{e}\n{}", prune_hint(&gone, args.db.given()))
+    let summary = ingest::run(&options, &console);
+    // The hint for a path gone under --prune, on a line of its own after the error.
+    if let Err(e @ ingest::Error::MissingPath(_)) = &summary {
+        if !gone.is_empty() {
+            super::note(format_args!("{e}"));
+            super::note(format_args!("{}", prune_hint(&gone, args.db.given())));
+            return Ok(ExitCode::from(2));
         }
+    }
+    let summary = summary.map_err(|e| match e {
         // Before the messages that name the file: a full disk may stop the run as it opens it.
         ingest::Error::Db(e) if e.is_disk_full() || e.is_io() && no_room_beside(&options.db) => anyhow!(
             "indexing into {} stopped: the disk is full (that of the database, or of the temporary \

@@ -85,8 +85,9 @@ pub fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // The message may quote a record's text or a file name: what would act on the
-            // terminal or reorder the line is shown, as the tables show it.
-            eprintln!("kifudex: {}", table::visible_lines(&format!("{e:#}")));
+            // terminal or reorder the line is shown, as the tables show it, a line break
+            // included (an error is one line).
+            eprintln!("kifudex: {}", table::visible(format!("{e:#}")));
             ExitCode::from(2)
         }
     }
