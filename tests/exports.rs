@@ -269,7 +269,16 @@ fn filters_that_keep_no_game_exit_1() {
     assert_eq!((code, out.lines().count()), (0, 1), "{err}");
     let (code, out, err) = kifudex(["export", "games", "--player", "Habu"]).db(&db).run();
     assert_eq!((code, out.lines().count()), (0, 2), "{err}");
+    // An empty database is said to be empty, as `games` says it, but with status 0; rejects
+    // and warnings, of files, say nothing of games.
     let empty = indexed(&[]);
-    let (code, _, err) = kifudex(["export", "games"]).db(&empty.1).run();
-    assert_eq!(code, 0, "{err}");
+    for table in ["games", "moves", "positions", "tree"] {
+        let (code, _, err) = kifudex(["export", table]).db(&empty.1).run();
+        assert_eq!(code, 0, "{table}: {err}");
+        assert!(err.contains("the database holds no game"), "{table}: {err}");
+    }
+    for table in ["rejects", "warnings"] {
+        let (code, _, err) = kifudex(["export", table]).db(&empty.1).run();
+        assert_eq!((code, err.as_str()), (0, ""), "{table}");
+    }
 }

@@ -381,6 +381,21 @@ fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
     ok(&kifudex(["export", "games", "--format", "csv", "--out-dir", dir.to_str().unwrap()])
         .db(&s.whole)
         .output());
+    // A filtered part stands for the selection, not the shard: said.
+    let out = kifudex([
+        "export",
+        "games",
+        "--format",
+        "csv",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--since",
+        "2000",
+    ])
+    .db(&s.whole)
+    .output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("holds only the games the filters keep"), "{stderr}");
 }
 
 /// `kifudex export tree` of the whole database, without the notations a script cannot write.

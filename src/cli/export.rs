@@ -185,6 +185,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             super::db::refuse_database_as_output(&part, "--out-dir", Some(&args.db.path()))?;
             super::db::refuse_records_as_output(&part, "--out-dir")?;
             args.filter.refuse_as_output(&part, "--out-dir")?;
+            // A selection may be what the dataset is meant to be, but the part cannot say it.
+            if !filter.is_empty() {
+                super::note(format_args!(
+                    "note: the part of shard {shard} holds only the games the filters keep; the dataset is that \
+                     selection as long as every shard's part is written with the same filters"
+                ));
+            }
             Some(part)
         }
         (None, None) => None,
@@ -236,12 +243,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if let Some(replacing) = replacing {
         replacing.commit()?;
     }
-    // Filters that keep no game are "nothing matched", as for `games` and `query`; the
-    // export, with no row, is written all the same.
-    let unmatched = !filter.is_empty() && !snapshot.keeps_any_game(&filter)?;
-    if unmatched {
-        eprintln!("kifudex: no game matches the filters: the export holds no row");
-    }
+    // Filters that keep no game are "nothing matched", as for `games` and `query`; the export,
+    // with no row, is written all the same. A database that holds no game is said to, as
+    // they say it, but is no failure: a shard of a small archive may hold none. (Rejects and
+    // warnings are of files, not games.)
+    let none = !matches!(args.what, Table::Rejects | Table::Warnings)
+        && super::note_no_game_kept(&snapshot, &filter)?;
+    let unmatched = none && !filter.is_empty();
     Ok(if skipped > 0 || unmatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
