@@ -356,6 +356,12 @@ pub fn split_title(text: &str) -> (&str, Option<&str>) {
     (name, Some(title))
 }
 
+/// Whether `text` is a title alone (`名人`, `九段`, `女流二段`, `Meijin`): [`split_title`] takes
+/// it for a name, but the names a record gives with a title are stored without it.
+pub fn is_title(text: &str) -> bool {
+    title_start(text.trim_matches(char::is_whitespace)) == Some(0)
+}
+
 const TITLES: &[&str] = &[
     "女流名人",
     "女流王将",

@@ -640,3 +640,59 @@ fn a_database_without_lists_of_newest_games_gets_them_from_its_next_index_run() 
     assert_eq!(listed_keys(&db), hot_keys(&db));
     assert_answers(&fixture_of(&db, &present), "with the lists made");
 }
+
+/// A list that a run empties (every game on it gains a record: copies in another folder) and
+/// refills with more than [`LISTED`] games (the copies and new ones) keeps [`LISTED`] of them
+/// and is cut there: it claims no more than it holds, so a longer page is read from the
+/// postings and lists every game, as a database built afresh does.
+#[test]
+fn a_list_emptied_and_refilled_with_more_than_it_keeps_is_cut() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (first, second) = (tmp.path().join("a"), tmp.path().join("b"));
+    fs::create_dir_all(&first).unwrap();
+    fs::create_dir_all(&second).unwrap();
+    // 81 games of two moves, a pawn push each, told apart by their moves, each on its own day.
+    let pushes =
+        |rank_from: u32, rank_to: u32| (1..=9).map(move |file| format!("{file}{rank_from}{file}{rank_to}FU"));
+    let games: Vec<String> = pushes(7, 6)
+        .flat_map(|black| pushes(3, 4).map(move |white| (black.clone(), white)))
+        .enumerate()
+        .map(|(i, (black, white))| {
+            let day = format!("2020/{:02}/{:02}", 1 + i / 28, 1 + i % 28);
+            format!("N+B{i}\nN-W{i}\n$START_TIME:{day} 10:00:00\nPI\n+\n+{black}\n-{white}\n%TORYO\n")
+        })
+        .collect();
+    let kept = LISTED - 10;
+    for (i, game) in games[..kept].iter().enumerate() {
+        fs::write(first.join(format!("{i:02}.csa")), game).unwrap();
+    }
+    let db = tmp.path().join("k.sqlite");
+    let index = || {
+        let out =
+            kifudex(["index", "--quiet", "--hot-games", "3", tmp.path().to_str().unwrap()]).db(&db).output();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    index();
+    // Every game of the list gains a record, and as many new games come as make it overflow.
+    for (i, game) in games.iter().enumerate() {
+        fs::write(second.join(format!("{i:02}.csa")), game).unwrap();
+    }
+    index();
+    let (answer, _) = query_json(&[], &db);
+    assert_eq!(answer["position"]["games"], games.len());
+    let listed: Vec<i64> =
+        answer["games"].as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
+    assert_eq!(listed.len(), games.len(), "every game is listed");
+    let fresh = tmp.path().join("fresh.sqlite");
+    let out = kifudex(["index", "--quiet", tmp.path().to_str().unwrap()]).db(&fresh).output();
+    assert_eq!(out.status.code(), Some(0));
+    let dates = |db: &Path| -> Vec<String> {
+        query_json(&[], db).0["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["date"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(dates(&db), dates(&fresh));
+}

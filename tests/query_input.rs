@@ -312,3 +312,27 @@ fn a_capture_no_piece_can_make_is_not_called_a_drop() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("move 1 (９五歩, black to move): no such move: 二歩"), "{err}");
 }
+
+/// Names are stored without their titles, so a name filter that is a title alone matches no
+/// player's name: the answer (no game) says why, rather than leave it to be guessed.
+#[test]
+fn a_name_filter_that_is_a_title_alone_says_why_it_finds_nothing() {
+    let (_tmp, _dir, db) = indexed(&two_games("g.usi"));
+    for (args, title) in [
+        (["query", "--player", "名人"].as_slice(), "名人"),
+        (&["games", "--black", "九段"], "九段"),
+        (&["players", "--white", "女流二段"], "女流二段"),
+        (&["export", "games", "--player", " 名人 "], " 名人 "),
+    ] {
+        let out = kifudex(args).db(&db).output();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("'{title}' is a title, and names are compared without their titles")),
+            "{args:?}: {err}"
+        );
+    }
+    // A name that finds nothing is only that.
+    let out = kifudex(["query", "--player", "羽生"]).db(&db).output();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "kifudex: no game matches the filters\n");
+}

@@ -194,7 +194,20 @@ fn note_no_game_kept(
         (true, true) => {
             eprintln!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
         }
-        (true, false) => eprintln!("kifudex: no game matches the filters"),
+        (true, false) => {
+            // A title alone matches no name: names are stored without their titles.
+            let title = [&filter.player, &filter.black, &filter.white]
+                .into_iter()
+                .flatten()
+                .find(|name| kifudex::name_key::is_title(name));
+            match title {
+                Some(title) => note(format_args!(
+                    "no game matches the filters: '{title}' is a title, and names are compared without \
+                     their titles (羽生善治名人 is stored as 羽生善治, 名人 apart): give the player's name"
+                )),
+                None => eprintln!("kifudex: no game matches the filters"),
+            }
+        }
     }
     Ok(none)
 }

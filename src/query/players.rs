@@ -15,8 +15,9 @@
 //!   side its records name them on: a game whose copies spell a player two ways (through an
 //!   alias or a key) counts once; two spellings that are not one identity are two players.
 //! - The result is the game's; wins, losses and draws are those of the games with a known
-//!   result, so `games` may be more than their sum. Overall counts add up those of both
-//!   sides (a game a player plays against themself counts on both).
+//!   result, so `games` may be more than their sum. Overall wins and losses add up those of
+//!   both sides (a game a player plays against themself counts on both, a win and a loss);
+//!   a draw is one draw, however many sides the player is on.
 //! - The first and last dates are those of the records that name the player; the openings
 //!   are the 戦型 headers of those records, each counted once a game.
 //! - `--vs NAME` keeps the games in which NAME plays, and counts each player only on the side
@@ -78,6 +79,8 @@ pub struct PlayersQuery {
 struct Gathered {
     spellings: HashMap<String, u64>,
     games: u64,
+    /// The games drawn, each once (on both sides, a game against oneself is one draw).
+    draws: u64,
     black: Stats,
     white: Stats,
     first: Option<String>,
@@ -254,6 +257,7 @@ fn count_game(
         }
         if played.insert(key.as_str()) {
             g.games += 1;
+            g.draws += u64::from(game.result == crate::db::GameResult::Draw);
         }
     }
 }
@@ -275,7 +279,7 @@ fn finish(alias_name: Option<&str>, g: Gathered) -> PlayerStats {
         games: g.games,
         wins: as_black.wins + as_white.wins,
         losses: as_black.losses + as_white.losses,
-        draws: as_black.draws + as_white.draws,
+        draws: g.draws,
         as_black,
         as_white,
         first_date: g.first,

@@ -69,13 +69,16 @@ fn expected(
         let black = side(&e.black, Color::Black, &kept);
         let white = side(&e.white, Color::White, &kept);
         let sum = |k: &str| black[k].as_u64().unwrap() + white[k].as_u64().unwrap();
+        // A draw is one draw overall, though a game against oneself is on both sides.
+        let drawn = |tail: &u64| kept.iter().any(|r| r.tail == *tail && super::result_of(r) == "draw");
+        let draws = e.games.iter().filter(|t| drawn(t)).count();
         let openings: BTreeMap<String, usize> =
             e.openings.iter().map(|(o, g)| (o.clone(), g.len())).collect();
         out.insert(
             name.clone(),
             json!({
                 "name": name, "games": e.games.len(), "wins": sum("wins"), "losses": sum("losses"),
-                "draws": sum("draws"), "as_black": black, "as_white": white,
+                "draws": draws, "as_black": black, "as_white": white,
                 "first_date": e.dates.iter().min(), "last_date": e.dates.iter().max(),
                 "openings": openings,
             }),
@@ -211,4 +214,24 @@ fn vs_a_name_several_players_share_is_refused_and_a_whole_name_is_one_player() {
     let vs = players(&db, &["--vs", "聡"]);
     assert_eq!(vs.keys().collect::<Vec<_>>(), ["藤井猛"]);
     assert_eq!(["games", "wins", "losses"].map(|k| vs["藤井猛"][k].as_u64().unwrap()), [1, 0, 1]);
+}
+
+/// A game a player plays against themself counts on both sides: as a win and a loss when it
+/// is won, and as one draw overall (one on each side) when drawn by a fourfold repetition.
+#[test]
+fn a_drawn_game_against_oneself_is_one_draw() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The rooks' shuffle brings the start back a fourth time at ply 12: 千日手.
+    let shuffle = "+2838HI\n-8272HI\n+3828HI\n-7282HI\n".repeat(3);
+    std::fs::write(tmp.path().join("self.csa"), format!("N+Alpha\nN-Alpha\nPI\n+\n{shuffle}%SENNICHITE\n"))
+        .unwrap();
+    std::fs::write(tmp.path().join("won.csa"), "N+Alpha\nN-Alpha\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
+    let db = tmp.path().join("k.sqlite");
+    assert_eq!(kifudex(["index", tmp.path().to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let alpha = &players(&db, &[])["Alpha"];
+    let counts = |v: &Value| ["games", "wins", "losses", "draws"].map(|k| v[k].as_u64().unwrap());
+    assert_eq!(counts(alpha), [2, 1, 1, 1], "{alpha}");
+    // 1.P-7f and White resigns: Black's win, White's loss.
+    assert_eq!(counts(&alpha["as_black"]), [2, 1, 0, 1], "{alpha}");
+    assert_eq!(counts(&alpha["as_white"]), [2, 0, 1, 1], "{alpha}");
 }

@@ -81,11 +81,12 @@ impl List {
         Ok(())
     }
 
-    /// Cuts it at its [`LISTED`]th game when it is longer (its games in list order).
-    fn trim(&mut self) {
-        if self.games.len() > LISTED {
+    /// Cuts it at its [`LISTED`]th game when it is longer (its games in list order), or when
+    /// `left_out` games that sort after its last one were not put on it.
+    fn trim(&mut self, left_out: bool) {
+        if self.games.len() > LISTED || left_out {
             self.games.truncate(LISTED);
-            self.cut = Some(self.games[LISTED - 1].0.clone());
+            self.cut = self.games.last().map(|(sort, _)| sort.clone()).or(self.cut.take());
         }
     }
 }
@@ -221,7 +222,9 @@ impl Lists {
                 })
                 .collect();
             if !candidates.is_empty() {
-                if candidates.len() > LISTED {
+                // Those left out here sort after every one kept: the list must be cut so.
+                let left_out = candidates.len() > LISTED;
+                if left_out {
                     // List order: newest first, then by id, highest first; then by ply.
                     candidates.select_nth_unstable_by(LISTED - 1, |a, b| {
                         (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(&b.2))
@@ -231,7 +234,7 @@ impl Lists {
                 list.games
                     .extend(candidates.into_iter().map(|(date, game, ply)| ((date.clone(), game), ply)));
                 list.games.sort_unstable_by(|a, b| list_order(a).cmp(&list_order(b)));
-                list.trim();
+                list.trim(left_out);
                 changed = true;
             }
             if changed {
