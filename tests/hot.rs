@@ -695,4 +695,22 @@ fn a_list_emptied_and_refilled_with_more_than_it_keeps_is_cut() {
             .collect()
     };
     assert_eq!(dates(&db), dates(&fresh));
+    // A database of the schema before holds such a list uncut: migration 0030 removes it, and
+    // the next run makes it again.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "UPDATE hot_lists SET cut_date = NULL, cut_game = NULL; PRAGMA user_version = 29;",
+        )
+        .unwrap();
+    }
+    index();
+    assert_eq!(dates(&db), dates(&fresh));
+    let uncut: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT count(*) FROM hot_lists WHERE cut_date IS NULL AND cut_game IS NULL", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(listed_keys(&db) > 0 && uncut < listed_keys(&db), "{uncut} lists uncut");
 }

@@ -51,6 +51,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0027_hash_in_header_values", include_str!("../../migrations/0027_hash_in_header_values.sql")),
     ("0028_files_to_read_again", include_str!("../../migrations/0028_files_to_read_again.sql")),
     ("0029_files_not_decoded_before", include_str!("../../migrations/0029_files_not_decoded_before.sql")),
+    ("0030_uncut_lists_made_again", include_str!("../../migrations/0030_uncut_lists_made_again.sql")),
 ];
 
 /// The schema version this build writes.
