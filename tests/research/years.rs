@@ -26,18 +26,22 @@ fn year(r: &Rec) -> String {
     if r.date.is_empty() { "unknown".to_string() } else { r.date[..4].to_string() }
 }
 
+/// Adds the game of `r` to counts of games, black wins, white wins and draws.
+fn count(c: &mut [u64; 4], r: &Rec) {
+    c[0] += 1;
+    match result_of(r) {
+        "black" => c[1] += 1,
+        "white" => c[2] += 1,
+        "draw" => c[3] += 1,
+        _ => {}
+    }
+}
+
 /// Counts by year of the games `keep` keeps, the games under `name`.
 fn by_year(keep: impl Fn(&Rec) -> bool, name: &str) -> Value {
     let mut out: BTreeMap<String, [u64; 4]> = BTreeMap::new();
     for r in games().into_iter().filter(|r| keep(r)) {
-        let c = out.entry(year(r)).or_default();
-        c[0] += 1;
-        match result_of(r) {
-            "black" => c[1] += 1,
-            "white" => c[2] += 1,
-            "draw" => c[3] += 1,
-            _ => {}
-        }
+        count(out.entry(year(r)).or_default(), r);
     }
     out.into_iter()
         .map(|(y, c)| (y, json!({name: c[0], "black_wins": c[1], "white_wins": c[2], "draws": c[3]})))
@@ -122,14 +126,7 @@ fn query_csv_years_writes_the_position_and_each_move_year_by_year() {
         // The year is empty when the game has no date, as in `export tree --by year`.
         let y = if r.date.is_empty() { String::new() } else { year(r) };
         for usi in [String::new(), nth(r, 1).to_string()] {
-            let c = want.entry((usi, y.clone())).or_default();
-            c[0] += 1;
-            match result_of(r) {
-                "black" => c[1] += 1,
-                "white" => c[2] += 1,
-                "draw" => c[3] += 1,
-                _ => {}
-            }
+            count(want.entry((usi, y.clone())).or_default(), r);
         }
     }
     assert!(want.len() > 2);
