@@ -73,7 +73,7 @@ impl<'a> MoveTokens<'a> {
     fn numbers_a_move(&self, digits: &str) -> bool {
         let Some(n) = digits.parse::<u64>().ok().filter(|_| !digits.starts_with('0')) else { return false };
         match self.number {
-            Some(last) => n == last + 1,
+            Some(last) => last.checked_add(1) == Some(n),
             None => {
                 self.words == 0 || n == self.words + 1 || (self.words % 2 == 0 && n == self.words / 2 + 1)
             }
