@@ -153,6 +153,25 @@ fn moves_from_the_other_start_of_a_handicap_say_where_they_play() {
     }
 }
 
+/// `--start` says where moves start: given with a position of its own (an SFEN, a diagram,
+/// a record's ply) it would be ignored, so it is refused; the default start is no conflict.
+#[test]
+fn a_start_given_with_a_position_of_its_own_is_refused() {
+    let (_tmp, dir, db) = indexed(&two_games("g.usi"));
+    let game = dir.join("g.usi");
+    let game = game.to_str().unwrap();
+    for args in [&["--sfen", START][..], &["--position", game], &["--bod", game]] {
+        let out = kifudex([&["query", "--start", "香落ち"][..], args].concat()).db(&db).run();
+        assert_eq!(out.0, 2, "{args:?}");
+        assert!(out.2.contains("cannot be used with") && out.2.contains("--start"), "{args:?}: {}", out.2);
+    }
+    // The even start's SFEN without --start: both games reach it.
+    let (code, answer, err) = by_position(&dir.join("g.usi:0"), &db);
+    assert_eq!((code, answer["position"]["games"].as_u64(), err.as_str()), (0, Some(2), ""));
+    let out = kifudex(["query", "--format", "json", "--sfen", START]).db(&db).run();
+    assert_eq!(out.0, 0, "{}", out.2);
+}
+
 /// A long name or event is written whole into a pipe, by every command that lists it, in
 /// tables as in JSON and CSV: only a terminal's tables are cut.
 #[test]

@@ -34,7 +34,12 @@ pub struct QueryArgs {
     #[arg(long, value_name = "TEXT", group = "target")]
     moves: Option<String>,
     /// Where --moves start: an SFEN, `startpos`, or a handicap name (香落ち, 2-piece, …)
-    #[arg(long, value_name = "SFEN|startpos|HANDICAP", default_value = "startpos")]
+    #[arg(
+        long,
+        value_name = "SFEN|startpos|HANDICAP",
+        default_value = "startpos",
+        conflicts_with_all = ["sfen", "bod", "position"]
+    )]
     start: String,
     /// The position as SFEN
     #[arg(long, value_name = "SFEN", group = "target")]

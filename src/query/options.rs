@@ -105,6 +105,9 @@ pub enum OptionError {
     },
     /// Both moves and an SFEN give the position.
     MovesAndSfen,
+    /// A start was given with an SFEN: a start is where moves start, and an SFEN is the
+    /// position itself.
+    StartAndSfen,
     /// The start of the moves cannot be read.
     Start(TargetError),
     Target(TargetError),
@@ -177,6 +180,11 @@ impl NamesOptions for OptionError {
                     name(QueryOption::Sfen)
                 )
             }
+            OptionError::StartAndSfen => format!(
+                "{} is where moves start, and {} is the position itself: they cannot be given together",
+                name(QueryOption::Start),
+                name(QueryOption::Sfen)
+            ),
             OptionError::Start(e) => format!("{} {}", name(QueryOption::Start), e.message(name)),
             OptionError::Target(e) => e.message(name),
             OptionError::OtherStart { error, hint: StartHint::Handicap(handicap) } => {
@@ -353,6 +361,7 @@ pub fn target_from_text(
 ) -> Result<Target, OptionError> {
     match (moves, sfen) {
         (Some(_), Some(_)) => Err(OptionError::MovesAndSfen),
+        (None, Some(_)) if !matches!(start.trim(), "" | "startpos") => Err(OptionError::StartAndSfen),
         (None, Some(sfen)) => {
             let target = Target::from_sfen(sfen)?;
             check_variant(variant, "the SFEN", target.position.variant())?;
@@ -577,6 +586,10 @@ mod tests {
         let both = target_from_text(Some("7g7f"), Some("startpos"), "", None, None).unwrap_err();
         assert!(matches!(both, OptionError::MovesAndSfen));
         assert_eq!(both.message(&shouted), "MOVES and SFEN cannot be given together");
+        let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+        let start_too = target_from_text(None, Some(even), "香落ち", None, None).unwrap_err();
+        assert!(matches!(start_too, OptionError::StartAndSfen));
+        assert!(target_from_text(None, Some(even), "startpos", None, None).is_ok());
         let start = target_from_text(None, None, "queen", None, None).unwrap_err();
         assert_eq!(start.to_string(), "start 'queen' is no SFEN, startpos or handicap name");
         assert_eq!(start.message(&shouted), "START 'queen' is no SFEN, startpos or handicap name");

@@ -137,6 +137,10 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         ("limit=ten", "--limit 'ten' is not a number"),
         ("limit=5000", "--limit 5000 is more than the 1000 games one answer lists"),
         ("moves=7g7f&sfen=startpos", "--moves and --sfen cannot be given together"),
+        (
+            "sfen=lnsgkgsnl%2F1r5b1%2Fppppppppp%2F9%2F9%2F9%2FPPPPPPPPP%2F1B5R1%2FLNSGKGSNL%20b%20-%201&start=%E9%A6%99%E8%90%BD%E3%81%A1",
+            "--start is where moves start, and --sfen is the position itself: they cannot be given together",
+        ),
         ("colour=black", "unknown parameter 'colour'"),
         ("player=a&player=b", "parameter 'player' is given twice"),
     ] {
