@@ -8,8 +8,8 @@
 //! refuses what HTTP/1.1 calls a bad request:
 //!
 //! - more than one `Host` header, a `Host` that is not `host[:port]` (a bracketed IPv6
-//!   address, or a name or IPv4 address; the port digits), or none in an HTTP/1.1 request:
-//!   400;
+//!   address, or a name or IPv4 address; the port digits naming at most 65535), or none in
+//!   an HTTP/1.1 request: 400;
 //! - loopback names are `localhost` in any case, `127.x.x.x` and `[::1]` (or an IPv4
 //!   loopback address mapped into IPv6), each with or without a port, and the first two
 //!   with the trailing dot of a fully qualified name (`localhost.`);
@@ -69,7 +69,7 @@ fn name_in(text: &str) -> Addressed {
                     None => return Addressed::Invalid(INVALID),
                 },
             };
-            if !port.bytes().all(|b| b.is_ascii_digit()) {
+            if !is_port(port) {
                 return Addressed::Invalid(INVALID);
             }
             return if is_loopback(IpAddr::V6(v6)) { Addressed::Loopback } else { Addressed::Elsewhere };
@@ -78,13 +78,19 @@ fn name_in(text: &str) -> Addressed {
     };
     // A registered name or IPv4 address holds no ':' (RFC 3986 `reg-name`); the port is digits.
     let name_char = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=%".contains(&b);
-    if !name.bytes().all(name_char) || !port.bytes().all(|b| b.is_ascii_digit()) {
+    if !name.bytes().all(name_char) || !is_port(port) {
         return Addressed::Invalid(INVALID);
     }
     let bare = name.strip_suffix('.').unwrap_or(name);
     let loopback =
         bare.eq_ignore_ascii_case("localhost") || bare.parse::<Ipv4Addr>().is_ok_and(|v4| v4.is_loopback());
     if loopback { Addressed::Loopback } else { Addressed::Elsewhere }
+}
+
+/// Whether `port` is a port: digits naming one of 0 to 65535, or nothing (RFC 3986 lets a
+/// URI's port be empty).
+fn is_port(port: &str) -> bool {
+    port.bytes().all(|b| b.is_ascii_digit()) && (port.is_empty() || port.parse::<u16>().is_ok())
 }
 
 #[cfg(test)]
@@ -156,6 +162,10 @@ mod tests {
             "::1",
             "localhost:80:80",
             "localhost:http",
+            "localhost:65536",
+            "127.0.0.1:99999",
+            "localhost:99999999999",
+            "[::1]:65536",
             "evil@localhost",
             "localhost/evil",
             "local host",

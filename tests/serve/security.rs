@@ -275,6 +275,8 @@ fn the_host_is_read_as_http_1_1_says() {
         ("GET /api/status HTTP/1.1", 400, "needs a Host header"),
         ("GET /api/status HTTP/1.1\r\nHost: [::1]evil.example", 400, "not a host name"),
         ("GET /api/status HTTP/1.1\r\nHost: localhost:http", 400, "not a host name"),
+        ("GET /api/status HTTP/1.1\r\nHost: localhost:99999999999", 400, "not a host name"),
+        ("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:65536", 400, "not a host name"),
         ("GET /api/status HTTP/1.1\r\nHost: evil@localhost", 400, "not a host name"),
         ("GET http://evil.example/api/status HTTP/1.1\r\nHost: localhost", 403, "only requests to localhost"),
     ] {
