@@ -907,6 +907,35 @@ fn migration_0029_reads_again_the_files_that_were_not_decoded() {
     assert_eq!(counts, (Some(1), Some(1)), "{summary}");
 }
 
+/// Migration 0031: the KIF and JKF readers now warn of running totals that are not the sums
+/// of the moves' times, which a database of schema 30 did not: its KIF and JKF files are
+/// listed as files to read again (not read again unasked), and the others not; a `--reread`
+/// then stores the warning.
+#[test]
+fn migration_0031_lists_the_kif_and_jkf_files_to_read_again() {
+    // 0:05 then 0:07 for Black: the second total says 0:13 where they sum to 0:12.
+    let kif = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n\
+               \x20  2 ３四歩(33)   ( 0:01/00:00:01)\n   3 ２六歩(27)   ( 0:07/00:00:13)\n";
+    let jkf = r#"{"header": {}, "moves": [{}, {"move": {"color": 0, "from": {"x": 2, "y": 7}, "to": {"x": 2, "y": 6}, "piece": "FU"}}]}"#;
+    let files = [("a.kif", kif), ("b.jkf", jkf), ("c.csa", "V2.2\nPI\n+\n+5756FU\n%TORYO\n")];
+    let (_tmp, db, summary) = indexed_again(&files, "DELETE FROM warnings", 30);
+    let counts = ["files_indexed", "files_unchanged", "files_to_read_again"].map(|k| summary[k].as_u64());
+    assert_eq!(counts, [Some(0), Some(3), Some(2)], "{summary}");
+    let dir = db.parent().unwrap().join("kifu");
+    let out = kifudex(["index", dir.to_str().unwrap(), "--reread", "--json"]).db(&db).output();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["files_to_read_again"].as_u64(), Some(0), "{summary}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let warned: Vec<String> = conn
+        .prepare("SELECT code FROM warnings")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(warned, ["time_totals"]);
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

@@ -52,6 +52,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0028_files_to_read_again", include_str!("../../migrations/0028_files_to_read_again.sql")),
     ("0029_files_not_decoded_before", include_str!("../../migrations/0029_files_not_decoded_before.sql")),
     ("0030_uncut_lists_made_again", include_str!("../../migrations/0030_uncut_lists_made_again.sql")),
+    (
+        "0031_kif_and_jkf_files_to_read_again",
+        include_str!("../../migrations/0031_kif_and_jkf_files_to_read_again.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

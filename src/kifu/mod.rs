@@ -22,6 +22,8 @@
 //!   too deep;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there;
 //! - `bad_time`: a JKF move's `time` that is no time, left out (the move is kept);
+//! - `time_totals`: a KIF or JKF running total that is not the sum of the side's times read
+//!   so far: the totals are not kept (one warning a game, at the first);
 //! - `time_rounded`: times that held fractions of a second (CSA V3's `T1.250`, a JKF
 //!   `"s": 1.25`), kept in whole seconds, rounded down: one warning a game, at the first;
 //! - `stray_time`: a CSA time that follows no move or ending, or one that already has its

@@ -105,6 +105,11 @@ impl RoundedTimes {
     }
 }
 
+/// `seconds` as `h:mm:ss`, for messages about times.
+pub(crate) fn clock_text(seconds: u32) -> String {
+    format!("{}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

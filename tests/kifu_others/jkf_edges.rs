@@ -283,3 +283,33 @@ fn jkf_an_unknown_special_ends_the_game_with_a_warning_as_csa_does() {
     assert_eq!(g.moves.len(), 1);
     assert_eq!(g.problem.as_ref().map(|p| p.code()), Some("move_after_end"));
 }
+
+/// A JKF time's `total` is the mover's running total. The totals are not kept (a KIF or JKF
+/// written from the game gives the sums of the moves' times), so a total that is not that sum
+/// is said, once a game, at the first; the sums by hand beside each entry.
+#[test]
+fn jkf_running_totals_that_are_not_the_sums_are_warned_of_once() {
+    let time =
+        |now: u32, total: u32| format!(r#", "time": {{"now": {{"s": {now}}}, "total": {{"s": {total}}}}}"#);
+    let with = |totals: [u32; 4]| {
+        moves(&[
+            entry(0, (7, 7), (7, 6), "FU", &time(1, totals[0])),
+            entry(1, (3, 3), (3, 4), "FU", &time(2, totals[1])),
+            entry(0, (2, 7), (2, 6), "FU", &time(3, totals[2])),
+            format!(r#"{{"special": "TORYO"{}}}"#, time(4, totals[3])),
+        ])
+    };
+    // Black 1, then 1 + 3 = 4; White 2, then the ending 2 + 4 = 6.
+    assert_eq!(codes(&game(&with([1, 2, 4, 6]))), Vec::<&str>::new());
+    // Move 3 says 5, and the ending 60: one warning, on move 3's line.
+    let g = game(&with([1, 2, 5, 60]));
+    assert_eq!(codes(&g), ["time_totals"]);
+    assert_eq!(g.warnings[0].line, 4);
+    assert!(g.warnings[0].message.contains("move 3 is 0:00:05 where the times read sum to 0:00:04"));
+    let seconds: Vec<_> = g.moves.iter().map(|m| m.seconds).collect();
+    assert_eq!(seconds, [Some(1), Some(2), Some(3)]);
+    // The ending's alone.
+    let g = game(&with([1, 2, 4, 7]));
+    assert_eq!(codes(&g), ["time_totals"]);
+    assert!(g.warnings[0].message.contains("the ending is 0:00:07 where the times read sum to 0:00:06"));
+}

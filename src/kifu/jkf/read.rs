@@ -11,8 +11,8 @@ use crate::{
         game::comments_after,
         info,
         support::{
-            MAX_DEPTH, RoundedTimes, TooManyMoves, UnknownVariant, VariantConflict, named_variant,
-            room_for_move, turn_after,
+            MAX_DEPTH, RoundedTimes, TooManyMoves, UnknownVariant, VariantConflict, clock_text,
+            named_variant, room_for_move, turn_after,
         },
     },
     notation::{
@@ -175,13 +175,19 @@ struct Pos {
 /// what is no time: a `now` that is no object, or a part that is no number of zero or more, or
 /// a total past what a time holds.
 fn seconds(raw: &RawValue) -> Result<Option<(u32, bool)>, String> {
+    part_seconds(raw, "now")
+}
+
+/// The seconds of the part `key` of a move's `time` (`now`, or `total`, the running total),
+/// read as [`seconds`] reads `now`.
+fn part_seconds(raw: &RawValue, key: &str) -> Result<Option<(u32, bool)>, String> {
     let time: Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
     let now = match &time {
         Value::Null => return Ok(None),
-        Value::Object(time) => match time.get("now") {
+        Value::Object(time) => match time.get(key) {
             None | Some(Value::Null) => return Ok(None),
             Some(Value::Object(now)) => now,
-            Some(other) => return Err(format!("'now' is {}", excerpt(&other.to_string()))),
+            Some(other) => return Err(format!("'{key}' is {}", excerpt(&other.to_string()))),
         },
         other => return Err(format!("'time' is {}", excerpt(&other.to_string()))),
     };
@@ -226,6 +232,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
         newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
         warnings: Vec::new(),
         rounded: RoundedTimes::default(),
+        sums: [Some(0); 2],
     };
     let mut game = Game { line: 1, ..Game::default() };
     let record: Record = match serde_json::from_str(text) {
@@ -466,6 +473,10 @@ struct Reader<'t> {
     /// What was read past: forks cut or left out, times that are no times.
     warnings: Vec<Warning>,
     rounded: RoundedTimes,
+    /// The sums of the main line's times by the parity of their ply (each side's): `None`
+    /// from a move without a time on; `None` both once a total that is not the sum was
+    /// warned of.
+    sums: [Option<u32>; 2],
 }
 
 impl Reader<'_> {
@@ -508,6 +519,30 @@ impl Reader<'_> {
                 None
             }
         }
+    }
+
+    /// Checks the running total of `time` (`total`), the time of the main line's move `ply`
+    /// (or of the ending, which stands at `ply`), whose own time is `seconds`, against the
+    /// sum of its side's times: a total that is not the sum is left out, as every KIF or JKF
+    /// written from the game gives the sums, and that is said, once a game.
+    fn total(&mut self, time: Option<&RawValue>, seconds: Option<u32>, line: u32, ply: usize, what: &str) {
+        let side = ply % 2;
+        let sum = self.sums[side].zip(seconds).and_then(|(sum, s)| sum.checked_add(s));
+        self.sums[side] = sum;
+        let (Some(sum), Some(Ok(Some((total, _))))) = (sum, time.map(|t| part_seconds(t, "total"))) else {
+            return;
+        };
+        if sum == total || total == 0 && seconds == Some(0) {
+            return;
+        }
+        self.sums = [None; 2];
+        let message = format!(
+            "the running total of the times at {what} is {} where the times read sum to {}: each move's own \
+             time is kept, the totals are not (a KIF or JKF written from the game gives the sums)",
+            clock_text(total),
+            clock_text(sum)
+        );
+        self.warn(line, None, "time_totals", message);
     }
 
     fn warn(&mut self, line: u32, ply: Option<usize>, code: &'static str, message: String) {
@@ -579,6 +614,9 @@ impl Reader<'_> {
                 };
                 let ply = line.base + line.moves.len() + 1;
                 let seconds = self.time(entry.time, number, Some(ply));
+                if line.depth == 0 && !line.ended {
+                    self.total(entry.time, seconds, number, ply, &format!("move {ply}"));
+                }
                 // Comments before a fork's first move are about that move (the main line's are
                 // the start's).
                 if let Err(error) = room_for_move(&line.moves) {
@@ -601,6 +639,10 @@ impl Reader<'_> {
                         // The time of the entry that ends the line is the ending's.
                         if entry.mv.is_none() {
                             ending.seconds = self.time(entry.time, number, None);
+                            if line.depth == 0 {
+                                let ply = line.base + line.moves.len() + 1;
+                                self.total(entry.time, ending.seconds, number, ply, "the ending");
+                            }
                         }
                         line.ending = Some(ending);
                     }

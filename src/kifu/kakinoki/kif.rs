@@ -127,6 +127,7 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
     if let Some(block) = r.unread_time {
         tree.unread_time(n, r.text, block);
     }
+    tree.time_total(n, r.text, r.seconds, r.total);
     if let Some(end) = terminal(r.text) {
         // A remark on an ending read past (a second one) goes with it.
         if tree.end(end, r.text, n, r.seconds) {
@@ -188,6 +189,8 @@ struct Row<'a> {
     number: u32,
     text: &'a str,
     seconds: Option<u32>,
+    /// The time block's second part, the running total of the mover's times, in seconds.
+    total: Option<u32>,
     /// The inside of a time block that holds no time (`( 0:xx/00:00:00)`).
     unread_time: Option<&'a str>,
     /// The text after a `#` at the end of the row (a dialect some tools write), kept as a
@@ -213,14 +216,15 @@ fn row(line: &str) -> Option<Row<'_>> {
     if rest.is_empty() {
         return None;
     }
-    let (text, seconds, unread_time) = match time_block(rest) {
+    let (text, seconds, total, unread_time) = match time_block(rest) {
         Some((at, inside)) => {
             let seconds = time_spent(inside);
-            (rest[..at].trim_end_matches(is_space), seconds, seconds.is_none().then_some(inside))
+            let text = rest[..at].trim_end_matches(is_space);
+            (text, seconds, time_total(inside), seconds.is_none().then_some(inside))
         }
-        None => (rest, None, None),
+        None => (rest, None, None, None),
     };
-    Some(Row { number, text, seconds, unread_time, remark })
+    Some(Row { number, text, seconds, total, unread_time, remark })
 }
 
 /// [`row`] for the layout nearly every KIF writer uses, `  12 ７六歩(77)   ( 0:01/00:00:01)`, in
@@ -248,14 +252,14 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
         let spaces = b[..open].iter().rev().take_while(|&&c| c == b' ').count();
         time.then(|| (&before[..open - spaces], inside))
     });
-    let (text, seconds, unread_time) = match timed {
+    let (text, seconds, total, unread_time) = match timed {
         Some((text, inside)) => {
             let seconds = plain_time(inside);
-            (text, seconds, seconds.is_none().then_some(inside))
+            (text, seconds, time_total(inside), seconds.is_none().then_some(inside))
         }
-        None => (body, None, None),
+        None => (body, None, None, None),
     };
-    plain_move(text).then_some(Row { number, text, seconds, unread_time, remark: None })
+    plain_move(text).then_some(Row { number, text, seconds, total, unread_time, remark: None })
 }
 
 /// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass over
@@ -357,10 +361,21 @@ fn time_block(rest: &str) -> Option<(usize, &str)> {
 /// The seconds of a time block's first part: `m:ss`, `h:mm:ss`, with or without padding,
 /// in half- or full-width digits.
 fn time_spent(block: &str) -> Option<u32> {
-    let used = block.split(['/', '／']).next()?.trim_matches(is_space);
+    clock(block.split(['/', '／']).next()?)
+}
+
+/// The seconds of a time block's second part, after its `/`: the running total, read as
+/// [`time_spent`] reads the first.
+fn time_total(block: &str) -> Option<u32> {
+    clock(block.split_once(['/', '／'])?.1)
+}
+
+/// The seconds of `m:ss` or `h:mm:ss`, spaces around.
+fn clock(text: &str) -> Option<u32> {
+    let text = text.trim_matches(is_space);
     let mut total: u32 = 0;
     let mut parts = 0;
-    for part in used.split([':', '：']) {
+    for part in text.split([':', '：']) {
         let part = part.trim_matches(is_space);
         // What `str::parse` takes: an optional `+`, then at least one digit.
         let digits = part.strip_prefix('+').unwrap_or(part);

@@ -43,7 +43,7 @@ use crate::{
         encoding::{Lines, lines, lines_after},
         game::comments_after,
         info,
-        support::{TooManyMoves, UnknownVariant, VariantConflict, named_variant, room_for_move},
+        support::{TooManyMoves, UnknownVariant, VariantConflict, clock_text, named_variant, room_for_move},
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Setup, Square, Variant},
@@ -736,6 +736,9 @@ pub(crate) struct Tree {
     warnings: Vec<Warning>,
     /// Whether a time that is no time was warned of (once a game).
     time_unread: bool,
+    /// The sums of each side's times on the main line so far (black's, white's): `None` from
+    /// a move without a time on; `None` both once a total that is not the sum was warned of.
+    sums: [Option<u32>; 2],
 }
 
 impl Tree {
@@ -753,6 +756,7 @@ impl Tree {
             problem: None,
             warnings: Vec::new(),
             time_unread: false,
+            sums: [Some(0); 2],
         }
     }
 
@@ -817,6 +821,34 @@ impl Tree {
              whose time is none"
         );
         self.warnings.push(Warning { line: line_no, ply: None, code: "bad_time", message });
+    }
+
+    /// Checks the running total `total` of the row `text` on line `line_no` (a main-line move
+    /// or ending, whose own time is `seconds`) against the sum of its side's times: a total
+    /// that is not the sum (a game resumed with the times before it, time a server added,
+    /// times of fractions of a second summed before they were cut to whole ones) is left out,
+    /// as every KIF or JKF written from the game gives the sums, and that is said. Once a
+    /// game, at the first.
+    pub fn time_total(&mut self, line_no: u32, text: &str, seconds: Option<u32>, total: Option<u32>) {
+        if self.stack.len() != 1 || self.closed() {
+            return;
+        }
+        let side = usize::from(self.to_move() == Color::White);
+        let sum = self.sums[side].zip(seconds).and_then(|(sum, s)| sum.checked_add(s));
+        self.sums[side] = sum;
+        let (Some(sum), Some(total)) = (sum, total) else { return };
+        // A block of zeros (`( 0:00/00:00:00)`, the ending row of some servers) says no time.
+        if sum == total || total == 0 && seconds == Some(0) {
+            return;
+        }
+        self.sums = [None; 2];
+        let message = format!(
+            "the running total of the times at {text} is {} where the times read sum to {}: each move's \
+             own time is kept, the totals are not (a KIF or JKF written from the game gives the sums)",
+            clock_text(total),
+            clock_text(sum)
+        );
+        self.warnings.push(Warning { line: line_no, ply: None, code: "time_totals", message });
     }
 
     /// Attaches a comment to the last move of the current line (before its first move: to
