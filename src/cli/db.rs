@@ -70,9 +70,10 @@ pub fn explain(e: db::Error) -> anyhow::Error {
             path = path_text(path)
         ),
         db::Error::WalUnreadable { path, error } => format!(
-            "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or an older \
-             kifudex wrote it), and reading it needs the right to write its directory; an index run on it \
-             (any PATH, --db {path}) by a user who may write there makes it readable anywhere ({error})",
+            "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or \
+             ended while other programs had it open, or an older kifudex wrote it), and reading it needs \
+             the right to write its directory; an index run on it (any PATH, --db {path}) by a user who \
+             may write there makes it readable anywhere ({error})",
             path = path_text(path)
         ),
         _ => return e.into(),

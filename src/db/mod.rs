@@ -198,9 +198,10 @@ pub enum Error {
     )]
     InUse { path: PathBuf, seconds: u64 },
     #[error(
-        "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or an older \
-         kifudex wrote it), and reading it needs the right to write its directory; opening it for \
-         writing, as a user who may write there, makes it readable anywhere ({error})",
+        "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or ended \
+         while other programs had it open, or an older kifudex wrote it), and reading it needs the \
+         right to write its directory; opening it for writing, as a user who may write there, makes \
+         it readable anywhere ({error})",
         path_text(path)
     )]
     WalUnreadable { path: PathBuf, error: rusqlite::Error },
