@@ -176,7 +176,7 @@ pub struct ReplayedGame {
     pub outcome: Option<Outcome>,
     pub termination: Option<Termination>,
     /// The foul that ended the game, when it ended by an illegal move that was written down:
-    /// the text of that move.
+    /// the text of that move, without a side mark.
     pub illegal_ending: Option<String>,
     pub variations: Vec<ReplayedVariation>,
     pub status: Status,
@@ -310,7 +310,9 @@ pub fn replay(game: &Game) -> ReplayedGame {
             Err(error) => {
                 let last = i + 1 == game.moves.len();
                 if last && ends_by_foul && matches!(error, ResolveError::NoSuchMove(_)) {
-                    illegal_ending = Some(entry.token.to_string());
+                    // Without a KI2 record's side mark: the foul's text is the same from
+                    // every format that writes it in Japanese.
+                    illegal_ending = Some(entry.token.unmarked());
                 } else {
                     status = Status::Stopped(StopReason::Move {
                         ply: i + 1,

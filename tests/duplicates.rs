@@ -936,6 +936,21 @@ fn migration_0031_lists_the_kif_and_jkf_files_to_read_again() {
     assert_eq!(warned, ["time_totals"]);
 }
 
+/// Migration 0032: a foul written as a move in a KI2 record, which a database of schema 31
+/// stored with the record's side mark, loses it, as reading now leaves it out; the files are
+/// not read again.
+#[test]
+fn migration_0032_takes_the_side_mark_off_stored_fouls() {
+    // Black's rook on 2h cannot reach 2d past its own pawn: a foul, and White won.
+    let files = [("a.ki2", "手合割：平手\n▲７六歩 △３四歩 ▲２四飛\nまで3手で後手の反則勝ち\n")];
+    let marked = "UPDATE sources SET foul = '▲' || foul";
+    let (_tmp, db, summary) = indexed_again(&files, marked, 31);
+    assert_eq!(summary["files_unchanged"].as_u64(), Some(1), "{summary}");
+    let games = stdout(&kifudex(["export", "games"]).db(&db).output());
+    let rows = csv_rows(games.as_bytes());
+    assert_eq!(rows.iter().map(|r| r["foul"].as_str()).collect::<Vec<_>>(), ["２四飛"]);
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

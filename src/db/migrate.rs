@@ -56,6 +56,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0031_kif_and_jkf_files_to_read_again",
         include_str!("../../migrations/0031_kif_and_jkf_files_to_read_again.sql"),
     ),
+    ("0032_fouls_without_a_side_mark", include_str!("../../migrations/0032_fouls_without_a_side_mark.sql")),
 ];
 
 /// The schema version this build writes.

@@ -170,6 +170,21 @@ impl MoveToken {
 }
 
 /// The move as it was written (normalized to its notation's standard form).
+impl MoveToken {
+    /// The move as written, without the side mark a Japanese move may carry (`▲７六歩` is
+    /// `７六歩`): what a record says of a move whatever side it gives it to.
+    pub fn unmarked(&self) -> String {
+        match self {
+            MoveToken::Japanese(m) if m.color.is_some() => {
+                let mut m = m.clone();
+                m.color = None;
+                m.to_string()
+            }
+            token => token.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for MoveToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -211,3 +211,21 @@ fn kif_running_totals_that_are_not_the_sums_are_warned_of_once() {
                    \x20  3 ２六歩(27)   ( 0:03/00:00:09)\n   4 ８四歩(83)   ( 0:04/00:00:05)\n";
     assert_eq!(warned(&read(untimed)), [(6, "time_totals")]);
 }
+
+/// A foul written as a move is kept with its text as the record writes it, but for the side
+/// mark a KI2 move carries: the writers mark the side themselves, and the foul's text is
+/// the same whichever format gave it (▲, and ☗ as KI2 writers also mark Black).
+#[test]
+fn a_written_foul_keeps_its_text_without_a_side_mark() {
+    // Black's rook on 2h cannot reach 2d: its own pawn on 2g stands in the way.
+    let ki2 = |mark: &str| format!("手合割：平手\n▲７六歩 △３四歩 {mark}２四飛\nまで3手で後手の反則勝ち\n");
+    let kif =
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２四飛(28)\n   4 反則勝ち\n";
+    let from_kif = replay(&kif::read(kif).remove(0));
+    assert_eq!((from_kif.illegal_ending.as_deref(), from_kif.outcome), (Some("２四飛(28)"), WHITE));
+    for mark in ["▲", "☗"] {
+        let text = ki2(mark);
+        let r = replay(&ki2::read(&text).remove(0));
+        assert_eq!((r.illegal_ending.as_deref(), r.outcome), (Some("２四飛"), WHITE), "{text}");
+    }
+}

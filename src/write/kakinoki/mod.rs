@@ -337,11 +337,7 @@ fn number_at(first: u32, i: usize) -> u32 {
 fn foul_text(token: &MoveToken, before: &Setup) -> Option<String> {
     let kind_at = |sq| before.piece_at(sq).map(|p| p.kind);
     let (from, to, kind, promote) = match token {
-        MoveToken::Japanese(m) => {
-            let mut m = m.clone();
-            m.color = None;
-            return Some(m.to_string());
-        }
+        MoveToken::Japanese(_) => return Some(token.unmarked()),
         MoveToken::Usi(Move::Normal { from, to, promote }) => (Some(*from), *to, kind_at(*from)?, *promote),
         MoveToken::Usi(Move::Drop { kind, to }) => (None, *to, *kind, false),
         MoveToken::Csa(c) => match c.from {
