@@ -254,24 +254,31 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
     });
     let (text, seconds, total, unread_time) = match timed {
         Some((text, inside)) => {
-            let seconds = plain_time(inside);
-            (text, seconds, time_total(inside), seconds.is_none().then_some(inside))
+            let (seconds, total) = plain_time(inside);
+            (text, seconds, total, seconds.is_none().then_some(inside))
         }
         None => (body, None, None, None),
     };
     plain_move(text).then_some(Row { number, text, seconds, total, unread_time, remark: None })
 }
 
-/// [`time_spent`] for a time block of ASCII digits, spaces, `:` and `/`, in one pass over
-/// the time used (before the first `/`): two or three parts between `:`, each digits with
-/// spaces around them.
-fn plain_time(block: &str) -> Option<u32> {
+/// [`time_spent`] and [`time_total`] for a time block of ASCII digits, spaces, `:` and `/`:
+/// the time used (before the first `/`) and the total after it, each read by [`plain_clock`].
+fn plain_time(block: &str) -> (Option<u32>, Option<u32>) {
     let b = block.as_bytes();
-    let used = &b[..b.iter().position(|&c| c == b'/').unwrap_or(b.len())];
+    match b.iter().position(|&c| c == b'/') {
+        Some(slash) => (plain_clock(&b[..slash]), plain_clock(&b[slash + 1..])),
+        None => (plain_clock(b), None),
+    }
+}
+
+/// [`clock`] in one pass over ASCII bytes: two or three parts between `:`, each digits with
+/// spaces around them.
+fn plain_clock(b: &[u8]) -> Option<u32> {
     let (mut total, mut value, mut parts) = (0u32, 0u32, 0);
     // Whether the part has digits, and whether a space came after them.
     let (mut digits, mut ended) = (false, false);
-    for &c in used {
+    for &c in b {
         match c {
             b'0'..=b'9' if !ended => {
                 value = value.checked_mul(10)?.checked_add(u32::from(c - b'0'))?;
