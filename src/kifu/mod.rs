@@ -29,6 +29,8 @@
 //! - `stray_time`: a CSA time that follows no move or ending, or one that already has its
 //!   time, skipped (the warning names the move, when the time follows one);
 //! - `unknown_handicap`: a KIF or KI2 手合割 that names no handicap, read as the even game;
+//! - `row_out_of_order`: a KIF row numbered back from the row before it, read past with the
+//!   rows after it up to the next 変化 line (a variation whose 変化 line was lost);
 //! - `undecodable_bytes`: a line with bytes that are text in no encoding read here, read
 //!   with U+FFFD in their place (a move so read stops its game there, as any unreadable move);
 //! - `mixed_encoding`: a line in another encoding than the rest of the file, read in its own

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use kifudex::{
     kifu::{Game, Outcome, Start, Termination, encoding, ki2, kif},
-    replay::{ReplayedGame, Status, StopReason},
+    replay::{ReplayedGame, Status, StopReason, replay},
     shogi::{Color, Handicap},
 };
 
@@ -94,6 +94,29 @@ fn kif_variation_after_a_misnumbered_row() {
     let (game, _) = expect("fork-test.kif", 3, EVEN_AFTER_76_34_26, "-", "none", "ok");
     // `5 ６六歩` then `5 ４二銀`: numbers are not trusted, both are moves of the variation.
     assert_eq!(game.variations[0].moves.len(), 5);
+}
+
+/// Rows numbered back from the row before them (`4` after `5`) are the moves of a variation
+/// whose `変化` line is missing or could not be read: they are no moves of the line they
+/// follow, which keeps its own; a warning says so, at the first, and the next `変化` line is
+/// read as ever. By hand: ４四歩(43) and ４八銀(39) would be legal after the main line's five
+/// moves, so only their numbers tell them.
+#[test]
+fn kif_rows_numbered_back_are_read_past_with_a_warning() {
+    let main = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\
+                \x20  4 ８四歩(83)\n   5 ２五歩(26)\n";
+    let headless = "\n   4 ４四歩(43)\n   5 ４八銀(39)\n";
+    let variation = "\n変化：4手\n   4 ３二金(41)\n";
+    for text in [format!("{main}{headless}"), format!("{main}{headless}{variation}")] {
+        let game = kif::read(&text).remove(0);
+        let r = replay(&game);
+        assert_eq!(usi(&r.moves), "7g7f 3c3d 2g2f 8c8d 2f2e", "{text}");
+        let warned: Vec<(u32, &str)> = game.warnings.iter().map(|w| (w.line, w.code)).collect();
+        assert_eq!(warned, [(9, "row_out_of_order")], "{text}");
+        let variations: Vec<String> = r.variations.iter().map(|v| usi(&v.moves)).collect();
+        let want: &[&str] = if text.contains("変化") { &["4a3b"] } else { &[] };
+        assert_eq!(variations, want, "{text}");
+    }
 }
 
 #[test]

@@ -124,6 +124,9 @@ fn body_line(tree: &mut Tree, n: u32, line: &str) {
 
 /// Reads a move row into the tree.
 fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
+    if !tree.row_in_order(n, r.number) {
+        return;
+    }
     if let Some(block) = r.unread_time {
         tree.unread_time(n, r.text, block);
     }

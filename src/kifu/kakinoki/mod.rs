@@ -692,6 +692,11 @@ struct Line {
     /// with from there, that one included. Its ending is still read, said by the side to
     /// move after them.
     unread: Option<usize>,
+    /// The number of the line's last row read (a move or an ending).
+    last_row: Option<u32>,
+    /// A row numbered back from the one before was met: the rows after it, up to the next
+    /// `変化` line, are read past.
+    read_past: bool,
 }
 
 impl Line {
@@ -716,6 +721,8 @@ impl Line {
             closed: false,
             detached: false,
             unread: None,
+            last_row: None,
+            read_past: false,
         }
     }
 }
@@ -773,6 +780,39 @@ impl Tree {
     /// Whether the current line takes no more moves.
     pub fn closed(&self) -> bool {
         self.lines[*self.stack.last().expect("the main line is never popped")].closed
+    }
+
+    /// Whether the row numbered `number`, on line `line_no`, is read into the current line.
+    /// A row numbered back from the row before it (`4` after `5`) starts moves of another
+    /// line, a variation whose `変化` line is missing or could not be read: it is no move of
+    /// this one, nor are the rows after it up to the next `変化` line, which are read past with
+    /// a warning at the first (`row_out_of_order`). A row numbered as the one before is read,
+    /// as the rows of a record that numbers two moves alike are. A line that has ended takes
+    /// its rows as [`Tree::push`] and [`Tree::end`] say.
+    pub fn row_in_order(&mut self, line_no: u32, number: u32) -> bool {
+        let line = self.current();
+        if line.read_past {
+            return false;
+        }
+        if line.closed {
+            return true;
+        }
+        match line.last_row {
+            Some(last) if number < last => {
+                line.read_past = true;
+                let message = format!(
+                    "row {number} comes after row {last}: it and the rows after it, up to the next 変化 \
+                     line, are read past (the moves of a variation whose 変化 line is missing or could \
+                     not be read)"
+                );
+                self.warnings.push(Warning { line: line_no, ply: None, code: "row_out_of_order", message });
+                false
+            }
+            _ => {
+                line.last_row = Some(number);
+                true
+            }
+        }
     }
 
     /// Adds a move to the current line. A move after the line's end (a word that ends it, or a
