@@ -326,15 +326,47 @@ pub fn matches(part: &str, text: &str) -> bool {
 /// `渡辺明竜王`, `藤井聡太七段`, `羽生 善治竜王`, `里見香奈女流名人`, `藤井聡太竜王・名人`,
 /// `surokiti0510 初段`, `稲葉聡アマ`, `Hosking 3dan`, `Ito_Chihiro_W2dan`,
 /// `Habu_Yoshiharu_Meijin`. Returns the name and the title, if there is one; a title alone
-/// (`名人`) is a name. `text` is taken as it is (trimmed).
+/// (`名人`) is a name. `text` is taken as it is (trimmed); its titles are told as its keys
+/// read them, in any width and in the old forms of their kanji (`王將`, `ｱﾏ`, `Ｍｅｉｊｉｎ`).
 ///
 /// ```
 /// use kifudex::name_key::split_title;
 /// assert_eq!(split_title("羽生 善治竜王"), ("羽生 善治", Some("竜王")));
 /// assert_eq!(split_title("加藤一二三"), ("加藤一二三", None));
+/// assert_eq!(split_title("大山康晴 王將"), ("大山康晴", Some("王將")));
 /// ```
 pub fn split_title(text: &str) -> (&str, Option<&str>) {
-    let full = text;
+    // The text with each character in the form keys give it, and where each of its bytes
+    // came from in `text`.
+    let mut folded = String::with_capacity(text.len());
+    let mut from = Vec::with_capacity(text.len() + 1);
+    for (i, c) in text.char_indices() {
+        let f = fold(c);
+        from.extend(std::iter::repeat_n(i, f.len_utf8()));
+        folded.push(f);
+    }
+    from.push(text.len());
+    let Some(end) = name_end(&folded) else { return (text, None) };
+    let space = |c: char| is_inline_space(fold(c));
+    let name = text[..from[end]].trim_end_matches(space);
+    let title = text[from[end]..].trim_matches(space);
+    let title = title.strip_prefix(|c| matches!(fold(c), '・' | '、' | '_')).unwrap_or(title);
+    (name, Some(title.trim_start_matches(space)))
+}
+
+/// `c` as keys read it where it is one character: NFKC (`Ａ` is `A`, `ｱ` is `ア`, U+3000 a
+/// space), then its form of today ([`standard_form`]).
+fn fold(c: char) -> char {
+    let mut nfkc = std::iter::once(c).nfkc();
+    let single = match (nfkc.next(), nfkc.next()) {
+        (Some(f), None) => f,
+        _ => c,
+    };
+    standard_form(single)
+}
+
+/// [`split_title`] of a text folded by [`fold`]: the end of the name, when a title follows it.
+fn name_end(full: &str) -> Option<usize> {
     let mut end = full.len();
     loop {
         let head = full[..end].trim_end_matches(is_inline_space);
@@ -348,18 +380,14 @@ pub fn split_title(text: &str) -> (&str, Option<&str>) {
         end = before.len();
     }
     let name = full[..end].trim_end_matches(is_inline_space);
-    if end == full.len() || name.is_empty() {
-        return (full, None);
-    }
-    let title = full[end..].trim_matches(is_inline_space);
-    let title = title.strip_prefix(['・', '、', '_']).unwrap_or(title).trim_start_matches(is_inline_space);
-    (name, Some(title))
+    (end < full.len() && !name.is_empty()).then_some(end)
 }
 
 /// Whether `text` is a title alone (`名人`, `九段`, `女流二段`, `Meijin`): [`split_title`] takes
 /// it for a name, but the names a record gives with a title are stored without it.
 pub fn is_title(text: &str) -> bool {
-    title_start(text.trim_matches(char::is_whitespace)) == Some(0)
+    let folded: String = text.trim_matches(char::is_whitespace).chars().map(fold).collect();
+    title_start(&folded) == Some(0)
 }
 
 const TITLES: &[&str] = &[
@@ -392,8 +420,10 @@ fn title_start(text: &str) -> Option<usize> {
     for (open, close) in [('(', ')'), ('（', '）')] {
         if let Some(inner) = text.strip_suffix(close) {
             let start = inner.rfind(open)?;
-            let title = &inner[start + open.len_utf8()..];
-            return (title_start(title.trim_matches(is_inline_space)) == Some(0)).then_some(start);
+            // One title, or several (`(九段・永世七冠)`, `（竜王・名人）`).
+            let mut titles = inner[start + open.len_utf8()..].split(['・', '、']);
+            let each = titles.all(|t| title_start(t.trim_matches(is_inline_space)) == Some(0));
+            return each.then_some(start);
         }
     }
     let held = |head: &str| {
@@ -405,8 +435,11 @@ fn title_start(text: &str) -> Option<usize> {
         held(head)
     });
     if let Some(start) = start {
+        // Lifetime and honorary forms (`永世七冠`), and the women's titles held (`女流三冠`).
         let head = &text[..start];
-        return Some(["永世", "名誉"].iter().find_map(|p| head.strip_suffix(p)).map_or(start, str::len));
+        return Some(
+            ["永世", "名誉", "女流"].iter().find_map(|p| head.strip_suffix(p)).map_or(start, str::len),
+        );
     }
     if let Some(start) = latin_title_start(text) {
         return Some(start);
@@ -602,6 +635,37 @@ mod tests {
         }
         // Alone, a title is a name.
         assert_eq!(split_title("Meijin"), ("Meijin", None));
+    }
+
+    /// A title is told as keys read it: in full-width or half-width letters, digits and
+    /// katakana, and in the old forms of its kanji; the name and the title are returned as
+    /// written. Several titles in one bracket, and the number of women's titles held, are
+    /// titles too. Each expected split is the record's text cut by hand.
+    #[test]
+    fn titles_in_any_width_or_old_form_are_titles() {
+        for (text, name, title) in [
+            ("Ｈａｂｕ　Ｙｏｓｈｉｈａｒｕ　Ｍｅｉｊｉｎ", "Ｈａｂｕ　Ｙｏｓｈｉｈａｒｕ", "Ｍｅｉｊｉｎ"),
+            ("Ｈａｂｕ＿Ｙｏｓｈｉｈａｒｕ＿Ｍｅｉｊｉｎ", "Ｈａｂｕ＿Ｙｏｓｈｉｈａｒｕ", "Ｍｅｉｊｉｎ"),
+            ("加藤 ｱﾏ", "加藤", "ｱﾏ"),
+            ("Tony Hosking ３ｄａｎ", "Tony Hosking", "３ｄａｎ"),
+            ("大山康晴 王將", "大山康晴", "王將"),
+            ("升田幸三 名譽王座", "升田幸三", "名譽王座"),
+            ("藤井聡太 ７冠", "藤井聡太", "７冠"),
+            ("Ito_Chihiro_Ｗ２ｄａｎ", "Ito_Chihiro", "Ｗ２ｄａｎ"),
+            ("西山朋佳 女流三冠", "西山朋佳", "女流三冠"),
+            ("里見香奈女流四冠", "里見香奈", "女流四冠"),
+            ("羽生善治(九段・永世七冠)", "羽生善治", "(九段・永世七冠)"),
+            ("藤井聡太（竜王・名人）", "藤井聡太", "（竜王・名人）"),
+            ("渡辺明 名人（棋王・王将）", "渡辺明", "名人（棋王・王将）"),
+        ] {
+            assert_eq!(split_title(text), (name, Some(title)), "{text}");
+        }
+        assert_eq!(player_key("Ｈａｂｕ　Ｙｏｓｈｉｈａｒｕ　Ｍｅｉｊｉｎ"), "habuyoshiharu");
+        assert_eq!(player_key("大山康晴 王將"), player_key("大山康晴 王将"));
+        assert!(is_title("名譽王座") && is_title("ｱﾏ") && is_title("女流三冠"));
+        // Not titles: a bracket that holds a name, and a name that ends as no title does.
+        assert_eq!(split_title("羽生善治(羽生)"), ("羽生善治(羽生)", None));
+        assert_eq!(split_title("Takeshi_Ｏｉ"), ("Takeshi_Ｏｉ", None));
     }
 
     #[test]

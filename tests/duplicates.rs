@@ -951,6 +951,30 @@ fn migration_0032_takes_the_side_mark_off_stored_fouls() {
     assert_eq!(rows.iter().map(|r| r["foul"].as_str()).collect::<Vec<_>>(), ["２四飛"]);
 }
 
+/// Migration 0033: a title written in full-width letters or an old form of its kanji is now a
+/// title, where a database of schema 32 stored it as part of the name (one player as two): the
+/// files of records naming a player whose stored name ends so are read again, and the others
+/// not, and the player is then one.
+#[test]
+fn migration_0033_reads_again_the_files_of_names_with_titles_of_another_width() {
+    let files = [
+        ("a.csa", "V2.2\nN+大山康晴 王將\nN-升田幸三\nPI\n+\n+7776FU\n%TORYO\n"),
+        ("b.csa", "V2.2\nN+大山康晴\nN-升田幸三\nPI\n+\n+2726FU\n%TORYO\n"),
+    ];
+    // As the schema before stored it: the title part of the name.
+    let old = "INSERT INTO players(name, key) VALUES ('大山康晴 王將', '大山康晴王将');
+               UPDATE sources SET black = (SELECT id FROM players WHERE name = '大山康晴 王將')
+               WHERE file = (SELECT id FROM files WHERE path LIKE '%a.csa')";
+    let (_tmp, db, summary) = indexed_again(&files, old, 32);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+    let players = stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
+    let rows = csv_rows(players.as_bytes());
+    let oyama: Vec<_> = rows.iter().filter(|r| r["name"].starts_with("大山")).collect();
+    assert_eq!(oyama.len(), 1, "{players}");
+    assert_eq!(oyama[0]["games"], "2", "{players}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

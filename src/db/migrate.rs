@@ -57,6 +57,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0031_kif_and_jkf_files_to_read_again.sql"),
     ),
     ("0032_fouls_without_a_side_mark", include_str!("../../migrations/0032_fouls_without_a_side_mark.sql")),
+    ("0033_titles_in_any_width", include_str!("../../migrations/0033_titles_in_any_width.sql")),
 ];
 
 /// The schema version this build writes.
