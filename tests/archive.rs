@@ -393,3 +393,27 @@ fn the_command_that_forgets_a_directory_gone_runs_in_a_shell_whatever_its_names(
     let games = export("games", &db);
     assert!(!games.contains("habu.kifu") && games.contains("new/other.kifu"), "{games}");
 }
+
+/// A record saved as `.txt` with a stray byte in it is still told a record, as its `.kif`
+/// copy is, and read with a warning on that line: the look at a file's head reads it as the
+/// file is read, a bad line included. Notes with a stray byte are still no record.
+#[test]
+fn a_record_saved_as_txt_with_a_stray_byte_is_read_with_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("archive");
+    // In its first line, `# ---- Kifu for Windows …`, after `# `.
+    let mut record = data("tests/data/index/game.kif");
+    record.insert(2, 0xFF);
+    write(&root.join("saved-as.txt"), &record);
+    let (mut notes, _, _) = encoding_rs::SHIFT_JIS.encode("研究会のメモ\n角換わりの感想\n");
+    notes.to_mut().insert(3, 0xFF);
+    write(&root.join("notes.txt"), &notes);
+    let db = tmp.path().join("k.sqlite");
+    let (code, summary, messages) = index(&[root.to_str().unwrap()], &db);
+    assert_eq!(code, Some(0), "{messages}");
+    // Seen 2: 1 indexed, 0 unchanged, 0 rejected, 1 skipped; 1 game.
+    assert_eq!(counts(&summary)[..5], [2, 1, 0, 0, 1], "{summary}");
+    assert_eq!(summary["warnings"].as_u64(), Some(1), "{summary}");
+    let warnings = export("warnings", &db);
+    assert!(warnings.contains("saved-as.txt") && warnings.contains("undecodable_bytes"), "{warnings}");
+}

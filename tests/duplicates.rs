@@ -975,6 +975,26 @@ fn migration_0033_reads_again_the_files_of_names_with_titles_of_another_width() 
     assert_eq!(oyama[0]["games"], "2", "{players}");
 }
 
+/// Migration 0034: a file in ISO-2022-JP, which a database of schema 33 held as UTF-8 with
+/// its escapes kept, is read again, and then as what it is; the others are not. The bytes are
+/// Python's `'将棋'.encode('iso2022_jp')`.
+#[test]
+fn migration_0034_reads_again_the_files_read_in_another_encoding() {
+    let files = [
+        ("a.csa", "V2.2\nN+\x1b$B>-4}\x1b(B\nPI\n+\n+7776FU\n%TORYO\n"),
+        ("b.csa", "V2.2\nN+Habu\nPI\n+\n+2726FU\n%TORYO\n"),
+    ];
+    // As the schema before stored it: read as UTF-8, the escapes kept in the name's header.
+    let read_as_utf8 = "UPDATE files SET encoding = 'utf-8' WHERE path LIKE '%a.csa';
+                        UPDATE sources SET headers = replace(headers, '将棋',
+                                                             char(27) || '$B>-4}' || char(27) || '(B')";
+    let (_tmp, db, summary) = indexed_again(&files, read_as_utf8, 33);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+    let games = stdout(&kifudex(["games", "--player", "将棋", "--format", "csv"]).db(&db).output());
+    assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{games}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

@@ -1,7 +1,10 @@
 //! Bytes to text and back: the encodings game records come in, and the lines of the text.
 //!
 //! Policy: the encoding is decided by the bytes, never by the file name.
-//! 1. A UTF-8 byte order mark means UTF-8 (the mark is dropped).
+//! 1. A UTF-8 byte order mark means UTF-8, and a UTF-16 one UTF-16 of its byte order (the
+//!    mark is dropped). Bytes that switch to JIS X 0208 as ISO-2022-JP does (`ESC $ B`,
+//!    `ESC $ @`) and are valid ISO-2022-JP are ISO-2022-JP: that 7-bit text is valid UTF-8
+//!    too, but as UTF-8 it would keep the escapes.
 //! 2. Bytes that are valid UTF-8 are UTF-8 (pure ASCII included). Japanese text in CP932 or
 //!    EUC-JP is practically never valid UTF-8, so this is safe even when a file declares
 //!    another encoding (real files lie: `#KIF version=2.0 encoding=UTF-8` heads CP932 files).
@@ -14,17 +17,20 @@
 //!    [`decode`] never produces a replacement character.
 //!
 //! A record file is not lost over a few lines: [`decode_lossy`] reads it a line at a time in
-//! the encoding most of its lines are in, a line of UTF-8 or one that is text only in another
-//! encoding in that one (two files joined by `cat`), and the bytes of a line that is text in none (a stray
-//! byte, a file cut inside a character) as U+FFFD, telling each such line ([`LineFix`]). A
-//! text with fewer good lines than bad is still a [`DecodeError`]: that is no record.
+//! the encoding most of its lines are in (on a tie, the one the file declares, else the one
+//! whose reading is the more plausible Japanese), a line of UTF-8 or one that is text only in
+//! another encoding in that one (two files joined by `cat`), and the bytes of a line that is
+//! text in none (a stray byte, a file cut inside a character) as U+FFFD, in the encoding that
+//! reads the most of the line, telling each such line ([`LineFix`]). A text with fewer good
+//! lines than bad is still a [`DecodeError`]: that is no record. Its lines end as [`lines`]
+//! ends them.
 //!
 //! [`lines`] splits text at CRLF, LF or a lone CR, with or without a final line break, for
 //! every reader.
 
 use std::borrow::Cow;
 
-use encoding_rs::{DecoderResult, EUC_JP, EncoderResult, SHIFT_JIS};
+use encoding_rs::{DecoderResult, EUC_JP, EncoderResult, ISO_2022_JP, SHIFT_JIS, UTF_16BE, UTF_16LE};
 
 /// An encoding records are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,16 +43,26 @@ pub enum Encoding {
     ShiftJis,
     /// EUC-JP.
     EucJp,
+    /// ISO-2022-JP (JIS), seven bits with escapes.
+    Iso2022Jp,
+    /// UTF-16, little-endian, with a byte order mark.
+    Utf16Le,
+    /// UTF-16, big-endian, with a byte order mark.
+    Utf16Be,
 }
 
 impl Encoding {
-    /// The name stored in the database: `utf-8`, `utf-8-bom`, `cp932`, `euc-jp`.
+    /// The name stored in the database: `utf-8`, `utf-8-bom`, `cp932`, `euc-jp`,
+    /// `iso-2022-jp`, `utf-16le`, `utf-16be`.
     pub const fn name(self) -> &'static str {
         match self {
             Encoding::Utf8 => "utf-8",
             Encoding::Utf8Bom => "utf-8-bom",
             Encoding::ShiftJis => "cp932",
             Encoding::EucJp => "euc-jp",
+            Encoding::Iso2022Jp => "iso-2022-jp",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
         }
     }
 }
@@ -79,16 +95,40 @@ pub struct DecodeError {
 impl DecodeError {
     fn at(bytes: &[u8], offset: usize) -> DecodeError {
         let offset = offset.min(bytes.len().saturating_sub(1));
-        let before = &bytes[..offset];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let before = byte_lines(&bytes[..offset]);
+        // The bytes before it on its own line: none when they end with a line break.
+        let in_line =
+            before.last().filter(|l| !l.ends_with(b"\n") && !l.ends_with(b"\r")).map_or(0, |l| l.len());
+        let line = before.len() + usize::from(in_line == 0);
         DecodeError {
             offset,
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            column: offset - line_start + 1,
+            line: u32::try_from(line.max(1)).unwrap_or(u32::MAX),
+            column: in_line + 1,
             byte: bytes.get(offset).copied().unwrap_or(0),
         }
     }
+}
+
+/// The lines of `bytes`, each with its line break (CRLF, LF or a lone CR), as [`lines`] cuts
+/// text.
+fn byte_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' || b == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            out.push(&bytes[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < bytes.len() {
+        out.push(&bytes[start..]);
+    }
+    out
+}
+
+/// Whether `bytes` switch to JIS X 0208 as ISO-2022-JP does (`ESC $ B`, `ESC $ @`).
+fn switches_to_jis(bytes: &[u8]) -> bool {
+    bytes.contains(&0x1B) && bytes.windows(3).any(|w| matches!(w, b"\x1b$B" | b"\x1b$@"))
 }
 
 /// Decodes a record's bytes (see the module documentation for the policy).
@@ -109,6 +149,21 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             Ok(text) => Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8Bom }),
             Err(e) => Err(DecodeError::at(bytes, e.valid_up_to() + 3)),
         };
+    }
+    for (bom, utf16, encoding) in
+        [(b"\xFF\xFE", UTF_16LE, Encoding::Utf16Le), (b"\xFE\xFF", UTF_16BE, Encoding::Utf16Be)]
+    {
+        if let Some(rest) = bytes.strip_prefix(bom) {
+            return match strict(utf16, rest) {
+                Ok(text) => Ok(Decoded { text: Cow::Owned(text), encoding }),
+                Err(at) => Err(DecodeError::at(bytes, at + 2)),
+            };
+        }
+    }
+    if switches_to_jis(bytes) {
+        if let Ok(text) = strict(ISO_2022_JP, bytes) {
+            return Ok(Decoded { text: Cow::Owned(text), encoding: Encoding::Iso2022Jp });
+        }
     }
     let utf8_error = match std::str::from_utf8(bytes) {
         Ok(text) => return Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8 }),
@@ -179,11 +234,15 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
         Ok(d) => return Ok(Lossy { text: d.text, encoding: d.encoding, fixes: Vec::new() }),
         Err(e) => e,
     };
+    // UTF-16 is not read a line at a time: its bytes are no lines of the others'.
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return Err(strict_error);
+    }
     let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => (true, rest),
         None => (false, bytes),
     };
-    let lines: Vec<&[u8]> = body.split_inclusive(|&b| b == b'\n').collect();
+    let lines = byte_lines(body);
     let reads = |encoding: &'static encoding_rs::Encoding, line: &[u8]| strict(encoding, line).ok();
     let encodings: [(Encoding, &'static encoding_rs::Encoding); 3] = [
         (if bom { Encoding::Utf8Bom } else { Encoding::Utf8 }, encoding_rs::UTF_8),
@@ -206,8 +265,18 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
     };
     let counts = encodings.map(|(_, e)| lines.iter().filter(|l| as_is(e, l)).count());
     let declared = declared(body);
+    // On a tie of counts and no declaration, how plausible the lines each reads are.
+    let plausible = |i: usize| -> i64 {
+        let e = encodings[i].1;
+        lines
+            .iter()
+            .filter(|l| !l.is_ascii() && as_is(e, l))
+            .filter_map(|l| reads(e, l))
+            .map(|t| plausibility(&t))
+            .sum()
+    };
     let best = (0..3)
-        .max_by_key(|&i| (counts[i], declared == Some(encodings[i].0), std::cmp::Reverse(i)))
+        .max_by_key(|&i| (counts[i], declared == Some(encodings[i].0), plausible(i), std::cmp::Reverse(i)))
         .expect("three encodings");
     let (encoding, main) = encodings[best];
     let mut text = String::with_capacity(body.len() * 3 / 2);
@@ -231,8 +300,15 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
             fixes.push(LineFix::Other { line: number, encoding: other });
             continue;
         }
-        let column = strict(main, line).err().unwrap_or(0).min(line.len().saturating_sub(1));
-        let (read, _) = main.decode_without_bom_handling(line);
+        // The line is read in the encoding that reads the most of it before a bad byte (on a
+        // tie, the file's), so that one stray byte does not take the text around it.
+        let (reader, at) = encodings
+            .iter()
+            .map(|&(_, e)| (e, strict(e, line).err().unwrap_or(0)))
+            .max_by_key(|&(e, at)| (at, e == main))
+            .expect("three encodings");
+        let column = at.min(line.len().saturating_sub(1));
+        let (read, _) = reader.decode_without_bom_handling(line);
         text.push_str(&read);
         fixes.push(LineFix::Replaced { line: number, column: column + 1, byte: line[column] });
     }
@@ -260,19 +336,30 @@ fn strict(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<Stri
 }
 
 /// The encoding a file declares in its first lines, if any.
+/// The encoding a file declares in its first lines, if any: `encoding=` or `charset=`, with
+/// spaces around the `=` and quotes around the name or not.
 fn declared(bytes: &[u8]) -> Option<Encoding> {
     let head = &bytes[..bytes.len().min(1024)];
     let head: String = head.iter().map(|&b| if b.is_ascii() { b as char } else { ' ' }).collect();
     let lower = head.to_ascii_lowercase();
-    let at = lower.find("encoding=")? + "encoding=".len();
-    let name: String =
-        lower[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || "-_".contains(*c)).collect();
-    match name.replace('_', "-").as_str() {
-        "shift-jis" | "sjis" | "cp932" | "windows-31j" | "ms932" | "x-sjis" => Some(Encoding::ShiftJis),
-        "euc-jp" | "eucjp" | "x-euc-jp" => Some(Encoding::EucJp),
-        "utf-8" | "utf8" => Some(Encoding::Utf8),
-        _ => None,
-    }
+    ["encoding", "charset"].iter().find_map(|word| {
+        lower.match_indices(word).find_map(|(at, _)| {
+            let rest = lower[at + word.len()..].trim_start_matches([' ', '\t']).strip_prefix('=')?;
+            let rest = rest.trim_start_matches([' ', '\t', '"', '\'']);
+            let name: String =
+                rest.chars().take_while(|c| c.is_ascii_alphanumeric() || "-_".contains(*c)).collect();
+            match name.replace('_', "-").as_str() {
+                "shift-jis" | "sjis" | "cp932" | "windows-31j" | "ms932" | "x-sjis" | "ms-kanji" => {
+                    Some(Encoding::ShiftJis)
+                }
+                "euc-jp" | "eucjp" | "x-euc-jp" | "eucjp-ms" | "euc-jp-ms" | "cp51932" | "eucjp-open" => {
+                    Some(Encoding::EucJp)
+                }
+                "utf-8" | "utf8" => Some(Encoding::Utf8),
+                _ => None,
+            }
+        })
+    })
 }
 
 /// How much a decoding looks like Japanese record text: common characters count for it,
@@ -392,6 +479,56 @@ impl<'a> Iterator for Lines<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// ISO-2022-JP and UTF-16 with a byte order mark are read as what they are; the bytes
+    /// of each are Python's encoding of the text (`'将棋 羽生'.encode('iso2022_jp')`).
+    #[test]
+    fn iso_2022_jp_and_utf_16_are_read_as_themselves() {
+        let jis = b"N+\x1b$B>-4}\x1b(B \x1b$B1)@8\x1b(B\n";
+        let d = decode(jis).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("N+将棋 羽生\n", Encoding::Iso2022Jp));
+        let le = decode(b"\xFF\xFE\x17\xffmQik").unwrap();
+        assert_eq!((le.text.as_ref(), le.encoding), ("７六歩", Encoding::Utf16Le));
+        let be = decode(b"\xFE\xFF\xff\x17Qmki").unwrap();
+        assert_eq!((be.text.as_ref(), be.encoding), ("７六歩", Encoding::Utf16Be));
+        // An escape that switches to nothing ISO-2022-JP knows leaves the text UTF-8.
+        assert_eq!(decode(b"a\x1b[0mb").unwrap().encoding, Encoding::Utf8);
+        // UTF-16 whose units are no text is refused whole, not read a line at a time.
+        assert!(decode_lossy(b"\xFF\xFE\x00\xD8a\x00").is_err());
+    }
+
+    /// A file read a line at a time keeps to [`lines`]' line breaks (a lone CR too), takes
+    /// the encoding whose reading is the more plausible when as many lines read in two, and
+    /// reads a bad line in the encoding that reads the most of it. The Japanese bytes are
+    /// Python's encodings (`'羽生七冠'.encode('euc_jp')`, `'きふわらべ'.encode('cp932')`).
+    #[test]
+    fn a_file_read_a_line_at_a_time_keeps_what_it_can() {
+        let euc = b"V2\nN+\xb1\xa9\xc0\xb8\xbc\xb7\xb4\xa7\xff\nN-\xc6\xa3\xb0\xe6\xc8\xac\xb4\xa7\n";
+        let d = decode_lossy(euc).unwrap();
+        assert_eq!(d.encoding, Encoding::EucJp);
+        assert_eq!(d.text, "V2\nN+羽生七冠\u{FFFD}\nN-藤井八冠\n");
+        assert_eq!(d.fixes, [LineFix::Replaced { line: 2, column: 11, byte: 0xFF }]);
+        let cp932 = b"V2\r'x\rN-\x82\xab\x82\xd3\x82\xed\x82\xe7\x82\xd7\xff\rP\r";
+        let d = decode_lossy(cp932).unwrap();
+        assert_eq!(d.text, "V2\r'x\rN-きふわらべ\u{FFFD}\rP\r");
+        assert_eq!(d.fixes, [LineFix::Replaced { line: 3, column: 13, byte: 0xFF }]);
+        // A strict error's line counts lone CRs as line breaks too.
+        assert_eq!(decode(b"a\rb\r\nc\xff").unwrap_err().line, 3);
+    }
+
+    #[test]
+    fn declarations_in_their_usual_spellings() {
+        for head in [
+            "'encoding=EUC-JP\n",
+            "#KIF version=2.0 encoding = EUC-JP\n",
+            "encoding=\"eucJP-ms\"\n",
+            "charset=CP51932\n",
+        ] {
+            assert_eq!(declared(head.as_bytes()), Some(Encoding::EucJp), "{head}");
+        }
+        assert_eq!(declared(b"#KIF version=2.0 encoding=Shift_JIS\n"), Some(Encoding::ShiftJis));
+        assert_eq!(declared(b"encoding: none\n"), None);
+    }
 
     #[test]
     fn line_endings_of_every_kind() {

@@ -297,7 +297,7 @@ pub fn looks_like_record(path: Option<&Path>, head: &[u8], whole: bool) -> bool 
     let cut = if whole {
         head
     } else {
-        match head.iter().rposition(|&b| b == b'\n') {
+        match head.iter().rposition(|&b| b == b'\n' || b == b'\r') {
             Some(end) => &head[..=end],
             // A character is at most four bytes in every encoding read here.
             None => match (0..4.min(head.len())).find(|&n| encoding::decode(&head[..head.len() - n]).is_ok())
@@ -307,7 +307,8 @@ pub fn looks_like_record(path: Option<&Path>, head: &[u8], whole: bool) -> bool 
             },
         }
     };
-    match encoding::decode(cut) {
+    // Read as the file itself is, a bad line or two included.
+    match encoding::decode_lossy(cut) {
         Ok(decoded) => !decoded.text.trim().is_empty() && detect(path, &decoded.text).is_some(),
         Err(_) => false,
     }
