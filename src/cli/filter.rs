@@ -123,9 +123,13 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             [alias, name]
                 if i == 0 && alias.eq_ignore_ascii_case("alias") && name.eq_ignore_ascii_case("name") => {}
             [alias, name] if !alias.is_empty() && !name.is_empty() => {
-                // As `alias add` refuses them: a row that would be no alias is a mistake.
-                if let Err(e) = kifudex::db::two_names(alias, name) {
-                    bail!("{} line {line}: {e}", path_text(path));
+                // A row of two spellings that are one name already (`羽生善治 九段,羽生善治`)
+                // says what names say by themselves: it is passed over. A row with no name in
+                // it is a mistake, as `alias add` refuses it.
+                match kifudex::db::two_names(alias, name) {
+                    Ok(_) => {}
+                    Err(kifudex::db::AliasError::Same { .. }) => continue,
+                    Err(e) => bail!("{} line {line}: {e}", path_text(path)),
                 }
                 out.push((alias.to_string(), name.to_string()));
                 lines.push(line);

@@ -5,7 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::Args;
-use kifudex::query::players::{self, PLAYER_COLUMNS, PlayersQuery};
+use kifudex::{
+    name_key,
+    query::players::{self, PLAYER_COLUMNS, PlayersQuery},
+};
 
 use super::{
     db::DbOpt,
@@ -39,7 +42,8 @@ pub struct PlayersArgs {
 
 pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
     let query =
-        PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !v.trim().is_empty()) };
+        // A name with nothing a key keeps (spaces, `_`) names no one: no --vs, as a blank one.
+        PlayersQuery { filter: args.filter.filter()?, vs: args.vs.clone().filter(|v| !name_key::key(v).is_empty()) };
     let mut reader = args.db.reader()?;
     let snapshot = reader.snapshot()?;
     super::note_overridden_aliases(&snapshot, &query.filter)?;

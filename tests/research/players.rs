@@ -149,6 +149,10 @@ fn vs_gives_each_player_s_record_against_one_and_aliases_join_spellings() {
     let own = |l: &str| l.to_string();
     assert_eq!(players(&a.db, &["--vs", "羽生善治"]), expected(own, plays("habu"), facing("habu")));
     assert_eq!(players(&a.db, &["--vs", "藤井 聡太"]), expected(own, plays("fujii"), facing("fujii")));
+    // A --vs with nothing a name keeps (spaces, `_`, which names write for a space) is none.
+    for blank in ["", " ", "_", "\u{3000}_"] {
+        assert_eq!(players(&a.db, &["--vs", blank]), players(&a.db, &[]), "{blank:?}");
+    }
     // With the alias, Habu Yoshiharu is 羽生善治: the copy of game 7 spelled in Latin letters
     // and game 6 count for him, under the name the alias gives.
     let tmp = tempfile::tempdir().unwrap();
