@@ -55,6 +55,25 @@ impl GameFilter {
     pub fn is_empty(&self) -> bool {
         GameFilter { aliases: Vec::new(), ..self.clone() } == GameFilter::default()
     }
+
+    /// Whether a record dated `date` (ISO 8601, as precise as the record is) is within
+    /// `since` and `until`, as the filter's conditions read them: a partial date includes all
+    /// of it, on either side.
+    ///
+    /// ```
+    /// use kifudex::db::GameFilter;
+    /// let f = GameFilter { since: Some("2019-06-01".into()), until: Some("2020".into()), ..GameFilter::default() };
+    /// assert!(f.dates_keep("2019-06") && f.dates_keep("2019") && f.dates_keep("2020-12-31"));
+    /// assert!(!f.dates_keep("2019-05-31") && !f.dates_keep("2021-01"));
+    /// ```
+    pub fn dates_keep(&self, date: &str) -> bool {
+        let since = self
+            .since
+            .as_deref()
+            .is_none_or(|d| date >= d || d.match_indices('-').any(|(i, _)| &d[..i] == date));
+        let until = self.until.as_deref().is_none_or(|d| date.get(..d.len()).unwrap_or(date) <= d);
+        since && until
+    }
 }
 
 /// The conditions of a filter, each starting with ` AND`, and their arguments (`?1`, `?2`, …

@@ -18,8 +18,9 @@
 //!   result, so `games` may be more than their sum. Overall wins and losses add up those of
 //!   both sides (a game a player plays against themself counts on both, a win and a loss);
 //!   a draw is one draw, however many sides the player is on.
-//! - The first and last dates are those of the records that name the player; the openings
-//!   are the 戦型 headers of those records, each counted once a game.
+//! - The first and last dates are those of the records that name the player (within the
+//!   filter's dates, when it has any); the openings are the 戦型 headers of those records,
+//!   each counted once a game.
 //! - `--vs NAME` keeps the games in which NAME plays, and counts each player only on the side
 //!   facing NAME: each row is that player's record against NAME (NAME's own row is left out).
 
@@ -151,7 +152,9 @@ pub fn players(snapshot: &Snapshot<'_>, query: &PlayersQuery) -> Result<Vec<Play
                         key: key.to_string(),
                         side,
                         spelling: spelling.to_string(),
-                        date: r.date.clone(),
+                        // Within the filter's dates: a game kept by one record dated there
+                        // shows no date of its others outside them.
+                        date: r.date.clone().filter(|d| filter.dates_keep(d)),
                         opening: r.opening.clone(),
                     });
                 }

@@ -243,7 +243,8 @@ fn aliases_of_a_file_chain_in_any_order_and_contradictions_are_refused() {
     // A row of two spellings of one name says what names say by themselves (`alias add`
     // refuses it, as a command that would do nothing): a file's such row is passed over, and
     // the answer is the one without it.
-    for rows in ["Habu Yoshiharu, habu  yoshiharu\n", "羽生,羽生 名人\n羽生善治 九段,羽生善治\n"] {
+    for rows in ["Habu Yoshiharu, habu  yoshiharu\n", "羽生,羽生 名人\n羽生善治 九段,羽生善治\n"]
+    {
         fs::write(&file, rows).unwrap();
         let with = listed(&a.db, &["--player", "羽生", "--aliases", file.to_str().unwrap()]);
         assert_eq!(with, listed(&a.db, &["--player", "羽生"]), "{rows}");

@@ -239,3 +239,22 @@ fn a_drawn_game_against_oneself_is_one_draw() {
     assert_eq!(counts(&alpha["as_black"]), [2, 1, 0, 1], "{alpha}");
     assert_eq!(counts(&alpha["as_white"]), [2, 0, 1, 1], "{alpha}");
 }
+
+/// With a date filter, a player's first and last dates are those of the records within it: a
+/// game kept by its record of 2018 shows neither the 2017 nor the 2019 date of its copies.
+/// The three records are one game (the same moves), dated by hand.
+#[test]
+fn first_and_last_dates_keep_to_the_filter_s_dates() {
+    let record = |date: &str| format!("V2.2\nN+山崎隆之\nN-高橋道雄\n$START_TIME:{date}\nPI\n+\n+7776FU\n%TORYO\n");
+    let (a, b, c) = (record("2019/05/05"), record("2018/01/01"), record("2017/03/03"));
+    let (_tmp, _, db) = crate::util::indexed(&[("a.csa", a.as_str()), ("b.csa", &b), ("c.csa", &c)]);
+    let dates = |args: &[&str]| -> (Value, Value) {
+        let rows = players(&db, args);
+        let row = &rows["山崎隆之"];
+        (row["first_date"].clone(), row["last_date"].clone())
+    };
+    assert_eq!(dates(&[]), (json!("2017-03-03"), json!("2019-05-05")));
+    assert_eq!(dates(&["--since", "2018"]), (json!("2018-01-01"), json!("2019-05-05")));
+    assert_eq!(dates(&["--until", "2018-06"]), (json!("2017-03-03"), json!("2018-01-01")));
+    assert_eq!(dates(&["--since", "2018", "--until", "2018"]), (json!("2018-01-01"), json!("2018-01-01")));
+}
