@@ -265,7 +265,9 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
     };
     let counts = encodings.map(|(_, e)| lines.iter().filter(|l| as_is(e, l)).count());
     let declared = declared(body);
-    // On a tie of counts and no declaration, how plausible the lines each reads are.
+    // On a tie of counts and no declaration, UTF-8 first (its lines are the others' mixed
+    // in, as a whole text's are), then how plausible the lines CP932 and EUC-JP each read
+    // are: the same bytes often read in both.
     let plausible = |i: usize| -> i64 {
         let e = encodings[i].1;
         lines
@@ -276,7 +278,9 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
             .sum()
     };
     let best = (0..3)
-        .max_by_key(|&i| (counts[i], declared == Some(encodings[i].0), plausible(i), std::cmp::Reverse(i)))
+        .max_by_key(|&i| {
+            (counts[i], declared == Some(encodings[i].0), i == 0, plausible(i), std::cmp::Reverse(i))
+        })
         .expect("three encodings");
     let (encoding, main) = encodings[best];
     let mut text = String::with_capacity(body.len() * 3 / 2);

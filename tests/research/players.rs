@@ -245,7 +245,8 @@ fn a_drawn_game_against_oneself_is_one_draw() {
 /// The three records are one game (the same moves), dated by hand.
 #[test]
 fn first_and_last_dates_keep_to_the_filter_s_dates() {
-    let record = |date: &str| format!("V2.2\nN+山崎隆之\nN-高橋道雄\n$START_TIME:{date}\nPI\n+\n+7776FU\n%TORYO\n");
+    let record =
+        |date: &str| format!("V2.2\nN+山崎隆之\nN-高橋道雄\n$START_TIME:{date}\nPI\n+\n+7776FU\n%TORYO\n");
     let (a, b, c) = (record("2019/05/05"), record("2018/01/01"), record("2017/03/03"));
     let (_tmp, _, db) = crate::util::indexed(&[("a.csa", a.as_str()), ("b.csa", &b), ("c.csa", &c)]);
     let dates = |args: &[&str]| -> (Value, Value) {
