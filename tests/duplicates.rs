@@ -913,9 +913,9 @@ fn migration_0029_reads_again_the_files_that_were_not_decoded() {
 /// then stores the warning.
 #[test]
 fn migration_0031_lists_the_kif_and_jkf_files_to_read_again() {
-    // 0:05 then 0:07 for Black: the second total says 0:13 where they sum to 0:12.
+    // 0:05 then 0:07 for Black: the second total says 0:20 where they sum to 0:12.
     let kif = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n\
-               \x20  2 ３四歩(33)   ( 0:01/00:00:01)\n   3 ２六歩(27)   ( 0:07/00:00:13)\n";
+               \x20  2 ３四歩(33)   ( 0:01/00:00:01)\n   3 ２六歩(27)   ( 0:07/00:00:20)\n";
     let jkf = r#"{"header": {}, "moves": [{}, {"move": {"color": 0, "from": {"x": 2, "y": 7}, "to": {"x": 2, "y": 6}, "piece": "FU"}}]}"#;
     let files = [("a.kif", kif), ("b.jkf", jkf), ("c.csa", "V2.2\nPI\n+\n+5756FU\n%TORYO\n")];
     let (_tmp, db, summary) = indexed_again(&files, "DELETE FROM warnings", 30);

@@ -305,9 +305,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         if summary.files_to_read_again > 0 {
             eprintln!(
                 "kifudex: note: {} files of records were indexed by an earlier version, which read past KIF \
-                 bookmarks and remarks and Western annotation marks and did not warn of rounded or stray \
-                 times, and have not been read since: `kifudex index PATH... --reread` reads them again \
-                 (their games keep their ids)",
+                 bookmarks and remarks and Western annotation marks, took KIF rows numbered back as moves, \
+                 and did not warn of rounded or stray times or of running totals that are no sums, and have \
+                 not been read since: `kifudex index PATH... --reread` reads them again (their games keep \
+                 their ids)",
                 summary.files_to_read_again
             );
         }

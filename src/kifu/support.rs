@@ -106,8 +106,56 @@ impl RoundedTimes {
 }
 
 /// `seconds` as `h:mm:ss`, for messages about times.
-pub(crate) fn clock_text(seconds: u32) -> String {
+fn clock_text(seconds: u32) -> String {
     format!("{}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
+/// The running totals a KIF or JKF record gives each side's times, checked against the sums
+/// of the times read: the totals are not kept (every KIF or JKF written from the game gives
+/// the sums), so a total that is not its sum is said, once a game (`time_totals`). A total
+/// at most a second a move above the sum is the sum of times with fractions of a second, each
+/// cut to whole seconds as the record writes them (and the total rounded or cut): what whole
+/// seconds hold. A block of
+/// zeros (`( 0:00/00:00:00)`, the ending row of some servers) says no time.
+#[derive(Clone, Debug)]
+pub(crate) struct Totals {
+    /// Each side's sum of times and count of timed moves so far (black's, white's, or by the
+    /// parity of the ply): `None` from a move without a time on, and both once a total was
+    /// warned of.
+    sums: [Option<(u32, u32)>; 2],
+}
+
+impl Default for Totals {
+    fn default() -> Totals {
+        Totals { sums: [Some((0, 0)); 2] }
+    }
+}
+
+impl Totals {
+    /// Adds `seconds`, the time of `what` (a move or an ending) of `side` (0 or 1), and
+    /// checks `total`, the record's running total there: the warning's message when it is
+    /// not the sum.
+    pub fn check(
+        &mut self,
+        side: usize,
+        seconds: Option<u32>,
+        total: Option<u32>,
+        what: &str,
+    ) -> Option<String> {
+        let now = self.sums[side].zip(seconds).and_then(|((sum, n), s)| Some((sum.checked_add(s)?, n + 1)));
+        self.sums[side] = now;
+        let ((sum, moves), total) = (now?, total?);
+        if (sum..=sum.saturating_add(moves)).contains(&total) || total == 0 && seconds == Some(0) {
+            return None;
+        }
+        self.sums = [None; 2];
+        Some(format!(
+            "the running total of the times at {what} is {} where the times read sum to {}: each move's own \
+             time is kept, the totals are not (a KIF or JKF written from the game gives the sums)",
+            clock_text(total),
+            clock_text(sum)
+        ))
+    }
 }
 
 #[cfg(test)]

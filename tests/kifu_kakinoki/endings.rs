@@ -172,9 +172,10 @@ fn kif_a_time_that_is_no_time_is_warned_of_once() {
 
 /// A KIF time block's second part is the mover's running total. The totals are not kept (a KIF
 /// or JKF written from the game gives the sums of the moves' times), so a total that is not
-/// that sum is said, once a game, at the first; totals that are the sums, a side's totals
-/// after one of its moves without a time, and an ending's block of zeros are no warning. The
-/// sums are counted by hand beside each row.
+/// that sum is said, once a game, at the first; totals that are the sums, or at most a
+/// second a move above them (times with fractions of a second, each cut to whole ones), a
+/// side's totals after one of its moves without a time, and an ending's block of zeros are no
+/// warning. The sums are counted by hand beside each row.
 #[test]
 fn kif_running_totals_that_are_not_the_sums_are_warned_of_once() {
     let head = "手合割：平手\n手数----指手---------消費時間--\n";
@@ -188,16 +189,21 @@ fn kif_running_totals_that_are_not_the_sums_are_warned_of_once() {
     assert_eq!(warned(&read(&format!("{summed}   5 投了   ( 0:05/00:00:09)\n"))), []);
     // The ending's block of zeros, as some servers write it, says no time.
     assert_eq!(warned(&read(&format!("{summed}   5 投了   ( 0:00/00:00:00)\n"))), []);
-    // White's second total says 7 where 2 + 4 make 6 (line 6), and Black's ending 1:00:00
-    // where 1 + 3 + 5 make 9 s: one warning, at the first.
+    // Black's totals 2 and 6 where 1 and 1 + 3 make 4, White's 3 and 8 where 2 and 2 + 4 make
+    // 6: at most a second a move above the sums, the sums of times with fractions.
+    let cut = "   1 ７六歩(77)   ( 0:01/00:00:02)\n   2 ３四歩(33)   ( 0:02/00:00:03)\n\
+               \x20  3 ２六歩(27)   ( 0:03/00:00:06)\n   4 ８四歩(83)   ( 0:04/00:00:08)\n";
+    assert_eq!(warned(&read(cut)), []);
+    // White's second total says 9 where 2 + 4 make 6, three seconds over in two moves (line 6),
+    // and Black's ending 1:00:00 where 1 + 3 + 5 make 9 s: one warning, at the first.
     let game = read(
         "   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n\
-         \x20  3 ２六歩(27)   ( 0:03/00:00:04)\n   4 ８四歩(83)   ( 0:04/00:00:07)\n\
+         \x20  3 ２六歩(27)   ( 0:03/00:00:04)\n   4 ８四歩(83)   ( 0:04/00:00:09)\n\
          \x20  5 投了   ( 0:05/01:00:00)\n",
     );
     assert_eq!(warned(&game), [(6, "time_totals")]);
     let message = &game.warnings[0].message;
-    assert!(message.contains("８四歩(83) is 0:00:07 where the times read sum to 0:00:06"), "{message}");
+    assert!(message.contains("８四歩(83) is 0:00:09 where the times read sum to 0:00:06"), "{message}");
     // The moves keep their own times.
     let seconds: Vec<Option<u32>> = game.moves.iter().map(|m| m.seconds).collect();
     assert_eq!(seconds, [Some(1), Some(2), Some(3), Some(4)]);
@@ -206,7 +212,8 @@ fn kif_running_totals_that_are_not_the_sums_are_warned_of_once() {
     let game = kif::read(resumed).remove(0);
     assert_eq!(warned(&game), [(3, "time_totals")]);
     assert!(game.warnings[0].message.contains("is 1:31:00 where the times read sum to 0:01:00"));
-    // Black's first move has no time: Black's sum is unknown from there, White's is checked.
+    // Black's first move has no time: Black's sum is unknown from there, White's is checked
+    // (5 where 2 + 4 make 6: a total below the sum).
     let untimed = "   1 ７六歩(77)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n\
                    \x20  3 ２六歩(27)   ( 0:03/00:00:09)\n   4 ８四歩(83)   ( 0:04/00:00:05)\n";
     assert_eq!(warned(&read(untimed)), [(6, "time_totals")]);

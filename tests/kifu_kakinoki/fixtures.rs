@@ -117,6 +117,12 @@ fn kif_rows_numbered_back_are_read_past_with_a_warning() {
         let want: &[&str] = if text.contains("変化") { &["4a3b"] } else { &[] };
         assert_eq!(variations, want, "{text}");
     }
+    // After a `まで` line the game has ended: a row after it is a move after the end, as
+    // ever (the record goes on with another game it cannot read), however it is numbered.
+    let ended = format!("{main}まで5手で中断\n\n   1 ７六歩(77)   ( 0:03/00:00:03)\n");
+    let game = kif::read(&ended).remove(0);
+    assert!(game.warnings.is_empty(), "{:?}", game.warnings);
+    assert_eq!(game.problem.as_ref().map(|p| p.line), Some(10), "{:?}", game.problem);
 }
 
 #[test]

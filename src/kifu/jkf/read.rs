@@ -11,8 +11,8 @@ use crate::{
         game::comments_after,
         info,
         support::{
-            MAX_DEPTH, RoundedTimes, TooManyMoves, UnknownVariant, VariantConflict, clock_text,
-            named_variant, room_for_move, turn_after,
+            MAX_DEPTH, RoundedTimes, TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant,
+            room_for_move, turn_after,
         },
     },
     notation::{
@@ -232,7 +232,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
         newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
         warnings: Vec::new(),
         rounded: RoundedTimes::default(),
-        sums: [Some(0); 2],
+        totals: Totals::default(),
     };
     let mut game = Game { line: 1, ..Game::default() };
     let record: Record = match serde_json::from_str(text) {
@@ -473,10 +473,8 @@ struct Reader<'t> {
     /// What was read past: forks cut or left out, times that are no times.
     warnings: Vec<Warning>,
     rounded: RoundedTimes,
-    /// The sums of the main line's times by the parity of their ply (each side's): `None`
-    /// from a move without a time on; `None` both once a total that is not the sum was
-    /// warned of.
-    sums: [Option<u32>; 2],
+    /// The running totals of the main line's times, by the parity of their ply.
+    totals: Totals,
 }
 
 impl Reader<'_> {
@@ -523,26 +521,12 @@ impl Reader<'_> {
 
     /// Checks the running total of `time` (`total`), the time of the main line's move `ply`
     /// (or of the ending, which stands at `ply`), whose own time is `seconds`, against the
-    /// sum of its side's times: a total that is not the sum is left out, as every KIF or JKF
-    /// written from the game gives the sums, and that is said, once a game.
+    /// sum of its side's times (see [`Totals`]).
     fn total(&mut self, time: Option<&RawValue>, seconds: Option<u32>, line: u32, ply: usize, what: &str) {
-        let side = ply % 2;
-        let sum = self.sums[side].zip(seconds).and_then(|(sum, s)| sum.checked_add(s));
-        self.sums[side] = sum;
-        let (Some(sum), Some(Ok(Some((total, _))))) = (sum, time.map(|t| part_seconds(t, "total"))) else {
-            return;
-        };
-        if sum == total || total == 0 && seconds == Some(0) {
-            return;
+        let total = time.and_then(|t| part_seconds(t, "total").ok().flatten()).map(|(s, _)| s);
+        if let Some(message) = self.totals.check(ply % 2, seconds, total, what) {
+            self.warn(line, None, "time_totals", message);
         }
-        self.sums = [None; 2];
-        let message = format!(
-            "the running total of the times at {what} is {} where the times read sum to {}: each move's own \
-             time is kept, the totals are not (a KIF or JKF written from the game gives the sums)",
-            clock_text(total),
-            clock_text(sum)
-        );
-        self.warn(line, None, "time_totals", message);
     }
 
     fn warn(&mut self, line: u32, ply: Option<usize>, code: &'static str, message: String) {

@@ -43,7 +43,7 @@ use crate::{
         encoding::{Lines, lines, lines_after},
         game::comments_after,
         info,
-        support::{TooManyMoves, UnknownVariant, VariantConflict, clock_text, named_variant, room_for_move},
+        support::{TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant, room_for_move},
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Setup, Square, Variant},
@@ -743,9 +743,8 @@ pub(crate) struct Tree {
     warnings: Vec<Warning>,
     /// Whether a time that is no time was warned of (once a game).
     time_unread: bool,
-    /// The sums of each side's times on the main line so far (black's, white's): `None` from
-    /// a move without a time on; `None` both once a total that is not the sum was warned of.
-    sums: [Option<u32>; 2],
+    /// The running totals of the main line's times.
+    totals: Totals,
 }
 
 impl Tree {
@@ -763,7 +762,7 @@ impl Tree {
             problem: None,
             warnings: Vec::new(),
             time_unread: false,
-            sums: [Some(0); 2],
+            totals: Totals::default(),
         }
     }
 
@@ -787,14 +786,14 @@ impl Tree {
     /// line, a variation whose `変化` line is missing or could not be read: it is no move of
     /// this one, nor are the rows after it up to the next `変化` line, which are read past with
     /// a warning at the first (`row_out_of_order`). A row numbered as the one before is read,
-    /// as the rows of a record that numbers two moves alike are. A line that has ended takes
-    /// its rows as [`Tree::push`] and [`Tree::end`] say.
+    /// as the rows of a record that numbers two moves alike are. A line that has ended (a word
+    /// that ends it, a `まで` line) takes its rows as [`Tree::push`] and [`Tree::end`] say.
     pub fn row_in_order(&mut self, line_no: u32, number: u32) -> bool {
         let line = self.current();
         if line.read_past {
             return false;
         }
-        if line.closed {
+        if line.closed || line.ending.is_some() || line.summary.is_some() {
             return true;
         }
         match line.last_row {
@@ -863,32 +862,18 @@ impl Tree {
         self.warnings.push(Warning { line: line_no, ply: None, code: "bad_time", message });
     }
 
-    /// Checks the running total `total` of the row `text` on line `line_no` (a main-line move
-    /// or ending, whose own time is `seconds`) against the sum of its side's times: a total
-    /// that is not the sum (a game resumed with the times before it, time a server added,
-    /// times of fractions of a second summed before they were cut to whole ones) is left out,
-    /// as every KIF or JKF written from the game gives the sums, and that is said. Once a
-    /// game, at the first.
+    /// Checks the running total `total` of the row `text` on line `line_no`, a main-line move
+    /// or ending whose own time is `seconds`, against the sum of its side's times (see
+    /// [`Totals`]).
     pub fn time_total(&mut self, line_no: u32, text: &str, seconds: Option<u32>, total: Option<u32>) {
-        if self.stack.len() != 1 || self.closed() {
+        let line = &self.lines[0];
+        if self.stack.len() != 1 || line.closed || line.ending.is_some() || line.summary.is_some() {
             return;
         }
         let side = usize::from(self.to_move() == Color::White);
-        let sum = self.sums[side].zip(seconds).and_then(|(sum, s)| sum.checked_add(s));
-        self.sums[side] = sum;
-        let (Some(sum), Some(total)) = (sum, total) else { return };
-        // A block of zeros (`( 0:00/00:00:00)`, the ending row of some servers) says no time.
-        if sum == total || total == 0 && seconds == Some(0) {
-            return;
+        if let Some(message) = self.totals.check(side, seconds, total, text) {
+            self.warnings.push(Warning { line: line_no, ply: None, code: "time_totals", message });
         }
-        self.sums = [None; 2];
-        let message = format!(
-            "the running total of the times at {text} is {} where the times read sum to {}: each move's \
-             own time is kept, the totals are not (a KIF or JKF written from the game gives the sums)",
-            clock_text(total),
-            clock_text(sum)
-        );
-        self.warnings.push(Warning { line: line_no, ply: None, code: "time_totals", message });
     }
 
     /// Attaches a comment to the last move of the current line (before its first move: to
