@@ -357,6 +357,13 @@ pub fn split_title(text: &str) -> (&str, Option<&str>) {
 /// `c` as keys read it where it is one character: NFKC (`Ａ` is `A`, `ｱ` is `ア`, U+3000 a
 /// space), then its form of today ([`standard_form`]).
 fn fold(c: char) -> char {
+    // What NFKC leaves as it is, told without it: ASCII, kana, the common kanji.
+    if c.is_ascii() {
+        return c;
+    }
+    if matches!(c, '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FC}' | '\u{4E00}'..='\u{9FFF}') {
+        return standard_form(c);
+    }
     let mut nfkc = std::iter::once(c).nfkc();
     let single = match (nfkc.next(), nfkc.next()) {
         (Some(f), None) => f,

@@ -160,13 +160,16 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             };
         }
     }
-    if switches_to_jis(bytes) {
-        if let Ok(text) = strict(ISO_2022_JP, bytes) {
-            return Ok(Decoded { text: Cow::Owned(text), encoding: Encoding::Iso2022Jp });
-        }
-    }
     let utf8_error = match std::str::from_utf8(bytes) {
-        Ok(text) => return Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8 }),
+        Ok(text) => {
+            // Seven-bit ISO-2022-JP is valid UTF-8 too: its escapes tell it.
+            if switches_to_jis(bytes) {
+                if let Ok(jis) = strict(ISO_2022_JP, bytes) {
+                    return Ok(Decoded { text: Cow::Owned(jis), encoding: Encoding::Iso2022Jp });
+                }
+            }
+            return Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8 });
+        }
         Err(e) => e.valid_up_to(),
     };
     let sjis = strict(SHIFT_JIS, bytes);

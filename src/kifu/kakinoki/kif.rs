@@ -278,6 +278,14 @@ fn plain_time(block: &str) -> (Option<u32>, Option<u32>) {
 /// [`clock`] in one pass over ASCII bytes: two or three parts between `:`, each digits with
 /// spaces around them.
 fn plain_clock(b: &[u8]) -> Option<u32> {
+    // The running total as nearly every writer gives it, `hh:mm:ss`, at a glance.
+    if let [h1, h2, b':', m1, m2, b':', s1, s2] = *b {
+        let digits = [h1, h2, m1, m2, s1, s2];
+        if digits.iter().all(u8::is_ascii_digit) {
+            let [h1, h2, m1, m2, s1, s2] = digits.map(|d| u32::from(d - b'0'));
+            return Some(((h1 * 10 + h2) * 60 + m1 * 10 + m2) * 60 + s1 * 10 + s2);
+        }
+    }
     let (mut total, mut value, mut parts) = (0u32, 0u32, 0);
     // Whether the part has digits, and whether a space came after them.
     let (mut digits, mut ended) = (false, false);
