@@ -143,7 +143,7 @@ struct Cell {
 struct Entry<'a> {
     #[serde(rename = "move")]
     mv: Option<JkfMove>,
-    /// Read apart (see [`seconds`]): a time that is no time leaves the move without one.
+    /// Read apart (see [`part_seconds`]): a time that is no time leaves the move without one.
     #[serde(borrow)]
     time: Option<&'a RawValue>,
     comments: Option<Vec<String>>,
@@ -169,20 +169,13 @@ struct Pos {
     y: i64,
 }
 
-/// The seconds a move's `time` says it took: `now`'s `h`, `m` and `s`, each absent or null
-/// for none, and whether a fraction of a second was dropped from them (as CSA's `T1.250` is
-/// one second). `Err` names
-/// what is no time: a `now` that is no object, or a part that is no number of zero or more, or
-/// a total past what a time holds.
-fn seconds(raw: &RawValue) -> Result<Option<(u32, bool)>, String> {
-    part_seconds(raw, "now")
-}
-
-/// The seconds of the part `key` of a move's `time` (`now`, or `total`, the running total),
-/// read as [`seconds`] reads `now`.
-fn part_seconds(raw: &RawValue, key: &str) -> Result<Option<(u32, bool)>, String> {
-    let time: Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
-    let now = match &time {
+/// The seconds the part `key` of a move's `time` says (`now`, the time it took, or `total`,
+/// the running total): its `h`, `m` and `s`, each absent or null for none, and whether a
+/// fraction of a second was dropped from them (as CSA's `T1.250` is one second). `Err` names
+/// what is no time: a `time` or part that is no object, a field that is no number of zero or
+/// more, or a sum past what a time holds.
+fn part_seconds(time: &Value, key: &str) -> Result<Option<(u32, bool)>, String> {
+    let now = match time {
         Value::Null => return Ok(None),
         Value::Object(time) => match time.get(key) {
             None | Some(Value::Null) => return Ok(None),
@@ -498,13 +491,17 @@ impl Reader<'_> {
 
     /// The seconds of `time`, the entry's at `line` that holds move `ply` or (`None`) the
     /// ending: none when it has none or holds no time (a `bad_time` warning: the move or
-    /// ending is kept without it). A fraction of a second is rounded down, and told.
-    fn time(&mut self, time: Option<&RawValue>, line: u32, ply: Option<usize>) -> Option<u32> {
-        let time = time?;
-        match seconds(time) {
+    /// ending is kept without it). A fraction of a second is rounded down, and told. Beside
+    /// them, the running total it gives, if it gives one that is a time.
+    fn time(&mut self, time: Option<&RawValue>, line: u32, ply: Option<usize>) -> (Option<u32>, Option<u32>) {
+        let Some(raw) = time else { return (None, None) };
+        let parsed: Result<Value, String> = serde_json::from_str(raw.get()).map_err(|e| e.to_string());
+        let total =
+            parsed.as_ref().ok().and_then(|t| part_seconds(t, "total").ok().flatten()).map(|(s, _)| s);
+        let seconds = match parsed.and_then(|t| part_seconds(&t, "now")) {
             Ok(Some((seconds, rounded))) => {
                 if rounded {
-                    self.rounded.add(line, ply, time.get());
+                    self.rounded.add(line, ply, raw.get());
                 }
                 Some(seconds)
             }
@@ -516,14 +513,14 @@ impl Reader<'_> {
                 self.warn(line, ply, "bad_time", message);
                 None
             }
-        }
+        };
+        (seconds, total)
     }
 
-    /// Checks the running total of `time` (`total`), the time of the main line's move `ply`
+    /// Checks the running total `total` of the time of the main line's move `ply`
     /// (or of the ending, which stands at `ply`), whose own time is `seconds`, against the
     /// sum of its side's times (see [`Totals`]).
-    fn total(&mut self, time: Option<&RawValue>, seconds: Option<u32>, line: u32, ply: usize, what: &str) {
-        let total = time.and_then(|t| part_seconds(t, "total").ok().flatten()).map(|(s, _)| s);
+    fn total(&mut self, total: Option<u32>, seconds: Option<u32>, line: u32, ply: usize, what: &str) {
         if let Some(message) = self.totals.check(ply % 2, seconds, total, what) {
             self.warn(line, None, "time_totals", message);
         }
@@ -597,9 +594,9 @@ impl Reader<'_> {
                     }
                 };
                 let ply = line.base + line.moves.len() + 1;
-                let seconds = self.time(entry.time, number, Some(ply));
+                let (seconds, total) = self.time(entry.time, number, Some(ply));
                 if line.depth == 0 && !line.ended {
-                    self.total(entry.time, seconds, number, ply, &format!("move {ply}"));
+                    self.total(total, seconds, number, ply, &format!("move {ply}"));
                 }
                 // Comments before a fork's first move are about that move (the main line's are
                 // the start's).
@@ -622,10 +619,11 @@ impl Reader<'_> {
                         let mut ending = line.ending_by(word, special, number);
                         // The time of the entry that ends the line is the ending's.
                         if entry.mv.is_none() {
-                            ending.seconds = self.time(entry.time, number, None);
+                            let (seconds, total) = self.time(entry.time, number, None);
+                            ending.seconds = seconds;
                             if line.depth == 0 {
                                 let ply = line.base + line.moves.len() + 1;
-                                self.total(entry.time, ending.seconds, number, ply, "the ending");
+                                self.total(total, seconds, number, ply, "the ending");
                             }
                         }
                         line.ending = Some(ending);

@@ -700,6 +700,12 @@ struct Line {
 }
 
 impl Line {
+    /// Whether the line has ended: it takes no more moves, or a word or a `まで` line ended
+    /// it (the rows after which are a move after the end).
+    fn ended(&self) -> bool {
+        self.closed || self.ending.is_some() || self.summary.is_some()
+    }
+
     /// The side to move after the line's moves, those it could not read included, from a
     /// start with `start_turn` to move.
     fn to_move(&self, start_turn: Color) -> Color {
@@ -793,7 +799,7 @@ impl Tree {
         if line.read_past {
             return false;
         }
-        if line.closed || line.ending.is_some() || line.summary.is_some() {
+        if line.ended() {
             return true;
         }
         match line.last_row {
@@ -866,8 +872,7 @@ impl Tree {
     /// or ending whose own time is `seconds`, against the sum of its side's times (see
     /// [`Totals`]).
     pub fn time_total(&mut self, line_no: u32, text: &str, seconds: Option<u32>, total: Option<u32>) {
-        let line = &self.lines[0];
-        if self.stack.len() != 1 || line.closed || line.ending.is_some() || line.summary.is_some() {
+        if self.stack.len() != 1 || self.lines[0].ended() {
             return;
         }
         let side = usize::from(self.to_move() == Color::White);
