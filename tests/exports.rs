@@ -199,6 +199,34 @@ fn a_failed_write_says_where() {
     );
 }
 
+/// Help and the version are output too: on a full device they fail as an export does, and a
+/// usage error still says what was wrong (its words go to stderr).
+#[test]
+fn help_written_to_a_full_device_fails() {
+    for args in [&["--help"][..], &["--version"], &["help", "query"], &["query", "--help"], &["-V"]] {
+        let mut cmd = command();
+        cmd.args(args).stdout(fs::OpenOptions::new().write(true).open("/dev/full").unwrap());
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr, "kifudex: cannot write to stdout: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+        let mut cmd = command();
+        cmd.args(args);
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+    }
+    let mut cmd = command();
+    cmd.args(["query", "--no-such-flag"])
+        .stdout(fs::OpenOptions::new().write(true).open("/dev/full").unwrap());
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-such-flag"));
+}
+
 /// `--out /dev/stdout` (or `/dev/fd/1`, `/proc/self/fd/1`) writes where standard output goes,
 /// after what is there: `>> log` keeps the log's lines, where it used to be replaced by the
 /// export alone.

@@ -64,8 +64,16 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            // Help and the version go to stdout: a failure to write them (a full disk) is
+            // an error like any other output's, and a closed pipe is not.
+            let written = e.print().and_then(|()| io::stdout().flush());
+            return match written {
+                Err(w) if code == 0 && w.kind() != io::ErrorKind::BrokenPipe => {
+                    eprintln!("kifudex: cannot write to stdout: {w}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::from(code),
+            };
         }
     };
     let result = match cli.command {
