@@ -9,9 +9,10 @@
 //!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`), which Western
 //!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
-//!   glyphs (`$2`), result marks (`1-0`, `0-1`, `1/2-1/2`, `*`) and the words that end a game
-//!   (投了, 千日手, 持将棋, 反則負け, 中断, 詰み, … with or without a side mark, as in `△投了`,
-//!   and USI's `resign`, `win`, `draw`);
+//!   glyphs (`$2`), CSA's times (`T10`, as in `+7776FU,T10`), result marks (`1-0`, `0-1`,
+//!   `1/2-1/2`, `*`) and the words that end a game (投了, 千日手, 持将棋, 反則負け, 中断, 詰み,
+//!   … with or without a side mark, as in `△投了`; KIF's summary `まで77手で先手の勝ち`;
+//!   CSA's `%TORYO`, `%SENNICHITE` …; USI's `resign`, `win`, `draw`);
 //! - nothing else: any other word is a move, or an error naming its place.
 //!
 //! A result mark or a word that ends the game ends the sequence: a move written after one is
@@ -33,7 +34,10 @@ use super::{
     western::{self, strip_annotations},
     write,
 };
-use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
+use crate::{
+    kifu::csa::EndingWord,
+    shogi::{Color, Move, PieceKind, Position, Square, Variant},
+};
 
 /// The moves in a text, one at a time, with the text each was read from.
 ///
@@ -128,6 +132,8 @@ fn skip_number(text: &str) -> Option<&str> {
 fn is_ending(word: &str) -> bool {
     let japanese = word.strip_prefix(is_side_mark).unwrap_or(word);
     matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "resign" | "win" | "draw")
+        || word.strip_prefix('%').is_some_and(|w| EndingWord::parse(w).is_some())
+        || word.starts_with("まで")
         || matches!(
             japanese,
             "投了"
@@ -155,9 +161,15 @@ fn is_ending(word: &str) -> bool {
         )
 }
 
-/// A numeric annotation glyph (`$2`), which carries nothing a move list needs.
+/// A numeric annotation glyph (`$2`) or a CSA time (`T10`, `T9.5`), which carry nothing a
+/// move list needs.
 fn is_glyph(word: &str) -> bool {
-    word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    word.strip_prefix('$').is_some_and(digits)
+        || word.strip_prefix('T').is_some_and(|t| {
+            let (whole, fraction) = t.split_once('.').unwrap_or((t, "0"));
+            digits(whole) && digits(fraction)
+        })
 }
 
 /// The end of the word at the start of `text`: a separator, or a side mark after the first

@@ -593,6 +593,12 @@ mod tests {
         let start = target_from_text(None, None, "queen", None, None).unwrap_err();
         assert_eq!(start.to_string(), "start 'queen' is no SFEN, startpos or handicap name");
         assert_eq!(start.message(&shouted), "START 'queen' is no SFEN, startpos or handicap name");
+        // A long one is quoted in part, as moves are.
+        let long = target_from_text(None, None, &"q".repeat(1000), None, None).unwrap_err();
+        assert_eq!(
+            long.to_string(),
+            format!("start '{}…' is no SFEN, startpos or handicap name", "q".repeat(32))
+        );
         // The start the moves name and the one given differ: the message names the option.
         let two =
             target_from_text(Some("position startpos moves 7g7f"), None, "lance", None, None).unwrap_err();

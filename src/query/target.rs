@@ -130,7 +130,7 @@ pub fn start_position(text: &str) -> Result<Position, TargetError> {
     if let Some(handicap) = Handicap::from_name(text) {
         return Ok(Position::handicap(handicap));
     }
-    let setup: Setup = text.parse().map_err(|_| TargetError::Start(text.to_string()))?;
+    let setup: Setup = text.parse().map_err(|_| TargetError::Start(crate::text::excerpt(text)))?;
     Ok(Position::from_setup(setup)?)
 }
 

@@ -460,6 +460,25 @@ fn game_end_words_with_a_side_mark_are_not_moves() {
     }
 }
 
+/// CSA's ending words (`%TORYO`), the times it writes after a move (`+7776FU,T10`) and
+/// KIF's closing summary (`まで2手で後手の勝ち`) are what records end with, not moves.
+#[test]
+fn csa_and_kif_endings_and_csa_times_are_not_moves() {
+    let start = Position::startpos();
+    for end in ["%TORYO", "%CHUDAN", "%SENNICHITE", "%TSUMI", "%KACHI", "%HIKIWAKE", "%+ILLEGAL_ACTION"] {
+        assert_eq!(sequence_usi(&start, &format!("+7776FU -3334FU {end}")), ["7g7f", "3c3d"], "{end}");
+        let e = read_sequence(&start, &format!("+7776FU {end} -3334FU")).unwrap_err();
+        assert_eq!((e.place, e.text.as_str()), (2, "-3334FU"), "{end}");
+    }
+    assert_eq!(sequence_usi(&start, "+7776FU,T10\n-3334FU,T9.5\n%TORYO,T3"), ["7g7f", "3c3d"]);
+    assert_eq!(sequence_usi(&start, "▲７六歩 △３四歩 まで2手で後手の勝ち"), ["7g7f", "3c3d"]);
+    // A word like them that is not one is still an error in its place.
+    for word in ["%RESIGN", "T", "T1.", "T-1", "TT10"] {
+        let e = read_sequence(&start, &format!("+7776FU {word}")).unwrap_err();
+        assert_eq!((e.place, e.text.as_str()), (2, word), "{word}");
+    }
+}
+
 #[test]
 fn a_move_after_the_game_ended_is_an_error_not_a_move() {
     let start = Position::startpos();
