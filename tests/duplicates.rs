@@ -995,6 +995,18 @@ fn migration_0034_reads_again_the_files_read_in_another_encoding() {
     assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{games}");
 }
 
+/// A file rejected as `decode` by the schema before (34), as a UTF-16 file with one bad unit
+/// was, is read again; the others are not.
+#[test]
+fn migration_0035_reads_again_the_files_rejected_as_undecodable() {
+    let files =
+        [("a.csa", "V2.2\nN+a\nPI\n+\n+7776FU\n%TORYO\n"), ("b.csa", "V2.2\nN+b\nPI\n+\n+2726FU\n%TORYO\n")];
+    let rejected = "UPDATE files SET error = 'decode' WHERE path LIKE '%a.csa'";
+    let (_tmp, _db, summary) = indexed_again(&files, rejected, 34);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

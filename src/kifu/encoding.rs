@@ -21,9 +21,10 @@
 //! whose reading is the more plausible Japanese), a line of UTF-8 or one that is text only in
 //! another encoding in that one (two files joined by `cat`), and the bytes of a line that is
 //! text in none (a stray byte, a file cut inside a character) as U+FFFD, in the encoding that
-//! reads the most of the line, telling each such line ([`LineFix`]). A text with fewer good
-//! lines than bad is still a [`DecodeError`]: that is no record. Its lines end as [`lines`]
-//! ends them.
+//! reads the most of the line, telling each such line ([`LineFix`]). UTF-16, whose bytes are
+//! no lines of the others', is read unit by unit, a unit that is no text (half of a surrogate
+//! pair, a last odd byte) as U+FFFD. A text with fewer good lines than bad is still a
+//! [`DecodeError`]: that is no record. Its lines end as [`lines`] ends them.
 //!
 //! [`lines`] splits text at CRLF, LF or a lone CR, with or without a final line break, for
 //! every reader.
@@ -237,9 +238,18 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
         Ok(d) => return Ok(Lossy { text: d.text, encoding: d.encoding, fixes: Vec::new() }),
         Err(e) => e,
     };
-    // UTF-16 is not read a line at a time: its bytes are no lines of the others'.
-    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        return Err(strict_error);
+    // UTF-16's bytes are no lines of the others': its units are read as they are, each
+    // that is no text (half of a pair, a last odd byte) as U+FFFD.
+    for (bom, big_endian, encoding) in
+        [(b"\xFF\xFE", false, Encoding::Utf16Le), (b"\xFE\xFF", true, Encoding::Utf16Be)]
+    {
+        if let Some(body) = bytes.strip_prefix(bom) {
+            let (text, fixes, lines) = utf16_lossy(body, big_endian);
+            if fixes.len() * 2 > lines {
+                return Err(strict_error);
+            }
+            return Ok(Lossy { text: Cow::Owned(text), encoding, fixes });
+        }
     }
     let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => (true, rest),
@@ -324,6 +334,51 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
         return Err(strict_error);
     }
     Ok(Lossy { text: Cow::Owned(text), encoding, fixes })
+}
+
+/// Reads UTF-16 `body` (after its byte order mark), each unit that is no text as U+FFFD: the
+/// text, the lines that hold such units (the first of each, its column counted in bytes from
+/// the line's start) and the number of lines, which end as [`lines`] ends them.
+fn utf16_lossy(body: &[u8], big_endian: bool) -> (String, Vec<LineFix>, usize) {
+    let unit = |i: usize| {
+        let pair = [body[2 * i], body[2 * i + 1]];
+        u32::from(if big_endian { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) })
+    };
+    let units = body.len() / 2;
+    let mut text = String::with_capacity(body.len() * 3 / 2);
+    let mut fixes: Vec<LineFix> = Vec::new();
+    let (mut line, mut line_start) = (1u32, 0usize);
+    let mut replace = |text: &mut String, line: u32, at: usize, line_start: usize| {
+        text.push(char::REPLACEMENT_CHARACTER);
+        if fixes.last().is_none_or(|f| f.line() != line) {
+            fixes.push(LineFix::Replaced { line, column: at - line_start + 1, byte: body[at] });
+        }
+    };
+    let mut i = 0;
+    while i < units {
+        let u = unit(i);
+        let (c, used) = match u {
+            0xD800..=0xDBFF if i + 1 < units && (0xDC00..=0xDFFF).contains(&unit(i + 1)) => {
+                (char::from_u32(0x10000 + ((u - 0xD800) << 10) + (unit(i + 1) - 0xDC00)), 2)
+            }
+            _ => (char::from_u32(u), 1),
+        };
+        match c {
+            Some(c) => text.push(c),
+            None => replace(&mut text, line, 2 * i, line_start),
+        }
+        i += used;
+        if c == Some('\n') || (c == Some('\r') && (i == units || unit(i) != 0x0A)) {
+            line = line.saturating_add(1);
+            line_start = 2 * i;
+        }
+    }
+    if body.len() % 2 == 1 {
+        replace(&mut text, line, body.len() - 1, line_start);
+    }
+    let ended = line_start == body.len();
+    let lines = (line as usize).saturating_sub(usize::from(ended && line > 1)).max(1);
+    (text, fixes, lines)
 }
 
 /// Decodes without replacement; on failure, the offset of the first bad byte.
@@ -500,8 +555,36 @@ mod tests {
         assert_eq!((be.text.as_ref(), be.encoding), ("７六歩", Encoding::Utf16Be));
         // An escape that switches to nothing ISO-2022-JP knows leaves the text UTF-8.
         assert_eq!(decode(b"a\x1b[0mb").unwrap().encoding, Encoding::Utf8);
-        // UTF-16 whose units are no text is refused whole, not read a line at a time.
+        // UTF-16 with no more text than units that are none is no record.
         assert!(decode_lossy(b"\xFF\xFE\x00\xD8a\x00").is_err());
+    }
+
+    /// UTF-16 with half of a surrogate pair, or cut after an odd byte, keeps every other
+    /// character, and says where each bad line was: the bytes are Python's
+    /// (`"V2\\n'x\\nN".encode('utf-16-le')`, then a lone `0xD800`, and so on).
+    #[test]
+    fn utf_16_with_a_bad_unit_keeps_the_rest() {
+        let body: &[u8] = b"V\x002\x00\n\x00'\x00x\x00\n\x00N\x00\x00\xD8\n\x00'\x00y\x00\n\x00P\x00A";
+        let le = [b"\xFF\xFE", body].concat();
+        let d = decode_lossy(&le).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("V2\n'x\nN\u{FFFD}\n'y\nP\u{FFFD}", Encoding::Utf16Le));
+        assert_eq!(
+            d.fixes,
+            [
+                LineFix::Replaced { line: 3, column: 3, byte: 0x00 },
+                LineFix::Replaced { line: 5, column: 3, byte: b'A' }
+            ]
+        );
+        // The same, big-endian, with CRLF line ends.
+        let big: Vec<u8> =
+            "V2\r\n'x\r\nN".encode_utf16().flat_map(u16::to_be_bytes).chain([0xD8, 0x00]).collect();
+        let be = [&b"\xFE\xFF"[..], &big].concat();
+        let d = decode_lossy(&be).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("V2\r\n'x\r\nN\u{FFFD}", Encoding::Utf16Be));
+        assert_eq!(d.fixes, [LineFix::Replaced { line: 3, column: 3, byte: 0xD8 }]);
+        // A pair whose halves are in order is one character (U+1F600).
+        let pair = decode_lossy(b"\xFF\xFE=\xD8\x00\xDE").unwrap();
+        assert_eq!((pair.text.as_ref(), pair.fixes.len()), ("\u{1F600}", 0));
     }
 
     /// A file read a line at a time keeps to [`lines`]' line breaks (a lone CR too), takes

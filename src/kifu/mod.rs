@@ -190,6 +190,13 @@ pub fn tell_decoding(games: &mut [Game], fixes: &[encoding::LineFix], encoding: 
         for (fix, count) in kinds {
             let Some(fix) = fix else { continue };
             let (code, mut message) = match fix {
+                LineFix::Replaced { column, byte, .. } if encoding.starts_with("utf-16") => (
+                    "undecodable_bytes",
+                    format!(
+                        "the {encoding} unit at column {column} (first byte 0x{byte:02X}) is no text, half \
+                         of a surrogate pair or a last odd byte: such units are read as U+FFFD"
+                    ),
+                ),
                 LineFix::Replaced { column, byte, .. } => (
                     "undecodable_bytes",
                     format!(

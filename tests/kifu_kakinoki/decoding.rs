@@ -168,3 +168,31 @@ fn the_games_of_a_file_with_a_bad_byte_are_read_as_far_as_they_are_good() {
         [(5, "undecodable_bytes")]
     );
 }
+
+/// A UTF-16 KIF with half of a surrogate pair in a comment (a file saved by a tool that cut
+/// a character) keeps its moves, and says where the bad unit was, in UTF-16's words.
+#[test]
+fn a_utf_16_record_with_a_bad_unit_keeps_its_moves() {
+    let kif = "先手：羽生\n後手：谷川\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*ab\n   2 ３四歩(33)\n   3 投了\n";
+    let mut bytes = vec![0xFF, 0xFE];
+    for unit in kif.encode_utf16() {
+        // `b` becomes a lone high surrogate.
+        let unit = if unit == u16::from(b'b') { 0xD800 } else { unit };
+        bytes.extend(unit.to_le_bytes());
+    }
+    let parsed = read_file(None, &bytes).unwrap();
+    let game = &parsed.games[0];
+    assert_eq!(replay(game).moves.iter().map(ToString::to_string).collect::<Vec<_>>(), ["7g7f", "3c3d"]);
+    assert_eq!(game.info.black.as_ref().map(|p| p.full.as_str()), Some("羽生"));
+    let told: Vec<_> = game.warnings.iter().map(|w| (w.line, w.code, w.message.as_str())).collect();
+    // Line 5 is `*ab`: `*` at bytes 1-2 of the line, `a` at 3-4, the bad unit at 5-6.
+    assert_eq!(
+        told,
+        [(
+            5,
+            "undecodable_bytes",
+            "the utf-16le unit at column 5 (first byte 0x00) is no text, half of a surrogate pair or a \
+             last odd byte: such units are read as U+FFFD"
+        )]
+    );
+}
