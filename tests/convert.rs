@@ -154,6 +154,30 @@ fn unreadable_input_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A file over the 1 GiB `index` reads at most is refused unread by `convert` and
+/// `query --position` too (a sparse file of zeros: it takes no room).
+#[test]
+fn a_file_larger_than_any_record_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.kif");
+    std::fs::File::create(&huge).unwrap().set_len((1 << 30) + 1).unwrap();
+    let refused =
+        format!("kifudex: cannot read {}: it holds over 1024 MiB, more than any record\n", huge.display());
+    let out = convert(&[huge.to_str().unwrap()]);
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+        (Some(2), refused.as_str())
+    );
+    let position = format!("{}:1", huge.display());
+    let (code, _, stderr) = kifudex(["query", "--position", &position]).run();
+    assert_eq!((code, stderr.as_str()), (2, refused.as_str()));
+    // A record of exactly the size a file may have is read as any other.
+    let usi = dir.path().join("game.usi");
+    std::fs::write(&usi, "startpos moves 7g7f 3c3d\n").unwrap();
+    let out = convert(&[usi.to_str().unwrap(), "--to", "usi"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn text_shift_jis_cannot_hold_is_refused_not_replaced() {
     let dir = tempfile::tempdir().unwrap();

@@ -209,3 +209,73 @@ fn a_run_stopped_inside_a_changed_large_file_leaves_its_earlier_version() {
     assert_eq!(ids(&db), ids_before, "every game keeps its id");
     assert!(contents(&db)[0].contains("corrected "));
 }
+
+/// A legal game of `plies` moves in which no position comes back: Black's ten tokins and
+/// promoted lance step by a 10-bit Gray code (each step one piece a rank forward or back),
+/// White's six tokins each around a triangle of three squares by a 6-digit ternary count
+/// (each step one digit, one piece); the pair of counts repeats after lcm(1,024, 729) moves
+/// of each side, far past any game here.
+fn long_game(plies: usize) -> String {
+    let square = |file: u32, rank: u32| format!("{file}{}", char::from(b'a' + rank as u8 - 1));
+    let gray = |t: u32| (t % 1024) ^ ((t % 1024) >> 1);
+    let ternary = |t: u32| -> [u32; 6] {
+        let mut digits = [0; 7];
+        let mut t = t % 729;
+        for d in digits.iter_mut().take(6) {
+            *d = t % 3;
+            t /= 3;
+        }
+        std::array::from_fn(|i| (digits[i] + 3 - digits[i + 1]) % 3)
+    };
+    let white_homes = [(1, 1), (4, 1), (7, 1), (1, 3), (4, 3), (7, 3)];
+    let white_square = |piece: usize, state: u32| {
+        let (x, y) = white_homes[piece];
+        [(x, y), (x + 1, y), (x, y + 1)][state as usize]
+    };
+    let mut moves = Vec::with_capacity(plies);
+    for t in 0.. {
+        let changed = gray(t) ^ gray(t + 1);
+        let bit = changed.trailing_zeros();
+        let (file, home) = (bit % 5 + 1, if bit < 5 { 9 } else { 7 });
+        moves.push(if gray(t) & changed != 0 {
+            square(file, home - 1) + &square(file, home)
+        } else {
+            square(file, home) + &square(file, home - 1)
+        });
+        let (a, b) = (ternary(t), ternary(t + 1));
+        let piece = (0..6).find(|&i| a[i] != b[i]).unwrap();
+        let ((fx, fy), (tx, ty)) = (white_square(piece, a[piece]), white_square(piece, b[piece]));
+        moves.push(square(fx, fy) + &square(tx, ty));
+        if moves.len() >= plies {
+            break;
+        }
+    }
+    moves.truncate(plies);
+    format!("sfen k1+p2+p2+p/9/2+p2+p2+p/9/9/9/4+P+P+P+P+P/9/K3+P+P+P+P+L b - 1 moves {}\n", moves.join(" "))
+}
+
+/// A posting's ply has 16 bits: a game of more moves than that (no game played has them)
+/// is stored whole, and its positions past ply 65,535 are said not to be indexed, where
+/// queries used to miss them with no word.
+#[test]
+fn positions_past_the_index_s_last_ply_are_said_not_to_be_indexed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("long.usi");
+    fs::write(&file, long_game(70_000)).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let (code, _, stderr) = kifudex(["index", file.to_str().unwrap(), "--quiet"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    let (_, games, _) = kifudex(["export", "games"]).db(&db).run();
+    assert!(games.lines().nth(1).is_some_and(|l| l.contains(",70000,")), "the game is stored whole: {games}");
+    let (_, warnings, _) = kifudex(["export", "warnings"]).db(&db).run();
+    let rows: Vec<&str> = warnings.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{warnings}");
+    assert!(rows[0].contains(",65536,positions_not_indexed,"), "{warnings}");
+    // The last indexed position is found; its game plays on from it.
+    let (code, out, stderr) =
+        kifudex(["query", "--position", &format!("{}:65535", file.display()), "--format", "json"])
+            .db(&db)
+            .run();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.contains("\"games\":1"), "{out}");
+}

@@ -1,8 +1,6 @@
 //! `kifudex convert`: print a record file's games in another format, shogi or yari shogi.
 
 use std::{
-    fs,
-    io::Read,
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -165,14 +163,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     // After the refusals above, which say what writing there would destroy.
     let to = To::chosen(args.to, super::out::named(&args.out).map(PathBuf::as_path), To::Kif)?;
-    let (bytes, path) = if stdin {
-        let mut bytes = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
-        (bytes, None)
-    } else {
-        let bytes = fs::read(&args.file).with_context(|| format!("cannot read {}", path_text(&args.file)))?;
-        (bytes, Some(args.file.as_path()))
-    };
+    let path = (!stdin).then_some(args.file.as_path());
+    let bytes = super::read_input(path)?;
     // How messages name the input.
     let input = if stdin { Path::new("<stdin>") } else { args.file.as_path() };
     let variant = args.variant.map(Variant::from);

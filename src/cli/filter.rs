@@ -89,7 +89,7 @@ impl FilterOpt {
 /// The (alias, name) rows of an aliases file: CSV, two fields a row, an optional header row
 /// `alias,name`, blank lines skipped.
 pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path_text(path)))?;
+    let bytes = super::read_input(Some(path))?;
     let text = kifudex::kifu::encoding::decode(&bytes)
         .with_context(|| format!("{}: not text", path_text(path)))?
         .text

@@ -28,7 +28,9 @@ mod years;
 
 use std::{
     ffi::OsString,
-    io::{self, IsTerminal, Write},
+    fs,
+    io::{self, IsTerminal, Read, Write},
+    path::Path,
     process::ExitCode,
 };
 
@@ -135,6 +137,52 @@ fn csa_moves_as_text(mut args: Vec<OsString>) -> Vec<OsString> {
         }
     }
     args
+}
+
+/// The bytes of a record or diagram named on the command line (`path`), or of stdin (`None`),
+/// at most [`MAX_FILE_BYTES`](kifudex::ingest::MAX_FILE_BYTES) of them, as `index` reads at
+/// most: a larger regular file is refused unread, and a pipe or device that gives more (a link
+/// to `/dev/zero`) is refused once it has.
+pub fn read_input(path: Option<&Path>) -> anyhow::Result<Vec<u8>> {
+    const LIMIT: u64 = kifudex::ingest::MAX_FILE_BYTES;
+    let name = path.map_or_else(|| "standard input".to_string(), kifudex::ingest::path_text);
+    let too_large =
+        || anyhow::anyhow!("cannot read {name}: it holds over {} MiB, more than any record", LIMIT >> 20);
+    let failed = || format!("cannot read {name}");
+    let mut bytes = Vec::new();
+    let mut source: Box<dyn Read> = match path {
+        Some(path) => {
+            let file = fs::File::open(path).with_context(failed)?;
+            let meta = file.metadata().with_context(failed)?;
+            if meta.is_file() {
+                if meta.len() > LIMIT {
+                    return Err(too_large());
+                }
+                bytes.reserve_exact(meta.len() as usize);
+            }
+            Box::new(file)
+        }
+        None => Box::new(io::stdin().lock()),
+    };
+    // Read a piece at a time, so that the buffer never grows past the limit.
+    let limit = LIMIT as usize;
+    let mut piece = vec![0; 1 << 16];
+    loop {
+        let n = match source.read(&mut piece) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(failed),
+        };
+        if bytes.len() + n > limit {
+            return Err(too_large());
+        }
+        if bytes.capacity() - bytes.len() < n {
+            let want = (bytes.capacity() * 2).clamp(bytes.len() + n, limit);
+            bytes.reserve_exact(want - bytes.len());
+        }
+        bytes.extend_from_slice(&piece[..n]);
+    }
 }
 
 /// Whether the error is a write to a closed pipe (the reader of our output went away).

@@ -3,8 +3,6 @@
 use kifudex::ingest::path_text;
 use std::{
     ffi::{OsStr, OsString},
-    fs,
-    io::{self, Read},
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -205,19 +203,16 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
     if let Some(path) = &args.bod {
         // Stdin is read as a file is: in any encoding a record file may have.
         let (bytes, name) = if path == Path::new("-") {
-            let mut bytes = Vec::new();
-            io::stdin().read_to_end(&mut bytes).context("cannot read the diagram from stdin")?;
-            (bytes, "stdin".to_string())
+            (super::read_input(None)?, "stdin".to_string())
         } else {
-            let bytes = fs::read(path).with_context(|| format!("cannot read {}", path_text(path)))?;
-            (bytes, path_text(path))
+            (super::read_input(Some(path))?, path_text(path))
         };
         let text = kifudex::kifu::encoding::decode(&bytes).with_context(|| format!("{name}: not text"))?.text;
         return Ok(Target::from_bod(&text)?);
     }
     if let Some(spec) = &args.position {
         let (path, ply) = file_and_ply(spec)?;
-        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path_text(&path)))?;
+        let bytes = super::read_input(Some(&path))?;
         return Ok(Target::from_record(&path, &bytes, args.game, ply)?);
     }
     let target = target_from_text(args.moves.as_deref(), None, &args.start, variant, handicap)

@@ -119,6 +119,7 @@ use std::{
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use self::prepare::MAX_FILE_BYTES;
 use self::prepare::{Fetched, Outcome, fetch, process, process_in_parts};
 pub use crate::db::NewReject;
 pub use crate::text::{path_text, text_path};

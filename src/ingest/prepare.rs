@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::{
-    db::{FileRecord, FileState, NewGame, NewReject, NewWarning},
+    db::{FileRecord, FileState, NewGame, NewReject, NewWarning, index::MAX_INDEXED_PLY},
     kifu::{self, encoding::LineFix},
     replay::{ReplayedGame, Status, replay},
     store,
@@ -25,7 +25,7 @@ use crate::{
 pub(super) const HEAD_BYTES: usize = 64 << 10;
 /// The largest file read (1 GiB). A record file larger than that is rejected unread: no
 /// record is that large, and reading it would take as much memory.
-pub(super) const MAX_FILE_BYTES: u64 = 1 << 30;
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What became of a file.
 #[derive(Debug)]
@@ -326,6 +326,7 @@ fn read_piece(opened: &kifu::OpenedFile<'_>, piece: kifu::Piece<'_>, fixes: &[Li
         let remarks = kifu::info::Remarks::of(format);
         let mut headers = kifu::info::date_warnings(&game.headers, game.line, remarks);
         headers.extend(kifu::info::long_value_warnings(&game.headers, game.line, remarks));
+        headers.extend(unindexed_warning(game, replayed.moves.len()));
         let warnings = headers.iter().chain(&game.warnings).chain(&replayed.warnings);
         work.warnings.extend(warnings.map(|w| NewWarning {
             game_index: Some(index),
@@ -337,6 +338,22 @@ fn read_piece(opened: &kifu::OpenedFile<'_>, piece: kifu::Piece<'_>, fixes: &[Li
         work.games.push(store::new_game(game, replayed, index));
     }
     work
+}
+
+/// The warning of a game of `plies` moves whose last positions the index cannot hold (see
+/// [`MAX_INDEXED_PLY`]).
+fn unindexed_warning(game: &kifu::Game, plies: usize) -> Option<kifu::Warning> {
+    let first = MAX_INDEXED_PLY as usize + 1;
+    (plies >= first).then(|| kifu::Warning {
+        line: game.moves.get(first - 1).map_or(game.line, |m| m.line),
+        ply: Some(first as u32),
+        code: "positions_not_indexed",
+        message: format!(
+            "the game has {plies} moves, and the positions after move {} are not indexed: queries do not \
+             find them (export positions has them)",
+            MAX_INDEXED_PLY
+        ),
+    })
 }
 
 impl FileWork {

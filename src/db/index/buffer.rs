@@ -97,7 +97,7 @@ impl PostingBuffer {
         let offset = (game - self.first) as usize;
         self.results.resize(offset, GameResult::Unknown);
         self.results.push(result);
-        for (ply, (key, next)) in positions.take(usize::from(u16::MAX) + 1).enumerate() {
+        for (ply, (key, next)) in positions.take(super::MAX_INDEXED_PLY as usize + 1).enumerate() {
             let key = key.to_i64();
             self.parts[part(key)].push(Entry { key, game, ply: ply as u16, mv: next_code(next) });
             self.len += 1;

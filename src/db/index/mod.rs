@@ -84,6 +84,11 @@ use crate::shogi::{Move, PositionKey, Setup};
 /// before it writes.
 pub const KEYPOS_MAX_PLY: u32 = 24;
 
+/// The last ply whose position a game's postings hold (a posting's ply is 16 bits): a game
+/// longer than that, which no game played is, has its later positions in `export positions`
+/// but not in the index, and a warning says so.
+pub const MAX_INDEXED_PLY: u32 = u16::MAX as u32;
+
 /// The depth the first migration records, which kifudex checked to before
 /// [`KEYPOS_MAX_PLY`]: the least depth a database may record.
 pub const OLDEST_DEPTH: u32 = 16;
