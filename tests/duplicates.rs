@@ -1007,6 +1007,20 @@ fn migration_0035_reads_again_the_files_rejected_as_undecodable() {
     assert_eq!(counts, (Some(1), Some(1)), "{summary}");
 }
 
+/// A file holding a game longer than the index's last ply, which the schema before (35)
+/// indexed with no warning, is read again; the others are not. (The game's length is set by
+/// hand: the migration looks at nothing else.)
+#[test]
+fn migration_0036_reads_again_the_files_of_games_past_the_index_s_last_ply() {
+    let files =
+        [("a.csa", "V2.2\nN+a\nPI\n+\n+7776FU\n%TORYO\n"), ("b.csa", "V2.2\nN+b\nPI\n+\n+2726FU\n%TORYO\n")];
+    let long = "UPDATE games SET plies = 65536 WHERE id IN
+                (SELECT game FROM sources JOIN files ON files.id = file WHERE path LIKE '%a.csa')";
+    let (_tmp, _db, summary) = indexed_again(&files, long, 35);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(1)), "{summary}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

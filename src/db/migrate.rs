@@ -60,6 +60,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0033_titles_in_any_width", include_str!("../../migrations/0033_titles_in_any_width.sql")),
     ("0034_encodings_read_again", include_str!("../../migrations/0034_encodings_read_again.sql")),
     ("0035_decode_rejects_read_again", include_str!("../../migrations/0035_decode_rejects_read_again.sql")),
+    ("0036_long_games_read_again", include_str!("../../migrations/0036_long_games_read_again.sql")),
 ];
 
 /// The schema version this build writes.
