@@ -13,7 +13,10 @@ use std::{
     },
 };
 
-use kifudex::ingest::{self, Observer, Options, Quiet, Summary};
+use kifudex::{
+    ingest::{self, Observer, Options, Quiet, Summary},
+    kifu::Format,
+};
 
 use crate::{
     index::options,
@@ -55,10 +58,33 @@ fn write_large_files(dir: &Path, n: usize) {
             break;
         }
     }
+    // The CSA games written as KIF and KI2 files put one after the other, with what such
+    // files hold between games: a comment line, a footer, a header among moves.
+    let (mut kif, mut ki2) = (String::new(), String::new());
+    for (i, game) in kifudex::kifu::read(Format::Csa, &csa).iter().enumerate() {
+        let replayed = kifudex::replay::replay(game);
+        kif.push_str(&kifudex::write::write(Format::Kif, game, &replayed));
+        ki2.push_str(&kifudex::write::write(Format::Ki2, game, &replayed));
+        match i % 61 {
+            3 => kif.push_str("*a comment after the game\n"),
+            4 => kif.push_str("終了日時：2020/01/02 10:00:00\n"),
+            5 => ki2.push_str("棋戦：an event after the moves\n"),
+            _ => {}
+        }
+    }
     fs::create_dir_all(dir).unwrap();
+    fs::write(dir.join("archive.kif"), kif).unwrap();
+    fs::write(dir.join("archive.ki2"), ki2).unwrap();
     fs::write(dir.join("archive.csa"), csa).unwrap();
     fs::write(dir.join("one_part.usi"), one_part).unwrap();
     fs::write(dir.join("selfplay.usi"), usi).unwrap();
+}
+
+/// Leaves `archive.csa` alone of the files [`write_large_files`] writes.
+fn keep_only_the_csa(dir: &Path) {
+    for name in ["selfplay.usi", "one_part.usi", "archive.kif", "archive.ki2"] {
+        fs::remove_file(dir.join(name)).unwrap();
+    }
 }
 
 /// What a run left in `db`: every game, reject and warning, and the opening tree.
@@ -94,6 +120,15 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     // Large enough for several parts of several pieces each, on two threads.
     assert!(size("archive.csa") > 3 * ingest::LARGE_FILE_BYTES, "{}", size("archive.csa"));
     assert!(size("selfplay.usi") > 2 * ingest::LARGE_FILE_BYTES, "{}", size("selfplay.usi"));
+    assert!(size("archive.kif") > 3 * ingest::LARGE_FILE_BYTES, "{}", size("archive.kif"));
+    assert!(size("archive.ki2") > 2 * ingest::LARGE_FILE_BYTES, "{}", size("archive.ki2"));
+    // KIF and KI2 are cut where their games start, as CSA is, and every byte is in a piece.
+    for (name, format) in [("archive.kif", Format::Kif), ("archive.ki2", Format::Ki2)] {
+        let text = fs::read_to_string(dir.join(name)).unwrap();
+        let pieces = kifudex::kifu::pieces(format, &text, 256 << 10);
+        assert!(pieces.len() > 2, "{name}: {} pieces", pieces.len());
+        assert_eq!(pieces.iter().map(|p| p.text).collect::<String>(), text, "{name}");
+    }
     assert!((ingest::LARGE_FILE_BYTES..6 * (256 << 10)).contains(&size("one_part.usi")));
 
     let (a, b) = (tmp.path().join("whole.sqlite"), tmp.path().join("parts.sqlite"));
@@ -101,7 +136,7 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     let in_parts = ingest::run(&options(&dir, &b, 2), &Quiet).unwrap();
     assert_eq!(counts(&in_parts), counts(&read_whole));
     let every = |k| (0..7_000).filter(|i| i % 97 == k).count() as u64;
-    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (3, every(5)), "{in_parts:?}");
+    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (5, every(5)), "{in_parts:?}");
     assert!(in_parts.warnings >= every(6), "{in_parts:?}");
     let expected = contents(&a);
     assert_eq!(contents(&b), expected);
@@ -123,7 +158,7 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     let (again_whole, again_parts) =
         (ingest::run(&whole(&dir, &a), &Quiet).unwrap(), ingest::run(&options(&dir, &b, 2), &Quiet).unwrap());
     assert_eq!(counts(&again_parts), counts(&again_whole));
-    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 2));
+    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 4));
     assert_eq!(contents(&b), contents(&a));
 }
 
@@ -143,9 +178,7 @@ fn a_run_stopped_inside_a_large_file_leaves_none_of_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("kifu");
     write_large_files(&dir, 7_000);
-    for name in ["selfplay.usi", "one_part.usi"] {
-        fs::remove_file(dir.join(name)).unwrap();
-    }
+    keep_only_the_csa(&dir);
     let (a, b) = (tmp.path().join("whole.sqlite"), tmp.path().join("stopped.sqlite"));
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = Options { stop: Some(stop.clone()), ..options(&dir, &b, 2) };
@@ -183,9 +216,7 @@ fn a_run_stopped_inside_a_changed_large_file_leaves_its_earlier_version() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("kifu");
     write_large_files(&dir, 7_000);
-    for name in ["selfplay.usi", "one_part.usi"] {
-        fs::remove_file(dir.join(name)).unwrap();
-    }
+    keep_only_the_csa(&dir);
     let db = tmp.path().join("k.sqlite");
     ingest::run(&options(&dir, &db, 2), &Quiet).unwrap();
     let before = contents(&db);

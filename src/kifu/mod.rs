@@ -235,8 +235,8 @@ pub struct Piece<'a> {
 
 /// Cuts `text`, in `format`, into pieces of at least `bytes` bytes (the last one may be
 /// shorter), each ending where a game does: after a `/` line in CSA, after any line in USI
-/// lines (a game a line), before a line where the next game starts in Western text. The other
-/// formats, and a text too short to cut, make one piece.
+/// lines (a game a line), before a line where the next game starts in Western, KIF and KI2
+/// text (where their readers start one). JKF, and a text too short to cut, make one piece.
 pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
     let mut lines = encoding::lines(text);
     let whole = Piece { text: lines.rest(), lines_before: 0 };
@@ -245,7 +245,9 @@ pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
         Format::Csa => |line| line.trim() == "/",
         Format::Usi => |_| true,
         Format::Western => return western_pieces(text, bytes),
-        Format::Kif | Format::Ki2 | Format::Jkf => return vec![whole],
+        Format::Kif => return grouped(text, kif::game_pieces(text), bytes),
+        Format::Ki2 => return grouped(text, ki2::game_pieces(text), bytes),
+        Format::Jkf => return vec![whole],
     };
     let (mut start, mut lines_before) = (whole.text, 0);
     let mut out = Vec::new();
@@ -259,6 +261,25 @@ pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
     if !start.is_empty() || out.is_empty() {
         out.push(Piece { text: start, lines_before });
     }
+    out
+}
+
+/// `text` cut where some of `games` (its games, in order) start, into pieces of at least
+/// `bytes` bytes but the last: each piece runs from the start of its first game to that of
+/// the next piece's (the first from the start of the text, the last to its end), so that no
+/// byte is left out.
+fn grouped<'a>(text: &'a str, games: Vec<Piece<'a>>, bytes: usize) -> Vec<Piece<'a>> {
+    let offset = |p: &Piece<'_>| p.text.as_ptr() as usize - text.as_ptr() as usize;
+    let mut out = Vec::new();
+    let (mut from, mut lines_before) = (0, 0);
+    for game in games.iter().skip(1) {
+        let at = offset(game);
+        if at - from >= bytes {
+            out.push(Piece { text: &text[from..at], lines_before });
+            (from, lines_before) = (at, game.lines_before);
+        }
+    }
+    out.push(Piece { text: &text[from..], lines_before });
     out
 }
 
@@ -282,8 +303,10 @@ pub fn read_piece(format: Format, piece: Piece<'_>, variant: Option<Variant>) ->
         Format::Csa => csa::read_after(piece.text, piece.lines_before),
         Format::Usi => usi::read_after(piece.text, piece.lines_before, variant),
         Format::Western => western::read_after(piece.text, piece.lines_before, variant),
+        Format::Kif => kif::read_after(piece.text, piece.lines_before, variant),
+        Format::Ki2 => ki2::read_after(piece.text, piece.lines_before, variant),
         // Never cut: the piece is the whole text.
-        Format::Kif | Format::Ki2 | Format::Jkf => read_as(format, piece.text, variant),
+        Format::Jkf => read_as(format, piece.text, variant),
     }
 }
 

@@ -29,8 +29,8 @@
 //! Kakinoki's own tsume files write drops) is a drop.
 
 use super::{
-    Boundary, KakinokiError, Preamble, Tree, games, shared_body_line, start_turn, starts_as_move,
-    strip_remark, terminal, variation_start, without_moves,
+    Boundary, KakinokiError, Preamble, Tree, games, read_pieces, shared_body_line, start_turn,
+    starts_as_move, strip_remark, terminal, variation_start, without_moves,
 };
 use crate::{
     kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
@@ -66,10 +66,18 @@ pub fn read(text: &str) -> Vec<Game> {
 /// whose 手合割 names no game is read as one of `variant`, and one whose 手合割 names another
 /// game (or, for yari shogi, a handicap) is stopped with the reason (`wrong_variant`).
 pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
+    read_after(text, 0, variant)
+}
+
+/// Reads the games of `text`, a piece of a KIF record after its line `lines_before` that
+/// starts where a game does (see [`game_pieces`]), as [`read_as`] reads them in the whole.
+pub(crate) fn read_after(text: &str, lines_before: u32, variant: Option<Variant>) -> Vec<Game> {
+    read_pieces(game_pieces(text), lines_before, |piece| read_game(piece, variant))
+}
+
+/// The games of a KIF text, each a piece of it (see [`games`]).
+pub(crate) fn game_pieces(text: &str) -> Vec<Piece<'_>> {
     games(text, Format::Kif, starts_as_row, ends_game)
-        .into_iter()
-        .filter_map(|piece| read_game(piece, variant))
-        .collect()
 }
 
 fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {

@@ -162,6 +162,19 @@ pub(crate) fn games(
     out
 }
 
+/// Reads each of `games`, the games of a piece of a record after its line `lines_before`, with
+/// `read`, numbering their lines as in the whole record.
+pub(crate) fn read_pieces<'a>(
+    games: Vec<Piece<'a>>,
+    lines_before: u32,
+    read: impl Fn(Piece<'a>) -> Option<Game>,
+) -> Vec<Game> {
+    games
+        .into_iter()
+        .filter_map(|game| read(Piece { lines_before: game.lines_before + lines_before, ..game }))
+        .collect()
+}
+
 /// Headers written after a game's moves, which stay with it: the end time, the time each side
 /// used.
 const FOOTERS: [&str; 2] = ["終了日時", "消費時間"];
