@@ -9,7 +9,7 @@
 //!   the ellipsis for a move not shown (`1...G-32` in a handicap game, `...P-55`), which Western
 //!   texts write before White's moves only: a move after one must be White's;
 //! - trailing annotations (`!`, `?`, `!?`, `?!`, check and mate marks), numeric annotation
-//!   glyphs (`$2`), CSA's times (`T10`, as in `+7776FU,T10`), result marks (`1-0`, `0-1`,
+//!   glyphs (`$2`), CSA's times after a move and a comma (`+7776FU,T10`), result marks (`1-0`, `0-1`,
 //!   `1/2-1/2`, `*`) and the words that end a game (投了, 千日手, 持将棋, 反則負け, 中断, 詰み,
 //!   … with or without a side mark, as in `△投了`; KIF's summary `まで77手で先手の勝ち`;
 //!   CSA's `%TORYO`, `%SENNICHITE` …; USI's `resign`, `win`, `draw`);
@@ -50,6 +50,9 @@ pub struct MoveTokens<'a> {
     variant: Variant,
     /// Whether a result mark or a word that ends the game has been read.
     ended: bool,
+    /// Whether the last word was a CSA move or ending, which a time may follow after a comma
+    /// (`+7776FU,T10`).
+    after_csa: bool,
     /// The words returned so far (moves, or words that are not).
     words: u64,
     /// The last move number read.
@@ -64,7 +67,15 @@ impl<'a> MoveTokens<'a> {
 
     /// The moves of `variant` written in `text` (see [`MoveToken::parse_in`]).
     pub fn in_variant(text: &'a str, variant: Variant) -> MoveTokens<'a> {
-        MoveTokens { rest: text, ellipsis: false, variant, ended: false, words: 0, number: None }
+        MoveTokens {
+            rest: text,
+            ellipsis: false,
+            variant,
+            ended: false,
+            after_csa: false,
+            words: 0,
+            number: None,
+        }
     }
 
     /// Whether the move last returned came right after an ellipsis (`1...G-32`, `... P-55`),
@@ -161,15 +172,22 @@ fn is_ending(word: &str) -> bool {
         )
 }
 
-/// A numeric annotation glyph (`$2`) or a CSA time (`T10`, `T9.5`), which carry nothing a
-/// move list needs.
+fn digits(n: &str) -> bool {
+    !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A numeric annotation glyph (`$2`), which carries nothing a move list needs.
 fn is_glyph(word: &str) -> bool {
-    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     word.strip_prefix('$').is_some_and(digits)
-        || word.strip_prefix('T').is_some_and(|t| {
-            let (whole, fraction) = t.split_once('.').unwrap_or((t, "0"));
-            digits(whole) && digits(fraction)
-        })
+}
+
+/// A CSA time (`T10`, `T9.5`). Only after a CSA move and a comma is it one: `T55` alone is a
+/// Hosking move of a tokin.
+fn is_csa_time(word: &str) -> bool {
+    word.strip_prefix('T').is_some_and(|t| {
+        let (whole, fraction) = t.split_once('.').unwrap_or((t, "0"));
+        digits(whole) && digits(fraction)
+    })
 }
 
 /// The end of the word at the start of `text`: a separator, or a side mark after the first
@@ -186,7 +204,9 @@ impl<'a> Iterator for MoveTokens<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         self.ellipsis = false;
         loop {
+            let before = self.rest;
             self.rest = self.rest.trim_start_matches(is_separator);
+            let after_comma = before[..before.len() - self.rest.len()].contains(',');
             if self.rest.is_empty() {
                 return None;
             }
@@ -203,8 +223,13 @@ impl<'a> Iterator for MoveTokens<'a> {
             }
             let end = word_end(self.rest);
             let word = &self.rest[..end];
+            if self.after_csa && after_comma && is_csa_time(word) {
+                (self.after_csa, self.rest) = (false, &self.rest[end..]);
+                continue;
+            }
             if is_ending(word) || is_glyph(word) {
                 self.ended |= is_ending(word);
+                self.after_csa = word.starts_with('%') && is_ending(word);
                 self.rest = &self.rest[end..];
                 continue;
             }
@@ -217,12 +242,14 @@ impl<'a> Iterator for MoveTokens<'a> {
                 if let Ok((mv, used)) = japanese::parse_prefix(self.rest) {
                     let text = &self.rest[..used];
                     self.rest = self.rest[used..].trim_start_matches(['!', '?', '#']);
+                    self.after_csa = false;
                     return Some((text, Ok(MoveToken::Japanese(mv))));
                 }
             }
             self.rest = &self.rest[end..];
             let token = MoveToken::parse_in(strip_annotations(word), self.variant)
                 .map_err(|e| MoveSyntaxError::new(word, e.why));
+            self.after_csa = matches!(token, Ok(MoveToken::Csa(_)));
             return Some((word, token));
         }
     }

@@ -474,8 +474,14 @@ fn csa_and_kif_endings_and_csa_times_are_not_moves() {
     assert_eq!(sequence_usi(&start, "▲７六歩 △３四歩 まで2手で後手の勝ち"), ["7g7f", "3c3d"]);
     // A word like them that is not one is still an error in its place.
     for word in ["%RESIGN", "T", "T1.", "T-1", "TT10"] {
-        let e = read_sequence(&start, &format!("+7776FU {word}")).unwrap_err();
+        let e = read_sequence(&start, &format!("+7776FU,{word}")).unwrap_err();
         assert_eq!((e.place, e.text.as_str()), (2, word), "{word}");
+    }
+    // Nor is a time one but after a CSA move and a comma: `T10` apart, or after another
+    // notation's move, is a word of its own (`T55` is a Hosking move of a tokin, 81Dojo's `T`).
+    for text in ["+7776FU T10", "7g7f,T10", "▲７六歩,T10"] {
+        let e = read_sequence(&start, text).unwrap_err();
+        assert_eq!((e.place, e.text.as_str()), (2, "T10"), "{text}");
     }
 }
 
