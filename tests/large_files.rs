@@ -73,6 +73,11 @@ fn write_large_files(dir: &Path, n: usize) {
         }
     }
     fs::create_dir_all(dir).unwrap();
+    // The KIF games again in Shift_JIS, as KIF files mostly are: a text decoded, not read
+    // in place.
+    let (sjis, _, unmapped) = encoding_rs::SHIFT_JIS.encode(&kif);
+    assert!(!unmapped);
+    fs::write(dir.join("archive-sjis.kif"), sjis).unwrap();
     fs::write(dir.join("archive.kif"), kif).unwrap();
     fs::write(dir.join("archive.ki2"), ki2).unwrap();
     fs::write(dir.join("archive.csa"), csa).unwrap();
@@ -82,7 +87,7 @@ fn write_large_files(dir: &Path, n: usize) {
 
 /// Leaves `archive.csa` alone of the files [`write_large_files`] writes.
 fn keep_only_the_csa(dir: &Path) {
-    for name in ["selfplay.usi", "one_part.usi", "archive.kif", "archive.ki2"] {
+    for name in ["selfplay.usi", "one_part.usi", "archive.kif", "archive-sjis.kif", "archive.ki2"] {
         fs::remove_file(dir.join(name)).unwrap();
     }
 }
@@ -121,6 +126,8 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     assert!(size("archive.csa") > 3 * ingest::LARGE_FILE_BYTES, "{}", size("archive.csa"));
     assert!(size("selfplay.usi") > 2 * ingest::LARGE_FILE_BYTES, "{}", size("selfplay.usi"));
     assert!(size("archive.kif") > 3 * ingest::LARGE_FILE_BYTES, "{}", size("archive.kif"));
+    let sjis = size("archive-sjis.kif");
+    assert!(sjis > 2 * ingest::LARGE_FILE_BYTES && sjis < size("archive.kif"), "{sjis}");
     assert!(size("archive.ki2") > 2 * ingest::LARGE_FILE_BYTES, "{}", size("archive.ki2"));
     // KIF and KI2 are cut where their games start, as CSA is, and every byte is in a piece.
     for (name, format) in [("archive.kif", Format::Kif), ("archive.ki2", Format::Ki2)] {
@@ -136,7 +143,7 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     let in_parts = ingest::run(&options(&dir, &b, 2), &Quiet).unwrap();
     assert_eq!(counts(&in_parts), counts(&read_whole));
     let every = |k| (0..7_000).filter(|i| i % 97 == k).count() as u64;
-    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (5, every(5)), "{in_parts:?}");
+    assert_eq!((in_parts.files_indexed, in_parts.games_rejected), (6, every(5)), "{in_parts:?}");
     assert!(in_parts.warnings >= every(6), "{in_parts:?}");
     let expected = contents(&a);
     assert_eq!(contents(&b), expected);
@@ -158,7 +165,7 @@ fn a_large_file_is_read_in_parts_into_what_reading_it_whole_gives() {
     let (again_whole, again_parts) =
         (ingest::run(&whole(&dir, &a), &Quiet).unwrap(), ingest::run(&options(&dir, &b, 2), &Quiet).unwrap());
     assert_eq!(counts(&again_parts), counts(&again_whole));
-    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 4));
+    assert_eq!((again_whole.files_indexed, again_whole.files_unchanged), (1, 5));
     assert_eq!(contents(&b), contents(&a));
 }
 

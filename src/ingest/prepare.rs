@@ -207,8 +207,20 @@ pub(super) fn process(entry: &Entry, fetched: Fetched) -> Outcome {
     let Ok(file) = entry else {
         return bug(path); // only files are read
     };
-    let parse = std::panic::AssertUnwindSafe(|| parse_file(file, path.clone(), &bytes, hash));
-    let outcome = std::panic::catch_unwind(parse).unwrap_or_else(|_| bug(path));
+    caught(file, path.clone(), || parse_file(file, path, &bytes, hash))
+}
+
+/// The outcome `parse` gives for `file` (read from `path`), or a reject if it panics; a file
+/// that may hold a record and holds none is skipped.
+fn caught(file: &SourceFile, path: String, parse: impl FnOnce() -> Outcome) -> Outcome {
+    let parse = std::panic::AssertUnwindSafe(parse);
+    let outcome = std::panic::catch_unwind(parse).unwrap_or_else(|_| {
+        unreadable(
+            path,
+            "internal_error",
+            "kifudex failed while reading this file (a bug: please report it)".to_string(),
+        )
+    });
     match outcome {
         Outcome::Read(work) if file.expect == Expect::Maybe && !holds_moves(&work) => {
             Outcome::Skipped { path: work.file.path, read: true }
@@ -224,19 +236,44 @@ fn holds_moves(work: &FileWork) -> bool {
 }
 
 fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> Outcome {
-    let mut work = FileWork::new(file, path, bytes, hash);
-    let opened = match kifu::open_file(Some(&file.path), bytes) {
-        Ok(opened) => opened,
-        Err(e) => return Outcome::Read(work.failed(e.code(), e.to_string())),
-    };
-    work.file.format = Some(opened.format.name());
-    work.file.encoding = Some(opened.encoding);
+    let size = bytes.len() as u64;
+    match kifu::open_file(Some(&file.path), bytes) {
+        Ok(opened) => parse_opened(&OpenedRead { file, path, size, hash, opened }),
+        Err(e) => Outcome::Read(FileWork::new(file, path, size, hash).failed(e.code(), e.to_string())),
+    }
+}
+
+/// A file read and opened (its text decoded, its format known), for [`parse_opened`] or
+/// [`read_in_parts`].
+struct OpenedRead<'f, 'a> {
+    file: &'f SourceFile,
+    path: String,
+    /// Its bytes.
+    size: u64,
+    hash: [u8; 16],
+    opened: kifu::OpenedFile<'a>,
+}
+
+impl OpenedRead<'_, '_> {
+    /// A [`FileWork`] of the file, without games yet.
+    fn work(&self) -> FileWork {
+        let mut work = FileWork::new(self.file, self.path.clone(), self.size, self.hash);
+        work.file.format = Some(self.opened.format.name());
+        work.file.encoding = Some(self.opened.encoding);
+        work
+    }
+}
+
+/// [`parse_file`], once the file is opened.
+fn parse_opened(read: &OpenedRead<'_, '_>) -> Outcome {
+    let opened = &read.opened;
+    let mut work = read.work();
     // A piece at a time: the games read are replayed and let go of before the next are read.
     let mut all_read = true;
     let mut games_read = 0;
     let pieces = kifu::pieces(opened.format, &opened.text, PIECE_BYTES);
     for (i, &piece) in pieces.iter().enumerate() {
-        let mut piece = read_piece(&opened, piece, fixes_of(&opened.fixes, &pieces, i));
+        let mut piece = read_piece(opened, piece, fixes_of(&opened.fixes, &pieces, i));
         piece.shift(games_read);
         games_read += piece.games_read;
         all_read &= piece.all_read;
@@ -244,7 +281,7 @@ fn parse_file(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> 
     }
     if games_read == 0 {
         let e = kifu::FileError::UnknownFormat;
-        let work = FileWork::new(file, work.file.path, bytes, hash);
+        let work = FileWork::new(read.file, work.file.path, read.size, read.hash);
         return Outcome::Read(work.failed(e.code(), e.to_string()));
     }
     // A JKF object read whole is a record even with no move (a handicap start, a position):
@@ -358,11 +395,11 @@ fn unindexed_warning(game: &kifu::Game, plies: usize) -> Option<kifu::Warning> {
 
 impl FileWork {
     /// The work of a file read, before its games are.
-    fn new(file: &SourceFile, path: String, bytes: &[u8], hash: [u8; 16]) -> FileWork {
+    fn new(file: &SourceFile, path: String, size: u64, hash: [u8; 16]) -> FileWork {
         FileWork {
             file: FileRecord {
                 path,
-                size: bytes.len() as u64,
+                size,
                 mtime_ns: file.mtime_ns,
                 ctime_ns: file.ctime_ns,
                 device: file.device,
@@ -396,46 +433,67 @@ impl FileWork {
 
 /// Reads a large file (`fetched` from `entry`) in parts, so that its games need not all be in
 /// memory at once, and its pieces are read on every thread of `pool`: [`PIECES_PER_THREAD`]
-/// pieces a thread at a time (see [`PIECES_PER_PART`]), each batch handed to `send` as a part of the file (see [`Part`]) as soon
-/// as it is read, until `send` says to stop. A file that cannot be cut (one of a format that
-/// holds one game, or too short) is read as [`process`] reads it, and so is one that may hold a
-/// record but need not, when its first part holds no move (whether it is a record is only
-/// known once the whole file is read then), or any file whose first part holds no game.
+/// pieces a thread at a time (see [`PIECES_PER_PART`]), each batch handed to `send` as a part
+/// of the file (see [`Part`]) as soon as it is read, until `send` says to stop. The bytes of a
+/// file whose text was decoded (Shift_JIS, EUC-JP, UTF-16) are let go of once they are: only
+/// the text is read. A file that cannot be cut (one of a format that holds one game, or too
+/// short) is read as [`process`] reads it, and so is one that may hold a record but need not,
+/// when its first part holds no move (whether it is a record is only known once the whole
+/// file is read then), or any file whose first part holds no game.
 pub(super) fn process_in_parts(
     entry: &Entry,
     fetched: Fetched,
     pool: &rayon::ThreadPool,
     send: &mut dyn FnMut(Vec<Outcome>) -> bool,
 ) {
-    let (Ok(file), Fetched::Read { path, bytes, hash }) = (entry, &fetched) else {
-        send(vec![process(entry, fetched)]);
+    let (file, path, bytes, hash) = match (entry, fetched) {
+        (Ok(file), Fetched::Read { path, bytes, hash }) => (file, path, bytes, hash),
+        (_, fetched) => {
+            send(vec![process(entry, fetched)]);
+            return;
+        }
+    };
+    let size = bytes.len() as u64;
+    let Ok(Ok(opened)) = std::panic::catch_unwind(|| kifu::open_file(Some(&file.path), &bytes)) else {
+        send(vec![process(entry, Fetched::Read { path, bytes, hash })]);
         return;
     };
+    match opened.detached() {
+        Ok(opened) => {
+            drop(bytes);
+            read_in_parts(&OpenedRead { file, path, size, hash, opened }, pool, send);
+        }
+        Err(opened) => read_in_parts(&OpenedRead { file, path, size, hash, opened }, pool, send),
+    }
+}
+
+/// [`process_in_parts`], once the file is opened.
+fn read_in_parts(
+    read: &OpenedRead<'_, '_>,
+    pool: &rayon::ThreadPool,
+    send: &mut dyn FnMut(Vec<Outcome>) -> bool,
+) {
+    let (file, opened) = (read.file, &read.opened);
     let read_whole = 'parts: {
-        let Ok(Ok(opened)) = std::panic::catch_unwind(|| kifu::open_file(Some(&file.path), bytes)) else {
-            break 'parts true;
-        };
         let pieces = kifu::pieces(opened.format, &opened.text, PIECE_BYTES);
         if pieces.len() < 2 {
             break 'parts true;
         }
         let threads = pool.current_num_threads();
-        let size = (threads * PIECES_PER_THREAD).min(PIECES_PER_PART).max(threads);
-        let parts = pieces.len().div_ceil(size);
+        let per_part = (threads * PIECES_PER_THREAD).min(PIECES_PER_PART).max(threads);
+        let parts = pieces.len().div_ceil(per_part);
         let mut games_read = 0;
-        for (i, window) in pieces.chunks(size).enumerate() {
-            let first = i * size;
+        for (i, window) in pieces.chunks(per_part).enumerate() {
+            let first = i * per_part;
             let works: Vec<PieceWork> = pool.install(|| {
                 let at = |j: usize| fixes_of(&opened.fixes, &pieces, first + j);
                 window
                     .par_iter()
                     .enumerate()
-                    .map(|(j, &piece)| read_piece_caught(&opened, piece, at(j)))
+                    .map(|(j, &piece)| read_piece_caught(opened, piece, at(j)))
                     .collect()
             });
-            let mut part = FileWork::new(file, path.clone(), bytes, *hash);
-            part.file.format = Some(opened.format.name());
-            part.file.encoding = Some(opened.encoding);
+            let mut part = read.work();
             for mut work in works {
                 work.shift(games_read);
                 games_read += work.games_read;
@@ -457,7 +515,7 @@ pub(super) fn process_in_parts(
         false
     };
     if read_whole {
-        send(vec![process(entry, fetched)]);
+        send(vec![caught(file, read.path.clone(), || parse_opened(read))]);
     }
 }
 

@@ -154,6 +154,23 @@ pub struct OpenedFile<'a> {
     pub fixes: Vec<encoding::LineFix>,
 }
 
+impl<'a> OpenedFile<'a> {
+    /// The file, as one that borrows nothing, when its text was decoded into a string of its
+    /// own (from Shift_JIS, EUC-JP or UTF-16): the bytes it was read from may then be let go
+    /// of. `Err` gives back a file whose text is its bytes (UTF-8).
+    pub fn detached(self) -> Result<OpenedFile<'static>, OpenedFile<'a>> {
+        match self.text {
+            std::borrow::Cow::Owned(text) => Ok(OpenedFile {
+                format: self.format,
+                encoding: self.encoding,
+                text: std::borrow::Cow::Owned(text),
+                fixes: self.fixes,
+            }),
+            std::borrow::Cow::Borrowed(_) => Err(self),
+        }
+    }
+}
+
 /// Decodes `bytes` and detects the format, as [`read_file`] does before it reads the games.
 ///
 /// # Errors
