@@ -197,30 +197,26 @@ pub(super) fn process(entry: &Entry, fetched: Fetched) -> Outcome {
         Fetched::Settled(outcome) => return outcome,
         Fetched::Read { path, bytes, hash } => (path, bytes, hash),
     };
-    let bug = |path| {
-        unreadable(
-            path,
-            "internal_error",
-            "kifudex failed while reading this file (a bug: please report it)".to_string(),
-        )
-    };
     let Ok(file) = entry else {
         return bug(path); // only files are read
     };
     caught(file, path.clone(), || parse_file(file, path, &bytes, hash))
 }
 
+/// The reject of a file that kifudex failed to read (a bug).
+fn bug(path: String) -> Outcome {
+    unreadable(
+        path,
+        "internal_error",
+        "kifudex failed while reading this file (a bug: please report it)".to_string(),
+    )
+}
+
 /// The outcome `parse` gives for `file` (read from `path`), or a reject if it panics; a file
 /// that may hold a record and holds none is skipped.
 fn caught(file: &SourceFile, path: String, parse: impl FnOnce() -> Outcome) -> Outcome {
     let parse = std::panic::AssertUnwindSafe(parse);
-    let outcome = std::panic::catch_unwind(parse).unwrap_or_else(|_| {
-        unreadable(
-            path,
-            "internal_error",
-            "kifudex failed while reading this file (a bug: please report it)".to_string(),
-        )
-    });
+    let outcome = std::panic::catch_unwind(parse).unwrap_or_else(|_| bug(path));
     match outcome {
         Outcome::Read(work) if file.expect == Expect::Maybe && !holds_moves(&work) => {
             Outcome::Skipped { path: work.file.path, read: true }
