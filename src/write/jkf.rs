@@ -1,5 +1,9 @@
 //! Writing a game as JKF.
 
+use serde::{
+    Serialize, Serializer,
+    ser::{SerializeMap, SerializeSeq},
+};
 use serde_json::{Map, Value, json};
 
 use super::support::{
@@ -21,53 +25,93 @@ use crate::{
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
 ///
+/// The main line's moves are written one at a time as they are made, so that the record
+/// takes little more memory than its text: a JSON value of the whole line would take a dozen
+/// times that.
+///
 /// # Panics
 ///
 /// If `replayed` holds a move that is not legal from its start (it did not come from replay).
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
-    let mut root = Map::new();
-    let (mut header, _) = header(game);
-    // JKF's presets are shogi's: another game is named by its 手合割, as KIF names it, and
-    // starts from its own start (see `Format::holds_start`).
-    let variant = replayed.start.variant;
-    if variant == Variant::Standard {
-        root.insert("header".into(), Value::Object(header));
-        root.insert("initial".into(), initial(&replayed.start));
-    } else {
-        header.insert("手合割".into(), Value::String(variant.japanese().into()));
-        root.insert("header".into(), Value::Object(header));
-    }
-    let mut moves = vec![comments_entry(&game.comments)];
-    let mut end = Map::new();
-    // The record's comments on its ending follow the notes on a foul; with no word for the
-    // ending (which is then named as left out), they read back as the last move's.
-    let own = game.ending.as_ref();
-    let mut comments = foul_notes(game, replayed);
-    comments.extend(own.iter().flat_map(|e| e.comments.iter().cloned()));
-    if !comments.is_empty() {
-        end.insert("comments".into(), json!(comments));
-    }
-    let word = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
-    if let Some(word) = word {
-        end.insert("special".into(), json!(word));
-    }
-    if let Some(mut pos) = start_position(replayed) {
-        let pairs = paired_variations(&game.variations, &replayed.variations);
-        let (entries, totals) = line(&mut pos, &replayed.moves, &game.moves, &pairs, [0, 0]);
-        moves.extend(entries);
-        if let Some(seconds) = own.and_then(|e| e.seconds).filter(|_| word.is_some()) {
-            let total = totals[replayed.end.turn.index()].saturating_add(seconds);
-            end.insert("time".into(), time(seconds, total));
+    let mut out = Vec::new();
+    Record { game, replayed }
+        .serialize(&mut serde_json::Serializer::pretty(&mut out))
+        .expect("JSON values always serialize, into memory");
+    out.push(b'\n');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// A game as the JKF root object: `header`, `initial` (standard shogi only) and `moves`.
+struct Record<'a> {
+    game: &'a Game,
+    replayed: &'a ReplayedGame,
+}
+
+impl Serialize for Record<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (mut header, _) = header(self.game);
+        let mut root = serializer.serialize_map(None)?;
+        // JKF's presets are shogi's: another game is named by its 手合割, as KIF names it, and
+        // starts from its own start (see `Format::holds_start`).
+        let variant = self.replayed.start.variant;
+        if variant == Variant::Standard {
+            root.serialize_entry("header", &header)?;
+            root.serialize_entry("initial", &initial(&self.replayed.start))?;
+        } else {
+            header.insert("手合割".into(), Value::String(variant.japanese().into()));
+            root.serialize_entry("header", &header)?;
         }
-        add_forks(&mut end, forks_at(&mut pos, &pairs, replayed.moves.len(), totals));
+        root.serialize_entry("moves", &Moves { game: self.game, replayed: self.replayed })?;
+        root.end()
     }
-    if !end.is_empty() {
-        moves.push(Value::Object(end));
+}
+
+/// A game's `moves`: the comments before its first move, its main line, then its ending.
+struct Moves<'a> {
+    game: &'a Game,
+    replayed: &'a ReplayedGame,
+}
+
+impl Serialize for Moves<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (game, replayed) = (self.game, self.replayed);
+        let mut moves = serializer.serialize_seq(None)?;
+        moves.serialize_element(&comments_entry(&game.comments))?;
+        let mut end = Map::new();
+        // The record's comments on its ending follow the notes on a foul; with no word for the
+        // ending (which is then named as left out), they read back as the last move's.
+        let own = game.ending.as_ref();
+        let mut comments = foul_notes(game, replayed);
+        comments.extend(own.iter().flat_map(|e| e.comments.iter().cloned()));
+        if !comments.is_empty() {
+            end.insert("comments".into(), json!(comments));
+        }
+        let word = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
+        if let Some(word) = word {
+            end.insert("special".into(), json!(word));
+        }
+        if let Some(mut pos) = start_position(replayed) {
+            let pairs = paired_variations(&game.variations, &replayed.variations);
+            let mut failed = None;
+            let totals = line(&mut pos, &replayed.moves, &game.moves, &pairs, [0, 0], &mut |entry| {
+                if failed.is_none() {
+                    failed = moves.serialize_element(&entry).err();
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            if let Some(seconds) = own.and_then(|e| e.seconds).filter(|_| word.is_some()) {
+                let total = totals[replayed.end.turn.index()].saturating_add(seconds);
+                end.insert("time".into(), time(seconds, total));
+            }
+            add_forks(&mut end, forks_at(&mut pos, &pairs, replayed.moves.len(), totals));
+        }
+        if !end.is_empty() {
+            moves.serialize_element(&end)?;
+        }
+        moves.end()
     }
-    root.insert("moves".into(), Value::Array(moves));
-    let mut out = serde_json::to_string_pretty(&Value::Object(root)).expect("a JSON value always serializes");
-    out.push('\n');
-    out
 }
 
 /// The headers of a JKF record of `game` whose key it already holds with another value, which
@@ -147,16 +191,17 @@ fn comments_entry(comments: &[String]) -> Value {
 }
 
 /// The entries of a line of moves played from `pos`, with the forks that branch from its
-/// moves, and the time each side had spent after it. `totals` is the time each side had
-/// spent before the line. `pos` ends after the line.
+/// moves, each handed to `put` as it is made; returns the time each side had spent after the
+/// line. `totals` is the time each side had spent before the line. `pos` ends after the line.
 fn line(
     pos: &mut Position,
     moves: &[Move],
     entries: &[MoveEntry],
     forks: &[(&Variation, &ReplayedVariation)],
     mut totals: [u32; 2],
-) -> (Vec<Value>, [u32; 2]) {
-    let mut out = Vec::with_capacity(moves.len());
+    put: &mut impl FnMut(Map<String, Value>),
+) -> [u32; 2] {
+    let mut ply = 0;
     let mut next = 0;
     walk(pos, moves, entries, |step| {
         let mut entry = Map::new();
@@ -172,7 +217,6 @@ fn line(
         if let Some(e) = step.entry.filter(|e| !e.comments.is_empty()) {
             entry.insert("comments".into(), json!(e.comments));
         }
-        let ply = out.len();
         let branches = branching_at(forks, &mut next, ply)
             .iter()
             .map(|(read, replayed)| fork(step.pos, read, replayed, before))
@@ -180,9 +224,10 @@ fn line(
             .map(Value::Array)
             .collect();
         add_forks(&mut entry, branches);
-        out.push(Value::Object(entry));
+        put(entry);
+        ply += 1;
     });
-    (out, totals)
+    totals
 }
 
 /// The forks of a line of `plies` moves that branch after its last move (played instead of
@@ -214,7 +259,10 @@ fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, tota
     let base = pos.ply();
     let turn = pos.turn();
     let nested = paired_variations(&read.variations, &replayed.variations);
-    let (mut out, totals) = line(pos, &replayed.moves, &read.moves, &nested, totals);
+    let mut out = Vec::with_capacity(replayed.moves.len() + 1);
+    let totals = line(pos, &replayed.moves, &read.moves, &nested, totals, &mut |entry| {
+        out.push(Value::Object(entry));
+    });
     let mut end = Map::new();
     let ended = replayed.stopped.is_none();
     let to_move = turn_after(turn, replayed.moves.len());
