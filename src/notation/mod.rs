@@ -295,8 +295,9 @@ impl CsaMove {
     /// # Errors
     ///
     /// [`ResolveError::NoSuchMove`] with the rules' reason, or
-    /// [`ResolveError::PieceMismatch`] when the move says the piece before it
-    /// ([`CsaMove::before`]) and the mover's piece on the origin is another.
+    /// [`ResolveError::PieceMismatch`] when the mover's piece on the origin is another than
+    /// the move says: another than the piece before it ([`CsaMove::before`]), when it says
+    /// that, or one that the piece after it is no form of.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         resolve::check_side(pos, self.color)?;
         let mv = match self.from {
@@ -316,7 +317,16 @@ impl CsaMove {
                 }
                 let promote = before.is_some_and(|k| k != self.piece && k.promote() == Some(self.piece));
                 if before.is_some_and(|k| k != self.piece && !promote) {
-                    return Err(ResolveError::NoSuchMove(None));
+                    // The code after the move is no form of the mover's piece there.
+                    return Err(match own {
+                        Some(found) => ResolveError::PieceMismatch {
+                            at: from,
+                            written: self.piece,
+                            found,
+                            variant: pos.variant(),
+                        },
+                        None => ResolveError::NoSuchMove(None),
+                    });
                 }
                 Move::Normal { from, to: self.to, promote }
             }
@@ -358,6 +368,35 @@ mod tests {
         assert!(matches!(
             MoveToken::parse("+7775FU").unwrap().resolve(&pos, None),
             Err(ResolveError::NoSuchMove(Some(_)))
+        ));
+    }
+
+    /// A CSA move whose piece is no form of the mover's piece on its origin names the piece
+    /// found there, as KIF and Western moves do; a promotion off the zone is the rules' no.
+    #[test]
+    fn a_csa_move_of_another_piece_says_which_piece_stands_there() {
+        let pos = Position::startpos();
+        let at: Square = "7g".parse().unwrap();
+        for (text, written) in [("+7776KI", PieceKind::Gold), ("+7776NG", PieceKind::ProSilver)] {
+            assert_eq!(
+                MoveToken::parse(text).unwrap().resolve(&pos, None),
+                Err(ResolveError::PieceMismatch {
+                    at,
+                    written,
+                    found: PieceKind::Pawn,
+                    variant: Variant::Standard
+                }),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            MoveToken::parse("+7776TO").unwrap().resolve(&pos, None),
+            Err(ResolveError::NoSuchMove(Some(_)))
+        ));
+        // An empty origin has no piece to name.
+        assert!(matches!(
+            MoveToken::parse("+7675FU").unwrap().resolve(&pos, None),
+            Err(ResolveError::NoSuchMove(_))
         ));
     }
 }
