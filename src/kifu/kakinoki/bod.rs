@@ -54,6 +54,8 @@ pub enum BodError {
     ColumnCount { line: u32, files: usize, width: usize },
     #[error("the hand is not pieces with counts (like 飛　角　歩十二, or なし)")]
     BadHand { line: u32 },
+    #[error("手数＝ is not followed by the number of moves played (like 手数＝24)")]
+    BadMoveCount { line: u32 },
     #[error("no board diagram found")]
     NoBoard,
 }
@@ -71,7 +73,8 @@ impl BodError {
             | BodError::MissingRows { line, .. }
             | BodError::Unclosed { line }
             | BodError::ColumnCount { line, .. }
-            | BodError::BadHand { line } => Some(line),
+            | BodError::BadHand { line }
+            | BodError::BadMoveCount { line } => Some(line),
             BodError::NoBoard => None,
         }
     }
@@ -86,6 +89,8 @@ pub struct Bod {
     hands: [Hand; 2],
     turn: Option<Color>,
     plies: Option<u32>,
+    /// The line of a `手数＝` line whose number could not be read.
+    unread_plies: Option<u32>,
     previous: Option<Square>,
     board_seen: bool,
     /// The line of the frame's top, when a frame line came before the rows.
@@ -127,9 +132,14 @@ impl Bod {
             return Ok(true);
         }
         if let Some(rest) = t.strip_prefix("手数＝").or_else(|| t.strip_prefix("手数=")) {
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            // The number in ASCII or full-width digits.
+            let end = rest.find(|c| !ascii_digit(c).is_ascii_digit()).unwrap_or(rest.len());
+            let digits: String = rest[..end].chars().map(ascii_digit).collect();
             self.plies = digits.parse().ok();
-            self.previous = destination_in(&rest[digits.len()..]);
+            if self.plies.is_none() {
+                self.unread_plies.get_or_insert(line_no);
+            }
+            self.previous = destination_in(&rest[end..]);
             return Ok(true);
         }
         if t.starts_with('+') && t.len() > 1 && t.chars().all(|c| matches!(c, '+' | '-' | 'ー' | '－')) {
@@ -237,7 +247,9 @@ impl Bod {
 ///
 /// # Errors
 ///
-/// [`BodError`] when there is no board or a diagram line is malformed.
+/// [`BodError`] when there is no board or a diagram line is malformed, a `手数＝` line with
+/// no number of moves among them. (A record's diagram is read past such a line: its number
+/// only numbers the moves.)
 ///
 /// ```
 /// use kifudex::kifu::bod::parse_bod;
@@ -249,6 +261,9 @@ pub fn parse_bod<'a>(lines: impl IntoIterator<Item = &'a str>) -> Result<Setup, 
     let mut bod = Bod::new();
     for (i, line) in lines.into_iter().enumerate() {
         bod.feed(u32::try_from(i + 1).unwrap_or(u32::MAX), line)?;
+    }
+    if let Some(line) = bod.unread_plies {
+        return Err(BodError::BadMoveCount { line });
     }
     bod.finish()
 }
@@ -520,6 +535,26 @@ mod tests {
         assert!(matches!(parse_bod(["| ・|一", "| ・|一"]), Err(BodError::DuplicateRank { .. })));
         assert!(matches!(parse_bod(["  ２ １", "| ・|"]), Err(BodError::ColumnCount { .. })));
         assert!(matches!(parse_bod(["先手の持駒：金x", "| ・|"]), Err(BodError::BadHand { line: 1 })));
+        assert_eq!(parse_bod(["| ・v玉|", "手数＝abc"]), Err(BodError::BadMoveCount { line: 2 }));
+        assert_eq!(parse_bod(["| ・v玉|", "手数＝"]), Err(BodError::BadMoveCount { line: 2 }));
+        assert_eq!(
+            parse_bod(["| ・v玉|", "手数=99999999999  ▲７六歩  まで"]),
+            Err(BodError::BadMoveCount { line: 2 })
+        );
+    }
+
+    /// The number of moves played, in either width, numbers the next move; the move after it
+    /// names the square a 同 refers to.
+    #[test]
+    fn the_move_count_in_either_width() {
+        for line in ["手数＝24  ▲７六歩  まで", "手数＝２４  ▲７六歩  まで"] {
+            let mut bod = Bod::new();
+            for (n, l) in ["+------+", "| ・v玉|", "+------+", line].into_iter().enumerate() {
+                assert_eq!(bod.feed(n as u32 + 1, l), Ok(true), "{l}");
+            }
+            assert_eq!(bod.previous_destination(), Some("7f".parse().unwrap()), "{line}");
+            assert_eq!(bod.finish().unwrap().move_number, 25, "{line}");
+        }
     }
 
     /// A full board with a row lost, or cut short, is refused: read, it would be another board.
