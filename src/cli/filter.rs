@@ -11,8 +11,8 @@ use kifudex::{
 };
 
 /// Which games count. Names, events and openings match on a part, without regard to widths,
-/// spaces, case or a title after a name; dates are ISO 8601 as precise as wanted (`2019`,
-/// `2019-04`, `2019-04-01`).
+/// spaces, case or a title after a name; dates are a year, a month or a day in ISO 8601's form
+/// (`2019`, `2019-04`, `2019-04-01`).
 #[derive(Debug, Clone, Args)]
 pub struct FilterOpt {
     /// Games with a player (either side) whose name contains NAME

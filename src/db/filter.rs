@@ -36,7 +36,7 @@ pub struct GameFilter {
     pub white: Option<String>,
     /// Part of the event name.
     pub event: Option<String>,
-    /// Games on or after this date (ISO 8601, as precise as wanted).
+    /// Games on or after this date (a year, a month or a day in ISO 8601's form).
     pub since: Option<String>,
     /// Games on or before this date (a partial date includes all of it).
     pub until: Option<String>,

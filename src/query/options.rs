@@ -288,8 +288,8 @@ pub fn parse_variant(text: &str) -> Result<Option<Variant>, OptionError> {
 }
 
 /// The game filter whose texts are given as they came (`given`), checked: an empty text does
-/// not filter, dates must be ISO 8601 as precise as wanted (`2019`, `2019-04`,
-/// `2019-04-01`), and `handicap` and `variant`, when given, name the start and the game
+/// not filter, dates must be a year, a month or a day in ISO 8601's form (`2019`,
+/// `2019-04`, `2019-04-01`), and `handicap` and `variant`, when given, name the start and the game
 /// ([`parse_handicap`], [`parse_variant`]). Names, events and openings match on a part,
 /// compared without widths, spaces, case or a title after a name (see [`crate::name_key`]).
 ///
