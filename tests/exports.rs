@@ -264,6 +264,51 @@ fn out_dev_stdout_adds_to_what_is_there() {
         wrapper("sh").args(["-c", script, "sh"]).arg(crate::util::exe()).arg(&db).arg(&log).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(fs::read_to_string(&log).unwrap() == format!("# games\n{export}"));
+    // And what the shell writes after it follows it, where it used to be written over it.
+    let script =
+        r##"{ echo "# games"; "$1" export games --db "$2" --out /dev/stdout; echo "# end"; } > "$3""##;
+    let out =
+        wrapper("sh").args(["-c", script, "sh"]).arg(crate::util::exe()).arg(&db).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = fs::read_to_string(&log).unwrap();
+    assert!(got == format!("# games\n{export}# end\n"), "{}", &got[..got.len().min(300)]);
+}
+
+/// `index --rejects` to stdout (`-`, `/dev/stdout`, `/dev/fd/1`) with `--json`, both into a
+/// file the shell opened with `>`: the rejects' CSV, then the summary, each whole. The
+/// rejects were written from the file's end and the summary from its start, over them.
+#[test]
+fn index_rejects_to_stdout_come_before_the_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("good.usi"), many_games()).unwrap();
+    // White's move first: a rejected game.
+    fs::write(dir.join("bad.csa"), "PI\n+\n-3334FU\n").unwrap();
+    let out_file = tmp.path().join("out.txt");
+    for name in ["-", "/dev/stdout", "/dev/fd/1"] {
+        let db = tmp.path().join(format!("k{}.sqlite", name.len()));
+        let script = r#"exec "$1" index "$2" --db "$3" --rejects "$4" --json --quiet > "$5""#;
+        let out = wrapper("sh")
+            .args(["-c", script, "sh"])
+            .arg(crate::util::exe())
+            .arg(&dir)
+            .arg(&db)
+            .arg(name)
+            .arg(&out_file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let (_, rejects, _) = kifudex(["export", "rejects"]).db(&db).run();
+        assert_eq!(rejects.lines().count(), 2, "{name}: one reject: {rejects}");
+        let got = fs::read_to_string(&out_file).unwrap();
+        let summary = got.strip_prefix(rejects.as_str()).unwrap_or_else(|| panic!("{name}: {got}"));
+        let json: serde_json::Value =
+            serde_json::from_str(summary).unwrap_or_else(|e| panic!("{name}: {e}: {got}"));
+        assert_eq!(json["games_rejected"], 1, "{name}: {summary}");
+        assert_eq!(summary.lines().count(), 1, "{name}: {summary}");
+        assert!(!tmp.path().join("-").exists(), "{name}: no file named -");
+    }
 }
 
 /// Filters that keep no game are "nothing matched" (status 1, a note on stderr), as for

@@ -54,7 +54,7 @@ pub struct IndexArgs {
     /// version reads in records indexed by an older one (their games keep their ids)
     #[arg(long)]
     reread: bool,
-    /// Write the rejects under PATH as CSV to FILE
+    /// Write the rejects under PATH as CSV to FILE (`-` is stdout, before the --json summary)
     #[arg(long, value_name = "FILE")]
     rejects: Option<PathBuf>,
     /// No progress bar, reject messages or summary on stderr
@@ -164,7 +164,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.clone()
     };
-    if let Some(file) = &args.rejects {
+    if let Some(file) = args.rejects.as_ref().filter(|f| f.as_os_str() != "-") {
         super::db::refuse_database_as_output(file, "--rejects", Some(&args.db.path()))?;
         super::db::refuse_records_as_output(file, "--rejects")?;
         // Here, not after the run has indexed everything.

@@ -7,14 +7,17 @@
 //! process that wrote it is gone.
 //!
 //! A name for one of the process's open files (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
-//! `/proc/self/fd/N`) is no file to replace: it is written where that descriptor writes, after
-//! what is there, so `--out /dev/stdout >> log` adds to the log as `>>` says.
+//! `/proc/self/fd/N`) is no file to replace. Stdout's and stderr's names (and `-`) are written
+//! through the process's own stream, where it stands, so that what the command writes there
+//! besides (a summary) follows in order instead of over it, in a file the shell opened with
+//! `>` as in one opened with `>>`; another descriptor's file is written after what is there.
 
 use kifudex::ingest::path_text;
 use std::{
     ffi::OsString,
     fs::{self, File, OpenOptions},
-    io::ErrorKind,
+    io::{ErrorKind, Write},
+    os::fd::AsFd,
     path::{Path, PathBuf},
     sync::{Mutex, Once},
 };
@@ -75,6 +78,44 @@ fn is_descriptor(path: &Path) -> bool {
         && parts.next().is_none()
 }
 
+/// The stream of this process that `path` names: stdout for `-`, `/dev/stdout`, `/dev/fd/1`
+/// and `/proc/self/fd/1`, stderr for their kin with 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stream {
+    Stdout,
+    Stderr,
+}
+
+fn own_stream(path: &Path) -> Option<Stream> {
+    if path.as_os_str() == "-" {
+        return Some(Stream::Stdout);
+    }
+    let (dir, name) = (path.parent()?, path.file_name()?.to_str()?);
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let dir = dir.canonicalize().ok()?;
+    let named = if dir == Path::new("/dev") {
+        [("stdout", Stream::Stdout), ("stderr", Stream::Stderr)]
+    } else if dir == Path::new("/proc").join(std::process::id().to_string()).join("fd") {
+        [("1", Stream::Stdout), ("2", Stream::Stderr)]
+    } else {
+        return None;
+    };
+    named.iter().find(|(n, _)| *n == name).map(|&(_, stream)| stream)
+}
+
+/// A handle on the process's own `stream`, which writes where the stream stands.
+fn stream_file(stream: Stream) -> std::io::Result<File> {
+    let fd = match stream {
+        Stream::Stdout => {
+            // What was printed before goes first.
+            std::io::stdout().flush()?;
+            std::io::stdout().as_fd().try_clone_to_owned()?
+        }
+        Stream::Stderr => std::io::stderr().as_fd().try_clone_to_owned()?,
+    };
+    Ok(File::from(fd))
+}
+
 /// The hidden files being written, for the signal handler to remove.
 static PARTIAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -106,9 +147,10 @@ pub struct Replacing {
 
 impl Replacing {
     /// Opens `path` for writing. A name that holds nothing yet, or a regular file (a link to
-    /// one: the file is replaced, the link kept), is written under a hidden name; a name of
-    /// an open descriptor (`/dev/stdout`) is appended to; anything else (`/dev/null`, a
-    /// terminal, a pipe) is written directly.
+    /// one: the file is replaced, the link kept), is written under a hidden name; `-` and the
+    /// names of stdout and stderr (`/dev/stdout`) are written through the process's stream,
+    /// the name of another open descriptor (`/dev/fd/3`) is appended to; anything else
+    /// (`/dev/null`, a terminal, a pipe) is written directly.
     ///
     /// # Errors
     ///
@@ -120,6 +162,12 @@ impl Replacing {
             let file = File::create(path).with_context(|| format!("cannot create {}", path_text(path)))?;
             Ok((Replacing { path: path.to_path_buf(), hidden: None }, file))
         };
+        // Opened anew, stdout's file would be written from its start or its end, where the
+        // process's own stream writes from where it stands: over what it writes besides.
+        if let Some(stream) = own_stream(path) {
+            let file = stream_file(stream).with_context(|| format!("cannot write {}", path_text(path)))?;
+            return Ok((Replacing { path: path.to_path_buf(), hidden: None }, file));
+        }
         // Opened anew, a descriptor's file would be cut (or replaced) under what the shell
         // or an earlier command wrote there: it is appended to, as the descriptor would be.
         if is_descriptor(path) {
@@ -185,7 +233,8 @@ impl Replacing {
         }
     }
 
-    /// Puts the file written under its name, with the permissions of the file it replaces.
+    /// Puts the file written under its name, with the permissions of the file it replaces, and
+    /// its owner and group when this user may give them (root may).
     ///
     /// # Errors
     ///
@@ -196,6 +245,9 @@ impl Replacing {
             return Ok(());
         };
         if let Ok(was) = fs::metadata(&self.path) {
+            use std::os::unix::fs::MetadataExt;
+            // The owner first: a change of owner may clear the set-user-id bits.
+            let _ = std::os::unix::fs::chown(&hidden, Some(was.uid()), Some(was.gid()));
             let _ = fs::set_permissions(&hidden, was.permissions());
         }
         let renamed = fs::rename(&hidden, &self.path).map_err(|e| {

@@ -16,7 +16,7 @@ use kifudex::{
 };
 
 use super::harness::{
-    assert_answers_cover_the_stored_games, assert_sound, export_games, index, listed_games, stderr,
+    assert_answers_cover_the_stored_games, assert_sound, export_games, index, is_root, listed_games, stderr,
     unprivileged, write_games, write_games_of,
 };
 use crate::util::{Rng, assert_every_read_works, command};
@@ -280,6 +280,32 @@ fn a_read_only_output_file_is_refused_not_replaced() {
     let left: Vec<_> = fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, [std::ffi::OsString::from("games.csv")], "nothing but the file");
     assert_eq!(fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o444);
+}
+
+/// An output file root replaces keeps its owner and group, besides its mode: a file of
+/// another user's stayed root's, which that user could no longer read.
+#[test]
+fn a_replaced_output_file_keeps_its_owner() {
+    if !is_root() {
+        eprintln!("skipped: only root may give a file to another user");
+        return;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 20, 2, 13);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let target = tmp.path().join("games.csv");
+    fs::write(&target, "theirs\n").unwrap();
+    std::os::unix::fs::chown(&target, Some(65534), Some(65534)).unwrap();
+    fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+    let out =
+        command().args(["export", "games", "--out"]).arg(&target).arg("--db").arg(&db).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let meta = fs::metadata(&target).unwrap();
+    assert_eq!((meta.uid(), meta.gid(), meta.mode() & 0o7777), (65534, 65534, 0o640));
+    assert!(fs::read_to_string(&target).unwrap().starts_with("game_id,"), "the export replaced it");
 }
 
 /// `--out` a named pipe: written directly, as it is read (the checks that keep outputs off
