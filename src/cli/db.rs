@@ -64,6 +64,7 @@ pub fn explain(e: db::Error) -> anyhow::Error {
         db::Error::Missing(path) => {
             format!("no database at {} (run `kifudex index` first, or give --db)", path_text(path))
         }
+        db::Error::Empty(_) => format!("{e}: run `kifudex index` to fill it"),
         db::Error::TooOld { path, found } => format!(
             "the database {path} was written by an older kifudex (schema version {found}): run `kifudex index` \
              on it once (any PATH, --db {path}) to bring it up to date",

@@ -141,6 +141,14 @@ pub enum Error {
     Missing(PathBuf),
     #[error("not a kifudex database: {}", path_text(&.0))]
     NotKifudex(PathBuf),
+    /// An SQLite file that holds no table: an index run makes a database of it. A first run
+    /// killed before its first commit leaves one.
+    #[error(
+        "no kifudex database in {} yet: it is empty (a first index run stopped before its first commit \
+         leaves it so)",
+        path_text(&.0)
+    )]
+    Empty(PathBuf),
     #[error("{} is a directory, not a database file", path_text(&.0))]
     Directory(PathBuf),
     #[error("cannot create the database {}: there is no directory {}", path_text(path), path_text(dir))]
@@ -282,6 +290,7 @@ impl Error {
             self,
             Error::Missing(_)
                 | Error::NotKifudex(_)
+                | Error::Empty(_)
                 | Error::Directory(_)
                 | Error::NoDirectory { .. }
                 | Error::NotUnderDirectory { .. }

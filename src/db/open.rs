@@ -77,6 +77,9 @@ enum Sniff {
         application_id: i64,
         user_version: i64,
         wal: bool,
+        /// The schema in the file (not counting its log) has no table, index or view: the first
+        /// page, which holds it, is a leaf with no cell.
+        bare: bool,
     },
 }
 
@@ -157,21 +160,43 @@ fn sniff(path: &Path) -> Result<Sniff> {
     if meta.len() == 0 {
         return Ok(Sniff::Empty);
     }
-    let mut head = Vec::with_capacity(100);
-    match fs::File::open(path).and_then(|f| f.take(100).read_to_end(&mut head)) {
+    let mut head = Vec::with_capacity(HEAD);
+    match fs::File::open(path).and_then(|f| f.take(HEAD as u64).read_to_end(&mut head)) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::Missing(path.to_path_buf())),
         read => read.map_err(file_error)?,
     };
-    if head.len() < 100 || !head.starts_with(b"SQLite format 3\0") {
+    if head.len() < HEAD || !head.starts_with(b"SQLite format 3\0") {
         return Ok(Sniff::Foreign);
     }
+    // The first page's b-tree header follows the file's: its type, then its cell count at 3.
+    const LEAF_TABLE: u8 = 0x0d;
     let word =
         |at: usize| i64::from(i32::from_be_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]));
     Ok(Sniff::Sqlite {
         application_id: word(68),
         user_version: word(60),
         wal: head[18] == 2 || head[19] == 2,
+        bare: head[100] == LEAF_TABLE && head[103..105] == [0, 0],
     })
+}
+
+/// The bytes [`sniff`] reads: the file's header (100) and the first page's b-tree header.
+const HEAD: usize = 108;
+
+/// Whether the header shows a file that holds nothing yet: no byte, or a SQLite file with no
+/// id, no schema version and no schema, whose log holds nothing (an `index` run makes a
+/// database of it; a first run killed before its first commit leaves one).
+fn empty_by_header(path: &Path, sniff: Sniff) -> bool {
+    match sniff {
+        Sniff::Empty => true,
+        Sniff::Foreign => false,
+        Sniff::Sqlite { application_id, user_version, bare, .. } => {
+            application_id == 0
+                && user_version == 0
+                && bare
+                && !fs::metadata(with_suffix(path, "-wal")).is_ok_and(|m| m.len() > 0)
+        }
+    }
 }
 
 /// Whether the header alone shows that the file is not a kifudex database. A header with
@@ -299,6 +324,7 @@ fn is_verdict(e: &Error) -> bool {
         Error::Missing(_)
             | Error::Directory(_)
             | Error::NotKifudex(_)
+            | Error::Empty(_)
             | Error::TooNew { .. }
             | Error::TooOld { .. }
     )
@@ -308,6 +334,9 @@ fn is_verdict(e: &Error) -> bool {
 /// meanwhile (`index` making a database afresh at its path, say) is only that.
 fn open_read_once(path: &Path) -> Result<Connection> {
     let sniffed = sniff(path)?;
+    if empty_by_header(path, sniffed) {
+        return Err(Error::Empty(path.to_path_buf()));
+    }
     if foreign_by_header(path, sniffed, false) {
         return Err(Error::NotKifudex(path.to_path_buf()));
     }
@@ -333,7 +362,8 @@ fn open_read_once(path: &Path) -> Result<Connection> {
             Err(Error::TooOld { path: path.to_path_buf(), found })
         }
         Kind::Kifudex(_) => Ok(conn),
-        Kind::Empty | Kind::Foreign => Err(Error::NotKifudex(path.to_path_buf())),
+        Kind::Empty => Err(Error::Empty(path.to_path_buf())),
+        Kind::Foreign => Err(Error::NotKifudex(path.to_path_buf())),
     }
 }
 
@@ -578,8 +608,12 @@ mod tests {
     fn headers_that_show_a_foreign_file() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("f.sqlite");
-        let sqlite =
-            |application_id, user_version| Sniff::Sqlite { application_id, user_version, wal: false };
+        let sqlite = |application_id, user_version| Sniff::Sqlite {
+            application_id,
+            user_version,
+            wal: false,
+            bare: false,
+        };
         for empty_ok in [false, true] {
             assert!(foreign_by_header(&path, Sniff::Foreign, empty_ok));
             assert!(foreign_by_header(&path, sqlite(7, 1), empty_ok), "another application's id");

@@ -103,7 +103,7 @@ impl From<db::Error> for ApiError {
             db::Error::Missing(_) => ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) },
             // A file that is no kifudex database now, where one was when the server started:
             // one being made afresh by `index` at that path, say. Answered once it is one.
-            db::Error::NotKifudex(_) => {
+            db::Error::NotKifudex(_) | db::Error::Empty(_) => {
                 ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) }
             }
             e => ApiError::internal(chain(&e)),

@@ -98,12 +98,33 @@ fn not_databases(dir: &Path) -> Vec<PathBuf> {
     vec![foreign, wal, logged, empty, text, random]
 }
 
+/// What a read command says of a database file that holds nothing yet.
+fn empty(db: &Path) -> String {
+    format!(
+        "no kifudex database in {} yet: it is empty (a first index run stopped before its first commit \
+         leaves it so): run `kifudex index` to fill it",
+        db.display()
+    )
+}
+
 #[test]
 fn read_commands_refuse_what_is_not_a_kifudex_database_and_leave_it_as_it_was() {
     let tmp = tempfile::tempdir().unwrap();
     for file in not_databases(&tmp.path().join("files")) {
-        assert_every_read_refused(&file, &format!("not a kifudex database: {}", file.display()));
+        // An empty file is said to be empty: `index` makes a database of it.
+        let message = match file.ends_with("empty.sqlite") {
+            true => empty(&file),
+            false => format!("not a kifudex database: {}", file.display()),
+        };
+        assert_every_read_refused(&file, &message);
     }
+    // So is an SQLite file in WAL mode with no table, as a first index run killed before its
+    // first commit leaves it.
+    let begun = tmp.path().join("begun.sqlite");
+    let conn = rusqlite::Connection::open(&begun).unwrap();
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    drop(conn);
+    assert_every_read_refused(&begun, &empty(&begun));
     // The same through the environment variable.
     let foreign = tmp.path().join("files/foreign.sqlite");
     let before = hash(&foreign);

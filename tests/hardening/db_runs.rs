@@ -431,7 +431,11 @@ fn a_reader_while_a_database_is_made_afresh_finds_it_missing_not_yet_kifudex_s_o
                 match Reader::open(&db).and_then(|mut r| r.snapshot()?.game_count()) {
                     Ok(0) => answers += 1,
                     Ok(n) => failures.push(format!("{n} games")),
-                    Err(kifudex::db::Error::Missing(_) | kifudex::db::Error::NotKifudex(_)) => {}
+                    Err(
+                        kifudex::db::Error::Missing(_)
+                        | kifudex::db::Error::NotKifudex(_)
+                        | kifudex::db::Error::Empty(_),
+                    ) => {}
                     Err(e) => failures.push(e.to_string()),
                 }
             }

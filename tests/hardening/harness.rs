@@ -86,7 +86,7 @@ pub fn listed_games(db: &Path) -> Option<BTreeSet<i64>> {
     let out = command().args(["export", "games", "--db"]).arg(db).output().unwrap();
     let message = stderr(&out);
     if out.status.code() == Some(2)
-        && (message.contains("not a kifudex database") || message.contains("no database at"))
+        && (message.contains("no kifudex database in") || message.contains("no database at"))
     {
         return None;
     }
