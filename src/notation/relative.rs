@@ -9,14 +9,15 @@
 //!   the piece comes from, as the Japan Shogi Association rules put it; for the dragon and the
 //!   horse, which may stand on the destination's file, it is the side of the other piece.
 //! - 直: the piece comes from straight behind, moving straight up. Only golds, silvers and the
-//!   gold-like promoted pieces are written with it; reading accepts it for any piece.
+//!   gold-like promoted pieces (yari shogi's golds among them, the promoted yari bishop, named
+//!   馬, too) are written with it; reading accepts it for any piece.
 //!
 //! The pieces that count are those that could reach the square if pins and checks were
 //! ignored, as Kakinoki's KI2 writer and the rules crate's count them: a pinned piece still
 //! needs telling apart in the text, even though it cannot legally move.
 
 use super::japanese::{Motion, Relative};
-use crate::shogi::{Color, PieceKind, Square};
+use crate::shogi::{Color, PieceKind, Square, Variant};
 
 /// The square as the mover sees the board: `x` grows to the mover's left, `y` toward the
 /// mover's own side.
@@ -50,10 +51,13 @@ fn side(color: Color, from: Square, to: Square) -> Option<Relative> {
     }
 }
 
-/// Whether 直 is the word for this kind's straight-up move: golds, silvers and the gold-like
-/// promoted pieces.
-pub fn writes_straight(kind: PieceKind) -> bool {
-    kind == PieceKind::Silver || kind.moves_like_gold()
+/// Whether 直 is the word for this kind's straight-up move in `variant`: golds, silvers and
+/// the gold-like promoted pieces; in yari shogi, the promoted yari bishop (a yari gold, as the
+/// promoted yari knight is, which is named 馬 but moves as no horse does).
+pub fn writes_straight(kind: PieceKind, variant: Variant) -> bool {
+    kind == PieceKind::Silver
+        || kind.moves_like_gold()
+        || (variant == Variant::Yari && kind == PieceKind::Horse)
 }
 
 /// The movement words that tell the move from `from` to `to` apart from the other pieces in
@@ -64,6 +68,7 @@ pub fn writes_straight(kind: PieceKind) -> bool {
 pub fn markers(
     color: Color,
     kind: PieceKind,
+    variant: Variant,
     from: Square,
     to: Square,
     candidates: &[Square],
@@ -80,16 +85,21 @@ pub fn markers(
             let same_side = candidates.iter().filter(|&&c| side(color, c, to) == Some(h)).count();
             (Some(h), if same_side > 1 { Some(m) } else { None })
         }
-        None if writes_straight(kind) => (Some(Relative::Straight), None),
+        None if writes_straight(kind, variant) => (Some(Relative::Straight), None),
         // A piece on the destination's file between others on both sides, all moving up (yari
         // knights, which go straight ahead as well as jump): 右 and 左 name the outer ones, so
         // it is the one that goes straight up, 直.
         None if m == Motion::Up && both_sides(color, to, candidates) => (Some(Relative::Straight), None),
         None => {
             // A dragon or horse on the destination's file: it is told apart by the side of
-            // the other piece, which is not on that file (two on it would differ in motion).
+            // the others that move as it does, which are not on that file (two on it would
+            // differ in motion); with a piece on the file that moves otherwise (yari shogi has
+            // more than two of a kind), the motion is said too.
             let other_right = candidates.iter().any(|&c| side(color, c, to) == Some(Relative::Right));
-            (Some(if other_right { Relative::Left } else { Relative::Right }), None)
+            let h = if other_right { Relative::Left } else { Relative::Right };
+            let alike =
+                candidates.iter().filter(|&&c| matches(color, c, to, Some(h), None, candidates)).count();
+            (Some(h), if alike > 1 { Some(m) } else { None })
         }
     }
 }
@@ -146,7 +156,8 @@ mod tests {
         pieces: &[Square],
         to: Square,
     ) -> Vec<(Option<Relative>, Option<Motion>)> {
-        let words: Vec<_> = pieces.iter().map(|&p| markers(color, kind, p, to, pieces)).collect();
+        let words: Vec<_> =
+            pieces.iter().map(|&p| markers(color, kind, Variant::Standard, p, to, pieces)).collect();
         for (p, &(relative, motion_word)) in pieces.iter().zip(&words) {
             let read: Vec<_> =
                 pieces.iter().filter(|&&c| matches(color, c, to, relative, motion_word, pieces)).collect();
@@ -187,7 +198,7 @@ mod tests {
         // White's golds on 6一 and 4一 going to 5二: the one on 6一 is White's right.
         let golds = [sq(6, 1), sq(4, 1)];
         assert_eq!(
-            markers(Color::White, PieceKind::Gold, sq(6, 1), sq(5, 2), &golds),
+            markers(Color::White, PieceKind::Gold, Variant::Standard, sq(6, 1), sq(5, 2), &golds),
             (Some(Relative::Right), None)
         );
         assert!(matches(Color::White, sq(6, 1), sq(5, 2), Some(Relative::Right), None, &golds));

@@ -81,7 +81,8 @@ fn japanese(pos: &Position, mv: Move, kind: PieceKind, previous: Previous) -> St
             }
         }
         Move::Normal { from, promote, .. } => {
-            let (side, motion) = relative::markers(us, kind, from, to, &pos.movers_to(kind, to));
+            let (side, motion) =
+                relative::markers(us, kind, pos.variant(), from, to, &pos.movers_to(kind, to));
             if let Some(side) = side {
                 tail.push(match side {
                     Relative::Right => '右',

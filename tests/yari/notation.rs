@@ -229,3 +229,89 @@ fn illegal_and_mistaken_moves_get_precise_errors() {
         "move 1 (YN2i-3h, black to move): no such move: the piece does not move that way"
     );
 }
+
+/// Promoted yari bishops (yari golds, named 馬) on 3六, 2六 and 2一, all of which reach 2五:
+/// the one below goes straight up, 直, as a yari gold's is, where the 右 written for it read as
+/// the one above too (a horse's word, for a piece that moves as no horse does).
+#[test]
+fn yari_golds_named_horse_are_told_apart_as_golds() {
+    for (sfen, usi, text) in [
+        ("3k1+B1/7/7/7/7/4+B+B1/7/7/3K3 b - 1", "2f2e", "▲２五馬直"),
+        ("3k1+B1/7/7/7/7/4+B+B1/7/7/3K3 b - 1", "2a2e", "▲２五馬引"),
+        ("k6/7/7/3+b+b2/7/3+b3/7/7/K6 w - 1", "4d4e", "△４五馬直"),
+    ] {
+        let p = pos(sfen);
+        assert_eq!(written(&p, usi, Style::Japanese), text, "{sfen}");
+        assert_eq!(self::usi(&p, text), usi, "{text} in {sfen}");
+    }
+}
+
+/// Random yari positions where several pieces of one kind crowd round one square, so that the
+/// movement words and Western origins are needed in every combination: every legal move,
+/// written in Japanese, Western, Hosking and the USI-like form, reads back as itself.
+#[test]
+fn every_move_in_crowded_yari_positions_reads_back() {
+    const KINDS: [&str; 8] = ["P", "N", "B", "R", "+P", "+N", "+B", "+R"];
+    let mut rng = crate::util::Rng::new(11);
+    let (mut positions, mut moves) = (0, 0);
+    while positions < 1_500 {
+        let mut board: [[Option<String>; 7]; 9] = Default::default();
+        let black = rng.below(2) == 0;
+        let letter = |kind: &str, black: bool| if black { kind.to_string() } else { kind.to_lowercase() };
+        let kind = KINDS[rng.below(KINDS.len())];
+        let (file, rank) = (rng.below(7) as i64, rng.below(9) as i64);
+        for _ in 0..2 + rng.below(6) {
+            let (f, r) = (file + rng.below(5) as i64 - 2, rank + rng.below(5) as i64 - 2);
+            if (0..7).contains(&f) && (0..9).contains(&r) {
+                board[r as usize][f as usize] = Some(letter(kind, black));
+            }
+        }
+        for _ in 0..rng.below(5) {
+            let other = KINDS[rng.below(KINDS.len())];
+            board[rng.below(9)][rng.below(7)] = Some(letter(other, rng.below(3) != 0));
+        }
+        for side in [true, false] {
+            board[rng.below(9)][rng.below(7)] = Some(letter("K", side));
+        }
+        let rows: Vec<String> = board
+            .iter()
+            .map(|row| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for cell in row {
+                    match cell {
+                        Some(piece) => {
+                            if empty > 0 {
+                                text.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            text.push_str(piece);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let sfen = format!("{} {} - 1", rows.join("/"), if black { "b" } else { "w" });
+        // Boards with a king missing, two of a side, or the side not to move in check.
+        let Ok(p) = sfen.parse().map_err(|_| ()).and_then(|s| Position::from_setup(s).map_err(|_| ())) else {
+            continue;
+        };
+        positions += 1;
+        for mv in p.legal_moves() {
+            for style in [Style::Japanese, Style::Western, Style::Hosking, Style::Usi] {
+                let text = write(&p, mv, None, style);
+                let back = MoveToken::parse_in(&text, Variant::Yari)
+                    .map_err(|e| e.to_string())
+                    .and_then(|token| token.resolve(&p, None).map_err(|e| e.to_string()));
+                assert_eq!(back, Ok(mv), "{style:?} '{text}' for {mv} in {sfen}");
+            }
+            moves += 1;
+        }
+    }
+    eprintln!("round trip in crowded yari positions: {positions} positions, {moves} moves");
+}
