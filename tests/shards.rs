@@ -268,6 +268,7 @@ fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_file
     let db = tmp.path().join("s1.sqlite");
     index(&[r, "--shard", "1/4"], &db, 0);
     let before = paths(&db, &root);
+    let bytes = fs::read(&db).unwrap();
     for (args, message) in [
         (
             vec![r, "--shard", "2/4"],
@@ -281,6 +282,9 @@ fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_file
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(message) && err.contains("s1.sqlite"), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
+        // Not a byte of the file: it was refused before it was opened to write (the switch to
+        // WAL mode and back wrote the header's change counter).
+        assert!(fs::read(&db).unwrap() == bytes, "{args:?}: the file is as it was");
     }
     assert_eq!(paths(&db, &root), before, "a refused run changes nothing");
     // Nor does it leave the mark of a run that did not finish: the database is as complete as
@@ -291,8 +295,10 @@ fn a_shard_database_refuses_another_share_and_prune_spares_the_other_shards_file
     // A database of every file takes no shard.
     let whole = tmp.path().join("whole.sqlite");
     index(&[r], &whole, 0);
+    let whole_bytes = fs::read(&whole).unwrap();
     let out = kifudex(["index", r, "--shard", "1/4"]).db(&whole).output();
     assert_eq!(out.status.code(), Some(2));
+    assert!(fs::read(&whole).unwrap() == whole_bytes, "the file is as it was");
     assert!(String::from_utf8_lossy(&out.stderr).contains("it holds files indexed without --shard"));
 
     // Remove a file of shard 1 and one of shard 2: the prune of shard 1 removes its own only.

@@ -388,6 +388,24 @@ fn refused_by_schema(path: &Path, sniffed: Sniff) -> Option<Error> {
     }
 }
 
+/// The refusal that the kifudex database at `path` gives an index run of `asked` (a shard, or
+/// every file), read through a read-only connection before the writer opens it, which would
+/// write its header (see [`super::shard::refusal`]). `None` when the run may go on, and when
+/// it cannot be told so: the run's own transaction decides then.
+pub(super) fn refused_share(path: &Path, asked: Option<crate::shard::Shard>) -> Option<Error> {
+    // Only a file that says it is kifudex's is opened here: opening another program's file in
+    // WAL mode would make its log, and the writer refuses it without opening it.
+    if !matches!(sniff(path).ok()?, Sniff::Sqlite { application_id: APPLICATION_ID, .. }) {
+        return None;
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).ok()?;
+    match kind(&conn).ok()? {
+        Kind::Kifudex(found) if found <= migrate::VERSION => super::shard::refusal(&conn, asked),
+        _ => None,
+    }
+}
+
 /// Opens (creating it if there is no file) the database at `path` for the writer, which
 /// holds its lock, puts it in WAL mode and brings its schema up to date.
 ///

@@ -32,14 +32,27 @@ pub(super) fn claim(conn: &rusqlite::Connection, asked: Option<Shard>) -> Result
     if recorded == asked {
         return Ok(());
     }
-    let has_files: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?;
     match (recorded, asked) {
-        (None, Some(shard)) if !has_files => {
+        (None, Some(shard)) if !has_files(conn)? => {
             conn.execute("INSERT INTO meta(key, value) VALUES ('shard', ?1)", [shard.to_string()])?;
             Ok(())
         }
         _ => Err(Error::Shard { recorded, asked }),
     }
+}
+
+fn has_files(conn: &rusqlite::Connection) -> Result<bool> {
+    Ok(conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?)
+}
+
+/// The refusal [`claim`] would give a run of `asked` on the kifudex database reached through
+/// `conn` (read-only), found before the writer opens the file: opening it for a run writes
+/// its header (the switch to WAL mode and back), which a refused run must not. `None` when
+/// the run may go on, or when it cannot be told so: [`claim`] decides then.
+pub(super) fn refusal(conn: &rusqlite::Connection, asked: Option<Shard>) -> Option<Error> {
+    let recorded = recorded(conn).ok()?;
+    let refused = recorded != asked && (recorded.is_some() || asked.is_none() || has_files(conn).ok()?);
+    refused.then_some(Error::Shard { recorded, asked })
 }
 
 impl Snapshot<'_> {

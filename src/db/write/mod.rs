@@ -224,6 +224,12 @@ impl Writer {
 
     fn open_as(path: &std::path::Path, wait: open::StartWait<'_>, purpose: Purpose) -> Result<Writer> {
         let mut lock = WriteLock::acquire(path)?;
+        // A refused share is said before the file is opened to write, which writes its header.
+        if let Purpose::Run(shard) = purpose
+            && let Some(refused) = open::refused_share(path, shard)
+        {
+            return Err(refused);
+        }
         let conn = open::open_write(path, wait)?;
         let index = match Writer::prepare(&conn) {
             Ok(index) => index,
