@@ -381,6 +381,24 @@ fn a_database_of_every_file_exports_as_shard_1_of_1_and_parts_appear_whole() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("games-1-of-1.") && stderr.contains("another number of shards"), "{stderr}");
     assert!(!dir.join(format!("shard=1/games-1-of-{SHARDS}.csv")).exists());
+    // So is one of another split anywhere a reader's glob (`DIR/**/*.csv`) reaches, and a copy
+    // of the same split outside its shard's folder, which a reader would count twice.
+    for (stray, message) in [
+        ("shard=1/old/games-2-of-3.csv", "another number of shards"),
+        ("games-1-of-3.csv", "another number of shards"),
+        ("old/games-1-of-1.csv", "outside its shard's folder"),
+    ] {
+        let path = dir.join(stray);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, "game_id\n").unwrap();
+        let out = kifudex(["export", "games", "--format", "csv", "--out-dir", dir.to_str().unwrap()])
+            .db(&s.whole)
+            .output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stray}: {stderr}");
+        assert!(stderr.contains(stray) && stderr.contains(message), "{stray}: {stderr}");
+        fs::remove_file(&path).unwrap();
+    }
     ok(&kifudex(["export", "moves", "--format", "csv", "--out-dir", dir.to_str().unwrap()])
         .db(&s.shards[0])
         .output());

@@ -267,14 +267,19 @@ fn partition(
         export::Format::Jsonl => "jsonl",
         export::Format::Parquet => "parquet",
     };
-    // Parts of the same table split another way would be read as one dataset with these.
-    if let Some(other) = parts_of_another_split(dir, &table, ext, shard.count()) {
+    // Parts that readers of the directory would take as one dataset with this one.
+    if let Some((other, why)) = foreign_part(dir, &table, ext, shard.count()) {
+        let what = match why {
+            Foreign::Split => {
+                format!("of a split into another number of shards; parts of {} shards", shard.count())
+            }
+            Foreign::Misplaced => "outside its shard's folder; the part in its folder".to_string(),
+        };
         bail!(
-            "--out-dir {}: it holds {} of a split into another number of shards; parts of {} shards beside it \
-             would be read as one table with it: write into another directory, or remove that split's parts",
+            "--out-dir {}: it holds {}, a part {what} beside it would be read as one table with it: write \
+             into another directory, or remove that part",
             path_text(dir),
             path_text(&other),
-            shard.count()
         );
     }
     let folder = dir.join(format!("shard={}", shard.index()));
@@ -298,32 +303,58 @@ fn partition(
     Ok(folder.join(name))
 }
 
-/// A part of `table` under `dir` (`shard=I/TABLE-I-of-M.EXT`) whose M is not `count`.
-fn parts_of_another_split(dir: &std::path::Path, table: &str, ext: &str, count: u32) -> Option<PathBuf> {
-    let folders = std::fs::read_dir(dir).ok()?;
-    for folder in folders.flatten() {
-        let name = folder.file_name();
-        if !name.to_str().is_some_and(|n| n.starts_with("shard=")) {
-            continue;
-        }
-        let Ok(parts) = std::fs::read_dir(folder.path()) else {
+/// How a part found under an `--out-dir` differs from the one to write beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Foreign {
+    /// Of the same table, split into another number of shards: read together, the two splits
+    /// count every game twice.
+    Split,
+    /// Of the same split, outside its place (`shard=I/`): a copy, which readers would count
+    /// beside the part in its place.
+    Misplaced,
+}
+
+/// A part of `table` in `ext` (`TABLE-I-of-M.EXT`) under `dir`, as deep as the globs that
+/// read a dataset reach (`DIR/**/*.parquet`) but no deeper than a few folders, that readers
+/// would count beside a part of `count` shards: another split's, or one outside its place;
+/// with how it differs. (Parts of other tables and formats are told apart by their names,
+/// which a reader's glob names.)
+fn foreign_part(dir: &std::path::Path, table: &str, ext: &str, count: u32) -> Option<(PathBuf, Foreign)> {
+    let walk = walkdir::WalkDir::new(dir).min_depth(1).max_depth(4).into_iter().flatten();
+    for entry in walk.filter(|e| e.file_type().is_file()) {
+        let Some(name) = entry.file_name().to_str() else {
             continue;
         };
-        for part in parts.flatten() {
-            let name = part.file_name();
-            let Some(rest) =
-                name.to_str().and_then(|n| n.strip_prefix(table)).and_then(|n| n.strip_prefix('-'))
-            else {
-                continue;
-            };
-            let Some(of) = rest.strip_suffix(ext).and_then(|r| r.strip_suffix('.')) else {
-                continue;
-            };
-            let other = of.split_once("-of-").and_then(|(_, n)| n.parse::<u32>().ok());
-            if other.is_some_and(|n| n != count) {
-                return Some(part.path());
-            }
+        let Some((stem, found_ext)) = name.rsplit_once('.') else {
+            continue;
+        };
+        if found_ext != ext {
+            continue;
         }
+        // TABLE-I-of-M
+        let Some((head, of)) = stem.rsplit_once("-of-") else {
+            continue;
+        };
+        let Some((found_table, index)) = head.rsplit_once('-') else {
+            continue;
+        };
+        let (Ok(found_index), Ok(found_count)) = (index.parse::<u32>(), of.parse::<u32>()) else {
+            continue;
+        };
+        let in_place = entry.depth() == 2
+            && entry.path().parent().and_then(|p| p.file_name()).and_then(|n| n.to_str())
+                == Some(format!("shard={found_index}").as_str());
+        if found_table != table {
+            continue;
+        }
+        let why = if found_count != count {
+            Foreign::Split
+        } else if !in_place {
+            Foreign::Misplaced
+        } else {
+            continue;
+        };
+        return Some((entry.into_path(), why));
     }
     None
 }
