@@ -22,7 +22,8 @@
 -- game, with the same meanings, but for the `japanese` and `western` columns, which need the
 -- rules of the game: one row per position some game reaches at ply N or earlier and move
 -- played from it: `sfen` (with the move number of the lowest ply the position is reached
--- at), `key` (16 hexadecimal digits), `ply` (that lowest ply), `games` (the games that reach
+-- at: where records number one start differently, the smallest of theirs, and kifudex the
+-- first game's), `key` (16 hexadecimal digits), `ply` (that lowest ply), `games` (the games that reach
 -- the position, at any ply), `usi`, `played` (the games that played the move from it, each
 -- once however often), `reached` (the games that reach the position after the move, by any
 -- order, at any ply), `black_wins`, `white_wins`, `draws` (the results of the games that
@@ -100,7 +101,8 @@ reached AS (
     GROUP BY pos
 ),
 heads AS (
-    SELECT a.pos, min(a.key) AS key, n.ply, min(a.sfen) FILTER (WHERE a.ply = n.ply) AS sfen,
+    SELECT a.pos, min(a.key) AS key, n.ply,
+           arg_min(a.sfen, CAST(regexp_extract(a.sfen, '[0-9]+$') AS BIGINT)) FILTER (WHERE a.ply = n.ply) AS sfen,
            count(DISTINCT a.game_key) AS games
     FROM at_node a JOIN nodes n ON n.pos = a.pos
     GROUP BY a.pos, n.ply

@@ -93,7 +93,14 @@ def tree(src, max_ply):
         .groupBy("pos", "node_ply")
         .agg(
             F.min("key").alias("key"),
-            F.min(F.when(F.col("ply") == F.col("node_ply"), F.col("sfen"))).alias("sfen"),
+            # The smallest move number, as a number ("9" before "100").
+            F.min_by(
+                F.when(F.col("ply") == F.col("node_ply"), F.col("sfen")),
+                F.when(
+                    F.col("ply") == F.col("node_ply"),
+                    F.regexp_extract("sfen", "([0-9]+)$", 1).cast("long"),
+                ),
+            ).alias("sfen"),
             F.countDistinct("game_key").alias("games"),
         )
     )

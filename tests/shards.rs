@@ -514,6 +514,39 @@ fn duckdb_aggregates_the_shards_exports_into_the_tree_of_one_database() {
     }
 }
 
+/// Two records of one start numbered as move 9 and as move 100: the tree's `sfen` has the
+/// smallest number, 9, where the text's order ("100" before "9") gave 100.
+#[test]
+fn duckdb_gives_a_start_numbered_two_ways_its_smallest_move_number() {
+    if !duckdb_present("the DuckDB move number test") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    fs::create_dir_all(&games).unwrap();
+    let start = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -";
+    fs::write(games.join("a.usi"), format!("position sfen {start} 100 moves 2g2f 4c4d\n")).unwrap();
+    fs::write(games.join("b.usi"), format!("position sfen {start} 9 moves 2g2f 8c8d\n")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    index(&[games.to_str().unwrap()], &db, 0);
+    let dir = tmp.path().join("positions");
+    ok(&kifudex(["export", "positions", "--format", "parquet", "--out-dir", dir.to_str().unwrap()])
+        .db(&db)
+        .output());
+    let out = tmp.path().join("tree.csv");
+    let run = Command::new("python3")
+        .args(["-c", DUCKDB, &format!("{}/**/*.parquet", dir.display()), "10"])
+        .arg(script("tree_duckdb.sql"))
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let tree = fs::read_to_string(&out).unwrap();
+    let numbers: Vec<&str> =
+        tree.lines().skip(1).map(|row| row.split(',').next().unwrap().rsplit(' ').next().unwrap()).collect();
+    assert_eq!(numbers, ["9", "10", "10"], "{tree}");
+}
+
 #[test]
 #[ignore = "starts Spark in a Java virtual machine: .ci/run runs it when PySpark and Java install"]
 fn spark_aggregates_the_shards_exports_into_the_tree_of_one_database() {
