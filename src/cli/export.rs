@@ -341,12 +341,12 @@ fn foreign_part(dir: &std::path::Path, table: &str, ext: &str, count: u32) -> Op
         let (Ok(found_index), Ok(found_count)) = (index.parse::<u32>(), of.parse::<u32>()) else {
             continue;
         };
-        let in_place = entry.depth() == 2
-            && entry.path().parent().and_then(|p| p.file_name()).and_then(|n| n.to_str())
-                == Some(format!("shard={found_index}").as_str());
         if found_table != table {
             continue;
         }
+        let in_place = entry.depth() == 2
+            && entry.path().parent().and_then(|p| p.file_name()).and_then(|n| n.to_str())
+                == Some(format!("shard={found_index}").as_str());
         let why = if found_count != count {
             Foreign::Split
         } else if !in_place {
