@@ -96,7 +96,7 @@ fn the_page_explores_filters_and_replays_games() {
 
     // A move from the table: the board, the counts of the table and the URL follow.
     click(&browser, r#"#moves tr[data-usi="7g7f"]"#);
-    assert!(browser.url().ends_with("/?moves=7g7f"), "{}", browser.url());
+    assert!(browser.url().ends_with("/?moves=7g7f&lang=en"), "{}", browser.url());
     let after = cli_query(&["--moves", "7g7f"]);
     assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
     assert_eq!(attribute(&browser, "return document.querySelector('.sq.last').dataset.sq"), "7f");
@@ -116,13 +116,13 @@ fn the_page_explores_filters_and_replays_games() {
     let targets = browser.run("return document.querySelectorAll('#board .target').length", json!([]));
     assert_eq!(targets, json!(1), "a pawn has one square to go to");
     click(&browser, r#"[data-hit="3d"]"#);
-    assert!(browser.url().ends_with("/?moves=7g7f+3c3d"), "{}", browser.url());
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d&lang=en"), "{}", browser.url());
     let after = cli_query(&["--moves", "7g7f 3c3d"]);
     assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
     // An illegal target does nothing: the king cannot jump to 5e.
     browser.click(r#"[data-hit="5i"]"#);
     browser.click(r#"[data-hit="5e"]"#);
-    assert!(browser.url().ends_with("/?moves=7g7f+3c3d"));
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d&lang=en"));
 
     // A player filter: the counts and the list are the filtered query's.
     browser.click("#filters-title");
@@ -214,7 +214,7 @@ fn the_page_explores_filters_and_replays_games() {
     browser.click(r#"[data-hit="2b"]"#);
     assert_eq!(attribute(&browser, "return String(document.getElementById('promotion').hidden)"), "false");
     click(&browser, "#promote-yes");
-    assert!(browser.url().ends_with("/?moves=7g7f+3c3d+8h2b%2B"), "{}", browser.url());
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d+8h2b%2B&lang=en"), "{}", browser.url());
     click(&browser, r#"#moves tr[data-usi="3a2b"]"#);
     browser.click(r#"[data-hand="black"][data-kind="B"]"#);
     click(&browser, r#"[data-hit="5e"]"#);
@@ -603,4 +603,94 @@ fn a_handicap_filter_at_the_even_start_offers_the_handicap_s_start() {
     browser.open(&server.url("/?lang=en&moves=1g1f+9c9d+1f1e+9d9e+1e1d"));
     wait(&browser);
     assert_eq!(browser.text("#games-empty"), "No game reaches this position.");
+}
+
+/// The page used without a mouse and against a hasty hand: rows reached by Tab open with
+/// Enter or Space, a double click plays one move (the second click, on the table of the view
+/// just left, played its move again on top of the first), Escape closes the promotion prompt,
+/// hand-edited URLs with a ply, offset or game id that is no count say so or read as 0, a ply
+/// past the end goes back one move with one press, and a server that stopped is said to be out
+/// of reach and is asked again until it answers.
+#[test]
+fn the_page_answers_keys_double_clicks_odd_links_and_a_stopped_server() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    const ENTER: &str = "\u{E007}";
+    const ESCAPE: &str = "\u{E00C}";
+    const LEFT: &str = "\u{E012}";
+
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    browser.run(r#"document.querySelector('#moves tr[data-usi="7g7f"]').focus()"#, json!([]));
+    browser.press(ENTER);
+    wait(&browser);
+    assert!(browser.url().ends_with("/?moves=7g7f&lang=en"), "{}", browser.url());
+    browser.run("document.querySelector('#games tr').focus()", json!([]));
+    browser.press(" ");
+    wait(&browser);
+    assert!(browser.url().contains("game="), "Space opens the game: {}", browser.url());
+
+    // Two clicks before the view is drawn again: one move.
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    browser.run(
+        r#"const r = document.querySelector('#moves tr[data-usi="7g7f"]'); r.click(); r.click();"#,
+        json!([]),
+    );
+    wait(&browser);
+    assert!(browser.url().ends_with("/?moves=7g7f&lang=en"), "{}", browser.url());
+    assert_eq!(browser.text("#path .current"), "▲７六歩");
+    assert!(browser.text("#error").is_empty(), "{}", browser.text("#error"));
+
+    // The bishop's promotion prompt, closed by Escape with nothing played.
+    browser.open(&server.url("/?moves=7g7f+3c3d&lang=en"));
+    wait(&browser);
+    browser.click(r#"[data-hit="8h"]"#);
+    browser.click(r#"[data-hit="2b"]"#);
+    assert_eq!(browser.run("return document.getElementById('promotion').hidden", json!([])), json!(false));
+    browser.press(ESCAPE);
+    assert_eq!(browser.run("return document.getElementById('promotion').hidden", json!([])), json!(true));
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d&lang=en"), "{}", browser.url());
+
+    // Links edited by hand.
+    browser.open(&server.url("/?lang=en&game=3.kif"));
+    wait(&browser);
+    assert_eq!(browser.text("#error"), "'3.kif' is not a game id");
+    browser.open(&server.url("/?lang=en&game=1&ply=1.5"));
+    wait(&browser);
+    assert!(browser.text("#error").is_empty(), "{}", browser.text("#error"));
+    assert!(browser.text("#ply-label").starts_with("Start"), "{}", browser.text("#ply-label"));
+    browser.open(&server.url("/?lang=en&offset=1.5"));
+    wait(&browser);
+    assert!(browser.text("#error").is_empty(), "{}", browser.text("#error"));
+    browser.open(&server.url("/?lang=en&game=1&ply=99999"));
+    wait(&browser);
+    let plies = browser.run("return document.querySelectorAll('#game-moves li').length", json!([]));
+    let plies = plies.as_u64().unwrap();
+    assert!(browser.url().contains(&format!("ply={plies}")), "the last ply: {}", browser.url());
+    browser.press(LEFT);
+    wait(&browser);
+    assert!(browser.url().contains(&format!("ply={}", plies - 1)), "one press: {}", browser.url());
+
+    // The server stops: said, and the page comes back with it.
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    let port = server.addr.port().to_string();
+    drop(server);
+    browser.click(r#"#moves tr[data-usi="7g7f"]"#);
+    wait(&browser);
+    let error = browser.text("#error");
+    assert!(
+        error.starts_with("The server cannot be reached")
+            && error.ends_with("Trying again in a few seconds."),
+        "{error}"
+    );
+    let mut cmd = crate::util::command();
+    cmd.args(["serve", "--port", &port, "--db"]).arg(samples_db());
+    let _server = Server::spawn(cmd);
+    browser.wait_for("return document.getElementById('error').hidden", 20);
+    assert_eq!(browser.text("#path .current"), "▲７六歩");
 }

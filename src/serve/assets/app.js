@@ -18,6 +18,7 @@
   let selection = null;  // {from: "7g"} or {drop: "P"} while a move is being made
   let pendingPromotion = null;
   let generation = 0;    // drops answers to requests made before the latest navigation
+  let shown = -1;        // the generation whose position the board and `position` show
 
   function browserLang() {
     return (navigator.language || "ja").toLowerCase().startsWith("ja") ? "ja" : "en";
@@ -33,15 +34,20 @@
       sfen: q.get("sfen") || "",
       start: q.get("start") || "",
       filters: {},
-      offset: Math.max(0, Number(q.get("offset")) || 0),
-      // As typed: the server says what is wrong with an id that is not one, in the user's words.
+      offset: count(q.get("offset")),
+      // As typed: what is wrong with an id that is not one is said in the user's words.
       game: q.get("game") || null,
-      ply: Math.max(0, Number(q.get("ply")) || 0),
+      ply: count(q.get("ply")),
       lang: q.get("lang") === "en" || q.get("lang") === "ja" ? q.get("lang") : browserLang(),
       notation: q.get("notation") === "western" ? "western" : "japanese",
     };
     for (const f of FILTERS) if (q.get(f)) s.filters[f] = q.get(f);
     return s;
+  }
+
+  // A count from the URL: its digits, else 0 (`1.5`, `-3`, `abc`, `1e2` are no count).
+  function count(text) {
+    return /^[0-9]{1,9}$/.test(text || "") ? Number(text) : 0;
   }
 
   // The URL of a state: only what differs from the defaults.
@@ -55,7 +61,8 @@
     setFilters(q, s);
     if (s.offset) q.set("offset", String(s.offset));
     if (s.game != null) { q.set("game", String(s.game)); q.set("ply", String(s.ply)); }
-    if (s.lang !== browserLang()) q.set("lang", s.lang);
+    // Always: a copied link opens in the same language in a browser of another.
+    q.set("lang", s.lang);
     if (s.notation === "western") q.set("notation", "western");
     const text = q.toString();
     return text ? `/?${text}` : "/";
@@ -88,7 +95,10 @@
   }
 
   async function fetchJson(path, options) {
-    const response = await fetch(path, options);
+    // No answer at all (the server stopped, the network gone): said so, and asked again.
+    const response = await fetch(path, options).catch(() => {
+      throw Object.assign(new Error(labels().unreachable), { status: 0 });
+    });
     const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
     if (!response.ok) throw Object.assign(new Error(body.error || `HTTP ${response.status}`), { status: response.status });
     return body;
@@ -137,8 +147,9 @@
     } catch (e) {
       if (mine === generation) {
         drawShell();
-        // A 503 passes once the database is back: the page then recovers by itself.
-        const retry = e.status === 503;
+        // A 503 passes once the database is back, and no answer once the server is: the page
+        // then recovers by itself.
+        const retry = e.status === 503 || e.status === 0;
         showError(retry ? `${e.message.replace(/\.$/, "")}. ${labels().retrying}` : e.message);
         if (e.offer) offerHandicapStart(labels());
         if (retry) setTimeout(() => { if (mine === generation) load(); }, RETRY_MS);
@@ -194,6 +205,7 @@
     }
     if (mine !== generation) return;
     position = pos;
+    shown = mine;
     // Moves given in any notation are kept in the URL as USI from here on.
     const usi = pos.moves.map((m) => m.usi).join(" ");
     if (!state.sfen && usi !== state.moves) {
@@ -207,6 +219,7 @@
     $("black-name").title = $("white-name").title = "";
     $("status").textContent = pos.mate ? L.mate : pos.check ? L.check : "";
     KX.views.path(pos.moves, state.notation, L, (ply) => {
+      if (mine !== generation) return;
       const next = copy(state);
       next.moves = pos.moves.slice(0, ply).map((m) => m.usi).join(" ");
       next.offset = 0;
@@ -222,8 +235,10 @@
       throw e;
     }
     if (mine !== generation) return;
-    KX.views.nextMoves(answer, state.notation, L, play);
-    KX.views.gameList(answer, state.offset, LIMIT, L, openGame, (offset) => {
+    // A click on a table drawn for a view left since (a double click: the first one went on)
+    // is no click on the view now shown.
+    KX.views.nextMoves(answer, state.notation, L, (usi) => { if (mine === generation) play(usi); });
+    KX.views.gameList(answer, state.offset, LIMIT, L, (id, ply) => { if (mine === generation) openGame(id, ply); }, (offset) => {
       const next = copy(state);
       next.offset = offset;
       go(next);
@@ -270,6 +285,7 @@
   }
 
   async function loadGame(mine) {
+    if (!/^[0-9]{1,18}$/.test(state.game)) throw new Error(labels().notGameId(state.game));
     const filters = filterParams(state);
     if (!game || String(game.id) !== state.game || game.filters !== filters) {
       game = await fetchJson(`/api/game/${encodeURIComponent(state.game)}${filters}`);
@@ -279,6 +295,10 @@
     $("explorer").hidden = true;
     $("viewer").hidden = false;
     const ply = Math.min(state.ply, game.plies.length);
+    if (ply !== state.ply) {
+      state.ply = ply;
+      history.replaceState(null, "", url(state));
+    }
     const L = labels();
     const sfen = ply === 0 ? game.start : game.plies[ply - 1].sfen;
     drawPosition(sfen, ply === 0 ? null : game.plies[ply - 1].usi, false);
@@ -329,7 +349,7 @@
   }
 
   function clickSquare(sq) {
-    if (!position) return;
+    if (!position || shown !== generation) return;
     if (selection) {
       const base = selection.from ? `${selection.from}${sq}` : `${selection.drop}*${sq}`;
       const plain = position.legal.includes(base), promoted = position.legal.includes(`${base}+`);
@@ -342,6 +362,7 @@
   }
 
   function clickHand(kind) {
+    if (shown !== generation) return;
     selection = selection && selection.drop === kind ? null : { drop: kind };
     redrawBoard();
   }
@@ -499,8 +520,10 @@
       } else if (e.key === "ArrowLeft") {
         e.preventDefault();
         back();
-      } else if (e.key === "Escape" && selection) {
+      } else if (e.key === "Escape" && (selection || pendingPromotion)) {
         selection = null;
+        pendingPromotion = null;
+        $("promotion").hidden = true;
         redrawBoard();
       }
     });
@@ -508,7 +531,7 @@
   }
 
   function back() {
-    if (!position || position.moves.length === 0) return;
+    if (!position || shown !== generation || position.moves.length === 0) return;
     const n = copy(state);
     n.moves = position.moves.slice(0, -1).map((m) => m.usi).join(" ");
     n.offset = 0;

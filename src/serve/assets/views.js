@@ -43,8 +43,16 @@ window.KX = window.KX || {};
       const b = e.target.closest("[data-ply]");
       if (b) onPly(Number(b.dataset.ply));
     };
-    const current = host.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  // Rows that a click opens are reached by Tab too, and opened by Enter or Space.
+  function byKeys(body, open) {
+    body.onkeydown = (e) => {
+      const row = e.target.closest("tr[tabindex]");
+      if (!row || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      open(row);
+    };
   }
 
   function bar(m, L) {
@@ -62,7 +70,7 @@ window.KX = window.KX || {};
   function nextMoves(answer, notation, L, onMove) {
     const rows = answer.moves.map((m) => {
       const [main, alt] = notations(m, notation);
-      return `<tr data-usi="${esc(m.usi)}"><td><span class="mv-main">${esc(main)}</span><span class="mv-alt">${esc(alt)}</span></td>` +
+      return `<tr data-usi="${esc(m.usi)}" tabindex="0"><td><span class="mv-main">${esc(main)}</span><span class="mv-alt">${esc(alt)}</span></td>` +
         `<td class="num played">${m.played.toLocaleString()}</td><td class="num reached">${m.reached.toLocaleString()}</td>` +
         `<td>${bar(m, L)}</td><td class="num">${percent(m.score)}</td></tr>`;
     });
@@ -74,15 +82,16 @@ window.KX = window.KX || {};
       const tr = e.target.closest("[data-usi]");
       if (tr) onMove(tr.dataset.usi);
     };
+    byKeys($("moves"), (tr) => onMove(tr.dataset.usi));
     const p = answer.position;
     $("summary").textContent = p.games > 0 ? L.gamesReach(p.games) + L.occurrences(p.occurrences) : L.noGames;
   }
 
   // The game list, with the pager.
   function gameList(answer, offset, limit, L, onGame, onPage) {
-    const rows = answer.games.map((g) => `<tr data-game="${g.id}" data-ply="${g.ply}">` +
+    const rows = answer.games.map((g) => `<tr data-game="${g.id}" data-ply="${g.ply}" tabindex="0">` +
       `<td title="${esc(g.date || "")}">${esc((g.date || "").slice(0, 10))}</td><td class="ellipsis" title="${esc(g.event || "")}">${esc(g.event || "")}</td>` +
-      `<td class="ellipsis">${esc(g.black || "")}</td><td class="ellipsis">${esc(g.white || "")}</td>` +
+      `<td class="ellipsis" title="${esc(g.black || "")}">${esc(g.black || "")}</td><td class="ellipsis" title="${esc(g.white || "")}">${esc(g.white || "")}</td>` +
       `<td>${esc(L.resultNames[g.result] || g.result)}</td><td class="num">${g.ply}</td></tr>`);
     $("games").innerHTML = rows.join("");
     $("games-table").hidden = rows.length === 0;
@@ -96,6 +105,7 @@ window.KX = window.KX || {};
       const tr = e.target.closest("[data-game]");
       if (tr) onGame(Number(tr.dataset.game), Number(tr.dataset.ply));
     };
+    byKeys($("games"), (tr) => onGame(Number(tr.dataset.game), Number(tr.dataset.ply)));
     $("pager").hidden = total <= limit && offset === 0;
     $("page-text").textContent = total === 0 || past ? "" : L.page(offset + 1, offset + answer.games.length, total);
     $("page-prev").textContent = `‹ ${L.prev}`;
