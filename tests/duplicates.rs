@@ -1021,6 +1021,32 @@ fn migration_0036_reads_again_the_files_of_games_past_the_index_s_last_ply() {
     assert_eq!(counts, (Some(1), Some(1)), "{summary}");
 }
 
+/// Migration 0037: the keys of names are made again with the old forms of the 人名用漢字 (a
+/// schema 36 kept `劍持` apart from `剣持`), and the files of records naming a player with such
+/// a character or with a numbered title are read again, and the others not.
+#[test]
+fn migration_0037_makes_the_keys_again_and_reads_again_the_files_of_such_names() {
+    let files = [
+        ("a.csa", "V2.2\nN+劍持松二\nN-b\nPI\n+\n+7776FU\n%TORYO\n"),
+        ("b.csa", "V2.2\nN+c\nN-升田幸三\nPI\n+\n+2726FU\n%TORYO\n"),
+        ("c.csa", "V2.2\nN+d\nN-e\nPI\n+\n+5756FU\n%TORYO\n"),
+    ];
+    // As the schema before stored them: the name with its old form in the key, and the title
+    // part of the name.
+    let old = "UPDATE players SET key = name WHERE name = '劍持松二';
+               UPDATE players SET name = '升田幸三 実力制第四代名人', key = '升田幸三実力制第四代名人'
+               WHERE name = '升田幸三'";
+    let (_tmp, db, summary) = indexed_again(&files, old, 36);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(2), Some(1)), "{summary}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let key: String =
+        conn.query_row("SELECT key FROM players WHERE name = '劍持松二'", [], |r| r.get(0)).unwrap();
+    assert_eq!(key, "剣持松二");
+    let games = stdout(&kifudex(["games", "--black", "剣持", "--format", "csv"]).db(&db).output());
+    assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{games}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

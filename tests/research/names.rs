@@ -470,6 +470,36 @@ fn old_and_variant_kanji_in_a_name_are_their_form_of_today() {
     check(&db);
 }
 
+/// The old forms the 人名用漢字 list (`劍持` for `剣持`) are their form of today too, and the
+/// numbered and women's honorary titles (`実力制第四代名人`, `クイーン名人`) are cut off as
+/// titles: each pair of spellings is one player, found by either.
+#[test]
+fn old_forms_of_name_kanji_and_numbered_titles_are_one_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&root).unwrap();
+    let kif = |black: &str, white: &str, first: &str| {
+        format!("先手：{black}\n後手：{white}\n手合割：平手\n手数----指手--\n   1 {first}\n   2 投了\n")
+    };
+    fs::write(root.join("a.kif"), kif("劍持松二", "升田幸三 実力制第四代名人", "２六歩(27)")).unwrap();
+    fs::write(root.join("b.kif"), kif("剣持松二", "升田幸三", "７六歩(77)")).unwrap();
+    fs::write(root.join("c.kif"), kif("清水市代クイーン名人", "劍持松二", "５六歩(57)")).unwrap();
+    fs::write(root.join("d.kif"), kif("清水市代", "剣持松二", "１六歩(17)")).unwrap();
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    for spelling in ["剣持", "劍持松二"] {
+        assert_eq!(listed(&db, &["--player", spelling]).len(), 4, "{spelling}");
+    }
+    assert_eq!(listed(&db, &["--black", "剣持"]).len(), 2);
+    assert_eq!(listed(&db, &["--white", "升田幸三"]).len(), 2);
+    assert_eq!(listed(&db, &["--player", "清水市代"]).len(), 2);
+    let players = stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
+    // Three players: 剣持 of four games, 升田 and 清水 of two each.
+    let mut games: Vec<String> = csv_rows(players.as_bytes()).iter().map(|r| r["games"].clone()).collect();
+    games.sort();
+    assert_eq!(games, ["2", "2", "4"], "{players}");
+}
+
 /// An aliases file's row wins over a stored alias of the same spelling for the command, and
 /// the command says so on stderr, naming both players; rows that leave every stored alias
 /// with its player (a restatement, the reverse of a stored alias) say nothing.
