@@ -668,6 +668,7 @@ pub(crate) fn stated_by(
         | Termination::Sealed
         | Termination::NoMate
         | Termination::Error
+        | Termination::TakeBack
         | Termination::Unknown => None,
     };
     (Some(t), outcome)
@@ -702,7 +703,9 @@ fn replay_variations(
     out
 }
 
-/// Replays one variation from `pos`, and its own variations; `pos` ends where it was. A
+/// Replays one variation from `pos`, and its own variations; `pos` ends where it was. Moves
+/// are numbered from the game's start, as the record numbers them, however deep the variation
+/// branches (`pos` is a position of the game's, so its ply is the number of moves before). A
 /// variation played to its end that says checkmate where the position is not gets a
 /// `not_mate` warning, as the main line does.
 fn replay_variation(
@@ -723,7 +726,7 @@ fn replay_variation(
             }
             Err(error) => {
                 stopped = Some(StopReason::Move {
-                    ply: var.ply + i + 1,
+                    ply: base + i + 1,
                     line: entry.line,
                     text: entry.token.to_string(),
                     error,
@@ -742,7 +745,7 @@ fn replay_variation(
                 message: format!(
                     "the variation from move {} ends '{}' (checkmate), but its final position (after move {plies}) is \
                      not checkmate",
-                    var.ply + 1,
+                    base + 1,
                     ending.text
                 ),
             });

@@ -224,7 +224,7 @@ fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 7: 変化：7手 branches from no move"), "{err}");
-    assert!(err.contains("the variation replacing move 2 is written up to 1 moves only"), "{err}");
+    assert!(err.contains("the variation replacing move 2 is written up to move 2 only"), "{err}");
     // What could be kept is written.
     assert!(String::from_utf8_lossy(&out.stdout).contains("８四歩(83)"));
 
@@ -237,13 +237,64 @@ fn a_variation_that_fits_no_line_or_stops_is_named_not_dropped_silently() {
         let out = convert(&[path.to_str().unwrap(), "--to", to]);
         assert_eq!(out.status.code(), Some(1), "{to}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("the variation replacing move 3 is written up to 0 moves only"), "{to}: {err}");
+        assert!(err.contains("the variation replacing move 3 is not written"), "{to}: {err}");
         let written = String::from_utf8_lossy(&out.stdout);
         assert!(!written.contains("変化"), "{to}: {written}");
         assert!(written.contains("２六歩"), "{to}: {written}");
         // Nor a mark on the move saying that a variation follows.
         assert!(!written.contains("２六歩(27)+"), "{to}: {written}");
     }
+}
+
+/// A record without moves that ends with its summary, as the KI2 writer writes one, keeps its
+/// ending whatever its file is named: read as KI2 or as KIF, the summary is the ending.
+#[test]
+fn a_record_without_moves_keeps_its_summary_under_any_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "先手：a\n後手：b\n手合割：平手\nまで0手で先手の入玉勝ち\n";
+    for name in ["k.ki2", "k.txt", "k.kif"] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = convert(&[path.to_str().unwrap(), "--to", "csa"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{name}: {err}");
+        assert!(String::from_utf8_lossy(&out.stdout).ends_with("+\n%KACHI\n"), "{name}");
+    }
+}
+
+/// A KIF move without an origin is read as a drop (as KIF writes board moves with theirs), and
+/// a message quotes it as the file writes it, without the 打 it does not write.
+#[test]
+fn a_move_that_cannot_be_played_is_quoted_as_the_file_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no_origin.kif");
+    let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩\n   4 投了\n";
+    std::fs::write(&path, text).unwrap();
+    let out = convert(&[path.to_str().unwrap(), "--to", "csa"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 5: move 3 (２六歩): no such move"), "{err}");
+}
+
+/// A variation of a variation that stops is named by the moves of the game, as its rows number
+/// them: the one replacing move 5 of the variation that replaces move 3 stops at its move 6.
+#[test]
+fn a_nested_variation_that_stops_is_named_by_the_game_s_move_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested.kif");
+    let text = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８四歩(83)\n\
+                \n変化：3手\n   3 ６六歩(67)\n   4 ８四歩(83)\n   5 ６八銀(79)\n\n\
+                変化：5手\n   5 ５六歩(57)\n   6 ５九玉(51)\n";
+    std::fs::write(&path, text).unwrap();
+    let out = convert(&[path.to_str().unwrap(), "--to", "kif"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "the variation replacing move 5 is written up to move 5 only: line 15: move 6 (５九玉(51))"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

@@ -231,13 +231,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 warning.code
             ));
         }
-        for_each_stopped(&replayed.variations, &mut |v, reason| {
+        for_each_stopped(&replayed.variations, 0, &mut |v, first, reason| {
             clean = false;
+            let written = match v.moves.len() {
+                0 => "is not written".to_string(),
+                n => format!("is written up to move {} only", first + n - 1),
+            };
             super::note(format_args!(
-                "{} game {index}: the variation replacing move {} is written up to {} moves only: {reason}",
-                path_text(input),
-                v.ply + 1,
-                v.moves.len()
+                "{} game {index}: the variation replacing move {first} {written}: {reason}",
+                path_text(input)
             ));
         });
         let lost = Lost::of(format, game, &replayed);
@@ -267,16 +269,20 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// Calls `each` for every variation, at any depth, that could not be replayed to its end.
+/// Calls `each` for every variation, at any depth, that could not be replayed to its end,
+/// with the number of the first move it replaces counted from the game's start; `before` is
+/// the number of moves of the game before `variations`' line.
 fn for_each_stopped(
     variations: &[replay::ReplayedVariation],
-    each: &mut impl FnMut(&replay::ReplayedVariation, &replay::StopReason),
+    before: usize,
+    each: &mut impl FnMut(&replay::ReplayedVariation, usize, &replay::StopReason),
 ) {
     for v in variations {
+        let first = before + v.ply + 1;
         if let Some(reason) = &v.stopped {
-            each(v, reason);
+            each(v, first, reason);
         }
-        for_each_stopped(&v.variations, each);
+        for_each_stopped(&v.variations, first - 1, each);
     }
 }
 

@@ -236,6 +236,9 @@ pub enum Termination {
     Draw,
     /// `%ERROR`: the server recorded an error.
     Error,
+    /// `%MATTA` (待った): a move was taken back, and the record ends there. CSA and JKF give
+    /// it no result.
+    TakeBack,
     /// The record states the outcome (`まで77手で先手の勝ち`, `[Result "1-0"]`) but not how
     /// the game ended. Replay makes it checkmate or resignation when the final position says
     /// which.
@@ -262,12 +265,13 @@ impl Termination {
             Termination::NoMate => "no_mate",
             Termination::Draw => "draw",
             Termination::Error => "error",
+            Termination::TakeBack => "take_back",
             Termination::Unknown => "unknown",
         }
     }
 
     /// Every termination.
-    pub const ALL: [Termination; 17] = [
+    pub const ALL: [Termination; 18] = [
         Termination::Resign,
         Termination::Checkmate,
         Termination::Stalemate,
@@ -284,6 +288,7 @@ impl Termination {
         Termination::NoMate,
         Termination::Draw,
         Termination::Error,
+        Termination::TakeBack,
         Termination::Unknown,
     ];
 

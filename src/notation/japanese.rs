@@ -80,6 +80,9 @@ pub struct JapaneseMove {
     pub origin: Option<Square>,
     /// The movement was written with 行 or 入 rather than 上.
     pub motion_alias: bool,
+    /// A drop read as one without 打 written: a KIF move with neither origin nor 同, as KIF
+    /// writes every board move with its origin. The move is quoted as it was, without 打.
+    pub drop_unwritten: bool,
 }
 
 /// A file or rank number in any of the forms records use: 1, １, 一.
@@ -170,6 +173,7 @@ fn parse_plain(text: &str) -> Option<(JapaneseMove, usize)> {
         promotion: None,
         origin: None,
         motion_alias: false,
+        drop_unwritten: false,
     };
     match wide(rest) {
         Some('成') => (mv.promotion, rest) = (Some(true), &rest[3..]),
@@ -257,6 +261,7 @@ fn parse_any(text: &str) -> Result<(JapaneseMove, usize), MoveSyntaxError> {
         promotion: None,
         origin: None,
         motion_alias: false,
+        drop_unwritten: false,
     };
     let mut alias = None;
     while let Some(c) = rest.chars().next() {
@@ -453,7 +458,7 @@ impl std::fmt::Display for JapaneseMove {
             Some(Motion::Sideways) => f.write_str("寄")?,
             None => {}
         }
-        if self.drop && self.piece.is_some() && self.origin.is_none() {
+        if self.drop && !self.drop_unwritten && self.piece.is_some() && self.origin.is_none() {
             f.write_str("打")?;
         }
         match self.promotion {

@@ -264,8 +264,14 @@ fn csa_every_ending_word() {
         let r = replay(&game);
         assert_eq!((r.termination, r.outcome), (Some(termination), outcome), "{word}");
     }
-    // A word CSA does not define ends the game with no stated ending, and a warning.
+    // `%MATTA` (待った, a move taken back) ends the record with no result: CSA defines the
+    // word, so no warning.
     let game = csa::read("PI\n+\n+7776FU\n%MATTA\n").remove(0);
+    assert_eq!((&game.problem, game.warnings.len()), (&None, 0), "{:?}", game.warnings);
+    let r = replay(&game);
+    assert_eq!((r.termination, r.outcome), (Some(Termination::TakeBack), None));
+    // A word CSA does not define ends the game with no stated ending, and a warning.
+    let game = csa::read("PI\n+\n+7776FU\n%SENTE_WIN_TORYO\n").remove(0);
     assert_eq!((game.problem, game.ending), (None, None));
     assert_eq!(game.warnings.iter().map(|w| (w.line, w.code)).collect::<Vec<_>>(), [(4, "unknown_ending")]);
 }

@@ -50,8 +50,8 @@ pub fn holds_result(format: Format, r: &ReplayedGame) -> bool {
     match format {
         Format::Western => true,
         Format::Kif | Format::Ki2 => match termination {
-            // 中断 is the word for both.
-            Termination::Error => false,
+            // 中断 is the word for all three.
+            Termination::Error | Termination::TakeBack => false,
             Termination::Unknown => matches!(r.outcome, Some(Outcome::Win(_))),
             _ => true,
         },
@@ -67,7 +67,9 @@ pub fn holds_result(format: Format, r: &ReplayedGame) -> bool {
             Termination::Repetition | Termination::Impasse | Termination::Draw | Termination::MaxMoves => {
                 r.outcome == Some(Outcome::Draw)
             }
-            Termination::Interrupted | Termination::NoMate | Termination::Error => r.outcome.is_none(),
+            Termination::Interrupted | Termination::NoMate | Termination::Error | Termination::TakeBack => {
+                r.outcome.is_none()
+            }
             Termination::Sealed | Termination::Forfeit | Termination::Stalemate | Termination::Unknown => {
                 false
             }

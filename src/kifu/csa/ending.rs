@@ -34,7 +34,7 @@ pub(crate) struct EndingWord {
 }
 
 /// Every word, as CSA writes it after `%` (and JKF as `special`), with its meaning.
-const WORDS: [(&str, Termination, Named); 17] = [
+const WORDS: [(&str, Termination, Named); 18] = [
     ("TORYO", Termination::Resign, Named::Nobody),
     ("CHUDAN", Termination::Interrupted, Named::Nobody),
     ("SENNICHITE", Termination::Repetition, Named::Nobody),
@@ -50,6 +50,7 @@ const WORDS: [(&str, Termination, Named); 17] = [
     ("-ILLEGAL_ACTION", Termination::IllegalMove, Named::Side(Color::White)),
     ("TIME_UP", Termination::Timeout, Named::Nobody),
     ("MAX_MOVES", Termination::MaxMoves, Named::Nobody),
+    ("MATTA", Termination::TakeBack, Named::Nobody),
     // Floodgate's summary words that are not `%` words.
     ("ABNORMAL", Termination::Interrupted, Named::Nobody),
     ("UCHIFUZUME", Termination::IllegalMove, Named::ToMove),
@@ -116,6 +117,7 @@ pub(crate) fn word_for(
         Termination::NoMate => "FUZUMI",
         Termination::Draw => "HIKIWAKE",
         Termination::Error => "ERROR",
+        Termination::TakeBack => "MATTA",
         Termination::Sealed | Termination::Forfeit | Termination::Stalemate | Termination::Unknown => {
             return None;
         }
@@ -169,12 +171,13 @@ mod tests {
         assert_eq!(w.side(Color::Black), Some(Color::White));
         assert_eq!(EndingWord::parse("TORYO").unwrap().side(Color::Black), None);
         assert_eq!(EndingWord::parse("OUTE_SENNICHITE").unwrap().side(Color::Black), None);
-        assert_eq!(EndingWord::parse("MATTA"), None);
+        assert_eq!(EndingWord::parse("MATTA").unwrap().termination, Termination::TakeBack);
+        assert_eq!(EndingWord::parse("GOTE_WIN_CHECKMATE"), None);
     }
 
     #[test]
     fn every_word_is_written_back() {
-        for (word, termination, _) in WORDS.iter().take(15) {
+        for (word, termination, _) in WORDS.iter().take(16) {
             if *termination != Termination::IllegalMove {
                 assert_eq!(word_for(*termination, None, Color::Black), Some(*word), "{word}");
             }

@@ -20,8 +20,8 @@
 //! ([`Game::problem`] for the main line).
 
 use super::{
-    Boundary, Preamble, Terminal, Tree, games, read_pieces, shared_body_line, start_turn, terminal,
-    variation_start, without_moves,
+    Boundary, Preamble, Terminal, Tree, games, opens_summary, read_pieces, shared_body_line, start_turn,
+    terminal, variation_start, without_moves,
 };
 use crate::{
     kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
@@ -117,10 +117,7 @@ pub(crate) fn game_pieces(text: &str) -> Vec<Piece<'_>> {
 
 fn read_game(piece: Piece<'_>, variant: Option<Variant>) -> Option<Game> {
     let (mut preamble, body) = Preamble::read(piece, |line| {
-        let t = trim_space(line);
-        // `まで…：…` is a header, as the KIF and KI2 writers write a header of that key.
-        if is_move_line(line) || variation_start(t).is_some() || (t.starts_with("まで") && !t.contains('：'))
-        {
+        if is_move_line(line) || variation_start(trim_space(line)).is_some() || opens_summary(line) {
             Boundary::Body
         } else {
             Boundary::Header

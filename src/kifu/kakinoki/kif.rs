@@ -29,7 +29,7 @@
 //! Kakinoki's own tsume files write drops) is a drop.
 
 use super::{
-    Boundary, KakinokiError, Preamble, Tree, games, read_pieces, shared_body_line, start_turn,
+    Boundary, KakinokiError, Preamble, Tree, games, opens_summary, read_pieces, shared_body_line, start_turn,
     starts_as_move, strip_remark, terminal, variation_start, without_moves,
 };
 use crate::{
@@ -42,7 +42,8 @@ use crate::{
     text::{ascii_digit, is_space, trim_end_space, trim_start_space},
 };
 
-/// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`.
+/// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`, or
+/// headers alone.
 pub fn looks_like(text: &str) -> bool {
     let has_moves = lines(text).take(400).any(|(_, line)| {
         let t = line.trim_start();
@@ -52,7 +53,9 @@ pub fn looks_like(text: &str) -> bool {
                     || japanese::parse(r.text).is_ok_and(|m| m.origin.is_some() || m.drop)
             })
     });
-    has_moves || without_moves(text)
+    // A record of headers and a `まで` line, with no move table, is KI2's: in KIF the line
+    // belongs after the table.
+    has_moves || (without_moves(text) && !lines(text).take(400).any(|(_, line)| opens_summary(line)))
 }
 
 /// Reads a KIF record: its game, or each of its games when files were put one after the
@@ -156,12 +159,13 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
         Ok(mut m) => {
             // KIF gives every board move its origin: a move with neither origin nor 同 is a
             // drop even when 打 is left out (`12金` in Kakinoki's own tsume files).
-            if m.origin.is_none()
+            if !m.drop
+                && m.origin.is_none()
                 && m.destination != Destination::Same
                 && m.piece.is_some()
                 && m.promotion.is_none()
             {
-                m.drop = true;
+                (m.drop, m.drop_unwritten) = (true, true);
             }
             let token = MoveToken::Japanese(m);
             let comments = r.remark.map(|remark| vec![remark.to_string()]).unwrap_or_default();

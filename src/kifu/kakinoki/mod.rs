@@ -569,6 +569,14 @@ pub(crate) struct Summary {
     pub stated: Option<Outcome>,
 }
 
+/// Whether `line` is a summary (`まで64手で先手の勝ち`) where the header section ends: a
+/// record without moves (or a KI2 record) may write one with no move row before it. `まで…：…`
+/// is a header, as the KIF and KI2 writers write a header of that key.
+pub(crate) fn opens_summary(line: &str) -> bool {
+    let t = trim_space(line);
+    t.starts_with("まで") && !t.contains('：')
+}
+
 /// Reads `まで77手で先手の勝ち`, `まで3手で時間切れにより先手の勝ち`, `まで2手で先手の反則負け`,
 /// `まで25手で中断`, `まで61手詰`, …. The move count is not trusted (records get it wrong).
 pub(crate) fn summary(line: &str) -> Option<Summary> {

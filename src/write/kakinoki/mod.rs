@@ -398,7 +398,7 @@ fn ending_word(ending: &Ending, turn: Color) -> Option<(&'static str, bool)> {
         Termination::PerpetualCheck => ("連続王手の千日手", true),
         Termination::Impasse => ("持将棋", true),
         Termination::EnteringKing => ("入玉勝ち", true),
-        Termination::Interrupted | Termination::Error => ("中断", true),
+        Termination::Interrupted | Termination::Error | Termination::TakeBack => ("中断", true),
         Termination::Sealed => ("封じ手", true),
         Termination::Forfeit => about_side("不戦勝", "不戦敗"),
         Termination::MaxMoves => ("最大手数", true),
