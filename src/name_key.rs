@@ -26,8 +26,9 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::text::is_inline_space;
 
-/// The key of a text: NFKC, without white space, `_` or variation selectors, old and
-/// variant kanji in their form of today, lowercase.
+/// The key of a text: NFKC, without white space, `_`, `・` or variation selectors, old and
+/// variant kanji in their form of today, the dashes and wave marks that Shift_JIS tables
+/// read two ways as one, lowercase, `ß` as `ss`.
 ///
 /// ```
 /// use kifudex::name_key::key;
@@ -39,13 +40,19 @@ use crate::text::is_inline_space;
 /// assert_eq!(key("渡邊明"), "渡辺明");
 /// assert_eq!(key("山﨑隆之"), "山崎隆之");
 /// assert_eq!(key("第１期名人戰"), "第1期名人戦");
+/// assert_eq!(key("カロリーナ・ステチェンスカ"), "カロリーナステチェンスカ");
+/// assert_eq!(key("春〜夏"), key("春～夏"));
+/// assert_eq!(key("Weiß"), "weiss");
 /// ```
 pub fn key(text: &str) -> String {
-    text.nfkc()
-        .filter(|&c| !c.is_whitespace() && c != '_' && !is_variation_selector(c))
+    let key: String = text
+        .nfkc()
+        .filter(|&c| !c.is_whitespace() && c != '_' && c != '・' && !is_variation_selector(c))
         .map(standard_form)
         .flat_map(char::to_lowercase)
-        .collect()
+        .collect();
+    // `ß` is `ss` as German writes it without the letter (`Weiß`, `Weiss`, `WEISS`).
+    if key.contains('ß') { key.replace('ß', "ss") } else { key }
 }
 
 /// Whether `c` only chooses how the character before it is drawn (a variation selector, as
@@ -65,7 +72,16 @@ fn is_variation_selector(c: char) -> bool {
 /// assert_eq!(key("第１期名人戰"), "第1期名人戦");
 /// ```
 fn standard_form(c: char) -> char {
-    VARIANTS.binary_search_by_key(&c, |&(variant, _)| variant).map_or(c, |i| VARIANTS[i].1)
+    match c {
+        // Shift_JIS has one code for each of these pairs, which its tables read as one or the
+        // other (JIS as U+301C, Windows as U+FF5E, which NFKC makes `~`): a name keeps the
+        // form its file's decoder gave it.
+        '〜' => '~',
+        '−' => '-',
+        '‖' => '∥',
+        '—' => '―',
+        _ => VARIANTS.binary_search_by_key(&c, |&(variant, _)| variant).map_or(c, |i| VARIANTS[i].1),
+    }
 }
 
 /// Old and variant forms of kanji, each with the form in use today, in the order of their code
@@ -742,6 +758,32 @@ mod tests {
         assert_eq!(key("Ärger"), "ärger");
         assert_eq!(key(""), "");
         assert_eq!(key("　 "), "");
+    }
+
+    #[test]
+    fn marks_that_shift_jis_decoders_read_two_ways_are_one() {
+        // The code points of JIS X 0208's mapping and of Windows' (CP932) for 0x8160, 0x817C,
+        // 0x8161 and 0x815C.
+        for (jis, windows) in [
+            ('\u{301C}', '\u{FF5E}'),
+            ('\u{2212}', '\u{FF0D}'),
+            ('\u{2016}', '\u{2225}'),
+            ('\u{2014}', '\u{2015}'),
+        ] {
+            assert_eq!(key(&format!("第1回{jis}杯")), key(&format!("第1回{windows}杯")), "{jis} {windows}");
+        }
+        // A middle dot between the parts of a name counts no more than a space, in either width.
+        assert_eq!(key("カロリーナ・ステチェンスカ"), key("カロリーナ ステチェンスカ"));
+        assert_eq!(key("ｶﾛﾘｰﾅ･ｽﾃﾁｪﾝｽｶ"), "カロリーナステチェンスカ");
+        // The title after it is still cut off.
+        assert_eq!(player_key("藤井聡太竜王・名人"), "藤井聡太");
+    }
+
+    #[test]
+    fn sharp_s_is_ss_in_either_case() {
+        for spelling in ["Weiß", "Weiss", "WEISS", "WEIẞ", "weiß"] {
+            assert_eq!(key(spelling), "weiss", "{spelling}");
+        }
     }
 
     #[test]

@@ -1047,6 +1047,32 @@ fn migration_0037_makes_the_keys_again_and_reads_again_the_files_of_such_names()
     assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{games}");
 }
 
+/// Migration 0038: the keys of names are made again with the marks Shift_JIS decoders read
+/// two ways as one and `ß` as `ss` (a schema 37 kept `Weiß` apart from `Weiss`), and the files
+/// of records naming a player with such a mark are read again, and the others not.
+#[test]
+fn migration_0038_makes_the_keys_again_and_reads_again_the_files_of_such_names() {
+    let files = [
+        ("a.csa", "V2.2\nN+Weiß\nN-b\nPI\n+\n+7776FU\n%TORYO\n"),
+        ("b.csa", "V2.2\nN+c\nN-カロリーナ・ステチェンスカ\nPI\n+\n+2726FU\n%TORYO\n"),
+        ("c.csa", "V2.2\nN+d\nN-e\nPI\n+\n+5756FU\n%TORYO\n"),
+    ];
+    // As the schema before made them: `ß` and `・` kept in the key.
+    let old = "UPDATE players SET key = 'weiß' WHERE name = 'Weiß';
+               UPDATE players SET key = 'カロリーナ・ステチェンスカ' WHERE name = 'カロリーナ・ステチェンスカ'";
+    let (_tmp, db, summary) = indexed_again(&files, old, 37);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(2), Some(1)), "{summary}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let key: String =
+        conn.query_row("SELECT key FROM players WHERE name = 'Weiß'", [], |r| r.get(0)).unwrap();
+    assert_eq!(key, "weiss");
+    for (side, spelling) in [("--black", "WEISS"), ("--white", "カロリーナ ステチェンスカ")] {
+        let games = stdout(&kifudex(["games", side, spelling, "--format", "csv"]).db(&db).output());
+        assert_eq!(csv_rows(games.as_bytes()).len(), 1, "{spelling}: {games}");
+    }
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

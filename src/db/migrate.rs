@@ -62,6 +62,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0035_decode_rejects_read_again", include_str!("../../migrations/0035_decode_rejects_read_again.sql")),
     ("0036_long_games_read_again", include_str!("../../migrations/0036_long_games_read_again.sql")),
     ("0037_more_kanji_variant_keys", include_str!("../../migrations/0037_more_kanji_variant_keys.sql")),
+    ("0038_marks_in_name_keys", include_str!("../../migrations/0038_marks_in_name_keys.sql")),
 ];
 
 /// The schema version this build writes.
@@ -87,16 +88,18 @@ pub const MARKED: i64 = version_of("0003_application_id");
 /// one row, and this build reads no list from the tables before (it answers from the postings
 /// until the next index run makes the lists again); 0014 keeps the ending of each record that
 /// ends otherwise than its game, which only the writer reads; 0021 makes the keys of names
-/// again without `_`, and 0022 and 0037 with old and variant kanji in their form of today, and
-/// readers of an earlier file make them themselves (`CURRENT_KEYS`). A migration that changes
-/// what readers read raises this to its own version.
+/// again without `_`, 0022 and 0037 with old and variant kanji in their form of today, 0038 with
+/// the marks that Shift_JIS decoders read two ways as one, and readers of an earlier file make
+/// them themselves (`CURRENT_KEYS`). A migration that changes what readers read raises this to
+/// its own version.
 pub const READABLE_FROM: i64 = version_of("0008_game_variant");
 
 /// The first schema version whose stored name keys are made as [`crate::name_key::key`] makes
 /// them now (without `_` since 0021, with old and variant kanji in their form of today since
-/// 0022, with every old form of the 常用漢字表 and the 人名用漢字 since 0037): readers make the
-/// keys of an earlier version's names themselves.
-pub const CURRENT_KEYS: i64 = version_of("0037_more_kanji_variant_keys");
+/// 0022, with every old form of the 常用漢字表 and the 人名用漢字 since 0037, with the marks
+/// that Shift_JIS decoders read two ways as one since 0038): readers make the keys of an
+/// earlier version's names themselves.
+pub const CURRENT_KEYS: i64 = version_of("0038_marks_in_name_keys");
 
 /// The first schema version that keeps the ending of each record that ends otherwise than its
 /// game (`sources.own_result` and `own_termination`).

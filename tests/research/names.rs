@@ -470,9 +470,10 @@ fn old_and_variant_kanji_in_a_name_are_their_form_of_today() {
     check(&db);
 }
 
-/// The old forms the 人名用漢字 list (`劍持` for `剣持`) are their form of today too, and the
+/// The old forms the 人名用漢字 list (`劍持` for `剣持`) are their form of today too, the
 /// numbered and women's honorary titles (`実力制第四代名人`, `クイーン名人`) are cut off as
-/// titles: each pair of spellings is one player, found by either.
+/// titles, and `・` between a name's parts and the two readings of a wave dash count no more
+/// than a space: each pair of spellings is one player or event, found by either.
 #[test]
 fn old_forms_of_name_kanji_and_numbered_titles_are_one_player() {
     let tmp = tempfile::tempdir().unwrap();
@@ -485,6 +486,16 @@ fn old_forms_of_name_kanji_and_numbered_titles_are_one_player() {
     fs::write(root.join("b.kif"), kif("剣持松二", "升田幸三", "７六歩(77)")).unwrap();
     fs::write(root.join("c.kif"), kif("清水市代クイーン名人", "劍持松二", "５六歩(57)")).unwrap();
     fs::write(root.join("d.kif"), kif("清水市代", "剣持松二", "１六歩(17)")).unwrap();
+    // The mark between the parts of a name, and the wave dash in JIS's (U+301C) and Windows'
+    // (U+FF5E) readings of one Shift_JIS code.
+    let event = |text: String, event: &str| format!("棋戦：{event}\n{text}");
+    fs::write(root.join("e.kif"), event(kif("ｶﾛﾘｰﾅ･ｽﾃﾁｪﾝｽｶ", "清水市代", "９六歩(97)"), "春\u{301C}夏"))
+        .unwrap();
+    fs::write(
+        root.join("f.kif"),
+        event(kif("カロリーナ ステチェンスカ", "清水市代", "８六歩(87)"), "春\u{FF5E}夏"),
+    )
+    .unwrap();
     let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     for spelling in ["剣持", "劍持松二"] {
@@ -492,12 +503,14 @@ fn old_forms_of_name_kanji_and_numbered_titles_are_one_player() {
     }
     assert_eq!(listed(&db, &["--black", "剣持"]).len(), 2);
     assert_eq!(listed(&db, &["--white", "升田幸三"]).len(), 2);
-    assert_eq!(listed(&db, &["--player", "清水市代"]).len(), 2);
+    assert_eq!(listed(&db, &["--player", "清水市代"]).len(), 4);
+    assert_eq!(listed(&db, &["--player", "カロリーナ・ステチェンスカ"]).len(), 2);
+    assert_eq!(listed(&db, &["--event", "春\u{301C}夏"]).len(), 2);
     let players = stdout(&kifudex(["players", "--format", "csv"]).db(&db).output());
-    // Three players: 剣持 of four games, 升田 and 清水 of two each.
+    // Four players: 剣持 and 清水 of four games, 升田 and カロリーナ of two each.
     let mut games: Vec<String> = csv_rows(players.as_bytes()).iter().map(|r| r["games"].clone()).collect();
     games.sort();
-    assert_eq!(games, ["2", "2", "4"], "{players}");
+    assert_eq!(games, ["2", "2", "4", "4"], "{players}");
 }
 
 /// An aliases file's row wins over a stored alias of the same spelling for the command, and
