@@ -262,6 +262,33 @@ fn a_record_without_moves_keeps_its_summary_under_any_name() {
     }
 }
 
+/// A record that says who won but not how (a まで line and no 投了 row) is written in Western
+/// text with its `[Result]` and no `[Termination]`, and reads back with its result and no
+/// warning, in Western text and in the formats written from it that hold such a result (CSA
+/// and JKF have no word for it, and say so).
+#[test]
+fn a_result_without_its_manner_goes_through_western_text_without_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let kif = dir.path().join("u.kif");
+    let text = "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で先手の勝ち\n";
+    std::fs::write(&kif, text).unwrap();
+    let psn = dir.path().join("u.psn");
+    let out = convert(&[kif.to_str().unwrap(), "--to", "western", "--out", psn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = std::fs::read_to_string(&psn).unwrap();
+    assert!(written.contains("[Result \"1-0\"]"), "{written}");
+    assert!(!written.contains("Termination"), "{written}");
+    for to in ["kif", "ki2", "western"] {
+        let out = convert(&[psn.to_str().unwrap(), "--to", to]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{to}");
+        let game = kifu::read_file(Some(Path::new(&format!("g.{to}"))), &out.stdout).unwrap().games.remove(0);
+        let ending = game.ending.expect("the result is kept");
+        assert_eq!(ending.stated, Some(kifu::Outcome::Win(kifudex::shogi::Color::Black)), "{to}");
+        assert!(game.warnings.is_empty(), "{to}: {:?}", game.warnings);
+    }
+}
+
 /// A KIF move without an origin is read as a drop (as KIF writes board moves with theirs), and
 /// a message quotes it as the file writes it, without the 打 it does not write.
 #[test]

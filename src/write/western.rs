@@ -4,7 +4,7 @@ use super::support::{
     branching_at, comment_lines, foul_notes, other_headers, paired_variations, start_position, walk,
 };
 use crate::{
-    kifu::{DateTime, Game, MoveEntry, Variation, western::result_word},
+    kifu::{DateTime, Game, MoveEntry, Termination, Variation, western::result_word},
     notation::{self, Style},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Variant},
@@ -112,7 +112,8 @@ pub fn write_in(game: &Game, replayed: &ReplayedGame, style: Style) -> String {
         tag(&h.key, &h.value);
     }
     tag("Result", result_word(replayed.outcome));
-    if let Some(t) = replayed.termination {
+    // A result whose manner no record said (`Unknown`) has no tag: `[Result]` says it all.
+    if let Some(t) = replayed.termination.filter(|&t| t != Termination::Unknown) {
         tag("Termination", t.name());
     }
     out.push('\n');

@@ -296,9 +296,15 @@ fn a_termination_tag_that_names_no_ending_is_a_warning() {
     assert_eq!(game.header("Termination"), Some("adjudication"));
     let ending = game.ending.as_ref().expect("1-0 ends the moves");
     assert_eq!(ending.stated, Some(Outcome::Win(Color::Black)));
-    // A tag that names one says nothing to warn about.
-    let known = text.replace("adjudication", "time forfeit");
-    assert!(kifu::read_as(Format::Western, &known, None)[0].warnings.is_empty());
+    // A tag that names one says nothing to warn about, and neither does `unknown`, which says
+    // what no tag says.
+    for word in ["time forfeit", "unknown", "Unknown"] {
+        let known = text.replace("adjudication", word);
+        assert!(kifu::read_as(Format::Western, &known, None)[0].warnings.is_empty(), "{word}");
+    }
+    let unknown = kifu::read_as(Format::Western, &text.replace("adjudication", "unknown"), None).remove(0);
+    let ending = unknown.ending.expect("1-0 ends the moves");
+    assert_eq!((ending.termination, ending.stated), (Termination::Unknown, Some(Outcome::Win(Color::Black))));
 }
 
 /// The `[Result]` tag repeats the result written after the moves. Where the two differ, the

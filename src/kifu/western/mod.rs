@@ -633,7 +633,10 @@ impl GameReader {
                 self.tag_line(&["Result"]),
             ),
         };
-        let written = tag("Termination").filter(|t| !t.trim().is_empty());
+        // `unknown` says what no tag says (earlier kifudex builds wrote it for a result whose
+        // manner no record said): the game ends as its result says.
+        let written =
+            tag("Termination").filter(|t| !t.trim().is_empty() && !t.trim().eq_ignore_ascii_case("unknown"));
         let how = written.as_deref().and_then(termination);
         if let (Some(text), None) = (&written, how) {
             let message = format!(
