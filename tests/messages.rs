@@ -210,6 +210,34 @@ fn dates_are_checked_as_dates() {
     }
 }
 
+/// A negative number given where a count goes (`--limit -1`) is refused as a count below 0,
+/// naming the flag, not taken for another flag; a negative date or game id is told apart in
+/// the same way and refused for what it is.
+#[test]
+fn negative_numbers_are_refused_as_values_not_taken_for_flags() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
+    assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    for (args, words) in [
+        (&["query", "--limit", "-1"][..], "'-1' for '--limit <N>': below 0: give 0 or more"),
+        (&["query", "--offset", "-5"], "'-5' for '--offset <N>': below 0: give 0 or more"),
+        (&["query", "--limit=-1"], "'-1' for '--limit <N>': below 0: give 0 or more"),
+        (&["query", "--limit", "ten"], "'ten' for '--limit <N>': not a number"),
+        (&["games", "--limit", "-3"], "'-3' for '--limit <N>': below 0: give 0 or more"),
+        (&["games", "--offset", "-3"], "'-3' for '--offset <N>': below 0: give 0 or more"),
+        (&["export", "tree", "--max-ply", "-1"], "'-1' for '--max-ply <PLY>': below 0: give 0 or more"),
+        (&["query", "--since", "-2020"], "--since '-2020' is not a date"),
+        (&["show", "-1"], "there is no game -1"),
+    ] {
+        let out = kifudex(args).db(&db).output();
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+        assert!(message.contains(words), "{args:?}: {message}");
+        assert!(!message.contains("unexpected argument"), "{args:?}: {message}");
+    }
+}
+
 /// A record dated only by its month or year takes in all of it, for `--since` as for
 /// `--until`; a range that ends before it starts is refused.
 #[test]

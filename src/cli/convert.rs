@@ -50,7 +50,7 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, value_name = "standard|yari")]
     variant: Option<VariantArg>,
     /// Only the game with this index in the file (0 for the first).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
     game: Option<usize>,
     /// Write to this file instead of stdout (`-` is stdout). KIF or KI2 in a `.kif` or `.ki2`
     /// file is written in Shift_JIS (CP932), as those extensions promise; anything else in

@@ -119,7 +119,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     out_dir: Option<PathBuf>,
     /// For `tree`: the positions reached at this ply or earlier [default: 10]
-    #[arg(long, value_name = "PLY")]
+    #[arg(long, value_name = "PLY", value_parser = kifudex::query::parse_count::<u32>, allow_negative_numbers = true)]
     max_ply: Option<u32>,
     /// The file format (parquet needs --out) [default: the one --out's extension names (.csv
     /// .jsonl .ndjson .parquet), else csv]. An extension of another format is refused

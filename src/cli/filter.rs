@@ -28,10 +28,10 @@ pub struct FilterOpt {
     #[arg(long, value_name = "TEXT", help_heading = "Filters")]
     event: Option<String>,
     /// Games played on or after DATE (a record dated only by its year or month counts as all of it)
-    #[arg(long, value_name = "DATE", help_heading = "Filters")]
+    #[arg(long, value_name = "DATE", help_heading = "Filters", allow_negative_numbers = true)]
     since: Option<String>,
     /// Games played on or before DATE (a partial date includes all of it: 2019 is up to 2019-12-31)
-    #[arg(long, value_name = "DATE", help_heading = "Filters")]
+    #[arg(long, value_name = "DATE", help_heading = "Filters", allow_negative_numbers = true)]
     until: Option<String>,
     /// Games with this result: black, white, draw, or other (no winner recorded and no draw;
     /// also named unknown, as the exports write it)

@@ -21,13 +21,13 @@ pub struct GamesArgs {
     #[command(flatten)]
     filter: FilterOpt,
     /// List at most N games (1 or more)
-    #[arg(long, value_name = "N", default_value_t = 20, conflicts_with = "all", value_parser = limit)]
+    #[arg(long, value_name = "N", default_value_t = 20, conflicts_with = "all", value_parser = limit, allow_negative_numbers = true)]
     limit: usize,
     /// List every game
     #[arg(long)]
     all: bool,
     /// Leave out the newest N games, to page through them all
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
     offset: usize,
     /// Output format
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
@@ -82,9 +82,8 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
 /// `--limit N`: a number of games, at least 1 (a list of none is no list; `--all` is every
 /// game).
 fn limit(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("a limit of 0 lists no game: give 1 or more, or --all for every game".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
+    match kifudex::query::parse_count::<usize>(text)? {
+        0 => Err("a limit of 0 lists no game: give 1 or more, or --all for every game".to_string()),
+        n => Ok(n),
     }
 }

@@ -44,7 +44,7 @@ pub struct IndexArgs {
     #[command(flatten)]
     db: DbOpt,
     /// Worker threads reading and replaying games, one per CPU at most [default: one per CPU]
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), allow_negative_numbers = true)]
     jobs: Option<u16>,
     /// Remove the games of files under PATH that no longer exist (a file the run does not
     /// reach but that is still there is kept)

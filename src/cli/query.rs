@@ -50,7 +50,7 @@ pub struct QueryArgs {
     #[arg(long, value_name = "FILE[:PLY]", group = "target")]
     position: Option<OsString>,
     /// With --position: the game of the file (0 for the first)
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "position")]
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "position", value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
     game: usize,
     /// Only the games that played exactly these moves from the start (not other move orders)
     #[arg(long)]
@@ -58,10 +58,10 @@ pub struct QueryArgs {
     #[command(flatten)]
     filter: FilterOpt,
     /// List at most N games (the counts cover them all; 0 prints the counts alone)
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
     limit: usize,
     /// Leave out the newest N games of the list, to page through them all
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
     offset: usize,
     /// Output format (csv when only --csv is given, else table)
     #[arg(long, value_enum)]

@@ -28,7 +28,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDRESS|NAME", default_value = "127.0.0.1")]
     host: String,
     /// The port to listen on (0: any free port)
-    #[arg(long, value_name = "N", default_value_t = 8080)]
+    #[arg(long, value_name = "N", default_value_t = 8080, allow_negative_numbers = true)]
     port: u16,
     /// Open the page in the default web browser
     #[arg(long)]
@@ -36,7 +36,7 @@ pub struct ServeArgs {
     /// Close a connection that has not sent a whole request's headers this many seconds after
     /// it connected or after its last answer (at most 256 connections are served at once; past
     /// that, the one that has waited longest for its client's request is closed)
-    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600), allow_negative_numbers = true)]
     idle_timeout: u64,
     #[command(flatten)]
     db: DbOpt,

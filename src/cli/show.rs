@@ -36,7 +36,7 @@ use super::{
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
-    #[arg(value_name = "GAME_ID")]
+    #[arg(value_name = "GAME_ID", allow_negative_numbers = true)]
     id: i64,
     /// The format to write [default: the one --out's extension names (.kif .kifu .ki2 .ki2u
     /// .csa .jkf .json .usi .sfen .psn), else kif; western for a yari shogi game, which has no

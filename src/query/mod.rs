@@ -31,7 +31,7 @@ pub use self::{
     json::to_json,
     options::{
         NamesOptions, OptionError, QueryOption, RESULT_NAMES, StartHint, filter_from_text, fit_variant,
-        parse_by, parse_handicap, parse_result, parse_variant, start_for, target_from_text,
+        parse_by, parse_count, parse_handicap, parse_result, parse_variant, start_for, target_from_text,
     },
     target::{Target, TargetError, start_position},
     years::ByYear,

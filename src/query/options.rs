@@ -65,6 +65,32 @@ impl fmt::Display for QueryOption {
     }
 }
 
+/// A number of things a query is given (a limit, an offset, a game of a file, a ply): 0 or more,
+/// written with digits. The error says what is wrong with `text`, in words that follow its
+/// option's name and the text: `not a number`, `below 0: give 0 or more`.
+///
+/// ```
+/// use kifudex::query::parse_count;
+///
+/// assert_eq!(parse_count::<usize>("20"), Ok(20));
+/// assert_eq!(parse_count::<usize>("-1").unwrap_err(), "below 0: give 0 or more");
+/// assert_eq!(parse_count::<u32>("ten").unwrap_err(), "not a number");
+/// ```
+///
+/// # Errors
+///
+/// The reason, when `text` is no such number.
+pub fn parse_count<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("not a number".to_string());
+    }
+    if text.starts_with('-') && digits.bytes().any(|b| b != b'0') {
+        return Err("below 0: give 0 or more".to_string());
+    }
+    digits.parse().map_err(|_| "too large a number".to_string())
+}
+
 /// An error whose message names query options, worded with a front end's names for them.
 pub trait NamesOptions {
     /// The message, with each option named as `name` gives it (a front end's spelling: the

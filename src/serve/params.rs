@@ -9,8 +9,8 @@ use super::api::{ApiError, option_name};
 use crate::{
     db::GameFilter,
     query::{
-        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_handicap, parse_result,
-        parse_variant, target_from_text,
+        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_count, parse_handicap,
+        parse_result, parse_variant, target_from_text,
     },
     shogi::{Handicap, Variant},
 };
@@ -98,7 +98,7 @@ impl Params {
         match self.get(option.name()) {
             None => Ok(default),
             Some(v) => {
-                v.parse().map_err(|_| ApiError::bad(format!("{} '{v}' is not a number", option_name(option))))
+                parse_count(v).map_err(|why| ApiError::bad(format!("{} '{v}' is {why}", option_name(option))))
             }
         }
     }

@@ -135,6 +135,7 @@ fn bad_input_is_refused_with_the_command_lines_words() {
     for (query, words) in [
         ("result=won", "--result 'won' is not one of black, white, draw, other (or unknown)"),
         ("limit=ten", "--limit 'ten' is not a number"),
+        ("limit=-1", "--limit '-1' is below 0: give 0 or more"),
         ("limit=5000", "--limit 5000 is more than the 1000 games one answer lists"),
         ("moves=7g7f&sfen=startpos", "--moves and --sfen cannot be given together"),
         (
