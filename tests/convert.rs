@@ -289,6 +289,25 @@ fn a_result_without_its_manner_goes_through_western_text_without_a_warning() {
     }
 }
 
+/// A record that names a handicap game's players 下手 and 上手 keeps those keys in JKF (a CSA
+/// record's N+ and N- are 先手 and 後手 there, as other converters write them), and they read
+/// back as the same sides.
+#[test]
+fn jkf_names_a_handicap_game_s_players_as_kif_does() {
+    let kif = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/handicap/2008-12-20_kyo-ochi.kif");
+    let out = convert(&[kif.to_str().unwrap(), "--to", "jkf"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let jkf: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let header = &jkf["header"];
+    // The sample's header lines: 上手：深浦康市, 下手：糸谷哲郎.
+    assert_eq!((header["下手"].as_str(), header["上手"].as_str()), (Some("糸谷哲郎"), Some("深浦康市")));
+    assert!(header.get("先手").is_none() && header.get("後手").is_none(), "{header}");
+    let game = kifu::read_file(Some(Path::new("g.jkf")), &out.stdout).unwrap().games.remove(0);
+    let name = |p: &Option<kifu::Player>| p.as_ref().map(|p| p.full.clone());
+    assert_eq!(name(&game.info.black).as_deref(), Some("糸谷哲郎"));
+    assert_eq!(name(&game.info.white).as_deref(), Some("深浦康市"));
+}
+
 /// A KIF move without an origin is read as a drop (as KIF writes board moves with theirs), and
 /// a message quotes it as the file writes it, without the 打 it does not write.
 #[test]

@@ -10,7 +10,7 @@ use super::support::{
     branching_at, foul_notes, other_headers, paired_variations, slash_date, start_position, walk,
 };
 use crate::{
-    kifu::{Game, MoveEntry, Variation, csa::word_for, jkf::preset_name, support::turn_after},
+    kifu::{Game, MoveEntry, Variation, csa::word_for, info::Field, jkf::preset_name, support::turn_after},
     notation::{self, Style, csa::piece_code},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Square, Variant},
@@ -135,8 +135,13 @@ fn header(game: &Game) -> (Map<String, Value>, usize) {
     put("棋戦", info.event.clone());
     put("場所", info.site.clone());
     put("持ち時間", info.time_control.clone());
-    put("先手", info.black.as_ref().map(|p| p.full.clone()));
-    put("後手", info.white.as_ref().map(|p| p.full.clone()));
+    // Under the record's own keys: 下手/上手 where it names the players so (a KIF record of a
+    // handicap game), else 先手/後手.
+    let handicap = game.headers.iter().any(|h| matches!(h.key.trim(), "下手" | "上手"));
+    for (field, player) in [(Field::Black, &info.black), (Field::White, &info.white)] {
+        let key = field.kif_key(handicap).expect("a player's field has a KIF key");
+        put(key, player.as_ref().map(|p| p.full.clone()));
+    }
     put("戦型", info.opening.clone());
     let mut left_out = 0;
     for h in other_headers(game) {
