@@ -165,12 +165,19 @@ fn no_error_repeats_the_error_it_wraps() {
     }
 }
 
-#[test]
-fn dates_are_checked_as_dates() {
+/// A database of the records of `tests/data/duplicates`, in a temporary directory (kept while
+/// the first value lives).
+fn indexed_duplicates() -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("k.sqlite");
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
     assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    (tmp, db)
+}
+
+#[test]
+fn dates_are_checked_as_dates() {
+    let (_tmp, db) = indexed_duplicates();
     for (date, why) in [
         ("2019-13", "there is no month 13"),
         ("2019-02-30", "2019-02 has 28 days"),
@@ -215,10 +222,7 @@ fn dates_are_checked_as_dates() {
 /// the same way and refused for what it is.
 #[test]
 fn negative_numbers_are_refused_as_values_not_taken_for_flags() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("k.sqlite");
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
-    assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let (_tmp, db) = indexed_duplicates();
     for (args, words) in [
         (&["query", "--limit", "-1"][..], "'-1' for '--limit <N>': below 0: give 0 or more"),
         (&["query", "--offset", "-5"], "'-5' for '--offset <N>': below 0: give 0 or more"),
@@ -298,10 +302,7 @@ fn position_of(args: &[&str], db: &Path) -> (String, Vec<i64>) {
 
 #[test]
 fn usi_position_commands_are_read_wherever_moves_and_sfens_are() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("k.sqlite");
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/duplicates");
-    assert_eq!(kifudex(["index", games.to_str().unwrap()]).db(&db).output().status.code(), Some(0));
+    let (_tmp, db) = indexed_duplicates();
     // `show --to usi` writes the record with its ending word (black, to move, resigned) ...
     let out = kifudex(["show", "1", "--to", "usi"]).db(&db).output();
     let line = String::from_utf8(out.stdout).unwrap();
