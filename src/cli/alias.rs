@@ -7,7 +7,10 @@ use kifudex::ingest::path_text;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use kifudex::db::{Batch, Writer};
+use kifudex::{
+    db::{Alias, Batch, Writer},
+    name_key::player_key,
+};
 
 use super::{db::DbOpt, table::TextTable};
 
@@ -37,7 +40,8 @@ enum Action {
         #[arg(long)]
         replace: bool,
     },
-    /// List the stored aliases (CSV with --csv)
+    /// List the stored aliases, with the player each stands for where a name is an alias too
+    /// (CSV rows `alias,name` with --csv)
     List {
         /// Write CSV rows `alias,name` (the form --aliases reads)
         #[arg(long)]
@@ -61,59 +65,77 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
                 super::note(format_args!("alias {} → {} (already there)", alias.trim(), name.trim()));
                 return Ok(ExitCode::SUCCESS);
             }
+            let before = snapshot.alias_players()?;
             // The spelling of another player's alias would stop finding that player's games;
             // another spelling of this player's alias (another width, case or spacing) takes
             // its place, and is said to.
-            let stored = snapshot.alias_of(&alias)?;
-            let respelled = stored.as_ref().filter(|a| a.name == player).map(|a| a.alias.clone());
-            let before = stored.filter(|a| a.name != player);
-            if let (Some(before), false) = (&before, replace) {
+            let key = player_key(&alias);
+            let stored = before.iter().find(|(a, _)| player_key(&a.alias) == key);
+            let same_player = |(_, p): &&(Alias, String)| player_key(p) == player_key(&player);
+            let respelled = stored.filter(same_player).map(|(a, _)| a.alias.clone());
+            let other = stored.filter(|s| !same_player(s)).cloned();
+            if let (Some((was, was_player)), false) = (&other, replace) {
                 anyhow::bail!(
-                    "{} is already an alias of {}: give --replace to make it {}'s instead, or choose another \
-                     spelling",
-                    before.alias,
-                    before.name,
-                    player
+                    "{} is already an alias of {was_player}: give --replace to make it {player}'s instead, or \
+                     choose another spelling",
+                    was.alias,
                 );
             }
             drop(snapshot);
             drop(reader);
             let added = write(&db, |b| Ok(b.add_alias(&alias, &name)?))?;
-            match before {
-                Some(before) => super::note(format_args!(
-                    "alias {} → {} (it was {}'s)",
-                    added.alias, added.name, before.name
+            let through = if player_key(&added.name) == player_key(&player) {
+                String::new()
+            } else {
+                format!(", an alias of {player}")
+            };
+            match other {
+                Some((_, was_player)) => super::note(format_args!(
+                    "alias {} → {}{through} (it was {was_player}'s)",
+                    added.alias, added.name
                 )),
                 None => match respelled.filter(|spelled| *spelled != added.alias) {
                     Some(spelled) => super::note(format_args!(
-                        "alias {} → {} (in place of {spelled}, the same alias spelled otherwise)",
+                        "alias {} → {}{through} (in place of {spelled}, the same alias spelled otherwise)",
                         added.alias, added.name
                     )),
-                    None => super::note(format_args!("alias {} → {}", added.alias, added.name)),
+                    None => super::note(format_args!("alias {} → {}{through}", added.alias, added.name)),
                 },
             }
+            note_moved(&db, &before, &key)?;
             Ok(ExitCode::SUCCESS)
         }
         Action::Remove { alias } => {
             // An alias that is not there is not looked for by a writer: the file stays as it was.
-            let stored = super::db::open_reader(&db.path())?.snapshot()?.has_alias(&alias)?;
+            let before = super::db::open_reader(&db.path())?.snapshot()?.alias_players()?;
+            let key = player_key(&alias);
+            let stored = before.iter().any(|(a, _)| player_key(&a.alias) == key);
             let removed = if stored { write(&db, |b| Ok(b.remove_alias(&alias)?))? } else { None };
-            report_removed(removed, &alias)
+            let code = report_removed(removed, &alias)?;
+            if stored {
+                note_moved(&db, &before, &key)?;
+            }
+            Ok(code)
         }
         Action::List { csv } => {
             let mut reader = super::db::open_reader(&db.path())?;
-            let aliases = reader.snapshot()?.aliases()?;
+            let aliases = reader.snapshot()?.alias_players()?;
             let text = if csv {
                 let mut w = ::csv::Writer::from_writer(Vec::new());
                 w.write_record(["alias", "name"])?;
-                for a in &aliases {
+                for (a, _) in &aliases {
                     w.write_record([&a.alias, &a.name])?;
                 }
                 String::from_utf8(w.into_inner()?)?
             } else {
-                let mut t = TextTable::new(&["alias", "name"]);
-                for a in &aliases {
-                    t.row(vec![a.alias.clone(), a.name.clone()]);
+                // The player each stands for, where some alias names another alias.
+                let through = aliases.iter().any(|(a, p)| player_key(&a.name) != player_key(p));
+                let mut t =
+                    TextTable::new(if through { &["alias", "name", "player"] } else { &["alias", "name"] });
+                for (a, player) in aliases {
+                    let mut row = vec![a.alias, a.name];
+                    row.extend(through.then_some(player));
+                    t.row(row);
                 }
                 t.render()
             };
@@ -121,6 +143,26 @@ pub fn run(args: AliasArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Says which aliases other than the one of key `changed` stand for another player than they
+/// did `before` the change: those whose name is an alias the change made or took away.
+fn note_moved(db: &DbOpt, before: &[(Alias, String)], changed: &str) -> anyhow::Result<()> {
+    let after = super::db::open_reader(&db.path())?.snapshot()?.alias_players()?;
+    for (alias, now) in after {
+        let key = player_key(&alias.alias);
+        if key == changed {
+            continue;
+        }
+        let Some((_, was)) = before.iter().find(|(a, _)| player_key(&a.alias) == key) else { continue };
+        if player_key(was) != player_key(&now) {
+            super::note(format_args!(
+                "{} → {} now stands for {now} (it stood for {was})",
+                alias.alias, alias.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn report_removed(removed: Option<kifudex::db::Alias>, alias: &str) -> anyhow::Result<ExitCode> {

@@ -141,7 +141,7 @@ pub fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
         let ((alias, name), (first_alias, first_name)) = (&out[row], &out[earlier]);
         bail!(
             "{} line {}: '{alias}' cannot be an alias of '{name}': line {} made '{first_alias}' an alias of \
-             '{first_name}' (an alias names one player, never another alias of theirs)",
+             '{first_name}' (an alias names one player, and no alias leads back to itself)",
             path_text(path),
             lines[row],
             lines[earlier]

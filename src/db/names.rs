@@ -12,11 +12,12 @@
 //!   player filter keeps every spelling of each player it matches: `--player Habu` keeps the
 //!   games that name 羽生善治, and `--player 羽生` those that name Habu Yoshiharu. It matches
 //!   a player through the player's name, any name a record gives them, or any alias.
-//! - An alias names a player, never another alias: adding `A → B` when `B` is an alias of `C`
-//!   stores `A → C`, and the aliases of `A` then name `C` too. A command's own aliases are
-//!   added the same way, in their order, after the stored ones; one that says the reverse of
-//!   a stored alias wins over it ([`contradicting_alias`] finds those of a file that
-//!   contradict each other, for the file to be refused).
+//! - An alias is stored as it was given, and stands for a player through any aliases between:
+//!   with `A → B` and `B → C`, `A` stands for `C`; removing `B → C` makes `A` stand for `B`
+//!   again. No alias leads back to itself: `B → A` after `A → B` is refused. A command's own
+//!   aliases are added in their order, after the stored ones; one that says the reverse of a
+//!   stored alias wins over it ([`contradicting_alias`] finds those of a file that contradict
+//!   each other, for the file to be refused).
 //! - Keys are filled by the writer; a reader makes the key of a name whose key is not stored
 //!   (a database the writer has not opened since keys were added), so answers do not depend
 //!   on it.
@@ -51,16 +52,61 @@ pub enum AliasError {
     Same { alias: String, name: String },
     /// `name` is an alias of `alias` already: the alias asked for would turn them round.
     #[error(
-        "'{name}' is already an alias of '{alias}', so '{alias}' cannot be an alias of '{name}' (an alias names a \
-         player, never another alias; remove the alias '{name}' first to turn them round)"
+        "'{name}' is already an alias of '{alias}', so '{alias}' cannot be an alias of '{name}' (no alias may lead \
+         back to itself; remove the alias '{name}' first to turn them round)"
     )]
     Reversed { alias: String, name: String },
     #[error(transparent)]
     Db(#[from] super::Error),
 }
 
-/// Aliases by the key of the spelling: the player's name and its key. A player's key is
-/// never an alias's: every alias names its player directly.
+/// Aliases as they were given: the key of each spelling → the name it was given for, with
+/// that name's key. A name may itself be an alias (`A → B`, `B → C`): its aliases follow it
+/// to its player. No row leads back to its own spelling.
+#[derive(Clone, Debug, Default)]
+struct Given {
+    rows: HashMap<String, (String, String)>,
+}
+
+impl Given {
+    /// Gives the spelling of key `alias_key` for `name`, in place of what it was given for.
+    /// A row that would lead back to `alias_key` (`B → A` after `A → B`) is taken out: the
+    /// later word wins.
+    fn set(&mut self, alias_key: String, name: &str, name_key: String) {
+        let mut at = name_key.clone();
+        self.rows.insert(alias_key.clone(), (name.trim().to_string(), name_key));
+        while let Some((_, next)) = self.rows.get(&at) {
+            if *next == alias_key {
+                self.rows.remove(&at);
+                return;
+            }
+            at = next.clone();
+        }
+    }
+
+    /// The player the spelling of key `key` stands for, through every alias between: their
+    /// name and key; `None` when it is no alias.
+    fn player(&self, key: &str) -> Option<(String, String)> {
+        let mut found = None;
+        let mut at = key;
+        // Bounded by the rows: no row leads back, and this never loops even if one did.
+        for _ in 0..self.rows.len() {
+            let Some(row) = self.rows.get(at) else { break };
+            found = Some(row);
+            at = &row.1;
+        }
+        found.cloned()
+    }
+
+    /// The key of the player the spelling of key `key` stands for: `key` itself for a name
+    /// that is no alias.
+    fn canonical(&self, key: &str) -> String {
+        self.player(key).map_or_else(|| key.to_string(), |(_, k)| k)
+    }
+}
+
+/// Aliases by the key of the spelling: the player each stands for (through any aliases
+/// between), with the player's key. A player's key is never an alias's.
 #[derive(Clone, Debug, Default)]
 pub struct AliasMap {
     by_key: HashMap<String, (String, String)>,
@@ -78,54 +124,31 @@ impl AliasMap {
     ///
     /// Any database failure.
     pub(super) fn load(conn: &Connection, extra: &[(String, String)]) -> rusqlite::Result<AliasMap> {
+        let stored = stored_aliases(conn)?;
+        let mut given = Given::default();
+        let pairs = stored.iter().map(|a| (&a.alias, &a.name)).chain(extra.iter().map(|(a, n)| (a, n)));
+        let mut keyed = Vec::new();
+        for (i, (alias, name)) in pairs.enumerate() {
+            let Some((alias_key, name_key)) = alias_keys(alias, name) else { continue };
+            given.set(alias_key.clone(), name, name_key);
+            keyed.push((i >= stored.len(), alias_key));
+        }
         let mut map = AliasMap::default();
-        if has_table(conn, "aliases")? {
-            // The keys are made from the spellings, not read: a database written before
-            // kifudex knew a title (`Kondo_Osamu_Ryuo`) stores the keys that had it.
-            let mut stmt = conn.prepare_cached("SELECT alias, name FROM aliases ORDER BY alias_key")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-            for row in rows {
-                let (alias, name) = row?;
-                let Some((alias_key, name_key)) = alias_keys(&alias, &name) else { continue };
-                map.names.entry(name_key.clone()).or_insert_with(|| name.clone());
-                map.by_key.insert(alias_key, (name, name_key));
+        for alias_key in given.rows.keys() {
+            if let Some(player) = given.player(alias_key) {
+                map.by_key.insert(alias_key.clone(), player);
             }
         }
-        let mut named = HashSet::new();
-        for (alias, name) in extra {
-            let (alias_key, name_key) = (player_key(alias), player_key(name));
-            if alias_key.is_empty() || name_key.is_empty() {
-                continue;
-            }
-            map.by_key.remove(&alias_key);
-            if map.by_key.get(&name_key).is_some_and(|(_, k)| *k == alias_key) {
-                map.by_key.remove(&name_key);
-            }
-            if let Some((name, key)) = map.add(alias_key, name, name_key)
-                && named.insert(key.clone())
-            {
-                map.names.insert(key, name);
+        // The command's own first, then the stored ones of spellings the command leaves.
+        let overridden: HashSet<&String> = keyed.iter().filter(|(own, _)| *own).map(|(_, k)| k).collect();
+        let own = keyed.iter().filter(|(own, _)| *own);
+        let kept = keyed.iter().filter(|(own, k)| !own && !overridden.contains(k));
+        for (_, alias_key) in own.chain(kept) {
+            if let Some((name, key)) = map.by_key.get(alias_key) {
+                map.names.entry(key.clone()).or_insert_with(|| name.clone());
             }
         }
         Ok(map)
-    }
-
-    /// Adds the alias of key `alias_key` to the player `name`, or to the player `name` is an
-    /// alias of, and makes the aliases of `alias_key` name that player too. Returns the
-    /// player's name and key, or `None` when both are one name.
-    fn add(&mut self, alias_key: String, name: &str, name_key: String) -> Option<(String, String)> {
-        let player =
-            self.by_key.get(&name_key).cloned().unwrap_or_else(|| (name.trim().to_string(), name_key));
-        if player.1 == alias_key {
-            return None;
-        }
-        for target in self.by_key.values_mut() {
-            if target.1 == alias_key {
-                *target = player.clone();
-            }
-        }
-        self.by_key.insert(alias_key, player.clone());
-        Some(player)
     }
 
     /// The player a key is an alias of: their name and key.
@@ -146,6 +169,19 @@ impl AliasMap {
     fn is_empty(&self) -> bool {
         self.by_key.is_empty()
     }
+}
+
+/// The stored aliases, in the order of their spellings' keys (none in a database from before
+/// aliases).
+fn stored_aliases(conn: &Connection) -> rusqlite::Result<Vec<Alias>> {
+    if !has_table(conn, "aliases")? {
+        return Ok(Vec::new());
+    }
+    // The keys are made from the spellings, not read: a database written before kifudex knew
+    // a title (`Kondo_Osamu_Ryuo`) stores the keys that had it.
+    let mut stmt = conn.prepare_cached("SELECT alias, name FROM aliases ORDER BY alias_key")?;
+    let rows = stmt.query_map([], |r| Ok(Alias { alias: r.get(0)?, name: r.get(1)? }))?;
+    rows.collect()
 }
 
 /// The keys of `alias` and `name` when they are two names (neither empty, not one name), as
@@ -178,21 +214,22 @@ pub fn two_names(alias: &str, name: &str) -> Result<(String, String), AliasError
 /// alias of one of their own aliases, or gives an alias a second player. Returns its index
 /// and the index of the pair it contradicts.
 pub fn contradicting_alias(pairs: &[(String, String)]) -> Option<(usize, usize)> {
-    // The aliases so far, added as [`AliasMap::load`] adds them, and the pair that made each.
-    let (mut map, mut made) = (AliasMap::default(), HashMap::new());
+    // The aliases so far, and the pair that gave each.
+    let (mut given, mut made) = (Given::default(), HashMap::new());
     for (i, (alias, name)) in pairs.iter().enumerate() {
         let Some((alias_key, name_key)) = alias_keys(alias, name) else { continue };
-        if map.canonical(&name_key) == alias_key {
+        let player = given.canonical(&name_key);
+        if player == alias_key {
             return Some((i, made[&name_key]));
         }
-        if let Some((_, player)) = map.resolve(&alias_key) {
-            if player == map.canonical(&name_key) {
+        if let Some((_, before)) = given.player(&alias_key) {
+            if before == player {
                 continue;
             }
             return Some((i, made[&alias_key]));
         }
         made.insert(alias_key.clone(), i);
-        map.add(alias_key, name, name_key);
+        given.set(alias_key, name, name_key);
     }
     None
 }
@@ -413,6 +450,25 @@ impl Snapshot<'_> {
         let rows = stmt.query_map([], |r| Ok(Alias { alias: r.get(0)?, name: r.get(1)? }))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
+
+    /// The stored aliases, by spelling, each with the name of the player it stands for: its
+    /// name, or the player its name is an alias of.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn alias_players(&self) -> Result<Vec<(Alias, String)>> {
+        let map = AliasMap::load(&self.tx, &[])?;
+        let aliases = self.aliases()?;
+        Ok(aliases
+            .into_iter()
+            .map(|a| {
+                let player =
+                    map.resolve(&player_key(&a.alias)).map_or_else(|| a.name.clone(), |(n, _)| n.clone());
+                (a, player)
+            })
+            .collect())
+    }
 }
 
 impl Snapshot<'_> {
@@ -447,21 +503,29 @@ impl Snapshot<'_> {
     }
 }
 
-/// What storing `alias` as another spelling of `name` stores: the alias's key, and the player
-/// it stands for (the one `name` stands for) with its key. The errors of
+/// What storing `alias` as another spelling of `name` stores: the keys of both, and the
+/// name of the player it stands for (the one `name` stands for). The errors of
 /// [`Batch::add_alias`].
 fn new_alias(conn: &Connection, alias: &str, name: &str) -> Result<(String, String, String), AliasError> {
     let (alias_key, name_key) = two_names(alias, name)?;
-    let map = AliasMap::load(conn, &[]).map_err(super::Error::from)?;
-    let (name, name_key) = match map.resolve(&name_key) {
-        Some((_, player)) if *player == alias_key => {
-            let (alias, name) = (alias.trim().to_string(), name.trim().to_string());
-            return Err(AliasError::Reversed { alias, name });
+    // The aliases as they will be, but for the one given now: the spelling's own row, if
+    // any, gives way to it.
+    let mut given = Given::default();
+    for a in stored_aliases(conn).map_err(super::Error::from)? {
+        if let Some((a_key, n_key)) = alias_keys(&a.alias, &a.name)
+            && a_key != alias_key
+        {
+            given.set(a_key, &a.name, n_key);
         }
-        Some(player) => player.clone(),
-        None => (name.trim().to_string(), name_key),
-    };
-    Ok((alias_key, name, name_key))
+    }
+    match given.player(&name_key) {
+        Some((_, player)) if player == alias_key => {
+            let (alias, name) = (alias.trim().to_string(), name.trim().to_string());
+            Err(AliasError::Reversed { alias, name })
+        }
+        Some((player, _)) => Ok((alias_key, name_key, player)),
+        None => Ok((alias_key, name_key, name.trim().to_string())),
+    }
 }
 
 impl Snapshot<'_> {
@@ -473,43 +537,14 @@ impl Snapshot<'_> {
     ///
     /// Those of [`Batch::add_alias`].
     pub fn check_alias(&self, alias: &str, name: &str) -> Result<String, AliasError> {
-        new_alias(&self.tx, alias, name).map(|(_, name, _)| name)
-    }
-
-    /// Whether an alias with the key of `alias` is stored.
-    ///
-    /// # Errors
-    ///
-    /// Any database failure.
-    pub fn has_alias(&self, alias: &str) -> Result<bool> {
-        Ok(self.alias_of(alias)?.is_some())
-    }
-
-    /// The stored alias with the key of `alias`, with the name it stands for, if there is one.
-    ///
-    /// # Errors
-    ///
-    /// Any database failure.
-    pub fn alias_of(&self, alias: &str) -> Result<Option<Alias>> {
-        if !has_table(&self.tx, "aliases")? {
-            return Ok(None);
-        }
-        // By the spellings' keys made now, as [`AliasMap::load`] makes them.
-        let key = player_key(alias);
-        let mut stmt = self.tx.prepare_cached("SELECT alias, name FROM aliases")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            if player_key(r.get_ref(0)?.as_str()?) == key {
-                return Ok(Some(Alias { alias: r.get(0)?, name: r.get(1)? }));
-            }
-        }
-        Ok(None)
+        new_alias(&self.tx, alias, name).map(|(_, _, player)| player)
     }
 }
 
 impl Batch<'_> {
-    /// Stores `alias` as another spelling of the player `name` (see the module documentation
-    /// for aliases of aliases). Returns the alias as stored. Committed with the batch.
+    /// Stores `alias` as another spelling of `name`, as given: when `name` is an alias too,
+    /// `alias` stands for its player, as long as it is one (see the module documentation).
+    /// Returns the alias as stored. Committed with the batch.
     ///
     /// # Errors
     ///
@@ -518,17 +553,14 @@ impl Batch<'_> {
     /// database failure.
     pub fn add_alias(&mut self, alias: &str, name: &str) -> Result<Alias, AliasError> {
         let conn = self.conn();
-        let (alias_key, name, name_key) = new_alias(conn, alias, name)?;
-        let stored = (|| {
-            conn.prepare_cached("UPDATE aliases SET name = ?2, name_key = ?3 WHERE name_key = ?1")?
-                .execute(params![alias_key, name, name_key])?;
-            conn.prepare_cached(
-                "INSERT OR REPLACE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![alias_key, alias.trim(), name, name_key])
-        })();
-        stored.map_err(super::Error::from)?;
-        Ok(Alias { alias: alias.trim().to_string(), name })
+        let (alias_key, name_key, _) = new_alias(conn, alias, name)?;
+        let (alias, name) = (alias.trim().to_string(), name.trim().to_string());
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO aliases(alias_key, alias, name, name_key) VALUES (?1, ?2, ?3, ?4)",
+        )
+        .and_then(|mut stmt| stmt.execute(params![alias_key, alias, name, name_key]))
+        .map_err(super::Error::from)?;
+        Ok(Alias { alias, name })
     }
 
     /// Removes the alias whose spelling has the key of `alias`. Returns it, if there was one.
@@ -546,5 +578,59 @@ impl Batch<'_> {
             Some(r) => Some(Alias { alias: r.get(0)?, name: r.get(1)? }),
             None => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database with only the stored aliases `rows` (alias, name).
+    fn stored(rows: &[(&str, &str)]) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE aliases(alias_key TEXT PRIMARY KEY, alias TEXT, name TEXT, name_key TEXT)",
+        )
+        .unwrap();
+        for (alias, name) in rows {
+            conn.execute(
+                "INSERT INTO aliases VALUES (?1, ?2, ?3, ?4)",
+                params![player_key(alias), alias, name, player_key(name)],
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    fn pairs(rows: &[(&str, &str)]) -> Vec<(String, String)> {
+        rows.iter().map(|(a, n)| (a.to_string(), n.to_string())).collect()
+    }
+
+    #[test]
+    fn aliases_stand_for_the_player_at_the_end_of_their_chain() {
+        // Keys sort a before b before c: stored in either order, a stands for c.
+        for rows in [[("a", "b"), ("b", "c")], [("b", "c"), ("a", "b")]] {
+            let map = AliasMap::load(&stored(&rows), &[]).unwrap();
+            assert_eq!(map.canonical("a"), "c");
+            assert_eq!(map.canonical("b"), "c");
+            assert_eq!(map.canonical("c"), "c");
+        }
+        let conn = stored(&[("a", "b"), ("b", "c")]);
+        // A command's own alias in the middle takes the ones before it along.
+        let map = AliasMap::load(&conn, &pairs(&[("b", "d")])).unwrap();
+        assert_eq!((map.canonical("a"), map.canonical("b"), map.canonical("c")), ("d", "d", "c"));
+        // One that says the reverse of a stored alias wins over it, and no chain loops.
+        let map = AliasMap::load(&conn, &pairs(&[("c", "a")])).unwrap();
+        assert_eq!((map.canonical("a"), map.canonical("b"), map.canonical("c")), ("b", "b", "b"));
+    }
+
+    #[test]
+    fn a_stored_alias_that_would_lead_back_to_itself_is_refused() {
+        let conn = stored(&[("a", "b"), ("b", "c")]);
+        assert!(matches!(new_alias(&conn, "c", "a"), Err(AliasError::Reversed { .. })));
+        // Given anew, an alias's own row gives way: b → a would lead back through a → b.
+        assert!(matches!(new_alias(&conn, "b", "a"), Err(AliasError::Reversed { .. })));
+        assert_eq!(new_alias(&conn, "d", "a").unwrap(), ("d".into(), "a".into(), "c".into()));
+        assert_eq!(contradicting_alias(&pairs(&[("a", "b"), ("b", "c"), ("c", "a")])), Some((2, 0)));
     }
 }

@@ -109,7 +109,7 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(kifudex(["alias", "add", "はぶ", "habu yoshiharu"]).db(&db).output().status.code(), Some(0));
     assert_eq!(listed(&db, &["--player", "はぶ"]), habu);
     let list = stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output());
-    assert_eq!(list, "alias,name\nHabu Yoshiharu,羽生善治\nはぶ,羽生善治\n");
+    assert_eq!(list, "alias,name\nはぶ,habu yoshiharu\nHabu Yoshiharu,羽生善治\n");
     // `--db` may come before the action too.
     let db_first = kifudex([
         OsStr::new("alias"),
@@ -152,7 +152,11 @@ fn aliases_join_spellings_in_filters_and_are_stored_by_the_writer() {
     assert_eq!(kifudex(["alias", "remove", "Habu Yoshiharu"]).db(&db).output().status.code(), Some(1));
     assert_eq!(hash(), before, "removing no alias writes nothing");
     assert_eq!(listed(&db, &["--player", "羽生"]), ids_of(&ids, &["01", "02", "03", "04", "07", "08"]));
-    assert_eq!(stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()), "alias,name\nはぶ,羽生善治\n");
+    // The alias of the alias stands for what it was given for again.
+    assert_eq!(
+        stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()),
+        "alias,name\nはぶ,habu yoshiharu\n"
+    );
 
     // The writer's rules: left in rollback mode, with no lock or journal beside it.
     let header = fs::read(&db).unwrap();
@@ -189,11 +193,12 @@ fn an_alias_of_one_player_is_made_another_players_only_when_asked() {
     assert_eq!(listed(&db, &["--player", "hy"]), habu);
     // The same player, by another spelling of the alias or by a name that stands for them.
     // Said so: the stored spelling gives way to the new one.
-    let respelled = "kifudex: alias HY → 羽生善治 (in place of hy, the same alias spelled otherwise)\n";
+    let respelled = "kifudex: alias HY → Habu Yoshiharu, an alias of 羽生善治 (in place of hy, the same alias spelled \
+                     otherwise)\n";
     assert_eq!(add(&["HY", "Habu Yoshiharu"]), (0, String::new(), respelled.into()));
     let listed_aliases = stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output());
     assert!(
-        listed_aliases.contains("\nHY,羽生善治\n") && !listed_aliases.contains("hy,"),
+        listed_aliases.contains("\nHY,Habu Yoshiharu\n") && !listed_aliases.contains("hy,"),
         "{listed_aliases}"
     );
     assert_eq!(listed(&db, &["--player", "hy"]), habu);
@@ -203,6 +208,88 @@ fn an_alias_of_one_player_is_made_another_players_only_when_asked() {
     assert!(!watanabe.is_empty() && watanabe != habu);
     assert_eq!(listed(&db, &["--player", "hy"]), watanabe);
     assert_eq!(listed(&db, &["--player", "Habu Yoshiharu"]), habu);
+}
+
+/// The `games` count of the player row named `name` in `players`.
+fn games_of(db: &std::path::Path, name: &str) -> Option<u64> {
+    let out = kifudex(["players", "--format", "csv"]).db(db).output();
+    csv_rows(stdout(&out).as_bytes()).iter().find(|r| r["name"] == name).map(|r| r["games"].parse().unwrap())
+}
+
+/// An alias is kept as it was given: joining the player an alias names to another player
+/// takes that alias along, says so, and removing the join gives it back, with the totals
+/// as they were before.
+#[test]
+fn an_alias_follows_the_name_it_was_given_for_and_comes_back_when_that_is_undone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let ids = build(&tmp.path().join("archive"), &db);
+    let add = |args: &[&str]| kifudex([&["alias", "add"][..], args].concat()).db(&db).run();
+    // Records 01–04, 07 and 08 name 羽生善治 (with spaces or a title); 06 and a copy of 07
+    // name Habu Yoshiharu.
+    let habu_kanji = ids_of(&ids, &["01", "02", "03", "04", "07", "08"]);
+    let habu_all = ids_of(&ids, &["01", "02", "03", "04", "06", "07", "08"]);
+    assert_eq!(games_of(&db, "羽生善治"), Some(6));
+    let habu_en = listed(&db, &["--player", "Habu Yoshiharu"]);
+
+    // Habu Yoshiharu → H. Yoshiharu, then H. Yoshiharu → 羽生善治: the first alias now stands
+    // for 羽生善治 too, and the second says so.
+    assert_eq!(
+        add(&["Habu Yoshiharu", "H. Yoshiharu"]),
+        (0, String::new(), "kifudex: alias Habu Yoshiharu → H. Yoshiharu\n".into())
+    );
+    assert_eq!(
+        add(&["H. Yoshiharu", "羽生善治"]),
+        (
+            0,
+            String::new(),
+            "kifudex: alias H. Yoshiharu → 羽生善治\nkifudex: Habu Yoshiharu → H. Yoshiharu now stands for 羽生善治 (it \
+             stood for H. Yoshiharu)\n"
+                .into()
+        )
+    );
+    assert_eq!(listed(&db, &["--player", "羽生善治"]), habu_all);
+    assert_eq!(listed(&db, &["--player", "Habu Yoshiharu"]), habu_all);
+    assert_eq!(games_of(&db, "羽生善治"), Some(7));
+    // Stored as given, and listed with the player each stands for.
+    assert_eq!(
+        stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()),
+        "alias,name\nHabu Yoshiharu,H. Yoshiharu\nH. Yoshiharu,羽生善治\n"
+    );
+    let table = stdout(&kifudex(["alias", "list"]).db(&db).output());
+    let rows: Vec<Vec<&str>> =
+        table.lines().map(|l| l.split("  ").filter(|c| !c.is_empty()).map(str::trim).collect()).collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["alias", "name", "player"],
+            vec!["Habu Yoshiharu", "H. Yoshiharu", "羽生善治"],
+            vec!["H. Yoshiharu", "羽生善治", "羽生善治"]
+        ]
+    );
+    // A loop through the chain is refused: 羽生善治 → Habu Yoshiharu would lead back.
+    let (code, _, stderr) = add(&["羽生善治", "Habu Yoshiharu"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("'Habu Yoshiharu' is already an alias of '羽生善治'"), "{stderr}");
+
+    // Undone: Habu Yoshiharu stands for H. Yoshiharu again, and the totals are those from
+    // before the join.
+    let (code, _, stderr) = kifudex(["alias", "remove", "H. Yoshiharu"]).db(&db).run();
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            0,
+            "kifudex: removed alias H. Yoshiharu → 羽生善治\nkifudex: Habu Yoshiharu → H. Yoshiharu now stands for H. \
+             Yoshiharu (it stood for 羽生善治)\n"
+        )
+    );
+    assert_eq!(listed(&db, &["--player", "羽生善治"]), habu_kanji);
+    assert_eq!(listed(&db, &["--player", "Habu Yoshiharu"]), habu_en);
+    assert_eq!(games_of(&db, "羽生善治"), Some(6));
+    assert_eq!(
+        stdout(&kifudex(["alias", "list", "--csv"]).db(&db).output()),
+        "alias,name\nHabu Yoshiharu,H. Yoshiharu\n"
+    );
 }
 
 /// The rows of an aliases file may chain, in any order; rows that contradict each other are
