@@ -163,10 +163,12 @@ fn files_that_hold_no_record_are_skipped_and_a_rerun_reports_what_it_did() {
     assert!(!games.contains("saved-as.txt") && games.contains("inner.csa"), "{games}");
     assert_eq!(games.lines().count(), 4, "{games}");
 
-    // Links are followed when asked: link.kif holds the game of habu.kifu once more.
+    // Links are followed when asked: link.kif leads to pro/habu.kifu, which the run indexes
+    // under its own path, so the link is another name of it, not read.
     let (code, summary, _) = index(&[&[root_s, "--follow-links"][..], &excludes].concat(), &db);
     assert_eq!(code, Some(0));
-    assert_eq!((summary["files_indexed"].as_u64(), summary["games_duplicate"].as_u64()), (Some(1), Some(1)));
+    let keys = ["files_indexed", "games_duplicate", "other_names"];
+    assert_eq!(keys.map(|k| summary[k].as_u64()), [Some(0), Some(0), Some(1)], "{summary}");
 }
 
 #[test]
@@ -257,7 +259,8 @@ fn a_jkf_record_without_moves_saved_as_json_is_indexed() {
 
 /// A pipe given as a path (a named one, or a shell's `<(…)`) is a rejected entry that says
 /// what it is, never a wait for a writer that never comes nor a run that reads nothing and
-/// says it went well. Among the files of a directory, a pipe not named is passed over.
+/// says it went well. Among the files of a directory, a pipe not named is passed over unread,
+/// counted as skipped, and one named as a record is said once on stderr.
 #[test]
 fn a_pipe_or_device_given_as_a_path_is_rejected_and_says_so() {
     let tmp = tempfile::tempdir().unwrap();
@@ -266,11 +269,28 @@ fn a_pipe_or_device_given_as_a_path_is_rejected_and_says_so() {
     write(&dir.join("game.kifu"), &kifu);
     let fifo = dir.join("pipe.kif");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(std::process::Command::new("mkfifo").arg(dir.join("pipe.dat")).status().unwrap().success());
     let db = tmp.path().join("k.sqlite");
     let said = |path: &str| format!("rejected {path} [not_a_file]: a pipe, socket or device, not a file");
 
-    let (code, summary, messages) = index(&[dir.to_str().unwrap()], &db);
-    assert_eq!((code, counts(&summary)), (Some(0), [1, 1, 0, 0, 0, 1, 0]), "{messages}");
+    // game.kifu is indexed; the two pipes are skipped (a run that opened one would wait for
+    // good), and only pipe.kif, named as a record, is said; the same again when nothing changed.
+    for (run, indexed, unchanged, added) in [(1, 1, 0, 1), (2, 0, 1, 0)] {
+        let (code, summary, messages) = index(&[dir.to_str().unwrap()], &db);
+        let want = [3, indexed, unchanged, 0, 2, added, 0];
+        assert_eq!((code, counts(&summary)), (Some(0), want), "run {run}: {messages}");
+        let pipes = ["not_files", "not_files_named_as_records"].map(|k| summary[k].as_u64());
+        assert_eq!(pipes, [Some(2), Some(1)], "run {run}: {summary}");
+        let skipped = format!("3 files ({indexed} indexed, {unchanged} unchanged, 0 rejected, 2 skipped)");
+        assert!(messages.contains(&skipped), "run {run}: {messages}");
+        let note: Vec<&str> = messages.lines().filter(|l| l.contains("pipes, sockets or devices")).collect();
+        assert_eq!(note.len(), 1, "run {run}: {messages}");
+        assert!(
+            note[0].starts_with("kifudex: 1 entries named as records are pipes"),
+            "run {run}: {messages}"
+        );
+        assert!(!messages.contains("rejected /"), "run {run}: {messages}");
+    }
 
     for args in
         [vec![fifo.to_str().unwrap()], vec![fifo.to_str().unwrap(), dir.to_str().unwrap()], vec!["/dev/null"]]

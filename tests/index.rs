@@ -971,15 +971,16 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     ] {
         assert!(summary.get(field).is_some(), "{field} missing from {summary}");
     }
-    // A dangling link leads nowhere: it is a broken link, not a reject.
-    let expected_rejects = 4 + u64::from(can_lock); // empty, blank, junk, loop
+    // A dangling link leads nowhere: it is a broken link, not a reject; a link back to the
+    // directory that holds it is not followed, and no reject either.
+    let expected_rejects = 3 + u64::from(can_lock); // empty, blank, junk
     assert_eq!(summary["links_broken"], u64::from(cfg!(unix)), "{summary}");
     assert_eq!(summary["files_rejected"], expected_rejects, "{summary}");
     assert_eq!(summary["files_skipped"], 2, "notes.md and image.png: {summary}");
     assert_eq!(summary["games_added"], 0);
     let csv = fs::read_to_string(&rejects).unwrap();
     let codes: BTreeSet<&str> = csv.lines().skip(1).filter_map(|l| l.split(',').nth(4)).collect();
-    assert!(codes.contains("empty") && codes.contains("symlink_loop"), "{csv}");
+    assert!(codes.contains("empty") && !codes.contains("symlink_loop"), "{csv}");
     assert_eq!(codes.contains("unreadable"), can_lock, "{csv}");
     assert!(csv.contains("junk.kif") && !csv.contains("notes.md") && !csv.contains("image.png"), "{csv}");
     assert!(stderr(&out).contains("rejected"), "{}", stderr(&out));
@@ -989,13 +990,13 @@ fn bad_inputs_are_rejected_and_others_ignored() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stderr.is_empty(), "--quiet prints nothing: {}", stderr(&out));
     // A re-run reads no file again: the files' rejects stay recorded, and the run rejects only
-    // the entries it still cannot read (the loop, the locked file).
+    // the entries it still cannot read (the locked file).
     let out = kifudex(["index", dir_s, "--db", db.to_str().unwrap(), "--json", "--follow-links"])
         .dir(tmp.path())
         .output();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(i32::from(can_lock)));
     let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(again["files_rejected"], 1 + u64::from(can_lock), "{again}");
+    assert_eq!(again["files_rejected"], u64::from(can_lock), "{again}");
     assert_eq!(again["files_indexed"], 0, "{again}");
     assert_eq!(again["files_unchanged"], 3, "{again}");
 }
@@ -1039,9 +1040,11 @@ fn links_not_followed_are_counted_and_named() {
     assert_eq!(note.len(), 1, "{messages}");
     assert!(note[0].contains("3 symbolic links were not followed (1 of them broken"), "{messages}");
 
-    // Followed: the link to a file and the two files behind the link to a directory are read
-    // (a.usi twice, so once as a duplicate); the broken link leads nowhere, and is counted as
-    // a link not followed and broken, not as a file that cannot be read.
+    // Followed: the two files behind the link to a directory are read; the link to a file
+    // leads to one of them, a.usi, which is read once, under the first of its names
+    // (dir-link/a.usi), its path without links being outside the walk. The broken link leads
+    // nowhere, and is counted as a link not followed and broken, not as a file that cannot
+    // be read.
     let (code, summary, messages) = run("followed.sqlite", &["--follow-links"]);
     assert_eq!(code, Some(0), "{messages}");
     let keys = [
@@ -1051,11 +1054,16 @@ fn links_not_followed_are_counted_and_named() {
         "games_duplicate",
         "links_not_followed",
         "links_broken",
+        "other_names",
     ];
     let counts = keys.map(|k| count(&summary, k));
-    assert_eq!(counts, [Some(4), Some(0), Some(3), Some(1), Some(1), Some(1)], "{summary}");
+    assert_eq!(counts, [Some(3), Some(0), Some(3), Some(0), Some(1), Some(1), Some(1)], "{summary}");
     assert!(!messages.contains("not followed"), "{messages}");
-    assert!(messages.contains(", 1 symbolic links leading nowhere, 3 games added"), "{messages}");
+    assert!(
+        messages
+            .contains(", 1 symbolic links leading nowhere, 1 other names of the same files, 3 games added"),
+        "{messages}"
+    );
     assert!(
         messages.contains("kifudex: 1 symbolic links lead nowhere: what they name does not exist"),
         "{messages}"
@@ -1099,8 +1107,9 @@ fn prune_removes_a_record_whose_link_leads_nowhere_now() {
         let (code, summary, messages) = run(flags);
         assert_eq!(code, Some(0), "follow {follow}: {messages}");
         let count = |key: &str| summary[key].as_u64().unwrap();
-        // a.usi and again.usi were one game (one a duplicate of the other): both files go.
-        assert_eq!((count("files_pruned"), count("games_removed")), (2, 1), "follow {follow}: {summary}");
+        // a.usi and again.usi are one file, stored under a.usi (again.usi comes after it): it
+        // goes, with its game.
+        assert_eq!((count("files_pruned"), count("games_removed")), (1, 1), "follow {follow}: {summary}");
         // b.usi is still there: read through its link, or kept behind a link not followed.
         let unwalked = if follow { 0 } else { 1 };
         assert_eq!(count("files_unwalked"), unwalked, "follow {follow}: {summary}");
@@ -1109,6 +1118,186 @@ fn prune_removes_a_record_whose_link_leads_nowhere_now() {
         let listed = String::from_utf8_lossy(&games.stdout).lines().count() - 1;
         assert_eq!(listed, 2, "follow {follow}: own.usi and b.usi are left");
     }
+}
+
+/// `kifudex index ROOT --json MORE... --db DB`: its status, summary and messages.
+fn index_json(root: &Path, db: &Path, more: &[&str]) -> (Option<i32>, serde_json::Value, String) {
+    let out = kifudex(["index", root.to_str().unwrap(), "--json"]).args(more).db(db).output();
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    (out.status.code(), summary, stderr(&out))
+}
+
+/// A directory `top` (absolute, without links) that holds one game in `real/g.usi`.
+fn top_with_a_game(tmp: &Path) -> std::path::PathBuf {
+    let top = fs::canonicalize(tmp).unwrap().join("top");
+    fs::create_dir_all(top.join("real")).unwrap();
+    fs::write(top.join("real/g.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
+    top
+}
+
+/// With `--follow-links`, a link to the directory that holds it, or to one above, is not
+/// followed and is no reject: what is under it is walked already, and an unchanged tree
+/// indexed again exits with 0. Two links that lead to each other lead nowhere, and are
+/// counted as the links that lead nowhere are. A `symlink_loop` reject that an earlier version
+/// recorded for such a link goes with the next run.
+#[cfg(unix)]
+#[test]
+fn a_link_back_to_a_directory_above_is_counted_not_rejected() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = fs::canonicalize(tmp.path()).unwrap().join("in");
+    fs::create_dir_all(dir.join("a")).unwrap();
+    fs::write(dir.join("a/g.usi"), "position startpos moves 7g7f 3c3d\n").unwrap();
+    symlink("..", dir.join("a/up")).unwrap();
+    symlink("y.kif", dir.join("x.kif")).unwrap();
+    symlink("x.kif", dir.join("y.kif")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let run = |more: &[&str]| index_json(&dir, &db, more);
+    let keys = [
+        "files_seen",
+        "files_indexed",
+        "files_unchanged",
+        "files_rejected",
+        "games_added",
+        "links_to_ancestors",
+        "links_not_followed",
+        "links_broken",
+    ];
+    for (run_no, indexed, unchanged) in [(1, 1, 0), (2, 0, 1)] {
+        if run_no == 2 {
+            // What an earlier version recorded for these links.
+            let conn = rusqlite::Connection::open(&db).unwrap();
+            for path in [dir.join("a/up"), dir.join("x.kif")] {
+                conn.execute(
+                    "INSERT INTO rejects(path, file, code, message) VALUES (?1, NULL, 'symlink_loop', 'loop')",
+                    [path.to_str().unwrap()],
+                )
+                .unwrap();
+            }
+        }
+        let (code, summary, messages) = run(&["--follow-links"]);
+        assert_eq!(code, Some(0), "run {run_no}: {messages}");
+        let counts = keys.map(|k| summary[k].as_u64());
+        let want = [1, indexed, unchanged, 0, indexed, 1, 2, 2].map(Some);
+        assert_eq!(counts, want, "run {run_no}: {summary}");
+        let line = format!(
+            "1 files ({indexed} indexed, {unchanged} unchanged, 0 rejected, 0 skipped), 2 symbolic links \
+             leading nowhere, 1 symbolic links back to a directory above, {indexed} games added"
+        );
+        assert!(messages.contains(&line), "run {run_no}: {messages}");
+        let said = |text: &str| messages.lines().filter(|l| l.contains(text)).count();
+        assert_eq!(said("1 symbolic links lead back to a directory that holds them"), 1, "{messages}");
+        assert_eq!(said("2 symbolic links lead nowhere"), 1, "{messages}");
+        assert_eq!(said("rejected"), 1, "only the summary's '0 rejected': {messages}");
+        assert!(!messages.contains("loop back"), "{messages}");
+    }
+    assert_eq!(export_rejects(&db).lines().count(), 1, "no reject is left: {}", export_rejects(&db));
+    // Not followed, the three are links not followed, the two that lead to each other broken.
+    let (code, summary, messages) = run(&[]);
+    assert_eq!(code, Some(0), "{messages}");
+    let counts = keys.map(|k| summary[k].as_u64());
+    assert_eq!(counts, [1, 0, 1, 0, 0, 0, 3, 2].map(Some), "{summary}");
+}
+
+/// A file reached by several names (a link to its directory, a link to it, a hard link) is
+/// read once, under one path: its path without links when the run reaches it, else the first
+/// of its names; the other names are counted apart, neither read nor stored. A file indexed
+/// before the links were made keeps its path, its game and its id; nothing is pruned, and an
+/// unchanged run is all unchanged. A fresh database gets the same games.
+#[cfg(unix)]
+#[test]
+fn a_file_reached_by_several_names_is_indexed_once_under_its_own() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let top = top_with_a_game(tmp.path());
+    fs::create_dir_all(top.join("b")).unwrap();
+    fs::write(top.join("b/h.usi"), "position startpos moves 2g2f 8c8d\n").unwrap();
+    let run = |db: &Path, more: &[&str]| index_json(&top, db, more);
+    let keys = [
+        "files_seen",
+        "files_indexed",
+        "files_unchanged",
+        "files_pruned",
+        "games_added",
+        "games_duplicate",
+        "games_removed",
+        "other_names",
+    ];
+    let counts = |summary: &serde_json::Value| keys.map(|k| summary[k].as_u64().unwrap_or(u64::MAX));
+    let db = tmp.path().join("k.sqlite");
+    let (code, summary, messages) = run(&db, &["--follow-links"]);
+    assert_eq!((code, counts(&summary)), (Some(0), [2, 2, 0, 0, 2, 0, 0, 0]), "{messages}");
+    let before = export_games(&db);
+
+    // In path order: a/g.usi (real/g.usi through a), b/h.usi, b/hard.usi (h.usi's hard link),
+    // f.usi (real/g.usi), real/g.usi.
+    symlink("real", top.join("a")).unwrap();
+    symlink("real/g.usi", top.join("f.usi")).unwrap();
+    fs::hard_link(top.join("b/h.usi"), top.join("b/hard.usi")).unwrap();
+    for run_no in [1, 2] {
+        let (code, summary, messages) = run(&db, &["--follow-links", "--prune"]);
+        assert_eq!((code, counts(&summary)), (Some(0), [2, 0, 2, 0, 0, 0, 0, 3]), "run {run_no}: {messages}");
+        assert!(
+            messages.contains("(0 indexed, 2 unchanged, 0 rejected, 0 skipped, 0 pruned), 3 other names of the same files, 0 games added"),
+            "{messages}"
+        );
+        assert_eq!(export_games(&db), before, "run {run_no}");
+    }
+    let paths: BTreeSet<String> = game_rows(&db).into_iter().map(|r| r["source_path"].clone()).collect();
+    let want: BTreeSet<String> =
+        ["b/h.usi", "real/g.usi"].iter().map(|p| top.join(p).to_str().unwrap().to_string()).collect();
+    assert_eq!(paths, want);
+    // Without following links, the hard link is still another name, and the links are not
+    // followed.
+    let (code, summary, messages) = run(&db, &["--prune"]);
+    assert_eq!((code, counts(&summary)), (Some(0), [2, 0, 2, 0, 0, 0, 0, 1]), "{messages}");
+    assert_eq!(summary["links_not_followed"].as_u64(), Some(2), "{summary}");
+
+    // Into a fresh database: the same two files, two games, and the same export.
+    let fresh = tmp.path().join("fresh.sqlite");
+    let (code, summary, messages) = run(&fresh, &["--follow-links"]);
+    assert_eq!((code, counts(&summary)), (Some(0), [2, 2, 0, 0, 2, 0, 0, 3]), "{messages}");
+    assert_eq!(export_games(&fresh), before);
+}
+
+/// A file that an earlier run stored under a name through a link (the directory given held
+/// only the link) is stored under its path without links once a run reaches that path: the
+/// row of the link's name goes, and the game keeps its id.
+#[cfg(unix)]
+#[test]
+fn a_name_through_a_link_stored_before_gives_way_to_the_path_without_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let top = top_with_a_game(tmp.path());
+    fs::create_dir_all(top.join("links")).unwrap();
+    std::os::unix::fs::symlink("../real", top.join("links/r")).unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let run = |root: &Path| index_json(root, &db, &["--follow-links", "--prune"]);
+    let (code, summary, messages) = run(&top.join("links"));
+    assert_eq!((code, summary["games_added"].as_u64()), (Some(0), Some(1)), "{messages}");
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["source_path"], top.join("links/r/g.usi").to_str().unwrap());
+    let id = rows[0]["game_id"].clone();
+    // The file is read under its own path (its game found again, a duplicate of the one
+    // stored), and the row of links/r/g.usi goes: no game is removed.
+    let (code, summary, messages) = run(&top);
+    let keys =
+        ["files_seen", "files_indexed", "games_added", "games_duplicate", "games_removed", "other_names"];
+    let counts = keys.map(|k| summary[k].as_u64());
+    assert_eq!((code, counts), (Some(0), [1, 1, 0, 1, 0, 1].map(Some)), "{messages}");
+    let rows = game_rows(&db);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0]["game_id"].as_str(), rows[0]["source_path"].as_str()),
+        (id.as_str(), top.join("real/g.usi").to_str().unwrap())
+    );
+    // And the next run finds it unchanged.
+    let (code, summary, messages) = run(&top);
+    assert_eq!(
+        (code, summary["files_unchanged"].as_u64(), summary["files_pruned"].as_u64()),
+        (Some(0), Some(1), Some(0)),
+        "{messages}"
+    );
 }
 
 /// A date header that gives no date to store (a day the calendar does not have, day and

@@ -63,7 +63,8 @@ pub struct IndexArgs {
     /// Print the summary as one JSON object on stdout
     #[arg(long)]
     json: bool,
-    /// Follow symbolic links (a link back to an ancestor is reported, never followed)
+    /// Follow symbolic links (a link back to a directory that holds it is counted, never
+    /// followed)
     #[arg(long)]
     follow_links: bool,
     /// Under the directories given, take only the files GLOB matches, whatever their names
@@ -273,8 +274,16 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             n if args.follow_links => format!(", {n} symbolic links leading nowhere"),
             n => format!(", {n} symbolic links not followed"),
         };
+        let loops = match summary.links_to_ancestors {
+            0 => String::new(),
+            n => format!(", {n} symbolic links back to a directory above"),
+        };
+        let names = match summary.other_names {
+            0 => String::new(),
+            n => format!(", {n} other names of the same files"),
+        };
         eprintln!(
-            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}{links}, \
+            "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}{links}{loops}{names}, \
              {} games added{kept}, {} duplicate{removed}, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
             summary.files_indexed,
@@ -290,6 +299,20 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         );
         if summary.links_not_followed > 0 {
             eprintln!("kifudex: {}", links_note(&summary, args.follow_links));
+        }
+        if summary.links_to_ancestors > 0 {
+            eprintln!(
+                "kifudex: {} symbolic links lead back to a directory that holds them, and were not followed: \
+                 following them would go round in a circle",
+                summary.links_to_ancestors
+            );
+        }
+        if summary.not_files_named_as_records > 0 {
+            eprintln!(
+                "kifudex: {} entries named as records are pipes, sockets or devices, not files, and were passed \
+                 over unread: save the records in a file and index that",
+                summary.not_files_named_as_records
+            );
         }
         if summary.files_unwalked > 0 {
             eprintln!(

@@ -29,14 +29,15 @@
 //! collected into a list, every buffer, queue and cache has a bound (the chunks read ahead,
 //! the groups and parts in flight, the writer's postings buffer, its caches and SQLite's page
 //! caches), and a large file is read in parts. Only `prune` keeps something per file: a
-//! 16-byte hash of each path seen.
+//! 16-byte hash of each path seen; and the walk keeps 16 bytes for each file that may have
+//! another name it cannot tell from the path (see [`crate::walk`]).
 //!
 //! Because the writer takes files in path order and games in file order, game ids never
 //! depend on the number of threads or on timing.
 //!
 //! # Rejects and skipped files
 //!
-//! - An entry that cannot be read (permissions, a symbolic link loop, an I/O error), a path
+//! - An entry that cannot be read (permissions, an I/O error), a path
 //!   given that does not exist (when another one does), and a file with a record extension
 //!   that holds no record (not text, no known format, empty) are *rejected files*: a reject
 //!   row each, no games.
@@ -58,7 +59,13 @@
 //! - Files the walk does not consider records (by extension) are ignored, not rejected.
 //! - A symbolic link that the run does not follow is neither read nor counted as a file: it
 //!   is counted apart ([`Summary::links_not_followed`], and of those the broken ones), so
-//!   that a front end can say that what links lead to was left out.
+//!   that a front end can say that what links lead to was left out; so is a link followed
+//!   back to a directory that holds it ([`Summary::links_to_ancestors`]), and another name
+//!   of a file found under its own ([`Summary::other_names`]). A row an earlier run wrote for
+//!   such another name is removed at the end of the run, once the file's own name holds its
+//!   games.
+//! - A pipe, a socket or a device among the files of a directory is never opened: it is
+//!   skipped, and counted apart too ([`Summary::not_files`]).
 //!
 //! The counts report what the run did: an unchanged file is not read again, so it counts as
 //! unchanged, not as rejected, even when an earlier run recorded rejects for it (they stay
@@ -263,8 +270,21 @@ pub struct Summary {
     /// counted as files.
     pub links_not_followed: u64,
     /// Of [`Summary::links_not_followed`], those that lead nowhere (what they name does not
-    /// exist or cannot be looked at), which following would not help.
+    /// exist or cannot be looked at, or only more links round in a circle), which following
+    /// would not help.
     pub links_broken: u64,
+    /// Symbolic links to a directory that holds them, which a run that follows links does not
+    /// follow (it would go round in a circle): neither read nor counted as files, nor
+    /// rejected.
+    pub links_to_ancestors: u64,
+    /// Names of files that the run found under another name (links followed, hard links):
+    /// neither read nor counted as files (see [`crate::walk`] for the name a file keeps).
+    pub other_names: u64,
+    /// Of [`Summary::files_skipped`], the pipes, sockets and devices among the files of the
+    /// directories walked, never opened.
+    pub not_files: u64,
+    /// Of [`Summary::not_files`], those named as records are (`.kif`, `.csa`, …).
+    pub not_files_named_as_records: u64,
     /// Games stored as new games.
     pub games_added: u64,
     /// Records of changed files read again that the file held before (or that another

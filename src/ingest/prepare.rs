@@ -43,6 +43,12 @@ pub(super) enum Outcome {
     OtherShard { path: String },
     /// A symbolic link not followed; `broken` when it leads nowhere.
     Link { path: String, broken: bool },
+    /// A followed symbolic link to a directory that holds it, not followed again.
+    LoopBack { path: String },
+    /// A pipe, a socket or a device among the files of a directory: not opened.
+    NotAFile { path: String, record_name: bool },
+    /// Another name of a file found under its own: not read.
+    OtherName { path: String },
     /// Read and parsed (possibly into no game at all).
     Read(FileWork),
 }
@@ -56,7 +62,10 @@ impl Outcome {
             | Outcome::Unreadable { path, .. }
             | Outcome::Skipped { path, .. }
             | Outcome::OtherShard { path }
-            | Outcome::Link { path, .. } => path,
+            | Outcome::Link { path, .. }
+            | Outcome::LoopBack { path }
+            | Outcome::NotAFile { path, .. }
+            | Outcome::OtherName { path } => path,
             Outcome::Read(work) => &work.file.path,
         }
     }
@@ -133,6 +142,9 @@ pub(super) fn fetch(entry: &Entry, state: Option<FileState>, reread: bool) -> Fe
         Expect::Skip => return Fetched::Settled(Outcome::Skipped { path, read: false }),
         Expect::OtherShard => return Fetched::Settled(Outcome::OtherShard { path }),
         Expect::Link { broken } => return Fetched::Settled(Outcome::Link { path, broken }),
+        Expect::LoopBack => return Fetched::Settled(Outcome::LoopBack { path }),
+        Expect::NotAFile { record_name } => return Fetched::Settled(Outcome::NotAFile { path, record_name }),
+        Expect::OtherName => return Fetched::Settled(Outcome::OtherName { path }),
         Expect::Record | Expect::Maybe => {}
     }
     let state = match state {

@@ -35,6 +35,9 @@ pub(super) fn write_all(
     let mut committed = s.clone();
     let mut done = 0;
     let mut open: Option<OpenFile> = None;
+    // The other names of files that earlier runs recorded as files of their own (see
+    // `Outcome::OtherName`).
+    let mut other_names_recorded: Vec<String> = Vec::new();
     let mut batch = writer.batch()?;
     for root in roots {
         batch.clear_entry_rejects(root)?;
@@ -51,8 +54,11 @@ pub(super) fn write_all(
             done += u64::from(first_part);
             // A file another shard takes is not gone: it is marked seen so as not to be pruned.
             // A link not followed is not: a file recorded at its path was reached through it,
-            // and is kept as a file the run did not reach.
-            if prune.is_some() && first_part && !matches!(outcome, Outcome::Link { .. }) {
+            // and is kept as a file the run did not reach. Nor is a pipe or a device: a file
+            // recorded at its path is gone.
+            let not_seen =
+                matches!(outcome, Outcome::Link { .. } | Outcome::LoopBack { .. } | Outcome::NotAFile { .. });
+            if prune.is_some() && first_part && !not_seen {
                 batch.mark_seen(outcome.path())?;
             }
             match outcome {
@@ -60,6 +66,13 @@ pub(super) fn write_all(
                 Outcome::Link { broken, .. } => {
                     s.links_not_followed += 1;
                     s.links_broken += u64::from(broken);
+                }
+                Outcome::LoopBack { .. } => s.links_to_ancestors += 1,
+                Outcome::OtherName { path } => {
+                    s.other_names += 1;
+                    if batch.holds_file(&path)? {
+                        other_names_recorded.push(path);
+                    }
                 }
                 Outcome::Read(work) => {
                     s.files_seen += u64::from(first_part);
@@ -99,6 +112,12 @@ pub(super) fn write_all(
     }
     // A run that stopped early has not seen every file: it must not prune what it missed.
     if !s.interrupted {
+        // A file has one path: the row an earlier run wrote for another of its names goes, now
+        // that the file's own name has been written (or found unchanged), which holds its
+        // games, so that they keep their ids.
+        for path in &other_names_recorded {
+            batch.remove_file(path)?;
+        }
         let mut unmounted = Unmounted::default();
         for root in prune.unwrap_or_default() {
             let root_path = super::text_path(root);
@@ -323,7 +342,17 @@ fn write_one(
         // and are not this run's.
         Outcome::Unchanged { .. } => s.files_unchanged += 1,
         // Counted by the caller, never written; or written by the caller.
-        Outcome::OtherShard { .. } | Outcome::Link { .. } | Outcome::Read(_) => {}
+        Outcome::OtherShard { .. }
+        | Outcome::Link { .. }
+        | Outcome::LoopBack { .. }
+        | Outcome::OtherName { .. }
+        | Outcome::Read(_) => {}
+        // Never opened: a file recorded at its path is gone, and pruned as such.
+        Outcome::NotAFile { record_name, .. } => {
+            s.files_skipped += 1;
+            s.not_files += 1;
+            s.not_files_named_as_records += u64::from(record_name);
+        }
         Outcome::Touched { path, size, mtime_ns, ctime_ns, device } => {
             writer.touch_file(&path, size, mtime_ns, ctime_ns, device)?;
             s.files_unchanged += 1;

@@ -4,12 +4,20 @@
 //! - Directories are walked with walkdir, each level sorted by file name, so files come out
 //!   in path order whatever the file system's order, one at a time ([`entries`]): a walk of
 //!   any size holds no list of its files.
-//! - Symbolic links are not followed unless asked; when they are, a link that leads back to
-//!   one of its own ancestors is reported, never followed, so a loop cannot hang the walk.
-//!   A link under a directory that is not followed is found, as [`Expect::Link`] (saying
-//!   whether it is broken), so that a run can say how many it did not follow; the globs
-//!   leave links out as they leave out what the links lead to. A path given is always
-//!   followed.
+//! - Symbolic links are not followed unless asked; when they are, a link to a directory that
+//!   holds it is found as [`Expect::LoopBack`], never followed, so a loop cannot hang the
+//!   walk (what is under it is walked through the directory itself, or lies outside the
+//!   paths given). A link under a directory that is not followed is found, as
+//!   [`Expect::Link`] (saying whether it is broken: a link that leads nowhere, or only to
+//!   more links that lead round in a circle, is one even when links are followed), so that a
+//!   run can say how many it did not follow; the globs leave links out as they leave out what
+//!   the links lead to. A path given is always followed.
+//! - One file has one path, whatever names lead to it: when several names the walk reaches
+//!   lead to one file (links followed, hard links), one is its name and the others are found
+//!   as [`Expect::OtherName`], not to be read. Its name is the path without symbolic links
+//!   when the walk reaches that path, and otherwise the first in path order.
+//! - Pipes, sockets and devices among the files of a directory are found as
+//!   [`Expect::NotAFile`], never opened (a pipe without a writer would keep an open waiting).
 //! - Every file is found, and told apart by its name ([`NameKind`], [`Expect`]): a file with a
 //!   record extension is expected to hold a record (one that holds none becomes a reject);
 //!   a `.txt` or `.json` file may hold one (it is read when its content is a record, and
@@ -19,7 +27,7 @@
 //!   leave out is not found at all, and an excluded directory is not walked. A path given
 //!   inside another takes what it takes given alone, whatever the globs say of the one
 //!   around it: the walk is the union of the roots' walks.
-//! - An entry that cannot be read (permissions, a vanished file, a loop) is not fatal: it is
+//! - An entry that cannot be read (permissions, a vanished file) is not fatal: it is
 //!   returned as a [`WalkProblem`] with its path, and the walk goes on.
 //! - With a [`Shard`], a file that another shard takes is still found, as
 //!   [`Expect::OtherShard`], so that a run knows it exists (it is never pruned as if gone),
@@ -27,6 +35,7 @@
 //!   shard's: a directory that cannot be read may hide files of any.
 
 mod globs;
+mod names;
 
 use crate::text::path_text;
 use std::{
@@ -57,6 +66,15 @@ pub enum Expect {
     /// reached (it does not exist, or cannot be looked at). Its size and time are not looked
     /// up (0).
     Link { broken: bool },
+    /// A followed symbolic link to a directory that holds it: not followed again, and every
+    /// shard's. Its size and time are not looked up (0).
+    LoopBack,
+    /// A pipe, a socket or a device among the files of a directory: never opened, and
+    /// `record_name` when its name is a record's. Its size and time are not looked up (0).
+    NotAFile { record_name: bool },
+    /// Another name of a file the walk finds under its own name (see the module
+    /// documentation for the name a file keeps): not read.
+    OtherName,
 }
 
 /// A file found by the walk.
@@ -75,7 +93,22 @@ pub struct SourceFile {
     /// `--prune` keeps a gone file whose directory is now on another filesystem and empty, as
     /// the mount point of a disk not mounted is.
     pub device: Option<i64>,
+    /// The file's number on its filesystem and how many names (hard links) it has, where
+    /// the system tells (Unix `st_ino`, `st_nlink`): with the device, what tells two names of
+    /// one file.
+    pub inode: Option<Inode>,
+    /// Whether the walk reached it through a symbolic link it followed (the file's own, or a
+    /// directory's above it).
+    pub through_link: bool,
     pub expect: Expect,
+}
+
+/// A file's number on its filesystem, and its names there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Inode {
+    pub number: u64,
+    /// Its hard links.
+    pub names: u64,
 }
 
 /// An entry the walk could not use.
@@ -88,8 +121,6 @@ pub struct WalkProblem {
 /// What went wrong with a walked entry.
 #[derive(Debug)]
 pub enum WalkProblemKind {
-    /// A followed symbolic link leads back to `ancestor`.
-    Loop { ancestor: PathBuf },
     /// The entry could not be read.
     Io(std::io::Error),
     /// The entry was listed in its directory and was gone when it was looked at.
@@ -102,10 +133,9 @@ pub enum WalkProblemKind {
 }
 
 impl WalkProblemKind {
-    /// A short stable code: `symlink_loop`, `unreadable`, `vanished`, `missing`, `not_a_file`.
+    /// A short stable code: `unreadable`, `vanished`, `missing`, `not_a_file`.
     pub fn code(&self) -> &'static str {
         match self {
-            WalkProblemKind::Loop { .. } => "symlink_loop",
             WalkProblemKind::Io(_) => "unreadable",
             WalkProblemKind::Vanished => "vanished",
             WalkProblemKind::Missing => "missing",
@@ -118,9 +148,6 @@ impl WalkProblemKind {
 impl fmt::Display for WalkProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WalkProblemKind::Loop { ancestor } => {
-                write!(f, "symbolic link loop back to {}", path_text(ancestor))
-            }
             WalkProblemKind::Io(e) => write!(f, "{e}"),
             WalkProblemKind::Vanished => f.write_str("removed while the directory was read"),
             WalkProblemKind::Missing => f.write_str("no such file or directory"),
@@ -143,7 +170,7 @@ pub type Entry = Result<SourceFile, WalkProblem>;
 /// How to walk.
 #[derive(Clone, Debug, Default)]
 pub struct WalkOptions {
-    /// Follow symbolic links (loops are detected and reported).
+    /// Follow symbolic links (but not one to a directory that holds it).
     pub follow_links: bool,
     /// The files to take under a directory.
     pub globs: Arc<Globs>,
@@ -181,7 +208,16 @@ pub fn entries(roots: &[PathBuf], options: WalkOptions) -> impl Iterator<Item = 
             _ => groups.push((root, Vec::new())),
         }
     }
-    groups.into_iter().flat_map(move |(outer, inner)| Union::new(outer, inner, options.clone()))
+    let mut names = names::Names::new(all_roots(&groups), Arc::clone(&options.globs));
+    groups
+        .into_iter()
+        .flat_map(move |(outer, inner)| Union::new(outer, inner, options.clone()))
+        .map(move |entry| entry.map(|file| names.name(file)))
+}
+
+/// Every root given, outermost ones and those inside them.
+fn all_roots(groups: &[(PathBuf, Vec<PathBuf>)]) -> Vec<PathBuf> {
+    groups.iter().flat_map(|(outer, inner)| std::iter::once(outer).chain(inner)).cloned().collect()
 }
 
 /// The entries of an outermost root and of the roots inside it, merged in path order, each
@@ -242,9 +278,15 @@ fn entry_path(entry: &Entry) -> &Path {
 
 /// One entry for a path that two walks found: the file, when one of them could use it,
 /// expected to hold what the more telling of the two says (a root file is taken whatever its
-/// name, where the walk of a directory that holds it may skip it).
+/// name, where the walk of a directory that holds it may skip it). A pipe or a device given
+/// is reported as the walk of that root reports it, not passed over as one among the files.
 fn either(a: Entry, b: Entry) -> Entry {
     match (a, b) {
+        (Ok(file), Err(problem)) | (Err(problem), Ok(file))
+            if matches!(file.expect, Expect::NotAFile { .. }) =>
+        {
+            Err(problem)
+        }
         (Ok(a), Ok(b)) => Ok(if b.expect < a.expect { b } else { a }),
         (Ok(file), Err(_)) | (Err(_), Ok(file)) => Ok(file),
         (Err(problem), Err(_)) => Err(problem),
@@ -280,6 +322,7 @@ fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Itera
             Box::new(std::iter::once(Ok(source_file(root, &m, expect))))
         }
         Ok(_) => {
+            let (loop_root, loop_globs) = (root.clone(), Arc::clone(&options.globs));
             let walker = walkdir::WalkDir::new(&root).follow_links(options.follow_links).sort_by_file_name();
             let top = root.clone();
             let globs = Arc::clone(&options.globs);
@@ -289,14 +332,13 @@ fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Itera
                 !(dir && e.path().strip_prefix(&top).is_ok_and(|rel| globs.excludes_dir(rel)))
             });
             let mut walker = walker;
-            let map = move |entry: walkdir::Result<walkdir::DirEntry>| match entry {
+            let map = move |entry: walkdir::Result<walkdir::DirEntry>, through_link: bool| match entry {
                 Ok(entry) => {
                     if entry.file_type().is_symlink() {
                         return link(entry.into_path(), &root, &options.globs).map(Ok);
                     }
-                    // A pipe or a device among the files is passed over (one given as a root
-                    // is reported by the walk of that root).
-                    if !entry.file_type().is_file() {
+                    let special = !entry.file_type().is_file();
+                    if special && entry.file_type().is_dir() {
                         return None;
                     }
                     let choice =
@@ -308,17 +350,35 @@ fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Itera
                     if shard.is_some_and(|s| !s.takes(rel)) {
                         return Some(Ok(other_shard(entry.into_path())));
                     }
+                    // A pipe or a device among the files is found, never opened (one given as
+                    // a root is reported by the walk of that root).
+                    if special {
+                        let record_name = matches!(NameKind::of(entry.path()), Some(NameKind::Record(_)));
+                        return Some(Ok(unlooked(entry.into_path(), Expect::NotAFile { record_name })));
+                    }
                     let expect = expect(entry.path(), choice);
                     Some(match entry.metadata() {
-                        Ok(m) => Ok(source_file(entry.into_path(), &m, expect)),
+                        Ok(m) => {
+                            Ok(SourceFile { through_link, ..source_file(entry.into_path(), &m, expect) })
+                        }
                         Err(e) => Err(problem(e, entry.path())),
                     })
                 }
                 Err(e) => {
                     let path = e.path().unwrap_or(&root).to_path_buf();
+                    // A link to a directory that holds it (walkdir finds those whose directory
+                    // it walked) is not followed again.
+                    if e.loop_ancestor().is_some() {
+                        return loop_back(path, &root, &options.globs).map(Ok);
+                    }
                     // A link followed that leads nowhere is a broken link, as one not followed
                     // is: nothing there can be read, and a file once read through it is gone.
-                    let nowhere = e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound);
+                    // So is one that leads only to more links, round in a circle, which the
+                    // system stops resolving.
+                    let nowhere = e.io_error().is_some_and(|io| {
+                        io.kind() == std::io::ErrorKind::NotFound
+                            || rustix::io::Errno::from_io_error(io) == Some(rustix::io::Errno::LOOP)
+                    });
                     if nowhere && fs::symlink_metadata(&path).is_ok_and(|m| m.is_symlink()) {
                         return link(path, &root, &options.globs).map(Ok);
                     }
@@ -326,19 +386,29 @@ fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Itera
                     Some(Err(problem(e, &path)))
                 }
             };
+            // The depth of the followed link to a directory that the walk is under, if any.
+            let mut linked_dir: Option<usize> = None;
             Box::new(std::iter::from_fn(move || {
                 loop {
                     let entry = walker.next()?;
-                    // A followed link back to a directory above the root: the walk would
-                    // find it a loop only after taking in that whole directory once more.
-                    if let Ok(e) = &entry
-                        && let Some(ancestor) = link_to_ancestor(e)
-                    {
-                        walker.skip_current_dir();
-                        let kind = WalkProblemKind::Loop { ancestor };
-                        return Some(Err(WalkProblem { path: e.path().to_path_buf(), kind }));
+                    let mut through_link = false;
+                    if let Ok(e) = &entry {
+                        // A followed link back to a directory above the root: the walk would
+                        // find it a loop only after taking in that whole directory once more.
+                        if link_to_ancestor(e) {
+                            walker.skip_current_dir();
+                            match loop_back(e.path().to_path_buf(), &loop_root, &loop_globs) {
+                                Some(file) => return Some(Ok(file)),
+                                None => continue,
+                            }
+                        }
+                        linked_dir = linked_dir.filter(|&depth| e.depth() > depth);
+                        through_link = linked_dir.is_some() || e.path_is_symlink();
+                        if linked_dir.is_none() && e.path_is_symlink() && e.file_type().is_dir() {
+                            linked_dir = Some(e.depth());
+                        }
                     }
-                    if let Some(item) = map(entry) {
+                    if let Some(item) = map(entry, through_link) {
                         return Some(item);
                     }
                 }
@@ -347,35 +417,36 @@ fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Itera
     }
 }
 
-/// The directory a followed link leads to, when it is the link's own directory or one
-/// above it.
-fn link_to_ancestor(entry: &walkdir::DirEntry) -> Option<PathBuf> {
+/// Whether the entry is a followed link to its own directory or one above it.
+fn link_to_ancestor(entry: &walkdir::DirEntry) -> bool {
     if !(entry.path_is_symlink() && entry.file_type().is_dir()) {
-        return None;
+        return false;
     }
-    let target = fs::canonicalize(entry.path()).ok()?;
-    let at = fs::canonicalize(entry.path().parent()?).ok()?;
-    at.starts_with(&target).then_some(target)
+    let (Ok(target), Some(Ok(at))) =
+        (fs::canonicalize(entry.path()), entry.path().parent().map(fs::canonicalize))
+    else {
+        return false;
+    };
+    at.starts_with(&target)
 }
 
 fn problem(e: walkdir::Error, path: &Path) -> WalkProblem {
-    let kind = match e.loop_ancestor() {
-        Some(ancestor) => WalkProblemKind::Loop { ancestor: ancestor.to_path_buf() },
-        None => match e.into_io_error() {
-            // A link that leads to itself (or through other links back to itself), which the
-            // system stops resolving: a loop, as one back to a directory above is.
-            Some(io) if rustix::io::Errno::from_io_error(&io) == Some(rustix::io::Errno::LOOP) => {
-                WalkProblemKind::Loop { ancestor: path.to_path_buf() }
-            }
-            // Gone itself, not a link to nothing (which is still there to be mended).
-            Some(io) if io.kind() == std::io::ErrorKind::NotFound && fs::symlink_metadata(path).is_err() => {
-                WalkProblemKind::Vanished
-            }
-            Some(io) => WalkProblemKind::Io(io),
-            None => WalkProblemKind::Io(std::io::Error::other("cannot read this entry")),
-        },
+    let kind = match e.into_io_error() {
+        // Gone itself, not a link to nothing (which is still there to be mended).
+        Some(io) if io.kind() == std::io::ErrorKind::NotFound && fs::symlink_metadata(path).is_err() => {
+            WalkProblemKind::Vanished
+        }
+        Some(io) => WalkProblemKind::Io(io),
+        None => WalkProblemKind::Io(std::io::Error::other("cannot read this entry")),
     };
     WalkProblem { path: path.to_path_buf(), kind }
+}
+
+/// A followed link to a directory that holds it, unless the globs leave out directories of
+/// its name.
+fn loop_back(path: PathBuf, root: &Path, globs: &Globs) -> Option<SourceFile> {
+    let left = globs.excludes_dir(path.strip_prefix(root).unwrap_or(&path));
+    (!left).then(|| unlooked(path, Expect::LoopBack))
 }
 
 /// A symbolic link the walk does not follow, unless the globs leave out what it leads to
@@ -387,13 +458,26 @@ fn link(path: PathBuf, root: &Path, globs: &Globs) -> Option<SourceFile> {
         Ok(meta) if meta.is_dir() => globs.excludes_dir(rel),
         _ => globs.choose_file(rel) == Choice::Left,
     };
-    let expect = Expect::Link { broken: target.is_err() };
-    (!left).then_some(SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, device: None, expect })
+    (!left).then(|| unlooked(path, Expect::Link { broken: target.is_err() }))
 }
 
 /// A file another shard takes.
 fn other_shard(path: PathBuf) -> SourceFile {
-    SourceFile { path, size: 0, mtime_ns: 0, ctime_ns: None, device: None, expect: Expect::OtherShard }
+    unlooked(path, Expect::OtherShard)
+}
+
+/// An entry found and not looked at further: no size, times or filesystem.
+fn unlooked(path: PathBuf, expect: Expect) -> SourceFile {
+    SourceFile {
+        path,
+        size: 0,
+        mtime_ns: 0,
+        ctime_ns: None,
+        device: None,
+        inode: None,
+        through_link: false,
+        expect,
+    }
 }
 
 /// The file at `path` as its metadata describes it.
@@ -403,7 +487,27 @@ pub(crate) fn source_file(path: PathBuf, meta: &fs::Metadata, expect: Expect) ->
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-    SourceFile { path, size: meta.len(), mtime_ns, ctime_ns: ctime_ns(meta), device: device(meta), expect }
+    SourceFile {
+        path,
+        size: meta.len(),
+        mtime_ns,
+        ctime_ns: ctime_ns(meta),
+        device: device(meta),
+        inode: inode(meta),
+        through_link: false,
+        expect,
+    }
+}
+
+#[cfg(unix)]
+fn inode(meta: &fs::Metadata) -> Option<Inode> {
+    use std::os::unix::fs::MetadataExt;
+    Some(Inode { number: meta.ino(), names: meta.nlink() })
+}
+
+#[cfg(not(unix))]
+fn inode(_: &fs::Metadata) -> Option<Inode> {
+    None
 }
 
 #[cfg(unix)]
@@ -654,7 +758,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn symlink_loops_never_hang() {
+    fn symlink_loops_never_hang_and_are_no_problem() {
         let dir = tempfile::tempdir().unwrap();
         touch(&dir.path().join("a/game.kif"));
         std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("a/back")).unwrap();
@@ -665,14 +769,14 @@ mod tests {
         assert!(plain.problems.is_empty());
         let followed =
             walk(&[dir.path().to_path_buf()], WalkOptions { follow_links: true, ..WalkOptions::default() });
-        assert_eq!(followed.files.len(), 1);
-        assert_eq!(followed.problems.len(), 1);
-        assert_eq!(followed.problems[0].kind.code(), "symlink_loop");
+        let want = [("a/back", Expect::LoopBack), ("a/game.kif", Expect::Record)];
+        assert_eq!(found(dir.path(), &followed), expected(&want));
+        assert!(followed.problems.is_empty());
     }
 
     #[cfg(unix)]
     #[test]
-    fn a_link_to_a_directory_above_the_root_is_a_loop_not_walked() {
+    fn a_link_to_a_directory_above_the_root_is_a_loop_back_not_walked() {
         // Walking `a`, a link in `a/b` to the directory that holds `a`: followed, it would
         // take in `a` once more under `a/b/up/a`, and `other` beside `a`.
         let dir = tempfile::tempdir().unwrap();
@@ -681,10 +785,9 @@ mod tests {
         std::os::unix::fs::symlink("../..", dir.path().join("a/b/up")).unwrap();
         let followed =
             walk(&[dir.path().join("a")], WalkOptions { follow_links: true, ..WalkOptions::default() });
-        assert_eq!(found(dir.path(), &followed), expected(&[("a/b/game.kif", Expect::Record)]));
-        let codes: Vec<&str> = followed.problems.iter().map(|p| p.kind.code()).collect();
-        assert_eq!(codes, ["symlink_loop"]);
-        assert_eq!(followed.problems[0].path, dir.path().join("a/b/up"));
+        let want = [("a/b/game.kif", Expect::Record), ("a/b/up", Expect::LoopBack)];
+        assert_eq!(found(dir.path(), &followed), expected(&want));
+        assert!(followed.problems.is_empty());
         // A link to a directory elsewhere is walked.
         std::fs::remove_file(dir.path().join("a/b/up")).unwrap();
         std::os::unix::fs::symlink("../../other", dir.path().join("a/b/other")).unwrap();
@@ -709,15 +812,95 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_link_to_itself_is_a_loop() {
+    fn links_that_lead_only_to_each_other_lead_nowhere() {
+        use std::os::unix::fs::symlink;
         let dir = tempfile::tempdir().unwrap();
         touch(&dir.path().join("a/game.kif"));
-        std::os::unix::fs::symlink("self", dir.path().join("a/self")).unwrap();
+        symlink("self", dir.path().join("a/self")).unwrap();
+        symlink("y.kif", dir.path().join("a/x.kif")).unwrap();
+        symlink("x.kif", dir.path().join("a/y.kif")).unwrap();
         let followed =
             walk(&[dir.path().to_path_buf()], WalkOptions { follow_links: true, ..WalkOptions::default() });
-        assert_eq!(followed.files.len(), 1);
-        let codes: Vec<&str> = followed.problems.iter().map(|p| p.kind.code()).collect();
-        assert_eq!(codes, ["symlink_loop"]);
+        let broken = Expect::Link { broken: true };
+        let want =
+            [("a/game.kif", Expect::Record), ("a/self", broken), ("a/x.kif", broken), ("a/y.kif", broken)];
+        assert_eq!(found(dir.path(), &followed), expected(&want));
+        assert!(followed.problems.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_among_the_files_is_found_and_not_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(&dir.path().join("game.kif"));
+        for name in ["pipe.kif", "pipe.dat"] {
+            let path = dir.path().join(name);
+            rustix::fs::mknodat(rustix::fs::CWD, &path, rustix::fs::FileType::Fifo, 0o644.into(), 0).unwrap();
+        }
+        let walked = walk(&[dir.path().to_path_buf()], WalkOptions::default());
+        let want = [
+            ("game.kif", Expect::Record),
+            ("pipe.dat", Expect::NotAFile { record_name: false }),
+            ("pipe.kif", Expect::NotAFile { record_name: true }),
+        ];
+        assert_eq!(found(dir.path(), &walked), expected(&want));
+        // An exclude glob leaves it out as it leaves out a file.
+        let globs = Globs::new(&[], &["pipe.*".to_string()]).unwrap();
+        let walked = walk(
+            &[dir.path().to_path_buf()],
+            WalkOptions { globs: Arc::new(globs), ..WalkOptions::default() },
+        );
+        assert_eq!(found(dir.path(), &walked), expected(&[("game.kif", Expect::Record)]));
+        // Given as a path too, it is the problem the path given is.
+        let walked = walk(&[dir.path().to_path_buf(), dir.path().join("pipe.kif")], WalkOptions::default());
+        assert_eq!(walked.files.len(), 2);
+        let problems: Vec<_> = walked.problems.iter().map(|p| (p.path.clone(), p.kind.code())).collect();
+        assert_eq!(problems, [(dir.path().join("pipe.kif"), "not_a_file")]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_of_several_names_is_found_once_under_its_own() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("top");
+        touch(&top.join("real/g.kif"));
+        touch(&top.join("b/h.kif"));
+        touch(&dir.path().join("outside/o.kif"));
+        // Before the real path in path order: a link to its directory and one to the file.
+        symlink("real", top.join("a")).unwrap();
+        symlink("real/g.kif", top.join("f.kif")).unwrap();
+        // A hard link, after the name it was made from.
+        fs::hard_link(top.join("b/h.kif"), top.join("b/hard.kif")).unwrap();
+        // Two links to a file outside: the first in path order is its name.
+        symlink(dir.path().join("outside"), top.join("c")).unwrap();
+        symlink(dir.path().join("outside/o.kif"), top.join("d.kif")).unwrap();
+        let followed =
+            walk(std::slice::from_ref(&top), WalkOptions { follow_links: true, ..WalkOptions::default() });
+        use Expect::*;
+        let want = [
+            ("a/g.kif", OtherName),
+            ("b/h.kif", Record),
+            ("b/hard.kif", OtherName),
+            ("c/o.kif", Record),
+            ("d.kif", OtherName),
+            ("f.kif", OtherName),
+            ("real/g.kif", Record),
+        ];
+        assert_eq!(found(&top, &followed), expected(&want));
+        // Without following links, hard links are still one file.
+        let plain = walk(std::slice::from_ref(&top), WalkOptions::default());
+        let names: Vec<_> = found(&top, &plain).into_iter().filter(|(p, _)| p.starts_with("b/")).collect();
+        assert_eq!(names, expected(&[("b/h.kif", Record), ("b/hard.kif", OtherName)]));
+        // A real path the globs leave out gives way to the link that reaches it.
+        let globs = Globs::new(&[], &["/real/".to_string()]).unwrap();
+        let options = WalkOptions { follow_links: true, globs: Arc::new(globs), ..WalkOptions::default() };
+        let walked = walk(std::slice::from_ref(&top), options);
+        let g: Vec<_> = found(&top, &walked)
+            .into_iter()
+            .filter(|(p, _)| ["a/g.kif", "f.kif"].contains(&p.as_str()))
+            .collect();
+        assert_eq!(g, expected(&[("a/g.kif", Record), ("f.kif", OtherName)]));
     }
 
     #[cfg(unix)]

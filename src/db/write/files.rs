@@ -277,6 +277,15 @@ impl Batch<'_> {
         Ok(())
     }
 
+    /// Whether a file is recorded at `path`.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn holds_file(&self, path: &str) -> Result<bool> {
+        Ok(file_id(&self.tx, path)?.is_some())
+    }
+
     /// Removes a file and its games (for files that are gone). Returns whether it was there.
     ///
     /// # Errors
