@@ -27,7 +27,7 @@ fn is_ascii_space(b: u8) -> bool {
 }
 
 /// `text` without the white space at its start ([`is_space`]), as `trim_start_matches(is_space)`
-/// gives it. Lines are read by the million, and most start with ASCII spaces and then an ASCII
+/// gives it. Lines are read by the million, and most start with ASCII spaces and then a
 /// character that is no space, or with no space at all: those are told by their bytes.
 pub(crate) fn trim_start_space(text: &str) -> &str {
     let b = text.as_bytes();
@@ -35,18 +35,36 @@ pub(crate) fn trim_start_space(text: &str) -> &str {
     match b.get(spaces) {
         Some(&c) if c.is_ascii() && !is_ascii_space(c) => &text[spaces..],
         None => "",
+        Some(&c) if !c.is_ascii() && !may_start_space(c) => &text[spaces..],
         Some(_) => text[spaces..].trim_start_matches(is_space),
     }
 }
 
 /// `text` without the white space at its end ([`is_space`]), as `trim_end_matches(is_space)`
-/// gives it, told by its last byte when that is ASCII and no space.
+/// gives it, told by its last byte when that is ASCII and no space, or the last byte of a
+/// character that is none.
 pub(crate) fn trim_end_space(text: &str) -> &str {
     match text.as_bytes().last() {
         Some(&c) if c.is_ascii() && !is_ascii_space(c) => text,
         None => text,
+        Some(&c) if !c.is_ascii() && !may_end_space(c) => text,
         Some(_) => text.trim_end_matches(is_space),
     }
+}
+
+/// Whether a byte outside ASCII may start a white space character ([`is_space`]). Those past
+/// ASCII are U+0085 and U+00A0 (`C2 85`, `C2 A0`), U+1680 (`E1 9A 80`), U+2000 to U+200A,
+/// U+2028, U+2029, U+202F and U+205F (`E2 …`) and U+3000 (`E3 80 80`): the kanji and
+/// full-width forms of records start with other bytes.
+fn may_start_space(b: u8) -> bool {
+    matches!(b, 0xC2 | 0xE1..=0xE3)
+}
+
+/// Whether a byte outside ASCII may end a white space character ([`is_space`]): the last
+/// bytes of those listed at [`may_start_space`] are `80` to `8A`, `9F`, `A0`, `A8`, `A9` and
+/// `AF`.
+fn may_end_space(b: u8) -> bool {
+    matches!(b, 0x80..=0x8A | 0x9F | 0xA0 | 0xA8 | 0xA9 | 0xAF)
 }
 
 /// `text` without the white space at either end ([`is_space`]), as `trim_matches(is_space)`
@@ -192,6 +210,24 @@ mod tests {
                 assert_eq!(trim_space(text), text.trim_matches(char::is_whitespace), "{text:?}");
                 assert_eq!(trim_start_space(text), text.trim_start_matches(char::is_whitespace), "{text:?}");
             }
+        }
+    }
+
+    /// No character that is no white space is taken for one by its first or last byte.
+    #[test]
+    fn white_space_is_told_by_its_first_and_last_bytes() {
+        let mut buf = [0; 4];
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32).filter(|&c| is_space(c)) {
+            let b = c.encode_utf8(&mut buf).as_bytes();
+            let (first, last) = (b[0], b[b.len() - 1]);
+            assert!(may_start_space(first) && may_end_space(last), "U+{:04X}", u32::from(c));
+        }
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+            let text = format!("{c}");
+            assert_eq!(trim_start_space(&text), text.trim_start_matches(char::is_whitespace), "{text:?}");
+            assert_eq!(trim_end_space(&text), text.trim_end_matches(char::is_whitespace), "{text:?}");
+            let padded = format!("  {c}x{c} ");
+            assert_eq!(trim_space(&padded), padded.trim_matches(char::is_whitespace), "{padded:?}");
         }
     }
 

@@ -178,9 +178,19 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
 /// Whether a line starts as a move row does, with its number and a space (what [`row`] reads,
 /// told at the cost of a look at its first bytes).
 fn starts_as_row(line: &str) -> bool {
+    let (digits, after, text) = number_and_text(line);
+    // Spaces after the number, then something.
+    (1..=9).contains(&digits) && text.len() < after.len() && !text.is_empty()
+}
+
+/// A line's leading number as the count of its ASCII digits (after white space), what follows
+/// them, and that without the white space it starts with: a row's text. Told by bytes, as
+/// every line of a file is when it is cut into games.
+fn number_and_text(line: &str) -> (usize, &str, &str) {
     let t = trim_start_space(line);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    (1..=9).contains(&digits) && t[digits..].starts_with(is_space) && t[digits..].contains(|c| !is_space(c))
+    let after = &t[digits..];
+    (digits, after, trim_start_space(after))
 }
 
 /// Whether a line is a row whose move is a word that ends the game (`  95 投了`). A row whose
@@ -188,8 +198,7 @@ fn starts_as_row(line: &str) -> bool {
 /// is read: a row's text starts at the first character after its number and the spaces
 /// that follow it.
 fn ends_game(line: &str) -> bool {
-    let after_number =
-        trim_start_space(trim_start_space(line).trim_start_matches(|c: char| c.is_ascii_digit()));
+    let (_, _, after_number) = number_and_text(line);
     !after_number.starts_with(starts_as_move) && any_row(line).is_some_and(|r| terminal(r.text).is_some())
 }
 
