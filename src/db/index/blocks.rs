@@ -304,9 +304,74 @@ pub fn decode_block(
     only: Option<PositionKey>,
     out: &mut Vec<Posting>,
 ) -> Result<(), Corrupt> {
+    let only = only.map(PositionKey::to_i64);
+    match &only {
+        Some(key) => decode_wanted(lo, data, Want::Keys(std::slice::from_ref(key)), out),
+        None => decode_wanted(lo, data, Want::All, out),
+    }
+}
+
+/// [`decode_block`] keeping the postings of `keys` alone, which are in ascending order as
+/// signed integers (the order of a block's keys), each once; it stops once past the last. A
+/// block that holds several of them is decoded once, where a decoding for each would pass
+/// over the keys before it again.
+///
+/// # Errors
+///
+/// [`Corrupt`] when the bytes are not a block.
+pub fn decode_block_keys(
+    lo: PositionKey,
+    data: &[u8],
+    keys: &[i64],
+    out: &mut Vec<Posting>,
+) -> Result<(), Corrupt> {
+    debug_assert!(keys.is_sorted() && keys.windows(2).all(|w| w[0] != w[1]), "keys ascend, each once");
+    decode_wanted(lo, data, Want::Keys(keys), out)
+}
+
+/// The keys whose postings a decoding keeps.
+#[derive(Clone, Copy, Debug)]
+enum Want<'a> {
+    All,
+    /// These, ascending as signed integers, each once.
+    Keys(&'a [i64]),
+}
+
+impl Want<'_> {
+    /// Whether `key` comes after every key wanted: the decoding can stop there.
+    fn past(self, key: i64) -> bool {
+        match self {
+            Want::All => false,
+            Want::Keys(keys) => keys.last().is_none_or(|&last| key > last),
+        }
+    }
+
+    fn keeps(self, key: i64) -> bool {
+        match self {
+            Want::All => true,
+            Want::Keys([only]) => key == *only,
+            Want::Keys(keys) => keys.binary_search(&key).is_ok(),
+        }
+    }
+
+    /// Whether `key`, kept, is the last wanted: the decoding can stop after its postings.
+    fn ends_at(self, key: i64) -> bool {
+        match self {
+            Want::All => false,
+            Want::Keys(keys) => keys.last() == Some(&key),
+        }
+    }
+}
+
+fn decode_wanted(
+    lo: PositionKey,
+    data: &[u8],
+    want: Want<'_>,
+    out: &mut Vec<Posting>,
+) -> Result<(), Corrupt> {
     match data.first() {
-        Some(0) => decode_first_format(lo, data, only, out),
-        Some(&FORMAT_2) => decode_second_format(lo, data, only, out),
+        Some(0) => decode_first_format(lo, data, want, out),
+        Some(&FORMAT_2) => decode_second_format(lo, data, want, out),
         _ => Err(Corrupt("a posting block of no known format")),
     }
 }
@@ -339,7 +404,7 @@ impl BlockPostings {
         let reading = match data.first() {
             Some(0) => {
                 let mut out = Vec::new();
-                decode_first_format(lo, &data, None, &mut out)?;
+                decode_first_format(lo, &data, Want::All, &mut out)?;
                 Reading::First(out.into_iter())
             }
             Some(&FORMAT_2) => {
@@ -376,24 +441,24 @@ impl BlockPostings {
 fn decode_second_format(
     lo: PositionKey,
     data: &[u8],
-    only: Option<PositionKey>,
+    want: Want<'_>,
     out: &mut Vec<Posting>,
 ) -> Result<(), Corrupt> {
     let (mut block, at) = SecondFormat::new(lo, data)?;
     let mut r = BitReader::new(&data[at..]);
-    let only = only.map(PositionKey::to_i64);
     while block.group(&mut r)? {
-        if only.is_some_and(|k| block.key as i64 > k) {
+        let key = block.key as i64;
+        if want.past(key) {
             return Ok(());
         }
-        let keep = only.is_none_or(|k| k == block.key as i64);
+        let keep = want.keeps(key);
         while block.left > 0 {
             let p = block.posting(&mut r)?;
             if keep {
                 out.push(p);
             }
         }
-        if keep && only.is_some() {
+        if keep && want.ends_at(key) {
             return Ok(());
         }
     }
@@ -477,10 +542,9 @@ impl SecondFormat {
 fn decode_first_format(
     lo: PositionKey,
     data: &[u8],
-    only: Option<PositionKey>,
+    want: Want<'_>,
     out: &mut Vec<Posting>,
 ) -> Result<(), Corrupt> {
-    let only = only.map(PositionKey::to_i64);
     let mut at = 0;
     let mut key = lo.to_i64() as u64;
     let mut first = true;
@@ -492,10 +556,10 @@ fn decode_first_format(
         first = false;
         key = key.wrapping_add(delta);
         let count = get_varint(data, &mut at)?;
-        if only.is_some_and(|k| (key as i64) > k) {
+        if want.past(key as i64) {
             return Ok(());
         }
-        if only.is_some_and(|k| k != key as i64) {
+        if !want.keeps(key as i64) {
             at = skip_postings(data, at, count)?;
             continue;
         }
@@ -515,7 +579,7 @@ fn decode_first_format(
                 result: GameResult::from_code((pr & 3) as u8),
             });
         }
-        if only.is_some() {
+        if want.ends_at(key as i64) {
             return Ok(());
         }
     }

@@ -33,7 +33,7 @@ use super::{
     KEYPOS_MAX_PLY, Posting,
     cache::KeyHasher,
     listed::{self, Lists},
-    lookup::{View, count},
+    lookup::{Occurrence, View, count},
     readers::on_readers,
     runs::{self, Run},
     stored_position,
@@ -53,6 +53,10 @@ use crate::{
 pub const HOT_GAMES: u32 = 16;
 
 pub(super) type KeySet = HashSet<i64, BuildHasherDefault<KeyHasher>>;
+
+/// Keys whose occurrences are found together, to be counted or listed (see
+/// [`each_occurrences`]): their postings are held at once.
+const FOUND_TOGETHER: usize = 256;
 
 /// The change to one `hot` row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -263,29 +267,44 @@ impl Hot {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
         let mut made = Vec::with_capacity(keys.len());
-        for key in keys {
-            let Some(position) = stored_position(conn, key)? else {
-                continue;
-            };
-            let k = crate::shogi::PositionKey::from_i64(key);
-            let occ = view.exact(&position, k, view.occurrences(k)?)?;
-            let (games, moves) = count(&occ);
-            let mut row = |mv: u16, s: Stats, occurrences: u64| {
-                insert.execute(params![key, mv, s.games, s.black_wins, s.white_wins, s.draws, occurrences])
-            };
-            row(0, games, occ.len() as u64)?;
-            for (mv, s) in moves {
-                row(mv.code(), s, 0)?;
+        each_occurrences(&view, &keys, |key, occurrences| {
+            if Hot::promote_one(conn, &view, &mut insert, key, occurrences)? {
+                made.push(key);
             }
-            // Every answer about a hot position compares it with the one stored for its key:
-            // kept packed, that needs no game played back.
-            conn.prepare_cached(
-                "UPDATE keypos SET position = ?2 WHERE key = ?1 AND typeof(position) = 'integer'",
-            )?
-            .execute(params![key, position])?;
-            made.push(key);
-        }
+            Ok(())
+        })?;
         Ok(made)
+    }
+
+    /// Counts `key` from `occurrences`, all those indexed under it, for [`Hot::promote`];
+    /// returns whether it was made hot (a key `keypos` stores no position for is not).
+    fn promote_one(
+        conn: &Connection,
+        view: &View<'_>,
+        insert: &mut rusqlite::CachedStatement<'_>,
+        key: i64,
+        occurrences: Vec<Occurrence>,
+    ) -> Result<bool> {
+        let Some(position) = stored_position(conn, key)? else {
+            return Ok(false);
+        };
+        let k = crate::shogi::PositionKey::from_i64(key);
+        let occ = view.exact(&position, k, occurrences)?;
+        let (games, moves) = count(&occ);
+        let mut row = |mv: u16, s: Stats, occurrences: u64| {
+            insert.execute(params![key, mv, s.games, s.black_wins, s.white_wins, s.draws, occurrences])
+        };
+        row(0, games, occ.len() as u64)?;
+        for (mv, s) in moves {
+            row(mv.code(), s, 0)?;
+        }
+        // Every answer about a hot position compares it with the one stored for its key:
+        // kept packed, that needs no game played back.
+        conn.prepare_cached(
+            "UPDATE keypos SET position = ?2 WHERE key = ?1 AND typeof(position) = 'integer'",
+        )?
+        .execute(params![key, position])?;
+        Ok(true)
     }
 
     /// Records keys made hot by [`Hot::promote`], once their rows are in.
@@ -315,16 +334,44 @@ fn lists_of(
     let (live, dead) = live_and_dead(conn)?;
     let view = View { conn, runs: &live, dead: &dead, depth: KEYPOS_MAX_PLY };
     let mut lists = listed::Maker::default();
-    for &key in keys.iter() {
+    each_occurrences(&view, keys, |key, occurrences| {
         if halt() {
             return Err(Error::Interrupted);
         }
         if let Some(position) = stored_position(conn, key)? {
             let k = crate::shogi::PositionKey::from_i64(key);
-            lists.add(conn, key, &view.exact(&position, k, view.occurrences(k)?)?, out)?;
+            lists.add(conn, key, &view.exact(&position, k, occurrences)?, out)?;
+        }
+        Ok(())
+    })?;
+    lists.finish(conn, out)
+}
+
+/// Calls `each(key, occurrences)` for each of `keys` in turn, with every occurrence indexed
+/// under it ([`View::occurrences`]); the occurrences of [`FOUND_TOGETHER`] keys at a time are
+/// found together, the blocks they share read once ([`View::occurrences_many`]).
+fn each_occurrences(
+    view: &View<'_>,
+    keys: &[i64],
+    mut each: impl FnMut(i64, Vec<Occurrence>) -> Result<()>,
+) -> Result<()> {
+    for chunk in keys.chunks(FOUND_TOGETHER) {
+        let mut sorted = chunk.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut found: Vec<Option<Vec<Occurrence>>> =
+            view.occurrences_many(&sorted)?.into_iter().map(Some).collect();
+        for &key in chunk {
+            let i = sorted.binary_search(&key).expect("a chunk's keys are among its sorted keys");
+            // A key given twice is looked up again.
+            let occurrences = match found[i].take() {
+                Some(occurrences) => occurrences,
+                None => view.occurrences(crate::shogi::PositionKey::from_i64(key))?,
+            };
+            each(key, occurrences)?;
         }
     }
-    lists.finish(conn, out)
+    Ok(())
 }
 
 /// The first ply of a group of hits of one key.

@@ -81,12 +81,25 @@ impl View<'_> {
     pub fn occurrences(&self, key: PositionKey) -> Result<Vec<Occurrence>> {
         let mut postings: Vec<Posting> = Vec::new();
         runs::lookup(self.conn, self.runs, key, &mut postings)?;
+        Ok(self.live_occurrences(postings))
+    }
+
+    /// [`View::occurrences`] of each of `keys` (ascending as signed integers, each once), in
+    /// that order, the blocks they share read once (see [`runs::lookup_many`]).
+    pub fn occurrences_many(&self, keys: &[i64]) -> Result<Vec<Vec<Occurrence>>> {
+        let postings = runs::lookup_many(self.conn, self.runs, keys)?;
+        Ok(postings.into_iter().map(|p| self.live_occurrences(p)).collect())
+    }
+
+    /// The occurrences of `postings`, a key's in every run, dead games left out, sorted by game
+    /// and ply.
+    fn live_occurrences(&self, postings: Vec<Posting>) -> Vec<Occurrence> {
         let mut out: Vec<Occurrence> =
             postings.into_iter().filter(|p| !self.dead.contains(&p.game)).map(Occurrence::from).collect();
         if self.runs.len() > 1 {
             out.sort_unstable();
         }
-        Ok(out)
+        out
     }
 
     /// The occurrences among `occ` (found under `key`) that are of exactly the position

@@ -43,7 +43,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     Posting,
-    blocks::{Block, BlockBuilder, BlockPostings, RunShape, decode_block},
+    blocks::{Block, BlockBuilder, BlockPostings, RunShape, decode_block, decode_block_keys},
     readers::on_readers,
 };
 use crate::{
@@ -135,6 +135,50 @@ pub(super) fn lookup(
         }
     }
     Ok(())
+}
+
+/// [`lookup`] for each of `keys` (ascending as signed integers, each once): the postings of
+/// `keys[i]` in `out[i]`, in the order [`lookup`] gives them. The keys a block holds are found
+/// in one decoding of it, up to the last of them, where a lookup each reads the block and
+/// decodes it from its start again.
+pub(super) fn lookup_many(conn: &Connection, runs: &[Run], keys: &[i64]) -> Result<Vec<Vec<Posting>>> {
+    debug_assert!(keys.is_sorted() && keys.windows(2).all(|w| w[0] != w[1]), "keys ascend, each once");
+    let mut out = vec![Vec::new(); keys.len()];
+    let mut first =
+        conn.prepare_cached("SELECT lo FROM pblocks WHERE run = ?1 AND lo <= ?2 ORDER BY lo DESC LIMIT 1")?;
+    let mut next = conn.prepare_cached("SELECT min(lo) FROM pblocks WHERE run = ?1 AND lo > ?2")?;
+    let mut blocks =
+        conn.prepare_cached("SELECT data FROM pblocks WHERE run = ?1 AND lo = ?2 ORDER BY id")?;
+    let mut found = Vec::new();
+    for run in runs {
+        let mut i = 0;
+        while i < keys.len() {
+            // The blocks whose `lo` is the greatest not above `keys[i]` hold every key below
+            // the next `lo`.
+            let lo: Option<i64> = first.query_row(params![run.id, keys[i]], |r| r.get(0)).optional()?;
+            let Some(lo) = lo else {
+                i += 1;
+                continue;
+            };
+            let next: Option<i64> = next.query_row(params![run.id, lo], |r| r.get(0))?;
+            let end = i + keys[i..].partition_point(|&k| next.is_none_or(|next| k < next));
+            let group = &keys[i..end];
+            found.clear();
+            // Decoded where SQLite holds them, without copying the blocks out.
+            let mut rows = blocks.query(params![run.id, lo])?;
+            while let Some(row) = rows.next()? {
+                decode_block_keys(PositionKey::from_i64(lo), row.get_ref(0)?.as_blob()?, group, &mut found)?;
+            }
+            for p in found.drain(..) {
+                let at = group
+                    .binary_search(&p.key.to_i64())
+                    .map_err(|_| Corrupt("a block gave a key not asked for"))?;
+                out[i + at].push(p);
+            }
+            i = end;
+        }
+    }
+    Ok(out)
 }
 
 /// The tier of a run of `postings` postings.
@@ -670,6 +714,18 @@ mod tests {
             found.sort();
             let want: Vec<Posting> = all.iter().copied().filter(|p| p.key == key).collect();
             assert_eq!(found, want, "key {key:?}");
+        }
+        // Looked up together, keys that share blocks, keys below every block and absent ones
+        // among them, each gets what a lookup of its own gets, in the same order.
+        let mut many: Vec<i64> = keys.iter().map(|k| k.to_i64()).step_by(3).collect();
+        many.extend([i64::MIN, 500, 501, i64::MAX]);
+        many.sort_unstable();
+        many.dedup();
+        let found = lookup_many(conn, &live, &many).unwrap();
+        for (&key, found) in many.iter().zip(&found) {
+            let mut alone = Vec::new();
+            lookup(conn, &live, PositionKey::from_i64(key), &mut alone).unwrap();
+            assert_eq!(found, &alone, "key {key}");
         }
         let mut walked = Vec::new();
         for_each_key(conn, &live, |key, postings| {
