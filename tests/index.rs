@@ -1260,6 +1260,38 @@ fn a_file_reached_by_several_names_is_indexed_once_under_its_own() {
     assert_eq!(export_games(&fresh), before);
 }
 
+/// A hard link or a link whose name the run skips (a backup's, a bare name) never takes the
+/// file from its record's name, whatever comes first in path order: a game indexed before
+/// such a link is made stays, unchanged, and a fresh database gets it too.
+#[cfg(unix)]
+#[test]
+fn a_link_whose_name_is_skipped_leaves_the_game_to_its_record_s_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let top = top_with_a_game(tmp.path());
+    let keys =
+        ["files_indexed", "files_unchanged", "files_skipped", "games_added", "games_removed", "other_names"];
+    let counts = |summary: &serde_json::Value| keys.map(|k| summary[k].as_u64().unwrap_or(u64::MAX));
+    let db = tmp.path().join("k.sqlite");
+    let (code, summary, messages) = index_json(&top, &db, &[]);
+    assert_eq!((code, counts(&summary)), (Some(0), [1, 0, 0, 1, 0, 0]), "{messages}");
+    let before = export_games(&db);
+
+    // Both sort before `real/g.usi`; the walk reads neither name.
+    fs::hard_link(top.join("real/g.usi"), top.join("0backup")).unwrap();
+    fs::hard_link(top.join("real/g.usi"), top.join("real/a.usi.bak")).unwrap();
+    std::os::unix::fs::symlink("real/g.usi", top.join("README")).unwrap();
+    // Followed, the link is a third name skipped.
+    for (more, skipped) in [(&[][..], 2), (&["--follow-links", "--prune"], 3)] {
+        let (code, summary, messages) = index_json(&top, &db, more);
+        assert_eq!((code, counts(&summary)), (Some(0), [0, 1, skipped, 0, 0, 0]), "{more:?}: {messages}");
+        assert_eq!(export_games(&db), before, "{more:?}");
+    }
+    let fresh = tmp.path().join("fresh.sqlite");
+    let (code, summary, messages) = index_json(&top, &fresh, &["--follow-links"]);
+    assert_eq!((code, counts(&summary)), (Some(0), [1, 0, 3, 1, 0, 0]), "{messages}");
+    assert_eq!(export_games(&fresh), before);
+}
+
 /// A file that an earlier run stored under a name through a link (the directory given held
 /// only the link) is stored under its path without links once a run reaches that path: the
 /// row of the link's name goes, and the game keeps its id.

@@ -905,6 +905,35 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_name_that_is_not_read_never_takes_a_file_from_one_that_is() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("top");
+        touch(&top.join("m.kif"));
+        // Hard links whose names sort first, and which the walk skips.
+        fs::hard_link(top.join("m.kif"), top.join("0backup")).unwrap();
+        fs::hard_link(top.join("m.kif"), top.join("a.kif.bak")).unwrap();
+        // A link named as a record to a file whose own name the walk skips.
+        touch(&top.join("data/x.bak"));
+        symlink("data/x.bak", top.join("x.kif")).unwrap();
+        use Expect::*;
+        let want = [
+            ("0backup", Skip),
+            ("a.kif.bak", Skip),
+            ("data/x.bak", Skip),
+            ("m.kif", Record),
+            ("x.kif", Record),
+        ];
+        let followed =
+            walk(std::slice::from_ref(&top), WalkOptions { follow_links: true, ..WalkOptions::default() });
+        assert_eq!(found(&top, &followed), expected(&want));
+        let plain = walk(std::slice::from_ref(&top), WalkOptions::default());
+        let names: Vec<_> = found(&top, &plain).into_iter().filter(|(p, _)| p != "x.kif").collect();
+        assert_eq!(names, expected(&want[..4]));
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn links_not_followed_are_found_unless_the_globs_leave_them_out() {
         use std::os::unix::fs::symlink;
         let dir = tempfile::tempdir().unwrap();

@@ -5,10 +5,13 @@
 //! name, and the others as [`Expect::OtherName`], so that it is read and stored once:
 //!
 //! - a name reached through a link gives way to the path without links that it leads to,
-//!   when the walk reaches that path (it lies under a path given, and the globs take it),
-//!   wherever it comes in path order;
-//! - otherwise the first name in path order is the file's, and a later one that leads to the
-//!   same file (the same device and inode) is another name.
+//!   when the walk reaches and reads that path (it lies under a path given, the globs take
+//!   it, and its name may hold a record), wherever it comes in path order;
+//! - otherwise the first name in path order that the walk reads is the file's, and a later
+//!   one that leads to the same file (the same device and inode) is another name.
+//!
+//! A name the walk skips (`notes.bak`, `README`) is never the file's: a hard link of that
+//! name leaves the file to its record's name.
 //!
 //! So a file keeps its path when a link to it is made, and a tree reached only through links
 //! is read once. Only the files that may have another name the walk cannot tell from their
@@ -22,7 +25,7 @@ use std::{
     sync::Arc,
 };
 
-use super::{Choice, Expect, Globs, SourceFile};
+use super::{Choice, Expect, Globs, SourceFile, expect};
 
 /// The names given to the files of one walk, in path order.
 pub(super) struct Names {
@@ -41,7 +44,9 @@ impl Names {
     /// `file` as found under its name, or as [`Expect::OtherName`] when it is another name of
     /// a file the walk finds (or found) under its own.
     pub(super) fn name(&mut self, mut file: SourceFile) -> SourceFile {
-        if !matches!(file.expect, Expect::Record | Expect::Maybe | Expect::Skip) {
+        // A name the walk does not read (a backup's, a note's) never takes the file from
+        // one it reads: the file would be stored under none.
+        if !matches!(file.expect, Expect::Record | Expect::Maybe) {
             return file;
         }
         let (Some(device), Some(inode)) = (file.device, file.inode) else {
@@ -64,16 +69,18 @@ impl Names {
         file
     }
 
-    /// Whether the walk finds the file at `path` (absolute, without links): it lies under a
-    /// root, in no directory the globs leave out, and they take it (a root is taken whatever
-    /// they say).
+    /// Whether the walk finds and reads the file at `path` (absolute, without links): it
+    /// lies under a root, in no directory the globs leave out, they take it, and its name is
+    /// one that may hold a record (a root is read whatever they say and its name).
     fn reaches(&self, path: &Path) -> bool {
         self.roots.iter().any(|root| match path.strip_prefix(root) {
             Ok(rel) if rel.as_os_str().is_empty() => true,
             Ok(rel) => {
                 let dirs = rel.ancestors().skip(1).filter(|d| !d.as_os_str().is_empty());
+                let choice = self.globs.choose_file(rel);
                 !dirs.into_iter().any(|d| self.globs.excludes_dir(d))
-                    && self.globs.choose_file(rel) != Choice::Left
+                    && choice != Choice::Left
+                    && expect(path, choice) != Expect::Skip
             }
             Err(_) => false,
         })
