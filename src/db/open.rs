@@ -330,6 +330,35 @@ fn is_verdict(e: &Error) -> bool {
     )
 }
 
+/// The flags of a read-only connection.
+const READ_ONLY: OpenFlags = OpenFlags::SQLITE_OPEN_READ_ONLY.union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
+
+/// A read-only connection to the SQLite file at `path` (whose header is `sniffed`), to read
+/// its schema and nothing else. A file at rest in WAL mode (its header says so, and no log is
+/// beside it) is opened as immutable: SQLite would otherwise make a log and its shared memory
+/// beside it, two files in another program's directory, left there when the file is not
+/// kifudex's. At rest, the file holds every committed page.
+fn open_schema(path: &Path, sniffed: Sniff) -> rusqlite::Result<Connection> {
+    let at_rest_in_wal = matches!(sniffed, Sniff::Sqlite { wal: true, .. })
+        && fs::symlink_metadata(with_suffix(path, "-wal")).is_err();
+    match (at_rest_in_wal, std::path::absolute(path)) {
+        (true, Ok(absolute)) => {
+            Connection::open_with_flags(immutable_uri(&absolute), READ_ONLY | OpenFlags::SQLITE_OPEN_URI)
+        }
+        _ => Connection::open_with_flags(path, READ_ONLY),
+    }
+}
+
+/// The URI that opens the file at the absolute `path` as immutable: every byte of the path
+/// but letters, digits and `/-._~` escaped, an empty authority before it.
+fn immutable_uri(path: &Path) -> String {
+    use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_encode};
+    use std::os::unix::ffi::OsStrExt;
+    const KEPT: &AsciiSet =
+        &NON_ALPHANUMERIC.remove(b'/').remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+    format!("file://{}?immutable=1", percent_encode(path.as_os_str().as_bytes(), KEPT))
+}
+
 /// [`open_read`], once. A failure to read a file that another process removes or replaces
 /// meanwhile (`index` making a database afresh at its path, say) is only that.
 fn open_read_once(path: &Path) -> Result<Connection> {
@@ -341,8 +370,15 @@ fn open_read_once(path: &Path) -> Result<Connection> {
         return Err(Error::NotKifudex(path.to_path_buf()));
     }
     let wal = matches!(sniffed, Sniff::Sqlite { wal: true, .. });
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags).map_err(|e| read_error(path, wal, e))?;
+    // A file at rest whose header lacks kifudex's id is refused whatever its schema says
+    // (every schema version readers read carries the id; at rest the header is the file's
+    // latest): its schema is read only to say why, writing nothing beside it.
+    let ours_by_id = matches!(sniffed, Sniff::Sqlite { application_id: APPLICATION_ID, .. });
+    let conn = match ours_by_id {
+        true => Connection::open_with_flags(path, READ_ONLY),
+        false => open_schema(path, sniffed),
+    }
+    .map_err(|e| read_error(path, wal, e))?;
     conn.busy_timeout(BUSY_WAIT).map_err(|e| read_error(path, wal, e))?;
     // A change that a program stopped in the middle of, in a hot journal, is undone only by a
     // connection that may write: not by a reader (which changes no file), but by an index run.
@@ -377,8 +413,7 @@ fn refused_by_schema(path: &Path, sniffed: Sniff) -> Option<Error> {
     if !matches!(sniffed, Sniff::Sqlite { application_id: 0 | APPLICATION_ID, .. }) {
         return None;
     }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags).ok()?;
+    let conn = open_schema(path, sniffed).ok()?;
     match kind(&conn).ok()? {
         Kind::Foreign => Some(Error::NotKifudex(path.to_path_buf())),
         Kind::Kifudex(found) if found > migrate::VERSION => {
@@ -398,8 +433,7 @@ pub(super) fn refused_share(path: &Path, asked: Option<crate::shard::Shard>) -> 
     if !matches!(sniff(path).ok()?, Sniff::Sqlite { application_id: APPLICATION_ID, .. }) {
         return None;
     }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags).ok()?;
+    let conn = Connection::open_with_flags(path, READ_ONLY).ok()?;
     match kind(&conn).ok()? {
         Kind::Kifudex(found) if found <= migrate::VERSION => super::shard::refusal(&conn, asked),
         _ => None,
@@ -620,6 +654,33 @@ mod tests {
         mend(&tmp.path().join("missing.sqlite"));
         assert_eq!(fs::read_to_string(&text).unwrap(), "SQLite format 2, and more than twenty bytes");
         assert!(!tmp.path().join("missing.sqlite").exists());
+    }
+
+    /// Another program's file at rest in WAL mode, which only its schema tells from a kifudex
+    /// database, is refused by readers and the writer with nothing made beside it, whatever
+    /// bytes its name holds.
+    #[test]
+    fn a_foreign_file_at_rest_in_wal_mode_is_refused_with_nothing_made_beside_it() {
+        use std::os::unix::ffi::OsStrExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("odd ?#%20 dir");
+        fs::create_dir(&dir).unwrap();
+        let path = dir.join(std::ffi::OsStr::from_bytes(b"app?immutable=0#%41 \xff.db"));
+        for user_version in [0, 1] {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(&format!(
+                "PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS notes(x); PRAGMA user_version = {user_version}"
+            ))
+            .unwrap();
+            drop(conn);
+            let listing = || fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
+            assert_eq!(listing().len(), 1);
+            let before = fs::read(&path).unwrap();
+            assert!(matches!(open_read(&path), Err(Error::NotKifudex(_))), "{user_version}");
+            assert!(matches!(open_write(&path, StartWait::default()), Err(Error::NotKifudex(_))));
+            assert_eq!(listing().len(), 1, "files made beside it: {:?}", listing());
+            assert_eq!(fs::read(&path).unwrap(), before);
+        }
     }
 
     #[test]

@@ -61,21 +61,29 @@ fn foreign_sqlite(path: &Path) {
     rusqlite::Connection::open(path).unwrap().execute_batch("CREATE TABLE foo(x)").unwrap();
 }
 
-/// Files that are not kifudex databases, by name: a SQLite file of another program, one in
-/// WAL mode with a schema version, one whose schema is still in its log, an empty file,
-/// text, and random bytes.
+/// Files that are not kifudex databases, by name: a SQLite file of another program, three in
+/// WAL mode at rest (with schema versions 7, 1 and none: the header alone tells only the
+/// first from a kifudex database), one whose schema is still in its log, an empty file, text,
+/// and random bytes.
 fn not_databases(dir: &Path) -> Vec<PathBuf> {
     fs::create_dir_all(dir).unwrap();
     let foreign = dir.join("foreign.sqlite");
     foreign_sqlite(&foreign);
-    let wal = dir.join("wal-app.db");
-    let conn = rusqlite::Connection::open(&wal).unwrap();
-    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
-    conn.execute_batch(
-        "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x'); PRAGMA user_version = 7",
-    )
-    .unwrap();
-    drop(conn);
+    let wal_app = |name: &str, user_version: u32| {
+        let wal = dir.join(name);
+        let conn = rusqlite::Connection::open(&wal).unwrap();
+        conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+        conn.execute_batch(&format!(
+            "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x'); PRAGMA user_version = {user_version}"
+        ))
+        .unwrap();
+        drop(conn);
+        assert!(!dir.join(format!("{name}-wal")).exists());
+        wal
+    };
+    let wal = wal_app("wal-app.db", 7);
+    let wal_v1 = wal_app("wal-app-v1.db", 1);
+    let wal_v0 = wal_app("wal-app-v0.db", 0);
     // A program's file in WAL mode whose table is still only in its log, as a program that
     // is running (or was killed) leaves it: the main file is a header without a schema.
     let logged = dir.join("logged.db");
@@ -95,7 +103,7 @@ fn not_databases(dir: &Path) -> Vec<PathBuf> {
         (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect::<Vec<u8>>(),
     )
     .unwrap();
-    vec![foreign, wal, logged, empty, text, random]
+    vec![foreign, wal, wal_v1, wal_v0, logged, empty, text, random]
 }
 
 /// What a read command says of a database file that holds nothing yet.
