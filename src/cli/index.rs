@@ -143,9 +143,20 @@ impl ingest::Observer for Console {
         if let Some(ply) = r.ply {
             place.push_str(&format!(" ply {ply}"));
         }
+        // A game that stopped at a move is stored up to it: said, since it is counted as added
+        // (or kept, or duplicate) as well as rejected. One stopped at ply 0 has no start to
+        // store.
+        let kept = match (r.game_index, r.ply) {
+            (Some(_), Some(0)) => "; the game is not kept".to_owned(),
+            (Some(_), Some(1)) => "; the game is kept with its start position and no move".to_owned(),
+            (Some(_), Some(ply)) => format!("; the game is kept up to ply {}", ply - 1),
+            _ => String::new(),
+        };
         // A file name or a line of a record may hold control characters: shown, not sent.
-        let message =
-            super::table::visible(format!("kifudex: rejected {path}{place} [{}]: {}", r.code, r.message));
+        let message = super::table::visible(format!(
+            "kifudex: rejected {path}{place} [{}]: {}{kept}",
+            r.code, r.message
+        ));
         self.bar.suspend(|| eprintln!("{message}"));
     }
 }

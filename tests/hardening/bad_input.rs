@@ -431,6 +431,11 @@ fn nul_bytes_are_read_or_refused_and_kept_verbatim() {
     // not one game with a whole one for the moves it kept: two games.
     assert_eq!(summary["games_rejected"], 1, "{summary}");
     assert!(messages.contains("moves.kif game 0 ply 2 [bad_move_text]"), "{messages}");
+    assert!(
+        messages.lines().any(|l| l.contains("moves.kif game 0 ply 2 [bad_move_text]")
+            && l.ends_with("; the game is kept up to ply 1")),
+        "{messages}"
+    );
     assert_eq!((&summary["games_added"], &summary["games_duplicate"]), (&2.into(), &0.into()), "{summary}");
     let csv = export_games(&db);
     assert!(csv.contains("名人\0戦"), "{csv}");
