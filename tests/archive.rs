@@ -292,20 +292,20 @@ fn a_pipe_or_device_given_as_a_path_is_rejected_and_says_so() {
         assert!(!messages.contains("rejected /"), "run {run}: {messages}");
     }
 
-    for args in
-        [vec![fifo.to_str().unwrap()], vec![fifo.to_str().unwrap(), dir.to_str().unwrap()], vec!["/dev/null"]]
-    {
+    // A link to a device given as a path is rejected under the name given.
+    let null = tmp.path().join("null.kif");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    for args in [
+        vec![fifo.to_str().unwrap()],
+        vec![fifo.to_str().unwrap(), dir.to_str().unwrap()],
+        vec!["/dev/null"],
+        vec![null.to_str().unwrap()],
+    ] {
         let (code, summary, messages) = index(&args, &db);
         assert_eq!(code, Some(1), "{args:?}: {messages}");
         assert_eq!(summary["files_rejected"].as_u64(), Some(1), "{args:?}: {summary}");
-        assert!(
-            messages.contains(&said(if args[0] == "/dev/null" {
-                "/dev/null"
-            } else {
-                fifo.to_str().unwrap()
-            })),
-            "{messages}"
-        );
+        let named = if args[0] == fifo.to_str().unwrap() { fifo.to_str().unwrap() } else { args[0] };
+        assert!(messages.contains(&said(named)), "{messages}");
     }
 
     let game = dir.join("game.kifu");

@@ -115,7 +115,7 @@ mod prepare;
 mod writer;
 
 use std::{
-    path::PathBuf,
+    path::{Path, PathBuf},
     sync::{
         Arc,
         atomic::{AtomicBool, Ordering},
@@ -634,33 +634,28 @@ fn next_chunk(entries: &mut std::iter::Peekable<impl Iterator<Item = Entry>>) ->
 /// The roots as absolute paths without symbolic links, so a file has one path whatever
 /// directory the command runs from. These are the paths the database records. A root that
 /// does not exist is kept, made absolute, for the walk to report; so is one that cannot be
-/// resolved (a link to a pipe, as `/dev/fd/63` from a shell's `<(…)`, exists but has no path).
+/// resolved (a link to a pipe, as `/dev/fd/63` from a shell's `<(…)`, exists but has no path),
+/// and one that leads to no file or directory (a link `null.kif` to `/dev/null` is rejected
+/// under the name given, not under the device's).
 ///
 /// # Errors
 ///
 /// [`Error::MissingPath`] when no root exists (nothing could be indexed), or the current
 /// directory cannot be known.
 pub fn absolute_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let special = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir());
     let mut found = false;
     let mut out = Vec::with_capacity(roots.len());
     for root in roots {
-        match std::fs::canonicalize(root) {
-            Ok(p) => {
-                found = true;
-                out.push(p);
-            }
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                found = true;
-                out.push(
-                    std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?,
-                );
-            }
-            Err(_) => {
-                found |= std::fs::metadata(root).is_ok();
-                out.push(
-                    std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?,
-                );
-            }
+        let resolved = std::fs::canonicalize(root);
+        found |= match &resolved {
+            Ok(_) => true,
+            Err(e) => e.kind() != std::io::ErrorKind::NotFound || std::fs::metadata(root).is_ok(),
+        };
+        match resolved {
+            Ok(p) if !special(&p) => out.push(p),
+            _ => out
+                .push(std::path::absolute(root).map_err(|error| Error::Path { path: root.clone(), error })?),
         }
     }
     match roots.first() {
