@@ -27,12 +27,16 @@ pub const MAX_LIMIT: usize = 1000;
 /// The longest `moves` parameter, in characters (its USI text is ASCII: bytes too).
 pub const MAX_MOVES_PARAM: usize = 8 * 1024;
 
+/// The longest `sfen` or `start` parameter, in characters: an SFEN, and moves after it, as
+/// `query --sfen` takes them (`SFEN moves 7g7f …`).
+pub const MAX_SFEN_PARAM: usize = 256 + MAX_MOVES_PARAM;
+
 /// The parameters `/api/query` and `/api/position` know, with the longest value each takes,
 /// in characters.
 const KNOWN: [(&str, usize); 17] = [
     ("moves", MAX_MOVES_PARAM),
-    ("sfen", 256),
-    ("start", 256),
+    ("sfen", MAX_SFEN_PARAM),
+    ("start", MAX_SFEN_PARAM),
     ("player", 200),
     ("black", 200),
     ("white", 200),
