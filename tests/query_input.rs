@@ -165,6 +165,14 @@ fn a_start_given_with_a_position_of_its_own_is_refused() {
         assert_eq!(out.0, 2, "{args:?}");
         assert!(out.2.contains("cannot be used with") && out.2.contains("--start"), "{args:?}: {}", out.2);
     }
+    // So is --game, which picks a game of the record --position reads, with any other
+    // position; alone it still needs --position.
+    for args in [&["--sfen", START][..], &["--moves", "7g7f"], &["--bod", game], &[]] {
+        let out = kifudex([&["query", "--game", "1"][..], args].concat()).db(&db).run();
+        assert_eq!(out.0, 2, "{args:?}");
+        let why = if args.is_empty() { "--position" } else { "cannot be used with" };
+        assert!(out.2.contains("--game") && out.2.contains(why), "{args:?}: {}", out.2);
+    }
     // The even start's SFEN without --start: both games reach it.
     let (code, answer, err) = by_position(&dir.join("g.usi:0"), &db);
     assert_eq!((code, answer["position"]["games"].as_u64(), err.as_str()), (0, Some(2), ""));

@@ -50,7 +50,7 @@ pub struct QueryArgs {
     #[arg(long, value_name = "FILE[:PLY]", group = "target")]
     position: Option<OsString>,
     /// With --position: the game of the file (0 for the first)
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "position", value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "position", conflicts_with_all = ["moves", "sfen", "bod"], value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
     game: usize,
     /// Only the games that played exactly these moves from the start (not other move orders)
     #[arg(long)]
