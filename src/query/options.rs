@@ -619,6 +619,12 @@ mod tests {
         let start = target_from_text(None, None, "queen", None, None).unwrap_err();
         assert_eq!(start.to_string(), "start 'queen' is no SFEN, startpos or handicap name");
         assert_eq!(start.message(&shouted), "START 'queen' is no SFEN, startpos or handicap name");
+        // One with a board is an SFEN with a mistake, which is named, as --sfen names it.
+        let zero = target_from_text(None, None, "9/9/9/9/9/9/9/9/9 b - 0", None, None).unwrap_err();
+        assert_eq!(
+            zero.to_string(),
+            "start '9/9/9/9/9/9/9/9/9 b - 0' is not an SFEN: the move number '0' is not a positive number"
+        );
         // A long one is quoted in part, as moves are.
         let long = target_from_text(None, None, &"q".repeat(1000), None, None).unwrap_err();
         assert_eq!(

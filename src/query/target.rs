@@ -30,6 +30,9 @@ pub struct Target {
 pub enum TargetError {
     #[error("'{0}' is no SFEN, startpos or handicap name")]
     Start(String),
+    /// A start that reads as an SFEN (it has a board, rows split by `/`) with a mistake.
+    #[error("'{0}' is not an SFEN: {1}")]
+    StartSfen(String, SfenError),
     #[error("not an SFEN: {0}")]
     Sfen(SfenError),
     #[error("not a board diagram: {error}{}", .line.map(|l| format!(" (line {l})")).unwrap_or_default())]
@@ -118,8 +121,8 @@ fn usi_command(text: &str) -> Option<Result<(Position, &str), TargetError>> {
 ///
 /// # Errors
 ///
-/// [`TargetError::Start`] when the text is none of those, [`TargetError::Position`] when the
-/// SFEN is not a legal position.
+/// [`TargetError::Start`] when the text is none of those, [`TargetError::StartSfen`] when it
+/// is an SFEN with a mistake, [`TargetError::Position`] when the SFEN is not a legal position.
 pub fn start_position(text: &str) -> Result<Position, TargetError> {
     let text = text.trim();
     let text = text.strip_prefix("position").map(str::trim_start).unwrap_or(text);
@@ -130,7 +133,10 @@ pub fn start_position(text: &str) -> Result<Position, TargetError> {
     if let Some(handicap) = Handicap::from_name(text) {
         return Ok(Position::handicap(handicap));
     }
-    let setup: Setup = text.parse().map_err(|_| TargetError::Start(crate::text::excerpt(text)))?;
+    let setup: Setup = text.parse().map_err(|e| match text.contains('/') {
+        true => TargetError::StartSfen(crate::text::excerpt(text), e),
+        false => TargetError::Start(crate::text::excerpt(text)),
+    })?;
     Ok(Position::from_setup(setup)?)
 }
 
