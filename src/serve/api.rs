@@ -283,10 +283,15 @@ pub async fn game(
                 Some(format) => match crate::store::write_stored(&stored, format)? {
                     Some(text) => Ok((Some(format), text)),
                     None => Err(ApiError::not_found(format!(
-                        "game {id} is a {} game, which a {} record cannot hold ({}); ask for .psn or .usi",
+                        "game {id} is a {} game, which a {} record cannot hold ({}); ask for {}",
                         stored.start.variant.title().to_lowercase(),
                         format.name().to_uppercase(),
-                        crate::kifu::WHY_NOT_HELD
+                        crate::kifu::WHY_NOT_HELD,
+                        game::formats_holding(&stored)
+                            .iter()
+                            .map(|f| format!(".{}", f.extension()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ))),
                 },
             }

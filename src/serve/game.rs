@@ -54,7 +54,7 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
     let row = &stored.row;
     let headers: Vec<Value> =
         stored.info.headers.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
-    let held: Vec<Format> = Format::ALL.into_iter().filter(|f| f.holds_start(&stored.start)).collect();
+    let held = formats_holding(stored);
     let formats: Vec<&str> = held.iter().map(|f| f.extension()).collect();
     // What each download loses, said as `show` says it.
     let (record, replayed) = stored_replay(stored).map_err(|_| corrupt("a stored move is illegal"))?;
@@ -105,4 +105,10 @@ pub fn describe(stored: &StoredGame) -> Result<Value, ApiError> {
         "formats": formats,
         "left_out": left_out,
     }))
+}
+
+/// The record formats that can hold the game: its `formats`, and those
+/// `/api/game/ID.EXT` writes it in.
+pub(super) fn formats_holding(stored: &StoredGame) -> Vec<Format> {
+    Format::ALL.into_iter().filter(|f| f.holds_start(&stored.start)).collect()
 }

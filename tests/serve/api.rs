@@ -264,6 +264,10 @@ fn records_are_what_show_writes() {
     {
         assert_eq!(http::get(server.addr, &format!("/api/game/{yari}.{ext}")).status, status, "{ext}");
     }
+    // The refusal names what it can be had in: the formats listed.
+    let refused = http::get(server.addr, &format!("/api/game/{yari}.csa")).json();
+    let error = refused["error"].as_str().unwrap();
+    assert!(error.ends_with("; ask for .kif, .ki2, .jkf, .usi, .psn"), "{error}");
     let (code, _, stderr) = cli(&["show", "999"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("there is no game 999"));
