@@ -120,15 +120,7 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         &[("handicap", "lance"), ("moves", "3c3d 7g7f")],
         &[("start", "lance"), ("moves", "7g7f 3c3d")],
     ];
-    // An SFEN with moves after it, longer than any SFEN: the first 40 moves of a game.
-    let (_, usi, _) = cli(&["show", "2", "--to", "usi"]);
-    let moves: Vec<&str> = usi.split_whitespace().skip_while(|w| *w != "moves").skip(1).take(40).collect();
-    assert_eq!(moves.len(), 40, "{usi}");
-    let long =
-        format!("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves {}", moves.join(" "));
-    assert!(long.len() > 256);
-    let long_case = [("sfen", long.as_str()), ("limit", "3")];
-    for pairs in cases.iter().copied().chain([&long_case[..]]) {
+    for pairs in cases {
         let (query, args) = both(pairs);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, _, stderr) = cli(&args);
