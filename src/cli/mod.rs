@@ -285,14 +285,23 @@ fn note_overridden_aliases(
 }
 
 /// Says on stderr when `moves`, played from `start`, go on past a fourth occurrence of a
-/// position, where by the rules the game ends (indexed games end there too).
-fn note_moves_past_repetition(start: &kifudex::shogi::Setup, moves: &[kifudex::shogi::Move]) {
+/// position, where by the rules the game ends; for a query (`of_stored`), that indexed games
+/// end there too.
+fn note_moves_past_repetition(
+    start: &kifudex::shogi::Setup,
+    moves: &[kifudex::shogi::Move],
+    of_stored: bool,
+) {
     if let Some(at) = kifudex::replay::ends_by_repetition_before(start, moves) {
         let after = moves.len() - at;
         let s = if after == 1 { "" } else { "s" };
+        let then = match of_stored {
+            true => format!("and no stored game plays the {after} move{s} after it"),
+            false => format!("before the {after} move{s} after it"),
+        };
         eprintln!(
             "kifudex: note: after move {at} a position occurs for the fourth time (千日手): by the rules the \
-             game ends there, and no stored game plays the {after} move{s} after it"
+             game ends there, {then}"
         );
     }
 }

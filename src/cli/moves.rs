@@ -111,7 +111,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
         None => (start, Vec::new()),
     };
     super::note_unmarked_promotions(start.setup(), &text);
-    super::note_moves_past_repetition(start.setup(), &moves);
+    super::note_moves_past_repetition(start.setup(), &moves, false);
     let line = render(&start, &moves, args.to.into());
     super::print(&format!("{line}\n"))?;
     Ok(ExitCode::SUCCESS)

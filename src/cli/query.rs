@@ -219,7 +219,7 @@ fn target(args: &QueryArgs, variant: Option<Variant>, handicap: Option<Handicap>
         .map_err(super::in_flags)?;
     if let (Some(moves), Some((start, played))) = (&args.moves, &target.sequence) {
         super::note_unmarked_promotions(start, moves);
-        super::note_moves_past_repetition(start, played);
+        super::note_moves_past_repetition(start, played, true);
     }
     Ok(target)
 }

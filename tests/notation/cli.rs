@@ -156,13 +156,13 @@ fn moves_past_a_fourfold_repetition_are_noted() {
         (
             13,
             Some(
-                "after move 12 a position occurs for the fourth time (千日手): by the rules the game ends there, and no stored game plays the 1 move after it",
+                "after move 12 a position occurs for the fourth time (千日手): by the rules the game ends there, before the 1 move after it",
             ),
         ),
         (
             17,
             Some(
-                "after move 12 a position occurs for the fourth time (千日手): by the rules the game ends there, and no stored game plays the 5 moves after it",
+                "after move 12 a position occurs for the fourth time (千日手): by the rules the game ends there, before the 5 moves after it",
             ),
         ),
     ] {
