@@ -135,7 +135,8 @@ impl Bod {
             // The number in ASCII or full-width digits.
             let end = rest.find(|c| !ascii_digit(c).is_ascii_digit()).unwrap_or(rest.len());
             let digits: String = rest[..end].chars().map(ascii_digit).collect();
-            self.plies = digits.parse().ok();
+            // The next move's number must be one too.
+            self.plies = digits.parse().ok().filter(|&n| n < u32::MAX);
             if self.plies.is_none() {
                 self.unread_plies.get_or_insert(line_no);
             }
@@ -198,7 +199,7 @@ impl Bod {
         let mut setup =
             Setup { hands: self.hands, turn: self.turn.unwrap_or(Color::Black), ..Setup::default() };
         if let Some(plies) = self.plies {
-            setup.move_number = plies.saturating_add(1);
+            setup.move_number = plies + 1;
         }
         let Some(width) = self.rows.first().map(|r| r.cells.len()) else {
             return match self.opened {
@@ -541,6 +542,9 @@ mod tests {
             parse_bod(["| ・v玉|", "手数=99999999999  ▲７六歩  まで"]),
             Err(BodError::BadMoveCount { line: 2 })
         );
+        // 2^32 - 1 moves played: the next would be move 2^32, past what an SFEN's number holds.
+        assert_eq!(parse_bod(["| ・v玉|", "手数＝4294967295"]), Err(BodError::BadMoveCount { line: 2 }));
+        assert_eq!(parse_bod(["| ・v玉|", "手数＝4294967294"]).unwrap().move_number, 4_294_967_295);
     }
 
     /// The number of moves played, in either width, numbers the next move; the move after it
