@@ -20,7 +20,7 @@ use std::{
 };
 
 use clap::ValueEnum;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 /// The widest a column of a table on a terminal is, in terminal cells (a kanji takes two):
 /// room for a long event name, and half of a terminal of 80.
@@ -69,7 +69,7 @@ impl TextTable {
     }
 
     pub fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells.into_iter().map(visible).collect());
+        self.rows.push(cells);
     }
 
     /// The table, a line a row, columns two spaces apart, no trailing spaces; for a terminal
@@ -78,10 +78,12 @@ impl TextTable {
         self.render_within(io::stdout().is_terminal().then_some(MAX_CELLS))
     }
 
-    /// Cell `cell` of column `column`, at most `max` cells wide when `max` is given.
+    /// Cell `cell` of column `column` as [`visible`] shows it, at most `max` cells wide when
+    /// `max` is given.
     fn fit<'a>(&self, cell: &'a str, column: usize, max: Option<usize>) -> Cow<'a, str> {
         match max {
             Some(max) => cut(cell, max, self.keep_end == Some(column)),
+            None if cell.chars().any(needs_showing) => Cow::Owned(visible(cell.to_string())),
             None => Cow::Borrowed(cell),
         }
     }
@@ -125,25 +127,39 @@ impl TextTable {
     }
 }
 
-/// `cell` in at most `max` terminal cells: whole when it fits, else cut, with `…` where text
-/// was left out: at the end, or with `keep_end` at the start.
+/// `cell` as [`visible`] shows it, in at most `max` terminal cells: whole when it fits, else
+/// cut, with `…` where text was left out: at the end, or with `keep_end` at the start. A
+/// character shown as several (`<U+202E>`, `\x1b`) is kept or left out whole, never cut
+/// through.
 fn cut(cell: &str, max: usize, keep_end: bool) -> Cow<'_, str> {
-    if cell.width() <= max {
-        return Cow::Borrowed(cell);
+    let whole = if cell.chars().any(needs_showing) {
+        Cow::Owned(visible(cell.to_string()))
+    } else {
+        Cow::Borrowed(cell)
+    };
+    if whole.width() <= max {
+        return whole;
     }
     // The ellipsis takes one cell; a wide character that would not fit whole is left out.
     let room = max.saturating_sub(1);
     let mut used = 0;
-    let fits = |c: char, used: &mut usize| {
-        *used += c.width().unwrap_or(0);
-        *used <= room
-    };
+    let mut kept: Vec<String> = Vec::new();
+    let chars: Box<dyn Iterator<Item = char>> =
+        if keep_end { Box::new(cell.chars().rev()) } else { Box::new(cell.chars()) };
+    for c in chars {
+        let mut unit = String::new();
+        push_visible(&mut unit, c.encode_utf8(&mut [0; 4]));
+        used += unit.width();
+        if used > room {
+            break;
+        }
+        kept.push(unit);
+    }
     if keep_end {
-        let start = cell.char_indices().rev().take_while(|&(_, c)| fits(c, &mut used)).last();
-        Cow::Owned(format!("…{}", start.map_or("", |(i, _)| &cell[i..])))
+        kept.reverse();
+        Cow::Owned(format!("…{}", kept.concat()))
     } else {
-        let end = cell.char_indices().find(|&(_, c)| !fits(c, &mut used)).map_or(cell.len(), |(i, _)| i);
-        Cow::Owned(format!("{}…", &cell[..end]))
+        Cow::Owned(format!("{}…", kept.concat()))
     }
 }
 
@@ -290,6 +306,34 @@ mod tests {
         assert_eq!(cut("名人戦", 2, false), "…");
         assert_eq!(cut("名人戦", 2, true), "…");
         assert_eq!(cut("名人戦", 4, true), "…戦");
+    }
+
+    /// A cell cut on a terminal keeps or leaves out each shown control whole: cut through,
+    /// `<U+2` would show no control at all, and the reader could not tell one was there.
+    #[test]
+    fn a_cut_never_splits_a_shown_control() {
+        // The one cell of a one-column table on a terminal.
+        let shown = |cell: String, keep_end: bool| {
+            let mut t = TextTable::new(&["x"]);
+            if keep_end {
+                t.keep_end(0);
+            }
+            t.row(vec![cell]);
+            t.render_within(Some(MAX_CELLS)).lines().nth(1).unwrap_or_default().to_string()
+        };
+        // By hand: 36 a's take 36 of the 39 cells before the ellipsis; `<U+202E>` takes 8.
+        let cell = format!("{}\u{202e}{}", "a".repeat(36), "b".repeat(10));
+        assert_eq!(shown(cell, false), format!("{}…", "a".repeat(36)));
+        // 31 a's and the marker are 39 cells.
+        let cell = format!("{}\u{202e}{}", "a".repeat(31), "b".repeat(10));
+        assert_eq!(shown(cell, false), format!("{}<U+202E>…", "a".repeat(31)));
+        // From the end: 36 b's, and the escape before them (4 cells) does not fit.
+        let cell = format!("x\u{1b}{}", "b".repeat(36));
+        assert_eq!(shown(cell, true), format!("…{}", "b".repeat(36)));
+        let cell = format!("{}\u{1b}{}", "x".repeat(9), "b".repeat(35));
+        assert_eq!(shown(cell, true), format!("…\\x1b{}", "b".repeat(35)));
+        // Whole when the shown form fits.
+        assert_eq!(shown("a\u{202e}b".to_string(), false), "a<U+202E>b");
     }
 
     #[test]
