@@ -199,6 +199,12 @@ fn a_database_of_a_newer_kifudex_is_refused_and_left_as_it_was() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), format!("kifudex: {message}\n"));
     assert_eq!(hash(&db), before);
+    // The README quotes this message, with the version this kifudex knows up to.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let quoted =
+        format!("(schema version 999; this one knows up to {}): use that version", kifudex::db::VERSION);
+    assert!(readme.contains(&quoted), "the README does not quote: {quoted}");
+    assert!(readme.contains(&format!("brings it to the current version ({})", kifudex::db::VERSION)));
 }
 
 /// A side file of the database (its log, the log's index, its journal) that is a symbolic
