@@ -309,7 +309,8 @@ fn a_replaced_output_file_keeps_its_owner() {
 }
 
 /// `--out` a named pipe: written directly, as it is read (the checks that keep outputs off
-/// databases never open it to look, which would wait for a writer).
+/// databases and off the record read never open it to look, which would wait for a writer),
+/// by `export`, `show` and `convert`.
 #[test]
 fn an_export_to_a_named_pipe_streams_into_it() {
     let tmp = tempfile::tempdir().unwrap();
@@ -319,27 +320,45 @@ fn an_export_to_a_named_pipe_streams_into_it() {
     assert!(index(&games, &db).status.success());
     let pipe = tmp.path().join("pipe");
     assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
-    let reader = {
-        let pipe = pipe.clone();
-        std::thread::spawn(move || fs::read_to_string(pipe).unwrap())
+    // What `args` writes with `--out` the pipe, as a reader at its other end gets it.
+    let through_pipe = |args: &[&std::ffi::OsStr]| {
+        let reader = {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || fs::read_to_string(pipe).unwrap())
+        };
+        let mut child = command().args(args).arg("--out").arg(&pipe).spawn().unwrap();
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(30) {
+                child.kill().unwrap();
+                // Let the reader end, then fail.
+                let _ = fs::write(&pipe, "");
+                panic!("{args:?} into a named pipe did not end");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(status.success(), "{args:?}");
+        reader.join().unwrap()
     };
-    let mut export =
-        command().args(["export", "games", "--out"]).arg(&pipe).arg("--db").arg(&db).spawn().unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = export.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(30) {
-            export.kill().unwrap();
-            // Let the reader end, then fail.
-            let _ = fs::write(&pipe, "");
-            panic!("the export into a named pipe did not end");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    assert!(status.success());
-    assert_eq!(reader.join().unwrap(), export_games(&db));
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    assert_eq!(through_pipe(&[os("export"), os("games"), os("--db"), db.as_os_str()]), export_games(&db));
+    let stdout =
+        |args: &[&std::ffi::OsStr]| String::from_utf8(command().args(args).output().unwrap().stdout).unwrap();
+    let show = [os("show"), os("1"), os("--to"), os("csa"), os("--db"), db.as_os_str()];
+    assert_eq!(through_pipe(&show), stdout(&show));
+    let record = walkdir::WalkDir::new(&games)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .find(|e| e.file_type().is_file())
+        .unwrap()
+        .into_path();
+    let convert = [os("convert"), record.as_os_str(), os("--to"), os("csa")];
+    assert!(stdout(&convert).contains("\nV2.2\n"), "{}", stdout(&convert));
+    assert_eq!(through_pipe(&convert), stdout(&convert));
     assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe is still a pipe");
 }
 
