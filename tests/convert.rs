@@ -1290,3 +1290,47 @@ fn show_never_writes_over_an_indexed_record() {
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(std::fs::read_to_string(&other).unwrap().contains("+7776FU"));
 }
+
+/// A date header whose text says more than the date read from it (a second day, a `Z` after
+/// the time) keeps that text in every format with a place for it: CSA, with no such place in
+/// `$START_TIME`, keeps it in a comment or under its own `$` key.
+#[test]
+fn a_date_that_says_more_than_its_day_is_kept_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("two-days.kifu");
+    std::fs::write(
+        &kif,
+        "開始日時：2005/11/29･30日\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n",
+    )
+    .unwrap();
+    let csa = tmp.path().join("zulu.csa");
+    std::fs::write(&csa, "V2.2\n$START:2017-03-22T01:00:00.000Z\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
+    let text = |file: &Path, to: &str| {
+        let out = convert(&[file.to_str().unwrap(), "--to", to]);
+        assert!(out.status.success(), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let lines = |text: &str, start: &str| -> Vec<String> {
+        text.lines().filter(|l| l.starts_with(start)).map(String::from).collect()
+    };
+    // By hand, from the CSA standard: `$START_TIME` holds one day and time.
+    let from_kif = text(&kif, "csa");
+    assert_eq!(lines(&from_kif, "$START_TIME:"), ["$START_TIME:2005/11/29"]);
+    assert_eq!(lines(&from_kif, "'開始日時"), ["'開始日時:2005/11/29･30日"]);
+    assert_eq!(lines(&text(&kif, "jkf"), "    \"開始日時\""), ["    \"開始日時\": \"2005/11/29･30日\""]);
+    assert_eq!(lines(&text(&kif, "western"), "[開始日時 "), ["[開始日時 \"2005/11/29･30日\"]"]);
+    let from_csa = text(&csa, "csa");
+    assert_eq!(
+        lines(&from_csa, "$START"),
+        ["$START_TIME:2017/03/22 01:00:00", "$START:2017-03-22T01:00:00.000Z"]
+    );
+    assert_eq!(lines(&text(&csa, "kif"), "開始日時"), ["開始日時：2017-03-22T01:00:00.000Z"]);
+    // Each written text reads back the dates as the record gave them.
+    for (file, to) in [(&kif, "csa"), (&kif, "jkf"), (&kif, "western"), (&csa, "kif"), (&csa, "csa")] {
+        let written = text(file, to);
+        let game =
+            kifu::read_file(Some(Path::new(&format!("g.{to}"))), written.as_bytes()).unwrap().games.remove(0);
+        let want = if file == &kif { "2005-11-29" } else { "2017-03-22T01:00:00" };
+        assert_eq!(game.info.start.map(|d| d.to_string()).as_deref(), Some(want), "{to}");
+    }
+}

@@ -218,7 +218,7 @@ pub fn cut_by_remark(value: &str) -> bool {
 
 /// A value without surrounding spaces (full-width ones too), nor a trailing remark where
 /// `remarks` says there may be one.
-fn clean(value: &str, remarks: Remarks) -> &str {
+pub(crate) fn clean(value: &str, remarks: Remarks) -> &str {
     let value = match value.find('#') {
         Some(i) if remarks == Remarks::AfterHash && !value[..i].contains("://") => &value[..i],
         _ => value,

@@ -144,9 +144,17 @@ fn header(game: &Game) -> (Map<String, Value>, usize) {
     }
     put("戦型", info.opening.clone());
     let mut left_out = 0;
+    // A date header under its KIF key whose text says more than the date (`2005/11/29･30日`)
+    // is written as it is in its place: a JKF header is text, and reads back as the same date.
+    let mut dated = Vec::new();
     for h in other_headers(game) {
+        let date = matches!(Field::of(&h.key), Some((Field::Start | Field::End, 0)));
         match map.get(&h.key) {
             None => {
+                map.insert(h.key.clone(), Value::String(h.value.clone()));
+            }
+            Some(_) if date && !dated.contains(&&h.key) => {
+                dated.push(&h.key);
                 map.insert(h.key.clone(), Value::String(h.value.clone()));
             }
             Some(held) => left_out += usize::from(held.as_str() != Some(h.value.as_str())),

@@ -70,8 +70,14 @@ fn says_no_more(info: &Info, header: &Header, field: Field) -> bool {
         match field {
             Field::Event => alone.event == info.event,
             Field::Site => alone.site == info.site,
-            Field::Start => same_day(alone.start, info.start),
-            Field::End => same_day(alone.end, info.end),
+            Field::Start => {
+                same_day(alone.start, info.start)
+                    && !says_more_than_its_date(info::clean(&header.value, remarks), alone.start)
+            }
+            Field::End => {
+                same_day(alone.end, info.end)
+                    && !says_more_than_its_date(info::clean(&header.value, remarks), alone.end)
+            }
             Field::TimeControl => alone.time_control == info.time_control,
             Field::Black => same_player(alone.black.as_ref(), info.black.as_ref()),
             Field::White => same_player(alone.white.as_ref(), info.white.as_ref()),
@@ -79,6 +85,28 @@ fn says_no_more(info: &Info, header: &Header, field: Field) -> bool {
             Field::BlackGrade | Field::WhiteGrade => false,
         }
     })
+}
+
+/// Whether the text of a date header says more than the date `read` from it: a number past
+/// its year, month, day and time or other than theirs (a second day, `2005/11/29･30日`; a
+/// fraction of a second; an offset from UTC, `+09:00`; an era's year), or a Latin letter
+/// other than the `T` before a time (`Z`, a zone's name). Written as the date alone, it
+/// would lose that.
+pub(crate) fn says_more_than_its_date(text: &str, read: Option<DateTime>) -> bool {
+    let Some(d) = read else { return false };
+    let time = |i: usize| d.time.map(|t| u32::from([t.0, t.1, t.2][i]));
+    let parts = [
+        Some(d.year.unsigned_abs()),
+        d.month.map(u32::from),
+        d.day.map(u32::from),
+        time(0),
+        time(1),
+        time(2),
+    ];
+    let mut read_parts = parts.iter().map_while(|p| *p);
+    let numbers = text.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty());
+    let more_numbers = numbers.into_iter().any(|n| n.parse::<u32>().ok() != read_parts.next());
+    more_numbers || text.chars().any(|c| c.is_ascii_alphabetic() && c != 'T')
 }
 
 fn same_day(alone: Option<DateTime>, held: Option<DateTime>) -> bool {
@@ -201,5 +229,22 @@ mod tests {
         let d = DateTime { year: 2003, month: Some(5), day: Some(3), time: Some((10, 30, 0)) };
         assert_eq!(slash_date(&d), "2003/05/03 10:30:00");
         assert_eq!(slash_date(&DateTime { year: 2003, month: None, day: None, time: None }), "2003");
+    }
+
+    #[test]
+    fn a_date_s_text_says_more_when_it_holds_what_the_date_does_not() {
+        let day = Some(DateTime { year: 2005, month: Some(11), day: Some(29), time: None });
+        let at = Some(DateTime { year: 2017, month: Some(3), day: Some(22), time: Some((1, 0, 0)) });
+        // By hand: the numbers of each text against the year, month, day and time.
+        assert!(!says_more_than_its_date("2005/11/29", day));
+        assert!(!says_more_than_its_date("2005年11月29日(火)", day));
+        assert!(says_more_than_its_date("2005/11/29･30日", day));
+        assert!(says_more_than_its_date("平成17年11月29日", day));
+        assert!(!says_more_than_its_date("2017-03-22T01:00:00", at));
+        assert!(!says_more_than_its_date("2017/03/22 01:00", at));
+        assert!(says_more_than_its_date("2017-03-22T01:00:00Z", at));
+        assert!(says_more_than_its_date("2017-03-22T01:00:00.000", at));
+        assert!(says_more_than_its_date("2017/03/22 01:00 +0900", at));
+        assert!(!says_more_than_its_date("anything", None));
     }
 }

@@ -90,12 +90,18 @@ fn write_headers(game: &Game, out: &mut String) {
             .and_then(|f| f.kif_key(handicap))
             .filter(|k| key.is_ascii() && !has_key(k));
         let mut value = one_line(value);
-        // Another format's start under the KIF key: the date it gives, as KIF writes dates.
-        if let (Some(_), Some(Field::Start), Some(date)) = (kif_key, field, start_time.or(game.info.start)) {
+        // Another format's start under the KIF key: the date it gives, as KIF writes dates,
+        // unless its text says more than that date (`Z` after a time), which is kept.
+        let says_more = support::says_more_than_its_date(&value, parse_date(&value));
+        if let (Some(_), Some(Field::Start), Some(date), false) =
+            (kif_key, field, start_time.or(game.info.start), says_more)
+        {
             value = slash_date(&date);
         }
         // And its end (Western `EndDate` writes the day with dots), the one it gives itself.
-        if let (Some(_), Some(Field::End), Some(date)) = (kif_key, field, parse_date(&value)) {
+        if let (Some(_), Some(Field::End), Some(date), false) =
+            (kif_key, field, parse_date(&value), says_more)
+        {
             value = slash_date(&date);
         }
         // A key is one line too, and a full-width colon in it would end it early.
