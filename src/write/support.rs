@@ -104,8 +104,8 @@ pub(crate) fn says_more_than_its_date(text: &str, read: Option<DateTime>) -> boo
         time(2),
     ];
     let mut read_parts = parts.iter().map_while(|p| *p);
-    let numbers = text.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty());
-    let more_numbers = numbers.into_iter().any(|n| n.parse::<u32>().ok() != read_parts.next());
+    let mut numbers = text.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty());
+    let more_numbers = numbers.any(|n| n.parse::<u32>().ok() != read_parts.next());
     more_numbers || text.chars().any(|c| c.is_ascii_alphabetic() && c != 'T')
 }
 

@@ -92,7 +92,8 @@ fn write_headers(game: &Game, out: &mut String) {
         let mut value = one_line(value);
         // Another format's start under the KIF key: the date it gives, as KIF writes dates,
         // unless its text says more than that date (`Z` after a time), which is kept.
-        let says_more = support::says_more_than_its_date(&value, parse_date(&value));
+        let says_more = matches!(field, Some(Field::Start | Field::End))
+            && support::says_more_than_its_date(&value, parse_date(&value));
         if let (Some(_), Some(Field::Start), Some(date), false) =
             (kif_key, field, start_time.or(game.info.start), says_more)
         {
