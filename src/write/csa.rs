@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::support::{comment_lines, foul_notes, other_headers, slash_date, start_position, walk};
 use crate::{
-    kifu::{Game, Player, csa::word_for},
+    kifu::{Game, Player, csa::word_for, info::Field},
     notation::{self, Style, csa::piece_code},
     replay::ReplayedGame,
     shogi::{Color, Handicap, Setup, Square},
@@ -42,9 +42,13 @@ pub const ENCODING_LINE: &str = "'CSA encoding=UTF-8\n";
 pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let mut out = String::with_capacity(256 + replayed.moves.len() * 16);
     let ending = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
-    out.push_str(ENCODING_LINE);
-    out.push_str(version(ending));
     let info = &game.info;
+    let time = info.time_control.as_deref().map(|tc| time_line(game, tc));
+    // `$TIME` is a V3.0 line, whether written here or kept from the record.
+    let v3_time = matches!(time, Some(TimeLine::Time(_)))
+        || other_headers(game).any(|h| is_info_key(&h.key) && h.key.trim() == "$TIME");
+    out.push_str(ENCODING_LINE);
+    out.push_str(version(ending, v3_time));
     let mut line = |prefix: &str, value: &str| {
         out.push_str(prefix);
         out.push_str(&one_line(value));
@@ -62,16 +66,19 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             line(key, &slash_date(&date));
         }
     }
-    let texts = [
-        ("$EVENT:", &info.event),
-        ("$SITE:", &info.site),
-        ("$TIME_LIMIT:", &info.time_control),
-        ("$OPENING:", &info.opening),
-    ];
+    let texts = [("$EVENT:", &info.event), ("$SITE:", &info.site)];
     for (key, value) in texts {
         if let Some(value) = value {
             line(key, value);
         }
+    }
+    match time {
+        Some(TimeLine::Limit(tc)) => line("$TIME_LIMIT:", tc),
+        Some(TimeLine::Time(tc)) => line("$TIME:", tc),
+        _ => {}
+    }
+    if let Some(value) = &info.opening {
+        line("$OPENING:", value);
     }
     for h in other_headers(game).filter(|h| is_info_key(&h.key)) {
         line(&format!("{}:", h.key), &h.value);
@@ -80,6 +87,9 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     // Every comment that is not a move's follows the start (headers CSA has no key for
     // among them): read back, a comment before the first move is one of the game's, wherever
     // it was written (the note on an illegal first move, say), and is written here again.
+    if let Some(TimeLine::Comment(tc)) = time {
+        let _ = writeln!(out, "'{}:{}", TIME_COMMENT, one_line(tc));
+    }
     for h in other_headers(game).filter(|h| !is_info_key(&h.key)) {
         let _ = writeln!(out, "'{}", one_line(&format!("{}:{}", h.key, h.value)));
     }
@@ -122,15 +132,70 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
 const V2_2: &str = "V2.2\n";
 const V3_0: &str = "V3.0\n";
 
-/// The version line for a game that ends in the `%` word `ending`: `V3.0` for a word that
-/// V2.2 does not define (`MAX_MOVES`, the move limit), so that a reader of the older
-/// version is not handed a word it does not know under its own number; `V2.2` otherwise,
-/// which every reader of either version takes.
-fn version(ending: Option<&str>) -> &'static str {
+/// The version line for a game that ends in the `%` word `ending`, with a `$TIME` line or
+/// not: `V3.0` for what V2.2 does not define (`MAX_MOVES`, the move limit, and `$TIME`), so
+/// that a reader of the older version is not handed a word it does not know under its own
+/// number; `V2.2` otherwise, which every reader of either version takes.
+fn version(ending: Option<&str>, v3_time: bool) -> &'static str {
     match ending {
         Some("MAX_MOVES") => V3_0,
+        _ if v3_time => V3_0,
         _ => V2_2,
     }
+}
+
+/// The key of the comment that holds a time control CSA has no line for, as the format's own
+/// example gives the time control in words beside its `$TIME_LIMIT` line.
+const TIME_COMMENT: &str = "持ち時間";
+
+/// Where a game's time control `tc` goes in CSA.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TimeLine<'a> {
+    /// `$TIME_LIMIT:`, which holds hours and minutes and the seconds of byoyomi (`00:25+00`).
+    Limit(&'a str),
+    /// `$TIME:` (V3.0), which holds seconds, byoyomi and increment (`600+10+0`).
+    Time(&'a str),
+    /// A `$` header of the record that says it, written back as it was read.
+    Kept,
+    /// Any other text (`各8時間`), which neither line may hold: a `'持ち時間:` comment.
+    Comment(&'a str),
+}
+
+fn time_line<'a>(game: &Game, tc: &'a str) -> TimeLine<'a> {
+    let kept = other_headers(game).any(|h| {
+        is_info_key(&h.key)
+            && Field::of(&h.key).is_some_and(|(f, _)| f == Field::TimeControl)
+            && h.value.trim() == tc
+    });
+    if kept {
+        TimeLine::Kept
+    } else if is_time_limit(tc) {
+        TimeLine::Limit(tc)
+    } else if is_time(tc) {
+        TimeLine::Time(tc)
+    } else {
+        TimeLine::Comment(tc)
+    }
+}
+
+/// Whether `text` is a V2.2 `$TIME_LIMIT` value: hours, `:`, two digits of minutes, `+`,
+/// seconds (`00:25+00`).
+fn is_time_limit(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let Some((clock, byoyomi)) = text.split_once('+') else { return false };
+    let Some((hours, minutes)) = clock.split_once(':') else { return false };
+    digits(hours) && digits(minutes) && minutes.len() == 2 && digits(byoyomi)
+}
+
+/// Whether `text` is a V3.0 `$TIME` value: three numbers of seconds, each with or without a
+/// decimal fraction, joined by `+` (`600+10+0`, `300.5+0+10`).
+fn is_time(text: &str) -> bool {
+    let seconds = |s: &str| {
+        let (whole, fraction) = s.split_once('.').unwrap_or((s, "0"));
+        [whole, fraction].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let parts: Vec<&str> = text.split('+').collect();
+    parts.len() == 3 && parts.iter().all(|p| seconds(p))
 }
 
 /// Games written by [`write()`] as one CSA text: the [`ENCODING_LINE`] and the version line

@@ -106,12 +106,63 @@ pub fn held(format: Format, info: &Info) -> Info {
     let mut info = match format {
         Format::Usi => Info::default(),
         Format::Western => Info { end: None, ..info.clone() },
+        // CSA has lines for a time control in two forms only; other text is a comment.
+        Format::Csa => Info {
+            time_control: info.time_control.clone().filter(|tc| csa_time_limit(tc) || csa_time(tc)),
+            ..info.clone()
+        },
         _ => info.clone(),
     };
     for p in [&mut info.black, &mut info.white].into_iter().flatten() {
         p.full.clear();
     }
     info
+}
+
+/// Whether `text` is what CSA V2.2 defines for `$TIME_LIMIT`: `hh:mm+ss` (`00:25+00`).
+fn csa_time_limit(text: &str) -> bool {
+    let b = text.as_bytes();
+    let Some(colon) = text.find(':') else { return false };
+    let Some(plus) = text.find('+') else { return false };
+    colon > 0
+        && plus == colon + 3
+        && plus + 1 < b.len()
+        && b.iter().enumerate().all(|(i, c)| i == colon || i == plus || c.is_ascii_digit())
+}
+
+/// Whether `text` is what CSA V3.0 defines for `$TIME`: seconds of time, byoyomi and
+/// increment, joined by `+`, each with or without a decimal fraction (`600+10+0`).
+fn csa_time(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('+').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| {
+            let mut halves = p.splitn(2, '.');
+            halves.all(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// What is wrong with the lines of a CSA text that give a time control: a `$TIME_LIMIT` line
+/// must hold V2.2's form and a `$TIME` line V3.0's, in a text whose version line is `V3.0`;
+/// a time control that fits neither is kept as a `持ち時間:` comment before the first move.
+fn csa_time_lines(text: &str, game: &Game, back: &Game) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for line in text.lines() {
+        if let Some(value) = line.strip_prefix("$TIME_LIMIT:") {
+            if !csa_time_limit(value) {
+                wrong.push(format!("{line} is not V2.2's hh:mm+ss"));
+            }
+        } else if let Some(value) = line.strip_prefix("$TIME:") {
+            if !csa_time(value) || !text.lines().any(|l| l == "V3.0") {
+                wrong.push(format!("{line} is not V3.0's form under a V3.0 line"));
+            }
+        }
+    }
+    if let Some(tc) = game.info.time_control.as_deref().filter(|tc| !csa_time_limit(tc) && !csa_time(tc)) {
+        if !back.comments.iter().any(|c| c.trim() == format!("持ち時間:{tc}")) {
+            wrong.push(format!("the time control {tc} was not kept as a comment in:\n{text}"));
+        }
+    }
+    wrong
 }
 
 /// Raw headers that a same-format round trip must keep as they are: those that feed no
@@ -214,6 +265,10 @@ pub fn differences(
             original.termination, original.outcome, r.termination, r.outcome
         ));
     }
+    if writer.format == Format::Csa {
+        found.extend(csa_time_lines(&text, game, back));
+    }
+    let mut fail = |what: String| found.push(what);
     if held(writer.format, &back.info) != held(writer.format, &game.info) {
         fail(format!("headers {:?} became {:?}", game.info, back.info));
     }
