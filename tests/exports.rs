@@ -199,6 +199,35 @@ fn a_failed_write_says_where() {
     );
 }
 
+/// Messages that cannot be written (stderr on a full device) are lost, never the work: an index
+/// run with a reject to report still stores its games and exits 1, and a command that fails
+/// still exits 2, never in a panic (101).
+#[test]
+fn a_stderr_that_cannot_be_written_loses_only_the_messages() {
+    let full = || fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("games.usi"), many_games()).unwrap();
+    fs::write(dir.join("bad.csa"), "PI\n+\n+7775FU\n").unwrap();
+    let db = tmp.path().join("k.sqlite");
+    let mut index = command();
+    index.arg("index").arg(&dir).arg("--db").arg(&db).stderr(full());
+    assert_eq!(index.output().unwrap().status.code(), Some(1));
+    let (code, stdout, stderr) = kifudex(["games", "--all", "--format", "csv"]).db(&db).run();
+    assert_eq!(code, 0, "{stderr}");
+    // A header, the 400 games and the one kept up to its illegal move.
+    assert_eq!(stdout.lines().count(), 402, "{stdout}");
+    for args in [&["games", "--db", "missing.sqlite"][..], &["moves", "zz"], &["show", "9999", "--db"]] {
+        let mut cmd = command();
+        cmd.args(args).current_dir(tmp.path()).stdout(std::process::Stdio::null()).stderr(full());
+        if args.last() == Some(&"--db") {
+            cmd.arg(&db);
+        }
+        assert_eq!(cmd.output().unwrap().status.code(), Some(2), "{args:?}");
+    }
+}
+
 /// Help and the version are output too: on a full device they fail as an export does, and a
 /// usage error still says what was wrong (its words go to stderr).
 #[test]

@@ -191,7 +191,7 @@ fn write<T>(db: &DbOpt, change: impl FnOnce(&mut Batch<'_>) -> anyhow::Result<T>
     let ended = writer.finish()?;
     let done = done?;
     if ended.wal_kept {
-        eprintln!(
+        say!(
             "kifudex: note: other programs had {} open as the change ended, so it stays in WAL mode until \
              the next run; until then, reading it needs the right to write its directory",
             path_text(&path)

@@ -256,7 +256,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     if !parts.is_empty() {
         // The format's nature, not the game's: said once, and no failure.
-        eprintln!("kifudex: {}: note: {}", path_text(input), parts_note(format, &parts));
+        say!("kifudex: {}: note: {}", path_text(input), parts_note(format, &parts));
     }
     if texts.is_empty() {
         bail!("{}: no game can be written: none has a start position", path_text(input));

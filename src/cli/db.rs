@@ -46,7 +46,7 @@ impl DbOpt {
 /// database is writing it now, or did not finish (see [`Reader::unfinished_run`]).
 pub fn warn_unfinished(reader: &Reader, db: &Path) -> anyhow::Result<()> {
     if let Some(run) = reader.unfinished_run()? {
-        eprintln!("kifudex: warning: {}", run.warning(db));
+        say!("kifudex: warning: {}", run.warning(db));
     }
     Ok(())
 }
@@ -87,7 +87,7 @@ pub fn explain(e: db::Error) -> anyhow::Error {
 pub fn warn_unindexed(snapshot: &Snapshot<'_>, db: &Path) -> anyhow::Result<()> {
     let missing = snapshot.unindexed_games()?;
     if missing > 0 {
-        eprintln!(
+        say!(
             "kifudex: warning: this answer leaves out {missing} stored games that are not in the position \
              index yet (an index run was killed before writing them); an index run on {} brings them in",
             path_text(db)

@@ -69,7 +69,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
         super::note_offset_past_end(args.offset, list.total);
     }
     if listed < list.total {
-        eprintln!(
+        say!(
             "kifudex: listed games {} to {listed} of {}, newest first (--limit N or --all lists more)",
             args.offset + 1,
             list.total

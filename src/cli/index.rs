@@ -128,7 +128,7 @@ impl ingest::Observer for Console {
                  for them to finish (Ctrl-C stops)",
                 longest.as_secs()
             );
-            self.bar.suspend(|| eprintln!("{message}"));
+            self.bar.suspend(|| say!("{message}"));
         }
     }
 
@@ -157,7 +157,7 @@ impl ingest::Observer for Console {
             "kifudex: rejected {path}{place} [{}]: {}{kept}",
             r.code, r.message
         ));
-        self.bar.suspend(|| eprintln!("{message}"));
+        self.bar.suspend(|| say!("{message}"));
     }
 }
 
@@ -185,7 +185,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let jobs = ingest::jobs(args.jobs.map(usize::from));
     if let Some(asked) = args.jobs.filter(|&n| usize::from(n) > jobs && !args.quiet) {
         let (cpus, workers) = if jobs == 1 { ("CPU", "worker indexes") } else { ("CPUs", "workers index") };
-        eprintln!(
+        say!(
             "kifudex: note: --jobs {asked} is more than the {jobs} {cpus} here, so {jobs} {workers} \
              (more would only take turns on the same cores)"
         );
@@ -245,12 +245,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         if args.json {
             super::print(&json(&summary)?)?;
         }
-        eprintln!("kifudex: interrupted: {} files indexed; run again to finish", summary.files_indexed);
+        say!("kifudex: interrupted: {} files indexed; run again to finish", summary.files_indexed);
         let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
         return Ok(ExitCode::from(code as u8));
     }
     if summary.wal_kept && !args.quiet {
-        eprintln!(
+        say!(
             "kifudex: note: other programs had {} open as the run ended, so it stays in WAL mode until the \
              next run; until then, reading it needs the right to write its directory",
             path_text(&options.db)
@@ -258,10 +258,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     }
     if !args.quiet {
         if !gone.is_empty() {
-            eprintln!("kifudex: {}", prune_hint(&gone, args.db.given()));
+            say!("kifudex: {}", prune_hint(&gone, args.db.given()));
         }
         for (kind, glob) in &summary.globs_unmatched {
-            eprintln!("kifudex: {} matched nothing", given_glob(*kind, glob));
+            say!("kifudex: {} matched nothing", given_glob(*kind, glob));
         }
         let (shard, others) = match args.shard {
             Some(s) => {
@@ -293,7 +293,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             0 => String::new(),
             n => format!(", {n} other names of the same files"),
         };
-        eprintln!(
+        say!(
             "kifudex: {shard}{} files ({} indexed, {} unchanged, {} rejected, {} skipped{pruned}){others}{links}{loops}{names}, \
              {} games added{kept}, {} duplicate{removed}, {} rejected, {} warnings, {} positions, {:.2} s",
             summary.files_seen,
@@ -309,24 +309,24 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             summary.seconds
         );
         if summary.links_not_followed > 0 {
-            eprintln!("kifudex: {}", links_note(&summary, args.follow_links));
+            say!("kifudex: {}", links_note(&summary, args.follow_links));
         }
         if summary.links_to_ancestors > 0 {
-            eprintln!(
+            say!(
                 "kifudex: {} symbolic links lead back to a directory that holds them, and were not followed: \
                  following them would go round in a circle",
                 summary.links_to_ancestors
             );
         }
         if summary.not_files_named_as_records > 0 {
-            eprintln!(
+            say!(
                 "kifudex: {} entries named as records are pipes, sockets or devices, not files, and were passed \
                  over unread: save the records in a file and index that",
                 summary.not_files_named_as_records
             );
         }
         if summary.files_unwalked > 0 {
-            eprintln!(
+            say!(
                 "kifudex: --prune kept {} files recorded under the paths given that this run did not reach but \
                  that are still there (left out by --include or --exclude, behind a link not followed without \
                  --follow-links, or in a directory that cannot be read)",
@@ -334,10 +334,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             );
         }
         if summary.files_unmounted > 0 {
-            eprintln!("kifudex: {}", unmounted_note(&summary));
+            say!("kifudex: {}", unmounted_note(&summary));
         }
         if summary.files_to_read_again > 0 {
-            eprintln!(
+            say!(
                 "kifudex: note: {} files of records were indexed by an earlier version, which read past KIF \
                  bookmarks and remarks and Western annotation marks, took KIF rows numbered back as moves, \
                  and did not warn of rounded or stray times or of running totals that are no sums, and have \
@@ -554,7 +554,7 @@ fn stop_on_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
                 seen += 1;
                 if seen == 2 {
                     let line = if std::io::stderr().is_terminal() { "\n" } else { "" };
-                    eprintln!(
+                    say!(
                         "{line}kifudex: stopped at once by a second signal: the files committed so far \
                          stay indexed, and running the same command again finishes the rest"
                     );

@@ -9,6 +9,16 @@
 //! The library's errors say what is wrong in its own terms; where one concerns an option,
 //! the command words it with the option's flag (`--since`, `--shard`, `--include`).
 
+/// Writes a message line to stderr, as `eprintln!` does, but never panics: a message that
+/// cannot be written (stderr on a full disk or a closed pipe) is lost, never the command's
+/// work or its exit status.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod alias;
 mod convert;
 mod db;
@@ -71,7 +81,7 @@ pub fn main() -> ExitCode {
             let written = e.print().and_then(|()| io::stdout().flush());
             return match written {
                 Err(w) if code == 0 && w.kind() != io::ErrorKind::BrokenPipe => {
-                    eprintln!("kifudex: cannot write to stdout: {w}");
+                    say!("kifudex: cannot write to stdout: {w}");
                     ExitCode::from(2)
                 }
                 _ => ExitCode::from(code),
@@ -97,7 +107,7 @@ pub fn main() -> ExitCode {
             // The message may quote a record's text or a file name: what would act on the
             // terminal or reorder the line is shown, as the tables show it, a line break
             // included (an error is one line).
-            eprintln!("kifudex: {}", table::visible(format!("{e:#}")));
+            say!("kifudex: {}", table::visible(format!("{e:#}")));
             ExitCode::from(2)
         }
     }
@@ -106,7 +116,7 @@ pub fn main() -> ExitCode {
 /// Says `message` on stderr, after `kifudex: `; what in it would act on the terminal or
 /// reorder the line (a name or a record's text may hold it) is shown, as the tables show it.
 pub fn note(message: std::fmt::Arguments<'_>) {
-    eprintln!("kifudex: {}", table::visible_lines(&message.to_string()));
+    say!("kifudex: {}", table::visible_lines(&message.to_string()));
 }
 
 /// The command line, with each move text (of `kifudex moves`, or the value of `query --moves`;
@@ -210,7 +220,7 @@ fn note_offset_past_end(offset: usize, total: u64) {
         1 => "1 game matches (the last is at --offset 0)".to_string(),
         n => format!("{n} games match (the last is at --offset {})", n - 1),
     };
-    eprintln!("kifudex: --offset {offset} is past the end of the list: {matching}");
+    say!("kifudex: --offset {offset} is past the end of the list: {matching}");
 }
 
 /// Makes the first SIGINT or SIGTERM run `first`, then end the process with status 128 + the
@@ -245,10 +255,10 @@ fn note_no_game_kept(
     match (none, filter.is_empty()) {
         (false, _) => {}
         (true, true) if snapshot.unfinished_run()?.is_some() => {
-            eprintln!("kifudex: the database holds no game yet: the index run has committed none")
+            say!("kifudex: the database holds no game yet: the index run has committed none")
         }
         (true, true) => {
-            eprintln!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
+            say!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
         }
         (true, false) => {
             // A title alone matches no name: names are stored without their titles.
@@ -261,7 +271,7 @@ fn note_no_game_kept(
                     "no game matches the filters: '{title}' is a title, and names are compared without \
                      their titles (羽生善治名人 is stored as 羽生善治, 名人 apart): give the player's name"
                 )),
-                None => eprintln!("kifudex: no game matches the filters"),
+                None => say!("kifudex: no game matches the filters"),
             }
         }
     }
@@ -275,7 +285,7 @@ fn note_overridden_aliases(
     filter: &kifudex::db::GameFilter,
 ) -> anyhow::Result<()> {
     for (alias, was, now) in snapshot.aliases_overridden(&filter.aliases)? {
-        eprintln!(
+        say!(
             "kifudex: note: '{}' is stored as an alias of '{was}'; with --aliases it names '{now}' in this \
              command's answers",
             alias.alias
@@ -299,7 +309,7 @@ fn note_moves_past_repetition(
             true => format!("and no stored game plays the {after} move{s} after it"),
             false => format!("before the {after} move{s} after it"),
         };
-        eprintln!(
+        say!(
             "kifudex: note: after move {at} a position occurs for the fourth time (千日手): by the rules the \
              game ends there, {then}"
         );
@@ -312,7 +322,7 @@ fn note_moves_past_repetition(
 fn note_unmarked_promotions(start: &kifudex::shogi::Setup, text: &str) {
     let Ok(start) = kifudex::shogi::Position::from_setup(start.clone()) else { return };
     for found in kifudex::notation::unmarked_promotions(&start, text) {
-        eprintln!("kifudex: note: {found}");
+        say!("kifudex: note: {found}");
     }
 }
 

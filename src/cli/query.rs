@@ -135,7 +135,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     }
     if format == Format::Csv && list == List::Games && !answer.list.is_empty() && listed < answer.games.games
     {
-        eprintln!(
+        say!(
             "kifudex: listed games {} to {} of {}, newest first (--limit N lists more)",
             query.offset + 1,
             listed,
@@ -188,7 +188,7 @@ fn note_handicap_start(args: &QueryArgs, query: &Query) {
         return;
     }
     let name = handicap.japanese();
-    eprintln!(
+    say!(
         "kifudex: the moves start from the even game's start, and --handicap {name} games start \
          from their own position: give --start {name} to start the moves there"
     );

@@ -57,7 +57,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         IpAddr::V4(ip) => format!("http://{ip}:{}/", addr.port()),
     };
     if !is_loopback(addr.ip()) {
-        eprintln!(
+        say!(
             "kifudex: warning: listening on {}, not loopback: anyone who can reach this machine on the network can browse the archive",
             addr.ip()
         );
@@ -65,7 +65,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     // Also where the process started with the signals ignored (a server started in the
     // background by a script, whose shell ignores SIGINT for it): it holds nothing to clean up.
     super::exit_on_signals(|| {});
-    eprintln!("kifudex: serving {} at {url} (Ctrl-C stops)", path_text(&path));
+    say!("kifudex: serving {} at {url} (Ctrl-C stops)", path_text(&path));
     if args.open {
         open_browser(&url);
     }
@@ -104,6 +104,6 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if let Err(e) = spawned {
-        eprintln!("kifudex: warning: cannot open a browser ({program}: {e}); open {url} yourself");
+        say!("kifudex: warning: cannot open a browser ({program}: {e}); open {url} yourself");
     }
 }

@@ -70,7 +70,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         if filter.is_empty() || snapshot.game(GameId(args.id))?.is_none() {
             bail!("there is no game {} in {}", args.id, path_text(&args.db.path()));
         }
-        eprintln!("kifudex: no record of game {} matches the filters", args.id);
+        say!("kifudex: no record of game {} matches the filters", args.id);
         return Ok(ExitCode::from(1));
     };
     let variant = stored.start.variant;
@@ -100,7 +100,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         super::note(format_args!("game {}: {message}", args.id));
     }
     if !lost.parts.is_empty() {
-        eprintln!("kifudex: game {}: note: {}", args.id, parts_note(Format::from(to), &lost.parts));
+        say!("kifudex: game {}: note: {}", args.id, parts_note(Format::from(to), &lost.parts));
     }
     Ok(if warnings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -45,7 +45,9 @@ impl ApiError {
 
     /// 500, said on stderr too: the server's own failure, not the request's.
     fn internal(message: String) -> ApiError {
-        eprintln!("kifudex: {message}");
+        // Never a panic: a server whose stderr is gone still answers.
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "kifudex: {message}");
         ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message }
     }
 }
