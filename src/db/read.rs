@@ -411,6 +411,19 @@ pub(super) fn run_mark() -> String {
     this_host().map_or_else(|| pid.to_string(), |host| format!("{pid} {host}"))
 }
 
+/// Whether process `pid` runs, as `/proc` tells: it exists and is no zombie (a process that
+/// has ended, waiting for its parent to take its exit status: a run killed under a parent
+/// that never does stays one).
+fn alive(proc: &Path, pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) else {
+        return false;
+    };
+    // `pid (name) state …`: the name may hold spaces and parentheses, the state follows the
+    // last of them.
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+    !matches!(state, Some('Z' | 'X' | 'x') | None)
+}
+
 impl UnfinishedRun {
     /// What a run's mark ([`run_mark`]) says, looked at from here.
     fn of(mark: &str) -> UnfinishedRun {
@@ -424,7 +437,7 @@ impl UnfinishedRun {
             UnfinishedRun::Elsewhere { host: host.to_string(), pid }
         } else if !proc.join("self").exists() {
             UnfinishedRun::Unknown
-        } else if pid != std::process::id() && proc.join(pid.to_string()).exists() {
+        } else if pid != std::process::id() && alive(proc, pid) {
             UnfinishedRun::Writing(pid)
         } else {
             UnfinishedRun::Stopped
@@ -850,6 +863,28 @@ mod tests {
         assert_eq!(UnfinishedRun::of("not a mark"), UnfinishedRun::Unknown);
         // What a run writes names it and this machine.
         assert_eq!(run_mark(), format!("{} {here}", std::process::id()));
+    }
+
+    /// A run killed under a parent that never takes its exit status stays a zombie: it runs no
+    /// more, and its run is stopped, not writing.
+    #[test]
+    fn a_run_whose_process_is_a_zombie_is_stopped() {
+        let Some(here) = this_host() else {
+            eprintln!("skipped: this system does not tell its host name");
+            return;
+        };
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let mark = format!("{} {here}", child.id());
+        let stat = Path::new("/proc").join(child.id().to_string()).join("stat");
+        // Not waited for, the child is a zombie once it has ended.
+        let ended = (0..500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::fs::read_to_string(&stat).is_ok_and(|s| s.contains(") Z"))
+        });
+        let seen = UnfinishedRun::of(&mark);
+        child.wait().unwrap();
+        assert!(ended, "the child never became a zombie");
+        assert_eq!(seen, UnfinishedRun::Stopped);
     }
 
     #[test]
