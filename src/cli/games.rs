@@ -82,8 +82,26 @@ pub fn run(args: GamesArgs) -> anyhow::Result<ExitCode> {
 /// `--limit N`: a number of games, at least 1 (a list of none is no list; `--all` is every
 /// game).
 fn limit(text: &str) -> Result<usize, String> {
-    match kifudex::query::parse_count::<usize>(text)? {
-        0 => Err("a limit of 0 lists no game: give 1 or more, or --all for every game".to_string()),
-        n => Ok(n),
+    const AT_LEAST_ONE: &str = "give 1 or more, or --all for every game";
+    match kifudex::query::parse_count::<usize>(text) {
+        Ok(0) => Err(format!("a limit of 0 lists no game: {AT_LEAST_ONE}")),
+        Ok(n) => Ok(n),
+        Err(why) if why.starts_with("below 0") => Err(format!("below 1: {AT_LEAST_ONE}")),
+        Err(why) => Err(why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::limit;
+
+    /// Every refusal of a limit names what `games` takes: 1 or more, or `--all`.
+    #[test]
+    fn a_limit_refused_says_what_is_taken() {
+        assert_eq!(limit("5"), Ok(5));
+        let taken = ": give 1 or more, or --all for every game";
+        assert_eq!(limit("0"), Err(format!("a limit of 0 lists no game{taken}")));
+        assert_eq!(limit("-1"), Err(format!("below 1{taken}")));
+        assert_eq!(limit("ten"), Err("not a number".to_string()));
     }
 }
