@@ -106,7 +106,7 @@ pub use self::{
     lock::file_in_the_way,
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError, contradicting_alias, two_names},
-    open::{APPLICATION_ID, SIDE_FILES, START_WAIT, StartWait},
+    open::{APPLICATION_ID, OnDisk, SIDE_FILES, START_WAIT, StartWait},
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RecordStop, RejectRow,

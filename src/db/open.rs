@@ -289,9 +289,9 @@ fn linked_side(path: &Path) -> Option<PathBuf> {
 pub(super) fn open_read(path: &Path) -> Result<Connection> {
     let started = Instant::now();
     loop {
-        let before = files_state(path);
+        let before = OnDisk::of(path);
         match open_read_once(path) {
-            Err(e) if !is_verdict(&e) && files_state(path) != before && started.elapsed() < REOPEN_WAIT => {}
+            Err(e) if !is_verdict(&e) && OnDisk::of(path) != before && started.elapsed() < REOPEN_WAIT => {}
             // Gone while it was opened: removed, or being replaced.
             Err(_) if !path.exists() => return Err(Error::Missing(path.to_path_buf())),
             opened => return opened,
@@ -305,15 +305,32 @@ pub(super) fn open_read(path: &Path) -> Result<Connection> {
 const REOPEN_WAIT: Duration = Duration::from_secs(2);
 const REOPEN_POLL: Duration = Duration::from_millis(10);
 
-/// A file's device, inode, size and modification time.
-type FileState = (u64, u64, u64, Option<std::time::SystemTime>);
+/// What can be seen of a database's files without opening them: for the file and its
+/// write-ahead log, the device, inode, size, modification time and status change time (each
+/// time in seconds and nanoseconds), or `None` for one that is not there. Removing, replacing
+/// or writing either changes it; so does a copy put in the file's place that keeps its size and
+/// modification time (`cp -p`, `rsync -a --inplace`), which cannot keep its status change time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OnDisk([Option<[i64; 7]>; 2]);
 
-/// The state of the database file and its write-ahead log: what removing, replacing or
-/// writing them changes.
-fn files_state(path: &Path) -> [Option<FileState>; 2] {
-    use std::os::unix::fs::MetadataExt;
-    [path.to_path_buf(), with_suffix(path, "-wal")]
-        .map(|f| fs::metadata(f).ok().map(|m| (m.dev(), m.ino(), m.len(), m.modified().ok())))
+impl OnDisk {
+    /// The files of the database at `path`, now.
+    pub fn of(path: &Path) -> OnDisk {
+        use std::os::unix::fs::MetadataExt;
+        OnDisk([path.to_path_buf(), with_suffix(path, "-wal")].map(|f| {
+            fs::metadata(f).ok().map(|m| {
+                [
+                    m.dev() as i64,
+                    m.ino() as i64,
+                    m.size() as i64,
+                    m.mtime(),
+                    m.mtime_nsec(),
+                    m.ctime(),
+                    m.ctime_nsec(),
+                ]
+            })
+        }))
+    }
 }
 
 /// Whether the error is a verdict on the file as it is (none, a directory, not a kifudex

@@ -5,8 +5,8 @@
 //!
 //! # Policy
 //!
-//! - An answer is kept with the state of the database files (size and modification time of
-//!   the database and its write-ahead log) seen *before* its snapshot was taken; it is given
+//! - An answer is kept with the state of the database files ([`OnDisk`]: the inode, size and
+//!   times of the database and its write-ahead log) seen *before* its snapshot was taken; it is given
 //!   out only while the files are still in that state. A commit in between changes the state,
 //!   so an answer computed from an older snapshot is never given out after a newer one exists.
 //! - At most [`ENTRIES`] answers of at most [`BYTES`] in all; the oldest go first.
@@ -15,8 +15,9 @@ use std::{
     collections::{HashMap, VecDeque},
     path::{Path, PathBuf},
     sync::{Arc, Mutex},
-    time::SystemTime,
 };
+
+use crate::db::OnDisk;
 
 /// The most answers kept.
 pub const ENTRIES: usize = 4096;
@@ -24,20 +25,15 @@ pub const ENTRIES: usize = 4096;
 /// The most bytes of answers kept.
 pub const BYTES: usize = 64 << 20;
 
-/// The state of the database files (device, inode, size and modification time of each): what
-/// a commit, a change of journal mode or a file put in the database's place changes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FilesState(Vec<Option<(u64, u64, u64, SystemTime)>>);
-
 /// Kept answers, by the question they answer.
 pub struct AnswerCache {
-    files: [PathBuf; 2],
+    db: PathBuf,
     inner: Mutex<Inner>,
 }
 
 #[derive(Default)]
 struct Inner {
-    answers: HashMap<String, (FilesState, Arc<str>)>,
+    answers: HashMap<String, (OnDisk, Arc<str>)>,
     order: VecDeque<String>,
     bytes: usize,
 }
@@ -45,25 +41,13 @@ struct Inner {
 impl AnswerCache {
     /// A cache for answers from the database at `db`.
     pub fn new(db: &Path) -> AnswerCache {
-        let mut wal = db.as_os_str().to_owned();
-        wal.push("-wal");
-        AnswerCache { files: [db.to_path_buf(), PathBuf::from(wal)], inner: Mutex::new(Inner::default()) }
+        AnswerCache { db: db.to_path_buf(), inner: Mutex::new(Inner::default()) }
     }
 
-    /// The database files' state now.
-    pub fn state(&self) -> FilesState {
-        FilesState(
-            self.files
-                .iter()
-                .map(|f| {
-                    use std::os::unix::fs::MetadataExt;
-                    // The inode too: a file put in the database's place is another database.
-                    std::fs::metadata(f)
-                        .ok()
-                        .and_then(|m| Some((m.dev(), m.ino(), m.len(), m.modified().ok()?)))
-                })
-                .collect(),
-        )
+    /// The database files' state now: what a commit, a change of journal mode or a file put
+    /// in the database's place changes.
+    pub fn state(&self) -> OnDisk {
+        OnDisk::of(&self.db)
     }
 
     /// The answer kept for `key`, if the files are still as they were when it was computed.
@@ -74,7 +58,7 @@ impl AnswerCache {
     }
 
     /// Keeps `answer` for `key`, computed from a snapshot taken when the files were in `state`.
-    pub fn put(&self, key: String, state: FilesState, answer: Arc<str>) {
+    pub fn put(&self, key: String, state: OnDisk, answer: Arc<str>) {
         let Ok(mut inner) = self.inner.lock() else {
             return;
         };
@@ -117,9 +101,28 @@ mod tests {
         std::fs::write(dir.path().join("k.sqlite-wal"), b"commit").unwrap();
         assert_eq!(cache.get("q"), None);
         // An answer computed before the commit, kept after it, is not given either.
-        let before = FilesState(vec![None, None]);
+        let before = OnDisk::default();
         cache.put("late".into(), before, Arc::from("stale"));
         assert_eq!(cache.get("late"), None);
+    }
+
+    /// A copy put in the database's place that keeps its size and modification time (`cp -p`
+    /// over it, `rsync -a --inplace`) is another database: no answer of the one before is given.
+    #[test]
+    fn a_copy_over_the_database_that_keeps_its_size_and_time_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("k.sqlite");
+        std::fs::write(&db, b"one").unwrap();
+        let mtime = std::fs::metadata(&db).unwrap().modified().unwrap();
+        let cache = AnswerCache::new(&db);
+        cache.put("q".into(), cache.state(), Arc::from("answer"));
+        // Past the coarsest clock a file system stamps times with.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        std::fs::write(&db, b"two").unwrap();
+        std::fs::File::options().write(true).open(&db).unwrap().set_modified(mtime).unwrap();
+        let now = std::fs::metadata(&db).unwrap();
+        assert_eq!((now.len(), now.modified().unwrap()), (3, mtime));
+        assert_eq!(cache.get("q"), None);
     }
 
     #[test]

@@ -124,7 +124,7 @@ struct Shared {
     db: PathBuf,
     /// Readers, each with the state of the database files when it last began a read (see
     /// [`Shared::read`]).
-    readers: Mutex<Vec<(Reader, cache::FilesState)>>,
+    readers: Mutex<Vec<(Reader, crate::db::OnDisk)>>,
     permits: tokio::sync::Semaphore,
     cache: cache::AnswerCache,
     /// Whether only requests addressed to a loopback name are answered.
