@@ -98,6 +98,7 @@ use std::{
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
+pub(crate) use self::open::gone;
 pub use self::{
     index::{
         GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, LISTED, MoveStats, Occurrence, PositionStats, Posting,

@@ -142,6 +142,12 @@ pub(super) fn mend(path: &Path) {
     }
 }
 
+/// Whether nothing is at `path`: not a file that cannot be looked at (in a directory this
+/// user may not enter, say), which is there all the same.
+pub(crate) fn gone(path: &Path) -> bool {
+    fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
 /// Reads the SQLite header of the file at `path`, without SQLite.
 fn sniff(path: &Path) -> Result<Sniff> {
     let file_error = |error| Error::File { path: path.to_path_buf(), error };
@@ -293,7 +299,7 @@ pub(super) fn open_read(path: &Path) -> Result<Connection> {
         match open_read_once(path) {
             Err(e) if !is_verdict(&e) && OnDisk::of(path) != before && started.elapsed() < REOPEN_WAIT => {}
             // Gone while it was opened: removed, or being replaced.
-            Err(_) if !path.exists() => return Err(Error::Missing(path.to_path_buf())),
+            Err(_) if gone(path) => return Err(Error::Missing(path.to_path_buf())),
             opened => return opened,
         }
         std::thread::sleep(REOPEN_POLL);

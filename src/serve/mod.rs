@@ -156,7 +156,7 @@ impl Shared {
             None => {
                 let reader = open_reader(&self.db)?;
                 // Removed while it was opened: no answer from the file that was there.
-                if !self.db.exists() {
+                if db::gone(&self.db) {
                     return Err(db::Error::Missing(self.db.clone()).into());
                 }
                 reader

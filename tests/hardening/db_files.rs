@@ -392,6 +392,28 @@ fn read_commands_work_on_databases_the_user_cannot_write() {
     }
 }
 
+/// A database in a directory its reader may not enter is there all the same: the reader is
+/// told it cannot read it, and why, never that there is no database (to index one first).
+#[test]
+fn a_database_that_cannot_be_looked_at_is_not_said_to_be_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 2, 1, 25);
+    let dir = tmp.path().join("closed");
+    fs::create_dir(&dir).unwrap();
+    let db = dir.join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o000)).unwrap();
+    let mut cmd = command();
+    cmd.args(["export", "games", "--db"]).arg(&db);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("Permission denied") && !message.contains("no database"), "{message}");
+}
+
 #[test]
 fn a_database_left_in_wal_mode_where_it_cannot_be_read_says_how_to_mend_it() {
     let tmp = tempfile::tempdir().unwrap();
