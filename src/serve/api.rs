@@ -65,6 +65,8 @@ pub fn path_error(e: &PathRejection) -> ApiError {
 /// `405`: the path is there, but not for this method (`Allow` names the one it takes).
 pub async fn wrong_method(method: Method, uri: axum::http::Uri) -> Response {
     let allow = if uri.path() == "/api/jump" { "POST" } else { "GET, HEAD" };
+    // A method is any token, of any length: one past a few words is not said back whole.
+    let method = if method.as_str().len() <= 24 { method.as_str() } else { "a method of that length" };
     let error = ApiError {
         status: StatusCode::METHOD_NOT_ALLOWED,
         message: format!("{method} is not answered here: /api/jump takes POST, everything else GET"),

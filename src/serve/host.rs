@@ -78,7 +78,7 @@ fn name_in(text: &str) -> Addressed {
     };
     // A registered name or IPv4 address holds no ':' (RFC 3986 `reg-name`); the port is digits.
     let name_char = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=%".contains(&b);
-    if !name.bytes().all(name_char) || !is_port(port) {
+    if name.is_empty() || !name.bytes().all(name_char) || !is_port(port) {
         return Addressed::Invalid(INVALID);
     }
     let bare = name.strip_suffix('.').unwrap_or(name);
@@ -144,7 +144,6 @@ mod tests {
             "0.0.0.0",
             "[::]",
             "[::2]:80",
-            "",
             "%6cocalhost",
         ] {
             assert_eq!(host(value), Addressed::Elsewhere, "{value}");
@@ -169,6 +168,8 @@ mod tests {
             "evil@localhost",
             "localhost/evil",
             "local host",
+            "",
+            ":8080",
         ] {
             assert_eq!(host(value), Addressed::Invalid(INVALID), "{value}");
         }

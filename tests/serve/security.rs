@@ -218,6 +218,10 @@ fn refusals_are_json() {
     for (request, status, says) in [
         (head("POST", "/api/query", "localhost"), 405, "POST is not answered here"),
         (head("GET", "/api/jump", "localhost"), 405, "GET is not answered here"),
+        // A method of any length is a token; not said back whole.
+        (head(&"X".repeat(4000), "/", "localhost"), 405, "a method of that length is not answered here"),
+        // No name is no host name.
+        (head("GET", "/", ""), 400, "not a host name or address"),
         (head("GET", "/api/game/%FF", "localhost"), 400, "the path is not URL-encoded UTF-8 text"),
         (head("GET", "/assets/%FF", "localhost"), 400, "the path is not URL-encoded UTF-8 text"),
         (head("GET", "/", "evil.example"), 403, "only requests to localhost"),
@@ -233,6 +237,7 @@ fn refusals_are_json() {
         assert_eq!(answer.header("content-type"), Some("application/json"), "{request}");
         let error = answer.json()["error"].as_str().unwrap().to_string();
         assert!(error.contains(says), "{request}: {error}");
+        assert!(error.len() < 200, "{request}: {error}");
         // In the user's words: no name of the server's own code.
         assert!(!error.contains('`') && !error.contains("param"), "{request}: {error}");
     }
