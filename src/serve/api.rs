@@ -234,7 +234,11 @@ pub async fn jump(
     let body = body.map_err(|e| {
         let message = match e.status() {
             StatusCode::PAYLOAD_TOO_LARGE => too_long_to_jump(),
-            _ => e.body_text(),
+            // The connection's own failure, in the words of the layer that read it: said as
+            // what went wrong with the request.
+            _ => "the text could not be read whole: the request's body ended before its length, or its \
+                  chunks are not well formed"
+                .to_string(),
         };
         ApiError { status: e.status(), message }
     })?;

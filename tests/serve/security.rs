@@ -165,6 +165,13 @@ fn oversized_requests_are_refused() {
         assert!(started.elapsed() < std::time::Duration::from_secs(10), "{length}: {:?}", started.elapsed());
         assert_eq!(error.as_deref(), answer.json()["error"].as_str(), "{length}");
     }
+    // A body whose chunks are not well formed is said to be so, in the page's words.
+    let head =
+        "POST /api/jump HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close";
+    let answer = http::raw(server.addr, head, b"zz\r\n7g7f\r\n0\r\n\r\n").unwrap();
+    assert_eq!(answer.status, 400);
+    let error = answer.json()["error"].as_str().unwrap().to_string();
+    assert!(error.starts_with("the text could not be read whole"), "{error}");
     // The limit and offset are numbers, and the list is bounded.
     assert_eq!(http::get(server.addr, "/api/query?limit=100000").status, 400);
     assert_eq!(http::get(server.addr, "/api/query?offset=99999999999999999999999").status, 400);
