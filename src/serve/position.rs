@@ -76,8 +76,11 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
         Err(e) => e,
     };
     // A USI position command is nothing else: what is wrong with it is its own error (a
-    // move after `resign`, say), not that `position` is no move.
-    if matches!(text.split_whitespace().next(), Some("position" | "sfen" | "startpos")) {
+    // move after `resign`, say), not that `position` is no move. Several lines are a USI
+    // record (a game a line), read as any record is, below.
+    if !text.contains('\n')
+        && matches!(text.split_whitespace().next(), Some("position" | "sfen" | "startpos"))
+    {
         return Err(ApiError::bad(sfen_error.to_string()));
     }
     let moves_error = match read_sequence(&Position::startpos(), text) {

@@ -315,6 +315,17 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
     let refused = jump("position startpos moves 7g7f 3c3d resign 2g2f");
     assert_eq!(refused.status, 400);
     assert_eq!(refused.json()["error"], "move 3 (2g2f, black to move): a move after the game ended");
+    // Several USI lines are a USI record, a game a line: its first game, as `convert` reads it.
+    for text in [
+        "position startpos moves 7g7f\nposition startpos moves 2g2f\n",
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1 moves G*5b\nsfen 4k4/9/9/9/9/9/9/9/4K4 b R 1\n",
+    ] {
+        let answer = jump(text);
+        assert_eq!(answer.status, 200, "{text}");
+        let first = text.lines().next().unwrap();
+        let expected = first.rsplit(" moves ").next().filter(|_| first.contains(" moves ")).unwrap();
+        assert_eq!(answer.json()["moves"], expected, "{text}");
+    }
     // A whole record: its moves as the USI writer prints them.
     let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
     for file in
