@@ -143,10 +143,10 @@ pub enum Error {
     #[error("not a kifudex database: {}", path_text(&.0))]
     NotKifudex(PathBuf),
     /// An SQLite file that holds no table: an index run makes a database of it. A first run
-    /// killed before its first commit leaves one.
+    /// holds one until its first commit, and leaves one if it is killed before.
     #[error(
-        "no kifudex database in {} yet: it is empty (a first index run stopped before its first commit \
-         leaves it so)",
+        "no kifudex database in {} yet: it is empty (as a first index run leaves it until its first \
+         commit, and for good if it stops before)",
         path_text(&.0)
     )]
     Empty(PathBuf),

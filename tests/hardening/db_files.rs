@@ -109,8 +109,8 @@ fn not_databases(dir: &Path) -> Vec<PathBuf> {
 /// What a read command says of a database file that holds nothing yet.
 fn empty(db: &Path) -> String {
     format!(
-        "no kifudex database in {} yet: it is empty (a first index run stopped before its first commit \
-         leaves it so): run `kifudex index` to fill it",
+        "no kifudex database in {} yet: it is empty (as a first index run leaves it until its first \
+         commit, and for good if it stops before): run `kifudex index` to fill it",
         db.display()
     )
 }
