@@ -1334,3 +1334,40 @@ fn a_date_that_says_more_than_its_day_is_kept_whole() {
         assert_eq!(game.info.start.map(|d| d.to_string()).as_deref(), Some(want), "{to}");
     }
 }
+
+/// By hand, from the CSA standard: `$TIME_LIMIT` holds `hh:mm+ss` (V2.2), `$TIME`, `$TIME+`
+/// and `$TIME-` hold seconds, byoyomi and increment (V3.0, whose lines and `$MAX_MOVES` mark
+/// the text V3.0); a time control in words goes in a comment, once.
+#[test]
+fn a_time_control_goes_on_csa_lines_only_in_their_forms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let moves = "PI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    let cases: [(&str, String, &[&str]); 5] = [
+        ("limit.csa", format!("V2.2\n$TIME_LIMIT:00:25+00\n{moves}"), &["V2.2", "$TIME_LIMIT:00:25+00"]),
+        ("time.csa", format!("V3.0\n$TIME:30+0+5\n{moves}"), &["V3.0", "$TIME:30+0+5"]),
+        ("side.csa", format!("V2.2\n$TIME+:600+10+0\n{moves}"), &["V3.0", "$TIME+:600+10+0"]),
+        (
+            "words.csa",
+            format!("V3.0\n$TIME:各8時間\n$MAX_MOVES:256\n{moves}"),
+            &["V3.0", "$MAX_MOVES:256", "'$TIME:各8時間"],
+        ),
+        (
+            "words.kifu",
+            "持ち時間：各8時間\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n"
+                .to_string(),
+            &["V2.2", "'持ち時間:各8時間"],
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = convert(&[path.to_str().unwrap(), "--to", "csa"]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let written = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = written
+            .lines()
+            .filter(|l| l.starts_with('V') || l.starts_with('$') || l.contains("時間"))
+            .collect();
+        assert_eq!(lines, expected, "{name}:\n{written}");
+    }
+}

@@ -95,7 +95,8 @@ fn limit(text: &str) -> Result<usize, String> {
 mod tests {
     use super::limit;
 
-    /// Every refusal of a limit names what `games` takes: 1 or more, or `--all`.
+    /// A limit below 1 is refused with what `games` takes (1 or more, or `--all`); text that
+    /// is no number, for being none.
     #[test]
     fn a_limit_refused_says_what_is_taken() {
         assert_eq!(limit("5"), Ok(5));

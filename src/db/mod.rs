@@ -146,7 +146,7 @@ pub enum Error {
     /// holds one until its first commit, and leaves one if it is killed before.
     #[error(
         "no kifudex database in {} yet: it is empty (as a first index run leaves it until its first \
-         commit, and for good if it stops before)",
+         commit, and after, if it stops before)",
         path_text(&.0)
     )]
     Empty(PathBuf),

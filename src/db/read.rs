@@ -413,10 +413,14 @@ pub(super) fn run_mark() -> String {
 
 /// Whether process `pid` runs, as `/proc` tells: it exists and is no zombie (a process that
 /// has ended, waiting for its parent to take its exit status: a run killed under a parent
-/// that never does stays one).
+/// that never does stays one). Where its state cannot be read (`/proc` mounted with
+/// `hidepid`), a process that exists runs.
 fn alive(proc: &Path, pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) else {
-        return false;
+    let dir = proc.join(pid.to_string());
+    let stat = match std::fs::read_to_string(dir.join("stat")) {
+        Ok(stat) => stat,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return false,
+        Err(_) => return dir.exists(),
     };
     // `pid (name) state …`: the name may hold spaces and parentheses, the state follows the
     // last of them.

@@ -234,8 +234,8 @@ pub async fn jump(
     let body = body.map_err(|e| {
         let message = match e.status() {
             StatusCode::PAYLOAD_TOO_LARGE => too_long_to_jump(),
-            // The connection's own failure, in the words of the layer that read it: said as
-            // what went wrong with the request.
+            // The connection's own failure, which the layer that read it words in its own
+            // terms: said here as what went wrong with the request.
             _ => "the text could not be read whole: the request's body ended before its length, or its \
                   chunks are not well formed"
                 .to_string(),

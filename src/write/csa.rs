@@ -1,11 +1,11 @@
 //! Writing a game as CSA, in UTF-8, which its first line says: V2.2, or V3.0 when the game
-//! ends in a word only V3.0 defines.
+//! ends in a word only V3.0 defines or has a `$` line only V3.0 defines.
 
 use std::fmt::Write as _;
 
 use super::support::{comment_lines, foul_notes, other_headers, slash_date, start_position, walk};
 use crate::{
-    kifu::{Game, Player, csa::word_for, info::Field},
+    kifu::{Game, Header, Player, csa::word_for, info::Field},
     notation::{self, Style, csa::piece_code},
     replay::ReplayedGame,
     shogi::{Color, Handicap, Setup, Square},
@@ -26,7 +26,7 @@ fn name_with_title(p: &Player) -> String {
 pub const ENCODING_LINE: &str = "'CSA encoding=UTF-8\n";
 
 /// Writes `game` (replayed as `replayed`) as CSA after the [`ENCODING_LINE`]: the version
-/// line (V2.2, or V3.0 when the ending needs it), names, the `$` headers CSA knows, the start
+/// line (V2.2, or V3.0 when the ending or a `$` line needs it), names, the `$` headers CSA knows, the start
 /// as `PI` (with removals for a handicap) or a `P1`–`P9` board with `P+`/`P-` hands, the
 /// comments before the first move, the replayed moves with their `T` times and `'` comments,
 /// and the `%` ending when CSA has a word for it. Headers CSA has no key for are kept as
@@ -44,11 +44,11 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let ending = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
     let info = &game.info;
     let time = info.time_control.as_deref().map(|tc| time_line(game, tc));
-    // `$TIME` is a V3.0 line, whether written here or kept from the record.
-    let v3_time = matches!(time, Some(TimeLine::Time(_)))
-        || other_headers(game).any(|h| is_info_key(&h.key) && h.key.trim() == "$TIME");
+    // A V3.0 line, written here (`$TIME`) or kept from the record.
+    let v3_line = matches!(time, Some(TimeLine::Time(_)))
+        || other_headers(game).any(|h| as_line(h) && V3_KEYS.contains(&h.key.trim()));
     out.push_str(ENCODING_LINE);
-    out.push_str(version(ending, v3_time));
+    out.push_str(version(ending, v3_line));
     let mut line = |prefix: &str, value: &str| {
         out.push_str(prefix);
         out.push_str(&one_line(value));
@@ -80,7 +80,7 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     if let Some(value) = &info.opening {
         line("$OPENING:", value);
     }
-    for h in other_headers(game).filter(|h| is_info_key(&h.key)) {
+    for h in other_headers(game).filter(|h| as_line(h)) {
         line(&format!("{}:", h.key), &h.value);
     }
     write_start(&mut out, &replayed.start);
@@ -90,7 +90,7 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     if let Some(TimeLine::Comment(tc)) = time {
         let _ = writeln!(out, "'{}:{}", TIME_COMMENT, one_line(tc));
     }
-    for h in other_headers(game).filter(|h| !is_info_key(&h.key)) {
+    for h in other_headers(game).filter(|h| !as_line(h)) {
         let _ = writeln!(out, "'{}", one_line(&format!("{}:{}", h.key, h.value)));
     }
     for c in comment_lines(&game.comments) {
@@ -132,14 +132,18 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
 const V2_2: &str = "V2.2\n";
 const V3_0: &str = "V3.0\n";
 
-/// The version line for a game that ends in the `%` word `ending`, with a `$TIME` line or
-/// not: `V3.0` for what V2.2 does not define (`MAX_MOVES`, the move limit, and `$TIME`), so
-/// that a reader of the older version is not handed a word it does not know under its own
-/// number; `V2.2` otherwise, which every reader of either version takes.
-fn version(ending: Option<&str>, v3_time: bool) -> &'static str {
+/// The `$` lines V3.0 defines and V2.2 does not: the time controls of the game and of each
+/// side, the move limit, the rule for an entering king.
+const V3_KEYS: [&str; 7] = ["$TIME", "$TIME+", "$TIME-", "$TIMET+", "$TIMET-", "$MAX_MOVES", "$JISHOGI"];
+
+/// The version line for a game that ends in the `%` word `ending`, with a `$` line of
+/// [`V3_KEYS`] or not: `V3.0` for what V2.2 does not define (`MAX_MOVES`, the move limit, and
+/// those lines), so that a reader of the older version is not handed a word it does not know
+/// under its own number; `V2.2` otherwise, which every reader of either version takes.
+fn version(ending: Option<&str>, v3_line: bool) -> &'static str {
     match ending {
         Some("MAX_MOVES") => V3_0,
-        _ if v3_time => V3_0,
+        _ if v3_line => V3_0,
         _ => V2_2,
     }
 }
@@ -155,18 +159,17 @@ enum TimeLine<'a> {
     Limit(&'a str),
     /// `$TIME:` (V3.0), which holds seconds, byoyomi and increment (`600+10+0`).
     Time(&'a str),
-    /// A `$` header of the record that says it, written back as it was read.
+    /// A header of the record that says it, written back as it was read (as a `$` line, or in
+    /// a comment when the line's form does not hold it).
     Kept,
     /// Any other text (`各8時間`), which neither line may hold: a `'持ち時間:` comment.
     Comment(&'a str),
 }
 
 fn time_line<'a>(game: &Game, tc: &'a str) -> TimeLine<'a> {
-    let kept = other_headers(game).any(|h| {
-        is_info_key(&h.key)
-            && Field::of(&h.key).is_some_and(|(f, _)| f == Field::TimeControl)
-            && h.value.trim() == tc
-    });
+    // Written as it was read, as a line or (out of its line's form) as a comment.
+    let kept = other_headers(game)
+        .any(|h| Field::of(&h.key).is_some_and(|(f, _)| f == Field::TimeControl) && h.value.trim() == tc);
     if kept {
         TimeLine::Kept
     } else if is_time_limit(tc) {
@@ -225,13 +228,22 @@ pub fn join(texts: &[String]) -> String {
     format!("{ENCODING_LINE}{version}{games}")
 }
 
-/// Whether `key` is written as a `$` line: a `$` and a name CSA readers take for one (ASCII
-/// letters, digits, `_`, `+`, `-`). Any other key, a `$` one from another format with spaces
-/// or a line break in it, say, is kept in a comment, which every text fits.
-fn is_info_key(key: &str) -> bool {
-    key.strip_prefix('$').is_some_and(|name| {
+/// Whether header `h` is written as a `$` line: its key is a `$` and a name CSA readers take
+/// for one (ASCII letters, digits, `_`, `+`, `-`), and a time control's value is in the form
+/// its line holds. Any other header (a `$` key from another format with spaces or a line break
+/// in it, a `$TIME:各8時間`) is kept in a comment, which every text fits.
+fn as_line(h: &Header) -> bool {
+    let key = h.key.trim();
+    let named = key.strip_prefix('$').is_some_and(|name| {
         !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_+-".contains(&b))
-    })
+    });
+    let value = h.value.trim();
+    named
+        && match key {
+            "$TIME_LIMIT" => is_time_limit(value),
+            "$TIME" | "$TIME+" | "$TIME-" | "$TIMET+" | "$TIMET-" => is_time(value),
+            _ => true,
+        }
 }
 
 /// Header values and comments are one line each in CSA.

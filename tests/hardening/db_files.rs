@@ -110,7 +110,7 @@ fn not_databases(dir: &Path) -> Vec<PathBuf> {
 fn empty(db: &Path) -> String {
     format!(
         "no kifudex database in {} yet: it is empty (as a first index run leaves it until its first \
-         commit, and for good if it stops before): run `kifudex index` to fill it",
+         commit, and after, if it stops before): run `kifudex index` to fill it",
         db.display()
     )
 }

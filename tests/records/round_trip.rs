@@ -158,7 +158,13 @@ fn csa_time_lines(text: &str, game: &Game, back: &Game) -> Vec<String> {
         }
     }
     if let Some(tc) = game.info.time_control.as_deref().filter(|tc| !csa_time_limit(tc) && !csa_time(tc)) {
-        if !back.comments.iter().any(|c| c.trim() == format!("持ち時間:{tc}")) {
+        // Under its own key, or under the record's (`'$TIME:…`) when it came from one.
+        let kept = |c: &String| {
+            c.trim()
+                .split_once(':')
+                .is_some_and(|(key, value)| (key == "持ち時間" || key.starts_with('$')) && value == tc)
+        };
+        if !back.comments.iter().any(kept) {
             wrong.push(format!("the time control {tc} was not kept as a comment in:\n{text}"));
         }
     }
