@@ -228,7 +228,8 @@ fn negative_numbers_are_refused_as_values_not_taken_for_flags() {
         (&["query", "--offset", "-5"], "'-5' for '--offset <N>': below 0: give 0 or more"),
         (&["query", "--limit=-1"], "'-1' for '--limit <N>': below 0: give 0 or more"),
         (&["query", "--limit", "ten"], "'ten' for '--limit <N>': not a number"),
-        (&["games", "--limit", "-3"], "'-3' for '--limit <N>': below 0: give 0 or more"),
+        // `games` lists at least one game, or all of them.
+        (&["games", "--limit", "-3"], "'-3' for '--limit <N>': below 1: give 1 or more, or --all"),
         (&["games", "--offset", "-3"], "'-3' for '--offset <N>': below 0: give 0 or more"),
         (&["export", "tree", "--max-ply", "-1"], "'-1' for '--max-ply <PLY>': below 0: give 0 or more"),
         (&["query", "--since", "-2020"], "--since '-2020' is not a date"),
