@@ -112,6 +112,38 @@ fn every_error_says_each_thing_once() {
     }
 }
 
+/// A file that is not text says so once, naming the encodings it was read in: only the one its
+/// byte order mark declares, when it has one.
+#[test]
+fn a_file_that_is_not_text_names_the_encodings_it_was_read_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 3] = [
+        // UTF-16 cut after an odd byte, the line break.
+        (
+            "odd.kif",
+            b"\xFF\xFE,b\n",
+            "byte 0x0A is not text in UTF-16 (little-endian), which the byte order mark at its start declares",
+        ),
+        // Bytes of no encoding after a UTF-8 mark, on every line.
+        (
+            "mark.kif",
+            b"\xEF\xBB\xBF\xFF\n\xFF\n",
+            "byte 0xFF is not text in UTF-8, which the byte order mark at its start declares",
+        ),
+        ("junk.kif", b"\xFF\xFF\xFF\n", "byte 0xFF is not text in UTF-8, CP932 (Shift_JIS) or EUC-JP"),
+    ];
+    for (name, bytes, says) in cases {
+        let path = tmp.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let out = kifudex(["convert", path.to_str().unwrap()]).output();
+        let message = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{name}: {message}");
+        assert!(message.trim_end().ends_with(says), "{name}: {message}");
+        assert_eq!(message.matches("not text").count(), 2, "{name}: {message}");
+        assert_eq!(message.matches("UTF-8").count(), usize::from(name != "odd.kif"), "{name}: {message}");
+    }
+}
+
 /// The text of an error as the command prints it (`{:#}`: the error, then each cause).
 fn printed<E: Error + Send + Sync + 'static>(e: E) -> String {
     format!("{:#}", anyhow::Error::new(e).context("the command failed"))

@@ -76,12 +76,10 @@ pub struct Decoded<'a> {
     pub encoding: Encoding,
 }
 
-/// Bytes that are text in none of the supported encodings.
+/// Bytes that are text in none of the supported encodings, or not in the one a byte order
+/// mark declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not text in UTF-8, \
-     CP932 (Shift_JIS) or EUC-JP"
-)]
+#[error("line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not text in {}", self.read_as())]
 pub struct DecodeError {
     /// The byte offset of the first undecodable byte, in the encoding that read furthest.
     pub offset: usize,
@@ -91,9 +89,29 @@ pub struct DecodeError {
     pub column: usize,
     /// The byte itself.
     pub byte: u8,
+    /// The encoding the file's byte order mark declares, the only one it was read in; `None`
+    /// when it has none, and UTF-8, CP932 and EUC-JP were each tried.
+    pub declared: Option<Encoding>,
 }
 
 impl DecodeError {
+    /// The encodings the bytes were read in, as the message names them.
+    fn read_as(&self) -> &'static str {
+        match self.declared {
+            Some(Encoding::Utf8Bom) => "UTF-8, which the byte order mark at its start declares",
+            Some(Encoding::Utf16Le) => {
+                "UTF-16 (little-endian), which the byte order mark at its start declares"
+            }
+            Some(Encoding::Utf16Be) => "UTF-16 (big-endian), which the byte order mark at its start declares",
+            _ => "UTF-8, CP932 (Shift_JIS) or EUC-JP",
+        }
+    }
+
+    /// The error at `offset` of `bytes` read as the byte order mark `declared` says.
+    fn declared(bytes: &[u8], offset: usize, declared: Encoding) -> DecodeError {
+        DecodeError { declared: Some(declared), ..DecodeError::at(bytes, offset) }
+    }
+
     fn at(bytes: &[u8], offset: usize) -> DecodeError {
         let offset = offset.min(bytes.len().saturating_sub(1));
         let before = byte_lines(&bytes[..offset]);
@@ -106,6 +124,7 @@ impl DecodeError {
             line: u32::try_from(line.max(1)).unwrap_or(u32::MAX),
             column: in_line + 1,
             byte: bytes.get(offset).copied().unwrap_or(0),
+            declared: None,
         }
     }
 }
@@ -136,7 +155,8 @@ fn switches_to_jis(bytes: &[u8]) -> bool {
 ///
 /// # Errors
 ///
-/// [`DecodeError`] when the bytes are valid in none of UTF-8, CP932 and EUC-JP.
+/// [`DecodeError`] when the bytes are valid in none of UTF-8, CP932 and EUC-JP, or not in
+/// the encoding their byte order mark declares.
 ///
 /// ```
 /// use kifudex::kifu::encoding::{decode, Encoding};
@@ -148,7 +168,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         return match std::str::from_utf8(rest) {
             Ok(text) => Ok(Decoded { text: Cow::Borrowed(text), encoding: Encoding::Utf8Bom }),
-            Err(e) => Err(DecodeError::at(bytes, e.valid_up_to() + 3)),
+            Err(e) => Err(DecodeError::declared(bytes, e.valid_up_to() + 3, Encoding::Utf8Bom)),
         };
     }
     for (bom, utf16, encoding) in
@@ -157,7 +177,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         if let Some(rest) = bytes.strip_prefix(bom) {
             return match strict(utf16, rest) {
                 Ok(text) => Ok(Decoded { text: Cow::Owned(text), encoding }),
-                Err(at) => Err(DecodeError::at(bytes, at + 2)),
+                Err(at) => Err(DecodeError::declared(bytes, at + 2, encoding)),
             };
         }
     }
@@ -397,7 +417,6 @@ fn strict(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<Stri
     }
 }
 
-/// The encoding a file declares in its first lines, if any.
 /// The encoding a file declares in its first lines, if any: `encoding=` or `charset=`, with
 /// spaces around the `=` and quotes around the name or not.
 fn declared(bytes: &[u8]) -> Option<Encoding> {
@@ -557,6 +576,41 @@ mod tests {
         assert_eq!(decode(b"a\x1b[0mb").unwrap().encoding, Encoding::Utf8);
         // UTF-16 with no more text than units that are none is no record.
         assert!(decode_lossy(b"\xFF\xFE\x00\xD8a\x00").is_err());
+    }
+
+    /// Bytes that are not text in the encoding their byte order mark declares are said to be
+    /// not text in that one: it was the only one tried. The aliases file of the bytes
+    /// `FF FE , b LF` ends after an odd byte, the line break.
+    #[test]
+    fn an_error_after_a_byte_order_mark_names_its_encoding() {
+        let odd = decode(b"\xFF\xFE,b\n").unwrap_err();
+        assert_eq!((odd.offset, odd.byte, odd.declared), (4, b'\n', Some(Encoding::Utf16Le)));
+        assert_eq!(
+            odd.to_string(),
+            "line 1, column 5 (byte 4): byte 0x0A is not text in UTF-16 (little-endian), which the \
+             byte order mark at its start declares"
+        );
+        let big = decode(b"\xFE\xFF\xD8\x00").unwrap_err();
+        assert!(
+            big.to_string().ends_with(
+                "not text in UTF-16 (big-endian), which the byte order mark at its start declares"
+            ),
+            "{big}"
+        );
+        // 0x82 0x56 is ７ in CP932, but the mark says UTF-8.
+        let sjis = decode(b"\xEF\xBB\xBFa\x82\x56").unwrap_err();
+        assert_eq!((sjis.offset, sjis.byte), (4, 0x82));
+        assert!(
+            sjis.to_string().ends_with("not text in UTF-8, which the byte order mark at its start declares"),
+            "{sjis}"
+        );
+        // Without a mark, each of the three was tried.
+        let none = decode(b"ab\xFF").unwrap_err();
+        assert_eq!(none.declared, None);
+        assert!(
+            none.to_string().ends_with("byte 0xFF is not text in UTF-8, CP932 (Shift_JIS) or EUC-JP"),
+            "{none}"
+        );
     }
 
     /// UTF-16 with half of a surrogate pair, or cut after an odd byte, keeps every other

@@ -82,7 +82,7 @@ pub struct ParsedFile {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FileError {
     /// The bytes are text in none of the supported encodings.
-    #[error("not text in UTF-8, Shift_JIS (CP932) or EUC-JP: {0}")]
+    #[error("not text in a supported encoding: {0}")]
     Decode(String),
     /// The text is no record format kifudex knows.
     #[error("not a game record in any supported format")]

@@ -62,14 +62,17 @@ fn a_wrong_declaration_does_not_override_the_bytes() {
 #[test]
 fn undecodable_bytes_are_an_error_with_their_place() {
     let err = decode(b"ok\nab\xFF\xFE\xFD\xFC").unwrap_err();
-    assert_eq!(err, DecodeError { offset: 5, line: 2, column: 3, byte: 0xFF });
+    assert_eq!(err, DecodeError { offset: 5, line: 2, column: 3, byte: 0xFF, declared: None });
     assert!(err.to_string().starts_with("line 2, column 3"));
     let mut bom = b"\xEF\xBB\xBFx\n".to_vec();
     bom.push(0x82);
     assert_eq!(decode(&bom).unwrap_err().line, 2);
     // Truncated CP932: a lead byte at the very end, reported where CP932 stopped.
     let cut = &CP932[..CP932.len() - 2];
-    assert_eq!(decode(cut).unwrap_err(), DecodeError { offset: 25, line: 2, column: 13, byte: 0x8E });
+    assert_eq!(
+        decode(cut).unwrap_err(),
+        DecodeError { offset: 25, line: 2, column: 13, byte: 0x8E, declared: None }
+    );
 }
 
 #[test]
