@@ -1342,8 +1342,16 @@ fn a_date_that_says_more_than_its_day_is_kept_whole() {
 fn a_time_control_goes_on_csa_lines_only_in_their_forms() {
     let tmp = tempfile::tempdir().unwrap();
     let moves = "PI\n+\n+7776FU\n-3334FU\n%TORYO\n";
-    let cases: [(&str, String, &[&str]); 5] = [
+    let cases: [(&str, String, &[&str]); 7] = [
         ("limit.csa", format!("V2.2\n$TIME_LIMIT:00:25+00\n{moves}"), &["V2.2", "$TIME_LIMIT:00:25+00"]),
+        // Each number of hh:mm+ss with two digits.
+        ("short.csa", format!("V2.2\n$TIME_LIMIT:1:30+0\n{moves}"), &["V2.2", "$TIME_LIMIT:01:30+00"]),
+        (
+            "short.kifu",
+            "持ち時間：1:30+60\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n"
+                .to_string(),
+            &["V2.2", "$TIME_LIMIT:01:30+60"],
+        ),
         ("time.csa", format!("V3.0\n$TIME:30+0+5\n{moves}"), &["V3.0", "$TIME:30+0+5"]),
         ("side.csa", format!("V2.2\n$TIME+:600+10+0\n{moves}"), &["V3.0", "$TIME+:600+10+0"]),
         (

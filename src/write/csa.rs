@@ -72,7 +72,7 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
             line(key, value);
         }
     }
-    match time {
+    match &time {
         Some(TimeLine::Limit(tc)) => line("$TIME_LIMIT:", tc),
         Some(TimeLine::Time(tc)) => line("$TIME:", tc),
         _ => {}
@@ -81,7 +81,8 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
         line("$OPENING:", value);
     }
     for h in other_headers(game).filter(|h| as_line(h)) {
-        line(&format!("{}:", h.key), &h.value);
+        let limit = (h.key.trim() == "$TIME_LIMIT").then(|| time_limit(h.value.trim())).flatten();
+        line(&format!("{}:", h.key), limit.as_deref().unwrap_or(&h.value));
     }
     write_start(&mut out, &replayed.start);
     // Every comment that is not a move's follows the start (headers CSA has no key for
@@ -153,10 +154,11 @@ fn version(ending: Option<&str>, v3_line: bool) -> &'static str {
 const TIME_COMMENT: &str = "持ち時間";
 
 /// Where a game's time control `tc` goes in CSA.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum TimeLine<'a> {
-    /// `$TIME_LIMIT:`, which holds hours and minutes and the seconds of byoyomi (`00:25+00`).
-    Limit(&'a str),
+    /// `$TIME_LIMIT:`, which holds hours and minutes and the seconds of byoyomi (`00:25+00`),
+    /// each of two digits at least (`1:30+60` is written `01:30+60`).
+    Limit(String),
     /// `$TIME:` (V3.0), which holds seconds, byoyomi and increment (`600+10+0`).
     Time(&'a str),
     /// A header of the record that says it, written back as it was read (as a `$` line, or in
@@ -172,8 +174,8 @@ fn time_line<'a>(game: &Game, tc: &'a str) -> TimeLine<'a> {
         .any(|h| Field::of(&h.key).is_some_and(|(f, _)| f == Field::TimeControl) && h.value.trim() == tc);
     if kept {
         TimeLine::Kept
-    } else if is_time_limit(tc) {
-        TimeLine::Limit(tc)
+    } else if let Some(limit) = time_limit(tc) {
+        TimeLine::Limit(limit)
     } else if is_time(tc) {
         TimeLine::Time(tc)
     } else {
@@ -181,13 +183,17 @@ fn time_line<'a>(game: &Game, tc: &'a str) -> TimeLine<'a> {
     }
 }
 
-/// Whether `text` is a V2.2 `$TIME_LIMIT` value: hours, `:`, two digits of minutes, `+`,
-/// seconds (`00:25+00`).
-fn is_time_limit(text: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let Some((clock, byoyomi)) = text.split_once('+') else { return false };
-    let Some((hours, minutes)) = clock.split_once(':') else { return false };
-    digits(hours) && digits(minutes) && minutes.len() == 2 && digits(byoyomi)
+/// `text` as a V2.2 `$TIME_LIMIT` value, `hh:mm+ss` (`00:25+00`), if it gives hours, `:`,
+/// minutes (one digit or two), `+` and seconds: each number written with two digits at least,
+/// as the format's form has them (`1:30+60` is `01:30+60`).
+fn time_limit(text: &str) -> Option<String> {
+    let number = |s: &str| s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<u32>().ok()).flatten();
+    let (clock, byoyomi) = text.split_once('+')?;
+    let (hours, minutes) = clock.split_once(':')?;
+    if minutes.len() > 2 {
+        return None;
+    }
+    Some(format!("{:02}:{:02}+{:02}", number(hours)?, number(minutes)?, number(byoyomi)?))
 }
 
 /// Whether `text` is a V3.0 `$TIME` value: three numbers of seconds, each with or without a
@@ -240,7 +246,7 @@ fn as_line(h: &Header) -> bool {
     let value = h.value.trim();
     named
         && match key {
-            "$TIME_LIMIT" => is_time_limit(value),
+            "$TIME_LIMIT" => time_limit(value).is_some(),
             "$TIME" | "$TIME+" | "$TIME-" | "$TIMET+" | "$TIMET-" => is_time(value),
             _ => true,
         }

@@ -106,9 +106,13 @@ pub fn held(format: Format, info: &Info) -> Info {
     let mut info = match format {
         Format::Usi => Info::default(),
         Format::Western => Info { end: None, ..info.clone() },
-        // CSA has lines for a time control in two forms only; other text is a comment.
+        // CSA has lines for a time control in two forms only, the first with two digits to a
+        // number; other text is a comment.
         Format::Csa => Info {
-            time_control: info.time_control.clone().filter(|tc| csa_time_limit(tc) || csa_time(tc)),
+            time_control: info.time_control.as_deref().and_then(|tc| match clock(tc) {
+                Some([h, m, s]) => Some(format!("{h:02}:{m:02}+{s:02}")),
+                None => csa_time(tc).then(|| tc.to_string()),
+            }),
             ..info.clone()
         },
         _ => info.clone(),
@@ -119,15 +123,26 @@ pub fn held(format: Format, info: &Info) -> Info {
     info
 }
 
-/// Whether `text` is what CSA V2.2 defines for `$TIME_LIMIT`: `hh:mm+ss` (`00:25+00`).
+/// Whether `text` is what CSA V2.2 defines for `$TIME_LIMIT`: `hh:mm+ss` (`00:25+00`), two
+/// digits of minutes, and two or more of hours and of seconds.
 fn csa_time_limit(text: &str) -> bool {
     let b = text.as_bytes();
     let Some(colon) = text.find(':') else { return false };
     let Some(plus) = text.find('+') else { return false };
-    colon > 0
+    colon >= 2
         && plus == colon + 3
-        && plus + 1 < b.len()
+        && b.len() - plus > 2
         && b.iter().enumerate().all(|(i, c)| i == colon || i == plus || c.is_ascii_digit())
+}
+
+/// The hours, minutes and seconds of a time control written `h:m+s`, with one or two digits
+/// of minutes (`1:30+60`, a `$TIME_LIMIT` written loosely).
+fn clock(text: &str) -> Option<[u32; 3]> {
+    let mut numbers = text.split([':', '+']);
+    let [h, m, s] = [numbers.next()?, numbers.next()?, numbers.next()?];
+    let plain = [h, m, s].iter().all(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+    let shape = text.find(':')? < text.find('+')? && m.len() <= 2 && numbers.next().is_none();
+    (plain && shape).then(|| Some([h.parse().ok()?, m.parse().ok()?, s.parse().ok()?])).flatten()
 }
 
 /// Whether `text` is what CSA V3.0 defines for `$TIME`: seconds of time, byoyomi and
@@ -157,7 +172,7 @@ fn csa_time_lines(text: &str, game: &Game, back: &Game) -> Vec<String> {
             }
         }
     }
-    if let Some(tc) = game.info.time_control.as_deref().filter(|tc| !csa_time_limit(tc) && !csa_time(tc)) {
+    if let Some(tc) = game.info.time_control.as_deref().filter(|tc| clock(tc).is_none() && !csa_time(tc)) {
         // Under its own key, or under the record's (`'$TIME:…`) when it came from one.
         let kept = |c: &String| {
             c.trim()
