@@ -376,6 +376,29 @@ fn a_start_time_goes_through_western_text_and_back_as_one_date() {
     }
 }
 
+/// A date written with its numbers run together (`[Date "19970822"]`, as Western records of
+/// the 1990s have it) is that date, once: Western text has one `Date` tag, as PGN has one tag
+/// of a name, and KIF writes the date as it writes dates.
+#[test]
+fn a_date_run_together_is_written_once_as_the_format_writes_dates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let psn = tmp.path().join("date.psn");
+    std::fs::write(&psn, "[Sente \"A\"]\n[Gote \"B\"]\n[Date \"19970822\"]\n\n1. P-7f P-3d *\n").unwrap();
+    for (to, start, want) in [
+        ("western", "[Date ", "[Date \"1997.08.22\"]"),
+        ("kif", "開始日時", "開始日時：1997/08/22"),
+        ("ki2", "開始日時", "開始日時：1997/08/22"),
+        ("csa", "$START_TIME", "$START_TIME:1997/08/22"),
+    ] {
+        let out = convert(&[psn.to_str().unwrap(), "--to", to]);
+        assert!(out.status.success(), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> =
+            text.lines().filter(|l| l.starts_with(start) || l.contains("19970822")).collect();
+        assert_eq!(lines, [want], "{to}:\n{text}");
+    }
+}
+
 #[test]
 fn a_mate_the_record_calls_a_resignation_is_a_mate_in_every_format_and_in_show() {
     // White's king on 5a, a Black pawn on 5c: the gold dropped on 5b takes every square the

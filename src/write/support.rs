@@ -87,6 +87,28 @@ fn says_no_more(info: &Info, header: &Header, field: Field) -> bool {
     })
 }
 
+/// How many of a date's `parts` (year, month, day, hours, minutes, seconds, from one of them
+/// on) the number `n` writes: the first alone (`2005`, `08`, `8`), or several run together,
+/// each after a year with two digits (`19970822`, `20170302210003`). `None` if it writes
+/// another number.
+fn parts_written(n: &str, parts: &[u32], year_first: bool) -> Option<usize> {
+    let first = *parts.first()?;
+    if n.parse::<u64>().ok() == Some(first.into()) {
+        return Some(1);
+    }
+    let mut joined = if year_first { first.to_string() } else { format!("{first:02}") };
+    for (k, part) in parts.iter().enumerate().skip(1) {
+        joined.push_str(&format!("{part:02}"));
+        if joined == n {
+            return Some(k + 1);
+        }
+        if joined.len() >= n.len() {
+            break;
+        }
+    }
+    None
+}
+
 /// Whether the text of a date header says more than the date `read` from it: a number past
 /// its year, month, day and time or other than theirs (a second day, `2005/11/29･30日`; a
 /// fraction of a second; an offset from UTC, `+09:00`; an era's year), or a Latin letter
@@ -103,9 +125,16 @@ pub(crate) fn says_more_than_its_date(text: &str, read: Option<DateTime>) -> boo
         time(1),
         time(2),
     ];
-    let mut read_parts = parts.iter().map_while(|p| *p);
+    let parts: Vec<u32> = parts.iter().map_while(|p| *p).collect();
+    let mut at = 0;
     let mut numbers = text.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty());
-    let more_numbers = numbers.any(|n| n.parse::<u32>().ok() != read_parts.next());
+    let more_numbers = numbers.any(|n| match parts_written(n, &parts[at..], at == 0) {
+        Some(k) => {
+            at += k;
+            false
+        }
+        None => true,
+    });
     more_numbers || text.chars().any(|c| c.is_ascii_alphabetic() && c != 'T')
 }
 
@@ -246,5 +275,13 @@ mod tests {
         assert!(says_more_than_its_date("2017-03-22T01:00:00.000", at));
         assert!(says_more_than_its_date("2017/03/22 01:00 +0900", at));
         assert!(!says_more_than_its_date("anything", None));
+        // The numbers run together, each past the year with two digits.
+        assert!(!says_more_than_its_date("20051129", day));
+        assert!(!says_more_than_its_date("20170322010000", at));
+        assert!(!says_more_than_its_date("20170322 0100", at));
+        assert!(says_more_than_its_date("20051128", day));
+        assert!(says_more_than_its_date("2005112930", day));
+        assert!(says_more_than_its_date("051129", day));
+        assert!(says_more_than_its_date("2005 1129 30", day));
     }
 }
