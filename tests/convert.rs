@@ -1052,8 +1052,9 @@ fn a_perpetual_check_the_moves_do_not_show_is_named_when_its_winner_is_lost() {
         "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 連続王手の千日手\nまで2手で後手の勝ち\n",
     )
     .unwrap();
-    for (to, ext) in [("csa", "csa"), ("jkf", "jkf")] {
-        let written = tmp.path().join(format!("back.{ext}"));
+    {
+        let to = "csa";
+        let written = tmp.path().join("back.csa");
         let out = convert(&[path.to_str().unwrap(), "--to", to, "--out", written.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
@@ -1069,6 +1070,26 @@ fn a_perpetual_check_the_moves_do_not_show_is_named_when_its_winner_is_lost() {
         assert_eq!(replayed.termination, Some(kifu::Termination::PerpetualCheck), "{to}");
         assert_eq!(replayed.outcome, None, "{to}");
     }
+    // JKF's schema has no word for it (it has CSA V2.2's): the checks (of Black, who lost) are Black's foul, the
+    // winner is kept, and the conversion says what the ending reads back as.
+    let written = tmp.path().join("back.jkf");
+    let out = convert(&[path.to_str().unwrap(), "--to", "jkf", "--out", written.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "jkf: {stderr}");
+    assert!(
+        stderr.contains(
+            "its ending (perpetual_check) is written as +ILLEGAL_ACTION, which reads back as illegal_move: a \
+             JKF file has no word for it"
+        ),
+        "jkf: {stderr}"
+    );
+    let bytes = std::fs::read(&written).unwrap();
+    assert!(String::from_utf8_lossy(&bytes).contains("\"special\": \"+ILLEGAL_ACTION\""));
+    let replayed = replay::replay(&kifu::read_file(Some(&written), &bytes).unwrap().games.remove(0));
+    assert_eq!(
+        (replayed.termination, replayed.outcome),
+        (Some(kifu::Termination::IllegalMove), Some(kifu::Outcome::Win(kifudex::shogi::Color::White)))
+    );
     // KIF keeps the winner (the side to move loses by the word): no such message.
     let written = tmp.path().join("back.kif");
     let out = convert(&[path.to_str().unwrap(), "--to", "kif", "--out", written.to_str().unwrap()]);

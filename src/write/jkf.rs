@@ -10,7 +10,10 @@ use super::support::{
     branching_at, foul_notes, other_headers, paired_variations, slash_date, start_position, walk,
 };
 use crate::{
-    kifu::{Game, MoveEntry, Variation, csa::word_for, info::Field, jkf::preset_name, support::turn_after},
+    kifu::{
+        Game, MoveEntry, Outcome, Termination, Variation, csa::word_for, info::Field, jkf::preset_name,
+        support::turn_after,
+    },
     notation::{self, Style, csa::piece_code},
     replay::{ReplayedGame, ReplayedVariation, rewind},
     shogi::{Color, Handicap, Move, Position, Setup, Square, Variant},
@@ -86,7 +89,7 @@ impl Serialize for Moves<'_> {
         if !comments.is_empty() {
             end.insert("comments".into(), json!(comments));
         }
-        let word = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
+        let word = replayed.termination.and_then(|t| special(t, replayed.outcome, replayed.end.turn));
         if let Some(word) = word {
             end.insert("special".into(), json!(word));
         }
@@ -283,7 +286,7 @@ fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, tota
         // Which word an ending takes (whether there is one) depends on who lost: a foul's
         // word names the side that fouled, the others mean the side to move.
         let (_, outcome) = crate::replay::stated_by(e, to_move, false, true);
-        word_for(e.termination, outcome, to_move).map(|word| (e, word))
+        special(e.termination, outcome, to_move).map(|word| (e, word))
     }) {
         end.insert("special".into(), json!(word));
         if let Some(seconds) = own.seconds {
@@ -358,6 +361,37 @@ fn relative(japanese: &str) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// JKF's `special` for an ending: CSA's word (see [`word_for`]) where JKF defines it, which it
+/// does for those of CSA V2.2 only. A perpetual check is the foul of the side that gave the
+/// checks (`+ILLEGAL_ACTION` when Black gave them), and nothing when no side is known; the move
+/// limit is a draw (`HIKIWAKE`).
+pub(crate) fn special(
+    termination: Termination,
+    outcome: Option<Outcome>,
+    to_move: Color,
+) -> Option<&'static str> {
+    Some(match word_for(termination, outcome, to_move)? {
+        "OUTE_SENNICHITE" => match outcome {
+            Some(Outcome::Win(Color::White)) => "+ILLEGAL_ACTION",
+            Some(Outcome::Win(Color::Black)) => "-ILLEGAL_ACTION",
+            _ => return None,
+        },
+        "MAX_MOVES" => "HIKIWAKE",
+        word => word,
+    })
+}
+
+/// The word JKF writes for an ending in place of CSA's, which JKF does not define
+/// ([`special`]); `None` where the two are one.
+pub(crate) fn special_in_place(
+    termination: Termination,
+    outcome: Option<Outcome>,
+    to_move: Color,
+) -> Option<&'static str> {
+    let word = special(termination, outcome, to_move)?;
+    (word_for(termination, outcome, to_move) != Some(word)).then_some(word)
 }
 
 #[cfg(test)]

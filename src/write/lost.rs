@@ -86,7 +86,7 @@ impl Lost {
                 ),
             });
         }
-        if let Some((word, read)) = super::ending_changed(format, replayed) {
+        if let Some((word, read)) = super::ending_changed(format, game, replayed) {
             warnings.push(format!(
                 "its ending ({}) is written as {word}, which reads back as {}: a {name} file has no word for it",
                 replayed.termination.map_or("unknown", |t| t.name()),

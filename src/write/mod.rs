@@ -183,10 +183,7 @@ pub enum EndingLost {
 /// always names the loser.
 pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Option<EndingLost> {
     let read_back = |game: &Game| {
-        let text = write(format, game, replayed);
-        let back = crate::kifu::read_as(format, &text, Some(replayed.start.variant));
-        let again = back.first().map(crate::replay::replay);
-        let (termination, outcome) = again.map_or((None, None), |a| (a.termination, a.outcome));
+        let (termination, outcome) = ending_read_back(format, game, replayed);
         // USI has one word for every draw: a draw of another kind (an impasse, the move limit)
         // reads back as a draw of none, and that is said.
         let kept = outcome == replayed.outcome && termination == replayed.termination;
@@ -203,11 +200,20 @@ pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Opti
             _ => EndingLost::NoWord,
         }),
         Format::Csa | Format::Jkf => {
+            let word = if format == Format::Jkf { jkf::special } else { crate::kifu::csa::word_for };
             let written = match replayed.termination {
-                Some(t) => crate::kifu::csa::word_for(t, replayed.outcome, replayed.end.turn).is_some(),
+                Some(t) => word(t, replayed.outcome, replayed.end.turn).is_some(),
                 None => replayed.outcome.is_none(),
             };
-            if written { read_back(game) } else { Some(EndingLost::NoWord) }
+            if !written {
+                return Some(EndingLost::NoWord);
+            }
+            // An ending JKF writes as another word reads back as that word says, which
+            // [`ending_changed`] tells.
+            let changed = ending_changed(format, game, replayed).map(|(_, read)| read);
+            read_back(game).filter(|lost| {
+                !matches!(lost, EndingLost::ReadsBackAs(t, o) if t.is_some() && *t == changed && *o == replayed.outcome)
+            })
         }
         // Their word for a perpetual check is lost by the side it is about, the side to move
         // unless another is named: one that names no loser (from a CSA `%OUTE_SENNICHITE`)
@@ -219,13 +225,39 @@ pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Opti
     }
 }
 
+/// The ending and result of `game` (`replayed`) written as a `format` text, read back and
+/// replayed.
+fn ending_read_back(
+    format: Format,
+    game: &Game,
+    replayed: &ReplayedGame,
+) -> (Option<Termination>, Option<Outcome>) {
+    let text = write(format, game, replayed);
+    let back = crate::kifu::read_as(format, &text, Some(replayed.start.variant));
+    let again = back.first().map(crate::replay::replay);
+    again.map_or((None, None), |a| (a.termination, a.outcome))
+}
+
 /// The word a `format` text writes for `replayed`'s ending in place of its own, when it has
 /// none for it but writes another that reads back as another ending: KIF and KI2 write an
-/// ending by error (`%ERROR`) as 中断, an interruption. `None` when the ending is written as
+/// ending by error (`%ERROR`) as 中断, an interruption; JKF, which has CSA V2.2's words only,
+/// writes a perpetual check as the foul of the side that gave the checks and the move limit
+/// as a draw (`HIKIWAKE`). `None` when the ending is written as
 /// it is (or left out: [`ending_lost`]). With the word, the ending it reads back as.
-pub fn ending_changed(format: Format, replayed: &ReplayedGame) -> Option<(&'static str, Termination)> {
+pub fn ending_changed(
+    format: Format,
+    game: &Game,
+    replayed: &ReplayedGame,
+) -> Option<(&'static str, Termination)> {
     match format {
         Format::Kif | Format::Ki2 => replayed.termination.and_then(kakinoki::word_read_as_other),
+        // Moves that show a perpetual check keep it whatever the word.
+        Format::Jkf => {
+            let termination = replayed.termination?;
+            let word = jkf::special_in_place(termination, replayed.outcome, replayed.end.turn)?;
+            let (read, _) = ending_read_back(format, game, replayed);
+            read.filter(|&read| read != termination).map(|read| (word, read))
+        }
         _ => None,
     }
 }

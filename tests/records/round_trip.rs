@@ -60,6 +60,11 @@ pub fn holds_result(format: Format, r: &ReplayedGame) -> bool {
                 || (termination == Termination::EnteringKing && wins(to_move))
                 || (termination == Termination::Draw && r.outcome == Some(Outcome::Draw))
         }
+        // JKF has CSA V2.2's words only: a perpetual check is the foul of the side that gave
+        // the checks.
+        Format::Jkf if termination == Termination::PerpetualCheck => {
+            matches!(r.outcome, Some(Outcome::Win(_)))
+        }
         Format::Csa | Format::Jkf => match termination {
             Termination::Resign | Termination::Timeout | Termination::Checkmate => wins(to_move.flip()),
             Termination::EnteringKing | Termination::PerpetualCheck => wins(to_move),
@@ -91,6 +96,16 @@ fn same_start(format: Format, a: &Setup, b: &Setup) -> bool {
 /// who resigned in a mated position reads back as mated.
 fn same_result(format: Format, original: &ReplayedGame, back: &ReplayedGame) -> bool {
     if (back.termination, back.outcome) == (original.termination, original.outcome) {
+        return true;
+    }
+    // JKF's schema has no word for a perpetual check or the move limit: one the moves do not
+    // show is a foul, the other a draw.
+    let jkf_word = matches!(
+        (original.termination, back.termination),
+        (Some(Termination::PerpetualCheck), Some(Termination::IllegalMove))
+            | (Some(Termination::MaxMoves), Some(Termination::Draw))
+    );
+    if format == Format::Jkf && back.outcome == original.outcome && jkf_word {
         return true;
     }
     format == Format::Ki2
@@ -154,6 +169,44 @@ fn csa_time(text: &str) -> bool {
             let mut halves = p.splitn(2, '.');
             halves.all(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_digit()))
         })
+}
+
+/// The `special` values of a JKF text that JKF's schema does not define: it takes CSA V2.2's
+/// words for an ending, no others.
+fn jkf_specials(text: &str) -> Vec<String> {
+    const SPECIALS: [&str; 14] = [
+        "TORYO",
+        "CHUDAN",
+        "SENNICHITE",
+        "TIME_UP",
+        "ILLEGAL_MOVE",
+        "+ILLEGAL_ACTION",
+        "-ILLEGAL_ACTION",
+        "JISHOGI",
+        "KACHI",
+        "HIKIWAKE",
+        "MATTA",
+        "TSUMI",
+        "FUZUMI",
+        "ERROR",
+    ];
+    let mut wrong = Vec::new();
+    let mut stack = vec![serde_json::from_str::<serde_json::Value>(text).unwrap_or_default()];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(special) = map.get("special") {
+                    if !special.as_str().is_some_and(|s| SPECIALS.contains(&s)) {
+                        wrong.push(format!("\"special\": {special} is not a JKF word"));
+                    }
+                }
+                stack.extend(map.into_iter().map(|(_, v)| v));
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    wrong
 }
 
 /// What is wrong with the lines of a CSA text that give a time control: a `$TIME_LIMIT` line
@@ -288,6 +341,9 @@ pub fn differences(
     }
     if writer.format == Format::Csa {
         found.extend(csa_time_lines(&text, game, back));
+    }
+    if writer.format == Format::Jkf {
+        found.extend(jkf_specials(&text));
     }
     let mut fail = |what: String| found.push(what);
     if held(writer.format, &back.info) != held(writer.format, &game.info) {
