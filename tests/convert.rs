@@ -376,6 +376,30 @@ fn a_start_time_goes_through_western_text_and_back_as_one_date() {
     }
 }
 
+/// A foul that ends a KIF record (a pawn moved back) is written in KI2 without the KIF origin
+/// `(56)`, which KI2 has no place for, and reads back as the same foul.
+#[test]
+fn a_foul_is_written_in_ki2_without_its_kif_origin() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kifu = tmp.path().join("foul.kifu");
+    std::fs::write(
+        &kifu,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５七歩(56)\n   4 反則勝ち\nまで2手で後手の反則勝ち\n",
+    )
+    .unwrap();
+    let out = convert(&[kifu.to_str().unwrap(), "--to", "ki2"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("▲７六歩    △３四歩    ▲５七歩\n"), "{text}");
+    assert!(!text.contains('('), "{text}");
+    let game = kifu::read_file(Some(Path::new("foul.ki2")), text.as_bytes()).unwrap().games.remove(0);
+    let replayed = replay::replay(&game);
+    assert_eq!(replayed.moves.len(), 2);
+    assert_eq!(
+        (replayed.termination, replayed.outcome),
+        (Some(kifu::Termination::IllegalMove), Some(kifu::Outcome::Win(kifudex::shogi::Color::White)))
+    );
+}
+
 /// A date written with its numbers run together (`[Date "19970822"]`, as Western records of
 /// the 1990s have it) is that date, once: Western text has one `Date` tag, as PGN has one tag
 /// of a name, and KIF writes the date as it writes dates.

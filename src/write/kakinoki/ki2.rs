@@ -75,7 +75,8 @@ impl Sink for Ki2Sink {
     }
 
     fn foul(&mut self, text: &str, _number: u32, turn: Color, entry: Option<&MoveEntry>) {
-        self.token(&format!("{}{text}", mark(turn)), entry);
+        // KI2 names no origin: `５七歩(56)` is written `５七歩`.
+        self.token(&format!("{}{}", mark(turn), without_origin(text)), entry);
     }
 
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>) {
@@ -88,5 +89,17 @@ impl Sink for Ki2Sink {
     fn variation(&mut self, number: u32) {
         self.break_line();
         let _ = write!(self.out, "\n変化：{number}手\n");
+    }
+}
+
+/// A Japanese move without the KIF origin after it: `５七歩(56)` is `５七歩`.
+fn without_origin(text: &str) -> &str {
+    match text.strip_suffix(')').and_then(|t| t.rsplit_once('(')) {
+        Some((move_text, origin))
+            if !move_text.is_empty() && origin.len() == 2 && origin.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            move_text
+        }
+        _ => text,
     }
 }

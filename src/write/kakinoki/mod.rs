@@ -339,8 +339,8 @@ fn number_at(first: u32, i: usize) -> u32 {
 }
 
 /// The text of a written foul in Japanese notation, without a side mark: `同　玉(28)` (with
-/// the origin, which KIF needs and KI2 readers accept). `before` is the position it was
-/// played in.
+/// the origin, which KIF needs; KI2, which has none, writes it without). `before` is the
+/// position it was played in.
 fn foul_text(token: &MoveToken, before: &Setup) -> Option<String> {
     let kind_at = |sq| before.piece_at(sq).map(|p| p.kind);
     let (from, to, kind, promote) = match token {
