@@ -59,7 +59,7 @@ use std::{cell::RefCell, fmt};
 
 use crate::{
     kifu::{Ending, Game, MoveEntry, Outcome, ReadProblem, Termination, Variation, Warning},
-    notation::ResolveError,
+    notation::{Previous, ResolveError},
     shogi::{Color, Move, PieceKind, Position, PositionError, PositionKey, Repetition, Setup, Variant},
 };
 
@@ -85,9 +85,11 @@ pub enum StopReason {
     /// The record could not be read past this point.
     #[error("unreadable: {0}")]
     Read(ReadProblem),
-    /// A move was read but cannot be played.
-    #[error("line {line}: move {ply} ({}): {error}", crate::text::excerpt(.text))]
-    Move { ply: usize, line: u32, text: String, error: ResolveError },
+    /// A move was read but cannot be played: `error`, which `why` says in the words of the
+    /// move's notation (an ambiguous move's candidates written as it is, or the legal moves
+    /// of the written piece to the written square).
+    #[error("line {line}: move {ply} ({}): {why}", crate::text::excerpt(.text))]
+    Move { ply: usize, line: u32, text: String, error: ResolveError, why: String },
     /// The start position itself is impossible.
     #[error("line {line}: impossible start position: {error}")]
     Start { line: u32, error: PositionError },
@@ -114,6 +116,19 @@ impl StopReason {
                 ResolveError::WrongVariant { .. } => "wrong_variant",
             },
         }
+    }
+
+    /// The move of `entry`, move `ply` of the game, which cannot be played in `pos`.
+    fn unplayable(
+        pos: &Position,
+        entry: &MoveEntry,
+        previous: Previous,
+        ply: usize,
+        error: ResolveError,
+    ) -> StopReason {
+        let why =
+            crate::notation::sequence::unplayable(pos, &entry.token, previous, error.clone()).to_string();
+        StopReason::Move { ply, line: entry.line, text: entry.token.to_string(), error, why }
     }
 
     /// The 1-based line the reason points at.
@@ -314,12 +329,7 @@ pub fn replay(game: &Game) -> ReplayedGame {
                     // every format that writes it in Japanese.
                     illegal_ending = Some(entry.token.unmarked());
                 } else {
-                    status = Status::Stopped(StopReason::Move {
-                        ply: i + 1,
-                        line: entry.line,
-                        text: entry.token.to_string(),
-                        error,
-                    });
+                    status = Status::Stopped(StopReason::unplayable(&pos, entry, previous, i + 1, error));
                 }
                 break;
             }
@@ -725,12 +735,7 @@ fn replay_variation(
                 moves.push(mv);
             }
             Err(error) => {
-                stopped = Some(StopReason::Move {
-                    ply: base + i + 1,
-                    line: entry.line,
-                    text: entry.token.to_string(),
-                    error,
-                });
+                stopped = Some(StopReason::unplayable(pos, entry, previous, base + i + 1, error));
                 break;
             }
         }

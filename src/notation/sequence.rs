@@ -335,7 +335,10 @@ fn written_target(token: &MoveToken, previous: Previous) -> Option<(PieceKind, S
     }
 }
 
-fn unplayable(
+/// Why `token` names no one legal move in `pos` (`error`), in the words of its notation:
+/// an ambiguous move's candidates, or for a move that fits none and gives no rules' reason,
+/// the legal moves of the written piece to the written square.
+pub(crate) fn unplayable(
     pos: &Position,
     token: &MoveToken,
     previous: Previous,

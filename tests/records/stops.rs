@@ -88,6 +88,35 @@ fn a_move_that_cannot_be_played_keeps_the_moves_before_it_in_every_format() {
         assert_eq!((*ply, *at, reason.code()), (3, line, "no_such_move"), "{file}: {reason}");
         let text = reason.to_string();
         assert!(text.starts_with(&format!("line {line}: move 3 (")), "{file}: {text}");
+        // Why, as the move is written: the rules' reason for a move named by its origin (５七
+        // holds Black's own pawn), the legal moves of the piece to the square for one named by
+        // its destination alone (there are none).
+        let why = match file {
+            "game.ki2" => "no such move: no legal 玉 to ５七",
+            "game.psn" => "no such move: no legal K to 5g",
+            _ => "no such move: the destination holds one of the mover's own pieces",
+        };
+        assert!(text.ends_with(&format!("): {why}")), "{file}: {text}");
+    }
+}
+
+/// A move that fits two legal moves names both, as its own notation writes them: at the
+/// start both golds can step to ５八, from the right (４九, 右) and from the left (６九, 左).
+#[test]
+fn an_ambiguous_move_names_the_moves_it_could_be_as_its_notation_writes_them() {
+    let records = [
+        ("game.ki2", "▲５八金 △３四歩\n", "▲５八金右 (4i5h) or ▲５八金左 (6i5h)"),
+        ("game.psn", "1. G-5h P-3d\n", "G4i-5h (4i5h) or G6i-5h (6i5h)"),
+    ];
+    for (file, text, could_be) in records {
+        let (_, r) = only(file, text);
+        let Status::Stopped(reason) = &r.status else { panic!("{file}: {}", r.status) };
+        assert_eq!(r.plies(), 0, "{file}");
+        assert_eq!(reason.code(), "ambiguous", "{file}: {reason}");
+        assert!(
+            reason.to_string().ends_with(&format!("): ambiguous: it could be {could_be}")),
+            "{file}: {reason}"
+        );
     }
 }
 
