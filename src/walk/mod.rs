@@ -297,7 +297,12 @@ fn either(a: Entry, b: Entry) -> Entry {
 /// shards are reckoned from the top of `outer`, so that a root inside another shares its
 /// files out as the outer one does.
 fn walk_root(root: PathBuf, outer: &Path, options: WalkOptions) -> Box<dyn Iterator<Item = Entry>> {
-    let meta = if options.follow_links { fs::metadata(&root) } else { fs::symlink_metadata(&root) };
+    // A root that is a link is followed, links or not: one that leads nowhere, or round in a
+    // circle, is the problem of what it leads to.
+    let meta = match fs::metadata(&root) {
+        Ok(_) if !options.follow_links => fs::symlink_metadata(&root),
+        followed => followed,
+    };
     let outer = outer.to_path_buf();
     match meta {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -754,6 +759,26 @@ mod tests {
         let walked =
             walk(&[dir.path().join("nothing")], WalkOptions { shard: Some(next), ..WalkOptions::default() });
         assert_eq!(walked.problems.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_given_that_leads_nowhere_is_a_problem_whether_links_are_followed_or_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let (nowhere, circle) = (dir.path().join("nowhere.kif"), dir.path().join("a.kif"));
+        std::os::unix::fs::symlink(dir.path().join("gone/x.kif"), &nowhere).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("b.kif"), &circle).unwrap();
+        std::os::unix::fs::symlink(&circle, dir.path().join("b.kif")).unwrap();
+        for follow_links in [false, true] {
+            let walked = walk(
+                &[nowhere.clone(), circle.clone()],
+                WalkOptions { follow_links, ..WalkOptions::default() },
+            );
+            assert!(walked.files.is_empty(), "follow_links {follow_links}: {:?}", walked.files);
+            let codes: Vec<_> = walked.problems.iter().map(|p| (p.path.clone(), p.kind.code())).collect();
+            let want = [(circle.clone(), "unreadable"), (nowhere.clone(), "missing")];
+            assert_eq!(codes, want, "follow_links {follow_links}");
+        }
     }
 
     #[cfg(unix)]
