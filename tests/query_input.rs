@@ -260,11 +260,17 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
     assert_eq!((code, err.as_str()), (0, ""));
 
     let (_tmp, _dir, empty) = indexed(&[]);
-    for command in ["games", "players", "query"] {
-        let out = kifudex([command]).db(&empty).output();
+    for command in [
+        &["games"][..],
+        &["players"],
+        &["query"],
+        &["games", "--player", "甲"],
+        &["query", "--event", "棋聖戦"],
+    ] {
+        let out = kifudex(command).db(&empty).output();
         let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{command}: {err}");
-        assert!(err.starts_with("kifudex: the database holds no game"), "{command}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{command:?}: {err}");
+        assert!(err.starts_with("kifudex: the database holds no game"), "{command:?}: {err}");
     }
     // While a first run writes (the mark of a process that runs: this test's), or after one
     // was killed before its first commit, no game is "yet", and nothing says to index.

@@ -247,9 +247,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     // with no row, is written all the same. A database that holds no game is said to, as
     // they say it, but is no failure: a shard of a small archive may hold none. (Rejects and
     // warnings are of files, not games.)
-    let none = !matches!(args.what, Table::Rejects | Table::Warnings)
-        && super::note_no_game_kept(&snapshot, &filter)?;
-    let unmatched = none && !filter.is_empty();
+    let unmatched = !matches!(args.what, Table::Rejects | Table::Warnings)
+        && super::note_no_game_kept(&snapshot, &filter)? == super::NoGame::Matched;
     Ok(if skipped > 0 || unmatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -242,25 +242,39 @@ fn exit_on_signals(first: impl FnOnce() + Send + 'static) {
     });
 }
 
+/// Why the filters keep no game ([`note_no_game_kept`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NoGame {
+    /// They keep some.
+    Kept,
+    /// The database holds no game at all, whatever the filters.
+    Stored,
+    /// The filters keep none of the games it holds.
+    Matched,
+}
+
 /// Says on stderr why no game came out, when the filters keep none: otherwise a misspelled
 /// name and an archive without such games read alike. A database that holds no game at all
-/// says so instead: that an index run has committed none yet, when one is writing it or did
-/// not finish (the warning before says which), or else that records are to be indexed.
-/// Returns whether the filters keep no game.
+/// says so instead, filters or not: that an index run has committed none yet, when one is
+/// writing it or did not finish (the warning before says which), or else that records are to
+/// be indexed.
 fn note_no_game_kept(
     snapshot: &kifudex::db::Snapshot<'_>,
     filter: &kifudex::db::GameFilter,
-) -> anyhow::Result<bool> {
-    let none = !snapshot.keeps_any_game(filter)?;
-    match (none, filter.is_empty()) {
-        (false, _) => {}
-        (true, true) if snapshot.unfinished_run()?.is_some() => {
+) -> anyhow::Result<NoGame> {
+    if snapshot.keeps_any_game(filter)? {
+        return Ok(NoGame::Kept);
+    }
+    // With no filter, none kept is none stored.
+    let stored = !filter.is_empty() && snapshot.keeps_any_game(&kifudex::db::GameFilter::default())?;
+    match stored {
+        false if snapshot.unfinished_run()?.is_some() => {
             say!("kifudex: the database holds no game yet: the index run has committed none")
         }
-        (true, true) => {
+        false => {
             say!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
         }
-        (true, false) => {
+        true => {
             // A title alone matches no name: names are stored without their titles.
             let title = [&filter.player, &filter.black, &filter.white]
                 .into_iter()
@@ -275,7 +289,7 @@ fn note_no_game_kept(
             }
         }
     }
-    Ok(none)
+    Ok(if stored { NoGame::Matched } else { NoGame::Stored })
 }
 
 /// Says on stderr which stored aliases the command's own (`--aliases FILE`) make name

@@ -79,8 +79,8 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
         }
     };
     if stats.is_empty() {
-        let none = super::note_no_game_kept(&snapshot, &query.filter)?;
-        if let (false, Some(vs)) = (none, &query.vs) {
+        let kept = super::note_no_game_kept(&snapshot, &query.filter)?;
+        if let (super::NoGame::Kept, Some(vs)) = (kept, &query.vs) {
             super::note(format_args!("no player met {vs} in the games the filters keep"));
         }
     }
