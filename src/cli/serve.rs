@@ -36,8 +36,8 @@ pub struct ServeArgs {
     /// Close a connection that has not sent a whole request's headers this many seconds after
     /// it connected or after its last answer (at most 256 connections are served at once; past
     /// that, the one that has waited longest for its client's request is closed)
-    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600), allow_negative_numbers = true)]
-    idle_timeout: u64,
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=3600), allow_negative_numbers = true)]
+    idle_timeout: i64,
     #[command(flatten)]
     db: DbOpt,
 }
@@ -50,7 +50,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             ServeError::Db(e) => super::db::explain(e),
             e => e.into(),
         })?
-        .idle_timeout(std::time::Duration::from_secs(args.idle_timeout));
+        .idle_timeout(std::time::Duration::from_secs(args.idle_timeout.unsigned_abs()));
     let addr = server.local_addr()?;
     let url = match addr.ip() {
         IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
