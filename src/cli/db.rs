@@ -70,7 +70,7 @@ pub fn explain(e: db::Error) -> anyhow::Error {
              on it once (any PATH, --db {path}) to bring it up to date",
             path = path_text(path)
         ),
-        db::Error::WalUnreadable { path, error } => format!(
+        db::Error::WalUnreadable { path, error, ours: true } => format!(
             "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or \
              ended while other programs had it open, or an older kifudex wrote it), and reading it needs \
              the right to write its directory; an index run on it (any PATH, --db {path}) by a user who \

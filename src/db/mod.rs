@@ -206,14 +206,29 @@ pub enum Error {
         path_text(path)
     )]
     InUse { path: PathBuf, seconds: u64 },
+    /// A file in WAL mode that cannot be read here; `ours` when its header says it is a
+    /// kifudex database (a file whose header does not may be another program's, in WAL mode
+    /// of its own).
     #[error(
-        "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or ended \
-         while other programs had it open, or an older kifudex wrote it), and reading it needs the \
-         right to write its directory; opening it for writing, as a user who may write there, makes \
-         it readable anywhere ({error})",
-        path_text(path)
+        "{}",
+        if *ours {
+            format!(
+                "cannot read {} here: it is in WAL mode (an index run was killed while writing it, or \
+                 ended while other programs had it open, or an older kifudex wrote it), and reading it \
+                 needs the right to write its directory; opening it for writing, as a user who may write \
+                 there, makes it readable anywhere ({error})",
+                path_text(path)
+            )
+        } else {
+            format!(
+                "cannot tell whether {} is a kifudex database: its header does not say so, and what \
+                 its write-ahead log holds can be read only with the right to write its directory \
+                 ({error})",
+                path_text(path)
+            )
+        }
     )]
-    WalUnreadable { path: PathBuf, error: rusqlite::Error },
+    WalUnreadable { path: PathBuf, error: rusqlite::Error, ours: bool },
     #[error(
         "cannot read {}: a program stopped while writing it, and left the change it had begun in {}; \
          the change must be undone before the file can be read, which reading does not do: an index run \

@@ -251,11 +251,11 @@ fn kind(conn: &Connection) -> rusqlite::Result<Kind> {
 }
 
 /// The error for a failure to read the file at `path` as a database.
-fn read_error(path: &Path, wal: bool, error: rusqlite::Error) -> Error {
+fn read_error(path: &Path, wal: bool, ours: bool, error: rusqlite::Error) -> Error {
     match error.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::NotKifudex(path.to_path_buf()),
         Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly) if wal && linked_side(path).is_none() => {
-            Error::WalUnreadable { path: path.to_path_buf(), error }
+            Error::WalUnreadable { path: path.to_path_buf(), error, ours }
         }
         _ => open_error(path, error),
     }
@@ -401,8 +401,8 @@ fn open_read_once(path: &Path) -> Result<Connection> {
         true => Connection::open_with_flags(path, READ_ONLY),
         false => open_schema(path, sniffed),
     }
-    .map_err(|e| read_error(path, wal, e))?;
-    conn.busy_timeout(BUSY_WAIT).map_err(|e| read_error(path, wal, e))?;
+    .map_err(|e| read_error(path, wal, ours_by_id, e))?;
+    conn.busy_timeout(BUSY_WAIT).map_err(|e| read_error(path, wal, ours_by_id, e))?;
     // A change that a program stopped in the middle of, in a hot journal, is undone only by a
     // connection that may write: not by a reader (which changes no file), but by an index run.
     let found = kind(&conn).map_err(|e| match e {
@@ -411,7 +411,7 @@ fn open_read_once(path: &Path) -> Result<Connection> {
         {
             Error::HotJournal { path: path.to_path_buf(), journal: with_suffix(path, "-journal") }
         }
-        e => read_error(path, wal, e),
+        e => read_error(path, wal, ours_by_id, e),
     })?;
     match found {
         Kind::Kifudex(found) if found > migrate::VERSION => {
@@ -509,7 +509,7 @@ fn open_write_sniffed(path: &Path, sniffed: Sniff, wait: StartWait<'_>) -> Resul
     if conn.is_readonly(rusqlite::MAIN_DB).map_err(open_error)? {
         return Err(Error::ReadOnly(path.to_path_buf()));
     }
-    match kind(&conn).map_err(|e| read_error(path, false, e))? {
+    match kind(&conn).map_err(|e| read_error(path, false, true, e))? {
         Kind::Foreign => return Err(Error::NotKifudex(path.to_path_buf())),
         Kind::Kifudex(found) if found > migrate::VERSION => {
             return Err(Error::TooNew { path: path.to_path_buf(), found, known: migrate::VERSION });

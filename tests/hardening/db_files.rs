@@ -447,6 +447,34 @@ fn a_database_left_in_wal_mode_where_it_cannot_be_read_says_how_to_mend_it() {
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// Another program's file in WAL mode, its schema still in its log and no shared memory
+/// beside it, in a directory the reader may not write: its header does not say it is kifudex's, and its log cannot be read there,
+/// so the reader says it cannot tell, not that an index run was killed writing it (nor that an
+/// index run would mend it: one refuses another program's file).
+#[test]
+fn another_program_s_file_in_wal_mode_where_it_cannot_be_read_is_not_called_a_killed_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = tmp.path().join("ro");
+    let logged = not_databases(&dir).into_iter().find(|p| p.ends_with("logged.db")).unwrap();
+    // As a copy of the file and its log leaves it: no shared memory beside them.
+    let _ = fs::remove_file(dir.join("logged.db-shm"));
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
+    let (before, names) = (hash(&logged), listing(&dir));
+    let mut cmd = command();
+    cmd.args(["games", "--db"]).arg(&logged);
+    let out = unprivileged(&mut cmd).output().unwrap();
+    let message = stderr(&out);
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(
+        message.contains("cannot tell whether") && message.contains("is a kifudex database"),
+        "{message}"
+    );
+    assert!(!message.contains("killed") && !message.contains("index run"), "{message}");
+    assert_eq!((hash(&logged), listing(&dir)), (before, names));
+}
+
 /// Another program stopped in the middle of a change to the database (killed, its machine
 /// down) and left a hot journal: readers, which change no file, cannot read past it, and say
 /// so in a line that names the journal and the fix; an index run undoes the change, and the
