@@ -11,13 +11,19 @@
 
 use kifudex::ingest::path_text;
 use std::{
-    io::{self, BufWriter, Write},
+    io::{self, BufWriter, IsTerminal, Write},
     path::PathBuf,
     process::ExitCode,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
 };
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kifudex::{
     db::GameId,
     export::{self, Output},
@@ -239,7 +245,12 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         skipped += 1;
         super::note(format_args!("game {id} is left out: {why}"));
     };
-    export::write(&snapshot, table, &filter, &options, output, &mut skip).map_err(failed)?;
+    let written = Arc::new(AtomicU64::new(0));
+    let output = output.counted(Arc::clone(&written));
+    let progress = Progress::start(written, &to, file.is_some());
+    let wrote = export::write(&snapshot, table, &filter, &options, output, &mut skip);
+    drop(progress);
+    wrote.map_err(failed)?;
     if let Some(replacing) = replacing {
         replacing.commit()?;
     }
@@ -250,6 +261,63 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let unmatched = !matches!(args.what, Table::Rejects | Table::Warnings)
         && super::note_no_game_kept(&snapshot, &filter)? == super::NoGame::Matched;
     Ok(if skipped > 0 || unmatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The rows an export has written so far, shown on stderr when it is a terminal and the rows
+/// do not go to it too (a tree exported deep, or a large archive's moves, take minutes), from
+/// its first second on; cleared when it is dropped, as the export ends.
+struct Progress {
+    done: Arc<AtomicBool>,
+    ticker: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Progress {
+    /// How long an export runs before its progress is shown.
+    const AFTER: Duration = Duration::from_secs(1);
+
+    /// Shows `written` going up, the rows written to `to` (a file when `to_file`, else stdout).
+    fn start(written: Arc<AtomicU64>, to: &str, to_file: bool) -> Progress {
+        let done = Arc::new(AtomicBool::new(false));
+        if !io::stderr().is_terminal() || !to_file && io::stdout().is_terminal() {
+            return Progress { done, ticker: None };
+        }
+        let (stop, to) = (Arc::clone(&done), to.to_string());
+        let ticker = std::thread::Builder::new()
+            .name("kifudex-progress".into())
+            .spawn(move || {
+                let began = Instant::now();
+                while began.elapsed() < Progress::AFTER {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::park_timeout(Progress::AFTER.saturating_sub(began.elapsed()));
+                }
+                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+                    .with_elapsed(began.elapsed());
+                bar.set_style(
+                    ProgressStyle::with_template("{elapsed_precise} {human_pos} rows written to {msg}")
+                        .expect("the template is valid"),
+                );
+                bar.set_message(to);
+                while !stop.load(Ordering::Relaxed) {
+                    bar.set_position(written.load(Ordering::Relaxed));
+                    std::thread::park_timeout(Duration::from_millis(200));
+                }
+                bar.finish_and_clear();
+            })
+            .ok();
+        Progress { done, ticker }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(ticker) = self.ticker.take() {
+            ticker.thread().unpark();
+            let _ = ticker.join();
+        }
+    }
 }
 
 /// The part to write under `dir` for shard `shard` of `what` in `format`; makes the shard's

@@ -14,7 +14,15 @@
 //! export's memory does not grow with its size. Rows made in parallel (one chunk a game) are
 //! gathered in chunks of the same format and appended in order.
 
-use std::{fmt::Write as _, fs::File, io::Write};
+use std::{
+    fmt::Write as _,
+    fs::File,
+    io::Write,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
 
 use super::{Error, parquet::ParquetWriter};
 
@@ -214,6 +222,8 @@ pub struct Output<W: Write> {
     target: Target<W>,
     held: Rows,
     written: u64,
+    /// Where the rows written so far are counted for another thread to show ([`Output::counted`]).
+    counter: Option<Arc<AtomicU64>>,
 }
 
 impl<W: Write> Output<W> {
@@ -231,7 +241,7 @@ impl<W: Write> Output<W> {
             out.write_all(&header.into_inner().map_err(|e| Error::Write(e.into_error()))?)?;
         }
         let held = Rows::new(format, std::sync::Arc::new(columns), std::sync::Arc::new(names));
-        Ok(Output { target: Target::Text(out), held, written: 0 })
+        Ok(Output { target: Target::Text(out), held, written: 0, counter: None })
     }
 
     /// A Parquet export of `columns` into `file`.
@@ -242,7 +252,22 @@ impl<W: Write> Output<W> {
     pub fn parquet(file: File, columns: Vec<Column>) -> Result<Output<W>, Error> {
         let writer = ParquetWriter::new(file, &columns)?;
         let held = Rows::new(Format::Parquet, std::sync::Arc::new(columns), std::sync::Arc::default());
-        Ok(Output { target: Target::Parquet(Box::new(writer)), held, written: 0 })
+        Ok(Output { target: Target::Parquet(Box::new(writer)), held, written: 0, counter: None })
+    }
+
+    /// The export, counting in `counter` the rows it has written out, as it writes them (a
+    /// bounded number at a time), for a display of its progress.
+    #[must_use]
+    pub fn counted(self, counter: Arc<AtomicU64>) -> Output<W> {
+        Output { counter: Some(counter), ..self }
+    }
+
+    /// Counts `rows` more rows written out.
+    fn wrote(&mut self, rows: u64) {
+        self.written += rows;
+        if let Some(counter) = &self.counter {
+            counter.store(self.written, Ordering::Relaxed);
+        }
     }
 
     /// An empty set of rows of this export's format and columns, to fill elsewhere (on another
@@ -285,7 +310,7 @@ impl<W: Write> Output<W> {
         if let Target::Text(out) = &mut self.target {
             out.write_all(&bytes)?;
         }
-        self.written += rows.rows;
+        self.wrote(rows.rows);
         Ok(())
     }
 
@@ -294,7 +319,8 @@ impl<W: Write> Output<W> {
         if let Target::Text(out) = &mut self.target {
             out.write_all(&bytes)?;
         }
-        self.written += std::mem::take(&mut self.held.rows);
+        let rows = std::mem::take(&mut self.held.rows);
+        self.wrote(rows);
         Ok(())
     }
 
@@ -305,7 +331,8 @@ impl<W: Write> Output<W> {
                 if let Form::Columns(c) = &mut self.held.form {
                     writer.write(c)?;
                 }
-                self.written += std::mem::take(&mut self.held.rows);
+                let rows = std::mem::take(&mut self.held.rows);
+                self.wrote(rows);
                 Ok(())
             }
         }
@@ -323,5 +350,40 @@ impl<W: Write> Output<W> {
             Target::Parquet(writer) => writer.finish()?,
         }
         Ok(self.written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counter of a counted export follows the rows written out: none before they are,
+    /// each of them once they are, in text as in Parquet.
+    #[test]
+    fn a_counted_export_counts_the_rows_it_writes_out() {
+        let columns = || columns(&["n", "name"], &[Kind::Int, Kind::Text]);
+        let rows = 5_000;
+        let fill = |out: &mut Output<Vec<u8>>| {
+            for n in 0..rows {
+                out.row(&[Cell::Int(n), Cell::Text("羽生善治")]).unwrap();
+            }
+        };
+        let counter = Arc::new(AtomicU64::new(0));
+        let mut out = Output::text(Format::Csv, Vec::new(), columns()).unwrap().counted(Arc::clone(&counter));
+        out.row(&[Cell::Int(1), Cell::Null]).unwrap();
+        assert_eq!(counter.load(Ordering::Relaxed), 0, "a row held is not written yet");
+        fill(&mut out);
+        let part = counter.load(Ordering::Relaxed);
+        assert!(part > 0 && part < rows as u64 + 1, "{part}: written out a bounded number at a time");
+        assert_eq!(out.finish().unwrap(), rows as u64 + 1);
+        assert_eq!(counter.load(Ordering::Relaxed), rows as u64 + 1);
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = File::create(dir.path().join("n.parquet")).unwrap();
+        let counter = Arc::new(AtomicU64::new(0));
+        let mut out = Output::<Vec<u8>>::parquet(file, columns()).unwrap().counted(Arc::clone(&counter));
+        fill(&mut out);
+        assert_eq!(out.finish().unwrap(), rows as u64);
+        assert_eq!(counter.load(Ordering::Relaxed), rows as u64);
     }
 }
