@@ -623,7 +623,7 @@ mod tests {
         let zero = target_from_text(None, None, "9/9/9/9/9/9/9/9/9 b - 0", None, None).unwrap_err();
         assert_eq!(
             zero.to_string(),
-            "start '9/9/9/9/9/9/9/9/9 b - 0' is not an SFEN: the move number '0' is not a positive number"
+            "start '9/9/9/9/9/9/9/9/9 b - 0' is not an SFEN: the move number '0' is not a number from 1 to 4294967295"
         );
         // A long one is quoted in part, as moves are.
         let long = target_from_text(None, None, &"q".repeat(1000), None, None).unwrap_err();

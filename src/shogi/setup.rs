@@ -183,7 +183,7 @@ pub enum SfenError {
     BadTurn(String),
     #[error("the hands '{0}' are not SFEN hands (like '-' or 'RG2Pb')")]
     BadHands(String),
-    #[error("the move number '{0}' is not a positive number")]
+    #[error("the move number '{0}' is not a number from 1 to {max}", max = u32::MAX)]
     BadMoveNumber(String),
     #[error("SFEN has board, side to move, hands and move number; '{0}' is extra")]
     Extra(String),
