@@ -266,6 +266,8 @@ fn negative_numbers_are_refused_as_values_not_taken_for_flags() {
         (&["export", "tree", "--max-ply", "-1"], "'-1' for '--max-ply <PLY>': below 0: give 0 or more"),
         (&["query", "--since", "-2020"], "--since '-2020' is not a date"),
         (&["show", "-1"], "there is no game -1"),
+        (&["show", "9223372036854775808"], "there is no game 9223372036854775808: game ids go from 1 to"),
+        (&["show", "one"], "'one' for '<GAME_ID>': not a game id: give a number"),
         (&["serve", "--idle-timeout", "-1"], "'-1' for '--idle-timeout <SECONDS>': -1 is not in 1..=3600"),
     ] {
         let out = kifudex(args).db(&db).output();

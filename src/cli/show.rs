@@ -36,7 +36,7 @@ use super::{
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The game's id (as `query` and `export games` show it)
-    #[arg(value_name = "GAME_ID", allow_negative_numbers = true)]
+    #[arg(value_name = "GAME_ID", allow_negative_numbers = true, value_parser = game_id)]
     id: i64,
     /// The format to write [default: the one --out's extension names (.kif .kifu .ki2 .ki2u
     /// .csa .jkf .json .usi .sfen .psn), else kif; western for a yari shogi game, which has no
@@ -119,4 +119,17 @@ fn refuse_indexed_file(reader: &kifudex::db::Reader, out: &Path, db: &Path) -> a
         }
     }
     Ok(())
+}
+
+/// A game id as given: a number, however large (none past the largest id is stored, which
+/// the command then says), or a clear refusal.
+fn game_id(text: &str) -> Result<i64, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    match text.parse::<i64>() {
+        Ok(id) => Ok(id),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("there is no game {text}: game ids go from 1 to {}", i64::MAX))
+        }
+        Err(_) => Err("not a game id: give a number, as `query` and `export games` show it".to_string()),
+    }
 }
