@@ -38,7 +38,8 @@ run_one() {
         printf '%-14s ok   %s\n' "$t" "$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$') inputs"
     else
         printf '%-14s FAIL\n' "$t"
-        grep -E -A12 'panicked|ERROR|SUMMARY' "$logs/$t.log" | head -40
+        # -a: a log that quotes the input holds bytes grep would take for a binary file.
+        grep -a -E -A12 'panicked|ERROR|SUMMARY' "$logs/$t.log" | head -40
         return 1
     fi
 }

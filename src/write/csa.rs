@@ -44,9 +44,15 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     let ending = replayed.termination.and_then(|t| word_for(t, replayed.outcome, replayed.end.turn));
     let info = &game.info;
     let time = info.time_control.as_deref().map(|tc| time_line(game, tc));
+    // A time control in a comment, which reads back as no header, leaves no other header of
+    // the field a line either: read back, that line would be the game's time control.
+    let time_in_comment = matches!(time, Some(TimeLine::Comment(_)));
+    let line_header = |h: &Header| {
+        as_line(h) && !(time_in_comment && Field::of(&h.key).is_some_and(|(f, _)| f == Field::TimeControl))
+    };
     // A V3.0 line, written here (`$TIME`) or kept from the record.
     let v3_line = matches!(time, Some(TimeLine::Time(_)))
-        || other_headers(game).any(|h| as_line(h) && V3_KEYS.contains(&h.key.trim()));
+        || other_headers(game).any(|h| line_header(h) && V3_KEYS.contains(&h.key.trim()));
     out.push_str(ENCODING_LINE);
     out.push_str(version(ending, v3_line));
     let mut line = |prefix: &str, value: &str| {
@@ -80,8 +86,13 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     if let Some(value) = &info.opening {
         line("$OPENING:", value);
     }
-    for h in other_headers(game).filter(|h| as_line(h)) {
+    for h in other_headers(game).filter(|h| line_header(h)) {
         let limit = (h.key.trim() == "$TIME_LIMIT").then(|| time_limit(h.value.trim())).flatten();
+        // The time control's own line, read in another form (` 0:25+00`), is written once:
+        // read back, a second one would be the field's, and no header of its own.
+        if matches!((&time, &limit), (Some(TimeLine::Limit(tc)), Some(l)) if tc == l) {
+            continue;
+        }
         line(&format!("{}:", h.key), limit.as_deref().unwrap_or(&h.value));
     }
     write_start(&mut out, &replayed.start);
@@ -91,7 +102,7 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     if let Some(TimeLine::Comment(tc)) = time {
         let _ = writeln!(out, "'{}:{}", TIME_COMMENT, one_line(tc));
     }
-    for h in other_headers(game).filter(|h| !as_line(h)) {
+    for h in other_headers(game).filter(|h| !line_header(h)) {
         let _ = writeln!(out, "'{}", one_line(&format!("{}:{}", h.key, h.value)));
     }
     for c in comment_lines(&game.comments) {
