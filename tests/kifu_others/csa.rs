@@ -42,6 +42,20 @@ fn csa_multi_game_file() {
     assert_eq!(games[2].info.black.as_ref().map(|p| p.full.as_str()), Some("テスト先手"));
 }
 
+/// Each game's list of moves is made from a guess at its length. The guess must be the game's:
+/// a file of 2,000 one-move games, whose text as a whole would make room for 1,024 moves (48
+/// kB), held that much for each game (98 MB for a 30 kB file).
+#[test]
+fn csa_many_short_games_hold_little_room_for_moves() {
+    let text = "PI\n+\n+7776FU\n/\n".repeat(2_000);
+    let games = csa::read(&text);
+    assert_eq!(games.len(), 2_000);
+    assert!(games.iter().all(|g| g.moves.len() == 1));
+    let room: usize = games.iter().map(|g| g.moves.capacity()).sum();
+    // The first game may take the text's guess; the others, a few moves each.
+    assert!(room <= 1_024 + 8 * 2_000, "room for {room} moves");
+}
+
 #[test]
 fn csa_euc_jp_padded_moves() {
     // EUC-JP, moves padded with spaces and followed on the same line by `,T` and `,'`

@@ -100,7 +100,9 @@ pub fn read_after(text: &str, before: u32) -> Vec<Game> {
 
 fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
     let mut games = Vec::new();
-    // A move and its time, a line each, take some twelve bytes.
+    // A move and its time, a line each, take some twelve bytes. A game after another is
+    // guessed as long as the one before: the text's length would make a list that large for
+    // each of a file's many short games.
     let moves = (len / 12).min(MOVES_RESERVED);
     let mut reader = GameReader { moves, ..GameReader::default() };
     for (number, line) in lines {
@@ -109,6 +111,7 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
             continue;
         }
         if line == "/" {
+            let moves = reader.game.moves.len();
             games.extend(
                 std::mem::replace(&mut reader, GameReader { moves, ..GameReader::default() }).finish(),
             );
