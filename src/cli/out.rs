@@ -22,7 +22,7 @@ use std::{
     sync::{Mutex, Once},
 };
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 
 /// The file an `--out` names: none for `-`, which means stdout, as it does to most tools.
 pub fn named(out: &Option<PathBuf>) -> Option<&PathBuf> {
@@ -179,6 +179,7 @@ impl Replacing {
         }
         let target = match fs::metadata(path) {
             Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path_text(path)),
+            _ if ends_with_slash(path) => return Err(no_file_name(path)),
             Ok(m) if !m.is_file() => return direct(),
             Ok(_) => {
                 // A file that may not be written is refused as writing it would be, never
@@ -269,6 +270,7 @@ impl Replacing {
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     match fs::metadata(path) {
         Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path_text(path)),
+        _ if ends_with_slash(path) => Err(no_file_name(path)),
         Ok(m) if m.is_file() => {
             OpenOptions::new()
                 .write(true)
@@ -279,6 +281,22 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
         Ok(_) => Ok(()),
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => check_directory(path),
         Err(e) => Err(e).with_context(|| format!("cannot write {}", path_text(path))),
+    }
+}
+
+/// Whether `path` ends with a slash, and so names a directory whatever is there.
+fn ends_with_slash(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().ends_with(b"/")
+}
+
+/// Why no file can be made at `path`, which [`ends_with_slash`] and is no directory.
+fn no_file_name(path: &Path) -> anyhow::Error {
+    match kifudex::db::file_in_the_way(path) {
+        Some(file) => anyhow!("cannot create {}: {} is not a directory", path_text(path), path_text(&file)),
+        None => anyhow!(
+            "cannot create {}: a path that ends with / names a directory, and there is none: give a file's path",
+            path_text(path)
+        ),
     }
 }
 

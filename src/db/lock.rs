@@ -108,7 +108,10 @@ fn canonical(db: &Path) -> Result<PathBuf> {
     if db.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return match fs::metadata(db) {
             Ok(meta) if meta.is_dir() => Err(Error::Directory(db.to_path_buf())),
-            _ => Err(no_directory(db, db)),
+            _ => match file_in_the_way(db) {
+                Some(file) => Err(Error::NotUnderDirectory { path: db.to_path_buf(), file }),
+                None => Err(Error::SlashName(db.to_path_buf())),
+            },
         };
     }
     // A link to nothing: SQLite would make the database where it points, beside no lock.
@@ -208,7 +211,7 @@ mod tests {
     fn paths_that_cannot_be_a_database_file() {
         let tmp = tempfile::tempdir().unwrap();
         let slash = tmp.path().join("k.sqlite/");
-        assert!(matches!(WriteLock::acquire(&slash), Err(Error::NoDirectory { .. })));
+        assert!(matches!(WriteLock::acquire(&slash), Err(Error::SlashName(_))));
         let dangling = tmp.path().join("link.sqlite");
         std::os::unix::fs::symlink(tmp.path().join("target.sqlite"), &dangling).unwrap();
         let err = WriteLock::acquire(&dangling).unwrap_err();

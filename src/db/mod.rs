@@ -154,6 +154,13 @@ pub enum Error {
     Directory(PathBuf),
     #[error("cannot create the database {}: there is no directory {}", path_text(path), path_text(dir))]
     NoDirectory { path: PathBuf, dir: PathBuf },
+    /// A path that ends with a slash, and so names a directory, where no directory is.
+    #[error(
+        "cannot create the database {}: a path that ends with / names a directory, and there is none: \
+         give the database file's path",
+        path_text(&.0)
+    )]
+    SlashName(PathBuf),
     #[error("cannot create the database {}: {} is not a directory", path_text(path), path_text(file))]
     NotUnderDirectory { path: PathBuf, file: PathBuf },
     #[error("cannot read {}: {error}", path_text(path))]
@@ -309,6 +316,7 @@ impl Error {
                 | Error::Empty(_)
                 | Error::Directory(_)
                 | Error::NoDirectory { .. }
+                | Error::SlashName(_)
                 | Error::NotUnderDirectory { .. }
                 | Error::File { .. }
                 | Error::Open { .. }

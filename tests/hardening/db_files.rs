@@ -549,6 +549,19 @@ fn odd_database_paths_get_a_clear_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with(&format!("kifudex: no database at {}", nowhere.display())));
     assert!(!tmp.path().join("no").exists());
+    // A name that ends with a slash, which names a directory: it is said so, and nothing made.
+    let slash = PathBuf::from(format!("{}/", tmp.path().join("k.sqlite").display()));
+    let out = index(&games, &slash);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "kifudex: cannot create the database {}: a path that ends with / names a directory, and \
+             there is none: give the database file's path\n",
+            slash.display()
+        )
+    );
+    assert_eq!(listing(tmp.path()), BTreeSet::from(["games".to_string(), "somedir".to_string()]));
     // A file where a directory should be is named as what it is.
     let notes = tmp.path().join("notes.txt");
     fs::write(&notes, "").unwrap();
@@ -663,6 +676,7 @@ fn no_output_flag_writes_over_game_records_or_the_file_read_and_index_checks_its
     let p = |p: &Path| p.to_str().unwrap().to_string();
     let (g, d, r, same, t) = (p(&games), p(&db), p(&record), p(&same_record), p(tmp.path()));
     let (journal, nowhere) = (format!("{d}-journal"), format!("{t}/no/r.csv"));
+    let slash = format!("{t}/r.csv/");
     // (arguments, the start of the message)
     let cases = [
         (vec!["index", &g, "--db", &d, "--rejects", &r], format!("--rejects {r} holds game records")),
@@ -672,6 +686,14 @@ fn no_output_flag_writes_over_game_records_or_the_file_read_and_index_checks_its
         (
             vec!["index", &g, "--db", &d, "--rejects", &nowhere],
             format!("cannot create {nowhere}: there is no directory {t}/no"),
+        ),
+        (
+            vec!["export", "games", "--db", &d, "--out", &slash],
+            format!("cannot create {slash}: a path that ends with / names a directory, and there is none"),
+        ),
+        (
+            vec!["index", &g, "--db", &d, "--rejects", &slash],
+            format!("cannot create {slash}: a path that ends with / names a directory, and there is none"),
         ),
     ];
     for (args, start) in &cases {
