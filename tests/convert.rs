@@ -1447,3 +1447,27 @@ fn a_time_control_goes_on_csa_lines_only_in_their_forms() {
         assert_eq!(lines, expected, "{name}:\n{written}");
     }
 }
+
+/// CSA reads `,'` inside a comment as the start of another (as padded server logs write
+/// them), so a comment or a kept header that holds it is written with a space after the
+/// comma: one comment, read back as written.
+#[test]
+fn a_comment_holding_comma_quote_stays_one_comment_through_csa() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*好手,'次は\n   2 投了\n";
+    let csa = "V2.2\nN+Sente\nN+again,'x\nPI\n+\n+7776FU\n%TORYO\n";
+    for (name, text, expected) in [("c.kifu", kif, "'好手, '次は"), ("c.csa", csa, "'N+:again, 'x")] {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = convert(&[path.to_str().unwrap(), "--to", "csa"]);
+        let written = String::from_utf8(out.stdout).unwrap();
+        let comments: Vec<&str> =
+            written.lines().filter(|l| l.contains("次は") || l.contains("again")).collect();
+        assert_eq!(comments, [expected], "{name}:\n{written}");
+        // Read back, it is one comment, and written again the same.
+        let again = tmp.path().join(format!("{name}.csa"));
+        std::fs::write(&again, &written).unwrap();
+        let out = convert(&[again.to_str().unwrap(), "--to", "csa"]);
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), written, "{name}");
+    }
+}

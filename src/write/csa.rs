@@ -100,13 +100,13 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     // among them): read back, a comment before the first move is one of the game's, wherever
     // it was written (the note on an illegal first move, say), and is written here again.
     if let Some(TimeLine::Comment(tc)) = time {
-        let _ = writeln!(out, "'{}:{}", TIME_COMMENT, one_line(tc));
+        comment_line(&mut out, &format!("{TIME_COMMENT}:{tc}"));
     }
     for h in other_headers(game).filter(|h| !line_header(h)) {
-        let _ = writeln!(out, "'{}", one_line(&format!("{}:{}", h.key, h.value)));
+        comment_line(&mut out, &format!("{}:{}", h.key, h.value));
     }
     for c in comment_lines(&game.comments) {
-        let _ = writeln!(out, "'{c}");
+        comment_line(&mut out, c);
     }
     if let Some(mut pos) = start_position(replayed) {
         walk(&mut pos, &replayed.moves, &game.moves, |step| {
@@ -117,13 +117,13 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
                     let _ = writeln!(out, "T{t}");
                 }
                 for c in comment_lines(&entry.comments) {
-                    let _ = writeln!(out, "'{c}");
+                    comment_line(&mut out, c);
                 }
             }
         });
     }
     for note in foul_notes(game, replayed) {
-        let _ = writeln!(out, "'{}", one_line(&note));
+        comment_line(&mut out, &note);
     }
     // The record's time and comments for its ending follow the `%` word. With no word for
     // the ending (which is then named as left out), the comments are still written: they
@@ -136,7 +136,7 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
         }
     }
     for c in comment_lines(own.map_or(&[][..], |e| &e.comments)) {
-        let _ = writeln!(out, "'{c}");
+        comment_line(&mut out, c);
     }
     out
 }
@@ -266,6 +266,12 @@ fn as_line(h: &Header) -> bool {
 /// Header values and comments are one line each in CSA.
 fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
+}
+
+/// Writes `text` as a comment line. Read back, `,'` in a comment starts another (as server
+/// logs pad theirs); a space after the comma keeps the text one comment.
+fn comment_line(out: &mut String, text: &str) {
+    let _ = writeln!(out, "'{}", one_line(text).replace(",'", ", '"));
 }
 
 fn write_start(out: &mut String, start: &Setup) {
