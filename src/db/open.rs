@@ -163,14 +163,15 @@ fn sniff(path: &Path) -> Result<Sniff> {
         // A device or a pipe: reading one could block, and none is a database.
         return Ok(Sniff::Foreign);
     }
-    if meta.len() == 0 {
-        return Ok(Sniff::Empty);
-    }
+    // Read even when its size is 0: a file of /proc says so, and holds text all the same.
     let mut head = Vec::with_capacity(HEAD);
     match fs::File::open(path).and_then(|f| f.take(HEAD as u64).read_to_end(&mut head)) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::Missing(path.to_path_buf())),
         read => read.map_err(file_error)?,
     };
+    if head.is_empty() {
+        return Ok(Sniff::Empty);
+    }
     if head.len() < HEAD || !head.starts_with(b"SQLite format 3\0") {
         return Ok(Sniff::Foreign);
     }
@@ -704,6 +705,21 @@ mod tests {
             assert_eq!(listing().len(), 1, "files made beside it: {:?}", listing());
             assert_eq!(fs::read(&path).unwrap(), before);
         }
+    }
+
+    #[test]
+    fn a_file_that_says_it_is_empty_and_holds_text_is_foreign() {
+        let proc_file = Path::new("/proc/self/status");
+        if !proc_file.exists() {
+            eprintln!("skipped: no /proc here");
+            return;
+        }
+        assert_eq!(fs::metadata(proc_file).unwrap().len(), 0);
+        assert!(matches!(sniff(proc_file), Ok(Sniff::Foreign)));
+        let tmp = tempfile::tempdir().unwrap();
+        let empty = tmp.path().join("empty.sqlite");
+        fs::write(&empty, b"").unwrap();
+        assert!(matches!(sniff(&empty), Ok(Sniff::Empty)));
     }
 
     #[test]
