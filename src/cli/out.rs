@@ -179,7 +179,7 @@ impl Replacing {
         }
         let target = match fs::metadata(path) {
             Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path_text(path)),
-            _ if ends_with_slash(path) => return Err(no_file_name(path)),
+            _ if kifudex::db::ends_with_slash(path) => return Err(no_file_name(path)),
             Ok(m) if !m.is_file() => return direct(),
             Ok(_) => {
                 // A file that may not be written is refused as writing it would be, never
@@ -270,7 +270,7 @@ impl Replacing {
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     match fs::metadata(path) {
         Ok(m) if m.is_dir() => bail!("{} is a directory: give a file", path_text(path)),
-        _ if ends_with_slash(path) => Err(no_file_name(path)),
+        _ if kifudex::db::ends_with_slash(path) => Err(no_file_name(path)),
         Ok(m) if m.is_file() => {
             OpenOptions::new()
                 .write(true)
@@ -284,12 +284,7 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// Whether `path` ends with a slash, and so names a directory whatever is there.
-fn ends_with_slash(path: &Path) -> bool {
-    path.as_os_str().as_encoded_bytes().ends_with(b"/")
-}
-
-/// Why no file can be made at `path`, which [`ends_with_slash`] and is no directory.
+/// Why no file can be made at `path`, which ends with a slash and is no directory.
 fn no_file_name(path: &Path) -> anyhow::Error {
     match kifudex::db::file_in_the_way(path) {
         Some(file) => anyhow!("cannot create {}: {} is not a directory", path_text(path), path_text(&file)),

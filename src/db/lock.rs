@@ -104,8 +104,7 @@ impl Drop for WriteLock {
 
 /// The database path with symbolic links resolved, whether or not the file exists yet.
 fn canonical(db: &Path) -> Result<PathBuf> {
-    // A name that ends with a slash names a directory, whatever is there.
-    if db.as_os_str().as_encoded_bytes().ends_with(b"/") {
+    if ends_with_slash(db) {
         return match fs::metadata(db) {
             Ok(meta) if meta.is_dir() => Err(Error::Directory(db.to_path_buf())),
             _ => match file_in_the_way(db) {
@@ -149,6 +148,11 @@ fn no_directory(db: &Path, dir: &Path) -> Error {
         Some(file) => Error::NotUnderDirectory { path: db.to_path_buf(), file },
         None => Error::NoDirectory { path: db.to_path_buf(), dir: dir.to_path_buf() },
     }
+}
+
+/// Whether `path` ends with a slash, and so names a directory, whatever is there.
+pub fn ends_with_slash(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().ends_with(b"/")
 }
 
 /// The nearest of `dir` and its ancestors that is there, when it is no directory: the file

@@ -104,7 +104,7 @@ pub use self::{
         GamePositions, HOT_GAMES, KEYPOS_MAX_PLY, LISTED, MoveStats, Occurrence, PositionStats, Posting,
         RUN_POSTINGS, first_plies,
     },
-    lock::file_in_the_way,
+    lock::{ends_with_slash, file_in_the_way},
     migrate::{READABLE_FROM, VERSION},
     names::{Alias, AliasError, contradicting_alias, two_names},
     open::{APPLICATION_ID, OnDisk, SIDE_FILES, START_WAIT, StartWait},
