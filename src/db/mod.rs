@@ -236,6 +236,15 @@ pub enum Error {
         }
     )]
     WalUnreadable { path: PathBuf, error: rusqlite::Error, ours: bool },
+    /// A file whose header does not say it is kifudex's, beside a log that holds pages and no
+    /// shared memory file: reading the log would make that file, beside another program's file.
+    #[error(
+        "cannot tell whether {} is a kifudex database: its header does not say so, and its write-ahead \
+         log (-wal), which may, can be read only by making a shared-memory file (-shm) beside it, which \
+         kifudex does not do to a file that may be another program's; the program that wrote it reads it",
+        path_text(&.0)
+    )]
+    UnreadLog(PathBuf),
     #[error(
         "cannot read {}: a program stopped while writing it, and left the change it had begun in {}; \
          the change must be undone before the file can be read, which reading does not do: an index run \
@@ -328,6 +337,7 @@ impl Error {
                 | Error::ReadOnly(_)
                 | Error::InUse { .. }
                 | Error::WalUnreadable { .. }
+                | Error::UnreadLog(_)
                 | Error::HotJournal { .. }
         )
     }

@@ -358,19 +358,31 @@ fn is_verdict(e: &Error) -> bool {
 const READ_ONLY: OpenFlags = OpenFlags::SQLITE_OPEN_READ_ONLY.union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
 
 /// A read-only connection to the SQLite file at `path` (whose header is `sniffed`), to read
-/// its schema and nothing else. A file at rest in WAL mode (its header says so, and no log is
-/// beside it) is opened as immutable: SQLite would otherwise make a log and its shared memory
+/// its schema and nothing else. A file at rest in WAL mode (its header says so, and no log, or
+/// an empty one, is beside it) is opened as immutable: SQLite would otherwise make a log and its shared memory
 /// beside it, two files in another program's directory, left there when the file is not
 /// kifudex's. At rest, the file holds every committed page.
-fn open_schema(path: &Path, sniffed: Sniff) -> rusqlite::Result<Connection> {
-    let at_rest_in_wal = matches!(sniffed, Sniff::Sqlite { wal: true, .. })
-        && fs::symlink_metadata(with_suffix(path, "-wal")).is_err();
-    match (at_rest_in_wal, std::path::absolute(path)) {
+///
+/// A file whose log holds pages and has no shared memory file beside it (as a copy of the
+/// file and its log leaves it) is not opened: SQLite would make that file ([`Error::UnreadLog`]).
+fn open_schema(path: &Path, sniffed: Sniff) -> Result<Connection> {
+    let wal = matches!(sniffed, Sniff::Sqlite { wal: true, .. });
+    // `None` for no log, else its length when it is a file (a link is left to `read_error`).
+    let log = fs::symlink_metadata(with_suffix(path, "-wal")).ok().map(|m| m.is_file().then_some(m.len()));
+    let no_shm = || {
+        fs::symlink_metadata(with_suffix(path, "-shm"))
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    };
+    if log.flatten().is_some_and(|len| len > 0) && no_shm() {
+        return Err(Error::UnreadLog(path.to_path_buf()));
+    }
+    match (wal && matches!(log, None | Some(Some(0))), std::path::absolute(path)) {
         (true, Ok(absolute)) => {
             Connection::open_with_flags(immutable_uri(&absolute), READ_ONLY | OpenFlags::SQLITE_OPEN_URI)
         }
         _ => Connection::open_with_flags(path, READ_ONLY),
     }
+    .map_err(|e| read_error(path, wal, false, e))
 }
 
 /// The URI that opens the file at the absolute `path` as immutable: every byte of the path
@@ -399,10 +411,9 @@ fn open_read_once(path: &Path) -> Result<Connection> {
     // latest): its schema is read only to say why, writing nothing beside it.
     let ours_by_id = matches!(sniffed, Sniff::Sqlite { application_id: APPLICATION_ID, .. });
     let conn = match ours_by_id {
-        true => Connection::open_with_flags(path, READ_ONLY),
-        false => open_schema(path, sniffed),
-    }
-    .map_err(|e| read_error(path, wal, ours_by_id, e))?;
+        true => Connection::open_with_flags(path, READ_ONLY).map_err(|e| read_error(path, wal, true, e))?,
+        false => open_schema(path, sniffed)?,
+    };
     conn.busy_timeout(BUSY_WAIT).map_err(|e| read_error(path, wal, ours_by_id, e))?;
     // A change that a program stopped in the middle of, in a hot journal, is undone only by a
     // connection that may write: not by a reader (which changes no file), but by an index run.
@@ -437,7 +448,10 @@ fn refused_by_schema(path: &Path, sniffed: Sniff) -> Option<Error> {
     if !matches!(sniffed, Sniff::Sqlite { application_id: 0 | APPLICATION_ID, .. }) {
         return None;
     }
-    let conn = open_schema(path, sniffed).ok()?;
+    let conn = match open_schema(path, sniffed) {
+        Err(e @ Error::UnreadLog(_)) => return Some(e),
+        opened => opened.ok()?,
+    };
     match kind(&conn).ok()? {
         Kind::Foreign => Some(Error::NotKifudex(path.to_path_buf())),
         Kind::Kifudex(found) if found > migrate::VERSION => {

@@ -475,6 +475,40 @@ fn another_program_s_file_in_wal_mode_where_it_cannot_be_read_is_not_called_a_ki
     assert_eq!((hash(&logged), listing(&dir)), (before, names));
 }
 
+/// Another program's files as a copy of a file and its log leaves them, with no shared memory
+/// file (`-shm`) beside them, in a directory the user may write: SQLite would make one to read
+/// the log, beside a file that may not be kifudex's. No command makes it: where the log holds
+/// pages, each says it cannot tell; where the log is empty, the file itself holds the answer.
+#[test]
+fn a_copied_file_and_log_get_no_shared_memory_file_made_beside_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 2, 1, 22);
+    let dir = tmp.path().join("files");
+    let files = not_databases(&dir);
+    let named = |name: &str| files.iter().find(|p| p.ends_with(name)).unwrap().clone();
+    let (logged, at_rest) = (named("logged.db"), named("wal-app-v1.db"));
+    fs::remove_file(dir.join("logged.db-shm")).unwrap();
+    fs::write(dir.join("wal-app-v1.db-wal"), b"").unwrap();
+    let cannot_tell = format!(
+        "cannot tell whether {} is a kifudex database: its header does not say so, and its write-ahead log \
+         (-wal), which may, can be read only by making a shared-memory file (-shm) beside it, which kifudex \
+         does not do to a file that may be another program's; the program that wrote it reads it",
+        logged.display()
+    );
+    assert_every_read_refused(&logged, &cannot_tell);
+    assert_every_read_refused(&at_rest, &format!("not a kifudex database: {}", at_rest.display()));
+    for (file, message) in
+        [(&logged, cannot_tell.clone()), (&at_rest, format!("not a kifudex database: {}", at_rest.display()))]
+    {
+        let (before, names) = (hash(file), listing(&dir));
+        let out = index(&games, file);
+        assert_eq!(out.status.code(), Some(2), "{}", file.display());
+        assert_eq!(stderr(&out), format!("kifudex: {message}\n"));
+        assert_eq!((hash(file), listing(&dir)), (before, names), "{}", file.display());
+    }
+}
+
 /// Another program stopped in the middle of a change to the database (killed, its machine
 /// down) and left a hot journal: readers, which change no file, cannot read past it, and say
 /// so in a line that names the journal and the fix; an index run undoes the change, and the
