@@ -1,5 +1,5 @@
 //! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV or JSON Lines on stdout
-//! or into `--out FILE`, or Parquet into `--out FILE`. Exit status 0, or 1 when the filters
+//! or into `--out FILE`, or Parquet into `--out FILE` or stdout (not a terminal). Exit status 0, or 1 when the filters
 //! keep no game (the export is written, with no row) or a stored game could not be played
 //! back and was left out (each is named on stderr).
 //!
@@ -63,7 +63,7 @@ pub enum FormatArg {
     Csv,
     /// JSON Lines: one object a row
     Jsonl,
-    /// Parquet, typed columns (needs --out)
+    /// Parquet, typed columns (into --out, or into stdout when it is no terminal)
     Parquet,
 }
 
@@ -127,7 +127,7 @@ pub struct ExportArgs {
     /// For `tree`: the positions reached at this ply or earlier [default: 10]
     #[arg(long, value_name = "PLY", value_parser = kifudex::query::parse_count::<u32>, allow_negative_numbers = true)]
     max_ply: Option<u32>,
-    /// The file format (parquet needs --out) [default: the one --out's extension names (.csv
+    /// The file format (parquet is not written to a terminal) [default: the one --out's extension names (.csv
     /// .jsonl .ndjson .parquet), else csv]. An extension of another format is refused
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
@@ -161,9 +161,6 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         FormatArg::Jsonl => export::Format::Jsonl,
         FormatArg::Parquet => export::Format::Parquet,
     };
-    if format == export::Format::Parquet && super::out::named(&args.out).is_none() && args.out_dir.is_none() {
-        bail!("--format parquet writes a file: give it with --out FILE (or --out-dir DIR)");
-    }
     if let Some(out) = super::out::named(&args.out) {
         super::db::refuse_database_as_output(out, "--out", Some(&args.db.path()))?;
         super::db::refuse_records_as_output(out, "--out")?;
@@ -200,6 +197,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             }
             Some(part)
         }
+        // Parquet is written through a file, stdout's here: never to a terminal (see below).
+        (None, None) if format == export::Format::Parquet => Some(PathBuf::from("-")),
         (None, None) => None,
     };
     if args.what == Table::Tree {
@@ -219,7 +218,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let columns = export::columns(table, &options);
     // A failure to write says where: the file, or stdout.
-    let to = file.as_ref().map_or_else(|| "stdout".to_string(), |p| path_text(p));
+    let to =
+        file.as_ref().filter(|p| p.as_os_str() != "-").map_or_else(|| "stdout".to_string(), |p| path_text(p));
     let failed = |e: export::Error| match e {
         export::Error::Write(e) => anyhow::Error::new(e).context(format!("cannot write the export to {to}")),
         e => e.into(),
@@ -227,6 +227,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let (replacing, output): (_, Output<Box<dyn Write>>) = match &file {
         Some(path) => {
             let (replacing, file) = Replacing::create(path)?;
+            // By any name (`-`, `/dev/stdout`, a terminal's device): binary data is no text to show.
+            if format == export::Format::Parquet && file.is_terminal() {
+                bail!(
+                    "--format parquet writes binary data, and {to} is a terminal: give a file with --out FILE \
+                     (or --out-dir DIR), or send stdout to a file or a pipe"
+                );
+            }
             let output = match format {
                 export::Format::Parquet => Output::parquet(file, columns),
                 _ => Output::text(format, Box::new(BufWriter::new(file)) as Box<dyn Write>, columns),

@@ -65,8 +65,6 @@ fn parquet_reads_back_as_the_csv_export_with_typed_columns() {
             }
         }
     }
-    // Parquet needs a file.
-    assert_eq!(kifudex(["export", "games", "--format", "parquet"]).db(&a.db).output().status.code(), Some(2));
 }
 
 /// `--out`'s extension names the format when `--format` does not, and a `--format` it
@@ -102,6 +100,54 @@ fn the_out_extension_names_the_format_and_a_contradiction_is_refused() {
         )
     );
     assert!(!path.exists());
+}
+
+/// A pseudo-terminal's two ends: the one a program reads, and the terminal's device, its path.
+fn terminal() -> (File, File, std::path::PathBuf) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain calls on a descriptor this function opens and owns; `ptsname` is read at
+    // once, before any other call could reuse its buffer.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0 && libc::grantpt(master) == 0 && libc::unlockpt(master) == 0);
+        let name = std::ffi::CStr::from_ptr(libc::ptsname(master)).to_str().unwrap().to_string();
+        let master = File::from_raw_fd(master);
+        let device = fs::OpenOptions::new().write(true).open(&name).unwrap();
+        (master, device, name.into())
+    }
+}
+
+/// Parquet goes wherever the other formats go but a terminal: into stdout by each of its
+/// names (none, `-`, `/dev/stdout`), the same bytes as into a file; a terminal is refused by
+/// each of its names too (stdout, `/dev/stdout`, the terminal's device), with nothing written.
+#[test]
+fn parquet_is_written_to_stdout_by_any_name_but_never_to_a_terminal() {
+    let a = archive();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("games.parquet");
+    let (code, _, err) = kifudex(["export", "games", "--out", file.to_str().unwrap()]).db(&a.db).run();
+    assert_eq!(code, 0, "{err}");
+    let whole = fs::read(&file).unwrap();
+    for out in [&[][..], &["--out", "-"], &["--out", "/dev/stdout"]] {
+        let run = kifudex(["export", "games", "--format", "parquet"]).args(out).db(&a.db).output();
+        assert_eq!(run.status.code(), Some(0), "{out:?}: {}", String::from_utf8_lossy(&run.stderr));
+        assert!(run.stdout == whole, "{out:?}: {} bytes, the file {}", run.stdout.len(), whole.len());
+    }
+    let (_master, device, name) = terminal();
+    let refused = |to: &str| {
+        format!(
+            "kifudex: --format parquet writes binary data, and {to} is a terminal: give a file with --out FILE \
+             (or --out-dir DIR), or send stdout to a file or a pipe"
+        )
+    };
+    let name = name.to_str().unwrap();
+    for (out, to) in [(None, "stdout"), (Some("/dev/stdout"), "/dev/stdout"), (Some(name), name)] {
+        let mut cmd = kifudex(["export", "games", "--format", "parquet"]);
+        cmd.args(out.map(|o| ["--out", o]).iter().flatten()).db(&a.db);
+        let run = cmd.cmd().stdout(device.try_clone().unwrap()).output().unwrap();
+        assert_eq!(run.status.code(), Some(2), "{out:?}");
+        assert_eq!(String::from_utf8_lossy(&run.stderr).trim_end(), refused(to), "{out:?}");
+    }
 }
 
 #[test]
