@@ -255,9 +255,27 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
     assert_eq!((code, err.as_str()), (1, ""), "{out}");
     let (code, _, err) = run(&["players", "--vs", "丁"]);
     assert_eq!((code, err.as_str()), (1, "kifudex: no player met 丁 in the games the filters keep\n"));
+    // --player that keeps the opponent alone, and one that keeps others, none of whom met them.
+    let (code, _, err) = run(&["players", "--vs", "甲", "--player", "甲"]);
+    let alone = "kifudex: --player 甲 keeps only 甲's own row, and --vs 甲 leaves it out: give --player another name, \
+                 or leave it out\n";
+    assert_eq!((code, err.as_str()), (1, alone));
+    let (code, _, err) = run(&["players", "--vs", "乙", "--player", "丙"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "kifudex: no player that --player 丙 keeps met 乙 in the games the filters keep\n")
+    );
     // `--limit 0` lists no game, and says of no range listed.
     let (code, _, err) = run(&["query", "--limit", "0", "--format", "csv", "--csv", "games"]);
     assert_eq!((code, err.as_str()), (0, ""));
+
+    // Games kept whose records name no player.
+    let (_tmp, _dir, unnamed) = indexed(&[("c.kif", "手数----指手--\n   1 ７六歩(77)\n")]);
+    let (code, out, err) = kifudex(["players", "--format", "json"]).db(&unnamed).run();
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (1, "[]\n", "kifudex: the games the filters keep name no player\n")
+    );
 
     let (_tmp, _dir, empty) = indexed(&[]);
     for command in [

@@ -24,7 +24,8 @@ use super::{
 /// its aliases; a game counts once for each player, however many of its records name them.
 /// With --vs NAME, each row is a player's record against NAME: NAME matches as --player does,
 /// and must match one player (or be one's name whole). --format json prints a list of
-/// objects, one a player. Exit status 1 when no player is counted.
+/// objects, one a player. Exit status 1 when no player is counted, with a line on stderr that
+/// says why.
 #[derive(Debug, Args)]
 pub struct PlayersArgs {
     #[command(flatten)]
@@ -78,14 +79,38 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
             t.render()
         }
     };
-    if stats.is_empty() {
-        let kept = super::note_no_game_kept(&snapshot, &query.filter)?;
-        if let (super::NoGame::Kept, Some(vs)) = (kept, &query.vs) {
-            super::note(format_args!("no player met {vs} in the games the filters keep"));
-        }
+    if stats.is_empty() && super::note_no_game_kept(&snapshot, &query.filter)? == super::NoGame::Kept {
+        super::note(format_args!("{}", why_no_player(&snapshot, &query, &opponents)?));
     }
     super::print(&text)?;
     Ok(if stats.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Why no player is counted when the filters keep games: the games name none, or, with
+/// `--vs`, the players kept are the opponent alone (`--player` and `--vs` naming one player,
+/// whose own row is left out) or none of them met the opponent.
+fn why_no_player(
+    snapshot: &kifudex::db::Snapshot<'_>,
+    query: &PlayersQuery,
+    opponents: &[String],
+) -> anyhow::Result<String> {
+    let Some(vs) = &query.vs else {
+        return Ok("the games the filters keep name no player".to_string());
+    };
+    let rows = players::players(snapshot, &PlayersQuery { filter: query.filter.clone(), vs: None })?;
+    let opponent =
+        |name: &str| opponents.iter().any(|o| name_key::player_key(o) == name_key::player_key(name));
+    Ok(match &query.filter.player {
+        _ if rows.is_empty() => "the games the filters keep name no player".to_string(),
+        Some(player) if rows.iter().all(|r| opponent(&r.name)) => format!(
+            "--player {player} keeps only {vs}'s own row, and --vs {vs} leaves it out: give --player another \
+             name, or leave it out"
+        ),
+        Some(player) => {
+            format!("no player that --player {player} keeps met {vs} in the games the filters keep")
+        }
+        None => format!("no player met {vs} in the games the filters keep"),
+    })
 }
 
 /// `a, b, c`, or the first ten of many and how many more: `a, b, …, j and 4 more`.
