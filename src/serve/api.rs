@@ -228,8 +228,12 @@ pub(super) fn too_long_to_jump() -> String {
 /// `POST /api/jump`: pasted text read as a position (in any encoding kifudex reads).
 pub async fn jump(
     State(shared): State<Arc<Shared>>,
+    RawQuery(raw): RawQuery,
     body: Result<axum::body::Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    // The text is the body: a parameter is refused, as every other request refuses one it
+    // does not take.
+    Params::parse(raw.as_deref())?.none()?;
     // A body that cannot be read (one past the limit, say) is answered in JSON too.
     let body = body.map_err(|e| {
         let message = match e.status() {

@@ -310,6 +310,13 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
     );
     let sfen = jump(&format!("sfen {HABU_FUJII_SFEN}")).json();
     assert_eq!(sfen["sfen"], HABU_FUJII_SFEN);
+    // The text is the body: a parameter is refused, as every other request refuses one.
+    for (query, error) in
+        [("x=1", "unknown parameter 'x'"), ("moves=7g7f", "parameter 'moves' is not taken here")]
+    {
+        let answer = http::post(server.addr, &format!("/api/jump?{query}"), b"7g7f");
+        assert_eq!((answer.status, answer.json()["error"].as_str()), (400, Some(error)), "{query}");
+    }
     // A USI position command that cannot be read is refused for what is wrong with it, as
     // `kifudex moves` says it: the move after the game ended, not the word `position`.
     let refused = jump("position startpos moves 7g7f 3c3d resign 2g2f");
