@@ -387,3 +387,34 @@ fn a_name_filter_that_is_a_title_alone_says_why_it_finds_nothing() {
     let out = kifudex(["query", "--player", "羽生"]).db(&db).output();
     assert_eq!(String::from_utf8_lossy(&out.stderr), "kifudex: no game matches the filters\n");
 }
+
+/// A text argument that is not UTF-8 (a name typed in a Shift_JIS terminal) is refused with
+/// the argument named, whether it is an option's value (`--event V`, `--player=V`) or stands
+/// alone, even after a path that is not UTF-8 either (paths may hold any bytes).
+#[test]
+fn a_text_argument_that_is_not_utf8_is_named() {
+    use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
+    let (_tmp, _dir, db) = indexed(&two_games("g.usi"));
+    let why = "is not UTF-8 text: names, events, dates and moves are read as UTF-8 (text in Shift_JIS can be \
+               converted with iconv -f SHIFT_JIS -t UTF-8); only paths may hold other bytes";
+    let sjis_a = OsStr::from_bytes(b"\x82\xa0");
+    for (args, what) in [
+        (vec![OsStr::new("games"), OsStr::new("--event"), sjis_a], r"the value of --event '\x82\xa0'"),
+        (vec![OsStr::new("players"), OsStr::from_bytes(b"--player=\xff")], r"the value of --player '\xff'"),
+        (vec![OsStr::new("alias"), OsStr::new("add"), sjis_a, OsStr::new("y")], r"the argument '\x82\xa0'"),
+        (
+            vec![
+                OsStr::new("export"),
+                OsStr::new("games"),
+                OsStr::new("--out"),
+                OsStr::from_bytes(b"/tmp/\xff.csv"),
+                OsStr::new("--white"),
+                sjis_a,
+            ],
+            r"the value of --white '\x82\xa0'",
+        ),
+    ] {
+        let (code, out, err) = kifudex(&args).db(&db).run();
+        assert_eq!((code, out.as_str(), err), (2, "", format!("kifudex: {what} {why}\n")), "{args:?}");
+    }
+}

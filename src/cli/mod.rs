@@ -72,8 +72,13 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(csa_moves_as_text(std::env::args_os().collect())) {
+    let args = csa_moves_as_text(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            say!("kifudex: {}", not_utf8(&args));
+            return ExitCode::from(2);
+        }
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             // Help and the version go to stdout: a failure to write them (a full disk) is
@@ -117,6 +122,45 @@ pub fn main() -> ExitCode {
 /// reorder the line (a name or a record's text may hold it) is shown, as the tables show it.
 pub fn note(message: std::fmt::Arguments<'_>) {
     say!("kifudex: {}", table::visible_lines(&message.to_string()));
+}
+
+/// Why the command line `args` was refused as not UTF-8, naming the argument at fault: the
+/// first that clap still refuses with every other one made UTF-8 (paths may hold any bytes;
+/// names, events and moves are text), and the option it is the value of.
+fn not_utf8(args: &[OsString]) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let lossy = |a: &OsString| OsString::from(a.to_string_lossy().into_owned());
+    // The program's own name (0) is no argument.
+    let culprit = (1..args.len()).filter(|&i| args[i].to_str().is_none()).find(|&i| {
+        let tried: Vec<OsString> =
+            args.iter().enumerate().map(|(j, a)| if j == i { a.clone() } else { lossy(a) }).collect();
+        Cli::try_parse_from(tried).is_err_and(|e| e.kind() == clap::error::ErrorKind::InvalidUtf8)
+    });
+    let shown =
+        |bytes: &[u8]| kifudex::ingest::path_text(std::path::Path::new(std::ffi::OsStr::from_bytes(bytes)));
+    let what = match culprit {
+        None => "an argument".to_string(),
+        Some(i) => {
+            let arg = args[i].as_bytes();
+            let option = arg.iter().position(|&b| b == b'=').filter(|_| arg.starts_with(b"--"));
+            let before = args[i - 1].to_str().filter(|b| i > 1 && b.starts_with('-') && !b.contains('='));
+            match (option, before) {
+                (Some(eq), _) => {
+                    format!(
+                        "the value of {} '{}'",
+                        String::from_utf8_lossy(&arg[..eq]),
+                        shown(&arg[eq + 1..])
+                    )
+                }
+                (None, Some(flag)) => format!("the value of {flag} '{}'", shown(arg)),
+                (None, None) => format!("the argument '{}'", shown(arg)),
+            }
+        }
+    };
+    format!(
+        "{what} is not UTF-8 text: names, events, dates and moves are read as UTF-8 (text in Shift_JIS can \
+         be converted with iconv -f SHIFT_JIS -t UTF-8); only paths may hold other bytes"
+    )
 }
 
 /// The command line, with each move text (of `kifudex moves`, or the value of `query --moves`;
