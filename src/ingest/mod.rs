@@ -589,29 +589,42 @@ fn parse_chunk(
     send_group(&mut group, send)
 }
 
-/// The files of the database at `db` (resolved as the walk resolves paths): the database,
-/// its journal, its write-ahead log and shared memory, and the run's lock.
-fn own_files(db: &std::path::Path) -> Vec<PathBuf> {
+/// The files of the database at `db`: the database, its journal, its write-ahead log and
+/// shared memory, and the run's lock.
+struct Own {
+    /// Their paths, resolved as the walk resolves paths.
+    paths: Vec<PathBuf>,
+    /// The device and number of each that is there as the walk starts: a name the walk
+    /// reaches through a symbolic link it follows (`kifu/archive.kif` → `../k.sqlite`) is
+    /// the link's, not the file's.
+    ids: Vec<(i64, u64)>,
+}
+
+fn own_files(db: &std::path::Path) -> Own {
     let Ok(db) = std::fs::canonicalize(db) else {
-        return Vec::new();
+        return Own { paths: Vec::new(), ids: Vec::new() };
     };
     let with = |suffix: &str| {
         let mut name = db.clone().into_os_string();
         name.push(suffix);
         PathBuf::from(name)
     };
-    let mut own: Vec<PathBuf> = db::SIDE_FILES.iter().chain(&[".lock"]).map(|s| with(s)).collect();
-    own.push(db);
-    own
+    let mut paths: Vec<PathBuf> = db::SIDE_FILES.iter().chain(&[".lock"]).map(|s| with(s)).collect();
+    paths.push(db);
+    let ids =
+        paths.iter().filter_map(|p| std::fs::metadata(p).ok()).filter_map(|m| walk::file_id(&m)).collect();
+    Own { paths, ids }
 }
 
 /// Whether `entry` is one of the database's `own` files (the database kept beside the
-/// records, named with a record's extension or any other, or taken by `--include '*'`): a
-/// database is no record and one being written is no input, and its side files come and go
-/// with the runs, so the walk leaves them out, as if they were not there, rather than
-/// count them among the archive's files.
-fn is_own(entry: &Entry, own: &[PathBuf]) -> bool {
-    matches!(entry, Ok(file) if own.contains(&file.path))
+/// records, named with a record's extension or any other, or taken by `--include '*'`, or
+/// a link to it that the walk follows): a database is no record and one being written is no
+/// input, and its side files come and go with the runs, so the walk leaves them out, as if
+/// they were not there, rather than count them among the archive's files.
+fn is_own(entry: &Entry, own: &Own) -> bool {
+    let Ok(file) = entry else { return false };
+    own.paths.contains(&file.path)
+        || matches!((file.device, file.inode), (Some(device), Some(inode)) if own.ids.contains(&(device, inode.number)))
 }
 
 /// The next walked entries, at most [`CHUNK_FILES`] of them and about [`CHUNK_BYTES`] bytes

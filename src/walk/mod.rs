@@ -526,6 +526,12 @@ fn ctime_ns(_: &fs::Metadata) -> Option<i64> {
     None
 }
 
+/// What tells the file `meta` describes from every other, where the system tells: its
+/// device and its number there.
+pub(crate) fn file_id(meta: &fs::Metadata) -> Option<(i64, u64)> {
+    Some((device(meta)?, inode(meta)?.number))
+}
+
 /// The device of the filesystem that holds what `meta` describes (its bits as an `i64`, as
 /// SQLite stores them), where the system has one.
 #[cfg(unix)]

@@ -891,8 +891,19 @@ fn an_output_file_in_a_directory_that_may_not_be_written_is_refused_and_kept() {
 fn the_database_among_the_records_is_never_read_as_one() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    write_games(dir, 3, 2, 41);
-    for (name, extra) in [("archive.kifu", &[][..]), ("archive.sqlite", &["--include", "*"][..])] {
+    let games = dir.join("games");
+    write_games(&games, 3, 2, 41);
+    let dir = games.as_path();
+    // The database in the tree, by a record's name or taken by a glob, or outside it and
+    // reached through a link the walk follows.
+    fs::create_dir(tmp.path().join("elsewhere")).unwrap();
+    let linked = tmp.path().join("elsewhere/k.sqlite");
+    std::os::unix::fs::symlink(&linked, dir.join("archive.kif")).unwrap();
+    for (name, extra) in [
+        ("archive.kifu", &[][..]),
+        ("archive.sqlite", &["--include", "*"][..]),
+        ("../elsewhere/k.sqlite", &["--follow-links"][..]),
+    ] {
         let db = dir.join(name);
         for run in 0..2 {
             let out = command()
