@@ -68,7 +68,8 @@ pub struct IndexArgs {
     #[arg(long)]
     follow_links: bool,
     /// Under the directories given, take only the files GLOB matches, whatever their names
-    /// (repeatable; matched like ripgrep's -g: `*.kif` at any depth, `pro/**` from the top)
+    /// (repeatable; matched like ripgrep's -g: `*.kif` at any depth, `pro/**` from the top; a
+    /// directory matched, `pro` or `pro/`, takes every file under it)
     #[arg(long, value_name = "GLOB")]
     include: Vec<String>,
     /// Leave out the files and directories GLOB matches (repeatable; wins over --include)

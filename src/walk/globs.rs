@@ -10,9 +10,10 @@
 //!   directories only.
 //! - An exclude glob applies to directories and files: an excluded directory is not walked at
 //!   all.
-//! - Include globs, when given, apply to files: a file is taken only if some include glob
-//!   matches it (an include glob ending in `/` takes the files under the directories it
-//!   matches). A file an include glob names explicitly is read whatever its extension.
+//! - Include globs, when given, choose files: a file is taken only if some include glob
+//!   matches it or a directory above it (`pro` and `pro/` take the files under a directory
+//!   named `pro`, as they would leave them out as exclude globs). A file an include glob names
+//!   explicitly is read whatever its extension.
 //! - An exclude glob wins over an include glob.
 //! - Files named on the command line are always taken.
 //! - A glob may not be empty, nor start with `!` (ripgrep's negation, which an exclude glob is
@@ -186,14 +187,14 @@ impl Globs {
         }
         let mut included = false;
         for rule in &self.include {
-            included |= if rule.dir_only {
+            // A directory matched takes the files under it, as an excluded one leaves them.
+            let under = || {
                 relative
                     .ancestors()
                     .skip(1)
                     .any(|dir| !dir.as_os_str().is_empty() && rule.is_match(&Candidate::new(dir)))
-            } else {
-                rule.is_match(&path)
             };
+            included |= if rule.dir_only { under() } else { rule.is_match(&path) || under() };
         }
         match (excluded, included) {
             (false, true) => Choice::Included,
@@ -245,8 +246,11 @@ mod tests {
 
     #[test]
     fn includes_choose_files_and_excludes_win() {
-        let g = globs(&["*.txt", "pro/**", "keep/"], &["secret*"]);
+        let g = globs(&["*.txt", "pro/**", "keep/", "named"], &["secret*"]);
         let file = |p: &str| g.choose_file(Path::new(p));
+        assert_eq!(file("named/game.dat"), Choice::Included, "a directory named, without a slash");
+        assert_eq!(file("x/named/y/game.kif"), Choice::Included);
+        assert_eq!(file("named"), Choice::Included, "a file so named");
         assert_eq!(file("notes.txt"), Choice::Included);
         assert_eq!(file("a/b/c.txt"), Choice::Included);
         assert_eq!(file("pro/x/game.dat"), Choice::Included);
