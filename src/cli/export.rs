@@ -1,7 +1,7 @@
-//! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV or JSON Lines on stdout
-//! or into `--out FILE`, or Parquet into `--out FILE` or stdout (not a terminal). Exit status 0, or 1 when the filters
-//! keep no game (the export is written, with no row) or a stored game could not be played
-//! back and was left out (each is named on stderr).
+//! `kifudex export games|moves|positions|tree|rejects|warnings`: CSV, JSON Lines or Parquet
+//! on stdout or into `--out FILE` (Parquet never to a terminal). Exit status 0, or 1 when the
+//! filters keep no game (the export is written, with no row) or a stored game could not be
+//! played back and was left out (each is named on stderr).
 //!
 //! `--out-dir DIR` writes the export as one part of a dataset partitioned by shard, in the
 //! layout DuckDB and Spark read as one table (Hive style): `DIR/shard=I/TABLE-I-of-N.EXT`,
@@ -127,8 +127,9 @@ pub struct ExportArgs {
     /// For `tree`: the positions reached at this ply or earlier [default: 10]
     #[arg(long, value_name = "PLY", value_parser = kifudex::query::parse_count::<u32>, allow_negative_numbers = true)]
     max_ply: Option<u32>,
-    /// The file format (parquet is not written to a terminal) [default: the one --out's extension names (.csv
-    /// .jsonl .ndjson .parquet), else csv]. An extension of another format is refused
+    /// The file format (parquet is not written to a terminal) [default: the one --out's
+    /// extension names (.csv .jsonl .ndjson .parquet), else csv]. An extension of another
+    /// format is refused
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// For `tree`: a row per position, move and year, with a `year` column

@@ -358,10 +358,10 @@ fn is_verdict(e: &Error) -> bool {
 const READ_ONLY: OpenFlags = OpenFlags::SQLITE_OPEN_READ_ONLY.union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
 
 /// A read-only connection to the SQLite file at `path` (whose header is `sniffed`), to read
-/// its schema and nothing else. A file at rest in WAL mode (its header says so, and no log, or
-/// an empty one, is beside it) is opened as immutable: SQLite would otherwise make a log and its shared memory
-/// beside it, two files in another program's directory, left there when the file is not
-/// kifudex's. At rest, the file holds every committed page.
+/// its schema and nothing else. A file at rest in WAL mode (its header says so, and no log,
+/// or an empty one, is beside it) is opened as immutable: SQLite would otherwise make a log
+/// and its shared memory beside it, two files in another program's directory, left there
+/// when the file is not kifudex's. At rest, the file holds every committed page.
 ///
 /// A file whose log holds pages and has no shared memory file beside it (as a copy of the
 /// file and its log leaves it) is not opened: SQLite would make that file ([`Error::UnreadLog`]).
