@@ -207,13 +207,15 @@ pub async fn status(
     Ok(json(serde_json::json!({ "warning": warning }).to_string()))
 }
 
-/// `GET /api/position`: the path to the position in three notations, and its legal moves.
+/// `GET /api/position`: the path to the position in three notations, and its legal moves. It
+/// takes the parameters of `/api/query`, which the page sends both, and refuses what that
+/// refuses; the position's alone decide the answer.
 pub async fn position(
     State(shared): State<Arc<Shared>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     let params = Params::parse(raw.as_deref())?;
-    let text = blocking(&shared, move || Ok(position::describe(&params.target()?).to_string())).await?;
+    let text = blocking(&shared, move || Ok(position::describe(&params.query()?.target).to_string())).await?;
     Ok(json(text))
 }
 

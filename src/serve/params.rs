@@ -9,8 +9,8 @@ use super::api::{ApiError, option_name};
 use crate::{
     db::GameFilter,
     query::{
-        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_count, parse_handicap,
-        parse_result, parse_variant, target_from_text,
+        Query, QueryOption, filter_from_text, fit_variant, parse_by, parse_count, parse_result,
+        target_from_text,
     },
     shogi::{Handicap, Variant},
 };
@@ -41,8 +41,10 @@ const KNOWN: [(&str, usize); 17] = [
     ("black", 200),
     ("white", 200),
     ("event", 200),
-    ("since", 10),
-    ("until", 10),
+    // Longer than a date, so that a date with a time of day is refused in the words of the
+    // command line, which say how to write it.
+    ("since", 40),
+    ("until", 40),
     ("result", 10),
     ("handicap", 40),
     ("opening", 200),
@@ -186,20 +188,6 @@ impl Params {
         Ok(Query { target, filter, limit, offset, exact_sequence, by_year })
     }
 
-    /// The position's parameters alone (`moves`, `sfen`, `start`, `variant`), as
-    /// [`Params::query`] reads them; the others are ignored, but for a `handicap` that reads:
-    /// moves refused from the even start that can be played from its start say so, as the
-    /// query's refusal does.
-    ///
-    /// # Errors
-    ///
-    /// 400 with the command line's words for a position it refuses.
-    pub fn target(&self) -> Result<crate::query::Target, ApiError> {
-        let variant = self.get("variant").map(parse_variant).transpose()?.flatten();
-        let handicap = self.get("handicap").and_then(|h| parse_handicap(h).ok());
-        self.target_in(variant, handicap)
-    }
-
     fn target_in(
         &self,
         variant: Option<Variant>,
@@ -219,8 +207,14 @@ fn shorten(text: &str) -> String {
     short
 }
 
-/// A name or value of a query string, percent-decoded (`+` is a space), which must be UTF-8.
+/// A name or value of a query string, percent-decoded (`+` is a space), which must be UTF-8
+/// with every `%` followed by two hexadecimal digits, as the page reads its own address.
 fn decode(text: &str) -> Result<String, ApiError> {
+    let bytes = text.as_bytes();
+    let escaped = |i: usize| bytes.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+    if (0..bytes.len()).any(|i| bytes[i] == b'%' && !escaped(i)) {
+        return Err(ApiError::bad("the query string is not URL-encoded UTF-8 text"));
+    }
     let spaced = text.replace('+', " ");
     percent_encoding::percent_decode_str(&spaced)
         .decode_utf8()
@@ -265,7 +259,7 @@ mod tests {
         assert_eq!(ok.get("moves"), Some("7g7f 3c3d"));
         assert_eq!(ok.get("player"), Some("羽生"));
         // Bytes that are no UTF-8 are refused, not replaced.
-        for raw in ["player=%FF", "%FF=1", "player=%E7%BE"] {
+        for raw in ["player=%FF", "%FF=1", "player=%E7%BE", "player=%zz", "player=50%", "player=%4"] {
             assert_eq!(refused(raw), "the query string is not URL-encoded UTF-8 text", "{raw}");
         }
     }

@@ -81,6 +81,14 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
     if !text.contains('\n')
         && matches!(text.split_whitespace().next(), Some("position" | "sfen" | "startpos"))
     {
+        // A move that cannot be played is where the record it is stops, as in a USI file.
+        if let Ok(parsed) = kifu::read_file(None, pasted.as_bytes())
+            && let Some(replayed) = parsed.games.first().map(replay::replay)
+            && !replayed.has_no_start()
+            && !replayed.status.is_complete()
+        {
+            return Ok(opened_record(&replayed));
+        }
         return Err(ApiError::bad(sfen_error.to_string()));
     }
     let moves_error = match read_sequence(&Position::startpos(), text) {
@@ -99,11 +107,7 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
             // One line that does not read as moves is not taken as a record that stops early;
             // a record that does opens where it stops, and says why.
             Some(replayed) if text.contains('\n') || replayed.status.is_complete() => {
-                let mut answer = opened(&replayed.start, &replayed.moves);
-                if let replay::Status::Stopped(reason) = &replayed.status {
-                    answer["stopped"] = json!({ "ply": replayed.moves.len(), "reason": reason.to_string() });
-                }
-                return Ok(answer);
+                return Ok(opened_record(&replayed));
             }
             Some(_) => "it does not read as moves".to_string(),
             None => "it holds no game".to_string(),
@@ -122,6 +126,16 @@ pub fn jump(pasted: &str) -> Result<Value, ApiError> {
         format!("not a record: {record_error}")
     };
     Err(ApiError::bad(message))
+}
+
+/// The parameters that open the position a record reaches, and where and why it stopped
+/// when it stopped early.
+fn opened_record(replayed: &replay::ReplayedGame) -> Value {
+    let mut answer = opened(&replayed.start, &replayed.moves);
+    if let replay::Status::Stopped(reason) = &replayed.status {
+        answer["stopped"] = json!({ "ply": replayed.moves.len(), "reason": reason.to_string() });
+    }
+    answer
 }
 
 /// The parameters that open the position after `moves` from `start`: the moves in USI, or,

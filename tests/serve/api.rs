@@ -115,6 +115,7 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         &[("start", "queen")],
         &[("since", "last year")],
         &[("until", "2019-4")],
+        &[("since", "2019-06-01T10:00")],
         &[("handicap", "queen")],
         // Moves from the wrong start for a handicap: the message says where they can be played.
         &[("handicap", "lance"), ("moves", "3c3d 7g7f")],
@@ -129,15 +130,14 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         assert_eq!(answer.status, 400, "{query}");
         let message = stderr.trim_end().strip_prefix("kifudex: ").unwrap().to_string();
         assert_eq!(answer.json()["error"], message, "{query}");
-        // The position endpoint reads the position the same way, and a handicap filter for
-        // where the moves can be played.
-        let position = ["moves", "sfen", "start"];
-        if pairs.iter().all(|(k, _)| position.contains(k) || *k == "handicap")
-            && pairs.iter().any(|(k, _)| position.contains(k))
-        {
-            let answer = http::get(server.addr, &format!("/api/position?{query}"));
-            assert_eq!((answer.status, answer.json()["error"].as_str().unwrap()), (400, message.as_str()));
-        }
+        // The position endpoint takes the same parameters (the page sends both the same), and
+        // refuses them the same way.
+        let answer = http::get(server.addr, &format!("/api/position?{query}"));
+        assert_eq!(
+            (answer.status, answer.json()["error"].as_str().unwrap()),
+            (400, message.as_str()),
+            "{query}"
+        );
     }
     // The API's own checks.
     for (query, words) in [
@@ -152,9 +152,18 @@ fn bad_input_is_refused_with_the_command_lines_words() {
         ),
         ("colour=black", "unknown parameter 'colour'"),
         ("player=a&player=b", "parameter 'player' is given twice"),
+        // A `%` that escapes nothing is no URL encoding: not searched for as it stands.
+        ("player=%zz", "the query string is not URL-encoded UTF-8 text"),
+        ("event=100%", "the query string is not URL-encoded UTF-8 text"),
     ] {
-        let answer = http::get(server.addr, &format!("/api/query?{query}"));
-        assert_eq!((answer.status, answer.json()["error"].as_str().unwrap()), (400, words), "{query}");
+        for endpoint in ["query", "position"] {
+            let answer = http::get(server.addr, &format!("/api/{endpoint}?{query}"));
+            assert_eq!(
+                (answer.status, answer.json()["error"].as_str().unwrap()),
+                (400, words),
+                "{endpoint}?{query}"
+            );
+        }
     }
 }
 
@@ -291,6 +300,11 @@ fn positions_name_their_moves_as_the_moves_command_does() {
     // After B*4e White has legal moves, and none is a drop of a piece White does not hold.
     let legal: Vec<&str> = answer["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
     assert!(legal.contains(&"B*5e") && !legal.iter().any(|m| m.starts_with("R*")), "{legal:?}");
+    // The query's other parameters, which the page sends along, change nothing.
+    let along = "player=%E7%BE%BD%E7%94%9F&since=2000&until=2020-06&result=black&limit=50&offset=20\
+                 &exact-sequence=1&by=year&event=%E9%A0%86%E4%BD%8D%E6%88%A6&opening=x";
+    let with = http::get(server.addr, &format!("/api/position?moves={}&{along}", encode(text)));
+    assert_eq!((with.status, with.json()), (200, answer.clone()));
     // A mate: the fool's mate of shogi is rare; 1 move from mate here: the position reports it.
     let mate =
         http::get(server.addr, &format!("/api/position?sfen={}", encode("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1")))
@@ -317,11 +331,15 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
         let answer = http::post(server.addr, &format!("/api/jump?{query}"), b"7g7f");
         assert_eq!((answer.status, answer.json()["error"].as_str()), (400, Some(error)), "{query}");
     }
-    // A USI position command that cannot be read is refused for what is wrong with it, as
-    // `kifudex moves` says it: the move after the game ended, not the word `position`.
-    let refused = jump("position startpos moves 7g7f 3c3d resign 2g2f");
+    // A USI position command whose start cannot be read is refused for what is wrong with it;
+    // one with a move that cannot be read, even after the game ended, is a record that stops
+    // there, as a line of a USI file is.
+    let refused = jump("position sfen xyz moves 7g7f");
     assert_eq!(refused.status, 400);
-    assert_eq!(refused.json()["error"], "move 3 (2g2f, black to move): a move after the game ended");
+    assert_eq!(refused.json()["error"], "not an SFEN: SFEN is missing its side to move");
+    let stopped = jump("position startpos moves 7g7f 3c3d resign 2g2f").json();
+    assert_eq!((stopped["moves"].as_str(), stopped["stopped"]["ply"].as_u64()), (Some("7g7f 3c3d"), Some(2)));
+    assert_eq!(stopped["stopped"]["reason"], "unreadable: line 1: '2g2f' after the end of the game");
     // Several USI lines are a USI record, a game a line: its first game, as `convert` reads it.
     for text in [
         "position startpos moves 7g7f\nposition startpos moves 2g2f\n",
@@ -360,10 +378,11 @@ fn jumps_read_moves_sfen_diagrams_and_records() {
         assert_eq!(answer["stopped"], serde_json::Value::Null, "{file}: a whole record");
     }
     // A record that stops at an illegal move (a pawn's two squares, move 3) opens where it
-    // stops, and says so; so does a CSA record.
+    // stops, and says so; so do a CSA record and a USI one, a line or a file of them.
     for record in [
         "手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五歩(57)\n   4 ８四歩(83)\n",
         "+7776FU\n-3334FU\n+5755FU\n",
+        "position startpos moves 7g7f 3c3d 5g5e 8c8d",
     ] {
         let answer = jump(record).json();
         assert_eq!(answer["moves"], "7g7f 3c3d", "{record}");

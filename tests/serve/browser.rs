@@ -675,9 +675,21 @@ fn the_page_answers_keys_double_clicks_odd_links_and_a_stopped_server() {
     wait(&browser);
     assert!(browser.url().contains(&format!("ply={}", plies - 1)), "one press: {}", browser.url());
 
-    // The server stops: said, and the page comes back with it.
+    // The window's title names the view: the game and its move, the explorer's last move.
+    let title = browser.run("return document.title", json!([])).as_str().unwrap().to_string();
+    assert!(
+        title.starts_with('☗') && title.ends_with(&format!(" ({}/{plies}) – kifudex", plies - 1)),
+        "{title}"
+    );
+
+    // The server stops: said, and the board that was drawn for the view before is faded, not
+    // shown as the position asked for; the page comes back with the server.
     browser.open(&server.url("/?lang=en"));
     wait(&browser);
+    let stale = "return ['board', 'path', 'black-hand', 'white-hand']\
+                 .map(id => document.getElementById(id).classList.contains('stale'))";
+    assert_eq!(browser.run(stale, json!([])), json!([false, false, false, false]));
+    assert_eq!(browser.run("return document.title", json!([])), "kifudex");
     let port = server.addr.port().to_string();
     drop(server);
     browser.click(r#"#moves tr[data-usi="7g7f"]"#);
@@ -688,9 +700,59 @@ fn the_page_answers_keys_double_clicks_odd_links_and_a_stopped_server() {
             && error.ends_with("Trying again in a few seconds."),
         "{error}"
     );
+    assert!(browser.url().ends_with("/?moves=7g7f&lang=en"), "{}", browser.url());
+    assert_eq!(browser.run(stale, json!([])), json!([true, true, true, true]));
     let mut cmd = crate::util::command();
     cmd.args(["serve", "--port", &port, "--db"]).arg(samples_db());
     let _server = Server::spawn(cmd);
     browser.wait_for("return document.getElementById('error').hidden", 20);
     assert_eq!(browser.text("#path .current"), "▲７六歩");
+    assert_eq!(browser.run(stale, json!([])), json!([false, false, false, false]));
+    assert_eq!(browser.run("return document.title", json!([])), "▲７六歩 (1) – kifudex");
+}
+
+/// Filters a link names in any spelling the API reads are shown in the form, and kept when
+/// the form is applied again.
+#[test]
+fn filters_from_a_link_are_shown_in_the_form_and_kept() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    let fields =
+        "const f = document.getElementById('filters').elements; return [f.result.value, f.handicap.value]";
+    let link = "/?result=unknown&handicap=%E9%A6%99%E8%90%BD%E3%81%A1&start=lance&lang=en";
+    browser.open(&server.url(link));
+    wait(&browser);
+    assert_eq!(browser.run(fields, json!([])), json!(["other", "lance"]));
+    assert!(browser.text("#filters-title").contains("(2)"));
+    // Applied again with an event: the two filters are still there, and the answer is the
+    // command line's for the three.
+    browser.type_into(r#"#filters input[name="event"]"#, "Nothing");
+    click(&browser, "#filters-apply");
+    let url = browser.url();
+    assert!(
+        url.contains("result=other") && url.contains("handicap=lance") && url.contains("event=Nothing"),
+        "{url}"
+    );
+    // A spelling in another case, and one that names nothing: shown as given, and refused in
+    // the API's words.
+    browser.open(&server.url("/?result=BLACK&handicap=Lance&lang=en"));
+    wait(&browser);
+    assert_eq!(browser.run(fields, json!([])), json!(["black", "lance"]));
+    browser.open(&server.url("/?handicap=queen&lang=en"));
+    wait(&browser);
+    assert_eq!(browser.run(fields, json!([])), json!(["", "queen"]));
+    let (_, _, stderr) = {
+        let out = crate::util::command()
+            .args(["query", "--handicap", "queen", "--db"])
+            .arg(samples_db())
+            .output()
+            .unwrap();
+        (out.status, (), String::from_utf8(out.stderr).unwrap())
+    };
+    assert_eq!(browser.text("#error"), stderr.trim_end().strip_prefix("kifudex: ").unwrap());
+    click(&browser, "#filters-apply");
+    assert!(browser.url().contains("handicap=queen"), "{}", browser.url());
 }

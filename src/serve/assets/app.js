@@ -5,6 +5,8 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  // What shows a position: faded while it is not the one the URL asks for.
+  const STALE_PARTS = ["board", "path", "black-hand", "white-hand"];
   const FILTERS = ["player", "black", "white", "event", "since", "until", "result", "handicap"];
   const LIMIT = 20;
   const STARTPOS = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -181,7 +183,15 @@
   // What a view that could not be loaded still shows: a board (the start position when none
   // was drawn yet), the names of the sides, and no pager for a list that is not there.
   function drawShell() {
-    if (!$("board").hasChildNodes()) drawPosition(STARTPOS, null, false);
+    // A board drawn for another view (the server could not be reached for this one's
+    // position) is not the one asked for: the start is drawn where it is asked for, and any
+    // other board is faded, with its path, until the answer comes.
+    const asksStart = !state.sfen && !state.moves && !state.start && state.game == null;
+    if (!$("board").hasChildNodes() || (shown !== generation && asksStart)) drawPosition(STARTPOS, null, false);
+    const stale = shown !== generation && !asksStart;
+    for (const id of STALE_PARTS) $(id).classList.toggle("stale", stale);
+    if (stale) $("status").textContent = "";
+    setTitle(null);
     const L = labels();
     for (const side of ["black", "white"]) if (!$(`${side}-name`).textContent) $(`${side}-name`).textContent = L[side];
     $("pager").hidden = true;
@@ -218,6 +228,8 @@
     $("white-name").textContent = L.white;
     $("black-name").title = $("white-name").title = "";
     $("status").textContent = pos.mate ? L.mate : pos.check ? L.check : "";
+    const last = pos.moves[pos.moves.length - 1];
+    setTitle(last && `${last[state.notation] || last.usi} (${pos.moves.length})`);
     KX.views.path(pos.moves, state.notation, L, (ply) => {
       if (mine !== generation) return;
       const next = copy(state);
@@ -309,10 +321,18 @@
     }
     $("status").textContent = "";
     KX.views.viewer(game, ply, state.notation, L, stepTo);
+    setTitle(`${$("game-title").title} (${ply}/${game.plies.length})`);
+  }
+
+  // The window's title names the view, so that tabs, the history and screen readers tell
+  // views apart: the last move of the explorer's path, or the game and its move.
+  function setTitle(text) {
+    document.title = text ? `${text} – kifudex` : "kifudex";
   }
 
   // Draws the board and both hands; `playable` lets the side to move pick pieces.
   function drawPosition(sfen, last, playable) {
+    for (const id of STALE_PARTS) $(id).classList.remove("stale");
     const L = labels();
     const targets = [];
     let selected = null;
@@ -406,17 +426,44 @@
 
   function fillFilters() {
     const form = $("filters");
-    for (const f of FILTERS) form.elements[f].value = state.filters[f] || "";
+    for (const f of FILTERS) {
+      const field = form.elements[f];
+      if (field.tagName === "SELECT") chooseOption(field, state.filters[f] || "");
+      else field.value = state.filters[f] || "";
+    }
     const n = Object.keys(state.filters).length;
     $("filters-title").innerHTML = `${KX.views.esc(labels().filters)}${n ? `<span class="active-count">(${n})</span>` : ""}`;
     if (n) $("filters-panel").open = true;
   }
 
+  // Chooses the option a link's value names in any spelling the server reads (香落ち, Lance,
+  // unknown); for one no option names, adds it as written, so that the form shows every filter
+  // in force, sends it again, and the server says what is wrong with it.
+  function chooseOption(select, value) {
+    for (const o of select.querySelectorAll("option[data-added]")) o.remove();
+    const lower = value.toLowerCase();
+    const named = (names) => names.some((name) => name.toLowerCase() === lower);
+    const handicap = KX.HANDICAPS.find((names) => named(names));
+    const option = [...select.options].find((o) => o.value.toLowerCase() === lower)
+      || (select.name === "handicap" && handicap && [...select.options].find((o) => o.value === handicap[0]))
+      || (select.name === "result" && lower === "unknown" && [...select.options].find((o) => o.value === "other"));
+    if (option) {
+      select.value = option.value;
+      return;
+    }
+    const added = document.createElement("option");
+    added.value = value;
+    added.textContent = value;
+    added.dataset.added = "";
+    select.append(added);
+    select.value = value;
+  }
+
   function fillStart() {
     const value = state.sfen ? "" : state.start || "even";
     const select = $("start-select");
-    const known = KX.HANDICAPS.some(([slug, ja, en]) => [slug, ja, en].includes(value));
-    select.value = known ? KX.HANDICAPS.find(([slug, ja, en]) => [slug, ja, en].includes(value))[0] : "";
+    const known = KX.HANDICAPS.find((names) => names.some((name) => name.toLowerCase() === value.toLowerCase()));
+    select.value = known ? known[0] : "";
     select.disabled = false;
   }
 
