@@ -10,7 +10,9 @@
 //! The kernel drops the lock when the process ends, however it ends: a killed run leaves its
 //! lock file behind, unlocked, and the next run takes it. A run that ends removes the file
 //! while it still holds the lock; a run that opened the old file meanwhile finds, once it
-//! holds the lock, that the path no longer names that file, and starts again.
+//! holds the lock, that the path no longer names that file, and starts again. A lock file
+//! removed by hand while its run writes lets a second run lock a new one; the writer then
+//! looks at the run the database's mark names (see [`WriteLock::made`]).
 //!
 //! The lock file's path is made from the database's canonical path (symbolic links
 //! resolved), so two runs that name one database differently still meet at one lock. A
@@ -40,6 +42,9 @@ pub(super) struct WriteLock {
     db: PathBuf,
     /// Whether the database is mended as the lock is let go ([`WriteLock::mend_on_release`]).
     mend: bool,
+    /// Whether the lock file was there before this run: one a killed run left, or one
+    /// another run holds (see [`WriteLock::made`]).
+    found: bool,
     _file: File,
 }
 
@@ -56,6 +61,7 @@ impl WriteLock {
         let path = with_suffix(&canonical(db)?, ".lock");
         let lock_error = |error| Error::Lock { db: db.to_path_buf(), path: path.clone(), error };
         loop {
+            let found = fs::symlink_metadata(&path).is_ok();
             let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path);
             let file = file.map_err(lock_error)?;
             match flock(&file, FlockOperation::NonBlockingLockExclusive) {
@@ -73,7 +79,7 @@ impl WriteLock {
                         }
                         _ => {}
                     }
-                    return Ok(WriteLock { path, db: db.to_path_buf(), mend: false, _file: file });
+                    return Ok(WriteLock { path, db: db.to_path_buf(), mend: false, found, _file: file });
                 }
                 // The run that held it removed it: lock the file that now has the name.
                 _ => continue,
@@ -88,6 +94,18 @@ impl WriteLock {
     /// lock is let go: the run failed where SQLite could not do it.
     pub fn mend_on_release(&mut self) {
         self.mend = true;
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether this run made the lock file. A run that locked a file that was there knows
+    /// that no other holds it; one that made it may have made it beside a run whose own
+    /// file was removed (by hand, taken for one a killed run left), which still writes.
+    pub fn made(&self) -> bool {
+        !self.found
     }
 }
 

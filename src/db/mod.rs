@@ -191,6 +191,15 @@ pub enum Error {
     TooOld { path: PathBuf, found: i64 },
     #[error("another kifudex index run is writing {}", path_text(&.0))]
     Busy(PathBuf),
+    /// A run that is writing, by its mark in the database, though its lock file was removed
+    /// (taken for one a killed run left, say).
+    #[error(
+        "an index run (process {pid}) is writing {}, though its lock file {} was removed: one run \
+         writes at a time; wait for it to end, or stop it, and run again",
+        path_text(db),
+        path_text(lock)
+    )]
+    Unlocked { db: PathBuf, lock: PathBuf, pid: u32 },
     #[error(
         "cannot write the database {}: cannot make its lock file {}: {error}",
         path_text(db),
@@ -333,6 +342,7 @@ impl Error {
                 | Error::TooNew { .. }
                 | Error::TooOld { .. }
                 | Error::Busy(_)
+                | Error::Unlocked { .. }
                 | Error::Lock { .. }
                 | Error::ReadOnly(_)
                 | Error::InUse { .. }

@@ -428,6 +428,16 @@ fn alive(proc: &Path, pid: u32) -> bool {
     !matches!(state, Some('Z' | 'X' | 'x') | None)
 }
 
+/// Whether process `pid` runs the program this one runs, by the name the kernel gives both;
+/// true where either cannot be read.
+pub(super) fn runs_this_program(pid: u32) -> bool {
+    let name = |process: &str| std::fs::read(format!("/proc/{process}/comm")).ok();
+    match (name(&pid.to_string()), name("self")) {
+        (Some(theirs), Some(ours)) => theirs == ours,
+        _ => true,
+    }
+}
+
 impl UnfinishedRun {
     /// What a run's mark ([`run_mark`]) says, looked at from here.
     fn of(mark: &str) -> UnfinishedRun {

@@ -112,6 +112,56 @@ fn a_second_index_run_on_a_database_being_written_stops_at_once_with_a_clear_mes
     assert!(!lock_file(&db).exists());
 }
 
+/// A run's lock file removed while it writes (taken for one a killed run left): a second
+/// run does not write beside it, and says why; the first one finishes its work.
+#[test]
+fn a_run_whose_lock_file_was_removed_is_not_written_beside() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    short_games(&games, 1_500, 33);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+    let db = tmp.path().join("k.sqlite");
+    let writing = || {
+        matches!(
+            Reader::open(&db).and_then(|r| r.unfinished_run()),
+            Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
+        )
+    };
+    // On a busy machine the first run may end before the second starts: tried again then.
+    for tries in 1.. {
+        let _ = fs::remove_file(&db);
+        let mut first = spawn_index(&games, &db);
+        assert!(wait_for(&mut first, writing), "the first run never marked the database");
+        fs::remove_file(lock_file(&db)).unwrap();
+        let second = index(&games, &db);
+        if first.try_wait().unwrap().is_some() && second.status.success() && tries < 5 {
+            continue;
+        }
+        assert_eq!(second.status.code(), Some(2), "{}", stderr(&second));
+        assert_eq!(
+            stderr(&second),
+            format!(
+                "kifudex: an index run (process {}) is writing {}, though its lock file {} was removed: one \
+                 run writes at a time; wait for it to end, or stop it, and run again\n",
+                first.id(),
+                db.display(),
+                lock_file(&db).display()
+            )
+        );
+        let out = first.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        break;
+    }
+    assert_sound(&db);
+    assert_eq!(export_games(&db), expected);
+    // With no run under way, a run that makes the lock file afresh writes.
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!lock_file(&db).exists());
+}
+
 #[test]
 fn two_index_runs_started_together_never_fail_with_an_internal_error() {
     let tmp = tempfile::tempdir().unwrap();

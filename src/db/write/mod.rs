@@ -224,6 +224,16 @@ impl Writer {
 
     fn open_as(path: &std::path::Path, wait: open::StartWait<'_>, purpose: Purpose) -> Result<Writer> {
         let mut lock = WriteLock::acquire(path)?;
+        // A run whose lock file was removed under it still writes: its mark in the database
+        // and its process say so, and no run writes beside it.
+        if lock.made()
+            && let Ok(reader) = super::Reader::open(path)
+            && let Ok(Some(super::read::UnfinishedRun::Writing(pid))) = reader.unfinished_run()
+            && super::read::runs_this_program(pid)
+        {
+            let lock = lock.path().to_path_buf();
+            return Err(super::Error::Unlocked { db: path.to_path_buf(), lock, pid });
+        }
         // A refused share is said before the file is opened to write, which writes its header.
         if let Purpose::Run(shard) = purpose
             && let Some(refused) = open::refused_share(path, shard)
