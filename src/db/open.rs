@@ -524,7 +524,8 @@ fn open_write_sniffed(path: &Path, sniffed: Sniff, wait: StartWait<'_>) -> Resul
     if conn.is_readonly(rusqlite::MAIN_DB).map_err(open_error)? {
         return Err(Error::ReadOnly(path.to_path_buf()));
     }
-    match kind(&conn).map_err(|e| read_error(path, false, true, e))? {
+    let kind = kind(&conn).map_err(|e| read_error(path, false, true, e))?;
+    match kind {
         Kind::Foreign => return Err(Error::NotKifudex(path.to_path_buf())),
         Kind::Kifudex(found) if found > migrate::VERSION => {
             return Err(Error::TooNew { path: path.to_path_buf(), found, known: migrate::VERSION });
@@ -554,6 +555,13 @@ fn open_write_sniffed(path: &Path, sniffed: Sniff, wait: StartWait<'_>) -> Resul
             mend(path);
         }
         return Err(e);
+    }
+    // A new database's header says it is kifudex's once the log is copied into the file. Left
+    // in the log, a first run killed and its `-shm` file lost (copied without it, say) would
+    // leave a file no reader can tell from another program's, whose log is not read.
+    // (A checkpoint that fails leaves it to the run's own, which fail as it does.)
+    if kind == Kind::Empty {
+        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
     }
     Ok(conn)
 }

@@ -162,6 +162,43 @@ fn a_run_whose_lock_file_was_removed_is_not_written_beside() {
     assert!(!lock_file(&db).exists());
 }
 
+/// A first run killed after its first commit, its `-shm` file then lost (the database and its
+/// log copied without it): the file still says it is a kifudex database, so readers read the
+/// log's commits and the next run completes it.
+#[test]
+fn a_killed_first_run_without_its_shared_memory_file_is_read_and_completed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    short_games(&games, 1_500, 34);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+    let db = tmp.path().join("k.sqlite");
+    let mut first = spawn_index(&games, &db);
+    let writing = || {
+        matches!(
+            Reader::open(&db).and_then(|r| r.unfinished_run()),
+            Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
+        )
+    };
+    assert!(wait_for(&mut first, writing), "the first run never marked the database");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let _ = fs::remove_file(tmp.path().join("k.sqlite-shm"));
+    let out = command().args(["games", "--limit", "1", "--db"]).arg(&db).output().unwrap();
+    assert!(
+        out.status.code() == Some(0) || out.status.code() == Some(1),
+        "{:?} {}",
+        out.status,
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("did not finish"), "{}", stderr(&out));
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_sound(&db);
+    assert_eq!(export_games(&db), expected);
+}
+
 #[test]
 fn two_index_runs_started_together_never_fail_with_an_internal_error() {
     let tmp = tempfile::tempdir().unwrap();
