@@ -250,6 +250,15 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
         return Ok(ExitCode::from(code as u8));
     }
+    for before in &summary.unfinished_before {
+        let globs = before.globs.iter().map(|g| format!(" {g}")).collect::<String>();
+        say!(
+            "kifudex: warning: an earlier index run on {db} did not finish, and this one did not read all it was \
+             to read: answers still cover only part of it; `kifudex index {}{globs} --db {db}` finishes it",
+            before.roots.join(" "),
+            db = path_text(&options.db)
+        );
+    }
     if summary.wal_kept && !args.quiet {
         say!(
             "kifudex: note: other programs had {} open as the run ended, so it stays in WAL mode until the \

@@ -115,7 +115,10 @@ pub use self::{
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,
-    write::{Batch, FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, WriteCounts, Writer},
+    write::{
+        Batch, FileRecord, Finished, NewGame, NewReject, NewWarning, PlayerName, RunScope, WriteCounts,
+        Writer,
+    },
 };
 use crate::shard::Shard;
 #[cfg(doc)]

@@ -86,14 +86,14 @@ pub(super) fn mismatch(recorded: Option<Shard>, asked: Option<Shard>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{StartWait, Writer};
+    use crate::db::{RunScope, StartWait, Writer};
 
     #[test]
     fn a_database_takes_its_first_shard_and_refuses_any_other() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("s.sqlite");
         let two: Shard = "2/4".parse().unwrap();
-        let open = |asked| Writer::open_for_run(&db, StartWait::default(), asked);
+        let open = |asked| Writer::open_for_run(&db, StartWait::default(), asked, RunScope::default());
         let complete = |mut w: Writer| {
             w.set_complete(true);
             w.finish().unwrap();

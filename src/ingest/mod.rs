@@ -321,6 +321,9 @@ pub struct Summary {
     /// the serialized summary: a front end names them as its user gave them.
     #[serde(skip)]
     pub globs_unmatched: Vec<(GlobKind, String)>,
+    /// What runs before this one that did not finish were to read, and this one did not
+    /// (see [`db::RunScope`]): the database still lacks some of it, and readers say so.
+    pub unfinished_before: Vec<db::RunScope>,
 }
 
 impl Summary {
@@ -417,7 +420,11 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
     }
     let wait =
         StartWait { stop: options.stop.as_deref(), waiting: Some(&|| observer.waiting(db::START_WAIT)) };
-    let mut writer = match Writer::open_for_run(&options.db, wait, options.shard) {
+    let scope = db::RunScope {
+        roots: roots.iter().map(|r| path_text(r)).collect(),
+        globs: options.globs.given().iter().map(|(kind, glob)| format!("--{} {glob}", kind.name())).collect(),
+    };
+    let mut writer = match Writer::open_for_run(&options.db, wait, options.shard, scope) {
         Err(db::Error::Interrupted) => {
             return Ok(Summary {
                 interrupted: true,
@@ -533,6 +540,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 summary.interrupted |= finished.stopped;
                 summary.wal_kept = finished.wal_kept;
                 summary.files_to_read_again = finished.files_to_read_again;
+                summary.unfinished_before = finished.unfinished_before;
                 summary
             }
             // Left as a kill would leave it: the writer's drop ends the run as well as it can.

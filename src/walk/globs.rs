@@ -202,6 +202,15 @@ impl Globs {
         }
     }
 
+    /// Every glob as given, `--include` ones first, each list in the order given: which files
+    /// a run chooses, for telling whether another run chose the same.
+    pub fn given(&self) -> Vec<(GlobKind, String)> {
+        let given = |kind: GlobKind, rules: &[Rule]| -> Vec<(GlobKind, String)> {
+            rules.iter().map(|r| (kind, r.text.clone())).collect()
+        };
+        [given(GlobKind::Include, &self.include), given(GlobKind::Exclude, &self.exclude)].concat()
+    }
+
     /// The globs that matched nothing so far, each with its list and as given: the include
     /// globs first, each list in the order given.
     pub fn unmatched(&self) -> Vec<(GlobKind, String)> {

@@ -199,6 +199,56 @@ fn a_killed_first_run_without_its_shared_memory_file_is_read_and_completed() {
     assert_eq!(export_games(&db), expected);
 }
 
+/// A killed run's mark stays until a run reads what it was to read: a run over other files
+/// says that it did not, and readers still warn; the same files again clear it.
+#[test]
+fn a_killed_runs_mark_stays_until_a_run_reads_what_it_was_to_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (many, few) = (tmp.path().join("many"), tmp.path().join("few"));
+    short_games(&many, 1_500, 35);
+    write_games(&few, 3, 2, 36);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&many, &reference).status.success() && index(&few, &reference).status.success());
+    let db = tmp.path().join("k.sqlite");
+    let mut first = spawn_index(&many, &db);
+    let writing = || {
+        matches!(
+            Reader::open(&db).and_then(|r| r.unfinished_run()),
+            Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
+        )
+    };
+    assert!(wait_for(&mut first, writing), "the first run never marked the database");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let warned = |db: &Path| {
+        let out = command().args(["games", "--limit", "1", "--db"]).arg(db).output().unwrap();
+        stderr(&out).contains("did not finish")
+    };
+    assert!(warned(&db));
+    // Other files: indexed, and said not to finish the run before.
+    let out = index(&few, &db);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let many_text = fs::canonicalize(&many).unwrap();
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "kifudex: warning: an earlier index run on {db} did not finish, and this one did not read all it \
+             was to read: answers still cover only part of it; `kifudex index {} --db {db}` finishes it\n",
+            many_text.display(),
+            db = db.display()
+        )
+    );
+    assert!(warned(&db), "the mark stays");
+    // A file of the same tree alone does not finish it either; the tree again does.
+    let one = fs::read_dir(&many).unwrap().next().unwrap().unwrap().path();
+    assert!(index(&one, &db).status.success());
+    assert!(warned(&db), "the mark stays");
+    let out = index(&many, &db);
+    assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
+    assert!(!warned(&db));
+    assert_eq!(export_games(&db).lines().count(), export_games(&reference).lines().count());
+}
+
 #[test]
 fn two_index_runs_started_together_never_fail_with_an_internal_error() {
     let tmp = tempfile::tempdir().unwrap();

@@ -84,7 +84,7 @@ const RECORD_INDEXES: [(&str, &str); 3] = [
 ];
 
 /// What ending a run did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Finished {
     /// Position runs merged.
     pub merged: usize,
@@ -96,6 +96,9 @@ pub struct Finished {
     /// The files holding records that a version before migration 0028 indexed and no run has
     /// read again since: that version read past what this one keeps.
     pub files_to_read_again: u64,
+    /// The scopes of runs before that did not finish, which this one did not cover: their
+    /// mark stays, and readers still say that their answers cover part of the files.
+    pub unfinished_before: Vec<RunScope>,
 }
 
 /// The single writer.
@@ -120,14 +123,37 @@ pub struct Writer {
     complete: bool,
     /// Whether the writer stands for an index run, which marks the database while it runs.
     marks_run: bool,
+    /// The mark of an unfinished run before this one, and the scopes of those this one does
+    /// not cover: left in place when this run ends complete.
+    left_unfinished: Option<(String, Vec<RunScope>)>,
+}
+
+/// What an index run reads: its roots (absolute, as stored) and its globs, each as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunScope {
+    pub roots: Vec<String>,
+    pub globs: Vec<String>,
+}
+
+impl RunScope {
+    /// Whether a run over `self` that ends complete has read every file a run over `other`
+    /// would: its globs are none or the same, and each of `other`'s roots is one of its own
+    /// or under one.
+    pub fn covers(&self, other: &RunScope) -> bool {
+        let under = |root: &str, of: &str| {
+            root == of || of == "/" || root.strip_prefix(of).is_some_and(|rest| rest.starts_with('/'))
+        };
+        (self.globs.is_empty() || self.globs == other.globs)
+            && other.roots.iter().all(|root| self.roots.iter().any(|of| under(root, of)))
+    }
 }
 
 /// What a writer opens the database for.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Purpose {
-    /// An index run of a shard (of every file when `None`), which marks the database while it
-    /// runs.
-    Run(Option<Shard>),
+    /// An index run of a shard (of every file when `None`) over a scope, which marks the
+    /// database while it runs.
+    Run(Option<Shard>, RunScope),
     /// A change beside the files (an alias), which neither marks a run nor clears a mark.
     Change,
 }
@@ -136,6 +162,11 @@ enum Purpose {
 /// when a writer opens the database, and removed by a run that ends complete, so that readers
 /// can say that their answers cover part of the files (see [`super::Reader::unfinished_run`]).
 pub(super) const RUN_KEY: &str = "run_unfinished";
+
+/// The `meta` key of the scopes ([`RunScope`], a JSON list) of the runs under way or that did
+/// not finish: a run that ends complete removes [`RUN_KEY`] only when it covered them all,
+/// and leaves the mark of the run before, with the scopes it did not cover, otherwise.
+pub(super) const SCOPES_KEY: &str = "run_scopes";
 
 /// A transaction of the writer's: what is written through it is committed together by
 /// [`Batch::commit`], and rolled back when it is dropped without.
@@ -178,7 +209,7 @@ impl Writer {
     ///
     /// Those of [`Writer::open`], and [`super::Error::Interrupted`] when it gave up waiting.
     pub fn open_with(path: &std::path::Path, wait: open::StartWait<'_>) -> Result<Writer> {
-        Writer::open_for_run(path, wait, None)
+        Writer::open_for_run(path, wait, None, RunScope::default())
     }
 
     /// [`Writer::open_with`] for an index run of `shard` (of every file when `None`): the
@@ -193,8 +224,9 @@ impl Writer {
         path: &std::path::Path,
         wait: open::StartWait<'_>,
         shard: Option<Shard>,
+        scope: RunScope,
     ) -> Result<Writer> {
-        Writer::open_as(path, wait, Purpose::Run(shard))
+        Writer::open_as(path, wait, Purpose::Run(shard, scope))
     }
 
     /// Fails at once where [`Writer::open`] would refuse the database at `path` before
@@ -235,7 +267,7 @@ impl Writer {
             return Err(super::Error::Unlocked { db: path.to_path_buf(), lock, pid });
         }
         // A refused share is said before the file is opened to write, which writes its header.
-        if let Purpose::Run(shard) = purpose
+        if let Purpose::Run(shard, _) = purpose
             && let Some(refused) = open::refused_share(path, shard)
         {
             return Err(refused);
@@ -263,15 +295,40 @@ impl Writer {
             ended_merges: None,
             complete: false,
             marks_run: false,
+            left_unfinished: None,
         };
         let batch = w.batch()?;
-        let run = matches!(purpose, Purpose::Run(_));
-        if let Purpose::Run(shard) = purpose {
+        let run = matches!(purpose, Purpose::Run(..));
+        let mut left_unfinished = None;
+        if let Purpose::Run(shard, scope) = purpose {
             // A refused share leaves no mark: the database holds what it held, complete.
             super::shard::claim(&batch.tx, shard)?;
+            let meta = |key: &str| {
+                batch.tx.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get::<_, String>(0))
+            };
+            use rusqlite::OptionalExtension as _;
+            // The runs before that did not finish, and what of them this one does not read. (A
+            // mark with no scopes is an older kifudex's: any run covers it, as it did then.)
+            let scopes: Vec<RunScope> = meta(SCOPES_KEY)
+                .optional()?
+                .and_then(|text| serde_json::from_str(&text).ok())
+                .unwrap_or_default();
+            let uncovered: Vec<RunScope> = scopes.into_iter().filter(|s| !scope.covers(s)).collect();
+            if let Some(mark) = meta(RUN_KEY).optional()?
+                && !uncovered.is_empty()
+            {
+                left_unfinished = Some((mark, uncovered.clone()));
+            }
+            let mut scopes = uncovered;
+            scopes.push(scope);
             batch.tx.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)",
-                (RUN_KEY, super::read::run_mark()),
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2), (?3, ?4)",
+                (
+                    RUN_KEY,
+                    super::read::run_mark(),
+                    SCOPES_KEY,
+                    serde_json::to_string(&scopes).unwrap_or_default(),
+                ),
             )?;
         }
         batch.index.deepen(&batch.tx)?;
@@ -280,6 +337,7 @@ impl Writer {
         super::names::rekey_aliases(&batch.tx)?;
         batch.commit()?;
         w.marks_run = run;
+        w.left_unfinished = left_unfinished;
         Ok(w)
     }
 
@@ -440,7 +498,19 @@ impl Writer {
         self.end_merges()?;
         let (merged, stopped) = self.ended_merges.unwrap_or_default();
         if self.marks_run && self.complete && !stopped {
-            self.conn.execute("DELETE FROM meta WHERE key = ?1", [RUN_KEY])?;
+            match &self.left_unfinished {
+                None => {
+                    self.conn.execute("DELETE FROM meta WHERE key IN (?1, ?2)", [RUN_KEY, SCOPES_KEY])?;
+                }
+                // What this run did not read is still missing: the mark of the run that was
+                // to read it stays.
+                Some((mark, scopes)) => {
+                    self.conn.execute(
+                        "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2), (?3, ?4)",
+                        (RUN_KEY, mark, SCOPES_KEY, serde_json::to_string(scopes).unwrap_or_default()),
+                    )?;
+                }
+            }
         }
         let files_to_read_again = self.conn.query_row(
             "SELECT count(*) FROM files_read_before JOIN files ON files.id = file WHERE format IS NOT NULL",
@@ -449,7 +519,8 @@ impl Writer {
         )? as u64;
         self.ended = true;
         let at_rest = open::end_run(&self.conn).inspect_err(|_| self.lock.mend_on_release())?;
-        Ok(Finished { merged, stopped, wal_kept: !at_rest, files_to_read_again })
+        let unfinished_before = self.left_unfinished.take().map(|(_, scopes)| scopes).unwrap_or_default();
+        Ok(Finished { merged, stopped, wal_kept: !at_rest, files_to_read_again, unfinished_before })
     }
 }
 
@@ -540,6 +611,28 @@ impl Batch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scope_covers_its_roots_and_what_is_under_them_with_the_same_globs() {
+        let scope = |roots: &[&str], globs: &[&str]| RunScope {
+            roots: roots.iter().map(ToString::to_string).collect(),
+            globs: globs.iter().map(ToString::to_string).collect(),
+        };
+        let kifu = scope(&["/data/kifu"], &[]);
+        assert!(kifu.covers(&scope(&["/data/kifu"], &[])));
+        assert!(kifu.covers(&scope(&["/data/kifu/pro", "/data/kifu/a.kif"], &["--exclude tmp"])));
+        assert!(scope(&["/"], &[]).covers(&kifu));
+        // A sibling whose name starts the same is not under it.
+        assert!(!kifu.covers(&scope(&["/data/kifu2"], &[])));
+        assert!(!kifu.covers(&scope(&["/data"], &[])));
+        assert!(!scope(&["/data/kifu/pro"], &[]).covers(&kifu));
+        assert!(!kifu.covers(&scope(&["/data/kifu", "/other"], &[])));
+        // Globs choose files: the same ones, or none, read what they chose.
+        let some = scope(&["/data/kifu"], &["--include pro"]);
+        assert!(some.covers(&scope(&["/data/kifu"], &["--include pro"])));
+        assert!(!some.covers(&kifu));
+        assert!(!some.covers(&scope(&["/data/kifu"], &["--include ama"])));
+    }
 
     #[test]
     fn the_record_indexes_made_at_the_end_of_a_first_run_are_those_of_the_migrations() {
