@@ -217,7 +217,7 @@ pub enum ResolveError {
     Ambiguous(Vec<Move>),
     /// The origin the text names holds one of the mover's pieces, but not the one written.
     /// Pieces are named as the game's Western notation names them (`B`, or yari shogi's `YB`).
-    #[error("the piece on {at} is a {}, not a {}", piece_letters(*.variant, *.found), piece_letters(*.variant, *.written))]
+    #[error("{}", piece_mismatch(*.at, *.written, *.found, *.variant))]
     PieceMismatch { at: Square, written: PieceKind, found: PieceKind, variant: Variant },
     /// `x` (a capture) onto an empty square.
     #[error("x marks a capture, but {0} is empty")]
@@ -225,6 +225,31 @@ pub enum ResolveError {
     /// A move written for one game, read in a position of the other.
     #[error("the move is written for {}, but the game is {}", .written.title().to_lowercase(), .game.title().to_lowercase())]
     WrongVariant { written: Variant, game: Variant },
+}
+
+/// Why the piece written is not the one on its origin. A kind the game does not have (a gold
+/// written 金 or `KI` in a yari shogi record, whose general shares the gold's letter) is said
+/// to be none of the game's pieces.
+fn piece_mismatch(at: Square, written: PieceKind, found: PieceKind, variant: Variant) -> String {
+    if !variant.has_kind(written) {
+        let name = match written {
+            PieceKind::Lance => "lance",
+            PieceKind::Silver => "silver",
+            PieceKind::Gold => "gold",
+            PieceKind::ProLance => "promoted lance",
+            PieceKind::ProSilver => "promoted silver",
+            _ => "such piece",
+        };
+        return format!(
+            "{} has no {name}: its pieces are P, YN, YB, YR and G",
+            variant.title().to_lowercase()
+        );
+    }
+    format!(
+        "the piece on {at} is a {}, not a {}",
+        piece_letters(variant, found),
+        piece_letters(variant, written)
+    )
 }
 
 /// A piece's letters in `variant`: its SFEN letter in shogi (`+B`), its Western letters in

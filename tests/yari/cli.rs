@@ -74,6 +74,16 @@ fn moves_refuses_with_the_reason() {
         &["moves", "S-4h", "--variant", "yari"],
         "move 1 (S-4h, black to move): yari shogi has no silver: its pieces are P, YN, YB, YR and G",
     );
+    // A gold (金, KI) from the general's square, whose letter the gold shares: no such piece,
+    // not "a G, not a G".
+    for (text, gold) in [("▲３八金(49)", "gold"), ("+4938KI", "gold"), ("+4938NG", "promoted silver")] {
+        fail(
+            &["moves", text, "--variant", "yari"],
+            &format!(
+                "move 1 ({text}, black to move): yari shogi has no {gold}: its pieces are P, YN, YB, YR and G"
+            ),
+        );
+    }
     fail(
         &["moves", "P-8f", "--variant", "yari"],
         "move 1 (P-8f, black to move): a square off the 7×9 yari shogi board (files 1 to 7, ranks a to i)",
