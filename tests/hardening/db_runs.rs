@@ -13,7 +13,7 @@ use kifudex::{db::Reader, shogi::Handicap};
 
 use super::harness::{
     assert_answers_cover_the_stored_games, assert_sound, export_games, games_at_start, index, listed_games,
-    stderr, tree_games_at_start, write_games, write_games_of,
+    listed_games_once_made, stderr, tree_games_at_start, write_games, write_games_of,
 };
 use crate::util::command;
 
@@ -112,28 +112,37 @@ fn a_second_index_run_on_a_database_being_written_stops_at_once_with_a_clear_mes
     assert!(!lock_file(&db).exists());
 }
 
+/// A tree of short games in a temporary directory, and the `export games` of a database of
+/// them alone.
+fn games_and_their_export(seed: u64) -> (tempfile::TempDir, PathBuf, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    short_games(&games, 1_500, seed);
+    let reference = tmp.path().join("reference.sqlite");
+    assert!(index(&games, &reference).status.success());
+    let expected = export_games(&reference);
+    (tmp, games, expected)
+}
+
+/// Whether the database's mark says that a run is writing it.
+fn marked_as_writing(db: &Path) -> bool {
+    matches!(
+        Reader::open(db).and_then(|r| r.unfinished_run()),
+        Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
+    )
+}
+
 /// A run's lock file removed while it writes (taken for one a killed run left): a second
 /// run does not write beside it, and says why; the first one finishes its work.
 #[test]
 fn a_run_whose_lock_file_was_removed_is_not_written_beside() {
-    let tmp = tempfile::tempdir().unwrap();
-    let games = tmp.path().join("games");
-    short_games(&games, 1_500, 33);
-    let reference = tmp.path().join("reference.sqlite");
-    assert!(index(&games, &reference).status.success());
-    let expected = export_games(&reference);
+    let (tmp, games, expected) = games_and_their_export(33);
     let db = tmp.path().join("k.sqlite");
-    let writing = || {
-        matches!(
-            Reader::open(&db).and_then(|r| r.unfinished_run()),
-            Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
-        )
-    };
     // On a busy machine the first run may end before the second starts: tried again then.
     for tries in 1.. {
         let _ = fs::remove_file(&db);
         let mut first = spawn_index(&games, &db);
-        assert!(wait_for(&mut first, writing), "the first run never marked the database");
+        assert!(wait_for(&mut first, || marked_as_writing(&db)), "the first run never marked the database");
         fs::remove_file(lock_file(&db)).unwrap();
         let second = index(&games, &db);
         if first.try_wait().unwrap().is_some() && second.status.success() && tries < 5 {
@@ -167,21 +176,10 @@ fn a_run_whose_lock_file_was_removed_is_not_written_beside() {
 /// log's commits and the next run completes it.
 #[test]
 fn a_killed_first_run_without_its_shared_memory_file_is_read_and_completed() {
-    let tmp = tempfile::tempdir().unwrap();
-    let games = tmp.path().join("games");
-    short_games(&games, 1_500, 34);
-    let reference = tmp.path().join("reference.sqlite");
-    assert!(index(&games, &reference).status.success());
-    let expected = export_games(&reference);
+    let (tmp, games, expected) = games_and_their_export(34);
     let db = tmp.path().join("k.sqlite");
     let mut first = spawn_index(&games, &db);
-    let writing = || {
-        matches!(
-            Reader::open(&db).and_then(|r| r.unfinished_run()),
-            Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
-        )
-    };
-    assert!(wait_for(&mut first, writing), "the first run never marked the database");
+    assert!(wait_for(&mut first, || marked_as_writing(&db)), "the first run never marked the database");
     first.kill().unwrap();
     first.wait().unwrap();
     let _ = fs::remove_file(tmp.path().join("k.sqlite-shm"));
@@ -211,13 +209,7 @@ fn a_killed_runs_mark_stays_until_a_run_reads_what_it_was_to_read() {
     assert!(index(&many, &reference).status.success() && index(&few, &reference).status.success());
     let db = tmp.path().join("k.sqlite");
     let mut first = spawn_index(&many, &db);
-    let writing = || {
-        matches!(
-            Reader::open(&db).and_then(|r| r.unfinished_run()),
-            Ok(Some(kifudex::db::UnfinishedRun::Writing(_)))
-        )
-    };
-    assert!(wait_for(&mut first, writing), "the first run never marked the database");
+    assert!(wait_for(&mut first, || marked_as_writing(&db)), "the first run never marked the database");
     first.kill().unwrap();
     first.wait().unwrap();
     let warned = |db: &Path| {
@@ -373,7 +365,7 @@ fn ctrl_c_stops_a_run_which_keeps_what_it_committed_and_the_next_run_finishes() 
     let out = loop {
         attempts += 1;
         let mut run = spawn_index(&games, &db);
-        assert!(wait_for(&mut run, || listed_games(&db).is_some_and(|g| !g.is_empty())));
+        assert!(wait_for(&mut run, || listed_games_once_made(&db).is_some_and(|g| !g.is_empty())));
         let sent = Command::new("kill").args(["-INT", &run.id().to_string()]).status().unwrap();
         assert!(sent.success());
         let out = run.wait_with_output().unwrap();
@@ -427,7 +419,7 @@ fn a_second_ctrl_c_ends_a_run_at_once_and_says_so() {
     let out = loop {
         attempts += 1;
         let mut run = spawn_index(&games, &db);
-        assert!(wait_for(&mut run, || listed_games(&db).is_some_and(|g| !g.is_empty())));
+        assert!(wait_for(&mut run, || listed_games_once_made(&db).is_some_and(|g| !g.is_empty())));
         let pid = run.id().to_string();
         let sent =
             Command::new("sh").args(["-c", "kill -INT $0; sleep 0.02; kill -INT $0", &pid]).status().unwrap();

@@ -94,6 +94,17 @@ pub fn listed_games(db: &Path) -> Option<BTreeSet<i64>> {
     Some(csv_column(&out.stdout, "game_id").into_iter().map(|id| id.parse().unwrap()).collect())
 }
 
+/// [`listed_games`] of a database that a run may be making meanwhile: until its first
+/// commit, a file that does not yet say it is kifudex's is refused as none (as a reader
+/// finds while a database is made afresh), and is no database yet here.
+pub fn listed_games_once_made(db: &Path) -> Option<BTreeSet<i64>> {
+    let out = command().args(["games", "--limit", "1", "--db"]).arg(db).output().unwrap();
+    if out.status.code() == Some(2) && stderr(&out).starts_with("kifudex: not a kifudex database: ") {
+        return None;
+    }
+    listed_games(db)
+}
+
 /// The ids of the games that `query` finds at the start position.
 pub fn games_at_start(db: &Path) -> BTreeSet<i64> {
     let out = command()
