@@ -103,7 +103,20 @@ fn open_browser(url: &str) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if let Err(e) = spawned {
-        say!("kifudex: warning: cannot open a browser ({program}: {e}); open {url} yourself");
+    match spawned {
+        Err(e) => say!("kifudex: warning: cannot open a browser ({program}: {e}); open {url} yourself"),
+        // One that starts may still fail (no browser, no display): said when it ends so.
+        Ok(mut child) => {
+            let url = url.to_string();
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait()
+                    && !status.success()
+                {
+                    say!(
+                        "kifudex: warning: cannot open a browser ({program} ended with {status}); open {url} yourself"
+                    );
+                }
+            });
+        }
     }
 }

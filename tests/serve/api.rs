@@ -729,3 +729,48 @@ fn a_game_stored_up_to_a_stop_is_shown_as_such() {
         assert!(first.starts_with("written up to move 2 only: its record stops there"), "{format}: {first}");
     }
 }
+
+/// `--open` with a desktop that cannot open the page (no browser, no display): the server runs
+/// on and says so, with the address to open by hand.
+#[test]
+fn a_browser_that_cannot_be_opened_is_said() {
+    use std::{io::BufRead, os::unix::fs::PermissionsExt};
+    let bin = tempfile::tempdir().unwrap();
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(&opener, "#!/bin/sh\necho no display >&2\nexit 3\n").unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let search = format!("{}:{}", bin.path().display(), std::env::var("PATH").unwrap_or_default());
+    let mut child = crate::util::command()
+        .args(["serve", "--open", "--port", "0", "--db"])
+        .arg(samples_db())
+        .env("PATH", search)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || stderr.lines().map_while(Result::ok).try_for_each(|l| sender.send(l)));
+    let mut said = Vec::new();
+    while let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(30)) {
+        said.push(line);
+        if said.len() == 2 {
+            break;
+        }
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let url = said[0].split(" at ").nth(1).and_then(|s| s.split(' ').next()).unwrap_or("").to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{said:?}");
+    assert_eq!(
+        said.get(1).map(String::as_str),
+        Some(
+            format!("kifudex: warning: cannot open a browser (xdg-open ended with exit status: 3); open {url} yourself")
+                .as_str()
+        ),
+        "{said:?}"
+    );
+    assert!(running, "the server runs on");
+}
