@@ -148,11 +148,24 @@ async fn blocking<T: Send + 'static>(
     shared: &Shared,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _permit = shared
-        .permits
-        .acquire()
-        .await
-        .map_err(|e| ApiError::internal(format!("the server is stopping: {e}")))?;
+    blocking_with(&shared.permits, work).await
+}
+
+/// [`blocking`] for work that is small and bounded, with a permit of its own kind
+/// ([`Shared::light_permits`]).
+async fn blocking_light<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    blocking_with(&shared.light_permits, work).await
+}
+
+async fn blocking_with<T: Send + 'static>(
+    permits: &tokio::sync::Semaphore,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit =
+        permits.acquire().await.map_err(|e| ApiError::internal(format!("the server is stopping: {e}")))?;
     tokio::task::spawn_blocking(work)
         .await
         .unwrap_or_else(|e| Err(ApiError::internal(format!("the request failed: {e}"))))
@@ -202,7 +215,7 @@ pub async fn status(
 ) -> Result<Response, ApiError> {
     Params::parse(raw.as_deref())?.none()?;
     let worker = shared.clone();
-    let run = blocking(&shared, move || worker.read(|snapshot| Ok(snapshot.unfinished_run()?))).await?;
+    let run = blocking_light(&shared, move || worker.read(|snapshot| Ok(snapshot.unfinished_run()?))).await?;
     let warning = run.map(|run| run.warning(&shared.db));
     Ok(json(serde_json::json!({ "warning": warning }).to_string()))
 }
@@ -215,7 +228,8 @@ pub async fn position(
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     let params = Params::parse(raw.as_deref())?;
-    let text = blocking(&shared, move || Ok(position::describe(&params.query()?.target).to_string())).await?;
+    let text =
+        blocking_light(&shared, move || Ok(position::describe(&params.query()?.target).to_string())).await?;
     Ok(json(text))
 }
 
@@ -361,6 +375,40 @@ mod tests {
         assert_eq!(record_format("western"), None);
         assert_eq!(record_format("KIF"), None);
         assert_eq!(record_format("../kif"), None);
+    }
+
+    #[test]
+    fn the_state_of_runs_and_a_positions_moves_do_not_wait_behind_slow_answers() {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("k.sqlite");
+        crate::db::Writer::open(&db).unwrap().finish().unwrap();
+        let server = super::super::Server::bind(&db, &["127.0.0.1:0".parse().unwrap()]).unwrap();
+        let shared = server.shared.clone();
+        let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            // Slow answers hold every permit to work.
+            let held = shared.permits.acquire_many(super::super::workers() as u32).await.unwrap();
+            let in_time = std::time::Duration::from_secs(10);
+            let answer = tokio::time::timeout(in_time, status(State(shared.clone()), RawQuery(None)))
+                .await
+                .expect("the state of runs waited for a permit that slow answers hold")
+                .unwrap();
+            assert_eq!(answer.status(), StatusCode::OK);
+            let asked = RawQuery(Some("moves=7g7f".to_string()));
+            let answer = tokio::time::timeout(in_time, position(State(shared.clone()), asked))
+                .await
+                .expect("a position's moves waited for a permit that slow answers hold")
+                .unwrap();
+            assert_eq!(answer.status(), StatusCode::OK);
+            // A query waits for them.
+            let waiting = tokio::time::timeout(
+                std::time::Duration::from_millis(200),
+                query(State(shared.clone()), RawQuery(Some("moves=7g7f".to_string()))),
+            )
+            .await;
+            assert!(waiting.is_err(), "a query did not wait for a permit");
+            drop(held);
+        });
     }
 
     #[test]

@@ -126,6 +126,10 @@ struct Shared {
     /// [`Shared::read`]).
     readers: Mutex<Vec<(Reader, crate::db::OnDisk)>>,
     permits: tokio::sync::Semaphore,
+    /// Permits for the answers that take little and bounded work (the state of index runs, a
+    /// position's moves), so that slow answers holding every permit above do not keep them
+    /// waiting: a page polls the state while it waits for a slow answer.
+    light_permits: tokio::sync::Semaphore,
     cache: cache::AnswerCache,
     /// Whether only requests addressed to a loopback name are answered.
     loopback_only: bool,
@@ -203,6 +207,7 @@ impl Server {
             db: db.to_path_buf(),
             readers: Mutex::new(vec![(reader, state)]),
             permits: tokio::sync::Semaphore::new(workers()),
+            light_permits: tokio::sync::Semaphore::new(workers()),
             cache,
             loopback_only: is_loopback(bound.ip()),
             idle_ms: std::sync::atomic::AtomicU64::new(IDLE_TIMEOUT.as_millis() as u64),
