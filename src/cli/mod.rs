@@ -118,10 +118,11 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Says `message` on stderr, after `kifudex: `; what in it would act on the terminal or
-/// reorder the line (a name or a record's text may hold it) is shown, as the tables show it.
+/// Says `message` on stderr, on one line after `kifudex: `; what in it would act on the
+/// terminal, reorder the line or break it (a name or a record's text may hold it) is shown, as
+/// the tables show it, so that no text given can pass for a line of its own.
 pub fn note(message: std::fmt::Arguments<'_>) {
-    say!("kifudex: {}", table::visible_lines(&message.to_string()));
+    say!("kifudex: {}", table::visible(message.to_string()));
 }
 
 /// Why the command line `args` was refused as not UTF-8, naming the argument at fault: the
@@ -343,11 +344,11 @@ fn note_overridden_aliases(
     filter: &kifudex::db::GameFilter,
 ) -> anyhow::Result<()> {
     for (alias, was, now) in snapshot.aliases_overridden(&filter.aliases)? {
-        say!(
-            "kifudex: note: '{}' is stored as an alias of '{was}'; with --aliases it names '{now}' in this \
-             command's answers",
+        note(format_args!(
+            "note: '{}' is stored as an alias of '{was}'; with --aliases it names '{now}' in this command's \
+             answers",
             alias.alias
-        );
+        ));
     }
     Ok(())
 }

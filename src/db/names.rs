@@ -30,7 +30,10 @@ use std::{
 use rusqlite::{Connection, params, types::Value, vtab::array::Array};
 
 use super::{Batch, Result, read::Snapshot};
-use crate::name_key::{key, player_key};
+use crate::{
+    kifu::info::LONGEST_VALUE,
+    name_key::{key, player_key},
+};
 
 /// An alias: another spelling of a player's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +59,9 @@ pub enum AliasError {
          back to itself; remove the alias '{name}' first to turn them round)"
     )]
     Reversed { alias: String, name: String },
+    /// A name longer than any a record stores ([`LONGEST_VALUE`] characters).
+    #[error("'{start}…' is too long for a name: it has {chars} characters, and at most {LONGEST_VALUE} are")]
+    TooLong { start: String, chars: usize },
     #[error(transparent)]
     Db(#[from] super::Error),
 }
@@ -196,8 +202,14 @@ fn alias_keys(alias: &str, name: &str) -> Option<(String, String)> {
 ///
 /// # Errors
 ///
-/// [`AliasError::Empty`] and [`AliasError::Same`].
+/// [`AliasError::Empty`], [`AliasError::TooLong`] and [`AliasError::Same`].
 pub fn two_names(alias: &str, name: &str) -> Result<(String, String), AliasError> {
+    for text in [alias, name] {
+        let chars = text.trim().chars().count();
+        if chars > LONGEST_VALUE {
+            return Err(AliasError::TooLong { start: text.trim().chars().take(20).collect(), chars });
+        }
+    }
     let (alias_key, name_key) = (player_key(alias), player_key(name));
     for (text, k) in [(alias, &alias_key), (name, &name_key)] {
         if k.is_empty() {

@@ -364,6 +364,33 @@ fn alias_refuses_what_is_not_a_kifudex_database_and_leaves_it_untouched() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1: an alias row is `alias,name`"), "{out:?}");
 }
 
+/// An alias longer than any name a record stores is refused, and one with a line break in it
+/// is said on one line, so that it cannot pass for a message of its own.
+#[test]
+fn an_alias_is_bounded_and_said_on_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("k.sqlite");
+    build(&tmp.path().join("archive"), &db);
+    let add = |args: &[&str]| kifudex([&["alias", "add"][..], args].concat()).db(&db).run();
+    let hash = fs::read(&db).unwrap();
+    for (alias, name) in [("x".repeat(1_001), "羽生善治".to_string()), ("hy".to_string(), "羽".repeat(1_001))]
+    {
+        let (code, _, stderr) = add(&[&alias, &name]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("is too long for a name: it has 1001 characters, and at most 1000 are"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(fs::read(&db).unwrap(), hash, "a refused alias writes nothing");
+    // As long as the longest stored name, it is taken.
+    assert_eq!(add(&[&"x".repeat(1_000), "羽生善治"]).0, 0);
+    let (code, _, stderr) = add(&["ab\ncd", "羽生善治"]);
+    assert_eq!((code, stderr.as_str()), (0, "kifudex: alias ab\\x0acd → 羽生善治\n"));
+    let (code, _, stderr) = kifudex(["alias", "remove", "no\nbody"]).db(&db).run();
+    assert_eq!((code, stderr.as_str()), (1, "kifudex: no alias 'no\\x0abody'\n"));
+}
+
 /// An alias stored before kifudex knew a title its spelling ends with keeps the key that had
 /// the title in it; it still joins the spellings, and `alias remove` still finds it.
 #[test]
