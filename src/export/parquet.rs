@@ -14,8 +14,9 @@
 //!
 //! # Memory
 //!
-//! Rows are gathered into [`ROW_GROUP`] rows at most, then written as a row group, so memory
-//! holds one row group whatever the size of the export.
+//! Rows are gathered until they are [`ROW_GROUP`] rows or more, then written as a row group,
+//! so memory holds one row group whatever the size of the export. Rows made together (those
+//! of one game) are added together, so a group may pass [`ROW_GROUP`] by a game's rows.
 
 use std::{fs::File, sync::Arc};
 
@@ -31,7 +32,7 @@ use super::{
     sink::{Cell, Column, Kind},
 };
 
-/// Rows per row group.
+/// Rows per row group, at least (but the last).
 pub const ROW_GROUP: usize = 1 << 17;
 
 /// The values of one Parquet column, with their definition levels (1 present, 0 null).

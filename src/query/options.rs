@@ -334,7 +334,17 @@ pub fn filter_from_text(
     // spaces (CSA names write it for one): a value whose key is empty is no value either, or
     // `--player _` would keep every game that names anyone.
     let name = |v: Option<String>| v.filter(|s| !crate::name_key::key(s).is_empty());
-    let given = GameFilter { since: text(given.since), until: text(given.until), ..given };
+    // A date is read without the spaces around it, its full-width digits and hyphens as ASCII
+    // (as a form's field or a Japanese input method may give it).
+    let date = |v: Option<String>| {
+        text(v).map(|d| {
+            crate::text::trim_space(&d)
+                .chars()
+                .map(|c| if c == '－' { '-' } else { crate::text::ascii_digit(c) })
+                .collect()
+        })
+    };
+    let given = GameFilter { since: date(given.since), until: date(given.until), ..given };
     let (handicap, variant) =
         (handicap.filter(|h| !h.trim().is_empty()), variant.filter(|v| !v.trim().is_empty()));
     for (option, date) in [(QueryOption::Since, &given.since), (QueryOption::Until, &given.until)] {
@@ -571,6 +581,20 @@ mod tests {
     /// A front end's spelling of the options, for the tests: upper case.
     fn shouted(option: QueryOption) -> String {
         option.name().to_uppercase()
+    }
+
+    #[test]
+    fn dates_are_read_without_spaces_around_them_and_in_full_width_digits() {
+        for (given, read) in
+            [(" 2014", "2014"), ("2014-06\u{3000}", "2014-06"), ("２０１９－０６－０１", "2019-06-01")]
+        {
+            let filter =
+                GameFilter { since: Some(given.into()), until: Some(given.into()), ..GameFilter::default() };
+            let filter = filter_from_text(filter, None, None).unwrap();
+            assert_eq!((filter.since.as_deref(), filter.until.as_deref()), (Some(read), Some(read)));
+        }
+        let inner = GameFilter { since: Some("2014 06".into()), ..GameFilter::default() };
+        assert!(filter_from_text(inner, None, None).is_err(), "a space inside a date is no date");
     }
 
     #[test]
