@@ -75,6 +75,15 @@ impl Lost {
             ));
         }
         let name = format.name().to_uppercase();
+        if let (Some(foul), Format::Csa | Format::Jkf | Format::Western) = (&replayed.illegal_ending, format)
+        {
+            let file =
+                if format == Format::Western { "Western text".to_string() } else { format!("a {name} file") };
+            warnings.push(format!(
+                "its last move ({foul}), the illegal one that ended it, is written as a comment, with its time: \
+                 {file} has no move for one that cannot be played, so the record read back names no foul move"
+            ));
+        }
         if let Some(lost) = super::ending_lost(format, game, replayed) {
             let ending = ending_text(replayed.termination, replayed.outcome);
             warnings.push(match lost {

@@ -258,3 +258,20 @@ fn the_database_keeps_a_foul_written_as_a_move_and_the_ending_after_it() {
     );
     assert_eq!((&game["ending_time"], &game["ending_comment"]), (&44.into(), &"after the ending".into()));
 }
+
+/// Converted to a format with no move for an illegal one, the foul that ended a game is
+/// written as a comment, and that is said: the record read back names no foul move.
+#[test]
+fn a_foul_written_as_a_comment_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("a.kifu");
+    fs::write(&input, FOUL).unwrap();
+    for (to, code) in [("csa", 1), ("jkf", 1), ("western", 1), ("kif", 0), ("ki2", 0)] {
+        let out = kifudex(["convert", input.to_str().unwrap(), "--to", to]).output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{to}: {stderr}");
+        let said = stderr
+            .contains("its last move (２五歩打), the illegal one that ended it, is written as a comment");
+        assert_eq!(said, code == 1, "{to}: {stderr}");
+    }
+}
