@@ -86,8 +86,19 @@ impl Lost {
         }
         if let Some(lost) = super::ending_lost(format, game, replayed) {
             let ending = ending_text(replayed.termination, replayed.outcome);
+            // What the record gives the ending goes with it.
+            let with = match game.ending.as_ref().map(|e| (e.seconds, e.comments.len())) {
+                Some((Some(seconds), 0)) => format!(", with its time ({seconds} s)"),
+                Some((Some(seconds), n)) => {
+                    format!(", with its time ({seconds} s) and comment{}", if n == 1 { "" } else { "s" })
+                }
+                Some((None, n)) if n > 0 => format!(", with its comment{}", if n == 1 { "" } else { "s" }),
+                _ => String::new(),
+            };
             warnings.push(match lost {
-                EndingLost::NoWord => format!("its ending ({ending}) is left out: a {name} file has no word for it"),
+                EndingLost::NoWord => {
+                    format!("its ending ({ending}) is left out{with}: a {name} file has no word for it")
+                }
                 EndingLost::ReadsBackAs(termination, outcome) => format!(
                     "its ending ({ending}) reads back from a {name} file as {}: the file's word for it does not \
                      say it all, and the moves do not show the rest",

@@ -275,3 +275,20 @@ fn a_foul_written_as_a_comment_is_said() {
         assert_eq!(said, code == 1, "{to}: {stderr}");
     }
 }
+
+/// An ending a format has no word for is left out with its time and comments, and the warning
+/// says they go with it.
+#[test]
+fn an_ending_left_out_is_said_to_take_its_time_and_comments_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("a.kifu");
+    let sealed = "手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 封じ手       ( 25:00/00:25:00)\n*sealed for the night\n";
+    fs::write(&input, sealed).unwrap();
+    for to in ["csa", "jkf"] {
+        let out = kifudex(["convert", input.to_str().unwrap(), "--to", to]).output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        let said = "its ending (sealed, no result) is left out, with its time (1500 s) and comment:";
+        assert!(stderr.contains(said), "{to}: {stderr}");
+    }
+}
