@@ -300,8 +300,10 @@ impl Progress {
                     }
                     std::thread::park_timeout(Progress::AFTER.saturating_sub(began.elapsed()));
                 }
+                // Drawn first with the rows written so far, not with none.
                 let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
-                    .with_elapsed(began.elapsed());
+                    .with_elapsed(began.elapsed())
+                    .with_position(written.load(Ordering::Relaxed));
                 bar.set_style(
                     ProgressStyle::with_template("{elapsed_precise} {human_pos} rows written to {msg}")
                         .expect("the template is valid"),
