@@ -206,6 +206,16 @@ fn the_page_explores_filters_and_replays_games() {
         browser.run("return [...document.querySelectorAll('#games tr')].map(r => r.dataset.game)", json!([]));
     assert!(listed.as_array().unwrap().contains(&json!(id)), "{listed}");
     assert_eq!(board(&browser), seen);
+    // From a handicap game, the link names the handicap rather than writing out its start.
+    let games = kifudex(["games", "--handicap", "lance", "--format", "csv", "--db", &db]).output().stdout;
+    let lance = crate::query::csv_rows(&games)[0]["id"].clone();
+    browser.open(&server.url(&format!("/?game={lance}&ply=4")));
+    wait(&browser);
+    click(&browser, "#viewer-explore");
+    assert!(browser.url().contains("start=lance&"), "{}", browser.url());
+    let listed =
+        browser.run("return [...document.querySelectorAll('#games tr')].map(r => r.dataset.game)", json!([]));
+    assert!(listed.as_array().unwrap().contains(&json!(lance)), "{listed}");
 
     // A promotion that is optional asks; a piece in hand drops.
     browser.open(&server.url("/?moves=7g7f+3c3d"));

@@ -527,9 +527,11 @@
       if (!game) return;
       const n = copy(state);
       const ply = Math.min(state.ply, game.plies.length);
+      // A handicap's start is named in the link, as its filter names it, not written out.
+      const named = game.handicap && KX.HANDICAPS.find(([, ja]) => ja === game.handicap);
+      const start = game.start === STARTPOS || (named && named[0] === "even") ? "" : named ? named[0] : game.start;
       Object.assign(n, {
-        game: null, ply: 0, offset: 0, sfen: "",
-        start: game.start === STARTPOS ? "" : game.start,
+        game: null, ply: 0, offset: 0, sfen: "", start,
         moves: game.plies.slice(0, ply).map((p) => p.usi).join(" "),
       });
       go(n);
