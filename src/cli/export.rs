@@ -309,11 +309,13 @@ impl Progress {
                         .expect("the template is valid"),
                 );
                 bar.set_message(to);
+                super::PROGRESS_SHOWN.store(true, Ordering::Relaxed);
                 while !stop.load(Ordering::Relaxed) {
                     bar.set_position(written.load(Ordering::Relaxed));
                     std::thread::park_timeout(Duration::from_millis(200));
                 }
                 bar.finish_and_clear();
+                super::PROGRESS_SHOWN.store(false, Ordering::Relaxed);
             })
             .ok();
         Progress { done, ticker }

@@ -268,9 +268,14 @@ fn note_offset_past_end(offset: usize, total: u64) {
     say!("kifudex: --offset {offset} is past the end of the list: {matching}");
 }
 
+/// Whether a progress line is on the terminal (stderr), for a signal that ends the process to
+/// clear it: the prompt would otherwise come after it, on the same line.
+static PROGRESS_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Makes the first SIGINT or SIGTERM run `first`, then end the process with status 128 + the
 /// signal's number, as the signal does by default, also where the process started with it
-/// ignored. Where the handlers cannot be set up, the signals keep their disposition.
+/// ignored; a progress line shown ([`PROGRESS_SHOWN`]) is cleared first. Where the handlers
+/// cannot be set up, the signals keep their disposition.
 fn exit_on_signals(first: impl FnOnce() + Send + 'static) {
     use signal_hook::{
         consts::{SIGINT, SIGTERM},
@@ -281,6 +286,10 @@ fn exit_on_signals(first: impl FnOnce() + Send + 'static) {
     };
     let _ = std::thread::Builder::new().name("kifudex-signals".into()).spawn(move || {
         if let Some(signal) = signals.forever().next() {
+            if PROGRESS_SHOWN.load(std::sync::atomic::Ordering::Relaxed) {
+                use std::io::Write as _;
+                let _ = write!(std::io::stderr(), "\r\x1b[2K");
+            }
             first();
             std::process::exit(128 + signal);
         }
