@@ -324,6 +324,15 @@ pub fn decode_lossy(bytes: &[u8]) -> Result<Lossy<'_>, DecodeError> {
             text.push_str(&reads(main, line).expect("a line read as it is"));
             continue;
         }
+        // The last line of a file cut inside a character (a download or a copy that stopped
+        // short) is in the file's encoding up to the cut, and the cut character is U+FFFD:
+        // its first bytes may read as some other encoding's text, which this is not.
+        if i + 1 == lines.len() && cut_at_end(main, line) {
+            let at = strict(main, line).err().unwrap_or(0).min(line.len() - 1);
+            text.push_str(&main.decode_without_bom_handling(line).0);
+            fixes.push(LineFix::Replaced { line: number, column: at + 1, byte: line[at] });
+            continue;
+        }
         // Read in another encoding: UTF-8 when it is UTF-8, else the more plausible.
         let other = utf8(line).map(|read| (Encoding::Utf8, read.to_string())).or_else(|| {
             encodings
@@ -399,6 +408,17 @@ fn utf16_lossy(body: &[u8], big_endian: bool) -> (String, Vec<LineFix>, usize) {
     let ended = line_start == body.len();
     let lines = (line as usize).saturating_sub(usize::from(ended && line > 1)).max(1);
     (text, fixes, lines)
+}
+
+/// Whether `line` is text in `encoding` up to a character cut short at its end: it ends
+/// neither in a line break nor in a whole character.
+fn cut_at_end(encoding: &'static encoding_rs::Encoding, line: &[u8]) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let capacity = decoder.max_utf8_buffer_length_without_replacement(line.len()).unwrap_or(line.len() * 3);
+    let mut out = String::with_capacity(capacity);
+    // Not the last input: a character begun at the end waits for its other bytes.
+    let (result, read) = decoder.decode_to_string_without_replacement(line, &mut out, false);
+    result == DecoderResult::InputEmpty && read == line.len() && strict(encoding, line).is_err()
 }
 
 /// Decodes without replacement; on failure, the offset of the first bad byte.
@@ -645,6 +665,24 @@ mod tests {
     /// the encoding whose reading is the more plausible when as many lines read in two, and
     /// reads a bad line in the encoding that reads the most of it. The Japanese bytes are
     /// Python's encodings (`'羽生七冠'.encode('euc_jp')`, `'きふわらべ'.encode('cp932')`).
+    #[test]
+    fn a_file_cut_inside_its_last_character_is_its_encoding_up_to_the_cut() {
+        // 同 and the first two bytes of 歩 in UTF-8: those five bytes read as CP932 too.
+        let cut = "７六歩\n同".bytes().chain([0xE6, 0xAD]).collect::<Vec<u8>>();
+        let d = decode_lossy(&cut).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("７六歩\n同\u{FFFD}", Encoding::Utf8));
+        assert_eq!(d.fixes, [LineFix::Replaced { line: 2, column: 4, byte: 0xE6 }]);
+        // In CP932, a lead byte alone at the end.
+        let d = decode_lossy(b"\x82\x56\x98\x5A\x95\xE0\n\x93\xAF\x95").unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("７六歩\n同\u{FFFD}", Encoding::ShiftJis));
+        assert_eq!(d.fixes, [LineFix::Replaced { line: 2, column: 3, byte: 0x95 }]);
+        // A line that goes on after them is no cut: the same bytes are read as another
+        // encoding's line, as a line of a file joined to another is.
+        let joined = "７六歩\n同".bytes().chain([0xE6, 0xAD, b'\n']).collect::<Vec<u8>>();
+        let d = decode_lossy(&joined).unwrap();
+        assert_eq!(d.fixes, [LineFix::Other { line: 2, encoding: Encoding::ShiftJis }]);
+    }
+
     #[test]
     fn a_file_read_a_line_at_a_time_keeps_what_it_can() {
         let euc = b"V2\nN+\xb1\xa9\xc0\xb8\xbc\xb7\xb4\xa7\xff\nN-\xc6\xa3\xb0\xe6\xc8\xac\xb4\xa7\n";
