@@ -251,11 +251,22 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(code as u8));
     }
     for before in &summary.unfinished_before {
-        let globs = before.globs.iter().map(|g| format!(" {g}")).collect::<String>();
+        // The command as a shell takes it: each root and glob one word, whatever it holds.
+        let roots: Vec<String> =
+            before.roots.iter().map(|r| shell_word(ingest::text_path(r).as_os_str())).collect();
+        let globs: String = before
+            .globs
+            .iter()
+            .map(|g| match g.split_once(' ') {
+                Some((flag, glob)) => format!(" {flag} {}", shell_word(glob.as_ref())),
+                None => format!(" {}", shell_word(g.as_ref())),
+            })
+            .collect();
         say!(
             "kifudex: warning: an earlier index run on {db} did not finish, and this one did not read all it was \
-             to read: answers still cover only part of it; `kifudex index {}{globs} --db {db}` finishes it",
-            before.roots.join(" "),
+             to read: answers still cover only part of it; `kifudex index {}{globs} --db {}` finishes it",
+            roots.join(" "),
+            shell_word(options.db.as_os_str()),
             db = path_text(&options.db)
         );
     }

@@ -202,7 +202,8 @@ fn a_killed_first_run_without_its_shared_memory_file_is_read_and_completed() {
 #[test]
 fn a_killed_runs_mark_stays_until_a_run_reads_what_it_was_to_read() {
     let tmp = tempfile::tempdir().unwrap();
-    let (many, few) = (tmp.path().join("many"), tmp.path().join("few"));
+    // A space in the path: the command said to finish the run quotes it, as a shell takes it.
+    let (many, few) = (tmp.path().join("many games"), tmp.path().join("few"));
     short_games(&many, 1_500, 35);
     write_games(&few, 3, 2, 36);
     let reference = tmp.path().join("reference.sqlite");
@@ -225,7 +226,7 @@ fn a_killed_runs_mark_stays_until_a_run_reads_what_it_was_to_read() {
         stderr(&out),
         format!(
             "kifudex: warning: an earlier index run on {db} did not finish, and this one did not read all it \
-             was to read: answers still cover only part of it; `kifudex index {} --db {db}` finishes it\n",
+             was to read: answers still cover only part of it; `kifudex index '{}' --db {db}` finishes it\n",
             many_text.display(),
             db = db.display()
         )
