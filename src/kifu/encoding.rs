@@ -661,10 +661,6 @@ mod tests {
         assert_eq!((pair.text.as_ref(), pair.fixes.len()), ("\u{1F600}", 0));
     }
 
-    /// A file read a line at a time keeps to [`lines`]' line breaks (a lone CR too), takes
-    /// the encoding whose reading is the more plausible when as many lines read in two, and
-    /// reads a bad line in the encoding that reads the most of it. The Japanese bytes are
-    /// Python's encodings (`'羽生七冠'.encode('euc_jp')`, `'きふわらべ'.encode('cp932')`).
     #[test]
     fn a_file_cut_inside_its_last_character_is_its_encoding_up_to_the_cut() {
         // 同 and the first two bytes of 歩 in UTF-8: those five bytes read as CP932 too.
@@ -683,6 +679,10 @@ mod tests {
         assert_eq!(d.fixes, [LineFix::Other { line: 2, encoding: Encoding::ShiftJis }]);
     }
 
+    /// A file read a line at a time keeps to [`lines`]' line breaks (a lone CR too), takes
+    /// the encoding whose reading is the more plausible when as many lines read in two, and
+    /// reads a bad line in the encoding that reads the most of it. The Japanese bytes are
+    /// Python's encodings (`'羽生七冠'.encode('euc_jp')`, `'きふわらべ'.encode('cp932')`).
     #[test]
     fn a_file_read_a_line_at_a_time_keeps_what_it_can() {
         let euc = b"V2\nN+\xb1\xa9\xc0\xb8\xbc\xb7\xb4\xa7\xff\nN-\xc6\xa3\xb0\xe6\xc8\xac\xb4\xa7\n";
