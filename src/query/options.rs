@@ -261,20 +261,21 @@ pub const RESULT_NAMES: [(&str, GameResult); 5] = [
     ("unknown", GameResult::Unknown),
 ];
 
-/// The result a filter's result name keeps (in any case); nothing but spaces, as a form's
-/// empty field, names none.
+/// The result a filter's result name keeps (in any case and either width, as a handicap's
+/// name is read); nothing but spaces, as a form's empty field, names none.
 ///
 /// # Errors
 ///
 /// [`OptionError::Result`] for a name not in [`RESULT_NAMES`].
 pub fn parse_result(text: &str) -> Result<Option<GameResult>, OptionError> {
-    let name = text.trim();
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = text.trim().nfkc().collect();
     if name.is_empty() {
         return Ok(None);
     }
     RESULT_NAMES
         .iter()
-        .find(|(known, _)| known.eq_ignore_ascii_case(name))
+        .find(|(known, _)| known.eq_ignore_ascii_case(&name))
         .map(|&(_, result)| Some(result))
         .ok_or_else(|| OptionError::Result(text.to_string()))
 }
@@ -626,6 +627,7 @@ mod tests {
         );
         assert_eq!(parse_result("other").unwrap(), Some(GameResult::Unknown));
         assert_eq!(parse_result(" White ").unwrap(), Some(GameResult::WhiteWin));
+        assert_eq!(parse_result("ｂｌａｃｋ\u{3000}").unwrap(), Some(GameResult::BlackWin));
         for blank in ["", " ", "\u{3000}"] {
             assert_eq!((parse_result(blank).unwrap(), parse_variant(blank).unwrap()), (None, None));
         }
