@@ -580,6 +580,36 @@ fn a_database_without_hot_counts_gets_them_from_its_next_index_run() {
     assert_eq!(listed_keys(&db), hot_keys(&db));
 }
 
+/// A stop that comes once the runs are merged (Ctrl-C as the lists of newest games are made,
+/// on one thread or on two) stops the run there: it makes no list and says it stopped, and the
+/// answers are still those of the replay; the next run makes the lists.
+#[test]
+fn a_stop_after_the_merges_leaves_the_lists_to_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (games, db) = (tmp.path().join("games"), tmp.path().join("k.sqlite"));
+    let specs = plain_games(400, 43);
+    let paths = write_games(&games, &specs);
+    index_with(&hot_options(&games, &db));
+    // Past the keys whose lists take threads (64).
+    assert!(hot_keys(&db) >= 100, "{} hot keys", hot_keys(&db));
+    let present: Vec<(PathBuf, Spec)> = paths.into_iter().zip(specs).collect();
+    let fx = fixture_of(&db, &present);
+    for threads in [1, 2] {
+        // As a run killed before its lists leaves them.
+        rusqlite::Connection::open(&db).unwrap().execute("DELETE FROM hot_lists", []).unwrap();
+        let mut writer = kifudex::db::Writer::open(&db).unwrap();
+        writer.set_merge_threads(threads);
+        writer.set_stop(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)));
+        let finished = writer.finish().unwrap();
+        assert_eq!((finished.merged, finished.stopped), (0, true), "{threads} threads");
+        assert_eq!(listed_keys(&db), 0, "{threads} threads");
+        assert_answers(&fx, &format!("stopped before the lists, {threads} threads"));
+    }
+    index_with(&hot_options(&games, &db));
+    assert_listed(&db, "after the next run");
+    assert_answers(&fx, "after the next run");
+}
+
 /// Every hot key has its list of newest games, as an index run leaves it.
 fn assert_listed(db: &Path, what: &str) {
     assert_eq!(listed_keys(db), hot_keys(db), "{what}: a list for every hot key");

@@ -250,6 +250,14 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         let code = 128 + signal.load(Ordering::Relaxed).clamp(1, 127);
         return Ok(ExitCode::from(code as u8));
     }
+    // The last step (the log copied into the file) is not stopped: the run then ends whole.
+    if let Some(name) = signal_name(signal.load(Ordering::Relaxed)) {
+        say!(
+            "kifudex: note: {name} came as the run was copying its log into {}; it finished that, and \
+             with it the run: nothing is left to run again",
+            path_text(&options.db)
+        );
+    }
     for before in &summary.unfinished_before {
         // The command as a shell takes it: each root and glob one word, whatever it holds.
         let roots: Vec<String> =
@@ -537,6 +545,15 @@ fn shard_refusal(e: ingest::Error) -> anyhow::Error {
             anyhow!("it holds files indexed without --shard: shard {a} needs a database of its own")
         }
         e => e.into(),
+    }
+}
+
+/// The name of signal `number` that [`stop_on_signals`] handles, or `None` (none came).
+fn signal_name(number: usize) -> Option<&'static str> {
+    match number as i32 {
+        signal_hook::consts::SIGINT => Some("Ctrl-C (SIGINT)"),
+        signal_hook::consts::SIGTERM => Some("SIGTERM"),
+        _ => None,
     }
 }
 

@@ -216,7 +216,7 @@ impl Hot {
     /// failure.
     pub fn make_short_lists(&mut self, conn: &Connection) -> Result<()> {
         let keys = std::mem::take(&mut self.short);
-        self.make_lists(conn, keys, None)
+        self.make_lists(conn, keys, None, &|| false)
     }
 
     /// Makes the list of each of `keys` from the live runs. With `threads`, and keys enough
@@ -226,22 +226,28 @@ impl Hot {
     ///
     /// # Errors
     ///
-    /// As for [`Hot::make_short_lists`]; a failure to open or read the file on another
-    /// connection.
+    /// [`Error::Interrupted`] as soon as `stop` returns true (the lists stored by then are
+    /// to be rolled back, or kept: each is whole); as for [`Hot::make_short_lists`]; a failure
+    /// to open or read the file on another connection.
     pub fn make_lists(
         &self,
         conn: &Connection,
         keys: Vec<i64>,
         threads: Option<ReaderThreads<'_>>,
+        stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<()> {
         match threads.filter(|t| t.threads > 1 && keys.len() >= SHARED_LISTS) {
             Some(t) => {
                 let shares: Vec<&[i64]> = keys.chunks(keys.len().div_ceil(t.threads)).collect();
                 let store = |made: listed::Made| made.store(conn);
-                on_readers(t.path, "kifudex-lists", &shares, LISTS_IN_FLIGHT, lists_of, store)?;
+                // A thread halts when another failed, or at `stop`.
+                let lists = |c: &Connection, k: &&[i64], h: &dyn Fn() -> bool, out: &mut listed::Out<'_>| {
+                    lists_of(c, k, &|| h() || stop(), out)
+                };
+                on_readers(t.path, "kifudex-lists", &shares, LISTS_IN_FLIGHT, lists, store)?;
                 Ok(())
             }
-            None => lists_of(conn, &keys.as_slice(), &|| false, &mut |made| made.store(conn)),
+            None => lists_of(conn, &keys.as_slice(), stop, &mut |made| made.store(conn)),
         }
     }
 

@@ -533,8 +533,14 @@ impl IndexWriter {
     ///
     /// # Errors
     ///
-    /// [`Corrupt`] when a game to check does not replay; any database failure.
-    pub fn list_hot(&mut self, conn: &Connection, threads: Option<ReaderThreads<'_>>) -> Result<()> {
+    /// [`Error::Interrupted`] as soon as `stop` returns true; [`Corrupt`] when a game to check
+    /// does not replay; any database failure.
+    pub fn list_hot(
+        &mut self,
+        conn: &Connection,
+        threads: Option<ReaderThreads<'_>>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<()> {
         let keys: Vec<i64> = conn
             .prepare("SELECT key FROM hot WHERE move = 0 AND key NOT IN (SELECT key FROM hot_lists)")?
             .query_map([], |r| r.get(0))?
@@ -545,7 +551,7 @@ impl IndexWriter {
             }
             _ => None,
         };
-        self.hot.make_lists(conn, keys, threads)
+        self.hot.make_lists(conn, keys, threads, stop)
     }
 
     /// Adds stored game `id` (greater than any indexed before), which plays `moves` from
