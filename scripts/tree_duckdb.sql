@@ -36,7 +36,10 @@
 -- (`unknown`: a bare list of moves) never hides the result another copy states, as in one
 -- database. Copies may also state different results when the moves do not decide one: then
 -- the first in alphabetical order (`black`, `draw`, `white`) is taken, where one database
--- takes that of the first record read.
+-- takes that of the first record read. The exports hold results, not endings: a copy that
+-- ends without a winner (an interrupted game, `unknown`) is one that states nothing here,
+-- where one database keeps it when it is the first record in path order to say how the
+-- game ended.
 --
 -- Rows come in kifudex's order of positions (the key as a signed 64-bit number), then by the
 -- position's SFEN, then the moves most played first, ties by USI (kifudex breaks those ties by

@@ -58,7 +58,9 @@ def tree(src, max_ply):
         .select("pos", "usi", "child_key", "child", "game_key")
         .distinct()
     )
-    # A copy that states no result never hides the result another copy states.
+    # A copy that states no result never hides the result another copy states. The exports
+    # hold results, not endings: an interrupted copy (`unknown`) states nothing here, where
+    # one database keeps its ending when it is the first record to say one (see the README).
     stated = F.when(F.col("result") != "unknown", F.col("result"))
     results = (
         src.where(F.col("ply") == 0)
