@@ -84,6 +84,15 @@ impl Lost {
                  {file} has no move for one that cannot be played, so the record read back names no foul move"
             ));
         }
+        if let (Some(foul), true) =
+            (&replayed.illegal_ending, format == Format::Ki2 && super::ki2::writes_foul_as_comment(replayed))
+        {
+            warnings.push(format!(
+                "its last move ({foul}), the illegal one that ended it, is written as a comment, with its time: \
+                 a KI2 move names no origin, and without one it names a move that can be played, so the \
+                 record read back names no foul move"
+            ));
+        }
         if let Some(lost) = super::ending_lost(format, game, replayed) {
             let ending = ending_text(replayed.termination, replayed.outcome);
             // What the record gives the ending goes with it.
@@ -99,6 +108,10 @@ impl Lost {
                 EndingLost::NoWord => {
                     format!("its ending ({ending}) is left out{with}: a {name} file has no word for it")
                 }
+                EndingLost::AfterStop => format!(
+                    "its ending ({ending}) is left out{with}: the record stops before it, and a {name} file \
+                     would read a result after the last move kept as a resignation there"
+                ),
                 EndingLost::ReadsBackAs(termination, outcome) => format!(
                     "its ending ({ending}) reads back from a {name} file as {}: the file's word for it does not \
                      say it all, and the moves do not show the rest",

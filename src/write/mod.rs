@@ -167,6 +167,9 @@ fn entries<'a>(
 pub enum EndingLost {
     /// The format has no word for it, so none is written.
     NoWord,
+    /// The record stops before its ending, which states a result without how the game ended:
+    /// KIF and KI2 would write it as a resignation after the last move kept, so none is written.
+    AfterStop,
     /// A word is written, but the game read back ends otherwise: CSA's and JKF's word for a
     /// perpetual check names no side, so one that the moves do not show reads back with no
     /// winner; KIF's and KI2's is lost by a side, so one with no winner reads back with one.
@@ -221,6 +224,7 @@ pub fn ending_lost(format: Format, game: &Game, replayed: &ReplayedGame) -> Opti
         Format::Kif | Format::Ki2 if replayed.termination == Some(Termination::PerpetualCheck) => {
             read_back(game)
         }
+        Format::Kif | Format::Ki2 if kakinoki::leaves_ending_out(replayed) => Some(EndingLost::AfterStop),
         _ => None,
     }
 }

@@ -241,7 +241,12 @@ pub(crate) fn comment_lines(comments: &[String]) -> impl Iterator<Item = &str> {
 /// has no move of theirs to stand on, nor a time.
 pub(crate) fn foul_notes<'a>(game: &'a Game, replayed: &'a ReplayedGame) -> Vec<String> {
     let Some(text) = &replayed.illegal_ending else { return Vec::new() };
-    let entry = game.moves.get(replayed.moves.len());
+    foul_note(text, game.moves.get(replayed.moves.len()))
+}
+
+/// The note on the foul `text`, written as [`foul_notes`] says, with the time and comments of
+/// its `entry`.
+pub(crate) fn foul_note(text: &str, entry: Option<&MoveEntry>) -> Vec<String> {
     let time = entry.and_then(|e| e.seconds).map_or(String::new(), |t| format!(" ({t} s)"));
     let own = entry.map_or(&[][..], |e| &e.comments[..]);
     std::iter::once(format!("illegal move: {text}{time}"))

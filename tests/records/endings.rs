@@ -276,6 +276,60 @@ fn a_foul_written_as_a_comment_is_said() {
     }
 }
 
+/// KI2 writes a foul without its origin, and `７五歩(74)` without it is `７五歩`, which the pawn
+/// on 7f may play: written as a move, it would read back as that legal move, a move never
+/// played. So it is written as a comment, and that is said; read back, the game has Black's
+/// two moves and Black's loss by a foul.
+#[test]
+fn a_ki2_foul_that_would_read_back_as_a_legal_move_is_written_as_a_comment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("a.kifu");
+    let foul = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩(74)   ( 0:12/)\n   4 反則勝ち\n";
+    fs::write(&input, foul).unwrap();
+    let ki2 = tmp.path().join("a.ki2u");
+    let out = kifudex(["convert", input.to_str().unwrap(), "--out", ki2.to_str().unwrap()]).output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("its last move (７五歩(74)), the illegal one that ended it, is written as a comment")
+    );
+    let written = fs::read_to_string(&ki2).unwrap();
+    assert!(written.contains("\n*illegal move: ７五歩(74) (12 s)\n"), "{written}");
+
+    let out = kifudex(["convert", ki2.to_str().unwrap(), "--to", "usi"]).output();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "position startpos moves 7g7f 3c3d\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("its ending (illegal_move, a win for White)"));
+}
+
+/// A record that stops at move 5 (a move that cannot be read) and then says White won after
+/// move 6, without how: KIF and KI2 have no way to say that after the four moves kept, where
+/// a `まで` line naming the winner would read back as Black resigning after move 4. They leave
+/// the ending out and say why.
+#[test]
+fn kif_and_ki2_leave_out_a_bare_result_after_a_record_stops() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("a.kifu");
+    let record = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８四歩(83)\n   5 ??\nまで6手で後手の勝ち\n";
+    fs::write(&input, record).unwrap();
+    for to in ["kif", "ki2"] {
+        let out = kifudex(["convert", input.to_str().unwrap(), "--to", to]).output();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(1), "{to}: {stderr}");
+        assert!(
+            stderr.contains("its ending (unknown, a win for White) is left out: the record stops before it")
+        );
+        assert!(!stdout.contains("まで") && !stdout.contains("投了"), "{to}: {stdout}");
+        let back = tmp.path().join(format!("b.{to}u"));
+        fs::write(&back, stdout.as_bytes()).unwrap();
+        let usi = kifudex(["convert", back.to_str().unwrap(), "--to", "usi"]).output();
+        assert_eq!(
+            String::from_utf8_lossy(&usi.stdout),
+            "position startpos moves 7g7f 3c3d 2g2f 8c8d\n",
+            "{to}"
+        );
+    }
+}
+
 /// An ending a format has no word for is left out with its time and comments, and the warning
 /// says they go with it.
 #[test]

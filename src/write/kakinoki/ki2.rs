@@ -10,9 +10,10 @@ use std::fmt::Write as _;
 use super::{Sink, is_handicap, pad, summary_line, walk, write_comments, write_headers};
 use crate::{
     kifu::{Ending, Game, MoveEntry, Outcome},
-    notation::{self, Style},
+    notation::{self, MoveToken, ResolveError, Style},
     replay::ReplayedGame,
     shogi::{Color, Move, Position},
+    write::support::foul_note,
 };
 
 /// Moves on one line of the move list.
@@ -74,9 +75,17 @@ impl Sink for Ki2Sink {
         self.token(&marked, entry);
     }
 
-    fn foul(&mut self, text: &str, _number: u32, turn: Color, entry: Option<&MoveEntry>) {
-        // KI2 names no origin: `５七歩(56)` is written `５七歩`.
-        self.token(&format!("{}{}", mark(turn), without_origin(text)), entry);
+    fn foul(&mut self, pos: &Position, text: &str, _number: u32, entry: Option<&MoveEntry>) -> bool {
+        // KI2 names no origin: `５七歩(56)` is written `５七歩`, unless that names a move it may
+        // play, which the foul would read back as.
+        let written = format!("{}{}", mark(pos.turn()), without_origin(text));
+        if !reads_back_as_foul(pos, &written) {
+            self.break_line();
+            write_comments(&mut self.out, &foul_note(text, entry));
+            return false;
+        }
+        self.token(&written, entry);
+        true
     }
 
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>) {
@@ -90,6 +99,25 @@ impl Sink for Ki2Sink {
         self.break_line();
         let _ = write!(self.out, "\n変化：{number}手\n");
     }
+}
+
+/// Whether `written`, a foul played in `pos` as KI2 writes it, reads back as no move there:
+/// without its origin, `７五歩` may name a pawn that can go there.
+fn reads_back_as_foul(pos: &Position, written: &str) -> bool {
+    let Ok(mv) = notation::japanese::parse(written) else { return false };
+    let previous = pos.last_move().map(Move::to);
+    matches!(MoveToken::Japanese(mv).resolve(pos, previous), Err(ResolveError::NoSuchMove(_)))
+}
+
+/// Whether a KI2 text of a game replayed as `replayed` writes the foul that ended it as a comment, as
+/// the KI2 writer does when the foul written without its origin would read back as a move.
+pub fn writes_foul_as_comment(replayed: &ReplayedGame) -> bool {
+    let Some(text) = &replayed.illegal_ending else { return false };
+    let Ok(mut pos) = Position::from_setup(replayed.start.clone()) else { return false };
+    for &mv in &replayed.moves {
+        pos.play_unchecked(mv);
+    }
+    !reads_back_as_foul(&pos, &format!("{}{}", mark(pos.turn()), without_origin(text)))
 }
 
 /// A Japanese move without the KIF origin after it: `５七歩(56)` is `５七歩`.

@@ -98,8 +98,9 @@ impl Sink for KifSink {
         self.row(number, &move_text(pos, mv), pos.turn(), entry, branches);
     }
 
-    fn foul(&mut self, text: &str, number: u32, turn: Color, entry: Option<&MoveEntry>) {
-        self.row(number, text, turn, entry, false);
+    fn foul(&mut self, pos: &Position, text: &str, number: u32, entry: Option<&MoveEntry>) -> bool {
+        self.row(number, text, pos.turn(), entry, false);
+        true
     }
 
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>) {

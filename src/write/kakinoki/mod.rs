@@ -167,8 +167,10 @@ trait Sink {
     /// A move of the current line; `pos` is the position before it, `number` its move number,
     /// `branches` whether a variation replaces it.
     fn play(&mut self, pos: &Position, mv: Move, number: u32, entry: Option<&MoveEntry>, branches: bool);
-    /// The final move of a game that ended by it being a foul, as the record wrote it.
-    fn foul(&mut self, text: &str, number: u32, turn: Color, entry: Option<&MoveEntry>);
+    /// The final move of a game that ended by it being a foul, as the record wrote it; `pos`
+    /// is the position it was played in. Whether it was written as a move: a format that could
+    /// write it only as a move that reads back as another writes it as a comment instead.
+    fn foul(&mut self, pos: &Position, text: &str, number: u32, entry: Option<&MoveEntry>) -> bool;
     /// The ending of the current line; `turn` is the side to move then.
     fn ending(&mut self, ending: &Ending, number: u32, turn: Color, outcome: Option<Outcome>);
     /// The start of a variation replacing move `number`.
@@ -249,6 +251,7 @@ fn walk(game: &Game, replayed: &ReplayedGame, sink: &mut impl Sink) {
         }
         _ => ending,
     };
+    let ending = ending.filter(|_| !leaves_ending_out(replayed));
     let line = LineOut {
         number: replayed.start.move_number.max(1),
         entries: &game.moves,
@@ -302,9 +305,10 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
     let mut played = line.moves.len();
     let mut turn = pos.turn();
     if let Some(text) = &line.foul {
-        sink.foul(text, number_at(line.number, played), turn, line.entries.get(played));
-        played += 1;
-        turn = turn.flip();
+        if sink.foul(pos, text, number_at(line.number, played), line.entries.get(played)) {
+            played += 1;
+            turn = turn.flip();
+        }
     }
     if let Some(ending) = line.ending {
         sink.ending(ending, number_at(line.number, played), turn, line.outcome);
@@ -331,6 +335,15 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         };
         walk_line(pos, sub, sink);
     }
+}
+
+/// Whether KIF and KI2 leave out `replayed`'s ending: a result stated without how the game
+/// ended, in a record that stops before its ending. Their `まで` line that names a winner after
+/// the last move kept reads back as a resignation there, which the record never said.
+pub(crate) fn leaves_ending_out(replayed: &ReplayedGame) -> bool {
+    !replayed.status.is_complete()
+        && replayed.outcome.is_some()
+        && replayed.termination.is_none_or(|t| t == Termination::Unknown)
 }
 
 /// The number of the move `i` moves after one numbered `first`.
