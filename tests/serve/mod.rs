@@ -5,6 +5,7 @@
 mod api;
 mod browser;
 pub mod http;
+mod labels;
 mod security;
 mod server;
 pub mod webdriver;
