@@ -37,7 +37,7 @@ const BOARD_AS_SFEN: &str = r#"
 const READY: &str = "return document.body.dataset.state === 'ready'";
 
 /// `kifudex query --format json ARGS` on the samples.
-fn cli_query(args: &[&str]) -> Value {
+pub(super) fn cli_query(args: &[&str]) -> Value {
     let db = samples_db().to_str().unwrap().to_string();
     let mut all = vec!["query", "--format", "json", "--db", &db];
     all.extend(args);
@@ -50,17 +50,17 @@ fn screenshot_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")))
 }
 
-fn wait(browser: &Browser) {
+pub(super) fn wait(browser: &Browser) {
     browser.wait_for(READY, 20);
 }
 
 /// Clicks `css` and waits until the page has drawn the state it leads to.
-fn click(browser: &Browser, css: &str) {
+pub(super) fn click(browser: &Browser, css: &str) {
     browser.click(css);
     wait(browser);
 }
 
-fn board(browser: &Browser) -> String {
+pub(super) fn board(browser: &Browser) -> String {
     board_of_width(browser, 9)
 }
 
@@ -68,11 +68,11 @@ fn board_of_width(browser: &Browser, files: u8) -> String {
     browser.run(BOARD_AS_SFEN, json!([files])).as_str().unwrap().to_string()
 }
 
-fn sfen_board(sfen: &str) -> &str {
+pub(super) fn sfen_board(sfen: &str) -> &str {
     sfen.split(' ').next().unwrap()
 }
 
-fn attribute(browser: &Browser, script: &str) -> String {
+pub(super) fn attribute(browser: &Browser, script: &str) -> String {
     browser.run(script, json!([])).as_str().map(str::to_string).unwrap_or_default()
 }
 

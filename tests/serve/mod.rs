@@ -4,6 +4,7 @@
 
 mod api;
 mod browser;
+mod browser_steps;
 pub mod http;
 mod labels;
 mod security;

@@ -1,6 +1,7 @@
 // The page's state and its URL. The URL holds the whole state (position, filters, list page,
 // game and ply, language, notation): every change pushes a new URL and redraws from it, so
-// back and forward work and a copied link opens the same view. Parameters use the API's names.
+// back and forward work and a copied link opens the same view; a step within a game replaces
+// the URL instead. Parameters use the API's names.
 "use strict";
 
 (function () {
@@ -417,11 +418,13 @@
     go(next);
   }
 
+  // A step within the game replaces the history entry rather than adding one: Back leaves
+  // the game (to the view it was opened from) instead of stepping back through every move.
   function stepTo(ply) {
     if (!game) return;
     const next = copy(state);
     next.ply = Math.max(0, Math.min(ply, game.plies.length));
-    if (next.ply !== state.ply) go(next);
+    if (next.ply !== state.ply) go(next, true);
   }
 
   function fillFilters() {
