@@ -6,12 +6,14 @@ use serde_json::json;
 
 use super::{
     Server,
-    browser::{attribute, click, wait},
+    browser::{attribute, board, cli_query, click, sfen_board, wait},
     samples_db,
     webdriver::{Browser, browser_or_skip},
 };
 
+const LEFT: &str = "\u{E012}";
 const RIGHT: &str = "\u{E014}";
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
 fn history_length(browser: &Browser) -> u64 {
     browser.run("return history.length", json!([])).as_u64().unwrap()
@@ -43,4 +45,38 @@ fn steps_in_a_game_leave_one_history_entry() {
     wait(&browser);
     assert_eq!(browser.url(), explorer);
     assert_eq!(attribute(&browser, "return String(document.getElementById('viewer').hidden)"), "true");
+}
+
+/// Every press of ← in the explorer goes back one move, those made while a position loads
+/// too.
+#[test]
+fn each_press_of_left_goes_back_one_move_while_positions_load() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    browser.open(&server.url("/?lang=en"));
+    wait(&browser);
+    // Six presses as soon as the link is followed, before its position can have come.
+    browser.run(
+        "history.pushState(null, '', '/?moves=7g7f+3c3d+2g2f+8c8d+2f2e+8d8e&lang=en');
+         dispatchEvent(new PopStateEvent('popstate'));
+         for (let i = 0; i < 6; i++) document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));",
+        json!([]),
+    );
+    wait(&browser);
+    assert!(browser.url().ends_with("/?lang=en"), "{}", browser.url());
+    assert_eq!(board(&browser), sfen_board(START));
+    assert_eq!(browser.text("#path .current"), "Start");
+
+    // Presses as fast as the keyboard sends them: one move each.
+    browser.open(&server.url("/?moves=7g7f+3c3d+2g2f+8c8d+2f2e+8d8e&lang=en"));
+    for _ in 0..4 {
+        browser.press(LEFT);
+    }
+    wait(&browser);
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d&lang=en"), "{}", browser.url());
+    let after = cli_query(&["--moves", "7g7f 3c3d"]);
+    assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
 }

@@ -22,6 +22,7 @@
   let pendingPromotion = null;
   let generation = 0;    // drops answers to requests made before the latest navigation
   let shown = -1;        // the generation whose position the board and `position` show
+  let backs = 0;         // presses of ← made while the explorer's position was loading
 
   function browserLang() {
     return (navigator.language || "ja").toLowerCase().startsWith("ja") ? "ja" : "en";
@@ -114,6 +115,7 @@
 
   // Moves to a new state: a new history entry (or a replaced one), then a redraw.
   function go(next, replace) {
+    backs = 0;
     selection = null;
     pendingPromotion = null;
     $("promotion").hidden = true;
@@ -149,6 +151,7 @@
       if (mine === generation) showError(null);
     } catch (e) {
       if (mine === generation) {
+        backs = 0;
         drawShell();
         // A 503 passes once the database is back, and no answer once the server is: the page
         // then recovers by itself.
@@ -215,6 +218,14 @@
       throw e;
     }
     if (mine !== generation) return;
+    // The presses of ← made while it loaded, each one move back from it.
+    if (backs && pos.moves.length) {
+      const n = copy(state);
+      n.moves = pos.moves.slice(0, -Math.min(backs, pos.moves.length)).map((m) => m.usi).join(" ");
+      n.offset = 0;
+      return go(n);
+    }
+    backs = 0;
     position = pos;
     shown = mine;
     // Moves given in any notation are kept in the URL as USI from here on.
@@ -579,11 +590,18 @@
         redrawBoard();
       }
     });
-    window.addEventListener("popstate", () => load());
+    window.addEventListener("popstate", () => { backs = 0; load(); });
   }
 
+  // One move back from the explorer's position; while a position loads, counted, and taken
+  // back from it once it is there.
   function back() {
-    if (!position || shown !== generation || position.moves.length === 0) return;
+    if (state.game != null) return;
+    if (shown !== generation) {
+      if (document.body.dataset.state === "loading") backs++;
+      return;
+    }
+    if (!position || position.moves.length === 0) return;
     const n = copy(state);
     n.moves = position.moves.slice(0, -1).map((m) => m.usi).join(" ");
     n.offset = 0;
