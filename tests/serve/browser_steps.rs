@@ -1,13 +1,13 @@
 //! The page stepped through in a real browser: steps in a game and presses of ← in the
-//! explorer, and the history they leave. Skipped, as the browser test is, without Chromium
-//! and chromedriver.
+//! explorer, the history they leave, and links edited by hand that the page writes back as
+//! what it shows. Skipped, as the browser test is, without Chromium and chromedriver.
 
 use serde_json::json;
 
 use super::{
     Server,
     browser::{attribute, board, cli_query, click, sfen_board, wait},
-    samples_db,
+    http, samples_db,
     webdriver::{Browser, browser_or_skip},
 };
 
@@ -79,4 +79,24 @@ fn each_press_of_left_goes_back_one_move_while_positions_load() {
     assert!(browser.url().ends_with("/?moves=7g7f+3c3d&lang=en"), "{}", browser.url());
     let after = cli_query(&["--moves", "7g7f 3c3d"]);
     assert_eq!(board(&browser), sfen_board(after["position"]["sfen"].as_str().unwrap()));
+}
+
+/// A link with both moves and an SFEN is refused in the API's words, as the API refuses it,
+/// rather than showing the SFEN's position as if the moves were not there.
+#[test]
+fn a_link_with_moves_and_an_sfen_is_refused_as_the_api_refuses_it() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    let query = format!("moves=7g7f&sfen={}", http::encode(START));
+    let api = http::get(server.addr, &format!("/api/position?{query}"));
+    assert_eq!(api.status, 400);
+    let refusal = api.json()["error"].as_str().unwrap().to_string();
+    browser.open(&server.url(&format!("/?{query}&lang=en")));
+    wait(&browser);
+    assert_eq!(browser.text("#error"), refusal);
+    let url = browser.url();
+    assert!(url.contains("moves=7g7f") && url.contains("sfen="), "the link is kept: {url}");
 }

@@ -54,14 +54,13 @@
     return /^[0-9]{1,9}$/.test(text || "") ? Number(text) : 0;
   }
 
-  // The URL of a state: only what differs from the defaults.
+  // The URL of a state: only what differs from the defaults. An SFEN with moves or a start
+  // (a link edited by hand) is kept as it is, for the API to refuse.
   function url(s) {
     const q = new URLSearchParams();
     if (s.sfen) q.set("sfen", s.sfen);
-    else {
-      if (s.start && s.start !== "startpos" && s.start !== "even") q.set("start", s.start);
-      if (s.moves) q.set("moves", s.moves);
-    }
+    if (s.start && s.start !== "startpos" && s.start !== "even") q.set("start", s.start);
+    if (s.moves) q.set("moves", s.moves);
     setFilters(q, s);
     if (s.offset) q.set("offset", String(s.offset));
     if (s.game != null) { q.set("game", String(s.game)); q.set("ply", String(s.ply)); }
@@ -72,14 +71,14 @@
     return text ? `/?${text}` : "/";
   }
 
-  // The API parameters of the explorer's position and filters.
+  // The API parameters of the explorer's position and filters. An SFEN goes with the moves
+  // and start the link names too: the API refuses them together, and the page says why
+  // rather than show the SFEN's position as if the moves were not there.
   function apiParams(s, extra) {
     const q = new URLSearchParams();
     if (s.sfen) q.set("sfen", s.sfen);
-    else {
-      if (s.moves) q.set("moves", s.moves);
-      if (s.start) q.set("start", s.start);
-    }
+    if (s.moves) q.set("moves", s.moves);
+    if (s.start && !(s.sfen && (s.start === "startpos" || s.start === "even"))) q.set("start", s.start);
     setFilters(q, s);
     for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
     return q.toString();
