@@ -100,3 +100,42 @@ fn a_link_with_moves_and_an_sfen_is_refused_as_the_api_refuses_it() {
     let url = browser.url();
     assert!(url.contains("moves=7g7f") && url.contains("sfen="), "the link is kept: {url}");
 }
+
+/// A step in a game moves the mark in the move list and draws the board, without drawing the
+/// list again; a change of notation draws it again.
+#[test]
+fn a_step_in_a_game_keeps_its_move_list() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    browser.open(&server.url("/?lang=en&game=1&ply=0"));
+    wait(&browser);
+    let before = board(&browser);
+    browser.run("document.querySelector('#game-moves li[data-ply=\"1\"]').dataset.probe = 'kept'", json!([]));
+    browser.press(RIGHT);
+    wait(&browser);
+    browser.press(RIGHT);
+    wait(&browser);
+    let marked = "return [...document.querySelectorAll('#game-moves .current')].map(li => li.dataset.ply)";
+    assert_eq!(browser.run(marked, json!([])), json!(["2"]));
+    assert_eq!(
+        attribute(&browser, "return document.querySelector('#game-moves li[data-ply=\"1\"]').dataset.probe"),
+        "kept"
+    );
+    assert_ne!(board(&browser), before);
+    assert!(browser.text("#ply-label").starts_with("2 / "), "{}", browser.text("#ply-label"));
+    click(&browser, "#step-first");
+    assert_eq!(browser.run(marked, json!([])), json!([]));
+    assert_eq!(board(&browser), before);
+    click(&browser, "#notation-switch");
+    assert_eq!(
+        browser.run(
+            "return String(document.querySelector('#game-moves li[data-ply=\"1\"]').dataset.probe)",
+            json!([])
+        ),
+        json!("undefined"),
+        "the list is drawn again in the other notation"
+    );
+}

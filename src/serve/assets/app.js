@@ -18,6 +18,7 @@
   let state = null;      // what the URL says
   let position = null;   // the last /api/position answer for the explorer
   let game = null;       // the last /api/game answer
+  let drawn = null;      // the game, notation and language the viewer's move list is drawn for
   let selection = null;  // {from: "7g"} or {drop: "P"} while a move is being made
   let pendingPromotion = null;
   let generation = 0;    // drops answers to requests made before the latest navigation
@@ -331,7 +332,11 @@
       who.title = who.textContent;
     }
     $("status").textContent = "";
-    KX.views.viewer(game, ply, state.notation, L, stepTo);
+    if (!drawn || drawn.game !== game || drawn.notation !== state.notation || drawn.lang !== state.lang) {
+      KX.views.viewer(game, state.notation, L, stepTo);
+      drawn = { game, notation: state.notation, lang: state.lang };
+    }
+    KX.views.viewerAt(game, ply, L);
     setTitle(`${$("game-title").title} (${ply}/${game.plies.length})`);
   }
 

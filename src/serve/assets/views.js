@@ -122,8 +122,10 @@ window.KX = window.KX || {};
     return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s).padStart(2, "0")}` : `${m}:${String(s).padStart(2, "0")}`;
   }
 
-  // The game viewer's panel: title, information, the move list, the comment at `ply`.
-  function viewer(game, ply, notation, L, onPly) {
+  // The game viewer's panel: title, information, the move list and the downloads. Drawn once
+  // a game (and notation and language): a step only calls `viewerAt`, which a list of
+  // hundreds of moves drawn again on every step would make slow.
+  function viewer(game, notation, L, onPly) {
     $("game-title").innerHTML = `☗${playerHtml(game.black, game.black_title)}　☖${playerHtml(game.white, game.white_title)}`;
     $("game-title").title = `☗${[game.black, game.black_title].filter(Boolean).join(" ") || "?"}　☖${[game.white, game.white_title].filter(Boolean).join(" ") || "?"}`;
     const info = [
@@ -136,7 +138,7 @@ window.KX = window.KX || {};
       const text = notation === "western" ? p.western : p.japanese || p.western;
       // The last move is marked for the foul and the ending's comment too, shown with it.
       const noted = p.comment || (p.ply === game.plies.length && (game.foul || game.ending_comment));
-      return `<li data-ply="${p.ply}" class="${p.ply === ply ? "current" : ""}"><span class="n">${p.ply}</span>` +
+      return `<li data-ply="${p.ply}"><span class="n">${p.ply}</span>` +
         `<span class="m${noted ? " has-comment" : ""}">${esc(text)}</span><span class="t">${clock(p.time)}</span></li>`;
     });
     const list = $("game-moves");
@@ -145,7 +147,24 @@ window.KX = window.KX || {};
       const li = e.target.closest("[data-ply]");
       if (li) onPly(Number(li.dataset.ply));
     };
-    const current = list.querySelector(".current");
+    // Only the formats that can hold the game (a yari shogi game: USI and PSN).
+    for (const ext of ["kif", "ki2", "csa", "jkf", "usi", "psn"]) {
+      const link = $(`dl-${ext}`);
+      link.hidden = !(game.formats || []).includes(ext);
+      link.href = `/api/game/${game.id}.${ext}${game.filters || ""}`;
+      // What the format cannot hold of this game, as `kifudex show` says it.
+      const lost = (game.left_out || {})[ext] || [];
+      link.title = lost.join("\n");
+      link.classList.toggle("lossy", lost.some((said) => !said.startsWith("note: ")));
+    }
+  }
+
+  // The viewer at `ply`: its move marked and scrolled to, its time and comment, the count.
+  function viewerAt(game, ply, L) {
+    const list = $("game-moves");
+    for (const li of list.querySelectorAll(".current")) li.classList.remove("current");
+    const current = ply > 0 ? list.children[ply - 1] : null;
+    if (current) current.classList.add("current");
     if (current) {
       const top = current.offsetTop - list.offsetTop;
       if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) list.scrollTop = top - list.clientHeight / 2;
@@ -168,17 +187,7 @@ window.KX = window.KX || {};
     box.hidden = lines.length === 0;
     box.textContent = lines.join("\n");
     $("ply-label").textContent = ply === 0 ? `${L.startLabel} / ${game.plies.length}` : L.plyOf(ply, game.plies.length);
-    // Only the formats that can hold the game (a yari shogi game: USI and PSN).
-    for (const ext of ["kif", "ki2", "csa", "jkf", "usi", "psn"]) {
-      const link = $(`dl-${ext}`);
-      link.hidden = !(game.formats || []).includes(ext);
-      link.href = `/api/game/${game.id}.${ext}${game.filters || ""}`;
-      // What the format cannot hold of this game, as `kifudex show` says it.
-      const lost = (game.left_out || {})[ext] || [];
-      link.title = lost.join("\n");
-      link.classList.toggle("lossy", lost.some((said) => !said.startsWith("note: ")));
-    }
   }
 
-  KX.views = { path, nextMoves, gameList, viewer, esc, playerHtml };
+  KX.views = { path, nextMoves, gameList, viewer, viewerAt, esc, playerHtml };
 })();
