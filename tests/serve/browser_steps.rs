@@ -139,3 +139,31 @@ fn a_step_in_a_game_keeps_its_move_list() {
         "the list is drawn again in the other notation"
     );
 }
+
+/// A ply that is no count and a game id written with leading zeros are written back as the
+/// page reads them; the game is fetched once however many steps follow.
+#[test]
+fn a_link_edited_by_hand_is_written_back_as_shown() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    for ply in ["-5", "abc", "1.5"] {
+        browser.open(&server.url(&format!("/?lang=en&game=1&ply={ply}")));
+        wait(&browser);
+        assert!(browser.url().contains("game=1&ply=0&"), "{ply}: {}", browser.url());
+        assert!(browser.text("#ply-label").starts_with("Start"), "{}", browser.text("#ply-label"));
+    }
+    browser.open(&server.url("/?lang=en&game=01&ply=3"));
+    wait(&browser);
+    assert!(browser.url().contains("game=1&ply=3&"), "{}", browser.url());
+    for _ in 0..3 {
+        browser.press(RIGHT);
+        wait(&browser);
+    }
+    assert!(browser.url().contains("game=1&ply=6&"), "{}", browser.url());
+    let fetched =
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/game/')).length";
+    assert_eq!(browser.run(fetched, json!([])), json!(1));
+}

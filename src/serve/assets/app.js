@@ -310,6 +310,8 @@
 
   async function loadGame(mine) {
     if (!/^[0-9]{1,18}$/.test(state.game)) throw new Error(labels().notGameId(state.game));
+    // `01` is game 1: written so in the URL, so that a step does not take it for another game.
+    state.game = state.game.replace(/^0+(?=[0-9])/, "");
     const filters = filterParams(state);
     if (!game || String(game.id) !== state.game || game.filters !== filters) {
       game = await fetchJson(`/api/game/${encodeURIComponent(state.game)}${filters}`);
@@ -318,11 +320,12 @@
     if (mine !== generation) return;
     $("explorer").hidden = true;
     $("viewer").hidden = false;
+    // A ply past the end is the last one, and one that is no count (`-5`, `abc`) the start:
+    // the URL says which is shown.
     const ply = Math.min(state.ply, game.plies.length);
-    if (ply !== state.ply) {
-      state.ply = ply;
-      history.replaceState(null, "", url(state));
-    }
+    state.ply = ply;
+    const asked = new URLSearchParams(location.search);
+    if (asked.get("game") !== state.game || asked.get("ply") !== String(ply)) history.replaceState(null, "", url(state));
     const L = labels();
     const sfen = ply === 0 ? game.start : game.plies[ply - 1].sfen;
     drawPosition(sfen, ply === 0 ? null : game.plies[ply - 1].usi, false);
