@@ -142,6 +142,27 @@ fn a_game_that_stops_early_is_written_as_far_as_it_is_good() {
     assert_eq!(back[0].1.len(), 4);
 }
 
+/// A word after a USI line's ending stops the reading there, after every move: the warning
+/// says the moves and the ending are all written, not that the game is cut short.
+#[test]
+fn text_after_the_ending_is_said_to_be_all_that_is_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("d.usi");
+    std::fs::write(&input, "startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e resign extra\n").unwrap();
+    let out = convert(&[input.to_str().unwrap(), "--to", "usi"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("game 0: its 5 moves and its ending are written, but not what follows them"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("up to move"), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e resign\n"
+    );
+}
+
 #[test]
 fn unreadable_input_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();

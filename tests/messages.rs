@@ -400,6 +400,20 @@ fn control_characters_in_a_rejected_file_name_are_shown_not_sent_to_the_terminal
     assert!(stderr.contains("two\\x0alines.kif"), "{stderr}");
 }
 
+/// `convert`'s notes name the file as its warnings do: a line break in the name is shown, so
+/// that the note stays one line.
+#[test]
+fn a_note_on_a_converted_file_is_one_line_whatever_its_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("c\nd.kifu");
+    fs::write(&input, "手数----指手---------消費時間--\n*a comment\n   1 ７六歩(77)\n   2 投了\n").unwrap();
+    let out = kifudex(["convert", "--to", "usi"]).args([&input]).output();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("c\\x0ad.kifu: note: the comments are left out"), "{stderr}");
+}
+
 #[test]
 fn an_error_is_one_line_whatever_the_name_it_quotes() {
     let tmp = tempfile::tempdir().unwrap();

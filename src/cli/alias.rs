@@ -3,7 +3,6 @@
 //! `add` and `remove` write the database as `index` does (one writer at a time, never a file
 //! that is not kifudex's, the file back in rollback mode at the end); `list` only reads.
 
-use kifudex::ingest::path_text;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -194,7 +193,7 @@ fn write<T>(db: &DbOpt, change: impl FnOnce(&mut Batch<'_>) -> anyhow::Result<T>
         say!(
             "kifudex: note: other programs had {} open as the change ended, so it stays in WAL mode until \
              the next run; until then, reading it needs the right to write its directory",
-            path_text(&path)
+            super::shown_path(&path)
         );
     }
     Ok(done)

@@ -215,11 +215,22 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 ));
                 continue;
             }
-            super::note(format_args!(
-                "{} game {index}: written up to move {} only: {reason}",
-                path_text(input),
-                replayed.plies()
-            ));
+            // What stopped the reading may come after the record's ending: then every move is
+            // written, and only what follows the ending is not.
+            let whole = game.ending.is_some() && game.unread == 0 && replayed.plies() == game.moves.len();
+            if whole {
+                super::note(format_args!(
+                    "{} game {index}: its {} moves and its ending are written, but not what follows them: {reason}",
+                    path_text(input),
+                    replayed.plies()
+                ));
+            } else {
+                super::note(format_args!(
+                    "{} game {index}: written up to move {} only: {reason}",
+                    path_text(input),
+                    replayed.plies()
+                ));
+            }
         }
         for warning in game.warnings.iter().chain(&replayed.warnings) {
             clean = false;
@@ -256,7 +267,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     if !parts.is_empty() {
         // The format's nature, not the game's: said once, and no failure.
-        say!("kifudex: {}: note: {}", path_text(input), parts_note(format, &parts));
+        say!("kifudex: {}: note: {}", super::shown_path(input), parts_note(format, &parts));
     }
     if texts.is_empty() {
         bail!("{}: no game can be written: none has a start position", path_text(input));

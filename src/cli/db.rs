@@ -90,7 +90,7 @@ pub fn warn_unindexed(snapshot: &Snapshot<'_>, db: &Path) -> anyhow::Result<()> 
         say!(
             "kifudex: warning: this answer leaves out {missing} stored games that are not in the position \
              index yet (an index run was killed before writing them); an index run on {} brings them in",
-            path_text(db)
+            super::shown_path(db)
         );
     }
     Ok(())

@@ -255,7 +255,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         say!(
             "kifudex: note: {name} came as the run was copying its log into {}; it finished that, and \
              with it the run: nothing is left to run again",
-            path_text(&options.db)
+            super::shown_path(&options.db)
         );
     }
     for before in &summary.unfinished_before {
@@ -275,14 +275,14 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
              to read: answers still cover only part of it; `kifudex index {}{globs} --db {}` finishes it",
             roots.join(" "),
             shell_word(options.db.as_os_str()),
-            db = path_text(&options.db)
+            db = super::shown_path(&options.db)
         );
     }
     if summary.wal_kept && !args.quiet {
         say!(
             "kifudex: note: other programs had {} open as the run ended, so it stays in WAL mode until the \
              next run; until then, reading it needs the right to write its directory",
-            path_text(&options.db)
+            super::shown_path(&options.db)
         );
     }
     if !args.quiet {

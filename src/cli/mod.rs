@@ -121,6 +121,13 @@ pub fn main() -> ExitCode {
 /// Says `message` on stderr, on one line after `kifudex: `; what in it would act on the
 /// terminal, reorder the line or break it (a name or a record's text may hold it) is shown, as
 /// the tables show it, so that no text given can pass for a line of its own.
+/// A path as messages show it: its [`path_text`](kifudex::ingest::path_text) with control
+/// characters written as `\xNN`, so that a file name holding a line break cannot start a line
+/// of its own.
+pub fn shown_path(path: &std::path::Path) -> String {
+    table::visible(kifudex::ingest::path_text(path))
+}
+
 pub fn note(message: std::fmt::Arguments<'_>) {
     say!("kifudex: {}", table::visible(message.to_string()));
 }

@@ -1,6 +1,5 @@
 //! `kifudex serve`: the database in a web browser, and as JSON for scripts.
 
-use kifudex::ingest::path_text;
 use std::{
     net::{IpAddr, SocketAddr, ToSocketAddrs},
     process::ExitCode,
@@ -65,7 +64,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     // Also where the process started with the signals ignored (a server started in the
     // background by a script, whose shell ignores SIGINT for it): it holds nothing to clean up.
     super::exit_on_signals(|| {});
-    say!("kifudex: serving {} at {url} (Ctrl-C stops)", path_text(&path));
+    say!("kifudex: serving {} at {url} (Ctrl-C stops)", super::shown_path(&path));
     if args.open {
         open_browser(&url);
     }
