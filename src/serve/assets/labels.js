@@ -72,7 +72,7 @@ KX.LABELS = {
     ending: "終局",
     foul: "反則手",
     termination: "終局",
-    resultNames: { black: "先手勝ち", white: "後手勝ち", draw: "引き分け", unknown: "不明", other: "その他" },
+    resultNames: { black: "先手勝ち", white: "後手勝ち", draw: "引き分け", unknown: "不明", other: "不明" },
     terminationNames: {
       resign: "投了", checkmate: "詰み", timeout: "時間切れ", illegal_move: "反則",
       repetition: "千日手", perpetual_check: "連続王手の千日手", impasse: "持将棋",
@@ -160,7 +160,7 @@ KX.LABELS = {
     ending: "Ending",
     foul: "Illegal move",
     termination: "Ending",
-    resultNames: { black: "Black won", white: "White won", draw: "Draw", unknown: "Unknown", other: "Other" },
+    resultNames: { black: "Black won", white: "White won", draw: "Draw", unknown: "Unknown", other: "Unknown" },
     terminationNames: {
       resign: "resignation", checkmate: "checkmate", timeout: "time", illegal_move: "illegal move",
       repetition: "repetition", perpetual_check: "perpetual check", impasse: "impasse",
