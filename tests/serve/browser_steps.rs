@@ -15,6 +15,14 @@ const LEFT: &str = "\u{E012}";
 const RIGHT: &str = "\u{E014}";
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
+/// A server of the samples' database and a browser of desktop size, or `None` (said) where no
+/// browser can run.
+fn samples_page() -> Option<(Server, Browser)> {
+    let (chromium, chromedriver) = browser_or_skip("the browser test")?;
+    let server = Server::start(samples_db(), &[]);
+    Some((server, Browser::start(&chromium, &chromedriver, 1280, 960)))
+}
+
 fn history_length(browser: &Browser) -> u64 {
     browser.run("return history.length", json!([])).as_u64().unwrap()
 }
@@ -23,11 +31,9 @@ fn history_length(browser: &Browser) -> u64 {
 /// the list it was opened from.
 #[test]
 fn steps_in_a_game_leave_one_history_entry() {
-    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+    let Some((server, browser)) = samples_page() else {
         return;
     };
-    let server = Server::start(samples_db(), &[]);
-    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     browser.open(&server.url("/?moves=7g7f&lang=en"));
     wait(&browser);
     let explorer = browser.url();
@@ -51,11 +57,9 @@ fn steps_in_a_game_leave_one_history_entry() {
 /// too.
 #[test]
 fn each_press_of_left_goes_back_one_move_while_positions_load() {
-    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+    let Some((server, browser)) = samples_page() else {
         return;
     };
-    let server = Server::start(samples_db(), &[]);
-    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     browser.open(&server.url("/?lang=en"));
     wait(&browser);
     // Six presses as soon as the link is followed, before its position can have come.
@@ -85,11 +89,9 @@ fn each_press_of_left_goes_back_one_move_while_positions_load() {
 /// rather than showing the SFEN's position as if the moves were not there.
 #[test]
 fn a_link_with_moves_and_an_sfen_is_refused_as_the_api_refuses_it() {
-    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+    let Some((server, browser)) = samples_page() else {
         return;
     };
-    let server = Server::start(samples_db(), &[]);
-    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     let query = format!("moves=7g7f&sfen={}", http::encode(START));
     let api = http::get(server.addr, &format!("/api/position?{query}"));
     assert_eq!(api.status, 400);
@@ -105,11 +107,9 @@ fn a_link_with_moves_and_an_sfen_is_refused_as_the_api_refuses_it() {
 /// list again; a change of notation draws it again.
 #[test]
 fn a_step_in_a_game_keeps_its_move_list() {
-    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+    let Some((server, browser)) = samples_page() else {
         return;
     };
-    let server = Server::start(samples_db(), &[]);
-    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     browser.open(&server.url("/?lang=en&game=1&ply=0"));
     wait(&browser);
     let before = board(&browser);
@@ -144,11 +144,9 @@ fn a_step_in_a_game_keeps_its_move_list() {
 /// page reads them; the game is fetched once however many steps follow.
 #[test]
 fn a_link_edited_by_hand_is_written_back_as_shown() {
-    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+    let Some((server, browser)) = samples_page() else {
         return;
     };
-    let server = Server::start(samples_db(), &[]);
-    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
     for ply in ["-5", "abc", "1.5"] {
         browser.open(&server.url(&format!("/?lang=en&game=1&ply={ply}")));
         wait(&browser);
