@@ -218,19 +218,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             // What stopped the reading may come after the record's ending: then every move is
             // written, and only what follows the ending is not.
             let whole = game.ending.is_some() && game.unread == 0 && replayed.plies() == game.moves.len();
-            if whole {
-                super::note(format_args!(
-                    "{} game {index}: its {} moves and its ending are written, but not what follows them: {reason}",
-                    path_text(input),
-                    replayed.plies()
-                ));
-            } else {
-                super::note(format_args!(
-                    "{} game {index}: written up to move {} only: {reason}",
-                    path_text(input),
-                    replayed.plies()
-                ));
-            }
+            let written = match replayed.plies() {
+                n if whole => format!("its {n} moves and its ending are written, but not what follows them"),
+                n => format!("written up to move {n} only"),
+            };
+            super::note(format_args!("{} game {index}: {written}: {reason}", path_text(input)));
         }
         for warning in game.warnings.iter().chain(&replayed.warnings) {
             clean = false;

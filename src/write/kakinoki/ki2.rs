@@ -78,7 +78,7 @@ impl Sink for Ki2Sink {
     fn foul(&mut self, pos: &Position, text: &str, _number: u32, entry: Option<&MoveEntry>) -> bool {
         // KI2 names no origin: `５七歩(56)` is written `５七歩`, unless that names a move it may
         // play, which the foul would read back as.
-        let written = format!("{}{}", mark(pos.turn()), without_origin(text));
+        let written = foul_token(pos, text);
         if !reads_back_as_foul(pos, &written) {
             self.break_line();
             write_comments(&mut self.out, &foul_note(text, entry));
@@ -117,7 +117,12 @@ pub fn writes_foul_as_comment(replayed: &ReplayedGame) -> bool {
     for &mv in &replayed.moves {
         pos.play_unchecked(mv);
     }
-    !reads_back_as_foul(&pos, &format!("{}{}", mark(pos.turn()), without_origin(text)))
+    !reads_back_as_foul(&pos, &foul_token(&pos, text))
+}
+
+/// The foul `text` played in `pos` as KI2 writes it: marked, without its origin.
+fn foul_token(pos: &Position, text: &str) -> String {
+    format!("{}{}", mark(pos.turn()), without_origin(text))
 }
 
 /// A Japanese move without the KIF origin after it: `５七歩(56)` is `５七歩`.
