@@ -330,6 +330,28 @@ fn kif_and_ki2_leave_out_a_bare_result_after_a_record_stops() {
     }
 }
 
+/// A draw names no side: where a record stops early, its row falls on the other side's turn,
+/// and is written with no side before it (not `後手 千日手`, `まで2手で後手の千日手`).
+#[test]
+fn a_draw_after_a_record_stops_is_written_without_a_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let head = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ９九玉(11)\n";
+    for (word, draw) in [("千日手", "repetition"), ("持将棋", "impasse"), ("引き分け", "draw")] {
+        let input = tmp.path().join("a.kifu");
+        fs::write(&input, format!("{head}   4 {word}\n")).unwrap();
+        let out = kifudex(["convert", input.to_str().unwrap(), "--to", "kif"]).output();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(1), "{word}: {stderr}");
+        assert!(stdout.ends_with(&format!("   3 {word}\nまで2手で{word}\n")), "{word}: {stdout}");
+        let back = tmp.path().join("b.kifu");
+        fs::write(&back, stdout.as_bytes()).unwrap();
+        let usi = kifudex(["convert", back.to_str().unwrap(), "--to", "usi"]).output();
+        // The two moves, then a draw (USI's word for how the game ended).
+        let usi = String::from_utf8_lossy(&usi.stdout);
+        assert_eq!(usi, "position startpos moves 7g7f 3c3d draw\n", "{draw}");
+    }
+}
+
 /// An ending a format has no word for is left out with its time and comments, and the warning
 /// says they go with it.
 #[test]

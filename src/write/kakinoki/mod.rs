@@ -446,10 +446,15 @@ pub(crate) fn word_read_as_other(termination: Termination) -> Option<(&'static s
 }
 
 /// The terminal row text: the word, with the side written before it when the side the word
-/// is about is not the side to move (`先手 反則負け`).
+/// is about is not the side to move (`先手 反則負け`). A draw is about neither side: after a
+/// record that stops early, its row falls on the other side's turn, and names no side.
 fn ending_row(ending: &Ending, turn: Color, handicap: bool) -> Option<String> {
     let (word, about_side) = ending_word(ending, turn)?;
-    let actor = ending.side.map(|s| if about_side { s } else { s.flip() });
+    let draw = matches!(
+        ending.termination,
+        Termination::Repetition | Termination::Impasse | Termination::Draw | Termination::MaxMoves
+    );
+    let actor = ending.side.filter(|_| !draw).map(|s| if about_side { s } else { s.flip() });
     Some(match actor {
         Some(a) if a != turn => format!("{} {word}", side_name(a, handicap)),
         _ => word.to_string(),
