@@ -250,9 +250,15 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
     assert!(matches!(paths.as_slice(), [p] if p.ends_with("b.kif")), "{white_won}");
     let (code, _, err) = run(&["games", "--result", "won"]);
     assert_eq!(code, 2, "{err}");
-    // Games kept, but none reaches the position, or meets the player: only the answer says so.
+    // Games kept, but none reaches the position: the note says how many the filters keep,
+    // which the answer alone does not tell from a filter that keeps none.
     let (code, out, err) = run(&["query", "--player", "甲", "--moves", "1g1f"]);
-    assert_eq!((code, err.as_str()), (1, ""), "{out}");
+    let none = "kifudex: the filters keep 2 games, and none of them reaches this position\n";
+    assert_eq!((code, err.as_str()), (1, none), "{out}");
+    let (code, out, err) = run(&["query", "--player", "乙", "--moves", "2g2f"]);
+    let one = "kifudex: the filters keep 1 game, and it does not reach this position\n";
+    assert_eq!((code, err.as_str()), (1, one), "{out}");
+    // Or meets the player: only the answer says so.
     let (code, _, err) = run(&["players", "--vs", "丁"]);
     assert_eq!((code, err.as_str()), (1, "kifudex: no player met 丁 in the games the filters keep\n"));
     // --player that keeps the opponent alone, and one that keeps others, none of whom met them.

@@ -130,7 +130,14 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let listed = query.offset as u64 + answer.list.len() as u64;
     super::note_offset_past_end(query.offset, answer.games.games);
     if answer.games.games == 0 {
-        super::note_no_game_kept(&snapshot, &query.filter)?;
+        let kept = super::note_no_game_kept(&snapshot, &query.filter)? == super::NoGame::Kept;
+        if kept && !query.filter.is_empty() {
+            // Else it reads as if the filters matched nothing.
+            match snapshot.kept_game_count(&query.filter)? {
+                1 => say!("kifudex: the filters keep 1 game, and it does not reach this position"),
+                n => say!("kifudex: the filters keep {n} games, and none of them reaches this position"),
+            }
+        }
         note_handicap_start(&args, &query);
     }
     if format == Format::Csv && list == List::Games && !answer.list.is_empty() && listed < answer.games.games

@@ -552,6 +552,17 @@ impl Snapshot<'_> {
         Ok(self.tx.query_row(&sql, params_from_iter(c.args.iter()), |r| r.get(0))?)
     }
 
+    /// How many games `filter` keeps (every stored game, for an empty filter).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn kept_game_count(&self, filter: &GameFilter) -> Result<u64> {
+        let (sql, c) = self.kept_games(filter)?;
+        let sql = format!("SELECT count(*) FROM (SELECT DISTINCT * FROM ({sql}))");
+        Ok(self.tx.query_row(&sql, params_from_iter(c.args.iter()), |r| r.get::<_, i64>(0))? as u64)
+    }
+
     /// A query of the ids of the games `filter` keeps (some more than once), with its
     /// arguments.
     fn kept_games(&self, filter: &GameFilter) -> Result<(String, Conditions)> {

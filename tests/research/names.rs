@@ -507,12 +507,14 @@ fn a_handicap_filter_from_the_even_start_says_where_its_games_start() {
     let (code, _, stderr) =
         kifudex(["query", "--handicap", "香落ち", "--start", "lance", "--moves", "3c3d"]).db(&db).run();
     assert_eq!((code, stderr.as_str()), (0, ""));
-    // Without a handicap filter, or from a position given otherwise, there is nothing to say.
+    // Without a handicap filter, or from a position given otherwise, there is nothing to say
+    // of where the games start (only, with the filter, that the game it keeps is not there).
     let (code, _, stderr) = kifudex(["query", "--moves", "9g9f"]).db(&db).run();
     assert_eq!((code, stderr.as_str()), (1, ""));
     let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     let (code, _, stderr) = kifudex(["query", "--handicap", "lance", "--sfen", even]).db(&db).run();
-    assert_eq!((code, stderr.as_str()), (1, ""));
+    let kept = "kifudex: the filters keep 1 game, and it does not reach this position\n";
+    assert_eq!((code, stderr.as_str()), (1, kept));
 }
 
 /// Old and variant forms of kanji are the forms in use today: `渡邊明` of one record and

@@ -564,6 +564,34 @@ fn a_page_past_the_end_of_the_list_says_so_and_goes_back_to_the_last() {
     );
 }
 
+/// A position that no game the filters keep reaches says that it is the filters' games that
+/// do not reach it; with no filter, that no game does.
+#[test]
+fn a_position_the_filtered_games_do_not_reach_says_the_filters_keep_them() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let player = "羽生善治";
+    assert!(cli_query(&["--player", player])["position"]["games"].as_u64().unwrap() > 0);
+    assert_eq!(cli_query(&["--player", player, "--moves", "1g1f"])["position"]["games"], 0);
+    assert_eq!(cli_query(&["--moves", "1g1f"])["position"]["games"], 0);
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    for (query, said) in [
+        // 羽生善治, percent-encoded.
+        (
+            "player=%E7%BE%BD%E7%94%9F%E5%96%84%E6%B2%BB&".to_string(),
+            "No game the filters keep reaches this position.",
+        ),
+        (String::new(), "No game reaches this position."),
+    ] {
+        browser.open(&server.url(&format!("/?lang=en&{query}moves=1g1f")));
+        wait(&browser);
+        assert_eq!(browser.text("#summary"), said, "{query}");
+        assert_eq!(browser.text("#games-empty"), said, "{query}");
+    }
+}
+
 /// A handicap filter with the even start finds no game, since handicap games never reach the
 /// even game's positions: the empty list says where they start and offers to go there, which
 /// shows the games the command line finds from that start with that filter.

@@ -267,7 +267,11 @@
       next.offset = offset;
       go(next);
     });
-    if (answer.position.games === 0) offerHandicapStart(L);
+    if (answer.position.games === 0) {
+      // Else it reads as if the filters kept no game, or the archive held none there.
+      if (Object.keys(state.filters).length) $("summary").textContent = $("games-empty").textContent = L.noGamesKept;
+      offerHandicapStart(L);
+    }
   }
 
   // The handicap a filter keeps, when the moves start from the even game's: [slug, ja, en].
