@@ -1335,7 +1335,8 @@ fn a_name_through_a_link_stored_before_gives_way_to_the_path_without_links() {
 /// A date header that gives no date to store (a day the calendar does not have, day and
 /// month that read both ways, text that is no date) leaves the game without a date and is a
 /// warning naming the header and its text, which the stored headers keep; a day/month/year
-/// date that reads one way only is stored.
+/// date that reads one way only is stored. A time of day no clock shows is a warning too, and
+/// its day is stored.
 #[test]
 fn dates_that_cannot_be_stored_are_warnings_and_the_headers_keep_them() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1351,12 +1352,13 @@ fn dates_that_cannot_be_stored_are_warnings_and_the_headers_keep_them() {
     fs::write(dir.join("b.csa"), "V2.2\nN+A\nN-B\n$START_TIME:1/2/2020\nPI\n+\n+7776FU\n-8384FU\n").unwrap();
     fs::write(dir.join("c.kifu"), kif("30/12/2018", "４四歩(43)")).unwrap();
     fs::write(dir.join("d.kifu"), kif("昭和の終わり", "１四歩(13)")).unwrap();
+    fs::write(dir.join("e.kifu"), kif("2019/06/30 25:61", "９四歩(93)")).unwrap();
     let db = tmp.path().join("k.sqlite");
     let out = kifudex(["index", dir.to_str().unwrap(), "--json", "--quiet"]).db(&db).output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let counts = ["games_added", "games_rejected", "warnings"].map(|k| summary[k].as_u64());
-    assert_eq!(counts, [Some(4), Some(0), Some(3)], "{summary}");
+    assert_eq!(counts, [Some(5), Some(0), Some(4)], "{summary}");
 
     let out = kifudex(["export", "warnings"]).db(&db).output();
     let got: Vec<(String, String, String, String)> = crate::query::csv_rows(&out.stdout)
@@ -1382,6 +1384,11 @@ fn dates_that_cannot_be_stored_are_warnings_and_the_headers_keep_them() {
             "date_unreadable",
             "the date '昭和の終わり' of the header 開始日時 was not stored: no date in a form records write",
         ),
+        (
+            "e.kifu",
+            "time_impossible",
+            "the time of day in '2019/06/30 25:61' of the header 開始日時 was not stored: no clock shows it (the day was stored)",
+        ),
     ];
     let want: Vec<_> = want
         .iter()
@@ -1397,6 +1404,7 @@ fn dates_that_cannot_be_stored_are_warnings_and_the_headers_keep_them() {
         ("b.csa", "", "1/2/2020"),
         ("c.kifu", "2018-12-30", "30/12/2018"),
         ("d.kifu", "", "昭和の終わり"),
+        ("e.kifu", "2019-06-30", "2019/06/30 25:61"),
     ] {
         assert_eq!(row(name)["date"], date, "{name}");
         assert!(row(name)["headers"].contains(raw), "{name}: {}", row(name)["headers"]);

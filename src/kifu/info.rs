@@ -373,12 +373,32 @@ pub fn date_warnings(headers: &[Header], line: u32, remarks: Remarks) -> Vec<War
             if unknown(value) || too_long(value) {
                 return None;
             }
-            let problem = read_date(value).err()?;
+            let problem = match read_date(value) {
+                Err(problem) => problem,
+                // The day is stored, but not a time of day no clock shows (`25:61`).
+                Ok(date) if date.day.is_some() && date.time.is_none() && writes_time(value) => {
+                    let message = format!(
+                        "the time of day in '{value}' of the header {} was not stored: no clock shows it \
+                         (the day was stored)",
+                        h.key.trim()
+                    );
+                    return Some(Warning { line, ply: None, code: "time_impossible", message });
+                }
+                Ok(_) => return None,
+            };
             let message =
                 format!("the date '{value}' of the header {} was not stored: {problem}", h.key.trim());
             Some(Warning { line, ply: None, code: problem.code(), message })
         })
         .collect()
+}
+
+/// Whether a date's text writes a time of day: two numbers with a colon between (no date
+/// is written with one).
+fn writes_time(text: &str) -> bool {
+    let text = ascii_forms(text);
+    let nums = numbers(&text);
+    nums.windows(2).any(|w| &text[w[0].end..w[1].start] == ":")
 }
 
 /// A warning for each header whose value is too long to be stored as the field it names
@@ -582,10 +602,22 @@ mod tests {
             h("$END_TIME", " "),
             h("棋戦", "1/2/2020"),
             h("$START_TIME", "慶応2年"),
+            h("終了日時", "2019/06/30 25:61"),
+            h("終了日時", "2019/06/30 ２４：００"),
+            h("$END_TIME", "2019/06/30 23:59:61"),
         ];
         let got: Vec<(u32, &str)> =
             date_warnings(&headers, 7, Remarks::AfterHash).iter().map(|w| (w.line, w.code)).collect();
-        assert_eq!(got, [(7, "date_impossible"), (7, "date_ambiguous"), (7, "date_unreadable")]);
+        assert_eq!(
+            got,
+            [
+                (7, "date_impossible"),
+                (7, "date_ambiguous"),
+                (7, "date_unreadable"),
+                (7, "time_impossible"),
+                (7, "time_impossible")
+            ]
+        );
         let named =
             date_warnings(&headers, 7, Remarks::AfterHash).into_iter().map(|w| w.message).collect::<Vec<_>>();
         for (message, (key, value)) in named.iter().zip([
