@@ -72,6 +72,7 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
+    catch_file_size_signal();
     let args = csa_moves_as_text(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -301,6 +302,17 @@ fn exit_on_signals(first: impl FnOnce() + Send + 'static) {
             std::process::exit(128 + signal);
         }
     });
+}
+
+/// Catches SIGXFSZ, which a write past the file-size limit (`ulimit -f`) raises: its default
+/// ends the process with no word, leaving a run's side files and an export's partial file.
+/// Caught, the write fails (EFBIG) and is said and cleaned up as any failed write is.
+fn catch_file_size_signal() {
+    #[cfg(unix)]
+    {
+        let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
+    }
 }
 
 /// Why the filters keep no game ([`note_no_game_kept`]).
