@@ -62,8 +62,15 @@ impl WriteLock {
         let lock_error = |error| Error::Lock { db: db.to_path_buf(), path: path.clone(), error };
         loop {
             let found = fs::symlink_metadata(&path).is_ok();
-            let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path);
-            let file = file.map_err(lock_error)?;
+            let file =
+                match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path) {
+                    // Another user's (a database shared in a directory all may write to): the
+                    // lock is taken on a descriptor open for reading, which `flock` allows.
+                    Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied && found => {
+                        File::open(&path).map_err(|_| lock_error(e))?
+                    }
+                    file => file.map_err(lock_error)?,
+                };
             match flock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {}
                 Err(Errno::WOULDBLOCK) => return Err(Error::Busy(db.to_path_buf())),

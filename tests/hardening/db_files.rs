@@ -392,6 +392,40 @@ fn read_commands_work_on_databases_the_user_cannot_write() {
     }
 }
 
+/// A database shared in a directory anyone may write to: a lock file another user's run made
+/// (which only they may write) still tells a run that theirs is writing, and once their run
+/// is gone (killed, the file left), is taken over and removed.
+#[test]
+fn a_lock_file_another_user_made_is_locked_and_taken_over() {
+    if !super::harness::is_root() {
+        eprintln!("skipped: a lock file of another user needs two users (run as root)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 8, 3, 25);
+    let db = hand_over(&tmp.path().join("shared"), &games, 0o777, 0o666);
+    let lock = tmp.path().join("shared/k.sqlite.lock");
+    // Root's run, writing: its lock file, mode 0644, locked.
+    let held = fs::File::create(&lock).unwrap();
+    fs::set_permissions(&lock, fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
+    let run = || {
+        let mut cmd = command();
+        cmd.arg("index").arg(&games).arg("--db").arg(&db).arg("--quiet");
+        unprivileged(&mut cmd).output().unwrap()
+    };
+    let out = run();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("another kifudex index run is writing"), "{}", stderr(&out));
+    // Root's run killed: the file stays, unlocked.
+    drop(held);
+    let out = run();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!lock.exists(), "the lock file left");
+}
+
 /// A database in a directory its reader may not enter is there all the same: the reader is
 /// told it cannot read it, and why, never that there is no database (to index one first).
 #[test]
