@@ -296,10 +296,17 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
         assert_eq!(out.status.code(), Some(1), "{command:?}: {err}");
         assert!(err.starts_with("kifudex: the database holds no game"), "{command:?}: {err}");
     }
-    // While a first run writes (the mark of a process that runs: this test's), or after one
-    // was killed before its first commit, no game is "yet", and nothing says to index.
+    // While a first run writes (the mark of a kifudex process that runs: one waiting on its
+    // stdin), or after one was killed before its first commit, no game is "yet", and nothing
+    // says to index. A mark whose process id another program now has (a run killed, its id
+    // given again) is a run that did not finish.
+    let stdin = std::process::Stdio::piped();
+    let mut running = crate::util::command().args(["convert", "-"]).stdin(stdin).spawn().unwrap();
+    let mut other = std::process::Command::new("sleep").arg("60").spawn().unwrap();
     let conn = rusqlite::Connection::open(&empty).unwrap();
-    for (mark, warning) in [(std::process::id(), "is writing"), (4_194_305, "did not finish")] {
+    for (mark, warning) in
+        [(running.id(), "is writing"), (other.id(), "did not finish"), (4_194_305, "did not finish")]
+    {
         conn.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('run_unfinished', ?1)",
             [mark.to_string()],
@@ -316,6 +323,10 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
                 "{command}"
             );
         }
+    }
+    for child in [&mut running, &mut other] {
+        child.kill().unwrap();
+        child.wait().unwrap();
     }
 }
 

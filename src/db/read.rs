@@ -386,7 +386,7 @@ pub(super) const RECORD_JOINS: &str = "LEFT JOIN events e ON e.id = s.event
 /// say (see [`Reader::unfinished_run`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnfinishedRun {
-    /// A process of that id runs on this machine: it is writing.
+    /// A process of that id runs this program on this machine: it is writing.
     Writing(u32),
     /// It was killed, interrupted or failed.
     Stopped,
@@ -428,13 +428,14 @@ fn alive(proc: &Path, pid: u32) -> bool {
     !matches!(state, Some('Z' | 'X' | 'x') | None)
 }
 
-/// Whether process `pid` runs the program this one runs, by the name the kernel gives both;
-/// true where either cannot be read.
+/// Whether process `pid` runs kifudex, by the name the kernel gives it: this program's name
+/// (a binary renamed), or one that starts `kifudex` (this program may be another that uses the
+/// library); true where it cannot be read.
 pub(super) fn runs_this_program(pid: u32) -> bool {
     let name = |process: &str| std::fs::read(format!("/proc/{process}/comm")).ok();
-    match (name(&pid.to_string()), name("self")) {
-        (Some(theirs), Some(ours)) => theirs == ours,
-        _ => true,
+    match name(&pid.to_string()) {
+        Some(theirs) => theirs.starts_with(b"kifudex") || name("self").is_none_or(|ours| theirs == ours),
+        None => true,
     }
 }
 
@@ -451,7 +452,8 @@ impl UnfinishedRun {
             UnfinishedRun::Elsewhere { host: host.to_string(), pid }
         } else if !proc.join("self").exists() {
             UnfinishedRun::Unknown
-        } else if pid != std::process::id() && alive(proc, pid) {
+        // A process of another program has the id of a run that ended (ids are given again).
+        } else if pid != std::process::id() && alive(proc, pid) && runs_this_program(pid) {
             UnfinishedRun::Writing(pid)
         } else {
             UnfinishedRun::Stopped
@@ -874,9 +876,25 @@ mod tests {
             eprintln!("skipped: this system does not tell its host name");
             return;
         };
-        // Process 1 runs wherever there is a /proc; no process has an id past 2^22.
-        assert_eq!(UnfinishedRun::of("1"), UnfinishedRun::Writing(1));
-        assert_eq!(UnfinishedRun::of(&format!("1 {here}")), UnfinishedRun::Writing(1));
+        // A process of kifudex's name that runs (`sleep` under that name) is writing.
+        let tmp = tempfile::tempdir().unwrap();
+        let program = tmp.path().join("kifudex-sleep");
+        std::fs::copy("/bin/sleep", &program).unwrap();
+        // A thread of another test that forks while the copy is open keeps it busy a moment.
+        let spawn = || std::process::Command::new(&program).arg("60").spawn();
+        let mut running = (0..50)
+            .find_map(|_| {
+                spawn().inspect_err(|_| std::thread::sleep(std::time::Duration::from_millis(20))).ok()
+            })
+            .expect("the copy of sleep runs");
+        let pid = running.id();
+        assert_eq!(UnfinishedRun::of(&pid.to_string()), UnfinishedRun::Writing(pid));
+        assert_eq!(UnfinishedRun::of(&format!("{pid} {here}")), UnfinishedRun::Writing(pid));
+        running.kill().unwrap();
+        running.wait().unwrap();
+        // Process 1 runs wherever there is a /proc, another program: a run's id given again.
+        // No process has an id past 2^22.
+        assert_eq!(UnfinishedRun::of(&format!("1 {here}")), UnfinishedRun::Stopped);
         assert_eq!(UnfinishedRun::of(&format!("4194305 {here}")), UnfinishedRun::Stopped);
         let elsewhere = UnfinishedRun::of("1 far-away");
         assert_eq!(elsewhere, UnfinishedRun::Elsewhere { host: "far-away".into(), pid: 1 });
