@@ -622,8 +622,12 @@ fn title_start(text: &str) -> Option<usize> {
         if let Some(inner) = text.strip_suffix(close) {
             let start = inner.rfind(open)?;
             // One title, or several (`(九段・永世七冠)`, `（竜王・名人）`).
-            let mut titles = inner[start + open.len_utf8()..].split(['・', '、']);
-            let each = titles.all(|t| title_start(t.trim_matches(is_inline_space)) == Some(0));
+            // In brackets, a word in Latin letters is a title alone too (`(Meijin)`).
+            let mut titles = inner[start + open.len_utf8()..].split(['・', '、', ',']);
+            let each = titles.all(|t| {
+                let t = t.trim_matches(is_inline_space);
+                title_start(t) == Some(0) || is_latin_title(t)
+            });
             return each.then_some(start);
         }
     }
@@ -691,13 +695,18 @@ fn latin_title_start(text: &str) -> Option<usize> {
     if !name.trim_start_matches(is_separator).contains(is_separator) {
         return None;
     }
-    let word = text[start..].to_ascii_lowercase();
+    is_latin_title(&text[start..]).then_some(start)
+}
+
+/// Whether `word` is a title or a women's rank in Latin letters, in any case.
+fn is_latin_title(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
     let womens_rank = || {
         let rank = word.strip_prefix('w')?;
         let digits = rank.strip_suffix("dan").or_else(|| rank.strip_suffix("kyu"))?;
         ((1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())).then_some(())
     };
-    (LATIN_TITLES.contains(&word.as_str()) || womens_rank().is_some()).then_some(start)
+    LATIN_TITLES.contains(&word.as_str()) || womens_rank().is_some()
 }
 
 /// Where a rank (`七段`, `初段`, `1級`, `十五級`, `女流二段`, `アマ四段`, `3dan`) at the end of
@@ -928,6 +937,9 @@ mod tests {
             ("羽生善治(九段・永世七冠)", "羽生善治", "(九段・永世七冠)"),
             ("藤井聡太（竜王・名人）", "藤井聡太", "（竜王・名人）"),
             ("渡辺明 名人（棋王・王将）", "渡辺明", "名人（棋王・王将）"),
+            ("Yamada Taro (Meijin)", "Yamada Taro", "(Meijin)"),
+            ("Habu Yoshiharu (9-dan, Kisei)", "Habu Yoshiharu", "(9-dan, Kisei)"),
+            ("Satomi Kana（W4dan）", "Satomi Kana", "（W4dan）"),
         ] {
             assert_eq!(split_title(text), (name, Some(title)), "{text}");
         }
@@ -936,6 +948,7 @@ mod tests {
         assert!(is_title("名譽王座") && is_title("ｱﾏ") && is_title("女流三冠"));
         // Not titles: a bracket that holds a name, and a name that ends as no title does.
         assert_eq!(split_title("羽生善治(羽生)"), ("羽生善治(羽生)", None));
+        assert_eq!(split_title("Yamada Taro (Taro)"), ("Yamada Taro (Taro)", None));
         assert_eq!(split_title("Takeshi_Ｏｉ"), ("Takeshi_Ｏｉ", None));
     }
 
