@@ -380,8 +380,11 @@ pub fn replay(game: &Game) -> ReplayedGame {
             code: "moves_after_end",
             message: format!(
                 "the game ended by {how} after move {at}; what the record writes after it (from this line, \
-                 {} more moves and its ending) is not kept",
-                game.moves.len().saturating_sub(at)
+                 {} and its ending) is not kept",
+                match game.moves.len().saturating_sub(at) {
+                    1 => "1 more move".to_string(),
+                    n => format!("{n} more moves"),
+                }
             ),
         });
         status = Status::Complete;
