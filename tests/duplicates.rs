@@ -1073,6 +1073,31 @@ fn migration_0038_makes_the_keys_again_and_reads_again_the_files_of_such_names()
     }
 }
 
+/// Migration 0039: a title in brackets written in Latin letters is no part of a name. A
+/// database of schema 38 stored `Yamada Taro (Meijin)` whole; the file of that record is read
+/// again, and the others not, and the player is then one with `Yamada_Taro_MEIJIN`.
+#[test]
+fn migration_0039_reads_again_the_files_of_names_with_a_latin_title_in_brackets() {
+    let files = [
+        ("a.csa", "V2.2\nN+Yamada Taro (Meijin)\nN-b\nPI\n+\n+7776FU\n%TORYO\n"),
+        ("b.csa", "V2.2\nN+c\nN-Yamada_Taro_MEIJIN\nPI\n+\n+2726FU\n%TORYO\n"),
+        ("c.csa", "V2.2\nN+d (九段)\nN-e\nPI\n+\n+5756FU\n%TORYO\n"),
+    ];
+    // As the schema before stored it: the name of a.csa's black whole.
+    let old = "INSERT INTO players(name, key) VALUES ('Yamada Taro (Meijin)', 'yamadataro(meijin)');
+               UPDATE sources SET black = (SELECT id FROM players WHERE name = 'Yamada Taro (Meijin)'),
+                                  black_title = NULL
+               WHERE file = (SELECT id FROM files WHERE path LIKE '%a.csa')";
+    let (_tmp, db, summary) = indexed_again(&files, old, 38);
+    let counts = (summary["files_indexed"].as_u64(), summary["files_unchanged"].as_u64());
+    assert_eq!(counts, (Some(1), Some(2)), "{summary}");
+    let games = stdout(&kifudex(["games", "--player", "Yamada Taro", "--format", "csv"]).db(&db).output());
+    let rows = csv_rows(games.as_bytes());
+    assert_eq!(rows.len(), 2, "{games}");
+    let a = rows.iter().find(|r| r["path"].ends_with("a.csa")).unwrap();
+    assert_eq!(a["black"], "Yamada Taro", "{games}");
+}
+
 /// Indexes `files` (name, text, one game each) into a new database, runs `sql` on it, winds it
 /// back to schema `version` and indexes the files again: the temporary directory that holds
 /// it all, the database and the second run's summary.

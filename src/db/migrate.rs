@@ -63,6 +63,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0036_long_games_read_again", include_str!("../../migrations/0036_long_games_read_again.sql")),
     ("0037_more_kanji_variant_keys", include_str!("../../migrations/0037_more_kanji_variant_keys.sql")),
     ("0038_marks_in_name_keys", include_str!("../../migrations/0038_marks_in_name_keys.sql")),
+    ("0039_latin_titles_in_brackets", include_str!("../../migrations/0039_latin_titles_in_brackets.sql")),
 ];
 
 /// The schema version this build writes.
