@@ -83,6 +83,15 @@ enum Sniff {
     },
 }
 
+impl Sniff {
+    /// Whether the header carries kifudex's id with a schema version of kifudex's: the
+    /// migration that writes the id writes the version in the same transaction.
+    fn marked_ours(self) -> bool {
+        matches!(self, Sniff::Sqlite { application_id: APPLICATION_ID, user_version, .. }
+            if user_version >= migrate::MARKED)
+    }
+}
+
 /// What a SQLite file holds, as its schema says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -228,13 +237,19 @@ fn foreign_by_header(path: &Path, sniff: Sniff, empty_ok: bool) -> bool {
 fn kind(conn: &Connection) -> rusqlite::Result<Kind> {
     let application_id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
     let version = migrate::version(conn)?;
+    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
     if application_id == APPLICATION_ID {
-        return Ok(Kind::Kifudex(version));
+        // The migration that writes the id writes its schema version in the same transaction,
+        // so kifudex's id with an earlier version is on a file another program marked so.
+        return Ok(match version {
+            v if v >= migrate::MARKED => Kind::Kifudex(version),
+            0 if objects == 0 => Kind::Empty,
+            _ => Kind::Foreign,
+        });
     }
     if application_id != 0 {
         return Ok(Kind::Foreign);
     }
-    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
     if objects == 0 && version == 0 {
         return Ok(Kind::Empty);
     }
@@ -321,10 +336,12 @@ const REOPEN_POLL: Duration = Duration::from_millis(10);
 pub struct OnDisk([Option<[i64; 7]>; 2]);
 
 impl OnDisk {
-    /// The files of the database at `path`, now.
+    /// The files of the database at `path`, now: the log is the one beside the file that
+    /// `path` names through links, where SQLite keeps it.
     pub fn of(path: &Path) -> OnDisk {
         use std::os::unix::fs::MetadataExt;
-        OnDisk([path.to_path_buf(), with_suffix(path, "-wal")].map(|f| {
+        let real = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        OnDisk([path.to_path_buf(), with_suffix(&real, "-wal")].map(|f| {
             fs::metadata(f).ok().map(|m| {
                 [
                     m.dev() as i64,
@@ -409,7 +426,7 @@ fn open_read_once(path: &Path) -> Result<Connection> {
     // A file at rest whose header lacks kifudex's id is refused whatever its schema says
     // (every schema version readers read carries the id; at rest the header is the file's
     // latest): its schema is read only to say why, writing nothing beside it.
-    let ours_by_id = matches!(sniffed, Sniff::Sqlite { application_id: APPLICATION_ID, .. });
+    let ours_by_id = sniffed.marked_ours();
     let conn = match ours_by_id {
         true => Connection::open_with_flags(path, READ_ONLY).map_err(|e| read_error(path, wal, true, e))?,
         false => open_schema(path, sniffed)?,
@@ -468,7 +485,7 @@ fn refused_by_schema(path: &Path, sniffed: Sniff) -> Option<Error> {
 pub(super) fn refused_share(path: &Path, asked: Option<crate::shard::Shard>) -> Option<Error> {
     // Only a file that says it is kifudex's is opened here: opening another program's file in
     // WAL mode would make its log, and the writer refuses it without opening it.
-    if !matches!(sniff(path).ok()?, Sniff::Sqlite { application_id: APPLICATION_ID, .. }) {
+    if !sniff(path).ok()?.marked_ours() {
         return None;
     }
     let conn = Connection::open_with_flags(path, READ_ONLY).ok()?;
@@ -712,21 +729,40 @@ mod tests {
         let dir = tmp.path().join("odd ?#%20 dir");
         fs::create_dir(&dir).unwrap();
         let path = dir.join(std::ffi::OsStr::from_bytes(b"app?immutable=0#%41 \xff.db"));
-        for user_version in [0, 1] {
+        // Another program may even carry kifudex's id, with no schema version of kifudex's.
+        let headers = [(0, 0), (0, 1), (APPLICATION_ID, 0), (APPLICATION_ID, migrate::MARKED - 1)];
+        for (application_id, user_version) in headers {
             let conn = Connection::open(&path).unwrap();
             conn.execute_batch(&format!(
-                "PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS notes(x); PRAGMA user_version = {user_version}"
+                "PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS notes(x);
+                 PRAGMA application_id = {application_id}; PRAGMA user_version = {user_version}"
             ))
             .unwrap();
             drop(conn);
             let listing = || fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
             assert_eq!(listing().len(), 1);
             let before = fs::read(&path).unwrap();
-            assert!(matches!(open_read(&path), Err(Error::NotKifudex(_))), "{user_version}");
+            assert!(matches!(open_read(&path), Err(Error::NotKifudex(_))), "{application_id} {user_version}");
             assert!(matches!(open_write(&path, StartWait::default()), Err(Error::NotKifudex(_))));
             assert_eq!(listing().len(), 1, "files made beside it: {:?}", listing());
             assert_eq!(fs::read(&path).unwrap(), before);
         }
+    }
+
+    /// A database named through a link has its log beside the file the link leads to: a
+    /// commit there changes the state seen through the link.
+    #[test]
+    fn the_state_through_a_link_is_that_of_the_log_where_sqlite_keeps_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (real, link) = (tmp.path().join("real"), tmp.path().join("link"));
+        fs::create_dir_all(&real).unwrap();
+        fs::create_dir_all(&link).unwrap();
+        fs::write(real.join("k.sqlite"), b"").unwrap();
+        std::os::unix::fs::symlink("../real/k.sqlite", link.join("k.sqlite")).unwrap();
+        let before = OnDisk::of(&link.join("k.sqlite"));
+        fs::write(real.join("k.sqlite-wal"), b"a commit").unwrap();
+        assert_ne!(OnDisk::of(&link.join("k.sqlite")), before);
+        assert_eq!(OnDisk::of(&link.join("k.sqlite")), OnDisk::of(&real.join("k.sqlite")));
     }
 
     #[test]
@@ -812,5 +848,13 @@ mod tests {
         assert_eq!(kind(&conn2).unwrap(), Kind::Foreign);
         conn.pragma_update(None, "user_version", 1).unwrap();
         assert_eq!(kind(&conn).unwrap(), Kind::Foreign);
+        // kifudex's id comes with its schema version: without one, only an empty file is taken.
+        let marked = Connection::open_in_memory().unwrap();
+        marked.pragma_update(None, "application_id", APPLICATION_ID).unwrap();
+        assert_eq!(kind(&marked).unwrap(), Kind::Empty);
+        marked.execute_batch("CREATE TABLE foo(x)").unwrap();
+        assert_eq!(kind(&marked).unwrap(), Kind::Foreign);
+        marked.pragma_update(None, "user_version", migrate::MARKED - 1).unwrap();
+        assert_eq!(kind(&marked).unwrap(), Kind::Foreign);
     }
 }
