@@ -368,3 +368,65 @@ fn an_ending_left_out_is_said_to_take_its_time_and_comments_with_it() {
         assert!(stderr.contains(said), "{to}: {stderr}");
     }
 }
+
+/// A variation's ending names its winner as the main line's does: the side to move resigns,
+/// runs out of time or declares; `+ILLEGAL_ACTION` is Black's foul, `-ILLEGAL_ACTION` White's.
+/// Read from KIF and from JKF forks, written in KIF and KI2, and read back the same.
+#[test]
+fn a_variation_s_ending_names_its_winner() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kif = tmp.path().join("a.kifu");
+    let head = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    fs::write(&kif, format!("{head}\n変化：2手\n   2 ８四歩(83)\n   3 投了\n")).unwrap();
+    // Each fork replaces White's 3c3d, so Black is to move after it.
+    let fork = |file: u32, special: &str| {
+        format!(
+            r#"[{{"move":{{"color":1,"from":{{"x":{file},"y":3}},"to":{{"x":{file},"y":4}},"piece":"FU"}}}},{{"special":"{special}"}}]"#
+        )
+    };
+    let forks = [(8, "TIME_UP"), (6, "+ILLEGAL_ACTION"), (4, "-ILLEGAL_ACTION"), (1, "KACHI"), (9, "TORYO")]
+        .map(|(file, special)| fork(file, special))
+        .join(",");
+    let jkf = tmp.path().join("b.jkf");
+    fs::write(
+        &jkf,
+        format!(
+            r#"{{"header":{{}},"initial":{{"preset":"HIRATE"}},"moves":[{{}},
+            {{"move":{{"color":0,"from":{{"x":7,"y":7}},"to":{{"x":7,"y":6}},"piece":"FU"}}}},
+            {{"move":{{"color":1,"from":{{"x":3,"y":3}},"to":{{"x":3,"y":4}},"piece":"FU"}},"forks":[{forks}]}},
+            {{"special":"TORYO"}}]}}"#
+        ),
+    )
+    .unwrap();
+    let cases = [
+        (&kif, vec!["まで2手で後手の勝ち", "まで2手で後手の勝ち"]),
+        (
+            &jkf,
+            vec![
+                "まで2手で後手の勝ち",
+                "まで2手で時間切れにより後手の勝ち",
+                "まで2手で先手の反則負け",
+                "まで2手で後手の反則負け",
+                "まで2手で先手の入玉勝ち",
+                "まで2手で後手の勝ち",
+            ],
+        ),
+    ];
+    for (input, expected) in cases {
+        for to in ["kif", "ki2"] {
+            let out = kifudex(["convert", input.to_str().unwrap(), "--to", to]).output();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{to}: {}", String::from_utf8_lossy(&out.stderr));
+            let mut lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("まで")).collect();
+            lines.sort_unstable();
+            let mut expected = expected.clone();
+            expected.sort_unstable();
+            assert_eq!(lines, expected, "{} to {to}:\n{stdout}", input.display());
+            // Read back, every line ends as it did.
+            let back = tmp.path().join(format!("back.{to}"));
+            fs::write(&back, stdout.as_bytes()).unwrap();
+            let again = kifudex(["convert", back.to_str().unwrap(), "--to", to]).output();
+            assert_eq!(String::from_utf8_lossy(&again.stdout), stdout, "{to} read back");
+        }
+    }
+}

@@ -191,6 +191,7 @@ struct LineOut<'a> {
     moves: &'a [Move],
     ending: Option<&'a Ending>,
     foul: Option<String>,
+    /// The main line's result, as replay judged it (a variation's is the one its ending states).
     outcome: Option<Outcome>,
     variations: Vec<(&'a Variation, &'a ReplayedVariation)>,
     /// The game's main line (not a variation).
@@ -311,7 +312,13 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
         }
     }
     if let Some(ending) = line.ending {
-        sink.ending(ending, number_at(line.number, played), turn, line.outcome);
+        // A variation's result is the one its ending states, for the side it means, as the
+        // main line's is where the moves decide nothing.
+        let outcome = match line.main {
+            true => line.outcome,
+            false => crate::replay::stated_by(ending, turn, false, true).1,
+        };
+        sink.ending(ending, number_at(line.number, played), turn, outcome);
     }
     for (var, rvar) in line.variations {
         if !written(var, rvar) {
@@ -329,7 +336,7 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
             moves: &rvar.moves,
             ending: var.ending.as_ref(),
             foul: None,
-            outcome: var.ending.as_ref().and_then(|e| e.stated),
+            outcome: None,
             variations: pair(&var.variations, &rvar.variations),
             main: false,
         };
