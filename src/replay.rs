@@ -380,11 +380,12 @@ pub fn replay(game: &Game) -> ReplayedGame {
             code: "moves_after_end",
             message: format!(
                 "the game ended by {how} after move {at}; what the record writes after it (from this line, \
-                 {} and its ending) is not kept",
+                 {}{}) is not kept",
                 match game.moves.len().saturating_sub(at) {
                     1 => "1 more move".to_string(),
                     n => format!("{n} more moves"),
-                }
+                },
+                if ending.is_some() { " and its ending" } else { "" },
             ),
         });
         status = Status::Complete;

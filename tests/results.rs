@@ -769,15 +769,22 @@ fn a_move_that_cannot_be_read_keeps_the_records_result() {
     }
 }
 
-/// What a record writes after its game ended is counted in the warning, one move as one.
+/// What a record writes after its game ended is counted in the warning, one move as one, and
+/// its ending is named only when it writes one.
 #[test]
 fn moves_written_after_the_end_are_counted_in_words() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("a.csa");
     let mate = fs::read_to_string(records().join("mate_then_more.csa")).unwrap();
-    // Mate at move 1 (G*9b), then two moves; then one.
-    for (cut, said) in [("", "2 more moves and its ending"), ("+9282KI\n", "1 more move and its ending")] {
-        fs::write(&path, mate.replace(cut, "")).unwrap();
+    // Mate at move 1 (G*9b), then two moves; then one; then one and no ending.
+    let cases = [
+        (vec![], "2 more moves and its ending"),
+        (vec!["+9282KI\n"], "1 more move and its ending"),
+        (vec!["+9282KI\n", "%TORYO\n"], "1 more move"),
+    ];
+    for (cuts, said) in cases {
+        let cut = cuts.iter().fold(mate.clone(), |text, cut| text.replace(cut, ""));
+        fs::write(&path, cut).unwrap();
         let out = kifudex(["convert", path.to_str().unwrap(), "--to", "usi"]).output();
         let stderr = text(&out.stderr);
         assert!(stderr.contains(&format!("(from this line, {said}) is not kept")), "{stderr}");
