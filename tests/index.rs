@@ -751,7 +751,14 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
     assert_eq!(at_start(&db), (0, 30));
     let out = kifudex(["query", "--db", db.to_str().unwrap()]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("leaves out 30 stored games"), "{}", stderr(&out));
+    let said = "answers by position leave out 30 stored games that are not in the position index yet";
+    assert!(stderr(&out).contains(said), "{}", stderr(&out));
+    // The server says it too, where the page shows it.
+    {
+        let server = crate::serve::Server::start(&db, &[]);
+        let status: serde_json::Value = crate::serve::http::get(server.addr, "/api/status").json();
+        assert!(status["warning"].as_str().is_some_and(|w| w.contains(said)), "{status}");
+    }
     // The next writer rebuilds them; a run that completes says the database is whole again.
     let mut writer = kifudex::db::Writer::open(&db).unwrap();
     writer.set_complete(true);
@@ -760,6 +767,9 @@ fn games_committed_without_their_positions_are_flagged_and_completed_by_the_next
     let out = kifudex(["query", "--db", db.to_str().unwrap()]).dir(tmp.path()).output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let server = crate::serve::Server::start(&db, &[]);
+    let status: serde_json::Value = crate::serve::http::get(server.addr, "/api/status").json();
+    assert_eq!(status, serde_json::json!({ "warning": null }));
 }
 
 /// The child side of the kill test: an index run, when the parent asks for one.

@@ -60,38 +60,20 @@ pub fn open_reader(path: &Path) -> anyhow::Result<Reader> {
 /// reports (no database yet, an older schema, a file only a writer can open), the message
 /// says which command to run, with the options that name the file.
 pub fn explain(e: db::Error) -> anyhow::Error {
-    let message = match &e {
-        db::Error::Missing(path) => {
-            format!("no database at {} (run `kifudex index` first, or give --db)", path_text(path))
+    match (&e, e.advice()) {
+        (db::Error::Missing(path), _) => {
+            anyhow::anyhow!("no database at {} (run `kifudex index` first, or give --db)", path_text(path))
         }
-        db::Error::Empty(_) => format!("{e}: run `kifudex index` to fill it"),
-        db::Error::TooOld { path, found } => format!(
-            "the database {path} was written by an older kifudex (schema version {found}): run `kifudex index` \
-             on it once (any PATH, --db {path}) to bring it up to date",
-            path = path_text(path)
-        ),
-        db::Error::WalUnreadable { path, error, ours: true } => format!(
-            "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or \
-             ended while other programs had it open, or an older kifudex wrote it), and reading it needs \
-             the right to write its directory; an index run on it (any PATH, --db {path}) by a user who \
-             may write there makes it readable anywhere ({error})",
-            path = path_text(path)
-        ),
-        _ => return e.into(),
-    };
-    anyhow::Error::msg(message)
+        (_, Some(advice)) => anyhow::Error::msg(advice),
+        _ => e.into(),
+    }
 }
 
 /// Says on stderr how many stored games a position answer leaves out, and how to bring them
 /// in, when the position index lacks some (see [`Snapshot::unindexed_games`]).
 pub fn warn_unindexed(snapshot: &Snapshot<'_>, db: &Path) -> anyhow::Result<()> {
-    let missing = snapshot.unindexed_games()?;
-    if missing > 0 {
-        say!(
-            "kifudex: warning: this answer leaves out {missing} stored games that are not in the position \
-             index yet (an index run was killed before writing them); an index run on {} brings them in",
-            super::shown_path(db)
-        );
+    if let Some(warning) = db::unindexed_warning(snapshot.unindexed_games()?, &super::shown_path(db)) {
+        say!("kifudex: warning: {warning}");
     }
     Ok(())
 }

@@ -111,7 +111,7 @@ pub use self::{
     paths::is_under,
     read::{
         FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RecordStop, RejectRow,
-        Snapshot, StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply,
+        Snapshot, StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply, unindexed_warning,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,
@@ -257,6 +257,18 @@ pub enum Error {
         path_text(&.0)
     )]
     UnreadLog(PathBuf),
+    /// A file whose header says it is not in WAL mode, beside a log that holds pages: SQLite
+    /// would read the pages over the file's own, and no run leaves a file so (the header says
+    /// WAL mode before a log is made, and says it no more only after the log is removed).
+    #[error(
+        "cannot read {}: the write-ahead log beside it, {}, is not its own (the file's header says it \
+         was not being written in WAL mode): it was left by the database that was at this path before \
+         this one was put in its place, and reading it with that log would mix the two; move the log \
+         away (with the -shm file beside it), and keep it with the database it belongs to",
+        path_text(path),
+        path_text(log)
+    )]
+    StrayLog { path: PathBuf, log: PathBuf },
     #[error(
         "cannot read {}: a program stopped while writing it, and left the change it had begun in {}; \
          the change must be undone before the file can be read, which reading does not do: an index run \
@@ -304,6 +316,29 @@ impl From<FromSqlError> for Error {
 }
 
 impl Error {
+    /// The message in the words of the kifudex commands, where an index run mends what is
+    /// reported (an empty file, an older schema, a file in WAL mode only a writer can open):
+    /// it names the command to run, with the options that name the file. `None` where the
+    /// error's own message says all.
+    pub fn advice(&self) -> Option<String> {
+        Some(match self {
+            Error::Empty(_) => format!("{self}: run `kifudex index` to fill it"),
+            Error::TooOld { path, found } => format!(
+                "the database {path} was written by an older kifudex (schema version {found}): run `kifudex \
+                 index` on it once (any PATH, --db {path}) to bring it up to date",
+                path = path_text(path)
+            ),
+            Error::WalUnreadable { path, error, ours: true } => format!(
+                "cannot read {path} here: it is in WAL mode (an index run was killed while writing it, or \
+                 ended while other programs had it open, or an older kifudex wrote it), and reading it needs \
+                 the right to write its directory; an index run on it (any PATH, --db {path}) by a user who \
+                 may write there makes it readable anywhere ({error})",
+                path = path_text(path)
+            ),
+            _ => return None,
+        })
+    }
+
     /// Whether SQLite stopped because the disk was full (the database's, or that of the
     /// temporary files it sorts in). The transaction under way is rolled back whole: what was
     /// committed before stays, and the database is consistent.
@@ -351,6 +386,7 @@ impl Error {
                 | Error::InUse { .. }
                 | Error::WalUnreadable { .. }
                 | Error::UnreadLog(_)
+                | Error::StrayLog { .. }
                 | Error::HotJournal { .. }
         )
     }

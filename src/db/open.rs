@@ -184,6 +184,10 @@ fn sniff(path: &Path) -> Result<Sniff> {
     if head.len() < HEAD || !head.starts_with(b"SQLite format 3\0") {
         return Ok(Sniff::Foreign);
     }
+    let wal = head[18] == 2 || head[19] == 2;
+    if !wal && let Some(log) = stray_log(path) {
+        return Err(Error::StrayLog { path: path.to_path_buf(), log });
+    }
     // The first page's b-tree header follows the file's: its type, then its cell count at 3.
     const LEAF_TABLE: u8 = 0x0d;
     let word =
@@ -191,9 +195,34 @@ fn sniff(path: &Path) -> Result<Sniff> {
     Ok(Sniff::Sqlite {
         application_id: word(68),
         user_version: word(60),
-        wal: head[18] == 2 || head[19] == 2,
+        wal,
         bare: head[100] == LEAF_TABLE && head[103..105] == [0, 0],
     })
+}
+
+/// The log beside the file at `path` (where SQLite keeps it: beside the file a link leads
+/// to), when it holds pages and is not the file's own, the file's header having just said it is
+/// not in WAL mode. A run says WAL mode in the header before it makes a log, and says it no
+/// more only after the log is removed, so a log seen before and after the header said so, and
+/// unchanged in between, is another file's: a killed run's, beside a copy put in its place.
+/// A log that changes is left to SQLite: a run is writing it.
+fn stray_log(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    /// The size of a log's own header: a longer log holds pages.
+    const LOG_HEADER: u64 = 32;
+    let real = fs::canonicalize(path).ok()?;
+    let log = with_suffix(&real, "-wal");
+    let state = || {
+        fs::symlink_metadata(&log)
+            .ok()
+            .filter(|m| m.is_file() && m.len() > LOG_HEADER)
+            .map(|m| (m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec()))
+    };
+    let before = state()?;
+    let mut head = [0u8; 20];
+    let read = fs::File::open(&real).and_then(|f| f.take(20).read_exact(&mut head));
+    let rollback = read.is_ok() && head.starts_with(b"SQLite format 3\0") && head[18..20] == [1, 1];
+    (rollback && state() == Some(before)).then_some(log)
 }
 
 /// The bytes [`sniff`] reads: the file's header (100) and the first page's b-tree header.

@@ -484,6 +484,20 @@ impl UnfinishedRun {
     }
 }
 
+/// What readers say of `missing` stored games that the position index of the database at
+/// `db` (as shown) lacks (see [`Snapshot::unindexed_games`]), when there are any.
+pub fn unindexed_warning(missing: u64, db: &str) -> Option<String> {
+    let games = match missing {
+        0 => return None,
+        1 => "1 stored game that is".to_string(),
+        n => format!("{n} stored games that are"),
+    };
+    Some(format!(
+        "answers by position leave out {games} not in the position index yet (an index run was killed \
+         before writing them); an index run on {db} brings them in"
+    ))
+}
+
 fn unfinished_run(conn: &Connection) -> Result<Option<UnfinishedRun>> {
     let value: Option<String> = conn
         .query_row("SELECT value FROM meta WHERE key = ?1", [super::write::RUN_KEY], |r| r.get(0))

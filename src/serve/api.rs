@@ -105,11 +105,20 @@ impl From<db::Error> for ApiError {
             // The database was removed (or not yet put back) while serving: no answer now,
             // one once it is there again.
             db::Error::Missing(_) => ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) },
-            // A file that is no kifudex database now, where one was when the server started:
-            // one being made afresh by `index` at that path, say. Answered once it is one.
-            db::Error::NotKifudex(_) | db::Error::Empty(_) => {
-                ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: chain(&e) }
-            }
+            // A file that is no database to read now, where one was when the server started:
+            // one being made afresh by `index` at that path, say, or another put in its place.
+            // Said in the commands' words, and answered once it is one (mended, or replaced).
+            db::Error::NotKifudex(_)
+            | db::Error::Empty(_)
+            | db::Error::TooOld { .. }
+            | db::Error::TooNew { .. }
+            | db::Error::WalUnreadable { .. }
+            | db::Error::UnreadLog(_)
+            | db::Error::StrayLog { .. }
+            | db::Error::HotJournal { .. } => ApiError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: e.advice().unwrap_or_else(|| chain(&e)),
+            },
             e => ApiError::internal(chain(&e)),
         }
     }
@@ -207,16 +216,25 @@ fn cache_key(query: &crate::query::Query) -> String {
     )
 }
 
-/// `GET /api/status`: `{"warning": TEXT}` while an index run writes the database or after one
-/// that did not finish (the words `query` says on stderr then), `{"warning": null}` otherwise.
+/// `GET /api/status`: `{"warning": TEXT}` while an index run writes the database, after one
+/// that did not finish, or while stored games are missing from the position index (the words
+/// `query` says on stderr then), `{"warning": null}` otherwise.
 pub async fn status(
     State(shared): State<Arc<Shared>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     Params::parse(raw.as_deref())?.none()?;
     let worker = shared.clone();
-    let run = blocking_light(&shared, move || worker.read(|snapshot| Ok(snapshot.unfinished_run()?))).await?;
-    let warning = run.map(|run| run.warning(&shared.db));
+    let (run, missing) = blocking_light(&shared, move || {
+        worker.read(|snapshot| Ok((snapshot.unfinished_run()?, snapshot.unindexed_games()?)))
+    })
+    .await?;
+    let warnings: Vec<String> = run
+        .map(|run| run.warning(&shared.db))
+        .into_iter()
+        .chain(crate::db::unindexed_warning(missing, &crate::text::path_text(&shared.db)))
+        .collect();
+    let warning = (!warnings.is_empty()).then(|| warnings.join("; "));
     Ok(json(serde_json::json!({ "warning": warning }).to_string()))
 }
 

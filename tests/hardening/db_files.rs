@@ -292,16 +292,17 @@ fn a_newer_database_whose_schema_is_in_its_log_is_refused_and_left_as_it_was() {
 
 #[test]
 fn a_failed_migration_says_so_in_a_line_and_leaves_the_file_out_of_wal_mode() {
-    // A kifudex database whose header lost its schema version: the first migration fails.
+    // A kifudex database whose header says an earlier schema version than it has: the next
+    // migration fails.
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
     write_games(&games, 4, 2, 23);
-    let db = database_with(tmp.path(), &games, "damaged.sqlite", "PRAGMA user_version = 0");
+    let db = database_with(tmp.path(), &games, "damaged.sqlite", "PRAGMA user_version = 3");
     let out = index(&games, &db);
     assert_eq!(out.status.code(), Some(2));
     let message = stderr(&out);
     assert!(
-        message.contains("failed: database migration 0001_init failed: table meta already exists\n"),
+        message.contains("failed: database migration 0004_warnings failed: table warnings already exists\n"),
         "{message}"
     );
     assert_eq!(message.lines().count(), 1, "{message}");
@@ -998,4 +999,49 @@ fn an_alias_added_again_writes_nothing_and_alias_commands_do_not_warn_of_runs() 
         let said = stderr(&read_with(args, &db));
         assert!(!said.contains("warning"), "{args:?}: {said}");
     }
+}
+
+/// A copy put in the place of a database that a killed run left in WAL mode (restored from a
+/// backup, say) lies beside the run's log, which holds another file's pages: SQLite would read
+/// them over the copy's own. Every command says so and changes neither file; with the log moved
+/// away, the copy reads as itself.
+#[test]
+fn a_copy_put_beside_a_killed_run_s_log_is_not_read_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    write_games(&games, 3, 1, 23);
+    let db = tmp.path().join("k.sqlite");
+    assert!(index(&games, &db).status.success());
+    let before = export_games(&db);
+    let backup = tmp.path().join("backup.sqlite");
+    fs::copy(&db, &backup).unwrap();
+    // What a run killed while writing leaves: the file in WAL mode, and a log holding pages.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = WAL; DELETE FROM games WHERE id > 1;").unwrap();
+    }
+    let log = fs::canonicalize(&db).unwrap().with_file_name("k.sqlite-wal");
+    assert!(fs::metadata(&log).unwrap().len() > 32);
+    // The backup put in its place, as `cp backup.sqlite new && mv new k.sqlite` does.
+    let new = tmp.path().join("new.sqlite");
+    fs::copy(&backup, &new).unwrap();
+    fs::rename(&new, &db).unwrap();
+    let message = format!(
+        "cannot read {}: the write-ahead log beside it, {}, is not its own (the file's header says it was \
+         not being written in WAL mode): it was left by the database that was at this path before this one \
+         was put in its place, and reading it with that log would mix the two; move the log away (with the \
+         -shm file beside it), and keep it with the database it belongs to",
+        db.display(),
+        log.display()
+    );
+    assert_every_read_refused(&db, &message);
+    let (file, logged) = (hash(&db), hash(&log));
+    let out = index(&games, &db);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), format!("kifudex: {message}\n"));
+    assert_eq!((hash(&db), hash(&log)), (file, logged));
+    fs::rename(&log, tmp.path().join("killed.sqlite-wal")).unwrap();
+    let _ = fs::remove_file(fs::canonicalize(&db).unwrap().with_file_name("k.sqlite-shm"));
+    assert_eq!(export_games(&db), before);
 }

@@ -628,6 +628,19 @@ fn a_database_removed_or_replaced_while_serving_is_never_answered_from_the_old_f
         let cli = String::from_utf8(kifudex(cli_args).output().stdout).unwrap();
         assert_eq!(http::get(server.addr, path).text() + "\n", cli, "{path}");
     }
+    // An older kifudex's file put in its place, which an index run must bring up to date first:
+    // no answer, said as the command line says it.
+    let older = dir.path().join("older.sqlite");
+    let conn = rusqlite::Connection::open(&older).unwrap();
+    conn.execute_batch(include_str!("../data/migration/v2-duplicates.sql")).unwrap();
+    conn.pragma_update(None, "user_version", 2).unwrap();
+    drop(conn);
+    std::fs::rename(&older, &db).unwrap();
+    let refused = http::get(server.addr, "/api/query");
+    let said = String::from_utf8(kifudex(["query", "--db", db_text]).output().stderr).unwrap();
+    assert!(said.contains("run `kifudex index` on it once"), "{said}");
+    assert_eq!(refused.status, 503);
+    assert_eq!(format!("kifudex: {}\n", refused.json()["error"].as_str().unwrap()), said);
 }
 
 /// A game found in several files is opened with the record the list showed it with: the
