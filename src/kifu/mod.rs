@@ -284,9 +284,18 @@ pub fn pieces(format: Format, text: &str, bytes: usize) -> Vec<Piece<'_>> {
 /// `text` cut where some of `games` (its games, in order) start, into pieces of at least
 /// `bytes` bytes but the last: each piece runs from the start of its first game to that of
 /// the next piece's (the first from the start of the text, the last to its end), so that no
-/// byte is left out.
+/// byte is left out. A game's text starts after the byte order mark that a file put after
+/// another brought along; the piece it starts takes the mark, which its reader drops as the
+/// whole text's does (left at the end of the piece before, it would be a line of that piece's
+/// last game).
 fn grouped<'a>(text: &'a str, games: Vec<Piece<'a>>, bytes: usize) -> Vec<Piece<'a>> {
-    let offset = |p: &Piece<'_>| p.text.as_ptr() as usize - text.as_ptr() as usize;
+    let offset = |p: &Piece<'_>| {
+        let at = p.text.as_ptr() as usize - text.as_ptr() as usize;
+        match text[..at].ends_with('\u{FEFF}') {
+            true => at - '\u{FEFF}'.len_utf8(),
+            false => at,
+        }
+    };
     let mut out = Vec::new();
     let (mut from, mut lines_before) = (0, 0);
     for game in games.iter().skip(1) {

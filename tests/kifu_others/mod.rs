@@ -51,14 +51,15 @@ fn fixture(name: &str) -> String {
     decode(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
-/// The reader of one of this module's formats.
+/// The reader of a format.
 pub fn read(format: Format, text: &str) -> Vec<Game> {
     match format {
         Format::Csa => kifu::csa::read(text),
         Format::Jkf => kifu::jkf::read(text),
         Format::Usi => kifu::usi::read(text),
         Format::Western => kifu::western::read(text),
-        Format::Kif | Format::Ki2 => unreachable!("not read here"),
+        Format::Kif => kifu::kif::read(text),
+        Format::Ki2 => kifu::ki2::read(text),
     }
 }
 

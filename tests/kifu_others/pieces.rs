@@ -116,6 +116,22 @@ fn texts_of_many_games_read_in_pieces_as_whole() {
     assert!(whole.len() > 8, "every game is read: {}", whole.len());
     assert!(kifu::pieces(Format::Western, &text, 1).len() > 8);
     reads_alike(Format::Western, "Western games", &text, &[1, 100, 1000, text.len()]);
+
+    // KIF files put one after the other, each bringing its byte order mark: a piece cut where a
+    // game starts takes the mark with the game, whose reader drops it, as the whole text's does.
+    let game = "\u{FEFF}先手：甲\n後手：乙\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    let text = game.repeat(12);
+    let whole = read(Format::Kif, &text);
+    assert_eq!(whole.len(), 12);
+    assert!(whole.iter().all(|g| g.warnings.is_empty()), "no stray line");
+    for bytes in [1, 100, 300, text.len()] {
+        let pieces = kifu::pieces(Format::Kif, &text, bytes);
+        let joined: String = pieces.iter().map(|p| p.text).collect();
+        let unmarked = |t: &str| t.strip_prefix('\u{FEFF}').unwrap_or(t).to_string();
+        assert_eq!(unmarked(&joined), unmarked(&text), "{bytes}: the pieces make the text");
+        let games: Vec<Game> = pieces.iter().flat_map(|&p| kifu::read_piece(Format::Kif, p, None)).collect();
+        assert_eq!(games, whole, "pieces of {bytes} bytes");
+    }
 }
 
 #[test]
