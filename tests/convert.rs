@@ -714,8 +714,30 @@ fn a_variation_s_ending_western_text_cannot_hold_is_named() {
         assert_eq!(stderr.contains("the ending of 1 variation is left out"), code == 1, "{to}: {stderr}");
         let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
         assert_eq!(game.variations.len(), 1, "{to}");
-        let ending = game.variations[0].ending.as_ref().map(|e| e.termination);
-        assert_eq!(ending, (code == 0).then_some(kifu::Termination::Resign), "{to}");
+        let ending = game.variations[0].ending.as_ref();
+        let white = kifu::Outcome::Win(kifudex::shogi::Color::White);
+        match to {
+            "western" => assert!(ending.is_none()),
+            // KI2 states the winner alone, `まで2手で後手の勝ち`, as it does after its main line.
+            "ki2" => assert_eq!(
+                ending.map(|e| (e.termination, e.stated)),
+                Some((kifu::Termination::Unknown, Some(white)))
+            ),
+            _ => {
+                assert_eq!(ending.map(|e| e.termination), Some(kifu::Termination::Resign), "{to}");
+                assert!(ending.is_some_and(|e| e.stated.is_none_or(|s| s == white)), "{to}");
+            }
+        }
+        // Read back, KI2's ending is a resignation in every format that has the word.
+        if to == "ki2" {
+            let again = tmp.path().join("v.ki2u");
+            std::fs::write(&again, &out.stdout).unwrap();
+            for (to, word) in [("kif", "   3 投了\n"), ("jkf", "\"special\": \"TORYO\"")] {
+                let out = convert(&[again.to_str().unwrap(), "--to", to]);
+                let text = String::from_utf8_lossy(&out.stdout);
+                assert_eq!(text.matches(word).count(), 1, "ki2 to {to}: {text}");
+            }
+        }
     }
 }
 

@@ -285,8 +285,9 @@ fn fork(pos: &mut Position, read: &Variation, replayed: &ReplayedVariation, tota
     if let Some((own, word)) = read.ending.as_ref().filter(|_| ended).and_then(|e| {
         // Which word an ending takes (whether there is one) depends on who lost: a foul's
         // word names the side that fouled, the others mean the side to move.
-        let (_, outcome) = crate::replay::stated_by(e, to_move, false, true);
-        special(e.termination, outcome, to_move).map(|word| (e, word))
+        // A winner stated alone (a KI2 variation's `まで…の勝ち`), the loser to move, resigned.
+        let (termination, outcome) = crate::replay::stated_by(e, to_move, false, true);
+        special(termination.unwrap_or(e.termination), outcome, to_move).map(|word| (e, word))
     }) {
         end.insert("special".into(), json!(word));
         if let Some(seconds) = own.seconds {

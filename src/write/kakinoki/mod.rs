@@ -313,10 +313,16 @@ fn walk_line(pos: &mut Position, line: LineOut<'_>, sink: &mut impl Sink) {
     }
     if let Some(ending) = line.ending {
         // A variation's result is the one its ending states, for the side it means, as the
-        // main line's is where the moves decide nothing.
-        let outcome = match line.main {
-            true => line.outcome,
-            false => crate::replay::stated_by(ending, turn, false, true).1,
+        // main line's is where the moves decide nothing (a winner stated alone, the loser to
+        // move, means a resignation: a KI2 variation's `まで…の勝ち` is written as KIF's `投了`).
+        let judged;
+        let (ending, outcome) = match line.main {
+            true => (ending, line.outcome),
+            false => {
+                let (termination, outcome) = crate::replay::stated_by(ending, turn, false, true);
+                judged = Ending { termination: termination.unwrap_or(ending.termination), ..ending.clone() };
+                (&judged, outcome)
+            }
         };
         sink.ending(ending, number_at(line.number, played), turn, outcome);
     }
