@@ -535,6 +535,20 @@ pub fn lines(text: &str) -> Lines<'_> {
     Lines { rest: text.strip_prefix('\u{FEFF}').unwrap_or(text), number: 0 }
 }
 
+/// The bytes at the start of a text that are looked at to tell its format: a record's
+/// headers and first moves lie within them, after a page of notes or many more.
+pub const LOOK_BYTES: usize = 64 << 10;
+
+/// The lines of `text` (as [`lines`] gives them) that start within its first [`LOOK_BYTES`]:
+/// the lines looked at to tell its format.
+pub fn head_lines(text: &str) -> impl Iterator<Item = (u32, &str)> {
+    let mut all = lines(text);
+    std::iter::from_fn(move || match text.len() - all.rest().len() < LOOK_BYTES {
+        true => all.next(),
+        false => None,
+    })
+}
+
 /// The lines of `text`, a part of a longer text that follows its line `before` (see
 /// [`Piece`](super::Piece)), numbered as in the whole text. No byte order mark is dropped:
 /// one stands only at the start of the whole.

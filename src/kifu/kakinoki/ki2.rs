@@ -24,7 +24,7 @@ use super::{
     terminal, variation_start, without_moves,
 };
 use crate::{
-    kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
+    kifu::{Format, Game, MoveEntry, Piece, encoding::head_lines},
     notation::{MoveToken, japanese},
     shogi::{Color, Variant},
     text::{is_space, trim_space, trim_start_space},
@@ -79,7 +79,7 @@ fn after_mark(token: &str) -> &str {
 /// KIF and KI2 write alike.
 pub fn looks_like(text: &str) -> bool {
     let mut found = false;
-    for (_, line) in lines(text).take(400) {
+    for (_, line) in head_lines(text) {
         if line.trim_start_matches(is_space).starts_with("手数--") {
             return false;
         }

@@ -33,7 +33,7 @@ use super::{
     starts_as_move, strip_remark, terminal, variation_start, without_moves,
 };
 use crate::{
-    kifu::{Format, Game, MoveEntry, Piece, encoding::lines},
+    kifu::{Format, Game, MoveEntry, Piece, encoding::head_lines},
     notation::{
         MoveToken,
         japanese::{self, Destination},
@@ -45,7 +45,7 @@ use crate::{
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`, or
 /// headers alone.
 pub fn looks_like(text: &str) -> bool {
-    let has_moves = lines(text).take(400).any(|(_, line)| {
+    let has_moves = head_lines(text).any(|(_, line)| {
         let t = line.trim_start();
         t.starts_with("手数--")
             || row(line).is_some_and(|r| {
@@ -55,7 +55,7 @@ pub fn looks_like(text: &str) -> bool {
     });
     // A record of headers and a `まで` line, with no move table, is KI2's: in KIF the line
     // belongs after the table.
-    has_moves || (without_moves(text) && !lines(text).take(400).any(|(_, line)| opens_summary(line)))
+    has_moves || (without_moves(text) && !head_lines(text).any(|(_, line)| opens_summary(line)))
 }
 
 /// Reads a KIF record: its game, or each of its games when files were put one after the
@@ -435,6 +435,22 @@ fn clock(text: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record after lines of notes is told as one while its first lines lie within the
+    /// bytes looked at (64 KiB), however many lines the notes take; past them, it is not.
+    #[test]
+    fn a_record_after_many_lines_of_notes_is_told_by_the_first_64_kib() {
+        let kif = "先手：甲\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n";
+        let ki2 = "先手：甲\n▲７六歩    △３四歩\nまで2手で後手の勝ち\n";
+        for lines in [391, 392, 5_000] {
+            let notes = "ab\n".repeat(lines);
+            assert!(looks_like(&format!("{notes}{kif}")), "{lines} lines");
+            assert!(crate::kifu::ki2::looks_like(&format!("{notes}{ki2}")), "{lines} lines");
+        }
+        let notes = "ab\n".repeat(crate::kifu::encoding::LOOK_BYTES / 3 + 1);
+        assert!(!looks_like(&format!("{notes}{kif}")));
+        assert!(!crate::kifu::ki2::looks_like(&format!("{notes}{ki2}")));
+    }
 
     #[test]
     fn rows_in_every_layout_seen() {

@@ -40,7 +40,7 @@ use crate::{
     kifu::{
         Ending, Format, Game, Header, MoveEntry, Outcome, Piece, ReadProblem, Start, Termination, Variation,
         Warning,
-        encoding::{Lines, lines, lines_after},
+        encoding::{Lines, head_lines, lines, lines_after},
         game::comments_after,
         info,
         support::{TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant, room_for_move},
@@ -436,11 +436,11 @@ impl Preamble {
 /// Whether `text` is a Kakinoki record with no moves: only header section lines (headers, a
 /// board diagram and its side-to-move line, `*` comments, `#` remarks, `&` bookmarks) and
 /// `まで…` summaries, with at least one header or diagram line. KIF and KI2 write such a
-/// record alike, so both formats accept it. Only the first 400 lines are looked at.
+/// record alike, so both formats accept it. Only the lines that start in its first [`LOOK_BYTES`](crate::kifu::encoding::LOOK_BYTES) are looked at.
 pub(crate) fn without_moves(text: &str) -> bool {
     let mut preamble = Preamble::default();
     let mut any = false;
-    for (n, line) in lines(text).take(400) {
+    for (n, line) in head_lines(text) {
         let t = line.trim_matches(is_space);
         if t.is_empty() || t.starts_with(['#', '*', '&']) || summary(t).is_some() {
             continue;
