@@ -205,6 +205,44 @@ fn a_run_stopped_inside_a_large_file_leaves_none_of_it() {
     assert_eq!(contents(&b), contents(&a));
 }
 
+/// The progress an index run reports: each call, as files done and parts of the next read.
+#[derive(Default)]
+struct Progress(std::sync::Mutex<Vec<(u64, usize, usize)>>);
+
+impl Observer for Progress {
+    fn progress(&self, done: u64, _: &Summary) {
+        self.0.lock().unwrap().push((done, 0, 0));
+    }
+
+    fn within_file(&self, done: u64, read: usize, parts: usize, _: &Summary) {
+        self.0.lock().unwrap().push((done, read, parts));
+    }
+}
+
+/// A large file tells its progress part by part, not only once it is whole: a run over one
+/// such file would otherwise stand at nothing done until its end.
+#[test]
+fn a_large_file_tells_its_progress_part_by_part() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("kifu");
+    write_large_files(&dir, 7_000);
+    keep_only_the_csa(&dir);
+    let progress = Progress::default();
+    let summary = ingest::run(&options(&dir, &tmp.path().join("k.sqlite"), 2), &progress).unwrap();
+    assert_eq!(summary.files_indexed, 1);
+    let told = progress.0.into_inner().unwrap();
+    // No file done, a part more read each time, then the file done.
+    let parts = told[0].2;
+    assert!(
+        parts >= 3,
+        "a file of {} bytes in {parts} parts",
+        fs::metadata(dir.join("archive.csa")).unwrap().len()
+    );
+    let mut want: Vec<(u64, usize, usize)> = (1..parts).map(|read| (0, read, parts)).collect();
+    want.push((1, 0, 0));
+    assert_eq!(told, want);
+}
+
 /// The game ids of a database, by file and place in it.
 fn ids(db: &Path) -> Vec<(String, String, String)> {
     let (code, out, err) = kifudex(["export", "games"]).db(db).run();

@@ -19,7 +19,7 @@ use std::{
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::db::DbOpt;
 use kifudex::{
@@ -97,6 +97,22 @@ struct Console {
     started: Instant,
 }
 
+/// Steps of the progress bar per file: a large file read in parts moves it part by part.
+const FILE_STEPS: u64 = 1_000;
+
+impl Console {
+    /// Shows `position` steps done (of [`FILE_STEPS`] per file), and the games so far.
+    fn show(&self, position: u64, s: &ingest::Summary) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let games = s.games_added + s.games_kept + s.games_duplicate;
+        let rate = games as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+        self.bar.set_position(position);
+        self.bar.set_message(format!("{games} games, {rate:.0} games/s"));
+    }
+}
+
 impl ingest::Observer for Console {
     fn wants_total(&self) -> bool {
         !self.bar.is_hidden()
@@ -104,22 +120,28 @@ impl ingest::Observer for Console {
 
     fn start(&self, files: u64) {
         // Each change may draw a frame, and every frame must read whole.
-        self.bar.set_length(files);
+        self.bar.set_length(files.saturating_mul(FILE_STEPS));
+        // The bar moves by steps of a file, so that a large file read in parts moves it as
+        // its parts are read; the count shown is of whole files.
+        let files = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let (done, all) = (state.pos() / FILE_STEPS, state.len().unwrap_or(0) / FILE_STEPS);
+            let _ = write!(w, "{done}/{all}");
+        };
         self.bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} {wide_bar} {pos}/{len} files, {msg}, ETA {eta}")
-                .expect("the progress template is valid"),
+            ProgressStyle::with_template("{elapsed_precise} {wide_bar} {files} files, {msg}, ETA {eta}")
+                .expect("the progress template is valid")
+                .with_key("files", files),
         );
         self.bar.set_message("0 games, 0 games/s");
     }
 
     fn progress(&self, done: u64, s: &ingest::Summary) {
-        if self.bar.is_hidden() {
-            return;
-        }
-        let games = s.games_added + s.games_kept + s.games_duplicate;
-        let rate = games as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
-        self.bar.set_position(done);
-        self.bar.set_message(format!("{games} games, {rate:.0} games/s"));
+        self.show(done.saturating_mul(FILE_STEPS), s);
+    }
+
+    fn within_file(&self, done: u64, read: usize, parts: usize, s: &ingest::Summary) {
+        let within = FILE_STEPS * read as u64 / parts.max(1) as u64;
+        self.show(done.saturating_mul(FILE_STEPS).saturating_add(within), s);
     }
 
     fn waiting(&self, longest: std::time::Duration) {

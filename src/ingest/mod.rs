@@ -348,6 +348,13 @@ pub trait Observer: Sync {
     fn progress(&self, done: u64, summary: &Summary) {
         let _ = (done, summary);
     }
+    /// `done` files are done, and `read` of the `parts` of the next, a large file read in
+    /// parts (see [`LARGE_FILE_BYTES`]); `summary` holds the counts so far. Its last part is
+    /// told by [`Observer::progress`], as a file read whole is.
+    fn within_file(&self, done: u64, read: usize, parts: usize, summary: &Summary) {
+        let _ = (read, parts);
+        self.progress(done, summary);
+    }
     /// Input at `path` was rejected.
     fn reject(&self, path: &str, reject: &NewReject) {
         let _ = (path, reject);

@@ -84,6 +84,9 @@ pub(super) struct FileWork {
     pub record_read: bool,
     /// The part of the file this is.
     pub part: Part,
+    /// The parts of the file read with this one, and all its parts: `(1, 1)` for a file read
+    /// whole.
+    pub parts_read: (usize, usize),
 }
 
 /// Which part of a file a [`FileWork`] holds. A large file of many games is read in parts
@@ -421,6 +424,7 @@ impl FileWork {
             warnings: Vec::new(),
             record_read: false,
             part: Part::Whole,
+            parts_read: (1, 1),
         }
     }
 
@@ -516,6 +520,7 @@ fn read_in_parts(
                 (false, true) => Part::Last,
                 (false, false) => Part::Middle,
             };
+            part.parts_read = (i + 1, parts);
             if !send(vec![Outcome::Read(part)]) {
                 break;
             }

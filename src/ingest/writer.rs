@@ -52,6 +52,10 @@ pub(super) fn write_all(
             let first_part =
                 !matches!(&outcome, Outcome::Read(w) if matches!(w.part, Part::Middle | Part::Last));
             done += u64::from(first_part);
+            let parts_read = match &outcome {
+                Outcome::Read(w) => w.parts_read,
+                _ => (1, 1),
+            };
             // A file another shard takes is not gone: it is marked seen so as not to be pruned.
             // A link not followed is not: a file recorded at its path was reached through it,
             // and is kept as a file the run did not reach. Nor is a pipe or a device: a file
@@ -92,7 +96,11 @@ pub(super) fn write_all(
                 writer.merge_filled()?;
                 batch = writer.batch()?;
             }
-            observer.progress(done, &s);
+            if parts_read.0 < parts_read.1 {
+                observer.within_file(done - 1, parts_read.0, parts_read.1, &s);
+            } else {
+                observer.progress(done, &s);
+            }
         }
     }
     // The files the run had not reached when it stopped never came: the chunks ended early.
