@@ -209,10 +209,12 @@ pub fn entries(roots: &[PathBuf], options: WalkOptions) -> impl Iterator<Item = 
         }
     }
     let mut names = names::Names::new(all_roots(&groups), Arc::clone(&options.globs));
-    groups
-        .into_iter()
-        .flat_map(move |(outer, inner)| Union::new(outer, inner, options.clone()))
-        .map(move |entry| entry.map(|file| names.name(file)))
+    groups.into_iter().flat_map(move |(outer, inner)| Union::new(outer, inner, options.clone())).filter_map(
+        move |entry| match entry {
+            Ok(file) => names.once(file).map(Ok),
+            Err(e) => Some(Err(e)),
+        },
+    )
 }
 
 /// Every root given, outermost ones and those inside them.
@@ -1010,5 +1012,26 @@ mod tests {
         let broken = Expect::Link { broken: true };
         let want = [("broken.kif", broken), ("file.kif", Expect::Record), ("to_broken.kif", broken)];
         assert_eq!(found(&top, &walked), expected(&want));
+    }
+
+    /// A link that leads nowhere, reached through links to the directory that holds it, is
+    /// found once: it is one link.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_that_leads_nowhere_is_found_once_whatever_names_reach_it() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("top");
+        touch(&top.join("real/game.kif"));
+        symlink(dir.path().join("gone.kif"), top.join("real/broken.kif")).unwrap();
+        for name in ["a", "b", "c"] {
+            symlink(top.join("real"), top.join(name)).unwrap();
+        }
+        let walked =
+            walk(std::slice::from_ref(&top), WalkOptions { follow_links: true, ..WalkOptions::default() });
+        let broken: Vec<_> =
+            walked.files.iter().filter(|f| f.expect == (Expect::Link { broken: true })).collect();
+        assert_eq!(broken.len(), 1, "{:?}", broken.iter().map(|f| &f.path).collect::<Vec<_>>());
+        assert_eq!(broken[0].path, top.join("a/broken.kif"), "the first in path order");
     }
 }

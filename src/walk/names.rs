@@ -34,11 +34,29 @@ pub(super) struct Names {
     globs: Arc<Globs>,
     /// The device and inode of the files found under a name that another may share.
     seen: HashSet<(i64, u64)>,
+    /// The device and inode of the links found that lead nowhere.
+    broken: HashSet<(u64, u64)>,
 }
 
 impl Names {
     pub(super) fn new(roots: Vec<PathBuf>, globs: Arc<Globs>) -> Names {
-        Names { roots, globs, seen: HashSet::new() }
+        Names { roots, globs, seen: HashSet::new(), broken: HashSet::new() }
+    }
+
+    /// [`Names::name`] of `file`, or nothing for a link that leads nowhere which the walk
+    /// found before under another name (through a link to a directory that holds it,
+    /// followed): it is one link, however many names reach it.
+    pub(super) fn once(&mut self, file: SourceFile) -> Option<SourceFile> {
+        #[cfg(unix)]
+        if file.expect == (Expect::Link { broken: true })
+            && let Ok(meta) = fs::symlink_metadata(&file.path)
+        {
+            use std::os::unix::fs::MetadataExt;
+            if !self.broken.insert((meta.dev(), meta.ino())) {
+                return None;
+            }
+        }
+        Some(self.name(file))
     }
 
     /// `file` as found under its name, or as [`Expect::OtherName`] when it is another name of
