@@ -163,6 +163,33 @@ fn text_after_the_ending_is_said_to_be_all_that_is_left_out() {
     );
 }
 
+/// A game that ends before its first move is written with its ending after `moves`, where a
+/// USI position command has its moves (`position startpos resign` is no command).
+#[test]
+fn an_ending_before_any_move_is_written_after_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "r.kif",
+            "手合割：平手\n手数----指手---------消費時間--\n   1 投了\n",
+            "position startpos moves resign\n",
+        ),
+        (
+            "w.kif",
+            "手合割：平手\n手数----指手---------消費時間--\n   1 入玉勝ち\n",
+            "position startpos moves win\n",
+        ),
+        ("n.kif", "手合割：平手\n手数----指手---------消費時間--\n", "position startpos\n"),
+    ];
+    for (name, kif, want) in cases {
+        let input = tmp.path().join(name);
+        std::fs::write(&input, kif).unwrap();
+        let out = convert(&[input.to_str().unwrap(), "--to", "usi"]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{name}");
+    }
+}
+
 #[test]
 fn unreadable_input_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();

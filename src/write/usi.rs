@@ -9,7 +9,7 @@ use crate::{
 /// Writes the game as one USI line: `position startpos moves …` from the even start numbered
 /// from the first move, `position sfen <sfen> moves …` from any other (the even start as the
 /// 31st move included: `startpos` has no move number), then `resign`, `win` or `draw` when the game
-/// ended in a way USI has a token for. USI holds no headers, times or comments.
+/// ended in a way USI has a token for, after `moves` even when no move comes before it. USI holds no headers, times or comments.
 ///
 /// `replayed` is [`replay`](crate::replay::replay)`(game)`: the moves written are the replayed,
 /// legal ones, and the result is the one replay judged.
@@ -21,14 +21,17 @@ pub fn write(_game: &Game, replayed: &ReplayedGame) -> String {
         out.push_str("position sfen ");
         out.push_str(&replayed.start.to_string());
     }
-    if !replayed.moves.is_empty() {
+    // The ending goes after `moves`, as a last move would, even where no move comes before
+    // it: `position startpos resign` is no position command.
+    let token = ending_token(replayed);
+    if !replayed.moves.is_empty() || token.is_some() {
         out.push_str(" moves");
-        for mv in &replayed.moves {
-            out.push(' ');
-            out.push_str(&Move::to_string(mv));
-        }
     }
-    if let Some(token) = ending_token(replayed) {
+    for mv in &replayed.moves {
+        out.push(' ');
+        out.push_str(&Move::to_string(mv));
+    }
+    if let Some(token) = token {
         out.push(' ');
         out.push_str(token);
     }
