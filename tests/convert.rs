@@ -251,6 +251,16 @@ fn text_shift_jis_cannot_hold_is_refused_not_replaced() {
     let out = convert(&[input.to_str().unwrap(), "--out", target.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert!(std::fs::read_to_string(&target).unwrap().contains("先手：\u{1F600} player"));
+    // Where that file is the record written from, which --out may not replace, it is not
+    // the one named.
+    let out = convert(&[target.to_str().unwrap(), "--out", dir.path().join("game.kif").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains(&format!("write it to a .kifu file (a file of UTF-8) other than {}", target.display())),
+        "{stderr}"
+    );
 }
 
 #[test]

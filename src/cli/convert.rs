@@ -266,7 +266,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let text = join(format, &texts);
     match super::out::named(&args.out) {
-        Some(path) => write_file(path, format, &text)?,
+        Some(path) => write_file(path, format, &text, Some(input))?,
         None => super::print_record(&text)?,
     }
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -311,20 +311,34 @@ fn join(format: Format, texts: &[String]) -> String {
 /// Writes `text`, in `format`, to `path`: KIF or KI2 in a `.kif` or `.ki2` file in
 /// Shift_JIS, as those extensions promise, and anything else in UTF-8 (which CSA's encoding
 /// line and JSON say). Text that Shift_JIS cannot hold is refused, and the refusal names the
-/// `.kifu` (or `.ki2u`) file that would hold it.
-pub(super) fn write_file(path: &Path, format: Format, text: &str) -> anyhow::Result<()> {
+/// `.kifu` (or `.ki2u`) file that would hold it, unless that file is `input`, the record
+/// written from.
+pub(super) fn write_file(
+    path: &Path,
+    format: Format,
+    text: &str,
+    input: Option<&Path>,
+) -> anyhow::Result<()> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
     let bytes = match ext.to_ascii_lowercase().as_str() {
         "kif" | "ki2" if matches!(format, Format::Kif | Format::Ki2) => encoding::encode_cp932(text)
             .map_err(|e| {
                 // The extension's case is its letters' (`ki2` is lowercase, `KI2` is not).
                 let upper = ext.chars().any(|c| c.is_ascii_uppercase());
-                let utf8 = path.with_extension(if upper { format!("{ext}U") } else { format!("{ext}u") });
+                let utf8_ext = if upper { format!("{ext}U") } else { format!("{ext}u") };
+                let utf8 = path.with_extension(&utf8_ext);
+                let place = if input.is_some_and(|input| super::db::same_place(input, &utf8)) {
+                    format!(
+                        "a .{utf8_ext} file (a file of UTF-8) other than {}, the record it comes from",
+                        path_text(&utf8)
+                    )
+                } else {
+                    format!("{}, a file of UTF-8", path_text(&utf8))
+                };
                 anyhow::anyhow!(
                     "{}: the game has text Shift_JIS cannot hold, which a .{ext} file promises ({e}): \
-                     write it to {}, a file of UTF-8",
+                     write it to {place}",
                     path_text(path),
-                    path_text(&utf8)
                 )
             })?,
         _ => text.as_bytes().to_vec(),

@@ -90,7 +90,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         stored_replay(&stored).with_context(|| format!("game {} cannot be played back", args.id))?;
     let text = to.write(&record, &replayed);
     match super::out::named(&args.out) {
-        Some(path) => write_file(path, Format::from(to), &text)?,
+        Some(path) => write_file(path, Format::from(to), &text, None)?,
         None => super::print_record(&text)?,
     }
     // Said as `convert` says it, once the record is written.
