@@ -666,10 +666,38 @@ fn the_page_answers_keys_double_clicks_odd_links_and_a_stopped_server() {
     browser.press(ENTER);
     wait(&browser);
     assert!(browser.url().ends_with("/?moves=7g7f&lang=en"), "{}", browser.url());
+    // The keys go on from the next moves' first row, not from the top of the page.
+    let focused = "return document.activeElement.dataset.usi || document.activeElement.id || ''";
+    let first = browser.run("return document.querySelector('#moves tr').dataset.usi", json!([]));
+    assert_eq!(browser.run(focused, json!([])), first);
+    browser.press(ENTER);
+    wait(&browser);
+    assert!(browser.url().contains(&format!("moves=7g7f+{}&", first.as_str().unwrap())), "{}", browser.url());
     browser.run("document.querySelector('#games tr').focus()", json!([]));
     browser.press(" ");
     wait(&browser);
     assert!(browser.url().contains("game="), "Space opens the game: {}", browser.url());
+    assert_eq!(browser.run(focused, json!([])), "step-next");
+
+    // A game link that cannot be opened leaves its error over the explorer, whose controls
+    // leave the game.
+    browser.open(&server.url("/?lang=en&moves=7g7f&game=99999999"));
+    wait(&browser);
+    assert!(browser.text("#error").contains("99999999"), "{}", browser.text("#error"));
+    browser.click("#path-start");
+    wait(&browser);
+    assert!(browser.url().ends_with("/?lang=en"), "{}", browser.url());
+    assert!(browser.text("#error").is_empty(), "{}", browser.text("#error"));
+    browser.open(&server.url("/?lang=en&moves=7g7f&game=99999999"));
+    wait(&browser);
+    browser.press(LEFT);
+    wait(&browser);
+    assert!(browser.url().ends_with("/?moves=7g7f&lang=en"), "{}", browser.url());
+
+    // A page of a list that has no game shows no pager.
+    browser.open(&server.url("/?lang=en&moves=1g1f+9c9d+1f1e+9d9e+1e1d&offset=40"));
+    wait(&browser);
+    assert_eq!(browser.run("return document.getElementById('pager').hidden", json!([])), json!(true));
 
     // Two clicks before the view is drawn again: one move.
     browser.open(&server.url("/?lang=en"));
@@ -692,6 +720,14 @@ fn the_page_answers_keys_double_clicks_odd_links_and_a_stopped_server() {
     browser.press(ESCAPE);
     assert_eq!(browser.run("return document.getElementById('promotion').hidden", json!([])), json!(true));
     assert!(browser.url().ends_with("/?moves=7g7f+3c3d&lang=en"), "{}", browser.url());
+    // So by picking another piece, which then moves as it is asked to.
+    browser.click(r#"[data-hit="8h"]"#);
+    browser.click(r#"[data-hit="2b"]"#);
+    browser.click(r#"[data-hit="2g"]"#);
+    assert_eq!(browser.run("return document.getElementById('promotion').hidden", json!([])), json!(true));
+    browser.click(r#"[data-hit="2f"]"#);
+    wait(&browser);
+    assert!(browser.url().ends_with("/?moves=7g7f+3c3d+2g2f&lang=en"), "{}", browser.url());
 
     // Links edited by hand.
     browser.open(&server.url("/?lang=en&game=3.kif"));

@@ -117,8 +117,7 @@
   function go(next, replace) {
     backs = 0;
     selection = null;
-    pendingPromotion = null;
-    $("promotion").hidden = true;
+    closePromotion();
     const target = url(next);
     if (replace) history.replaceState(null, "", target);
     else if (target !== location.pathname + location.search) history.pushState(null, "", target);
@@ -126,6 +125,21 @@
   }
 
   function copy(s) { return JSON.parse(JSON.stringify(s)); }
+
+  // The state the explorer's controls change: the URL's, with no game. A game link that
+  // could not be opened leaves its error over the explorer, whose controls then leave it.
+  function explorerCopy() {
+    const n = copy(state);
+    n.game = null;
+    n.ply = 0;
+    return n;
+  }
+
+  // Closes the question whether to promote, unanswered.
+  function closePromotion() {
+    pendingPromotion = null;
+    $("promotion").hidden = true;
+  }
 
   // Says when an index run is writing the database or did not finish: the answers then
   // cover only part of the files.
@@ -305,7 +319,7 @@
     button.id = "handicap-start";
     button.textContent = L.startThere(name);
     button.onclick = () => {
-      const n = copy(state);
+      const n = explorerCopy();
       Object.assign(n, { sfen: "", offset: 0, start: slug });
       go(n);
     };
@@ -393,6 +407,8 @@
 
   function clickSquare(sq) {
     if (!position || shown !== generation) return;
+    // Another square answers no question about the move before.
+    closePromotion();
     if (selection) {
       const base = selection.from ? `${selection.from}${sq}` : `${selection.drop}*${sq}`;
       const plain = position.legal.includes(base), promoted = position.legal.includes(`${base}+`);
@@ -406,6 +422,7 @@
 
   function clickHand(kind) {
     if (shown !== generation) return;
+    closePromotion();
     selection = selection && selection.drop === kind ? null : { drop: kind };
     redrawBoard();
   }
@@ -522,16 +539,16 @@
     $("lang-switch").onclick = () => { const n = copy(state); n.lang = state.lang === "en" ? "ja" : "en"; go(n); };
     $("notation-switch").onclick = () => { const n = copy(state); n.notation = state.notation === "western" ? "japanese" : "western"; go(n); };
     $("home").onclick = (e) => { e.preventDefault(); const n = copy(state); Object.assign(n, { moves: "", sfen: "", start: "", offset: 0, game: null, ply: 0 }); go(n); };
-    $("path-start").onclick = () => { const n = copy(state); n.moves = ""; n.offset = 0; go(n); };
+    $("path-start").onclick = () => { const n = explorerCopy(); n.moves = ""; n.offset = 0; go(n); };
     $("path-back").onclick = () => back();
     $("start-select").onchange = (e) => {
-      const n = copy(state);
+      const n = explorerCopy();
       Object.assign(n, { sfen: "", moves: "", offset: 0, start: e.target.value === "even" ? "" : e.target.value });
       go(n);
     };
     $("filters").onsubmit = (e) => {
       e.preventDefault();
-      const n = copy(state);
+      const n = explorerCopy();
       n.filters = {};
       for (const f of FILTERS) {
         const v = $("filters").elements[f].value.trim();
@@ -540,7 +557,7 @@
       n.offset = 0;
       go(n);
     };
-    $("filters-clear").onclick = () => { const n = copy(state); n.filters = {}; n.offset = 0; go(n); };
+    $("filters-clear").onclick = () => { const n = explorerCopy(); n.filters = {}; n.offset = 0; go(n); };
     $("promote-yes").onclick = () => pendingPromotion && play(`${pendingPromotion}+`);
     $("promote-no").onclick = () => pendingPromotion && play(pendingPromotion);
     $("step-first").onclick = () => stepTo(0);
@@ -596,8 +613,7 @@
         back();
       } else if (e.key === "Escape" && (selection || pendingPromotion)) {
         selection = null;
-        pendingPromotion = null;
-        $("promotion").hidden = true;
+        closePromotion();
         redrawBoard();
       }
     });
@@ -607,7 +623,11 @@
   // One move back from the explorer's position; while a position loads, counted, and taken
   // back from it once it is there.
   function back() {
-    if (state.game != null) return;
+    if (state.game != null) {
+      // A game that could not be opened: its error stands over the explorer, which ← goes back to.
+      if ($("viewer").hidden) go(explorerCopy());
+      return;
+    }
     if (shown !== generation) {
       if (document.body.dataset.state === "loading") backs++;
       return;

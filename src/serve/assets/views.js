@@ -45,14 +45,25 @@ window.KX = window.KX || {};
     };
   }
 
-  // Rows that a click opens are reached by Tab too, and opened by Enter or Space.
+  // Rows that a click opens are reached by Tab too, and opened by Enter or Space. The view a
+  // key opened takes the focus (see `focusAfterKeys`), where a click leaves it: else it falls
+  // back to the top of the page, a dozen Tabs away.
+  let keyed = null;
   function byKeys(body, open) {
     body.onkeydown = (e) => {
       const row = e.target.closest("tr[tabindex]");
       if (!row || (e.key !== "Enter" && e.key !== " ")) return;
       e.preventDefault();
       open(row);
+      keyed = body.id;
     };
+  }
+
+  // Focuses `target` when the view just drawn was opened by a key on a row of `from`.
+  function focusAfterKeys(from, target) {
+    if (keyed !== from) return;
+    keyed = null;
+    if (target) target.focus();
   }
 
   function bar(m, L) {
@@ -83,6 +94,8 @@ window.KX = window.KX || {};
       if (tr) onMove(tr.dataset.usi);
     };
     byKeys($("moves"), (tr) => onMove(tr.dataset.usi));
+    // A move played by a key: the next moves' first row, or the way back when there is none.
+    focusAfterKeys("moves", $("moves").querySelector("tr[tabindex]") || $("path-back"));
     const p = answer.position;
     $("summary").textContent = p.games > 0 ? L.gamesReach(p.games) + L.occurrences(p.occurrences) : L.noGames;
   }
@@ -106,7 +119,8 @@ window.KX = window.KX || {};
       if (tr) onGame(Number(tr.dataset.game), Number(tr.dataset.ply));
     };
     byKeys($("games"), (tr) => onGame(Number(tr.dataset.game), Number(tr.dataset.ply)));
-    $("pager").hidden = total <= limit && offset === 0;
+    // No game at all: no page to go to, whatever page a link named.
+    $("pager").hidden = total === 0 || (total <= limit && offset === 0);
     $("page-text").textContent = total === 0 || past ? "" : L.page(offset + 1, offset + answer.games.length, total);
     $("page-prev").textContent = `‹ ${L.prev}`;
     $("page-next").textContent = `${L.next} ›`;
@@ -127,7 +141,10 @@ window.KX = window.KX || {};
   // hundreds of moves drawn again on every step would make slow.
   function viewer(game, notation, L, onPly) {
     $("game-title").innerHTML = `☗${playerHtml(game.black, game.black_title)}　☖${playerHtml(game.white, game.white_title)}`;
-    $("game-title").title = `☗${[game.black, game.black_title].filter(Boolean).join(" ") || "?"}　☖${[game.white, game.white_title].filter(Boolean).join(" ") || "?"}`;
+    // Each name isolated (U+2068 … U+2069), as the page shows it: a name written right to left
+    // must not reorder what follows it in a tooltip or the window's title.
+    const named = (name, title) => `\u2068${[name, title].filter(Boolean).join(" ") || "?"}\u2069`;
+    $("game-title").title = `☗${named(game.black, game.black_title)}　☖${named(game.white, game.white_title)}`;
     const info = [
       [L.event, game.event], [L.date, game.date], [L.site, game.site], [L.timeControl, game.time_control],
       [L.handicap, game.handicap && game.handicap !== "平手" ? game.handicap : null], [L.opening, game.opening],
@@ -143,6 +160,8 @@ window.KX = window.KX || {};
     });
     const list = $("game-moves");
     list.innerHTML = items.join("");
+    // A game opened by a key: the step forward, where the keys go on.
+    focusAfterKeys("games", $("step-next"));
     list.onclick = (e) => {
       const li = e.target.closest("[data-ply]");
       if (li) onPly(Number(li.dataset.ply));
