@@ -345,7 +345,7 @@ fn note_no_game_kept(
             say!("kifudex: the database holds no game yet: the index run has committed none")
         }
         false => {
-            say!("kifudex: the database holds no game: index records into it first (kifudex index PATH)")
+            say!("kifudex: {}", kifudex::db::NO_GAME_WARNING)
         }
         true => {
             // A title alone matches no name: names are stored without their titles.

@@ -110,8 +110,9 @@ pub use self::{
     open::{APPLICATION_ID, OnDisk, SIDE_FILES, START_WAIT, StartWait},
     paths::is_under,
     read::{
-        FileState, GameFilter, GameMoves, GameRow, OccurrenceRow, Reader, RecordInfo, RecordStop, RejectRow,
-        Snapshot, StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply, unindexed_warning,
+        FileState, GameFilter, GameMoves, GameRow, NO_GAME_WARNING, OccurrenceRow, Reader, RecordInfo,
+        RecordStop, RejectRow, Snapshot, StoredGame, UnfinishedRun, WarningRow, comments_at, ending_ply,
+        unindexed_warning,
     },
     records::{Identities, RecordDetails, RecordFacts},
     stats::Stats,

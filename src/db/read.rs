@@ -484,6 +484,11 @@ impl UnfinishedRun {
     }
 }
 
+/// What readers say of a database that holds no game, when no index run on it is under way
+/// or unfinished (whose warning says why).
+pub const NO_GAME_WARNING: &str =
+    "the database holds no game: index records into it first (kifudex index PATH)";
+
 /// What readers say of `missing` stored games that the position index of the database at
 /// `db` (as shown) lacks (see [`Snapshot::unindexed_games`]), when there are any.
 pub fn unindexed_warning(missing: u64, db: &str) -> Option<String> {

@@ -217,22 +217,27 @@ fn cache_key(query: &crate::query::Query) -> String {
 }
 
 /// `GET /api/status`: `{"warning": TEXT}` while an index run writes the database, after one
-/// that did not finish, or while stored games are missing from the position index (the words
-/// `query` says on stderr then), `{"warning": null}` otherwise.
+/// that did not finish, while stored games are missing from the position index, or when it
+/// holds no game (the words `query` says on stderr then), `{"warning": null}` otherwise.
 pub async fn status(
     State(shared): State<Arc<Shared>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     Params::parse(raw.as_deref())?.none()?;
     let worker = shared.clone();
-    let (run, missing) = blocking_light(&shared, move || {
-        worker.read(|snapshot| Ok((snapshot.unfinished_run()?, snapshot.unindexed_games()?)))
+    let (run, missing, empty) = blocking_light(&shared, move || {
+        worker.read(|snapshot| {
+            let empty = !snapshot.keeps_any_game(&crate::db::GameFilter::default())?;
+            Ok((snapshot.unfinished_run()?, snapshot.unindexed_games()?, empty))
+        })
     })
     .await?;
+    let empty = (empty && run.is_none()).then(|| crate::db::NO_GAME_WARNING.to_string());
     let warnings: Vec<String> = run
         .map(|run| run.warning(&shared.db))
         .into_iter()
         .chain(crate::db::unindexed_warning(missing, &crate::text::path_text(&shared.db)))
+        .chain(empty)
         .collect();
     let warning = (!warnings.is_empty()).then(|| warnings.join("; "));
     Ok(json(serde_json::json!({ "warning": warning }).to_string()))

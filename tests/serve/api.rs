@@ -672,6 +672,23 @@ fn a_game_is_shown_with_the_record_its_filters_match() {
     assert_eq!(http::get(server.addr, "/api/game/2?player=").status, 200, "an empty filter is no filter");
 }
 
+/// A database that holds no game is said to, in the command line's words: else every
+/// position reads on the page as one that no game reaches.
+#[test]
+fn a_database_that_holds_no_game_is_said_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, db) = (tmp.path().join("none"), tmp.path().join("k.sqlite"));
+    std::fs::create_dir(&dir).unwrap();
+    let out = kifudex(["index", dir.to_str().unwrap(), "--db", db.to_str().unwrap(), "--quiet"]).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(&db, &[]);
+    let warning = http::get(server.addr, "/api/status").json()["warning"].as_str().unwrap().to_string();
+    let out = kifudex(["games", "--db", db.to_str().unwrap()]).output();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.trim_end(), format!("kifudex: {warning}"), "the command line's words");
+    assert!(warning.starts_with("the database holds no game"), "{warning}");
+}
+
 /// While an index run writes the database, or after one that did not finish, the API and the
 /// page say that the answers cover only part of the files, as the command line does.
 #[test]
