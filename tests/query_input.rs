@@ -274,6 +274,16 @@ fn blank_filters_filter_nothing_and_filters_that_keep_no_game_say_so() {
     // `--limit 0` lists no game, and says of no range listed.
     let (code, _, err) = run(&["query", "--limit", "0", "--format", "csv", "--csv", "games"]);
     assert_eq!((code, err.as_str()), (0, ""));
+    // A table that lists no game writes every row, whatever --limit and --offset say: said.
+    let (_, every, _) = run(&["query", "--csv", "moves"]);
+    let (code, out, err) = run(&["query", "--csv", "moves", "--limit", "1", "--offset", "1"]);
+    assert_eq!((code, out), (0, every));
+    assert_eq!(
+        err,
+        "kifudex: --limit pages the list of games, which --csv moves does not write: it writes every row \
+         (--csv games writes the list)\nkifudex: --offset pages the list of games, which --csv moves does not \
+         write: it writes every row (--csv games writes the list)\n"
+    );
 
     // Games kept whose records name no player.
     let (_tmp, _dir, unnamed) = indexed(&[("c.kif", "手数----指手--\n   1 ７六歩(77)\n")]);

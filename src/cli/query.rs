@@ -57,12 +57,12 @@ pub struct QueryArgs {
     exact_sequence: bool,
     #[command(flatten)]
     filter: FilterOpt,
-    /// List at most N games (the counts cover them all; 0 prints the counts alone)
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
-    limit: usize,
-    /// Leave out the newest N games of the list, to page through them all
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
-    offset: usize,
+    /// List at most N games (the counts cover them all; 0 prints the counts alone) [default: 20]
+    #[arg(long, value_name = "N", value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
+    limit: Option<usize>,
+    /// Leave out the newest N games of the list, to page through them all [default: 0]
+    #[arg(long, value_name = "N", value_parser = kifudex::query::parse_count::<usize>, allow_negative_numbers = true)]
+    offset: Option<usize>,
     /// Output format (csv when only --csv is given, else table)
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -112,8 +112,8 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let query = Query {
         target,
         filter,
-        limit: args.limit,
-        offset: args.offset,
+        limit: args.limit.unwrap_or(LIMIT),
+        offset: args.offset.unwrap_or(0),
         exact_sequence: args.exact_sequence,
         by_year: args.by == Some(By::Year) || list == List::Years,
     };
@@ -171,8 +171,23 @@ fn output(args: &QueryArgs) -> anyhow::Result<(Format, List)> {
             "the counts by year of --by year are the CSV table --csv years (the next moves' table has no year)"
         );
     }
+    // Given for a table that lists no game, they would change nothing without a word.
+    let paging = [("--limit", args.limit.is_some()), ("--offset", args.offset.is_some())];
+    if format == Format::Csv && list != List::Games {
+        let table = list.to_possible_value().expect("a listed value");
+        for (option, _) in paging.iter().filter(|(_, given)| *given) {
+            super::note(format_args!(
+                "{option} pages the list of games, which --csv {} does not write: it writes every row \
+                 (--csv games writes the list)",
+                table.get_name()
+            ));
+        }
+    }
     Ok((format, list))
 }
+
+/// The games listed when --limit is not given.
+const LIMIT: usize = 20;
 
 impl Format {
     fn name(self) -> &'static str {
