@@ -418,12 +418,14 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     assert_eq!(row["game_id"], "61", "a replaced game gets a new id");
     assert!(!rows.iter().any(|r| r["game_id"] == "6"), "the old game is gone");
     // Without --prune a vanished file keeps its games; with it they go.
+    // The run says the file is gone, and that its games are still there.
     fs::remove_file(&paths[7]).unwrap();
     let s = index(&dir, &db, 2);
-    assert_eq!(s.files_pruned, 0);
+    assert_eq!((s.files_pruned, s.files_gone), (0, 1), "{s:?}");
     assert_eq!(game_rows(&db).len(), 60);
     let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
-    assert_eq!(s.files_pruned, 1);
+    assert_eq!((s.files_pruned, s.files_gone), (1, 0), "{s:?}");
+    assert_eq!(index(&dir, &db, 2).files_gone, 0);
     let rows = game_rows(&db);
     assert_eq!(rows.len(), 59);
     assert!(!rows.iter().any(|r| r["source_path"].ends_with("g0007.csa")));
@@ -440,6 +442,15 @@ fn a_changed_file_is_replaced_and_prune_removes_vanished_files() {
     fs::create_dir(&paths[8]).unwrap();
     fs::remove_file(&paths[9]).unwrap();
     rustix::fs::mknodat(rustix::fs::CWD, &paths[9], rustix::fs::FileType::Fifo, 0o644.into(), 0).unwrap();
+    let (code, _, err) = kifudex(["index", dir.to_str().unwrap()]).db(&db).run();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "kifudex: 2 files recorded under the paths given are gone, and their games are still in every \
+             answer: the same command with --prune forgets them"
+        ),
+        "{err}"
+    );
     let s = index_with(&Options { prune: true, ..options(&dir, &db, 2) });
     assert_eq!((s.files_pruned, s.files_unwalked), (2, 0), "{s:?}");
     assert_eq!(game_rows(&db).len(), 57);

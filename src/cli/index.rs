@@ -387,6 +387,16 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         if summary.files_unmounted > 0 {
             say!("kifudex: {}", unmounted_note(&summary));
         }
+        if summary.files_gone > 0 {
+            let files =
+                if summary.files_gone == 1 { "1 file" } else { &format!("{} files", summary.files_gone) };
+            say!(
+                "kifudex: {files} recorded under the paths given {} gone, and {} games are still in every \
+                 answer: the same command with --prune forgets them",
+                if summary.files_gone == 1 { "is" } else { "are" },
+                if summary.files_gone == 1 { "its" } else { "their" },
+            );
+        }
         if summary.files_to_read_again > 0 {
             say!(
                 "kifudex: note: {} files of records were indexed by an earlier version, which read past KIF \

@@ -302,6 +302,40 @@ impl Reader {
         Ok(self.conn.query_row("SELECT EXISTS(SELECT 1 FROM files)", [], |r| r.get(0))?)
     }
 
+    /// How many files are recorded at or under `roots` (none of which is under another).
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn files_under(&self, roots: &[String]) -> Result<u64> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM files WHERE path = ?1 OR (path > ?2 AND path < ?3)")?;
+        let mut total = 0;
+        for root in roots {
+            let (lo, hi) = super::paths::range_under(root);
+            total += stmt.query_row(rusqlite::params![root, lo, hi], |r| r.get::<_, i64>(0))? as u64;
+        }
+        Ok(total)
+    }
+
+    /// Calls `each` with the path of every file recorded at or under `root`, in path order.
+    ///
+    /// # Errors
+    ///
+    /// Any database failure.
+    pub fn for_each_file_under(&self, root: &str, each: &mut dyn FnMut(&str)) -> Result<()> {
+        let (lo, hi) = super::paths::range_under(root);
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path FROM files WHERE path = ?1 OR (path > ?2 AND path < ?3) ORDER BY path")?;
+        let mut rows = stmt.query(rusqlite::params![root, lo, hi])?;
+        while let Some(row) = rows.next()? {
+            each(row.get_ref(0)?.as_str()?);
+        }
+        Ok(())
+    }
+
     /// The state recorded for the file at `path`, if any.
     ///
     /// # Errors

@@ -260,6 +260,10 @@ pub struct Summary {
     /// of their directories still there is empty and on another filesystem than theirs was:
     /// the mount point of a disk not mounted (counted with `prune` only).
     pub files_unmounted: u64,
+    /// Files recorded under the paths given that are gone (nothing is at their path, or a
+    /// link there leads nowhere), whose games stay in the answers until a run with `prune`
+    /// forgets them (counted without `prune` only, by a run that read every file).
+    pub files_gone: u64,
     /// The directories that kept [`Summary::files_unmounted`], in the order met.
     pub unmounted_dirs: Vec<String>,
     /// Files (and unreadable entries) that other shards take: found, not read (0 without a
@@ -456,6 +460,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         .thread_name(|i| format!("kifudex-io-{i}"))
         .build()?;
     let root_texts: Vec<String> = roots.iter().map(|r| path_text(r)).collect();
+    let outer_roots = &outermost(&roots);
     // A path given that does not exist is a reject, and nothing under it is pruned: a typo
     // or a disk not mounted must not empty the database.
     let prune_roots: Vec<String> = roots.iter().filter(|r| r.exists()).map(|r| path_text(r)).collect();
@@ -487,12 +492,18 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         // cores: files that are not in the page cache keep a thread waiting on the disk.
         let fetcher = thread::Builder::new()
             .name("kifudex-fetch".to_string())
-            .spawn_scoped(scope, move || -> Result<(), Error> {
+            .spawn_scoped(scope, move || -> Result<Recorded, Error> {
                 let reader = Reader::open(&options.db)?;
                 reader.set_cache_kib(LOOKUP_CACHE_KIB)?;
                 // Into a database without files, every file is new: no state to look up (the
                 // files this run writes are the walk's own, each seen once).
                 let lookup = reader.has_files()?;
+                // Without `prune`, the files recorded that the walk does not find are counted
+                // (see `gone_files`): as many found as recorded means none.
+                let mut recorded = Recorded::default();
+                if lookup && !options.prune {
+                    recorded.before = reader.files_under(outer_roots)?;
+                }
                 let reread = options.reread;
                 let own = own_files(&options.db);
                 let mut entries =
@@ -511,6 +522,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                             _ => Ok(None),
                         })
                         .collect::<Result<Vec<_>, _>>()?;
+                    recorded.found += states.iter().filter(|s| s.is_some()).count() as u64;
                     let fetched = io_pool.install(|| {
                         chunk
                             .par_iter()
@@ -522,7 +534,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                         break; // the pipeline stopped: its error is reported below
                     }
                 }
-                Ok(())
+                Ok(recorded)
             })
             .map_err(spawn_error)?;
         let mut send = |outcomes| !stopped() && tx.send(outcomes).is_ok();
@@ -538,7 +550,7 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         // The fetcher's connection is closed now, so ending the run can put the file back in
         // rollback mode (on an error, the writer's drop does that).
         let written = written?;
-        fetched?;
+        let recorded = fetched?;
         let mut summary = match written {
             writer::Wrote::Committed(mut summary) => {
                 writer.set_complete(!summary.interrupted);
@@ -548,6 +560,9 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
                 summary.wal_kept = finished.wal_kept;
                 summary.files_to_read_again = finished.files_to_read_again;
                 summary.unfinished_before = finished.unfinished_before;
+                if !summary.interrupted && recorded.before > recorded.found {
+                    summary.files_gone = gone_files(&options.db, outer_roots)?;
+                }
                 summary
             }
             // Left as a kill would leave it: the writer's drop ends the run as well as it can.
@@ -557,6 +572,40 @@ pub fn run(options: &Options, observer: &dyn Observer) -> Result<Summary, Error>
         summary.globs_unmatched = options.globs.unmatched();
         Ok(summary)
     })
+}
+
+/// The files recorded under the paths given, before a run, and those of them its walk found.
+#[derive(Clone, Copy, Debug, Default)]
+struct Recorded {
+    before: u64,
+    found: u64,
+}
+
+/// The roots that exist and are under no other, as text: the files recorded under them are
+/// those of the files a run walks.
+fn outermost(roots: &[PathBuf]) -> Vec<String> {
+    let mut outer: Vec<&PathBuf> = Vec::new();
+    for root in roots.iter().filter(|r| r.exists()) {
+        if !outer.iter().any(|o| root.starts_with(o)) {
+            outer.retain(|o| !o.starts_with(root));
+            outer.push(root);
+        }
+    }
+    outer.into_iter().map(|r| path_text(r)).collect()
+}
+
+/// How many files recorded under `roots` are gone, as `prune` tells them (a file a link
+/// led to, gone, included): looked at one by one, which a run does only when the walk found
+/// fewer of them than were recorded.
+fn gone_files(db: &Path, roots: &[String]) -> Result<u64, Error> {
+    let reader = Reader::open(db)?;
+    let mut gone = 0;
+    for root in roots {
+        reader.for_each_file_under(root, &mut |path| {
+            gone += u64::from(!matches!(writer::missing(&text_path(path)), writer::Missing::No));
+        })?;
+    }
+    Ok(gone)
 }
 
 /// Parses the files of a chunk on the threads of `pool`, and hands their outcomes to `send`,

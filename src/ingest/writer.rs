@@ -152,7 +152,7 @@ pub(super) fn write_all(
 
 /// Whether the record once read at a path is gone from the disk.
 #[derive(Debug, PartialEq)]
-enum Missing {
+pub(super) enum Missing {
     /// Something is still there to read: a file, or a link that leads to something.
     No,
     /// Nothing is at the path: asking for it says so, and not that it cannot be seen (a
@@ -168,7 +168,7 @@ enum Missing {
 const MAX_LINKS: usize = 40;
 
 /// Whether the record once read at `path` is gone (see [`Missing`]).
-fn missing(path: &std::path::Path) -> Missing {
+pub(super) fn missing(path: &std::path::Path) -> Missing {
     let gone = |e: &std::io::Error| {
         matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
     };
