@@ -444,6 +444,26 @@ fn the_page_draws_a_board_without_its_database_and_recovers_when_it_is_back() {
     assert!(browser.text("#summary").starts_with(&format!("{games} games reach this position")));
 }
 
+/// On a phone's screen the game's step buttons, below the board, stay in the window while the
+/// board is in view: a phone has no arrow keys to step with.
+#[test]
+fn on_a_narrow_screen_the_steps_of_a_game_stay_in_view_with_the_board() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 375, 669);
+    browser.open(&server.url("/?lang=en&game=1&ply=3"));
+    wait(&browser);
+    let in_view = "const at = (id) => document.getElementById(id).getBoundingClientRect();
+                   const steps = at('step-next'), board = at('board');
+                   return [steps.top >= 0 && steps.bottom <= window.innerHeight, board.top < window.innerHeight,
+                           steps.top > board.top]";
+    assert_eq!(browser.run(in_view, json!([])), json!([true, true, true]));
+    click(&browser, "#step-next");
+    assert!(browser.url().contains("ply=4"), "{}", browser.url());
+}
+
 /// A game id in the link that is not one is quoted as it was typed, over the start position.
 #[test]
 fn a_link_to_a_game_id_that_is_not_one_quotes_it() {
