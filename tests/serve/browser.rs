@@ -798,11 +798,28 @@ fn the_page_answers_keys_double_clicks_odd_links_and_a_stopped_server() {
     assert_eq!(browser.run(stale, json!([])), json!([true, true, true, true]));
     let mut cmd = crate::util::command();
     cmd.args(["serve", "--port", &port, "--db"]).arg(samples_db());
-    let _server = Server::spawn(cmd);
+    let server = Server::spawn(cmd);
     browser.wait_for("return document.getElementById('error').hidden", 20);
     assert_eq!(browser.text("#path .current"), "▲７六歩");
     assert_eq!(browser.run(stale, json!([])), json!([false, false, false, false]));
     assert_eq!(browser.run("return document.title", json!([])), "▲７六歩 (1) – kifudex");
+
+    // A jump the stopped server could not answer is asked again once it is back.
+    drop(server);
+    let jump = "const box = document.getElementById('jump-text'); box.value = arguments[0]; \
+                document.getElementById('jump-form').requestSubmit();";
+    browser.run(jump, json!(["7g7f 3c3d"]));
+    browser.wait_for(
+        "return document.getElementById('error').textContent.endsWith('Trying again in a few seconds.')",
+        20,
+    );
+    let mut cmd = crate::util::command();
+    cmd.args(["serve", "--port", &port, "--db"]).arg(samples_db());
+    let _server = Server::spawn(cmd);
+    browser.wait_for("return location.search === '?moves=7g7f+3c3d&lang=en'", 20);
+    wait(&browser);
+    assert_eq!(browser.text("#path .current"), "△３四歩");
+    assert!(browser.text("#error").is_empty(), "{}", browser.text("#error"));
 }
 
 /// Filters a link names in any spelling the API reads are shown in the form, and kept when

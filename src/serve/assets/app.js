@@ -593,8 +593,14 @@
         // A record that stops early opens where it stops: said, not left to be guessed.
         if (found.stopped) showError(labels().recordStops(found.stopped.ply, found.stopped.reason));
       } catch (err) {
-        showError(err.message);
+        // No answer, or no database for now: said, and asked again while the text is still
+        // the one sent (the views recover so too).
+        const retry = err.status === 503 || err.status === 0;
+        showError(retry ? `${err.message.replace(/\.$/, "")}. ${labels().retrying}` : err.message);
         document.body.dataset.state = "ready";
+        if (retry) {
+          setTimeout(() => { if ($("jump-text").value === text) $("jump-form").requestSubmit(); }, RETRY_MS);
+        }
       }
     };
     $("jump-text").onkeydown = (e) => {
