@@ -93,7 +93,7 @@ fn time(what: &str, snapshot: &Snapshot<'_>, positions: &[Position], filter: &Ga
     let mut games = Vec::new();
     for pos in positions {
         let query = Query {
-            target: Target { position: pos.clone(), sequence: None },
+            target: Target { position: pos.clone(), sequence: None, from_start_option: false },
             filter: filter.clone(),
             limit: 20,
             offset: 0,

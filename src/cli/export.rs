@@ -267,7 +267,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     // they say it, but is no failure: a shard of a small archive may hold none. (Rejects and
     // warnings are of files, not games.)
     let unmatched = !matches!(args.what, Table::Rejects | Table::Warnings)
-        && super::note_no_game_kept(&snapshot, &filter)? == super::NoGame::Matched;
+        && super::note_no_game_kept(&snapshot, &filter)? == kifudex::query::NoGame::Matched;
     Ok(if skipped > 0 || unmatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -46,7 +46,7 @@ use std::{
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use kifudex::query::{NamesOptions, QueryOption};
+use kifudex::query::{NamesOptions, NoGame, QueryOption};
 
 /// Index directories of shogi game records (kifu) into one SQLite database, then query them by
 /// opening or position.
@@ -265,15 +265,9 @@ fn in_flags(e: impl NamesOptions) -> anyhow::Error {
 /// Says on stderr that `--offset` left out every game of a list of `total`, when it did: a
 /// list that is empty for that reason says nothing by itself.
 fn note_offset_past_end(offset: usize, total: u64) {
-    if offset == 0 || (offset as u64) < total {
-        return;
+    if let Some(past) = kifudex::query::offset_past_end(offset, total) {
+        note(format_args!("{past}"));
     }
-    let matching = match total {
-        0 => "no game matches".to_string(),
-        1 => "1 game matches (the last is at --offset 0)".to_string(),
-        n => format!("{n} games match (the last is at --offset {})", n - 1),
-    };
-    say!("kifudex: --offset {offset} is past the end of the list: {matching}");
 }
 
 /// Whether a progress line is on the terminal (stderr), for a signal that ends the process to
@@ -315,54 +309,17 @@ fn catch_file_size_signal() {
     }
 }
 
-/// Why the filters keep no game ([`note_no_game_kept`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum NoGame {
-    /// They keep some.
-    Kept,
-    /// The database holds no game at all, whatever the filters.
-    Stored,
-    /// The filters keep none of the games it holds.
-    Matched,
-}
-
-/// Says on stderr why no game came out, when the filters keep none: otherwise a misspelled
-/// name and an archive without such games read alike. A database that holds no game at all
-/// says so instead, filters or not: that an index run has committed none yet, when one is
-/// writing it or did not finish (the warning before says which), or else that records are to
-/// be indexed.
+/// Says on stderr why no game came out, when the filters keep none
+/// ([`kifudex::query::no_game_kept`]).
 fn note_no_game_kept(
     snapshot: &kifudex::db::Snapshot<'_>,
     filter: &kifudex::db::GameFilter,
 ) -> anyhow::Result<NoGame> {
-    if snapshot.keeps_any_game(filter)? {
-        return Ok(NoGame::Kept);
+    let (kept, why) = kifudex::query::no_game_kept(snapshot, filter)?;
+    if let Some(why) = why {
+        note(format_args!("{why}"));
     }
-    // With no filter, none kept is none stored.
-    let stored = !filter.is_empty() && snapshot.keeps_any_game(&kifudex::db::GameFilter::default())?;
-    match stored {
-        false if snapshot.unfinished_run()?.is_some() => {
-            say!("kifudex: the database holds no game yet: the index run has committed none")
-        }
-        false => {
-            say!("kifudex: {}", kifudex::db::NO_GAME_WARNING)
-        }
-        true => {
-            // A title alone matches no name: names are stored without their titles.
-            let title = [&filter.player, &filter.black, &filter.white]
-                .into_iter()
-                .flatten()
-                .find(|name| kifudex::name_key::is_title(name));
-            match title {
-                Some(title) => note(format_args!(
-                    "no game matches the filters: '{title}' is a title, and names are compared without \
-                     their titles (羽生善治名人 is stored as 羽生善治, 名人 apart): give the player's name"
-                )),
-                None => say!("kifudex: no game matches the filters"),
-            }
-        }
-    }
-    Ok(if stored { NoGame::Matched } else { NoGame::Stored })
+    Ok(kept)
 }
 
 /// Says on stderr which stored aliases the command's own (`--aliases FILE`) make name

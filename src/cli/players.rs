@@ -79,7 +79,8 @@ pub fn run(args: PlayersArgs) -> anyhow::Result<ExitCode> {
             t.render()
         }
     };
-    if stats.is_empty() && super::note_no_game_kept(&snapshot, &query.filter)? == super::NoGame::Kept {
+    if stats.is_empty() && super::note_no_game_kept(&snapshot, &query.filter)? == kifudex::query::NoGame::Kept
+    {
         super::note(format_args!("{}", why_no_player(&snapshot, &query, &opponents)?));
     }
     super::print(&text)?;

@@ -128,17 +128,8 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         Format::Csv => csv(&answer, list)?,
     };
     let listed = query.offset as u64 + answer.list.len() as u64;
-    super::note_offset_past_end(query.offset, answer.games.games);
-    if answer.games.games == 0 {
-        let kept = super::note_no_game_kept(&snapshot, &query.filter)? == super::NoGame::Kept;
-        if kept && !query.filter.is_empty() {
-            // Else it reads as if the filters matched nothing.
-            match snapshot.kept_game_count(&query.filter)? {
-                1 => say!("kifudex: the filters keep 1 game, and it does not reach this position"),
-                n => say!("kifudex: the filters keep {n} games, and none of them reaches this position"),
-            }
-        }
-        note_handicap_start(&args, &query);
+    for note in &answer.notes {
+        super::note(format_args!("{note}"));
     }
     if format == Format::Csv && list == List::Games && !answer.list.is_empty() && listed < answer.games.games
     {
@@ -197,23 +188,6 @@ impl Format {
             Format::Csv => "csv",
         }
     }
-}
-
-/// A handicap game never reaches a position of the even game, so a handicap filter with
-/// moves from the even start (the default) finds none: says where those games start, since
-/// the answer alone reads as if the database held no such game.
-fn note_handicap_start(args: &QueryArgs, query: &Query) {
-    let Some(handicap) = query.filter.handicap.filter(|&h| h != Handicap::Even) else { return };
-    let given = args.sfen.is_some() || args.bod.is_some() || args.position.is_some();
-    let own_start = args.moves.as_deref().is_some_and(|m| m.contains("sfen"));
-    if given || own_start || !matches!(args.start.trim(), "" | "startpos") {
-        return;
-    }
-    let name = handicap.japanese();
-    say!(
-        "kifudex: the moves start from the even game's start, and --handicap {name} games start \
-         from their own position: give --start {name} to start the moves there"
-    );
 }
 
 /// The position asked about; `variant`, the game `--variant` names, and `handicap`, the

@@ -22,7 +22,8 @@ pub fn years_json(years: &Years, name: &str) -> Value {
 }
 
 /// The answer as one line of JSON, without a newline: `{"position": {…}, "moves": […],
-/// "games": […]}`; with counts by year, the position and each move have `"by_year"`.
+/// "games": […], "notes": […]}`; with counts by year, the position and each move have
+/// `"by_year"`.
 pub fn to_json(answer: &Answer) -> String {
     let moves: Vec<_> = answer
         .moves
@@ -60,5 +61,5 @@ pub fn to_json(answer: &Answer) -> String {
     if let Some(by) = &answer.by_year {
         position["by_year"] = years_json(&by.position, "games");
     }
-    json!({ "position": position, "moves": moves, "games": games }).to_string()
+    json!({ "position": position, "moves": moves, "games": games, "notes": answer.notes }).to_string()
 }

@@ -20,6 +20,7 @@
 
 pub mod games;
 mod json;
+mod notes;
 mod options;
 pub mod players;
 mod target;
@@ -29,6 +30,7 @@ use std::collections::HashSet;
 
 pub use self::{
     json::to_json,
+    notes::{NoGame, no_game_kept, offset_past_end},
     options::{
         NamesOptions, OptionError, QueryOption, RESULT_NAMES, StartHint, filter_from_text, fit_variant,
         parse_by, parse_count, parse_handicap, parse_result, parse_variant, start_for, target_from_text,
@@ -127,6 +129,9 @@ pub struct Answer {
     pub list: Vec<ListedGame>,
     /// With [`Query::by_year`]: the position's games and each move's by year.
     pub by_year: Option<ByYear>,
+    /// What the counts alone do not tell, in the words the command line says it on stderr:
+    /// why no game is counted, or that the page of the list starts past its end.
+    pub notes: Vec<String>,
 }
 
 /// Answers `query` from `snapshot`.
@@ -135,6 +140,13 @@ pub struct Answer {
 ///
 /// [`QueryError::NoSequence`] for an exact-sequence query without moves; any database failure.
 pub fn run(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError> {
+    let mut answer = counts(snapshot, query)?;
+    answer.notes = notes::query_notes(snapshot, query, answer.games.games)?;
+    Ok(answer)
+}
+
+/// [`run`] without its notes.
+fn counts(snapshot: &Snapshot<'_>, query: &Query) -> Result<Answer, QueryError> {
     let pos = &query.target.position;
     let setup = pos.setup();
     let games = snapshot.filter_games(&query.filter)?;
@@ -233,6 +245,7 @@ fn answer(
         moves,
         list,
         by_year,
+        notes: Vec::new(),
     }
 }
 

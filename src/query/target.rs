@@ -23,6 +23,10 @@ pub struct Target {
     pub position: Position,
     /// The start and the moves from it, when the position was given by moves.
     pub sequence: Option<(Setup, Vec<Move>)>,
+    /// Whether the moves start from the start a query's start option names (or the even
+    /// start, by default), not from one the position's own text names (an SFEN, a USI
+    /// command, a record).
+    pub from_start_option: bool,
 }
 
 /// Why the position of a query cannot be found.
@@ -156,7 +160,7 @@ impl Target {
         for &mv in &played {
             position.play_unchecked(mv);
         }
-        Ok(Target { position, sequence: Some((start.setup().clone(), played)) })
+        Ok(Target { position, sequence: Some((start.setup().clone(), played)), from_start_option: false })
     }
 
     /// The position after `moves` from `start` when `given` says the start was chosen (the
@@ -176,7 +180,9 @@ impl Target {
                 }
             }
         }
-        Target::from_moves(start, moves)
+        let mut target = Target::from_moves(start, moves)?;
+        target.from_start_option = usi_command(moves).is_none();
+        Ok(target)
     }
 
     /// The position an SFEN gives (`sfen` and `position` prefixes allowed, and `startpos`),
@@ -194,7 +200,7 @@ impl Target {
             if head == "startpos" { Position::startpos() } else { Position::from_setup(head.parse()?)? };
         match moves {
             Some(moves) if !moves.is_empty() => Target::from_moves(&position, moves),
-            _ => Ok(Target { position, sequence: None }),
+            _ => Ok(Target { position, sequence: None, from_start_option: false }),
         }
     }
 
@@ -210,7 +216,7 @@ impl Target {
         } else {
             bod::parse_bod(text.lines()).map_err(|error| TargetError::Bod { line: error.line(), error })?
         };
-        Ok(Target { position: Position::from_setup(setup)?, sequence: None })
+        Ok(Target { position: Position::from_setup(setup)?, sequence: None, from_start_option: false })
     }
 
     /// The position after `ply` moves (all of them when `None`) of game `game` (from 0) of the
@@ -250,6 +256,10 @@ impl Target {
         for &mv in &replayed.moves[..ply] {
             position.play_unchecked(mv);
         }
-        Ok(Target { position, sequence: Some((replayed.start, replayed.moves[..ply].to_vec())) })
+        Ok(Target {
+            position,
+            sequence: Some((replayed.start, replayed.moves[..ply].to_vec())),
+            from_start_option: false,
+        })
     }
 }

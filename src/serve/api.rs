@@ -201,13 +201,19 @@ pub async fn query(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -
 }
 
 /// What a query's answer depends on: the position (with its move number, which the answer
-/// shows), the moves when only that sequence counts, the filter, and the page of the list.
+/// shows), the moves when only that sequence counts, the start of moves from the start option
+/// (which its notes name), the filter, and the page of the list.
 fn cache_key(query: &crate::query::Query) -> String {
     let sequence = if query.exact_sequence { format!("{:?}", query.target.sequence) } else { String::new() };
+    let start = match &query.target.sequence {
+        Some((start, _)) if query.target.from_start_option => start.position_text(),
+        _ => String::new(),
+    };
     format!(
-        "{}|{}|{:?}|{}|{}|{}|{}",
+        "{}|{}|{}|{:?}|{}|{}|{}|{}",
         query.target.position.sfen(),
         sequence,
+        start,
         query.filter,
         query.limit,
         query.offset,

@@ -501,6 +501,17 @@ fn a_handicap_filter_from_the_even_start_says_where_its_games_start() {
         stderr.contains("--handicap 香落ち games start from their own position: give --start 香落ち"),
         "{stderr}"
     );
+    // The JSON answer carries the same notes, for a program to read.
+    let (code, json, _) = kifudex(["query", "--handicap", "lance", "--format", "json"]).db(&db).run();
+    assert_eq!(code, 1);
+    let answer: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let notes: Vec<String> = answer["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| format!("kifudex: {}\n", n.as_str().unwrap()))
+        .collect();
+    assert_eq!(notes.concat(), stderr, "{json}");
     // Asked from there, the game is found, and nothing is noted.
     let (code, _, stderr) = kifudex(["query", "--handicap", "lance", "--start", "香落ち"]).db(&db).run();
     assert_eq!((code, stderr.as_str()), (0, ""));

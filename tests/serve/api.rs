@@ -689,6 +689,45 @@ fn a_database_that_holds_no_game_is_said_to() {
     assert!(warning.starts_with("the database holds no game"), "{warning}");
 }
 
+/// What the command line says on stderr of an answer, the API's answer says in its `notes`, in
+/// the same words: no game with a handicap from the even start, a page past the end, and
+/// nothing of an answer that needs no word.
+#[test]
+fn the_notes_of_an_answer_are_the_command_lines() {
+    let server = Server::start(samples_db(), &[]);
+    let db = samples_db().to_str().unwrap();
+    let eight = "handicap=%E5%85%AB%E6%9E%9A%E8%90%BD%E3%81%A1";
+    // The same position from an SFEN first: its answer has no word of the start option, and
+    // is not the answer kept for the moves from the start option.
+    for (query, args, noted) in [
+        (format!("{eight}&sfen=startpos").as_str(), &["--handicap", "八枚落ち", "--sfen", "startpos"][..], 1),
+        (
+            &format!("{eight}&moves=position%20startpos"),
+            &["--handicap", "八枚落ち", "--moves", "position startpos"][..],
+            1,
+        ),
+        (eight, &["--handicap", "八枚落ち"][..], 2),
+        ("offset=100000", &["--offset", "100000"][..], 1),
+        ("moves=7g7f", &["--moves", "7g7f"][..], 0),
+    ] {
+        let answer = http::get(server.addr, &format!("/api/query?{query}")).json();
+        let notes: Vec<String> = answer["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| format!("kifudex: {}", n.as_str().unwrap()))
+            .collect();
+        assert_eq!(notes.len(), noted, "{query}: {answer}");
+        let out = kifudex(["query", "--db", db].into_iter().chain(args.iter().copied())).output();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().collect::<Vec<_>>(), notes, "{query}");
+        let out = kifudex(["query", "--db", db, "--format", "json"].into_iter().chain(args.iter().copied()))
+            .output();
+        let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(printed, answer, "{query}: the command's JSON is the API's");
+    }
+}
+
 /// While an index run writes the database, or after one that did not finish, the API and the
 /// page say that the answers cover only part of the files, as the command line does.
 #[test]
