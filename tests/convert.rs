@@ -1473,12 +1473,36 @@ fn a_date_that_says_more_than_its_day_is_kept_whole() {
         ["$START_TIME:2017/03/22 01:00:00", "$START:2017-03-22T01:00:00.000Z"]
     );
     assert_eq!(lines(&text(&csa, "kif"), "開始日時"), ["開始日時：2017-03-22T01:00:00.000Z"]);
+    // Under CSA's own keys, the line as it was, once: a key written twice reads as one.
+    let own = tmp.path().join("own.csa");
+    let (start, end) = ("$START_TIME:2017/03/22 01:00:00Z", "$END_TIME:2017/03/22 03:00:00+09:00");
+    std::fs::write(&own, format!("V2.2\n{start}\n{end}\nPI\n+\n+7776FU\n%TORYO\n")).unwrap();
+    let from_own = text(&own, "csa");
+    assert_eq!(lines(&from_own, "$START"), [start], "{from_own}");
+    assert_eq!(lines(&from_own, "$END"), [end], "{from_own}");
+    // After a line of its key that gives no date, too.
+    let era = tmp.path().join("era.csa");
+    std::fs::write(&era, format!("V2.2\n$START_TIME:慶応2年\n{start}\nPI\n+\n+7776FU\n%TORYO\n")).unwrap();
+    assert_eq!(lines(&text(&era, "csa"), "$START"), ["$START_TIME:慶応2年", start]);
     // Each written text reads back the dates as the record gave them.
-    for (file, to) in [(&kif, "csa"), (&kif, "jkf"), (&kif, "western"), (&csa, "kif"), (&csa, "csa")] {
+    for (file, to) in [
+        (&kif, "csa"),
+        (&kif, "jkf"),
+        (&kif, "western"),
+        (&csa, "kif"),
+        (&csa, "csa"),
+        (&own, "csa"),
+        (&own, "kif"),
+    ] {
         let written = text(file, to);
         let game =
             kifu::read_file(Some(Path::new(&format!("g.{to}"))), written.as_bytes()).unwrap().games.remove(0);
         let want = if file == &kif { "2005-11-29" } else { "2017-03-22T01:00:00" };
+        assert_eq!(
+            (file == &own).then(|| game.info.end.map(|d| d.to_string())),
+            (file == &own).then(|| Some("2017-03-22T03:00:00".to_string())),
+            "{to}"
+        );
         assert_eq!(game.info.start.map(|d| d.to_string()).as_deref(), Some(want), "{to}");
     }
 }

@@ -5,7 +5,11 @@ use std::fmt::Write as _;
 
 use super::support::{comment_lines, foul_notes, other_headers, slash_date, start_position, walk};
 use crate::{
-    kifu::{Game, Header, Player, csa::word_for, info::Field},
+    kifu::{
+        Game, Header, Player,
+        csa::word_for,
+        info::{self, Field, Remarks},
+    },
     notation::{self, Style, csa::piece_code},
     replay::ReplayedGame,
     shogi::{Color, Handicap, Setup, Square},
@@ -66,10 +70,21 @@ pub fn write(game: &Game, replayed: &ReplayedGame) -> String {
     if let Some(p) = &info.white {
         line("N-", &name_with_title(p));
     }
-    let dates = [("$START_TIME:", info.start), ("$END_TIME:", info.end)];
-    for (key, date) in dates {
-        if let Some(date) = date {
-            line(key, &slash_date(&date));
+    // A date line kept as it was, since its text says more than the date (`Z` after the time),
+    // is written below with the other kept lines: when the kept lines of its key alone read
+    // back as the date, it is not written a second time here.
+    let kept = |key: &str| {
+        let lines: Vec<Header> =
+            other_headers(game).filter(|h| line_header(h) && h.key.trim() == key).cloned().collect();
+        info::normalize(&lines, Remarks::None)
+    };
+    let dates = [
+        ("$START_TIME", info.start, kept("$START_TIME").start),
+        ("$END_TIME", info.end, kept("$END_TIME").end),
+    ];
+    for (key, date, kept) in dates {
+        if let Some(date) = date.filter(|&d| kept != Some(d)) {
+            line(&format!("{key}:"), &slash_date(&date));
         }
     }
     let texts = [("$EVENT:", &info.event), ("$SITE:", &info.site)];
