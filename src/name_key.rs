@@ -511,9 +511,58 @@ pub fn player_key(text: &str) -> String {
     key(split_title(text.trim_matches(char::is_whitespace)).0)
 }
 
-/// Whether `part` matches `text`: the key of `part` is a part of the key of `text`.
+/// Whether `part` matches `text`: the key of `part`, in one of its [`spellings`], is a part of
+/// the key of `text`.
 pub fn matches(part: &str, text: &str) -> bool {
-    key(text).contains(&key(part))
+    let text = key(text);
+    spellings(&key(part)).iter().any(|s| text.contains(s.as_str()))
+}
+
+/// The spellings of a key that an iteration mark makes one (`佐々木` and `佐佐木`): the key,
+/// each `々` or `〻` after a kanji written as that kanji, and each kanji written again at once
+/// written as `々`. A filter's text matches a name in any of them. Keys themselves keep the
+/// mark as written: read as the kanji it repeats, `野々村` would hold `野村`, and a filter of
+/// `野村` would find it.
+///
+/// ```
+/// use kifudex::name_key::spellings;
+/// assert_eq!(spellings("佐々木"), ["佐々木", "佐佐木"]);
+/// assert_eq!(spellings("佐佐木"), ["佐佐木", "佐々木"]);
+/// assert_eq!(spellings("野村"), ["野村"]);
+/// ```
+pub fn spellings(key: &str) -> Vec<String> {
+    let (mut repeated, mut marked) = (String::with_capacity(key.len()), String::with_capacity(key.len()));
+    let mut last = None;
+    for c in key.chars() {
+        match (c, last) {
+            ('々' | '〻', Some(kanji)) if is_kanji(kanji) => {
+                repeated.push(kanji);
+                marked.push(c);
+            }
+            (c, Some(before)) if c == before && is_kanji(c) => {
+                repeated.push(c);
+                marked.push('々');
+            }
+            _ => {
+                repeated.push(c);
+                marked.push(c);
+            }
+        }
+        last = Some(c).filter(|c| !matches!(c, '々' | '〻')).or(last);
+    }
+    let mut out = vec![key.to_string()];
+    for spelling in [repeated, marked] {
+        if !out.contains(&spelling) {
+            out.push(spelling);
+        }
+    }
+    out
+}
+
+/// Whether `c` is a kanji (a CJK unified or compatibility ideograph), which an iteration mark
+/// after it repeats.
+fn is_kanji(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3FFFF}')
 }
 
 /// Where a player's name ends and a title or rank written after it starts: `羽生善治 名人`,
@@ -786,6 +835,20 @@ mod tests {
         assert_eq!(key("ｶﾛﾘｰﾅ･ｽﾃﾁｪﾝｽｶ"), "カロリーナステチェンスカ");
         // The title after it is still cut off.
         assert_eq!(player_key("藤井聡太竜王・名人"), "藤井聡太");
+    }
+
+    #[test]
+    fn an_iteration_mark_and_the_kanji_written_again_are_spellings_of_one_another() {
+        // Written by hand.
+        assert_eq!(spellings("野々村"), ["野々村", "野野村"]);
+        assert_eq!(spellings("佐〻木"), ["佐〻木", "佐佐木"], "the vertical mark");
+        assert_eq!(spellings("々木"), ["々木"], "no kanji before it");
+        assert_eq!(spellings("カカ々"), ["カカ々"], "kana are not marked");
+        assert_eq!(spellings(""), [""]);
+        assert!(matches("佐佐木", "佐々木勇気 七段"));
+        assert!(matches("佐々", "佐佐木勇気"));
+        assert!(!matches("野村", "野々村一郎"));
+        assert!(matches("田中", "山田田中"));
     }
 
     #[test]

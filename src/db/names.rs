@@ -32,7 +32,7 @@ use rusqlite::{Connection, params, types::Value, vtab::array::Array};
 use super::{Batch, Result, read::Snapshot};
 use crate::{
     kifu::info::LONGEST_VALUE,
-    name_key::{key, player_key},
+    name_key::{key, player_key, spellings},
 };
 
 /// An alias: another spelling of a player's name.
@@ -310,15 +310,15 @@ pub(super) fn player_ids(
     text: &str,
     extra: &[(String, String)],
 ) -> rusqlite::Result<Vec<i64>> {
-    let part = player_key(text);
-    let found = keyed(conn, "players", Some(("instr(key, ?1) > 0", &part)), &|k| k.contains(&part))?;
+    let parts = spellings(&player_key(text));
+    let found = containing(conn, "players", &parts)?;
     let aliases = AliasMap::load(conn, extra)?;
     if aliases.is_empty() {
         return Ok(found.into_iter().map(|(id, _)| id).collect());
     }
     let mut wanted: HashSet<String> = found.iter().map(|(_, k)| aliases.canonical(k).to_string()).collect();
     for (alias_key, (_, name_key)) in &aliases.by_key {
-        if alias_key.contains(&part) || name_key.contains(&part) {
+        if parts.iter().any(|part| alias_key.contains(part.as_str()) || name_key.contains(part.as_str())) {
             wanted.insert(name_key.clone());
         }
     }
@@ -335,9 +335,20 @@ pub(super) fn player_ids(
 ///
 /// Any database failure.
 pub(super) fn event_ids(conn: &Connection, text: &str) -> rusqlite::Result<Vec<i64>> {
-    let part = key(text);
-    let found = keyed(conn, "events", Some(("instr(key, ?1) > 0", &part)), &|k| k.contains(&part))?;
+    let found = containing(conn, "events", &spellings(&key(text)))?;
     Ok(found.into_iter().map(|(id, _)| id).collect())
+}
+
+/// The rows of `table` (players or events) whose key holds one of `parts`, each once, with
+/// their keys.
+fn containing(conn: &Connection, table: &str, parts: &[String]) -> rusqlite::Result<Vec<(i64, String)>> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    for part in parts {
+        let rows = keyed(conn, table, Some(("instr(key, ?1) > 0", part)), &|k| k.contains(part.as_str()))?;
+        found.extend(rows.into_iter().filter(|(id, _)| seen.insert(*id)));
+    }
+    Ok(found)
 }
 
 /// The openings (戦型 headers, as stored) that `text` matches.
@@ -346,13 +357,14 @@ pub(super) fn event_ids(conn: &Connection, text: &str) -> rusqlite::Result<Vec<i
 ///
 /// Any database failure.
 pub(super) fn openings(conn: &Connection, text: &str) -> rusqlite::Result<Vec<String>> {
-    let part = key(text);
+    let parts = spellings(&key(text));
     let mut stmt = conn.prepare_cached("SELECT DISTINCT opening FROM sources WHERE opening IS NOT NULL")?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let opening: String = r.get(0)?;
-        if key(&opening).contains(&part) {
+        let opening_key = key(&opening);
+        if parts.iter().any(|part| opening_key.contains(part.as_str())) {
             out.push(opening);
         }
     }

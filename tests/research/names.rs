@@ -482,6 +482,53 @@ fn a_filter_of_underscores_and_spaces_filters_nothing() {
     assert_eq!(csv_rows(export.as_bytes()).len(), 2, "{export}");
 }
 
+/// An iteration mark and the kanji written again are one spelling in filters: `佐佐木` finds
+/// `佐々木`'s games and the other way round, in names and events. Neither is read into the
+/// other where it would add a name: `野村` does not find `野々村` (whose mark, read as the kanji,
+/// would hold `野村`), and `田中` still finds `山田田中`, whose repeated kanji is no mark.
+#[test]
+fn an_iteration_mark_and_the_kanji_written_again_are_one_spelling_in_filters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, db) = (tmp.path().join("archive"), tmp.path().join("k.sqlite"));
+    fs::create_dir_all(&root).unwrap();
+    // File name, black, white, event, and a move of its own, so that each is a game.
+    let records = [
+        ("1.csa", "佐々木勇気", "a", "第1回佐々木杯", "+7776FU"),
+        ("2.csa", "b", "佐佐木勇気", "第2回佐佐木杯", "+2726FU"),
+        ("3.csa", "野村一郎", "c", "e", "+5756FU"),
+        ("4.csa", "d", "野々村一郎", "e", "+1716FU"),
+        ("5.csa", "山田田中", "f", "e", "+9796FU"),
+    ];
+    for (file, black, white, event, mv) in records {
+        let text = format!("V2.2\nN+{black}\nN-{white}\n$EVENT:{event}\nPI\n+\n{mv}\n%TORYO\n");
+        fs::write(root.join(file), text).unwrap();
+    }
+    let out = kifudex(["index", root.to_str().unwrap(), "--quiet"]).db(&db).output();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let files = |filters: &[&str]| -> BTreeSet<String> {
+        let mut args = vec!["export", "games"];
+        args.extend_from_slice(filters);
+        csv_rows(stdout(&kifudex(&args).db(&db).output()).as_bytes())
+            .iter()
+            .map(|r| r["source_path"].rsplit('/').next().unwrap().to_string())
+            .collect()
+    };
+    let set = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+    for (filters, want) in [
+        (&["--player", "佐佐木勇気"][..], &["1.csa", "2.csa"][..]),
+        (&["--player", "佐々木"][..], &["1.csa", "2.csa"][..]),
+        (&["--white", "佐々木勇気"][..], &["2.csa"][..]),
+        (&["--event", "佐佐木杯"][..], &["1.csa", "2.csa"][..]),
+        (&["--player", "野村"][..], &["3.csa"][..]),
+        (&["--player", "野村一郎"][..], &["3.csa"][..]),
+        (&["--player", "野野村"][..], &["4.csa"][..]),
+        (&["--player", "田中"][..], &["5.csa"][..]),
+        (&["--player", "山田田中"][..], &["5.csa"][..]),
+    ] {
+        assert_eq!(files(filters), set(want), "{filters:?}");
+    }
+}
+
 /// `query --handicap 香落ち` without a start asks about the even game's start, which no
 /// handicap game reaches: the answer (no game) stands, and a note says where those games
 /// start and how to ask about it.
