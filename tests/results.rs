@@ -641,6 +641,34 @@ fn a_foul_stated_by_a_result_alone_is_written_to_kif_for_the_side_that_lost() {
     }
 }
 
+/// `反則手`, an illegal move, is one of the words that end a game (seed 001, "Game end"): as a
+/// KIF row, a KI2 token or a `まで` line, the side that played it loses. By hand: after
+/// ▲７六歩 △３四歩, the third move is Black's, so Black's foul is White's win; after one
+/// move, White's foul is Black's.
+#[test]
+fn an_illegal_move_written_as_the_word_ends_the_game_against_its_player() {
+    let head = "手合割：平手\n";
+    let kif_rows = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+    let cases = [
+        ("row.kif", format!("{head}{kif_rows}   3 反則手\n"), "2", "white"),
+        ("row_after_one.kif", format!("{head}手数----指手--\n   1 ７六歩(77)\n   2 反則手\n"), "1", "black"),
+        ("token.ki2", format!("{head}▲７六歩 △３四歩 ▲反則手\n"), "2", "white"),
+        ("summary.ki2", format!("{head}▲７六歩 △３四歩\nまで2手で反則手\n"), "2", "white"),
+        ("named.ki2", format!("{head}▲７六歩\nまで1手で後手の反則手\n"), "1", "black"),
+    ];
+    for (name, record, plies, winner) in cases {
+        let (_tmp, dir, db) = workspace();
+        let path = dir.join(name);
+        fs::write(&path, &record).unwrap();
+        let out = kifudex(["index", path.to_str().unwrap()]).db(&db).output();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let games = export("games", &db);
+        let got = (games[0]["plies"].as_str(), games[0]["result"].as_str(), games[0]["termination"].as_str());
+        assert_eq!(got, (plies, winner, "illegal_move"), "{name}:\n{record}");
+        assert!(rejects(&db, "line").is_empty(), "{name}");
+    }
+}
+
 /// A variation that ends `詰み` is judged as the main line is: one whose final position is
 /// checkmate says nothing, one whose final position is not gets a `not_mate` warning with
 /// the line of its ending. By hand: with White's king on 1a and Black's pawn on 1c, a gold

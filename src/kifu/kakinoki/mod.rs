@@ -506,7 +506,7 @@ const SIDES: [(&str, Color); 4] =
 
 /// The words that end a game, as a KIF move row or a KI2 token writes them, with what each
 /// means.
-const TERMINALS: [(&str, Termination, SideRule); 23] = [
+const TERMINALS: [(&str, Termination, SideRule); 24] = [
     ("投了", Termination::Resign, SideRule::Actor),
     ("詰み", Termination::Checkmate, SideRule::Actor),
     ("詰", Termination::Checkmate, SideRule::Actor),
@@ -520,6 +520,8 @@ const TERMINALS: [(&str, Termination, SideRule); 23] = [
     ("Time-Up", Termination::Timeout, SideRule::Actor),
     ("反則負け", Termination::IllegalMove, SideRule::Actor),
     ("反則勝ち", Termination::IllegalMove, SideRule::Opponent),
+    // The illegal move itself: the side that played it loses.
+    ("反則手", Termination::IllegalMove, SideRule::Actor),
     ("入玉勝ち", Termination::EnteringKing, SideRule::Actor),
     ("宣言勝ち", Termination::EnteringKing, SideRule::Actor),
     ("入玉宣言", Termination::EnteringKing, SideRule::Actor),
@@ -1141,6 +1143,8 @@ mod tests {
             ("まで2手で先手の反則負け", IllegalMove, Some(Color::Black), win(Color::White)),
             ("まで3手で後手の反則勝ち", IllegalMove, Some(Color::Black), win(Color::White)),
             ("まで3手で先手の反則負け#コメント11", IllegalMove, Some(Color::Black), win(Color::White)),
+            ("まで4手で後手の反則手", IllegalMove, Some(Color::White), win(Color::Black)),
+            ("まで2手で反則手", IllegalMove, None, None),
             ("まで0手で後手の入玉勝ち", EnteringKing, Some(Color::White), win(Color::White)),
             ("まで96手で千日手", Repetition, None, Some(Outcome::Draw)),
             ("まで258手で持将棋", Impasse, None, Some(Outcome::Draw)),
