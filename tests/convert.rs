@@ -734,6 +734,46 @@ fn the_comment_on_a_foul_that_ended_the_game_is_written_in_every_format() {
     }
 }
 
+/// A `まで` line whose words are not read, or a second one, is kept as a comment with its
+/// text whole, in every format; the record's result is that of the line that is read.
+#[test]
+fn a_summary_line_that_is_not_read_is_kept_as_a_comment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let unread = "まで2手で何か不思議な終わり";
+    let cases = [
+        (
+            "u.kif",
+            format!("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n{unread}\n"),
+            None,
+        ),
+        ("u.ki2", format!("手合割：平手\n▲７六歩 △３四歩\n{unread}\n"), None),
+        (
+            "second.ki2",
+            format!("手合割：平手\n▲７六歩 △３四歩\nまで2手で後手の勝ち\n{unread}\n"),
+            Some("Some(Win(White))"),
+        ),
+    ];
+    for (file, record, outcome) in cases {
+        let path = tmp.path().join(file);
+        std::fs::write(&path, &record).unwrap();
+        for (to, name) in [("kif", "g.kifu"), ("ki2", "g.ki2u"), ("csa", "g.csa"), ("jkf", "g.jkf")] {
+            let out = convert(&[path.to_str().unwrap(), "--to", to]);
+            let written = String::from_utf8_lossy(&out.stdout);
+            let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+            let ending = game.ending.iter().flat_map(|e| &e.comments);
+            let all: Vec<&String> = game
+                .comments
+                .iter()
+                .chain(game.moves.iter().flat_map(|m| &m.comments))
+                .chain(ending)
+                .collect();
+            assert!(all.iter().any(|c| c.as_str() == unread), "{file} to {to}: {all:?}\n{written}");
+            let replayed = format!("{:?}", replay::replay(&game).outcome);
+            assert_eq!(replayed, outcome.unwrap_or("None"), "{file} to {to}:\n{written}");
+        }
+    }
+}
+
 #[test]
 fn a_variation_s_ending_western_text_cannot_hold_is_named() {
     // In place of move 2, White plays ８四歩 and Black resigns: the variation has moves and

@@ -648,8 +648,10 @@ pub(crate) fn variation_start(line: &str) -> Option<u32> {
 ///
 /// A bookmark (`&読み込み時表示`, a name its tool gives the position after the move before)
 /// is kept as a comment of that move holding the line as written, `&` and all, which the
-/// writers of KIF and KI2 write back as the bookmark line. A `#` remark is a note on the file,
-/// which the formats define as read by no program.
+/// writers of KIF and KI2 write back as the bookmark line. A `まで` line that is not read as
+/// the line's summary (its words are not known, or the line has one already) is kept as a
+/// comment holding it as written. A `#` remark is a note on the file, which the formats define
+/// as read by no program.
 pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
     let t = trim_space(line);
     if t.starts_with('*') {
@@ -670,10 +672,13 @@ pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
         return true;
     }
     if t.starts_with("まで") {
-        if let Some(s) = summary(t) {
-            if tree.summary(s, n, strip_remark(t).trim_matches(is_space)) {
-                keep_remark(tree, t);
-            }
+        let taken = summary(t).is_some_and(|s| tree.summary(s, n, strip_remark(t).trim_matches(is_space)));
+        if taken {
+            keep_remark(tree, t);
+        } else {
+            // A summary in words not read (`まで2手で何か`), or a second one: kept as written,
+            // as a comment, so that nothing of the record is lost.
+            tree.comment(t);
         }
         return true;
     }
