@@ -562,6 +562,31 @@ fn a_link_that_is_no_utf8_or_a_filter_refused_shows_the_refusal_and_no_stale_ans
 /// rather than that no game reaches the position, names no range, and its Previous button
 /// goes to the last page (here the first, all the games on it). The number of games is the
 /// command line's answer.
+/// A filter the server refuses is named as the form labels its field, in the page's
+/// language, not by the command line's option (`--since`); other options stay as written.
+#[test]
+fn a_refused_filter_is_named_by_its_field_in_the_form() {
+    let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
+        return;
+    };
+    let server = Server::start(samples_db(), &[]);
+    let browser = Browser::start(&chromium, &chromedriver, 1280, 960);
+    let cases = [
+        (
+            "/?lang=en&since=junk",
+            "From 'junk' is not a date: write it with digits as YYYY, YYYY-MM or YYYY-MM-DD (dates are like 2019, 2019-04 or 2019-04-01)",
+        ),
+        ("/?lang=en&since=2020&until=2010", "From 2020 is after To 2010: no game is dated both"),
+        ("/?lang=ja&since=2020&until=2010", "開始日 2020 is after 終了日 2010: no game is dated both"),
+        ("/?lang=en&result=won", "Result 'won' is not one of black, white, draw, other (or unknown)"),
+    ];
+    for (link, said) in cases {
+        browser.open(&server.url(link));
+        wait(&browser);
+        assert_eq!(browser.text("#error"), said, "{link}");
+    }
+}
+
 #[test]
 fn a_page_past_the_end_of_the_list_says_so_and_goes_back_to_the_last() {
     let Some((chromium, chromedriver)) = browser_or_skip("the browser test") else {
@@ -863,7 +888,9 @@ fn filters_from_a_link_are_shown_in_the_form_and_kept() {
             .unwrap();
         (out.status, (), String::from_utf8(out.stderr).unwrap())
     };
-    assert_eq!(browser.text("#error"), stderr.trim_end().strip_prefix("kifudex: ").unwrap());
+    // The command line's words, the filter named by its field's label.
+    let said = stderr.trim_end().strip_prefix("kifudex: ").unwrap().replacen("--handicap", "Handicap", 1);
+    assert_eq!(browser.text("#error"), said);
     click(&browser, "#filters-apply");
     assert!(browser.url().contains("handicap=queen"), "{}", browser.url());
 }

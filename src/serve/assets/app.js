@@ -108,9 +108,17 @@
     return body;
   }
 
+  // The server words a refusal as the command line does (`--since '2019-13' is not a date`);
+  // the page names a filter by the label of its field in the form instead.
+  const FORM_FIELDS = ["player", "black", "white", "event", "since", "until", "result", "handicap"];
+  function inFormWords(message) {
+    const l = labels();
+    return message.replace(/--([a-z]+)\b/g, (written, name) => (FORM_FIELDS.includes(name) ? l[name] : written));
+  }
+
   function showError(message) {
     $("error").hidden = !message;
-    $("error").textContent = message || "";
+    $("error").textContent = message ? inFormWords(message) : "";
   }
 
   // Moves to a new state: a new history entry (or a replaced one), then a redraw.
