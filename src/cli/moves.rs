@@ -25,7 +25,8 @@ pub struct MovesArgs {
     #[arg(long, default_value = "startpos", value_name = "SFEN|startpos|HANDICAP")]
     start: String,
     /// The notation to print the moves in. Yari shogi moves are written in Western notation
-    /// (western, hosking) or the USI-like form (usi).
+    /// (western, hosking), in Japanese (each yari piece as the kanji of the shogi piece whose
+    /// SFEN letter it shares: 角 the yari bishop) or in the USI-like form (usi); CSA has none.
     #[arg(long, value_enum, default_value_t = To::Usi)]
     to: To,
     /// The game: standard shogi or yari shogi. Without it, moves naming yari pieces (YN, YB,
