@@ -734,6 +734,26 @@ fn the_comment_on_a_foul_that_ended_the_game_is_written_in_every_format() {
     }
 }
 
+/// Text after a KIF row's time block is no part of the move and no mark a writer makes (a
+/// `+` there marks a move with variations): it is kept as a comment of the move, or of the
+/// ending, as written, in every format.
+#[test]
+fn text_after_a_kif_rows_time_is_kept_as_a_comment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("t.kifu");
+    let record = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01) 好手\n   2 ３四歩(33)   ( 0:02/00:00:02)+\n   3 投了   ( 0:03/00:00:04)+後で\n";
+    std::fs::write(&path, record).unwrap();
+    for (to, name) in [("kif", "g.kifu"), ("ki2", "g.ki2u"), ("csa", "g.csa"), ("jkf", "g.jkf")] {
+        let out = convert(&[path.to_str().unwrap(), "--to", to]);
+        let written = String::from_utf8_lossy(&out.stdout);
+        let game = kifu::read_file(Some(Path::new(name)), &out.stdout).unwrap().games.remove(0);
+        let moves: Vec<&Vec<String>> = game.moves.iter().map(|m| &m.comments).collect();
+        assert_eq!(moves, [&vec!["好手".to_string()], &vec![]], "{to}:\n{written}");
+        let ending = game.ending.as_ref().map(|e| e.comments.clone()).unwrap_or_default();
+        assert_eq!(ending, ["+後で"], "{to}:\n{written}");
+    }
+}
+
 /// A `まで` line whose words are not read, or a second one, is kept as a comment with its
 /// text whole, in every format; the record's result is that of the line that is read.
 #[test]

@@ -39,7 +39,7 @@ use crate::{
         japanese::{self, Destination},
     },
     shogi::Variant,
-    text::{ascii_digit, is_space, trim_end_space, trim_start_space},
+    text::{ascii_digit, is_space, trim_end_space, trim_space, trim_start_space},
 };
 
 /// Whether `text` looks like a KIF record: a `手数----` line, or rows like `1 ７六歩(77)`, or
@@ -145,8 +145,8 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
     if let Some(end) = terminal(r.text) {
         // A remark on an ending read past (a second one) goes with it.
         if tree.end(end, r.text, n, r.seconds) {
-            if let Some(remark) = r.remark {
-                tree.comment(remark);
+            for comment in r.after_time.into_iter().chain(r.remark) {
+                tree.comment(comment);
             }
         }
         return;
@@ -168,7 +168,7 @@ fn body_row(tree: &mut Tree, n: u32, r: Row<'_>) {
                 (m.drop, m.drop_unwritten) = (true, true);
             }
             let token = MoveToken::Japanese(m);
-            let comments = r.remark.map(|remark| vec![remark.to_string()]).unwrap_or_default();
+            let comments = r.after_time.into_iter().chain(r.remark).map(str::to_string).collect();
             tree.push(MoveEntry { token, line: n, seconds: r.seconds, comments });
         }
         Err(error) => tree.fail(n, KakinokiError::Row { number: r.number.to_string(), error }),
@@ -217,6 +217,10 @@ struct Row<'a> {
     total: Option<u32>,
     /// The inside of a time block that holds no time (`( 0:xx/00:00:00)`).
     unread_time: Option<&'a str>,
+    /// Text after the time block (besides the `+` that marks a move with variations), which
+    /// no writer means as part of the move: kept as a comment of the move or ending, as
+    /// written.
+    after_time: Option<&'a str>,
     /// The text after a `#` at the end of the row (a dialect some tools write), kept as a
     /// comment of the move or ending, `#` and all.
     remark: Option<&'a str>,
@@ -240,15 +244,22 @@ fn row(line: &str) -> Option<Row<'_>> {
     if rest.is_empty() {
         return None;
     }
-    let (text, seconds, total, unread_time) = match time_block(rest) {
-        Some((at, inside)) => {
+    let (text, seconds, total, unread_time, after_time) = match time_block(rest) {
+        Some((at, inside, end)) => {
             let seconds = time_spent(inside);
             let text = rest[..at].trim_end_matches(is_space);
-            (text, seconds, time_total(inside), seconds.is_none().then_some(inside))
+            let after = trim_space(&rest[end..]);
+            (
+                text,
+                seconds,
+                time_total(inside),
+                seconds.is_none().then_some(inside),
+                Some(after).filter(|a| !a.is_empty()),
+            )
         }
-        None => (rest, None, None, None),
+        None => (rest, None, None, None, None),
     };
-    Some(Row { number, text, seconds, total, unread_time, remark })
+    Some(Row { number, text, seconds, total, unread_time, after_time, remark })
 }
 
 /// [`row`] for the layout nearly every KIF writer uses, `  12 ７六歩(77)   ( 0:01/00:00:01)`, in
@@ -283,7 +294,15 @@ fn plain_row(line: &str) -> Option<Row<'_>> {
         }
         None => (body, None, None, None),
     };
-    plain_move(text).then_some(Row { number, text, seconds, total, unread_time, remark: None })
+    plain_move(text).then_some(Row {
+        number,
+        text,
+        seconds,
+        total,
+        unread_time,
+        after_time: None,
+        remark: None,
+    })
 }
 
 /// [`time_spent`] and [`time_total`] for a time block of ASCII digits, spaces, `:` and `/`:
@@ -362,10 +381,11 @@ fn plain_move(text: &str) -> bool {
 }
 
 /// The time block of a row: the first parenthesized part (half- or full-width parentheses)
-/// with a `:` or `/` (either width) in it, as its start and its inside; `(77)` is an origin.
+/// with a `:` or `/` (either width) in it, as its start, its inside and its end (past its
+/// closing parenthesis, if it has one); `(77)` is an origin.
 /// Moves are read by the million, so this looks at bytes: every character it looks for is
 /// ASCII or starts with the bytes EF BC.
-fn time_block(rest: &str) -> Option<(usize, &str)> {
+fn time_block(rest: &str) -> Option<(usize, &str, usize)> {
     const OPEN: &str = "（";
     let bytes = rest.as_bytes();
     let mut from = 0;
@@ -390,7 +410,9 @@ fn time_block(rest: &str) -> Option<(usize, &str)> {
         let inside = &inner[..end];
         let separator = inside.bytes().any(|b| b == b':' || b == b'/') || inside.contains(['：', '／']);
         if separator {
-            return Some((at, inside));
+            let close =
+                inner[end..].chars().next().filter(|c| matches!(c, ')' | '）')).map_or(0, char::len_utf8);
+            return Some((at, inside, at + open + end + close));
         }
         from = at + open;
     }
