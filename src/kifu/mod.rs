@@ -16,8 +16,9 @@
 //!   the game ends there without a stated ending, and replay judges it by its moves; a
 //!   Western `[Termination]` that names no ending (`adjudication`): the game ends as its
 //!   `[Result]` says;
-//! - `second_ending`: a KIF or KI2 ending after the game's first, a Western `[Result]` tag
-//!   that contradicts the result after the moves: read past, the first stands;
+//! - `second_ending`: a KIF or KI2 ending after the game's first, a CSA `%` word after the
+//!   first that says something else, a Western `[Result]` tag that contradicts the result
+//!   after the moves: read past, the first stands;
 //! - `variation_left_out`: a KIF or KI2 variation that branches from no move, JKF forks nested
 //!   too deep;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there;

@@ -489,6 +489,34 @@ fn csa_server_lines_are_kept_and_tell_a_missing_ending() {
     assert_eq!(game.ending.map(|e| e.termination), Some(Termination::Resign));
 }
 
+/// A part between `/` lines that holds no game loses nothing it holds: its comments, quoted
+/// in a warning, and its own warnings go to the game before it (before the first game, to the
+/// first). An ending word after another that says something else is a `second_ending`
+/// warning, the first standing; the same word again (a server's echo) is none.
+#[test]
+fn csa_text_of_no_game_and_a_second_ending_are_said() {
+    let warnings = |game: &kifudex::kifu::Game| {
+        game.warnings.iter().map(|w| (w.line, w.code, w.message.clone())).collect::<Vec<_>>()
+    };
+    let games = csa::read("PI\n+\n+7776FU\n%TORYO\n/\n'after the game\n");
+    assert_eq!(games.len(), 1);
+    let skipped = "a part between '/' lines holds no game: its comments ('after the game') are skipped";
+    assert_eq!(warnings(&games[0]), [(6, "unknown_line", skipped.to_string())]);
+    let games = csa::read("PI\n+\n+7776FU\n/\ngarbage\n/\nPI\n+\n+2726FU\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(warnings(&games[0]).iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(), [(5, "unknown_line")]);
+    assert_eq!(warnings(&games[1]), []);
+    let games = csa::read("garbage\n/\nPI\n+\n+7776FU\n");
+    assert_eq!(warnings(&games[0]).iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(), [(1, "unknown_line")]);
+
+    let game = csa::read("PI\n+\n+7776FU\n%TORYO\n%CHUDAN\n").remove(0);
+    let second = "%CHUDAN says another end after the game's (%TORYO, line 4): read past, the first stands";
+    assert_eq!(warnings(&game), [(5, "second_ending", second.to_string())]);
+    assert_eq!(game.ending.map(|e| e.termination), Some(Termination::Resign));
+    let echoed = csa::read("PI\n+\n+7776FU\n%TORYO\n%TORYO\n").remove(0);
+    assert_eq!(warnings(&echoed), []);
+}
+
 #[test]
 fn csa_times_with_fractions_are_rounded_down_and_stray_times_are_told() {
     // CSA V3 writes times to the millisecond; a time here is in whole seconds. A time that

@@ -32,6 +32,9 @@ pub enum CsaError {
     TooMany(&'static str),
     #[error("unknown ending '%{0}'")]
     UnknownEnding(String),
+    /// Another ending word after the game's first (`%CHUDAN` after `%TORYO`).
+    #[error("{text} says another end after the game's ({first}, line {line}): read past, the first stands")]
+    SecondEnding { text: String, first: String, line: u32 },
     #[error("a game separator '/' must stand on a line of its own")]
     Separator,
     #[error("the time '{0}' goes with no move or ending read")]
@@ -60,7 +63,8 @@ impl CsaError {
             CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
             | CsaError::Separator
             | CsaError::StrayTime(_)
-            | CsaError::SecondTime { .. } => "bad_line",
+            | CsaError::SecondTime { .. }
+            | CsaError::SecondEnding { .. } => "bad_line",
             CsaError::AfterEnd(_) => "move_after_end",
             CsaError::UnknownEnding(_) => "bad_ending",
             CsaError::TooManyMoves(_) => "too_many_moves",
@@ -75,6 +79,7 @@ impl CsaError {
             | CsaError::Separator => Some("unknown_line"),
             CsaError::UnknownEnding(_) => Some("unknown_ending"),
             CsaError::StrayTime(_) | CsaError::SecondTime { .. } => Some("stray_time"),
+            CsaError::SecondEnding { .. } => Some("second_ending"),
             _ => None,
         }
     }
@@ -105,6 +110,8 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
     // each of a file's many short games.
     let moves = (len / 12).min(MOVES_RESERVED);
     let mut reader = GameReader { moves, ..GameReader::default() };
+    // What parts that hold no game said, before the first game.
+    let mut orphans = Vec::new();
     for (number, line) in lines {
         let line = trim_space(line);
         if line.is_empty() {
@@ -112,9 +119,8 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
         }
         if line == "/" {
             let moves = reader.game.moves.len();
-            games.extend(
-                std::mem::replace(&mut reader, GameReader { moves, ..GameReader::default() }).finish(),
-            );
+            let part = std::mem::replace(&mut reader, GameReader { moves, ..GameReader::default() });
+            add_part(&mut games, &mut orphans, part);
             continue;
         }
         if reader.failed {
@@ -132,6 +138,7 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
                         (format!("{error}: the game ends here, without a stated ending"), None)
                     }
                     CsaError::SecondTime { ply, .. } => (format!("{error}: it is skipped"), ply),
+                    CsaError::SecondEnding { .. } => (error.to_string(), None),
                     _ => (format!("{error}: it is skipped"), None),
                 };
                 reader.game.warnings.push(Warning { line: number, ply, code, message });
@@ -148,8 +155,35 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
             break;
         }
     }
-    games.extend(reader.finish());
+    add_part(&mut games, &mut orphans, reader);
     games
+}
+
+/// Adds the game of a part of the text (between `/` lines), if it holds one. A part that
+/// holds none loses nothing of what it does hold: its comments, quoted in a warning, and its
+/// warnings go to the game before it (before the first game, to the first).
+fn add_part(games: &mut Vec<Game>, orphans: &mut Vec<Warning>, part: GameReader) {
+    let line = part.game.line;
+    let (comments, mut warnings) = (part.game.comments.clone(), part.game.warnings.clone());
+    let Some(mut game) = part.finish() else {
+        if !comments.is_empty() {
+            let quoted: Vec<String> = comments.iter().map(|c| format!("'{}'", excerpt(c))).collect();
+            let message = format!(
+                "a part between '/' lines holds no game: its comments ({}) are skipped",
+                quoted.join(", ")
+            );
+            warnings.insert(0, Warning { line, ply: None, code: "unknown_line", message });
+        }
+        match games.last_mut() {
+            Some(before) => before.warnings.extend(warnings),
+            None => orphans.extend(warnings),
+        }
+        return;
+    };
+    if !orphans.is_empty() {
+        game.warnings.splice(0..0, std::mem::take(orphans));
+    }
+    games.push(game);
 }
 
 /// Whether `text` looks like CSA: its first statement (comments and blank lines aside) is one.
@@ -378,8 +412,16 @@ impl GameReader {
 
     fn end(&mut self, word: &str, line: u32) -> Result<(), CsaError> {
         if self.ended {
-            // A second ending (a server's echo): the first one stands.
-            return Ok(());
+            // A second ending: the first one stands. The same word again (a server's echo)
+            // says nothing new; another contradicts it, which a warning says.
+            return match &self.game.ending {
+                Some(first) if first.text != format!("%{word}") => Err(CsaError::SecondEnding {
+                    text: excerpt(&format!("%{word}")),
+                    first: first.text.clone(),
+                    line: first.line,
+                }),
+                _ => Ok(()),
+            };
         }
         // An unknown word still ends the game (every `%` line does): the moves and the
         // final position are what is left to judge it by.
