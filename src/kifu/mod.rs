@@ -16,11 +16,11 @@
 //!   the game ends there without a stated ending, and replay judges it by its moves; a
 //!   Western `[Termination]` that names no ending (`adjudication`): the game ends as its
 //!   `[Result]` says;
-//! - `second_ending`: a KIF or KI2 ending after the game's first, a CSA `%` word after the
-//!   first that says something else, a Western `[Result]` tag that contradicts the result
+//! - `second_ending`: a KIF or KI2 ending after the game's first, a CSA `%` word or a JKF
+//!   `special` after the first that says something else, a Western `[Result]` tag that contradicts the result
 //!   after the moves: read past, the first stands;
-//! - `variation_left_out`: a KIF or KI2 variation that branches from no move, JKF forks nested
-//!   too deep;
+//! - `variation_left_out`: a KIF or KI2 variation that branches from no move, a variation or
+//!   JKF fork of comments alone (quoted), JKF forks nested too deep;
 //! - `variation_cut`: a variation that could not be read to its end, kept up to there;
 //! - `bad_time`: a JKF move's `time` that is no time, left out (the move is kept);
 //! - `time_totals`: a KIF or JKF running total that is not the sum of the side's times read

@@ -110,3 +110,20 @@ fn ki2_a_promotion_left_unmarked_is_read_as_declined_and_warned() {
     assert_eq!(replayed.moves.last().map(ToString::to_string).as_deref(), Some("8h2b"));
     assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
 }
+
+/// A variation of comments alone (a `変化` line, then only `*` lines) has no move to keep them
+/// on: it is left out with a `variation_left_out` warning on its `変化` line that quotes them.
+#[test]
+fn a_variation_of_comments_alone_is_left_out_with_them_quoted() {
+    let kif = kif::read(
+        "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：2手\n*ただの感想\n",
+    )
+    .remove(0);
+    let ki2 = ki2::read("手合割：平手\n▲７六歩 △３四歩\n\n変化：2手\n*ただの感想\n").remove(0);
+    for (game, line) in [(kif, 6), (ki2, 4)] {
+        assert_eq!((game.moves.len(), game.variations.len()), (2, 0));
+        let warnings: Vec<_> = game.warnings.iter().map(|w| (w.line, w.code, w.message.as_str())).collect();
+        let said = "変化：2手 holds no move: the variation is left out, with its comments ('ただの感想')";
+        assert_eq!(warnings, [(line, "variation_left_out", said)]);
+    }
+}

@@ -319,3 +319,33 @@ fn jkf_running_totals_that_are_not_the_sums_are_warned_of_once() {
     assert_eq!(codes(&g), ["time_totals"]);
     assert!(g.warnings[0].message.contains("the ending is 0:00:05 where the times read sum to 0:00:06"));
 }
+
+/// What a JKF record says that has no place in the game is said, not dropped: a fork of
+/// comments alone is left out with a warning that quotes them; a `special` after the first
+/// that says another end is read past with a warning (the same word again is none).
+#[test]
+fn jkf_a_fork_of_comments_alone_and_a_second_special_are_said() {
+    let forked = entry(0, (7, 7), (7, 6), "FU", r#", "forks": [[{"comments": ["only words"]}]]"#);
+    let g = game(&moves(&[forked, r#"{"special": "TORYO"}"#.to_string()]));
+    assert_eq!((g.moves.len(), g.variations.len()), (1, 0));
+    let [warning] = g.warnings.as_slice() else { panic!("{:?}", g.warnings) };
+    assert_eq!(
+        (warning.code, warning.message.as_str()),
+        ("variation_left_out", "a fork holds no move: it is left out, with its comments ('only words')")
+    );
+
+    let two = [
+        mv(0, (7, 7), (7, 6), "FU"),
+        r#"{"special": "TORYO"}"#.to_string(),
+        r#"{"special": "CHUDAN"}"#.to_string(),
+    ];
+    let g = game(&moves(&two));
+    assert_eq!(codes(&g), ["second_ending"]);
+    assert_eq!(g.ending.map(|e| e.termination), Some(Termination::Resign));
+    let echoed = [
+        mv(0, (7, 7), (7, 6), "FU"),
+        r#"{"special": "TORYO"}"#.to_string(),
+        r#"{"special": "TORYO"}"#.to_string(),
+    ];
+    assert_eq!(codes(&game(&moves(&echoed))), Vec::<&str>::new());
+}

@@ -610,6 +610,19 @@ impl Reader<'_> {
                 line.moves.push(MoveEntry { token: MoveToken::Csa(token), line: number, seconds, comments });
                 self.forks(raw, &forks, line.moves.len() - 1, line);
             }
+            // A `special` after the main line's first that says something else is read past,
+            // with a warning (the same word again says nothing new).
+            if let (Some(special), Some(first), true) = (&entry.special, &line.ending, line.depth == 0) {
+                if line.ended && *special != first.text {
+                    let message = format!(
+                        "{} says another end after the game's ({}, line {}): read past, the first stands",
+                        excerpt(special),
+                        first.text,
+                        first.line
+                    );
+                    self.warn(number, None, "second_ending", message);
+                }
+            }
             // The first `special` ends the line; a word JKF does not define ends it too, as an
             // unknown CSA ending does, without a stated ending.
             if let Some(special) = entry.special.as_ref().filter(|_| !line.ended) {
@@ -668,6 +681,16 @@ impl Reader<'_> {
                 self.warn(problem.line, None, "variation_cut", message);
             }
             if branch.moves.is_empty() && branch.ending.is_none() {
+                // A fork of comments alone has no move to keep them on: a warning quotes them.
+                if !branch.comments.is_empty() {
+                    let quoted: Vec<String> =
+                        branch.comments.iter().map(|c| format!("'{}'", excerpt(c.trim()))).collect();
+                    let message = format!(
+                        "a fork holds no move: it is left out, with its comments ({})",
+                        quoted.join(", ")
+                    );
+                    self.warn(self.line_of(fork[0]), None, "variation_left_out", message);
+                }
                 continue;
             }
             line.variations.push(Variation {

@@ -703,6 +703,8 @@ struct Line {
     abs: usize,
     /// The number of this line's first move as the record numbers moves.
     first: u32,
+    /// The record's line that starts this line (a variation's `変化` line; 0 for the main line).
+    opened_at: u32,
     moves: Vec<MoveEntry>,
     ending: Option<Ending>,
     summary: Option<(Summary, u32, String)>,
@@ -746,6 +748,7 @@ impl Line {
             at,
             abs,
             first,
+            opened_at: 0,
             moves: Vec::new(),
             ending: None,
             summary: None,
@@ -1010,6 +1013,7 @@ impl Tree {
         let at = n.saturating_sub(p.first) as usize;
         let mut line = Line::new(at, p.abs + at, n);
         line.detached = !fits;
+        line.opened_at = line_no;
         let index = self.lines.len();
         self.lines.push(line);
         if fits {
@@ -1059,7 +1063,21 @@ impl Tree {
                 line.ending = foul_comment(&line.moves, turn);
             }
             if i > 0 && !line.pending.is_empty() && line.moves.is_empty() {
-                line.pending.clear();
+                // A variation of comments alone has no move to keep them on: a warning quotes
+                // them (one left out already was said to be).
+                let comments = std::mem::take(&mut line.pending);
+                if !line.detached {
+                    let quoted: Vec<String> =
+                        comments.iter().map(|c| format!("'{}'", excerpt(c.trim()))).collect();
+                    let message = format!(
+                        "変化：{}手 holds no move: the variation is left out, with its comments ({})",
+                        line.first,
+                        quoted.join(", ")
+                    );
+                    let warning =
+                        Warning { line: line.opened_at, ply: None, code: "variation_left_out", message };
+                    self.warnings.push(warning);
+                }
             }
         }
         let main = std::mem::replace(&mut self.lines[0], Line::new(0, 0, 1));
@@ -1067,7 +1085,7 @@ impl Tree {
         game.moves = main.moves;
         game.unread = main.unread.unwrap_or(0);
         game.ending = main.ending;
-        game.variations = main.children.iter().map(|&c| take_variation(&mut self.lines, c)).collect();
+        game.variations = main.children.iter().filter_map(|&c| take_variation(&mut self.lines, c)).collect();
         if game.problem.is_none() {
             game.problem = self.problem;
         }
@@ -1091,12 +1109,17 @@ fn foul_comment(moves: &[MoveEntry], to_move: Color) -> Option<Ending> {
     Some(ending(terminal, to_move, comment.trim_matches(is_space), last.line))
 }
 
-fn take_variation(lines: &mut [Line], i: usize) -> Variation {
+/// The variation read as line `i`, `None` for one with neither a move nor an ending (what it
+/// held, comments alone, was said in a warning).
+fn take_variation(lines: &mut [Line], i: usize) -> Option<Variation> {
     let moves = std::mem::take(&mut lines[i].moves);
     let ending = lines[i].ending.take();
+    if moves.is_empty() && ending.is_none() {
+        return None;
+    }
     let children = std::mem::take(&mut lines[i].children);
-    let variations = children.iter().map(|&c| take_variation(lines, c)).collect();
-    Variation { ply: lines[i].at, moves, ending, variations }
+    let variations = children.iter().filter_map(|&c| take_variation(lines, c)).collect();
+    Some(Variation { ply: lines[i].at, moves, ending, variations })
 }
 
 /// The warning for a second ending of the game, `text` on line `line_no`, after `first`: a
