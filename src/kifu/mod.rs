@@ -11,7 +11,8 @@
 //! not need is read past, and each such place is a [`Warning`] in [`Game::warnings`], with its
 //! line and one of these codes:
 //! - `unknown_line`: a line that is no part of the format (a CSA engine comment that lost its
-//!   `'`, a stray HTML tag, a line of mojibake, a KIF header among the moves), skipped;
+//!   `'`, a stray HTML tag, a line of mojibake, a KIF header among the moves, a key JKF does
+//!   not define), skipped;
 //! - `unknown_ending`: a CSA ending word the format does not define (`%GOTE_WIN_CHECKMATE`):
 //!   the game ends there without a stated ending, and replay judges it by its moves; a
 //!   Western `[Termination]` that names no ending (`adjudication`): the game ends as its

@@ -349,3 +349,28 @@ fn jkf_a_fork_of_comments_alone_and_a_second_special_are_said() {
     ];
     assert_eq!(codes(&game(&moves(&echoed))), Vec::<&str>::new());
 }
+
+/// A key JKF does not define (a tool's own: at the top, on an entry, on a move) is skipped
+/// with an `unknown_line` warning that names it and its value; the game reads as without it.
+#[test]
+fn jkf_keys_the_schema_does_not_define_are_said() {
+    let text = format!(
+        "{{\"header\": {{}}, \"engine\": \"x\",\n\"moves\": [{{}},\n{},\n{{\"special\": \"TORYO\"}}]}}",
+        entry(0, (7, 7), (7, 6), "FU", r#", "score": 35"#).replacen(
+            r#""piece": "FU""#,
+            r#""piece": "FU", "pv": "3c3d""#,
+            1
+        )
+    );
+    let g = game(&text);
+    assert_eq!((g.moves.len(), g.problem.is_none()), (1, true));
+    let said: Vec<_> = g.warnings.iter().map(|w| (w.line, w.code, w.message.as_str())).collect();
+    assert_eq!(
+        said,
+        [
+            (1, "unknown_line", r#"the key 'engine' ("x") is no part of JKF: it is skipped"#),
+            (3, "unknown_line", "the key 'score' (35) is no part of JKF: it is skipped"),
+            (3, "unknown_line", r#"the key 'pv' ("3c3d") is no part of JKF: it is skipped"#),
+        ]
+    );
+}

@@ -236,6 +236,9 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
             return vec![game];
         }
     };
+    if let Ok(Value::Object(top)) = serde_json::from_str::<Value>(text) {
+        reader.unknown_keys(&top, &["header", "initial", "moves"], None);
+    }
     for (key, value) in &record.header {
         let value = match value {
             Value::String(s) => s.clone(),
@@ -489,6 +492,32 @@ impl Reader<'_> {
         ReadProblem::new(self.line_of(raw), error)
     }
 
+    /// Warns of the keys of the object `object` (on line `line`; without one, on the line where
+    /// the text first names the key) that JKF does not define in it, none of `known`: a
+    /// tool's own key is skipped, and said so with its value.
+    fn unknown_keys(&mut self, object: &Map<String, Value>, known: &[&str], line: Option<u32>) {
+        for (key, value) in object.iter().filter(|(key, _)| !known.contains(&key.as_str())) {
+            let line = line.unwrap_or_else(|| self.line_of_text(&format!("\"{key}\"")));
+            let message = format!(
+                "the key '{}' ({}) is no part of JKF: it is skipped",
+                excerpt(key),
+                excerpt(&value.to_string())
+            );
+            self.warn(line, None, "unknown_line", message);
+        }
+    }
+
+    /// [`Reader::unknown_keys`] of an entry of `moves` or of a fork, and of its move.
+    fn unknown_entry_keys(&mut self, raw: &RawValue) {
+        let Ok(Value::Object(entry)) = serde_json::from_str::<Value>(raw.get()) else { return };
+        let line = Some(self.line_of(raw));
+        self.unknown_keys(&entry, &["move", "time", "comments", "comment", "special", "forks"], line);
+        if let Some(Value::Object(mv)) = entry.get("move") {
+            let known = ["from", "to", "piece", "color", "same", "promote", "capture", "relative"];
+            self.unknown_keys(mv, &known, line);
+        }
+    }
+
     /// The seconds of `time`, the entry's at `line` that holds move `ply` or (`None`) the
     /// ending: none when it has none or holds no time (a `bad_time` warning: the move or
     /// ending is kept without it). A fraction of a second is rounded down, and told. Beside
@@ -557,6 +586,7 @@ impl Reader<'_> {
     /// comments). Returns the problem that stopped it, if one did.
     fn line(&mut self, entries: &[&RawValue], line: &mut Line) -> Option<ReadProblem> {
         for (i, &raw) in entries.iter().enumerate() {
+            self.unknown_entry_keys(raw);
             let entry: Entry = match serde_json::from_str(raw.get()) {
                 Ok(e) => e,
                 Err(e) => {
