@@ -755,7 +755,8 @@ fn text_after_a_kif_rows_time_is_kept_as_a_comment() {
 }
 
 /// A `まで` line whose words are not read, or a second one, is kept as a comment with its
-/// text whole, in every format; the record's result is that of the line that is read.
+/// text whole, in every format; the record's result is that of the line that is read. The
+/// summary written twice over is one summary.
 #[test]
 fn a_summary_line_that_is_not_read_is_kept_as_a_comment() {
     let tmp = tempfile::tempdir().unwrap();
@@ -770,6 +771,13 @@ fn a_summary_line_that_is_not_read_is_kept_as_a_comment() {
         (
             "second.ki2",
             format!("手合割：平手\n▲７六歩 △３四歩\nまで2手で後手の勝ち\n{unread}\n"),
+            Some("Some(Win(White))"),
+        ),
+        (
+            "twice.kif",
+            format!(
+                "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で後手の勝ち\nまで2手で後手の勝ち\n{unread}\n"
+            ),
             Some("Some(Win(White))"),
         ),
     ];
@@ -788,6 +796,11 @@ fn a_summary_line_that_is_not_read_is_kept_as_a_comment() {
                 .chain(ending)
                 .collect();
             assert!(all.iter().any(|c| c.as_str() == unread), "{file} to {to}: {all:?}\n{written}");
+            // The summary written again is the summary, not a comment.
+            assert!(
+                !all.iter().any(|c| c.starts_with("まで2手で後手")),
+                "{file} to {to}: {all:?}\n{written}"
+            );
             let replayed = format!("{:?}", replay::replay(&game).outcome);
             assert_eq!(replayed, outcome.unwrap_or("None"), "{file} to {to}:\n{written}");
         }

@@ -8,6 +8,20 @@ use crate::{
     text::excerpt,
 };
 
+/// Comments quoted in a warning about text that has no place in the game, each cut short:
+/// at most this many, then how many more.
+const QUOTED_COMMENTS: usize = 3;
+
+/// `comments`, quoted for a warning (see [`QUOTED_COMMENTS`]): `'a', 'b', 'c' and 4 more`.
+pub(crate) fn quoted_comments(comments: &[String]) -> String {
+    let quoted: Vec<String> =
+        comments.iter().take(QUOTED_COMMENTS).map(|c| format!("'{}'", excerpt(c.trim()))).collect();
+    match comments.len().saturating_sub(QUOTED_COMMENTS) {
+        0 => quoted.join(", "),
+        more => format!("{} and {more} more", quoted.join(", ")),
+    }
+}
+
 /// How deep variations may nest. No record nests nearly so deep; a deeper nesting is refused
 /// rather than walked, since every walk over variations (replay, the writers) recurses.
 pub(crate) const MAX_DEPTH: usize = 32;

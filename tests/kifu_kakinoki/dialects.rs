@@ -126,4 +126,19 @@ fn a_variation_of_comments_alone_is_left_out_with_them_quoted() {
         let said = "変化：2手 holds no move: the variation is left out, with its comments ('ただの感想')";
         assert_eq!(warnings, [(line, "variation_left_out", said)]);
     }
+    // Many are quoted a few at a time.
+    let many = format!("手合割：平手\n▲７六歩 △３四歩\n\n変化：2手\n{}", "*感想\n".repeat(50));
+    let game = ki2::read(&many).remove(0);
+    let said = "変化：2手 holds no move: the variation is left out, with its comments ('感想', '感想', '感想' and 47 more)";
+    assert_eq!(game.warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>(), [said]);
+    // Before an ending, they are the ending's, and the variation is kept.
+    let kif = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：2手\n*投げる前に\n   2 投了\n";
+    let game = kif::read(kif).remove(0);
+    assert_eq!(game.warnings, []);
+    let [variation] = game.variations.as_slice() else { panic!("{:?}", game.variations) };
+    let ending = variation.ending.as_ref().unwrap();
+    assert_eq!(
+        (variation.moves.len(), ending.comments.as_slice()),
+        (0, ["投げる前に".to_string()].as_slice())
+    );
 }

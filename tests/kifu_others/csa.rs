@@ -502,6 +502,10 @@ fn csa_text_of_no_game_and_a_second_ending_are_said() {
     assert_eq!(games.len(), 1);
     let skipped = "a part between '/' lines holds no game: its comments ('after the game') are skipped";
     assert_eq!(warnings(&games[0]), [(6, "unknown_line", skipped.to_string())]);
+    // Many comments are quoted a few at a time.
+    let many = format!("PI\n+\n+7776FU\n/\n{}", "'note\n".repeat(10));
+    let skipped = "a part between '/' lines holds no game: its comments ('note', 'note', 'note' and 7 more) are skipped";
+    assert_eq!(warnings(&csa::read(&many)[0]), [(5, "unknown_line", skipped.to_string())]);
     let games = csa::read("PI\n+\n+7776FU\n/\ngarbage\n/\nPI\n+\n+2726FU\n");
     assert_eq!(games.len(), 2);
     assert_eq!(warnings(&games[0]).iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(), [(5, "unknown_line")]);

@@ -374,3 +374,23 @@ fn jkf_keys_the_schema_does_not_define_are_said() {
         ]
     );
 }
+
+/// A key written on every move is said once, with how often; past eight keys, the others are
+/// counted.
+#[test]
+fn jkf_keys_the_schema_does_not_define_are_said_once_each() {
+    let scored: Vec<String> = [((7, 7), (7, 6), 0), ((3, 3), (3, 4), 1), ((2, 7), (2, 6), 0)]
+        .iter()
+        .map(|&(from, to, color)| entry(color, from, to, "FU", r#", "score": 35"#))
+        .collect();
+    let g = game(&moves(&scored));
+    let said: Vec<_> = g.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+    assert_eq!(said, [(2, "the key 'score' (35, and 2 more times) is no part of JKF: it is skipped")]);
+
+    let keys: String = (0..20).map(|i| format!("\"k{i:02}\": {i}, ")).collect();
+    let g = game(&format!("{{{keys}\"moves\": [{{}}]}}"));
+    let messages: Vec<_> = g.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(messages.len(), 9, "{messages:?}");
+    assert_eq!(messages[0], "the key 'k00' (0) is no part of JKF: it is skipped");
+    assert_eq!(messages[8], "12 more keys JKF does not define are skipped");
+}

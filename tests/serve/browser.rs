@@ -579,6 +579,8 @@ fn a_refused_filter_is_named_by_its_field_in_the_form() {
         ("/?lang=en&since=2020&until=2010", "From 2020 is after To 2010: no game is dated both"),
         ("/?lang=ja&since=2020&until=2010", "開始日 2020 is after 終了日 2010: no game is dated both"),
         ("/?lang=en&result=won", "Result 'won' is not one of black, white, draw, other (or unknown)"),
+        // What the message quotes, the text given, stays as it was given.
+        ("/?lang=en&result=--since", "Result '--since' is not one of black, white, draw, other (or unknown)"),
     ];
     for (link, said) in cases {
         browser.open(&server.url(link));

@@ -10,7 +10,7 @@ use crate::{
         encoding::{Lines, lines, lines_after},
         game::comments_after,
         info,
-        support::{RoundedTimes, TooManyMoves, room_for_move, turn_after},
+        support::{RoundedTimes, TooManyMoves, quoted_comments, room_for_move, turn_after},
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
@@ -162,15 +162,14 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
 /// Adds the game of a part of the text (between `/` lines), if it holds one. A part that
 /// holds none loses nothing of what it does hold: its comments, quoted in a warning, and its
 /// warnings go to the game before it (before the first game, to the first).
-fn add_part(games: &mut Vec<Game>, orphans: &mut Vec<Warning>, part: GameReader) {
-    let line = part.game.line;
-    let (comments, mut warnings) = (part.game.comments.clone(), part.game.warnings.clone());
-    let Some(mut game) = part.finish() else {
+fn add_part(games: &mut Vec<Game>, orphans: &mut Vec<Warning>, mut part: GameReader) {
+    if !part.any {
+        let (line, comments) = (part.game.line, &part.game.comments);
+        let mut warnings = std::mem::take(&mut part.game.warnings);
         if !comments.is_empty() {
-            let quoted: Vec<String> = comments.iter().map(|c| format!("'{}'", excerpt(c))).collect();
             let message = format!(
                 "a part between '/' lines holds no game: its comments ({}) are skipped",
-                quoted.join(", ")
+                quoted_comments(comments)
             );
             warnings.insert(0, Warning { line, ply: None, code: "unknown_line", message });
         }
@@ -179,7 +178,8 @@ fn add_part(games: &mut Vec<Game>, orphans: &mut Vec<Warning>, part: GameReader)
             None => orphans.extend(warnings),
         }
         return;
-    };
+    }
+    let Some(mut game) = part.finish() else { return };
     if !orphans.is_empty() {
         game.warnings.splice(0..0, std::mem::take(orphans));
     }

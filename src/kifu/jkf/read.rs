@@ -12,7 +12,7 @@ use crate::{
         info,
         support::{
             MAX_DEPTH, RoundedTimes, TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant,
-            room_for_move, turn_after,
+            quoted_comments, room_for_move, turn_after,
         },
     },
     notation::{
@@ -226,6 +226,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
         warnings: Vec::new(),
         rounded: RoundedTimes::default(),
         totals: Totals::default(),
+        unknown: UnknownKeys::default(),
     };
     let mut game = Game { line: 1, ..Game::default() };
     let record: Record = match serde_json::from_str(text) {
@@ -278,6 +279,7 @@ pub fn read_as(text: &str, variant: Option<Variant>) -> Vec<Game> {
     game.ending = line.ending;
     game.variations = line.variations;
     game.warnings = reader.warnings;
+    game.warnings.extend(reader.unknown.warnings());
     game.warnings.extend(reader.rounded.warning());
     vec![game]
 }
@@ -471,6 +473,40 @@ struct Reader<'t> {
     rounded: RoundedTimes,
     /// The running totals of the main line's times, by the parity of their ply.
     totals: Totals,
+    /// The keys JKF does not define, as met (see [`Reader::unknown_keys`]).
+    unknown: UnknownKeys,
+}
+
+/// The keys a record uses that JKF does not define: the first [`UNKNOWN_KEYS`] of them by
+/// name, each with where and how it first came and how often; then a count of the others.
+#[derive(Default)]
+struct UnknownKeys {
+    /// (key, line, value, times met).
+    named: Vec<(String, u32, String, usize)>,
+    others: usize,
+}
+
+/// Keys JKF does not define that a game's warnings name, at most.
+const UNKNOWN_KEYS: usize = 8;
+
+impl UnknownKeys {
+    /// One warning per key named, and one for the others.
+    fn warnings(self) -> impl Iterator<Item = Warning> {
+        let others = (self.others > 0).then(|| Warning {
+            line: self.named.last().map_or(1, |k| k.1),
+            ply: None,
+            code: "unknown_line",
+            message: format!("{} more keys JKF does not define are skipped", self.others),
+        });
+        self.named
+            .into_iter()
+            .map(|(key, line, value, times)| {
+                let again = if times > 1 { format!(", and {} more times", times - 1) } else { String::new() };
+                let message = format!("the key '{key}' ({value}{again}) is no part of JKF: it is skipped");
+                Warning { line, ply: None, code: "unknown_line", message }
+            })
+            .chain(others)
+    }
 }
 
 impl Reader<'_> {
@@ -495,15 +531,19 @@ impl Reader<'_> {
     /// Warns of the keys of the object `object` (on line `line`; without one, on the line where
     /// the text first names the key) that JKF does not define in it, none of `known`: a
     /// tool's own key is skipped, and said so with its value.
+    /// Said once for each key, with how often it came (a tool that writes its own key on
+    /// every move gets one warning), and only so many keys by name.
     fn unknown_keys(&mut self, object: &Map<String, Value>, known: &[&str], line: Option<u32>) {
         for (key, value) in object.iter().filter(|(key, _)| !known.contains(&key.as_str())) {
-            let line = line.unwrap_or_else(|| self.line_of_text(&format!("\"{key}\"")));
-            let message = format!(
-                "the key '{}' ({}) is no part of JKF: it is skipped",
-                excerpt(key),
-                excerpt(&value.to_string())
-            );
-            self.warn(line, None, "unknown_line", message);
+            let key = excerpt(key);
+            if let Some(named) = self.unknown.named.iter_mut().find(|k| k.0 == key) {
+                named.3 += 1;
+            } else if self.unknown.named.len() < UNKNOWN_KEYS {
+                let line = line.unwrap_or_else(|| self.line_of_text(&format!("\"{key}\"")));
+                self.unknown.named.push((key, line, excerpt(&value.to_string()), 1));
+            } else {
+                self.unknown.others += 1;
+            }
         }
     }
 
@@ -713,11 +753,9 @@ impl Reader<'_> {
             if branch.moves.is_empty() && branch.ending.is_none() {
                 // A fork of comments alone has no move to keep them on: a warning quotes them.
                 if !branch.comments.is_empty() {
-                    let quoted: Vec<String> =
-                        branch.comments.iter().map(|c| format!("'{}'", excerpt(c.trim()))).collect();
                     let message = format!(
                         "a fork holds no move: it is left out, with its comments ({})",
-                        quoted.join(", ")
+                        quoted_comments(&branch.comments)
                     );
                     self.warn(self.line_of(fork[0]), None, "variation_left_out", message);
                 }

@@ -43,7 +43,10 @@ use crate::{
         encoding::{Lines, head_lines, lines, lines_after},
         game::comments_after,
         info,
-        support::{TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant, room_for_move},
+        support::{
+            TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant, quoted_comments,
+            room_for_move,
+        },
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
     shogi::{Color, Handicap, Setup, Square, Variant},
@@ -672,12 +675,14 @@ pub(crate) fn shared_body_line(tree: &mut Tree, n: u32, line: &str) -> bool {
         return true;
     }
     if t.starts_with("まで") {
-        let taken = summary(t).is_some_and(|s| tree.summary(s, n, strip_remark(t).trim_matches(is_space)));
+        let text = strip_remark(t).trim_matches(is_space);
+        let taken = summary(t).is_some_and(|s| tree.summary(s, n, text));
         if taken {
             keep_remark(tree, t);
-        } else {
-            // A summary in words not read (`まで2手で何か`), or a second one: kept as written,
-            // as a comment, so that nothing of the record is lost.
+        } else if !tree.has_summary(text) {
+            // A summary in words not read (`まで2手で何か`), or a second one that is not the
+            // first written again: kept as written, as a comment, so that nothing of the
+            // record is lost.
             tree.comment(t);
         }
         return true;
@@ -948,6 +953,11 @@ impl Tree {
         true
     }
 
+    /// Whether the current line's summary is `text` (a `まで` line written again).
+    pub fn has_summary(&mut self, text: &str) -> bool {
+        self.current().summary.as_ref().is_some_and(|(_, _, first)| first == text)
+    }
+
     /// Records the current line's `まで` summary (the first one counts); whether it was this one.
     pub fn summary(&mut self, summary: Summary, line_no: u32, text: &str) -> bool {
         let line = self.current();
@@ -1063,16 +1073,17 @@ impl Tree {
                 line.ending = foul_comment(&line.moves, turn);
             }
             if i > 0 && !line.pending.is_empty() && line.moves.is_empty() {
-                // A variation of comments alone has no move to keep them on: a warning quotes
+                // A variation's comments before an ending and no move are the ending's; a
+                // variation of comments alone has nothing to keep them on: a warning quotes
                 // them (one left out already was said to be).
                 let comments = std::mem::take(&mut line.pending);
-                if !line.detached {
-                    let quoted: Vec<String> =
-                        comments.iter().map(|c| format!("'{}'", excerpt(c.trim()))).collect();
+                if let Some(e) = &mut line.ending {
+                    e.comments.splice(0..0, comments);
+                } else if !line.detached {
                     let message = format!(
                         "変化：{}手 holds no move: the variation is left out, with its comments ({})",
                         line.first,
-                        quoted.join(", ")
+                        quoted_comments(&comments)
                     );
                     let warning =
                         Warning { line: line.opened_at, ply: None, code: "variation_left_out", message };

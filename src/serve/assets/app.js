@@ -109,11 +109,13 @@
   }
 
   // The server words a refusal as the command line does (`--since '2019-13' is not a date`);
-  // the page names a filter by the label of its field in the form instead.
+  // the page names a filter by the label of its field in the form instead. What the message
+  // quotes (`'...'`, the text given) is left as it is.
   const FORM_FIELDS = ["player", "black", "white", "event", "since", "until", "result", "handicap"];
   function inFormWords(message) {
     const l = labels();
-    return message.replace(/--([a-z]+)\b/g, (written, name) => (FORM_FIELDS.includes(name) ? l[name] : written));
+    return message.replace(/('[^']*')|--([a-z]+)\b/g, (written, quoted, name) =>
+      (!quoted && FORM_FIELDS.includes(name) ? l[name] : written));
   }
 
   function showError(message) {
