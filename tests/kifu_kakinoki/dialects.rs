@@ -142,3 +142,23 @@ fn a_variation_of_comments_alone_is_left_out_with_them_quoted() {
         (0, ["投げる前に".to_string()].as_slice())
     );
 }
+
+/// Text on the line of KIF's move-table heading besides its words and dashes (a remark
+/// aside) is no part of the record: an `unknown_line` warning says it is skipped.
+#[test]
+fn text_on_the_move_table_heading_is_said_to_be_skipped() {
+    let game = kif::read("手数----指手---------消費時間--ZQ4\n   1 ７六歩(77)\n   2 投了\n").remove(0);
+    let warnings: Vec<_> = game.warnings.iter().map(|w| (w.line, w.code, w.message.as_str())).collect();
+    let said = "'手数----指手---------消費時間--ZQ4' is more than the move table's heading: the rest of the line is skipped";
+    assert_eq!(warnings, [(1, "unknown_line", said)]);
+    assert_eq!(game.moves.len(), 1);
+    for heading in [
+        "手数----指手---------消費時間--",
+        "手数----指手--",
+        "手数----指手---------消費時間--#note",
+        " 手数-----指手-----消費時間- ",
+    ] {
+        let game = kif::read(&format!("{heading}\n   1 ７六歩(77)\n")).remove(0);
+        assert_eq!(game.warnings, [], "{heading}");
+    }
+}

@@ -269,7 +269,20 @@ impl Preamble {
                         preamble.warnings.push(unknown_line(n, line));
                     }
                 }
-                Boundary::Closing => break,
+                Boundary::Closing => {
+                    // The line's words and dashes say nothing; other text on it (a remark
+                    // aside, a note on the file) is no part of the record, and said so.
+                    let words = ['手', '数', '指', '消', '費', '時', '間', '-', '－', 'ー'];
+                    let heading = strip_remark(line);
+                    if heading.chars().any(|c| !words.contains(&c) && !is_space(c)) {
+                        let message = format!(
+                            "'{}' is more than the move table's heading: the rest of the line is skipped",
+                            excerpt(heading.trim_matches(is_space))
+                        );
+                        preamble.warnings.push(Warning { line: n, ply: None, code: "unknown_line", message });
+                    }
+                    break;
+                }
                 Boundary::Body => {
                     rest = before;
                     break;
