@@ -3,10 +3,23 @@
 //! that held fractions of a second.
 
 use crate::{
-    kifu::{MoveEntry, Warning},
+    kifu::{Ending, MoveEntry, Warning},
     shogi::{Color, Variant},
-    text::excerpt,
+    text::{excerpt, is_space},
 };
+
+/// The warning for a second ending of a game, `text` on line `line_no`, after `first`, which
+/// stands: a terminal word or `%` word or `special` after another, or a `まで` line that says
+/// another kind of end.
+pub(crate) fn second_ending(line_no: u32, text: &str, first: &Ending) -> Warning {
+    let message = format!(
+        "{} says another end after the game's ({}, line {}): read past, the first stands",
+        excerpt(text.trim_matches(is_space)),
+        excerpt(first.text.trim_matches(is_space)),
+        first.line
+    );
+    Warning { line: line_no, ply: None, code: "second_ending", message }
+}
 
 /// Comments quoted in a warning about text that has no place in the game, each cut short:
 /// at most this many, then how many more.

@@ -10,7 +10,7 @@ use crate::{
         encoding::{Lines, lines, lines_after},
         game::comments_after,
         info,
-        support::{RoundedTimes, TooManyMoves, quoted_comments, room_for_move, turn_after},
+        support::{RoundedTimes, TooManyMoves, quoted_comments, room_for_move, second_ending, turn_after},
     },
     notation::{MoveToken, csa::CsaMove},
     shogi::{Color, Handicap, Piece, PieceKind, Setup, Square},
@@ -32,9 +32,6 @@ pub enum CsaError {
     TooMany(&'static str),
     #[error("unknown ending '%{0}'")]
     UnknownEnding(String),
-    /// Another ending word after the game's first (`%CHUDAN` after `%TORYO`).
-    #[error("{text} says another end after the game's ({first}, line {line}): read past, the first stands")]
-    SecondEnding { text: String, first: String, line: u32 },
     #[error("a game separator '/' must stand on a line of its own")]
     Separator,
     #[error("the time '{0}' goes with no move or ending read")]
@@ -63,8 +60,7 @@ impl CsaError {
             CsaError::Statement(StatementError::Unknown(_) | StatementError::Time(_))
             | CsaError::Separator
             | CsaError::StrayTime(_)
-            | CsaError::SecondTime { .. }
-            | CsaError::SecondEnding { .. } => "bad_line",
+            | CsaError::SecondTime { .. } => "bad_line",
             CsaError::AfterEnd(_) => "move_after_end",
             CsaError::UnknownEnding(_) => "bad_ending",
             CsaError::TooManyMoves(_) => "too_many_moves",
@@ -79,7 +75,6 @@ impl CsaError {
             | CsaError::Separator => Some("unknown_line"),
             CsaError::UnknownEnding(_) => Some("unknown_ending"),
             CsaError::StrayTime(_) | CsaError::SecondTime { .. } => Some("stray_time"),
-            CsaError::SecondEnding { .. } => Some("second_ending"),
             _ => None,
         }
     }
@@ -138,7 +133,6 @@ fn read_lines(lines: Lines<'_>, len: usize) -> Vec<Game> {
                         (format!("{error}: the game ends here, without a stated ending"), None)
                     }
                     CsaError::SecondTime { ply, .. } => (format!("{error}: it is skipped"), ply),
-                    CsaError::SecondEnding { .. } => (error.to_string(), None),
                     _ => (format!("{error}: it is skipped"), None),
                 };
                 reader.game.warnings.push(Warning { line: number, ply, code, message });
@@ -414,14 +408,12 @@ impl GameReader {
         if self.ended {
             // A second ending: the first one stands. The same word again (a server's echo)
             // says nothing new; another contradicts it, which a warning says.
-            return match &self.game.ending {
-                Some(first) if first.text != format!("%{word}") => Err(CsaError::SecondEnding {
-                    text: excerpt(&format!("%{word}")),
-                    first: first.text.clone(),
-                    line: first.line,
-                }),
-                _ => Ok(()),
-            };
+            let text = format!("%{word}");
+            if let Some(first) = self.game.ending.as_ref().filter(|first| first.text != text) {
+                let warning = second_ending(line, &text, first);
+                self.game.warnings.push(warning);
+            }
+            return Ok(());
         }
         // An unknown word still ends the game (every `%` line does): the moves and the
         // final position are what is left to judge it by.

@@ -12,7 +12,7 @@ use crate::{
         info,
         support::{
             MAX_DEPTH, RoundedTimes, TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant,
-            quoted_comments, room_for_move, turn_after,
+            quoted_comments, room_for_move, second_ending, turn_after,
         },
     },
     notation::{
@@ -684,13 +684,7 @@ impl Reader<'_> {
             // with a warning (the same word again says nothing new).
             if let (Some(special), Some(first), true) = (&entry.special, &line.ending, line.depth == 0) {
                 if line.ended && *special != first.text {
-                    let message = format!(
-                        "{} says another end after the game's ({}, line {}): read past, the first stands",
-                        excerpt(special),
-                        first.text,
-                        first.line
-                    );
-                    self.warn(number, None, "second_ending", message);
+                    self.warnings.push(second_ending(number, special, first));
                 }
             }
             // The first `special` ends the line; a word JKF does not define ends it too, as an

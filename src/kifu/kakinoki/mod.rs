@@ -45,7 +45,7 @@ use crate::{
         info,
         support::{
             TooManyMoves, Totals, UnknownVariant, VariantConflict, named_variant, quoted_comments,
-            room_for_move,
+            room_for_move, second_ending,
         },
     },
     notation::{MoveSyntaxError, MoveToken, japanese::Destination},
@@ -1144,18 +1144,6 @@ fn take_variation(lines: &mut [Line], i: usize) -> Option<Variation> {
     let children = std::mem::take(&mut lines[i].children);
     let variations = children.iter().filter_map(|&c| take_variation(lines, c)).collect();
     Some(Variation { ply: lines[i].at, moves, ending, variations })
-}
-
-/// The warning for a second ending of the game, `text` on line `line_no`, after `first`: a
-/// terminal word after another, or a `まで` line that says another kind of end.
-fn second_ending(line_no: u32, text: &str, first: &Ending) -> Warning {
-    let message = format!(
-        "{} says another end after the game's ({}, line {}): read past, the first stands",
-        text.trim_matches(is_space),
-        first.text.trim_matches(is_space),
-        first.line
-    );
-    Warning { line: line_no, ply: None, code: "second_ending", message }
 }
 
 /// The ending a terminal word makes, `to_move` being the side to move when it is written.
